@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { AttemptId, Timestamp, Usage } from "./common.js";
+
+export const CoderStatus = z.enum(["ok", "error", "timeout", "aborted", "auth", "rate_limit", "turn_limit", "budget"]);
+export type CoderStatus = z.infer<typeof CoderStatus>;
+
+/** What one coder run did, as devflow observed it. Changed files come from git, never from the coder. */
+export const CoderReport = z.object({
+  artifact: z.literal("coder_report"),
+  task_id: z.string(),
+  attempt_id: AttemptId,
+  backend: z.string(),
+  status: CoderStatus,
+  exit_code: z.number().int().nullable(),
+  timeout_ms: z.number().int(),
+  timeout_attempt: z.number().int().min(1),
+  final_message: z.string().describe("The coder's own closing claim: recorded, never trusted"),
+  changed_files: z.array(z.string()),
+  coder_commits: z.array(z.string()).describe("Commits the coder made itself, kept on the branch"),
+  transcript_ref: z.string(),
+  diff_ref: z.string(),
+  usage: Usage.nullable(),
+  started_at: Timestamp,
+  duration_ms: z.number().min(0),
+});
+export type CoderReport = z.infer<typeof CoderReport>;

@@ -1,0 +1,39 @@
+import type { z } from "zod";
+import { CoderReport } from "./coder-report.js";
+import { DevflowEvent } from "./event.js";
+import { IteratorRun } from "./iterator-run.js";
+import { Lesson } from "./lesson.js";
+import { ObservationArtifact } from "./observation-artifact.js";
+import { PromotionHandoff } from "./promotion-handoff.js";
+import { TaskArtifact } from "./task-artifact.js";
+import { VerifierEnvelope } from "./verifier-envelope.js";
+
+export * from "./coder-report.js";
+export * from "./common.js";
+export * from "./event.js";
+export * from "./iterator-run.js";
+export * from "./lesson.js";
+export * from "./observation-artifact.js";
+export * from "./promotion-handoff.js";
+export * from "./task-artifact.js";
+export * from "./verifier-envelope.js";
+
+/** Revisioned top-level artifacts: name → schema. The file is `<name>.json` in the task dir. */
+export const REVISIONED = {
+  task_artifact: TaskArtifact,
+  observation_artifact: ObservationArtifact,
+  iterator_run: IteratorRun,
+  promotion_handoff: PromotionHandoff,
+} as const;
+export type RevisionedName = keyof typeof REVISIONED;
+export type RevisionedValue<N extends RevisionedName> = z.infer<(typeof REVISIONED)[N]>;
+
+/** Every schema that gets a generated JSON Schema in schemas/. */
+export const ALL_SCHEMAS = {
+  ...REVISIONED,
+  coder_report: CoderReport,
+  verifier_envelope: VerifierEnvelope,
+  lesson: Lesson,
+  event: DevflowEvent,
+} as const;
+export type SchemaName = keyof typeof ALL_SCHEMAS;

@@ -1,0 +1,58 @@
+import type { CoderStatus } from "../artifacts/schemas/index.js";
+
+export interface CoderRunRequest {
+  /** Full prompt text; backends pass it the way their CLI expects (file, stdin, argument). */
+  prompt: string;
+  /** The task worktree: the only directory the coder may change. */
+  worktree: string;
+  /** attempts/attempt-NNN/: where the transcript, prompt file and per-run config home go. */
+  attemptDir: string;
+  /** Extra environment on top of the runner's allowlist (API keys the backend needs, ...). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  model?: string;
+}
+
+export interface CoderUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number | null;
+}
+
+/** Discriminated by status; `ok` means the CLI's structured output reported success, not "exit 0". */
+export interface CoderRunResult {
+  status: CoderStatus;
+  exitCode: number | null;
+  finalMessage: string;
+  transcriptPath: string;
+  durationMs: number;
+  usage: CoderUsage | null;
+  /** Human-readable reason when status is not ok. */
+  error: string | null;
+}
+
+export interface CoderProbe {
+  name: string;
+  installed: boolean;
+  version: string | null;
+  /** How to install or configure what is missing; null when nothing is missing. */
+  hint: string | null;
+}
+
+export interface CoderBackend {
+  readonly name: string;
+  probe(): Promise<CoderProbe>;
+  run(request: CoderRunRequest): Promise<CoderRunResult>;
+}
+
+/** Thrown before any model call when a backend cannot run at all (unknown name, binary missing). */
+export class CoderUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string | null,
+  ) {
+    super(message);
+    this.name = "CoderUnavailableError";
+  }
+}

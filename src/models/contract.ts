@@ -1,0 +1,66 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { z } from "zod";
+import type { Usage } from "../artifacts/schemas/index.js";
+
+/** Every model call is made for a role; cassettes, usage and per-role model overrides key on it. */
+export const ROLES = ["router", "framer", "observer", "iterator", "critic", "insight", "idea", "coder"] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface StructuredCall<S extends z.ZodType> {
+  role: Role;
+  /** Name of the structured answer (becomes the function/tool name), e.g. "task_framing". */
+  name: string;
+  description: string;
+  schema: S;
+  messages: BaseMessage[];
+  /** Usage is also booked under this attempt id when given. */
+  attemptId?: string;
+}
+
+export interface UsageSnapshot {
+  total: Usage;
+  by_role: Record<string, Usage>;
+  by_attempt: Record<string, Usage>;
+}
+
+/**
+ * The one door to models. Live (ChatOpenAI on any OpenAI-compatible endpoint), replay
+ * (cassette) and record all implement it, so the graph never knows which one it has.
+ */
+export interface ModelGateway {
+  readonly mode: "live" | "replay" | "record";
+  /** Model name used for a role (for reports). */
+  modelName(role: Role): string;
+  /**
+   * A structured answer validated against `schema`. An invalid answer gets exactly one
+   * repair round that shows the model the validation error; a second failure throws
+   * StructuredOutputError naming the role and the problem.
+   */
+  structured<S extends z.ZodType>(call: StructuredCall<S>): Promise<z.infer<S>>;
+  /** A chat model for tool-using agents (createAgent); its usage is booked under `role`. */
+  chatModel(role: Role): BaseChatModel;
+  usage(): UsageSnapshot;
+  /** Book subsequent chatModel() usage under this attempt id (null: none). */
+  setAttempt(attemptId: string | null): void;
+  /** Record mode writes the cassette; others no-op. */
+  flush(): Promise<void>;
+}
+
+export class StructuredOutputError extends Error {
+  constructor(
+    readonly role: Role,
+    message: string,
+  ) {
+    super(message);
+    this.name = "StructuredOutputError";
+  }
+}
+
+/** Configuration problems (missing key, bad cassette): reported before work starts, exit code 2. */
+export class ModelConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelConfigError";
+  }
+}
