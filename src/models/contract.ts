@@ -4,7 +4,16 @@ import type { z } from "zod";
 import type { Usage } from "../artifacts/schemas/index.js";
 
 /** Every model call is made for a role; cassettes, usage and per-role model overrides key on it. */
-export const ROLES = ["router", "framer", "observer", "iterator", "critic", "insight", "idea", "coder"] as const;
+export const ROLES = [
+  "router",
+  "framer",
+  "observer",
+  "iterator",
+  "critic",
+  "insight",
+  "idea",
+  "coder",
+] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface StructuredCall<S extends z.ZodType> {
@@ -22,6 +31,10 @@ export interface UsageSnapshot {
   total: Usage;
   by_role: Record<string, Usage>;
   by_attempt: Record<string, Usage>;
+  /** False when some call used a model missing from the price table (its cost counts as 0). */
+  priced: boolean;
+  /** Models booked without a known price, so reports can say which costs are missing. */
+  unpriced_models: string[];
 }
 
 /**
@@ -62,5 +75,41 @@ export class ModelConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ModelConfigError";
+  }
+}
+
+/** A cassette has fewer answers for a role than the run asked for: the scenario and cassette disagree. */
+export class ReplayExhaustedError extends Error {
+  constructor(
+    readonly role: Role,
+    /** 1-based number of the call that found no answer. */
+    readonly callNumber: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ReplayExhaustedError";
+  }
+}
+
+/** What went wrong talking to the model endpoint; lets callers map failures (e.g. auth vs rate limit). */
+export type ModelErrorKind =
+  | "auth"
+  | "not_found"
+  | "rate_limit"
+  | "server"
+  | "connection"
+  | "timeout"
+  | "request";
+
+/** A live model call failed; the message names the endpoint and what to check. */
+export class ModelCallError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ModelCallError";
   }
 }

@@ -15,9 +15,18 @@ export interface ProcessRunOptions {
   signal?: AbortSignal;
   /** When set, combined stdout+stderr is streamed here, redacted and capped. */
   transcriptPath?: string;
-  /** Cap for the transcript and for the in-memory output excerpt (bytes). */
+  /**
+   * Cap for the transcript (bytes, default 16 MiB) and upper bound of the in-memory output
+   * excerpt, which defaults to min(maxOutputBytes, 64 KiB).
+   */
   maxOutputBytes?: number;
-  /** Called for every complete stdout line (no length limit), e.g. to parse JSON event streams. */
+  /** Cap for the in-memory `output` excerpt when it should differ from the default above. */
+  maxExcerptBytes?: number;
+  /**
+   * Called for every complete stdout line (no length limit, secrets redacted), e.g. to parse
+   * JSON event streams. If it throws, it is not called again and runProcess rethrows the error
+   * once the child and its group are gone.
+   */
   onStdoutLine?: (line: string) => void;
 }
 
@@ -28,7 +37,7 @@ export interface ProcessRunResult {
   aborted: boolean;
   /** The spawn itself failed (e.g. ENOENT): the command does not exist. */
   spawnError: string | null;
-  /** Redacted head+tail excerpt of combined output, at most maxOutputBytes. */
+  /** Redacted head+tail excerpt of combined output (see maxExcerptBytes). */
   output: string;
   outputTruncated: boolean;
   totalOutputBytes: number;

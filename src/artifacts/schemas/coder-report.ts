@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { AttemptId, Timestamp, Usage } from "./common.js";
 
-export const CoderStatus = z.enum(["ok", "error", "timeout", "aborted", "auth", "rate_limit", "turn_limit", "budget"]);
+export const CoderStatus = z.enum([
+  "ok",
+  "error",
+  "timeout",
+  "aborted",
+  "auth",
+  "rate_limit",
+  "turn_limit",
+  "budget",
+]);
 export type CoderStatus = z.infer<typeof CoderStatus>;
 
 /** What one coder run did, as devflow observed it. Changed files come from git, never from the coder. */

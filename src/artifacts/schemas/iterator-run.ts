@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AttemptId, Revision, Timestamp, Usage } from "./common.js";
 import { CoderStatus } from "./coder-report.js";
+import { AttemptId, Revision, Timestamp, Usage } from "./common.js";
 import { VerifierName } from "./verifier-envelope.js";
 
 export const RunState = z.enum([
@@ -20,7 +20,14 @@ export const RunState = z.enum([
 ]);
 export type RunState = z.infer<typeof RunState>;
 
-export const TERMINAL_STATES = ["completed", "blocked", "exhausted", "promoted", "rerouted", "needs_more_context"] as const;
+export const TERMINAL_STATES = [
+  "completed",
+  "blocked",
+  "exhausted",
+  "promoted",
+  "rerouted",
+  "needs_more_context",
+] as const;
 
 export const Readiness = z.object({
   status: z.enum(["ready", "not_ready", "blocked"]),
@@ -36,14 +43,16 @@ export const Readiness = z.object({
 export const AttemptSummary = z.object({
   attempt_id: AttemptId,
   judge_attempt: z.number().int().min(1),
-  timeout_attempts: z.number().int().min(1).describe("Coder runs in this attempt, counting timeout escalations"),
+  timeout_attempts: z
+    .number()
+    .int()
+    .min(1)
+    .describe("Coder runs in this attempt, counting timeout escalations"),
   coder_status: CoderStatus,
   verdict: z.enum(["pass", "fail"]),
   summary: z.string(),
   respawn_reason: z.string().nullable(),
-  verifier_refs: z.array(
-    z.object({ verifier: VerifierName, overall_result: z.string(), path: z.string() }),
-  ),
+  verifier_refs: z.array(z.object({ verifier: VerifierName, overall_result: z.string(), path: z.string() })),
   coder_report_ref: z.string(),
   started_at: Timestamp,
   duration_ms: z.number().min(0),

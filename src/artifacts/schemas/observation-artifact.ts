@@ -12,7 +12,10 @@ export const ObservationVerdict = z.enum([
 
 export const FailingSeam = z.object({
   description: z.string().min(1),
-  command: z.string().min(1).describe("Shell command, run in the worktree root, that exits non-zero while the problem exists"),
+  command: z
+    .string()
+    .min(1)
+    .describe("Shell command, run in the worktree root, that exits non-zero while the problem exists"),
   files: z.array(z.string()).describe("Repo-relative files that make up the seam (e.g. a repro test)"),
 });
 
@@ -44,7 +47,9 @@ export const ObservationArtifact = ObservationFindings.extend({
   task_id: z.string().min(1),
   revision: Revision,
   task_revision: Revision.describe("The task_artifact revision this observation was made against"),
-  observer_claimed_status: ObservationStatus.describe("Status as the Observer reported it, before devflow's seam check"),
+  observer_claimed_status: ObservationStatus.describe(
+    "Status as the Observer reported it, before devflow's seam check",
+  ),
   seam_check: SeamCheck.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,

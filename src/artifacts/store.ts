@@ -1,0 +1,328 @@
+import { mkdirSync } from "node:fs";
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import type { z } from "zod";
+import { ArtifactParseError, ArtifactPathError, HistoryConflictError, StaleRevisionError } from "./errors.js";
+import { appendJsonLine, assertJsonlFile, isNotFound, type JsonlFile, readJsonLines } from "./jsonl.js";
+import {
+  ALL_SCHEMAS,
+  ATTEMPT_ID,
+  REVISIONED,
+  type RevisionedName,
+  type SchemaName,
+} from "./schemas/index.js";
+import { DEFAULT_LOCK_STALE_MS, LOCK_NAME, withTaskLock } from "./task-lock.js";
+import {
+  assertAttemptId,
+  attemptNumber,
+  historyFileName,
+  historyRevisionOf,
+  resolveInside,
+  taskDirFor,
+} from "./task-paths.js";
+import {
+  type CheckTarget,
+  isSchemaName,
+  parseArtifact,
+  parseWithZod,
+  type SchemaValue,
+  validateArtifact,
+} from "./validate.js";
+
+/** What a caller hands to `write`: the artifact without its revision (the store assigns it). */
+export type RevisionedInput<N extends RevisionedName> = Omit<z.input<(typeof REVISIONED)[N]>, "revision"> & {
+  revision?: number;
+};
+
+export interface ArtifactStoreOptions {
+  /** How old a task-dir lock must be before it counts as left by a crashed writer (min 2000). */
+  lockStaleMs?: number;
+}
+
+export interface WriteOptions {
+  /** The revision this value was computed from: the one on disk now, 0 when the artifact does not exist yet. */
+  expectedRevision: number;
+}
+
+const HISTORY_DIR = "history";
+const ATTEMPTS_DIR = "attempts";
+/** Files the store writes itself (validated); writeText must not bypass that. */
+const MANAGED = new Set<string>([
+  ...Object.keys(REVISIONED).map((n) => `${n}.json`),
+  "lessons.jsonl",
+  "events.jsonl",
+]);
+
+/**
+ * The artifacts of one task: `<repo>/.devflow/iterate/<task_id>/`. Revisioned artifacts are
+ * validated on every read and write (ajv against schemas/, then zod) and replaced atomically; every
+ * earlier revision is kept in history/ and a write based on a stale revision is refused.
+ */
+export class ArtifactStore {
+  readonly dir: string;
+  private readonly lockStaleMs: number;
+
+  constructor(taskDir: string, options: ArtifactStoreOptions = {}) {
+    this.dir = taskDir;
+    this.lockStaleMs = options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
+  }
+
+  static forTask(repoRoot: string, taskId: string, options: ArtifactStoreOptions = {}): ArtifactStore {
+    return new ArtifactStore(taskDirFor(repoRoot, taskId), options);
+  }
+
+  /** Absolute path of a revisioned artifact's current file. */
+  path(name: RevisionedName): string {
+    return join(this.dir, `${assertRevisionedName(name)}.json`);
+  }
+
+  /** The current revision, or null when the artifact has not been written yet. */
+  async read<N extends RevisionedName>(name: N): Promise<SchemaValue<N> | null> {
+    const loaded = await this.load(name, this.path(name));
+    return loaded?.value ?? null;
+  }
+
+  /** 0 when the artifact does not exist yet: the `expectedRevision` of a first write. */
+  async currentRevision(name: RevisionedName): Promise<number> {
+    return (await this.read(name))?.revision ?? 0;
+  }
+
+  /** A specific revision (the current one or one kept in history/), or null when it was never written. */
+  async readRevision<N extends RevisionedName>(name: N, revision: number): Promise<SchemaValue<N> | null> {
+    const current = await this.read(name);
+    if (current?.revision === revision) return current;
+    const loaded = await this.load(name, join(this.dir, HISTORY_DIR, historyFileName(name, revision)));
+    return loaded?.value ?? null;
+  }
+
+  /**
+   * Writes revision `expectedRevision + 1`. Validation comes first (an invalid value never reaches
+   * disk); then, under the task-dir lock, the revision on disk is compared, the current file is
+   * copied to history/ and the new one renamed into place.
+   */
+  async write<N extends RevisionedName>(
+    name: N,
+    value: RevisionedInput<N>,
+    options: WriteOptions,
+  ): Promise<SchemaValue<N>> {
+    const file = this.path(name);
+    const expected = options.expectedRevision;
+    if (!Number.isInteger(expected) || expected < 0) {
+      throw new ArtifactPathError(
+        `expectedRevision for ${name} must be the revision read from disk (an integer >= 0, 0 for a new artifact), got ${String(expected)}`,
+      );
+    }
+    const candidate = { ...value, revision: expected + 1 };
+    const parsed = parseArtifact(name, candidate, { file, action: "write" });
+    await mkdir(this.dir, { recursive: true });
+    await withTaskLock(this.dir, `write ${name}`, this.lockStaleMs, async () => {
+      const current = await this.load(name, file);
+      const onDisk = current?.value.revision ?? 0;
+      if (onDisk !== expected) throw new StaleRevisionError(name, onDisk, expected);
+      if (current) await this.keepHistory(name, onDisk, file, current.raw);
+      await writeFileAtomic(file, serialize(parsed));
+    });
+    return parsed;
+  }
+
+  /** Revisions kept in history/ (ascending); the current revision is not among them. */
+  async history(name: RevisionedName): Promise<number[]> {
+    const entries = await readdirOrEmpty(join(this.dir, HISTORY_DIR));
+    const revisions = entries.flatMap((entry) => {
+      const revision = historyRevisionOf(assertRevisionedName(name), entry);
+      return revision === null ? [] : [revision];
+    });
+    return revisions.sort((a, b) => a - b);
+  }
+
+  /** Appends one validated line to lessons.jsonl or events.jsonl. */
+  async appendJsonl<S extends z.ZodType>(
+    file: JsonlFile,
+    schema: S,
+    value: z.input<S>,
+  ): Promise<z.output<S>> {
+    const log = assertJsonlFile(file);
+    await mkdir(this.dir, { recursive: true });
+    return appendJsonLine(join(this.dir, log), log, schema, value);
+  }
+
+  /** Every line of a task log, validated; a bad line is reported with its line number. */
+  async readJsonl<S extends z.ZodType>(file: JsonlFile, schema: S): Promise<z.output<S>[]> {
+    const log = assertJsonlFile(file);
+    return readJsonLines(join(this.dir, log), log, schema);
+  }
+
+  /** Creates and returns `attempts/<attemptId>/` (absolute). Synchronous so callers can build paths from it directly. */
+  attemptDir(attemptId: string): string {
+    const dir = join(this.dir, ATTEMPTS_DIR, assertAttemptId(attemptId));
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Task-dir-relative path of a file of an attempt, the form artifacts use to reference it. */
+  attemptRef(attemptId: string, relPath: string): string {
+    resolveInside(this.dir, relPath, "attempt file");
+    return `${ATTEMPTS_DIR}/${assertAttemptId(attemptId)}/${relPath}`;
+  }
+
+  /** Validates and atomically writes an attempt's JSON file (e.g. `coder_report.json`, `verifiers/seam.json`). */
+  async writeAttemptJson<S extends z.ZodType>(
+    attemptId: string,
+    relPath: string,
+    schema: S,
+    value: z.input<S>,
+  ): Promise<z.output<S>> {
+    const file = this.attemptJsonPath(attemptId, relPath);
+    const parsed = checkWith(schema, value, { file, action: "write" });
+    await mkdir(dirname(file), { recursive: true });
+    await writeFileAtomic(file, serialize(parsed));
+    return parsed;
+  }
+
+  /** An attempt's JSON file, validated, or null when it was not written. */
+  async readAttemptJson<S extends z.ZodType>(
+    attemptId: string,
+    relPath: string,
+    schema: S,
+  ): Promise<z.output<S> | null> {
+    const file = this.attemptJsonPath(attemptId, relPath);
+    const raw = await readOrNull(file);
+    if (raw === null) return null;
+    return checkWith(schema, parseJson(file, raw), { file, action: "read" });
+  }
+
+  /** Attempt ids that exist on disk, in execution order (attempt-009 < attempt-010 < attempt-100 < attempt-1000). */
+  async listAttempts(): Promise<string[]> {
+    const entries = await readdir(join(this.dir, ATTEMPTS_DIR), { withFileTypes: true }).catch(
+      (error: unknown) => {
+        if (isNotFound(error)) return [];
+        throw error;
+      },
+    );
+    return entries
+      .filter((e) => e.isDirectory() && ATTEMPT_ID.test(e.name))
+      .map((e) => e.name)
+      .sort((a, b) => attemptNumber(a) - attemptNumber(b));
+  }
+
+  /**
+   * Atomically writes a non-JSON file of the task dir (confirmation.md, steps, diff.patch, logs).
+   * JSON goes through write/writeAttemptJson/appendJsonl so it is always validated.
+   */
+  async writeText(relPath: string, text: string): Promise<string> {
+    const file = resolveInside(this.dir, relPath, "task file");
+    if (
+      MANAGED.has(relPath) ||
+      relPath.startsWith(`${HISTORY_DIR}/`) ||
+      relPath.split("/").includes(LOCK_NAME)
+    ) {
+      throw new ArtifactPathError(
+        `${relPath} is managed by the artifact store; it cannot be written as text`,
+      );
+    }
+    if (relPath.endsWith(".json") || relPath.endsWith(".jsonl")) {
+      throw new ArtifactPathError(
+        `refusing to write ${relPath} as text: JSON artifacts go through write(), writeAttemptJson() or appendJsonl() so they are validated`,
+      );
+    }
+    await mkdir(dirname(file), { recursive: true });
+    await writeFileAtomic(file, text);
+    return file;
+  }
+
+  /** A text file of the task dir, or null when it does not exist. */
+  async readText(relPath: string): Promise<string | null> {
+    return readOrNull(resolveInside(this.dir, relPath, "task file"));
+  }
+
+  private attemptJsonPath(attemptId: string, relPath: string): string {
+    if (!relPath.endsWith(".json")) {
+      throw new ArtifactPathError(`attempt JSON file ${JSON.stringify(relPath)} must end in .json`);
+    }
+    return resolveInside(join(this.dir, ATTEMPTS_DIR, assertAttemptId(attemptId)), relPath, "attempt file");
+  }
+
+  private async load<N extends RevisionedName>(
+    name: N,
+    file: string,
+  ): Promise<{ raw: string; value: SchemaValue<N> } | null> {
+    const raw = await readOrNull(file);
+    if (raw === null) return null;
+    return { raw, value: parseArtifact(name, parseJson(file, raw), { file, action: "read" }) };
+  }
+
+  /** Copies the current bytes to history/ before they are replaced; safe to repeat after a crash. */
+  private async keepHistory(
+    name: RevisionedName,
+    revision: number,
+    currentFile: string,
+    raw: string,
+  ): Promise<void> {
+    const historyFile = join(this.dir, HISTORY_DIR, historyFileName(name, revision));
+    const existing = await readOrNull(historyFile);
+    if (existing === raw) return;
+    if (existing !== null) throw new HistoryConflictError(historyFile, currentFile);
+    await mkdir(dirname(historyFile), { recursive: true });
+    await writeFileAtomic(historyFile, raw);
+  }
+}
+
+/**
+ * ajv too when the zod schema is one of ALL_SCHEMAS (found by identity), so attempt files get the
+ * same on-disk contract as top-level artifacts; other schemas are checked by zod alone.
+ */
+function checkWith<S extends z.ZodType>(schema: S, value: unknown, target: CheckTarget): z.output<S> {
+  const name = schemaNameOf(schema);
+  if (name !== null) validateArtifact(name, value, target);
+  return parseWithZod(name ?? "value", schema, value, target);
+}
+
+function schemaNameOf(schema: z.ZodType): SchemaName | null {
+  for (const [name, candidate] of Object.entries(ALL_SCHEMAS)) {
+    if (candidate === schema && isSchemaName(name)) return name;
+  }
+  return null;
+}
+
+const isRevisionedName = (name: string): name is RevisionedName => Object.hasOwn(REVISIONED, name);
+
+/** Callers are typed, but names also arrive from CLI flags and scenario files. */
+function assertRevisionedName(name: string): RevisionedName {
+  if (!isRevisionedName(name)) {
+    throw new ArtifactPathError(
+      `${JSON.stringify(name)} is not a revisioned artifact: use one of ${Object.keys(REVISIONED).join(", ")}`,
+    );
+  }
+  return name;
+}
+
+function serialize(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function parseJson(file: string, raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new ArtifactParseError(file, error instanceof Error ? error.message : String(error));
+  }
+}
+
+async function readOrNull(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+}

@@ -1,0 +1,129 @@
+import { createInterface } from "node:readline/promises";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { UsageError } from "../../graph/errors.js";
+import type { QuestionsInterrupt } from "../../graph/nodes/ask.js";
+import { runIterate } from "../../graph/run-iterate.js";
+import { exitCodeFor } from "../exit-codes.js";
+import { humanProgress, jsonProgress } from "../progress.js";
+import { renderSummary } from "../summary.js";
+import type { CliIO } from "../io.js";
+
+interface IterateFlags {
+  repo?: string;
+  baseDir: string;
+  maxIterations: number;
+  model: string;
+  coder: string;
+  taskId?: string;
+  resume?: boolean;
+  replay?: string;
+  record?: string;
+  json?: boolean;
+  yes?: boolean;
+  testCmd?: string;
+  timeout: number;
+  maxEscalations: number;
+}
+
+const positiveInt = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1`);
+  return n;
+};
+const nonNegativeInt = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number ≥ 0`);
+  return n;
+};
+
+export function registerIterate(program: Command, io: CliIO): void {
+  program
+    .command("iterate")
+    .description("drive a request to a verified commit on a task branch (the iterate lane)")
+    .argument("[request...]", "what to change, in plain words")
+    .option("-r, --repo <path|url>", "repository path or git URL (default: the current repo)")
+    .option("-b, --base-dir <dir>", "where a git URL is cloned", ".")
+    .option("-n, --max-iterations <N>", "judge attempts", positiveInt("--max-iterations"), 5)
+    .option("-m, --model <name>", "model for framing, observation and judging", "gpt-4.1-mini")
+    .option("--coder <name>", "coder backend: junie, claude, codex, gemini, opencode, aider, builtin, command:<shell>", "junie")
+    .option("--task-id <id>", "task id (default: slug of the request)")
+    .option("--resume", "continue a task that stopped or crashed, from its last checkpoint")
+    .addOption(new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"))
+    .option("--record <cassette>", "call the live model and save its answers as a cassette")
+    .option("--json", "one JSON event per line on stdout")
+    .option("--yes", "never prompt")
+    .option("--test-cmd <command>", "regression test command (default: detected)")
+    .option("--timeout <seconds>", "base coder timeout; escalations multiply it", positiveInt("--timeout"), 900)
+    .option("--max-escalations <N>", "coder timeout escalations (not judge attempts)", nonNegativeInt("--max-escalations"), 2)
+    .action(async (words: string[], flags: IterateFlags) => {
+      io.setExitCode(await iterateAction(words.join(" "), flags, io));
+    });
+}
+
+async function iterateAction(request: string, flags: IterateFlags, io: CliIO): Promise<number> {
+  const interactive = io.isTTY && !flags.yes && !flags.json;
+  if (!request.trim() && !flags.resume) {
+    throw new UsageError('the request is empty: devflow iterate "what to change" (or --resume --task-id <id>)');
+  }
+  if (flags.resume && !flags.taskId && !request.trim()) throw new UsageError("--resume needs --task-id <id> (or the original request)");
+  const repo = flags.repo ?? (await defaultRepo(io, interactive));
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    const result = await runIterate({
+      request,
+      repo,
+      baseDir: flags.baseDir,
+      ...(flags.taskId ? { taskId: flags.taskId } : {}),
+      resume: Boolean(flags.resume),
+      model: flags.model,
+      coder: flags.coder,
+      mode: flags.replay ? "replay" : flags.record ? "record" : "live",
+      ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
+      lane: {
+        maxJudgeAttempts: flags.maxIterations,
+        maxEscalations: flags.maxEscalations,
+        baseTimeoutMs: flags.timeout * 1000,
+        testCommand: flags.testCmd ?? null,
+      },
+      onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
+      ...(interactive ? { onQuestions: (q: QuestionsInterrupt) => askQuestions(q, io) } : {}),
+      signal: controller.signal,
+    });
+    if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
+    else io.err(`\n${renderSummary(result)}`);
+    return exitCodeFor(result.terminal.verdict);
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
+async function defaultRepo(io: CliIO, interactive: boolean): Promise<string> {
+  const { assertGitRepo } = await import("../../workspace/index.js");
+  try {
+    return await assertGitRepo(process.cwd());
+  } catch (error) {
+    if (!interactive) throw error;
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const answer = (await rl.question("Repository path or git URL: ")).trim();
+      if (!answer) throw new UsageError("no repository given: pass --repo <path|url>");
+      return answer;
+    } finally {
+      rl.close();
+    }
+  }
+}
+
+async function askQuestions(q: QuestionsInterrupt, io: CliIO): Promise<string> {
+  io.err(`\ndevflow needs more context for ${q.taskId}:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`);
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question("Your answer: ")).trim();
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,36 @@
+import { Command, CommanderError } from "commander";
+import { registerDemo } from "./commands/demo.js";
+import { registerIterate } from "./commands/iterate.js";
+import { EXIT } from "./exit-codes.js";
+import type { CliIO } from "./io.js";
+import { reportError } from "./report-error.js";
+
+export function buildProgram(io: CliIO): Command {
+  const program = new Command()
+    .name("devflow")
+    .description("Turn a coding request plus a git repository into a verified change.")
+    .version("0.1.0")
+    .showHelpAfterError("(run devflow --help or devflow <command> --help for usage)")
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .exitOverride();
+  registerIterate(program, io);
+  registerDemo(program, io);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code: usage errors (unknown flags too) are 2, as documented. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  let code = 0;
+  const program = buildProgram({ ...io, setExitCode: (c) => (code = c) });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.completed;
+      if (error.code === "commander.help") return EXIT.completed;
+      return EXIT.usage;
+    }
+    return reportError(error, (l) => io.err(`${l}\n`));
+  }
+}

@@ -1,0 +1,19 @@
+import type { IterateRunResult } from "../graph/run-iterate.js";
+
+/** The closing summary a person reads: verdict, branch, where the evidence is, what it cost. */
+export function renderSummary(r: IterateRunResult): string {
+  const t = r.terminal;
+  const usage = r.usage.total;
+  const rows: [string, string][] = [
+    ["verdict", t.verdict],
+    ["reason", t.reason],
+    ["branch", t.branch ? `${t.branch}${t.commit ? ` @ ${t.commit.slice(0, 10)}` : ""}` : r.branch],
+    ["worktree", r.worktree],
+    ["artifacts", r.artifactDir],
+    ["attempts", String(r.attempts)],
+    ["tokens", `${usage.total_tokens} in ${usage.calls} model call(s), $${usage.cost_usd.toFixed(4)}`],
+  ];
+  const lines = rows.map(([k, v]) => `${k.padEnd(10)}${v}`);
+  if (t.questions.length) lines.push("questions", ...t.questions.map((q) => `  - ${q}`));
+  return `${lines.join("\n")}\n`;
+}

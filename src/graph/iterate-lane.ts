@@ -1,0 +1,41 @@
+import { END, START, StateGraph } from "@langchain/langgraph";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { LaneDeps } from "./lane/deps.js";
+import { defineNode } from "./lane/define-node.js";
+import { ask } from "./nodes/ask.js";
+import { code } from "./nodes/code.js";
+import { commit } from "./nodes/commit.js";
+import { frame } from "./nodes/frame.js";
+import { gate } from "./nodes/gate.js";
+import { handoff } from "./nodes/handoff.js";
+import { observe } from "./nodes/observe.js";
+import { readiness } from "./nodes/readiness.js";
+import { repair } from "./nodes/repair.js";
+import { verify } from "./nodes/verify.js";
+import { IterateState } from "./state.js";
+
+/**
+ * The iterate lane (ARCHITECTURE §3): wiring only. Every transition is decided by a node from
+ * typed artifacts and verifier results; no model ever picks the next phase.
+ */
+export function buildIterateLane(deps: LaneDeps, checkpointer: BaseCheckpointSaver) {
+  const node = (name: string, body: Parameters<typeof defineNode>[2]) => defineNode(name, deps, body);
+  return new StateGraph(IterateState)
+    .addNode("frame", node("frame", frame), { ends: ["observe", "ask"] })
+    .addNode("observe", node("observe", observe))
+    .addNode("readiness", node("readiness", readiness), { ends: ["code", "ask", "handoff", END] })
+    .addNode("code", node("code", code), { ends: ["verify", "code", END] })
+    .addNode("verify", node("verify", verify), { ends: ["gate"] })
+    .addNode("gate", node("gate", gate), { ends: ["commit", "repair", END] })
+    .addNode("repair", node("repair", repair), { ends: ["code", END] })
+    .addNode("commit", node("commit", commit))
+    .addNode("handoff", node("handoff", handoff))
+    .addNode("ask", node("ask", ask), { ends: ["frame", END] })
+    .addEdge(START, "frame")
+    .addEdge("observe", "readiness")
+    .addEdge("commit", END)
+    .addEdge("handoff", END)
+    .compile({ checkpointer });
+}
+
+export type IterateLane = ReturnType<typeof buildIterateLane>;

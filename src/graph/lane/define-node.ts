@@ -1,0 +1,78 @@
+import { Command, isGraphInterrupt } from "@langchain/langgraph";
+import type { IterateStateUpdate, IterateStateValue } from "../state.js";
+import type { LaneDeps } from "./deps.js";
+
+/** What a node function returns: the state update, where to go next (if it decides), and its progress line. */
+export interface NodeOutcome {
+  update?: IterateStateUpdate;
+  goto?: string;
+  /** e.g. "task_artifact r1 (error_fix)": shown after the node name and ✓/✗. */
+  line: string;
+  ok?: boolean;
+  runState?: string;
+  attemptId?: string;
+  detail?: Record<string, unknown>;
+}
+
+export type NodeBody = (state: IterateStateValue, deps: LaneDeps) => Promise<NodeOutcome>;
+
+/**
+ * Wraps a node body with the bookkeeping every node shares: start/end events with duration and the
+ * tokens and dollars spent inside the node. Nodes stay about their one job.
+ */
+export function defineNode(name: string, deps: LaneDeps, body: NodeBody) {
+  return async (state: IterateStateValue): Promise<IterateStateUpdate | Command> => {
+    const started = performance.now();
+    const before = deps.gateway.usage().total;
+    await deps.reporter.emit({
+      node: name,
+      phase: "start",
+      ok: true,
+      outcome: null,
+      durationMs: null,
+      runState: null,
+      attemptId: null,
+      tokens: 0,
+      costUsd: 0,
+      detail: {},
+    });
+    const spent = () => {
+      const after = deps.gateway.usage().total;
+      return {
+        tokens: after.total_tokens - before.total_tokens,
+        costUsd: Math.max(0, after.cost_usd - before.cost_usd),
+      };
+    };
+    try {
+      const out = await body(state, deps);
+      await deps.reporter.emit({
+        node: name,
+        phase: "end",
+        ok: out.ok ?? true,
+        outcome: out.line,
+        durationMs: Math.round(performance.now() - started),
+        runState: out.runState ?? null,
+        attemptId: out.attemptId ?? null,
+        ...spent(),
+        detail: out.detail ?? {},
+      });
+      if (out.goto) return new Command({ update: out.update ?? {}, goto: out.goto });
+      return out.update ?? {};
+    } catch (error) {
+      // An interrupt is LangGraph's way of pausing for an answer, not a failure.
+      if (isGraphInterrupt(error)) throw error;
+      await deps.reporter.emit({
+        node: name,
+        phase: "error",
+        ok: false,
+        outcome: error instanceof Error ? error.message : String(error),
+        durationMs: Math.round(performance.now() - started),
+        runState: null,
+        attemptId: null,
+        ...spent(),
+        detail: {},
+      });
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,33 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+
+/** Folders that hold installed dependencies: never tracked, so a fresh worktree lacks them. */
+const DEPENDENCY_DIRS = ["node_modules", ".venv", "venv", "vendor/bundle"];
+
+/**
+ * A new worktree has no installed dependencies, so the project's own tests could not run there.
+ * Link the user's installed ones (read-only use) instead of reinstalling on every task. Only folders the
+ * project already ignores are linked, so the link can never end up in a commit.
+ */
+export async function linkDependencies(repoRoot: string, worktree: string): Promise<string[]> {
+  const linked: string[] = [];
+  for (const dir of DEPENDENCY_DIRS) {
+    const source = join(repoRoot, dir);
+    const target = join(worktree, dir);
+    if (existsSync(source) && !existsSync(target) && isIgnored(worktree, dir)) {
+      symlinkSync(source, target, "dir");
+      linked.push(dir);
+    }
+  }
+  return linked;
+}
+
+function isIgnored(worktree: string, path: string): boolean {
+  try {
+    execFileSync("git", ["check-ignore", "-q", "--no-index", path], { cwd: worktree, stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}

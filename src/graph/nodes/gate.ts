@@ -1,0 +1,81 @@
+import {
+  type AttemptSummary,
+  CoderReport,
+  VerifierEnvelope,
+  VerifierName,
+  attemptId as toAttemptId,
+} from "../../artifacts/schemas/index.js";
+import { completionGate } from "../../verify/index.js";
+import { commitAll } from "../../workspace/index.js";
+import type { NodeBody } from "../lane/define-node.js";
+import { recordAttempt, terminate } from "../lane/run-record.js";
+
+/**
+ * The completion gate (seeds/03): reads the attempt's envelopes back from disk (the artifacts are
+ * the truth, not in-memory results) and passes only when all five conditions hold.
+ */
+export const gate: NodeBody = async (state, deps) => {
+  const attemptId = toAttemptId(state.judgeAttempt);
+  const envelopes: VerifierEnvelope[] = [];
+  for (const name of VerifierName.options) {
+    const envelope = await deps.store.readAttemptJson(attemptId, `verifiers/${name}.json`, VerifierEnvelope);
+    if (envelope) envelopes.push(envelope);
+  }
+  const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
+  if (!report) throw new Error(`gate: ${attemptId}/coder_report.json is missing`);
+  const verdict = completionGate(envelopes, { requireRegression: deps.options.testCommand !== null });
+  const planInvalid = envelopes.some((e) => e.verifier === "critic" && e.native_payload.plan_invalid === true);
+
+  const summary: AttemptSummary = {
+    attempt_id: attemptId,
+    judge_attempt: state.judgeAttempt,
+    timeout_attempts: state.timeoutAttempt,
+    coder_status: report.status,
+    verdict: verdict.pass ? "pass" : "fail",
+    summary: verdict.pass ? "all verifiers passed" : verdict.reasons.join("; "),
+    respawn_reason: null,
+    verifier_refs: envelopes.map((e) => ({
+      verifier: e.verifier,
+      overall_result: e.overall_result,
+      path: `attempts/${attemptId}/verifiers/${e.verifier}.json`,
+    })),
+    coder_report_ref: `attempts/${attemptId}/coder_report.json`,
+    started_at: report.started_at,
+    duration_ms: Date.now() - Date.parse(report.started_at),
+    usage: deps.gateway.usage().by_attempt[attemptId] ?? {
+      input_tokens: 0,
+      output_tokens: 0,
+      total_tokens: 0,
+      cost_usd: 0,
+      calls: 0,
+    },
+  };
+  await recordAttempt(deps.store, summary, deps.gateway);
+
+  if (verdict.pass) {
+    return { goto: "commit", update: { gate: "pass" }, line: `${attemptId} pass`, attemptId };
+  }
+  const reasons = verdict.reasons.join("; ");
+  if (planInvalid) {
+    const reason = `the critic judged the task's assumptions wrong (plan_invalid) in ${attemptId}: ${reasons}. Re-frame the request with the missing facts.`;
+    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    return { goto: "__end__", update: { gate: "fail" }, line: `${attemptId} plan_invalid`, ok: false, runState: "blocked" };
+  }
+  if (state.judgeAttempt < deps.options.maxJudgeAttempts) {
+    return { goto: "repair", update: { gate: "fail" }, line: `${attemptId} fail: ${reasons}`, ok: false, attemptId };
+  }
+  // Out of attempts: keep the work on the branch, clearly labelled as not verified.
+  const commit = await commitAll(
+    state.worktree,
+    `devflow(${state.taskId}): unverified work after ${state.judgeAttempt} attempt(s)\n\nNot completed: ${reasons}`,
+  );
+  const reason = `${state.judgeAttempt} judge attempt(s) used without passing the completion gate; last: ${reasons}`;
+  await terminate(deps.store, deps.gateway, { verdict: "exhausted", reason, branch: state.branch, commit });
+  return {
+    goto: "__end__",
+    update: { gate: "fail" },
+    line: `${attemptId} fail; attempts exhausted`,
+    ok: false,
+    runState: "exhausted",
+  };
+};

@@ -1,0 +1,135 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { AIMessageChunk } from "@langchain/core/messages";
+import type { z } from "zod";
+import { CassettePlayer } from "./cassette-player.js";
+import { CassetteRecorder } from "./cassette-recorder.js";
+import {
+  ModelConfigError,
+  type ModelGateway,
+  type Role,
+  type StructuredCall,
+  type UsageSnapshot,
+} from "./contract.js";
+import { type Endpoint, EndpointChatOpenAI, resolveEndpoint } from "./live-chat-model.js";
+import { RecordingChatModel } from "./recording-chat-model.js";
+import { ReplayChatModel } from "./replay-chat-model.js";
+import { runStructuredCall } from "./structured-call.js";
+import { UsageCallbackHandler } from "./usage-callback.js";
+import { UsageLedger } from "./usage-ledger.js";
+
+const MODES: readonly ModelGatewayOptions["mode"][] = ["live", "replay", "record"];
+
+export const DEFAULT_MODEL = "gpt-4.1-mini";
+export const DEFAULT_MAX_RETRIES = 2;
+// Long enough for a reasoning model's slow answer, short enough that a dead endpoint surfaces.
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+export interface ModelGatewayOptions {
+  mode: "live" | "replay" | "record";
+  /** Model for every role without an override (default gpt-4.1-mini). */
+  model?: string;
+  roleModels?: Partial<Record<Role, string>>;
+  /** Required for replay (read) and record (written after every call). */
+  cassettePath?: string;
+  /** Where OPENAI_API_KEY / OPENAI_BASE_URL are read (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  maxRetries?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * The model gateway for a run. Configuration problems (no key or endpoint, missing or malformed
+ * cassette) throw ModelConfigError here, before any work starts.
+ */
+export function createModelGateway(opts: ModelGatewayOptions): ModelGateway {
+  if (!MODES.includes(opts.mode)) {
+    throw new ModelConfigError(
+      `unknown model mode ${JSON.stringify(opts.mode)} (use one of: ${MODES.join(", ")})`,
+    );
+  }
+  const defaultModel = opts.model?.trim() || DEFAULT_MODEL;
+  const modelName = (role: Role): string => opts.roleModels?.[role]?.trim() || defaultModel;
+  const ledger = new UsageLedger();
+  let attempt: string | null = null;
+  const models = modelFactory(opts, modelName);
+  const chatModels = new Map<Role, BaseChatModel>();
+
+  return {
+    mode: opts.mode,
+    modelName,
+    async structured<S extends z.ZodType>(call: StructuredCall<S>): Promise<z.infer<S>> {
+      const bookAnswer = (answer: AIMessageChunk) =>
+        ledger.book(
+          call.role,
+          modelName(call.role),
+          {
+            input_tokens: answer.usage_metadata?.input_tokens ?? 0,
+            output_tokens: answer.usage_metadata?.output_tokens ?? 0,
+          },
+          call.attemptId ?? attempt,
+        );
+      return runStructuredCall(models.create(call.role), call, bookAnswer);
+    },
+    chatModel(role: Role): BaseChatModel {
+      let model = chatModels.get(role);
+      if (model === undefined) {
+        model = models.create(role, new UsageCallbackHandler(ledger, role, modelName(role), () => attempt));
+        chatModels.set(role, model);
+      }
+      return model;
+    },
+    usage(): UsageSnapshot {
+      return ledger.snapshot();
+    },
+    setAttempt(attemptId: string | null): void {
+      attempt = attemptId;
+    },
+    async flush(): Promise<void> {
+      models.flush();
+    },
+  };
+}
+
+interface ModelFactory {
+  /** A fresh chat model for a role; with a usage handler it books its own calls. */
+  create(role: Role, usage?: UsageCallbackHandler): BaseChatModel;
+  flush(): void;
+}
+
+function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => string): ModelFactory {
+  const env = opts.env ?? process.env;
+  if (opts.mode === "replay") {
+    const player = CassettePlayer.load(requireCassettePath(opts));
+    return {
+      create: (role, usage) =>
+        new ReplayChatModel(player, role, usage === undefined ? {} : { callbacks: [usage] }),
+      flush: () => {},
+    };
+  }
+  const endpoint = resolveEndpoint(env);
+  const live = (role: Role, usage?: UsageCallbackHandler) =>
+    new EndpointChatOpenAI({
+      endpoint,
+      model: modelName(role),
+      maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ...(usage === undefined ? {} : { callbacks: [usage] }),
+    });
+  if (opts.mode === "live") return { create: live, flush: () => {} };
+  const recorder = new CassetteRecorder(requireCassettePath(opts), secretsOf(endpoint));
+  return {
+    create: (role, usage) =>
+      new RecordingChatModel(live(role), recorder, role, usage === undefined ? {} : { callbacks: [usage] }),
+    flush: () => recorder.write(),
+  };
+}
+
+function requireCassettePath(opts: ModelGatewayOptions): string {
+  const path = opts.cassettePath?.trim();
+  if (!path) throw new ModelConfigError(`${opts.mode} mode needs a cassette path (cassettePath)`);
+  return path;
+}
+
+function secretsOf(endpoint: Endpoint): string[] {
+  return endpoint.secret === undefined ? [] : [endpoint.secret];
+}

@@ -1,0 +1,117 @@
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { ModelProfile } from "@langchain/core/language_models/profile";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
+import { ChatOpenAI, type ChatOpenAICallOptions, type ChatOpenAIFields } from "@langchain/openai";
+import { ModelConfigError } from "./contract.js";
+import { type EndpointContext, toModelCallError } from "./model-errors.js";
+
+export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+// Local OpenAI-compatible servers (llama.cpp, vLLM, Ollama) ignore the key but the SDK requires one.
+const PLACEHOLDER_API_KEY = "devflow-local-no-key";
+
+export interface Endpoint {
+  apiKey: string;
+  /** undefined: the SDK default (api.openai.com). */
+  baseURL: string | undefined;
+  /** The real key, when one was given (so cassettes and messages can redact it). */
+  secret: string | undefined;
+}
+
+/** Reads OPENAI_API_KEY / OPENAI_BASE_URL; neither set is a configuration error, before any work. */
+export function resolveEndpoint(env: NodeJS.ProcessEnv): Endpoint {
+  const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
+  const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
+  if (apiKey === undefined && baseURL === undefined) {
+    throw new ModelConfigError(
+      "set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible endpoint)",
+    );
+  }
+  return { apiKey: apiKey ?? PLACEHOLDER_API_KEY, baseURL, secret: apiKey };
+}
+
+export interface LiveModelOptions {
+  endpoint: Endpoint;
+  model: string;
+  maxRetries: number;
+  timeoutMs: number;
+  callbacks?: ChatOpenAIFields["callbacks"];
+}
+
+/**
+ * ChatOpenAI whose failures say which endpoint failed and what to check. `streaming` is never set:
+ * with it, invoke() estimates tokens through a tokenizer download that hangs offline.
+ */
+export class EndpointChatOpenAI extends ChatOpenAI {
+  private readonly endpointContext: EndpointContext;
+
+  constructor(private readonly liveOptions: LiveModelOptions) {
+    super({
+      model: liveOptions.model,
+      apiKey: liveOptions.endpoint.apiKey,
+      maxRetries: liveOptions.maxRetries,
+      timeout: liveOptions.timeoutMs,
+      ...(liveOptions.callbacks === undefined ? {} : { callbacks: liveOptions.callbacks }),
+      configuration:
+        liveOptions.endpoint.baseURL === undefined ? {} : { baseURL: liveOptions.endpoint.baseURL },
+    });
+    this.endpointContext = {
+      baseURL: liveOptions.endpoint.baseURL ?? DEFAULT_BASE_URL,
+      model: liveOptions.model,
+    };
+  }
+
+  /**
+   * Claims no native structured output, so createAgent's responseFormat uses function calling
+   * (toolStrategy) as structured() does, in live, record and replay alike. The native path sends a
+   * strict json_schema, which OpenAI rejects for zod schemas with optional fields.
+   */
+  override get profile(): ModelProfile {
+    return { ...super.profile, structuredOutput: false };
+  }
+
+  // ChatOpenAI.withConfig (used by bindTools) builds a plain ChatOpenAI, which would drop the error mapping.
+  override withConfig(config: Partial<ChatOpenAICallOptions>): EndpointChatOpenAI {
+    const bound = new EndpointChatOpenAI(this.liveOptions);
+    bound.defaultOptions = { ...this.defaultOptions, ...config };
+    return bound;
+  }
+
+  override async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    try {
+      return await super._generate(messages, options, runManager);
+    } catch (err) {
+      throw toModelCallError(err, this.endpointContext);
+    }
+  }
+
+  // Runs that stream tokens (graph streamMode "messages", streamEvents) take these paths instead.
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    try {
+      yield* super._streamResponseChunks(messages, options, runManager);
+    } catch (err) {
+      throw toModelCallError(err, this.endpointContext);
+    }
+  }
+
+  override async *_streamChatModelEvents(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): ReturnType<ChatOpenAI["_streamChatModelEvents"]> {
+    try {
+      yield* super._streamChatModelEvents(messages, options, runManager);
+    } catch (err) {
+      throw toModelCallError(err, this.endpointContext);
+    }
+  }
+}

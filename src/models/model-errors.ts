@@ -1,0 +1,145 @@
+import { ModelCallError, type ModelErrorKind } from "./contract.js";
+import { redactSecrets } from "./redact.js";
+
+/** Where a failing call went; named in every message so users know which endpoint to check. */
+export interface EndpointContext {
+  baseURL: string;
+  model: string;
+}
+
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
+/** A one-line, actionable description of a failed model call (HTTP status, connection, timeout). */
+export function describeModelError(err: unknown, context?: EndpointContext): string {
+  return classify(err, context).message;
+}
+
+/** The failure as a ModelCallError (kept as is when it already is one), the original as its cause. */
+export function toModelCallError(err: unknown, context: EndpointContext): ModelCallError {
+  if (err instanceof ModelCallError) return err;
+  const { kind, message, status } = classify(err, context);
+  return new ModelCallError(kind, message, status, { cause: err });
+}
+
+function classify(
+  err: unknown,
+  context: EndpointContext | undefined,
+): { kind: ModelErrorKind; message: string; status?: number } {
+  const endpoint = context?.baseURL ?? "the model endpoint";
+  const model = context?.model === undefined ? "the model" : `model "${context.model}"`;
+  const status = statusOf(err);
+  // Trailing dots trimmed: the message goes on with a sentence of its own.
+  const said = redactSecrets(serverMessage(err)).replace(/\.+$/, "");
+  const detail = said === "" ? "" : `: ${said}`;
+  if (status === 401 || status === 403) {
+    return {
+      kind: "auth",
+      status,
+      message: `authentication failed at ${endpoint} (HTTP ${status})${detail}. Check OPENAI_API_KEY.`,
+    };
+  }
+  if (status === 404) {
+    return {
+      kind: "not_found",
+      status,
+      message: `${model} or its endpoint was not found at ${endpoint} (HTTP 404)${detail}. Check the model name and OPENAI_BASE_URL.`,
+    };
+  }
+  if (status === 429) {
+    const quota = codeOf(err) === "insufficient_quota";
+    return {
+      kind: "rate_limit",
+      status,
+      message: quota
+        ? `quota exhausted at ${endpoint} (HTTP 429)${detail}. Check the account's plan and billing.`
+        : `rate limited by ${endpoint} (HTTP 429)${detail}. Wait and retry, or lower concurrency.`,
+    };
+  }
+  if (status !== undefined && status >= 500) {
+    return {
+      kind: "server",
+      status,
+      message: `server error from ${endpoint} (HTTP ${status})${detail}. The endpoint failed; retry later.`,
+    };
+  }
+  if (status !== undefined) {
+    return {
+      kind: "request",
+      status,
+      message: `${endpoint} rejected the request to ${model} (HTTP ${status})${detail}`,
+    };
+  }
+  if (isTimeout(err)) {
+    return {
+      kind: "timeout",
+      message: `the request to ${endpoint} timed out${detail}. Raise the timeout or retry.`,
+    };
+  }
+  const code = connectionCode(err);
+  if (code !== undefined || nameOf(err) === "APIConnectionError") {
+    return {
+      kind: "connection",
+      message: `cannot reach ${endpoint}${code === undefined ? "" : ` (${code})`}. Is the server running? Check OPENAI_BASE_URL.`,
+    };
+  }
+  return { kind: "request", message: `model call to ${endpoint} failed${detail}` };
+}
+
+function statusOf(err: unknown): number | undefined {
+  const status = field(err, "status");
+  return typeof status === "number" ? status : undefined;
+}
+
+function codeOf(err: unknown): string | undefined {
+  const code = field(err, "code");
+  return typeof code === "string" ? code : undefined;
+}
+
+function nameOf(err: unknown): string | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  return err.constructor.name;
+}
+
+// The server's own words (the OpenAI error body) beat the SDK's decorated message.
+function serverMessage(err: unknown): string {
+  const body = field(err, "error");
+  const fromBody = field(body, "message");
+  if (typeof fromBody === "string") return fromBody.trim();
+  const message = field(err, "message");
+  if (typeof message !== "string") return String(err);
+  // The SDK prefixes the status and langchain appends a troubleshooting link on later lines.
+  const firstLine = message.split("\n")[0] ?? "";
+  return firstLine.replace(/^\d{3}\s+/, "").trim();
+}
+
+function isTimeout(err: unknown): boolean {
+  const name = field(err, "name");
+  return name === "TimeoutError" || nameOf(err) === "APIConnectionTimeoutError";
+}
+
+// fetch reports refused connections as nested causes (TypeError → Error/AggregateError with a code).
+function connectionCode(err: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof err !== "object" || err === null) return undefined;
+  const code = field(err, "code");
+  if (typeof code === "string" && CONNECTION_CODES.has(code)) return code;
+  const nested = field(err, "errors");
+  if (Array.isArray(nested)) {
+    for (const inner of nested) {
+      const found = connectionCode(inner, depth + 1);
+      if (found !== undefined) return found;
+    }
+  }
+  return connectionCode(field(err, "cause"), depth + 1);
+}
+
+function field(value: unknown, key: string): unknown {
+  if (typeof value !== "object" || value === null || !(key in value)) return undefined;
+  return Reflect.get(value, key);
+}

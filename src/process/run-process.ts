@@ -1,0 +1,183 @@
+import { statSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { execa } from "execa";
+import { secretsFromEnv } from "../util/redact.js";
+import { MIN_EXCERPT_BYTES } from "../util/truncate.js";
+import { OutputCapture } from "./output-capture.js";
+import { groupIsAlive, terminateGroup, trackGroup, untrackGroup } from "./process-group.js";
+import type { ProcessRunOptions, ProcessRunResult } from "./types.js";
+
+export const DEFAULT_KILL_GRACE_MS = 2000;
+export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_EXCERPT_BYTES = 64 * 1024;
+/** After the child exits, how long its pipes may take to deliver what is still buffered. */
+const DRAIN_MS = 250;
+
+type Outcome = Pick<ProcessRunResult, "exitCode" | "signal" | "timedOut" | "aborted" | "spawnError">;
+
+const NOT_STARTED: Outcome = { exitCode: null, signal: null, timedOut: false, aborted: false, spawnError: null };
+
+/**
+ * Runs one child process the way every devflow child must run: its own process group, exactly
+ * the given environment, stdin closed or fully written, output redacted and bounded, and the
+ * whole group ended on timeout or abort. Resolves for any exit status; throws only for invalid
+ * options or when `onStdoutLine` threw (after the child has been fully dealt with).
+ */
+export async function runProcess(opts: ProcessRunOptions): Promise<ProcessRunResult> {
+  const limits = checkOptions(opts);
+  const started = performance.now();
+  const capture = new OutputCapture({
+    knownSecrets: secretsFromEnv(opts.env),
+    transcriptCapBytes: limits.maxOutputBytes,
+    excerptCapBytes: limits.maxExcerptBytes,
+    ...(opts.transcriptPath !== undefined ? { transcriptPath: opts.transcriptPath } : {}),
+    ...(opts.onStdoutLine !== undefined ? { onStdoutLine: opts.onStdoutLine } : {}),
+  });
+  let outcome: Outcome;
+  try {
+    outcome = await supervise(opts, capture, limits.killGraceMs);
+  } catch (error) {
+    capture.finish();
+    throw error;
+  }
+  const output = capture.finish();
+  const lineFailure = capture.stdoutLineFailure;
+  if (lineFailure !== null) throw lineFailure.error;
+  return {
+    ...outcome,
+    output: output.text,
+    outputTruncated: output.truncated,
+    totalOutputBytes: capture.totalBytes,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+interface Limits {
+  killGraceMs: number;
+  maxOutputBytes: number;
+  maxExcerptBytes: number;
+}
+
+function checkOptions(opts: ProcessRunOptions): Limits {
+  const positive = (name: string, value: number, min: number): number => {
+    if (!Number.isFinite(value) || value < min) {
+      throw new RangeError(`runProcess: ${name} must be a number of at least ${min}, got ${value}`);
+    }
+    return value;
+  };
+  if (opts.command.trim() === "") throw new TypeError("runProcess: command is empty; pass the executable to run");
+  positive("timeoutMs", opts.timeoutMs, 1);
+  const maxOutputBytes = positive("maxOutputBytes", opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, 0);
+  const defaultExcerpt = Math.max(MIN_EXCERPT_BYTES, Math.min(maxOutputBytes, DEFAULT_MAX_EXCERPT_BYTES));
+  return {
+    killGraceMs: positive("killGraceMs", opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS, 0),
+    maxOutputBytes,
+    maxExcerptBytes: Math.floor(
+      positive("maxExcerptBytes", opts.maxExcerptBytes ?? defaultExcerpt, MIN_EXCERPT_BYTES),
+    ),
+  };
+}
+
+/** Spawns the child and waits until it and every process of its group are gone. */
+async function supervise(opts: ProcessRunOptions, capture: OutputCapture, killGraceMs: number): Promise<Outcome> {
+  if (opts.signal?.aborted) return { ...NOT_STARTED, aborted: true };
+  const cwdProblem = checkCwd(opts.cwd);
+  if (cwdProblem !== null) return { ...NOT_STARTED, spawnError: cwdProblem };
+
+  // `sh -c <line> sh <args...>`: extra args become "$1"... of the command line, never re-parsed.
+  const [file, args] = opts.shell
+    ? ["/bin/sh", ["-c", opts.command, "sh", ...(opts.args ?? [])]]
+    : [opts.command, opts.args ?? []];
+  const stdinOption =
+    opts.stdin === undefined || opts.stdin === "closed" ? { stdin: "ignore" as const } : { input: opts.stdin };
+  const child = execa(file, args, {
+    ...stdinOption,
+    cwd: opts.cwd,
+    env: opts.env,
+    extendEnv: false,
+    detached: false, // its own process group, so a timeout can end grandchildren too
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+    forceKillAfterDelay: false,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const pgid = child.pid;
+  if (pgid === undefined) {
+    const result = await child;
+    return { ...NOT_STARTED, spawnError: describeSpawnFailure(opts, result.code, result.originalMessage ?? result.message ?? "") };
+  }
+  trackGroup(pgid);
+  child.stdout?.on("data", (chunk: Buffer) => capture.write("stdout", chunk));
+  child.stderr?.on("data", (chunk: Buffer) => capture.write("stderr", chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  const settled = Promise.resolve(child).then(() => true);
+
+  let stopReason: "timeout" | "abort" | null = null;
+  let ending: Promise<unknown> | null = null;
+  const endGroup = (): Promise<unknown> => {
+    ending ??= terminateGroup(pgid, killGraceMs);
+    return ending;
+  };
+  const stop = (reason: "timeout" | "abort"): void => {
+    if (stopReason !== null) return;
+    stopReason = reason;
+    void endGroup();
+  };
+  const timer = setTimeout(() => stop("timeout"), opts.timeoutMs);
+  const onAbort = (): void => stop("abort");
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+  try {
+    const exit = await exited;
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", onAbort);
+    // Let the pipes deliver the last output, then end whatever the child left running: a
+    // background process must not outlive the run (and may be holding our pipes open).
+    await Promise.race([settled, sleep(DRAIN_MS)]);
+    const leftovers = ending === null && groupIsAlive(pgid);
+    await endGroup();
+    if (!(await Promise.race([settled, sleep(DRAIN_MS).then(() => false)]))) {
+      // A process that escaped the group (setsid) still holds the pipes: stop reading.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      await settled;
+    }
+    if (leftovers) capture.note("[devflow: the command left background processes running; they were terminated]");
+    return {
+      exitCode: exit.code,
+      signal: exit.signal,
+      timedOut: stopReason === "timeout",
+      aborted: stopReason === "abort",
+      spawnError: null,
+    };
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", onAbort);
+    untrackGroup(pgid);
+  }
+}
+
+function checkCwd(cwd: string): string | null {
+  try {
+    if (statSync(cwd).isDirectory()) return null;
+    return `working directory ${cwd} is not a directory`;
+  } catch {
+    return `working directory ${cwd} does not exist; create it or pass an existing directory as cwd`;
+  }
+}
+
+function describeSpawnFailure(opts: ProcessRunOptions, code: string | undefined, detail: string): string {
+  const what = opts.shell ? "/bin/sh (to run a shell command)" : `"${opts.command}"`;
+  switch (code) {
+    case "ENOENT":
+      return `cannot run ${what}: command not found (ENOENT). Install it or fix the name; the child's PATH is ${opts.env.PATH ?? "(unset)"}`;
+    case "EACCES":
+      return `cannot run ${what}: permission denied (EACCES). Make the file executable (chmod +x) or check the path`;
+    default:
+      return `cannot run ${what}: ${code ?? "spawn failed"}: ${detail}`;
+  }
+}

@@ -1,0 +1,145 @@
+export const REDACTED = "[REDACTED]";
+
+/** Literal secrets shorter than this are ignored: redacting "abc" everywhere would wreck the text. */
+export const MIN_SECRET_LENGTH = 6;
+
+// A name that says "I hold a secret". The letter look-ahead keeps counters and words such as
+// `input_tokens`, `tokenizer` or `secretary` out, so usage figures are not redacted.
+const SECRET_NAME = String.raw`(?:API[_-]?KEY|TOKEN|SECRET|PASSWORD|PASSWD)(?![A-Za-z])`;
+const SECRET_ENV_NAME = new RegExp(
+  String.raw`(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIALS?)(?![A-Za-z])|_KEY$`,
+  "i",
+);
+
+type Replacer = (match: string, ...groups: string[]) => string;
+
+// None of these may match across a newline: the stream redactor works line by line.
+const PATTERNS: ReadonlyArray<readonly [RegExp, string | Replacer]> = [
+  // NAME=value (env files, shell, CLI flags): keep the name, hide the value, keep its quotes.
+  [
+    new RegExp(
+      String.raw`\b([A-Za-z0-9_.-]*${SECRET_NAME}[A-Za-z0-9_.-]*)([ \t]*=[ \t]*)("[^"\n]+"|'[^'\n]+'|[^\s"'&;,]+)`,
+      "gi",
+    ),
+    (_m, name = "", eq = "", value = "") => {
+      const quote = value.startsWith('"') || value.startsWith("'") ? value[0] : "";
+      return `${name}${eq}${quote}${REDACTED}${quote}`;
+    },
+  ],
+  // "name": "value" (JSON, YAML flow style).
+  [
+    new RegExp(String.raw`("[^"\n]*${SECRET_NAME}[^"\n]*"[ \t]*:[ \t]*)"(?:[^"\\\n]|\\.)+"`, "gi"),
+    `$1"${REDACTED}"`,
+  ],
+  // Credentials inside URLs: scheme://user:password@host.
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, `$1${REDACTED}@`],
+  [/\b(Bearer|Basic)[ \t]+[A-Za-z0-9._~+/=-]{6,}/gi, `$1 ${REDACTED}`],
+  // OpenAI/Anthropic style keys (sk-..., sk-proj-..., sk-ant-...); a digit is required so that
+  // words like "sk-learn-compatible-pipeline" survive.
+  [/\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g, REDACTED],
+  [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, REDACTED],
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, REDACTED],
+  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED],
+  // JWT: base64url header and payload (the header always starts with `{"`, i.e. eyJ).
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, REDACTED],
+];
+
+/**
+ * Usable literals, longest first so that a secret containing another is replaced whole.
+ * Multi-line secrets (PEM keys) are split into lines because redaction runs line by line.
+ */
+function normalizeSecrets(knownSecrets: readonly string[]): string[] {
+  const pieces = new Set<string>();
+  for (const secret of knownSecrets) {
+    for (const line of secret.split(/\r?\n/)) {
+      const piece = line.trim();
+      if (piece.length >= MIN_SECRET_LENGTH) pieces.add(piece);
+    }
+  }
+  return [...pieces].sort((a, b) => b.length - a.length);
+}
+
+function redactNormalized(text: string, literals: readonly string[]): string {
+  let out = text;
+  for (const literal of literals) {
+    if (out.includes(literal)) out = out.split(literal).join(REDACTED);
+  }
+  for (const [pattern, replacement] of PATTERNS) {
+    pattern.lastIndex = 0;
+    out = typeof replacement === "string" ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
+  }
+  return out;
+}
+
+/** Replaces API keys, tokens, passwords and every known secret literal in `text` with [REDACTED]. */
+export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
+  return redactNormalized(text, normalizeSecrets(knownSecrets));
+}
+
+/** `redactSecrets` with the secret list prepared once, for redacting many small texts. */
+export function createRedactor(knownSecrets: readonly string[] = []): (text: string) => string {
+  const literals = normalizeSecrets(knownSecrets);
+  return (text) => redactNormalized(text, literals);
+}
+
+/** Values of the variables whose names look secret (…_API_KEY, …TOKEN, …SECRET…, …PASSWORD, …_KEY). */
+export function secretsFromEnv(env: Readonly<Record<string, string | undefined>>): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_ENV_NAME.test(name)) {
+      secrets.push(value);
+    }
+  }
+  return secrets;
+}
+
+export interface StreamRedactor {
+  /** Takes the next chunk; returns the redacted text that is now safe to emit (complete lines). */
+  push(chunk: string): string;
+  /** Returns the redacted remainder (the last line without a newline). Call once at the end. */
+  flush(): string;
+}
+
+/** How much of an unterminated line is held back; longer lines are emitted in pieces. */
+const DEFAULT_MAX_PENDING_CHARS = 256 * 1024;
+/** When a long line is cut, this much of its end stays pending so a secret near the cut is kept whole. */
+const CUT_OVERLAP_CHARS = 4096;
+
+/**
+ * Redacts a stream chunk by chunk. Text is held back until its line is complete, so a secret
+ * split across two chunks is still caught. A line longer than `maxPendingChars` is cut at its
+ * last whitespace (or, lacking one, hard) so memory stays bounded; only a secret straddling
+ * such a cut inside a huge line can escape whole-match redaction.
+ */
+export function createStreamRedactor(
+  knownSecrets: readonly string[] = [],
+  maxPendingChars = DEFAULT_MAX_PENDING_CHARS,
+): StreamRedactor {
+  const literals = normalizeSecrets(knownSecrets);
+  const overlap = Math.min(CUT_OVERLAP_CHARS, Math.floor(maxPendingChars / 2));
+  let pending = "";
+  return {
+    push(chunk: string): string {
+      pending += chunk;
+      let ready = "";
+      const lastNewline = pending.lastIndexOf("\n");
+      if (lastNewline >= 0) {
+        ready = pending.slice(0, lastNewline + 1);
+        pending = pending.slice(lastNewline + 1);
+      }
+      if (pending.length > maxPendingChars) {
+        const limit = pending.length - overlap;
+        const space = Math.max(pending.lastIndexOf(" ", limit), pending.lastIndexOf("\t", limit));
+        const cut = space > 0 ? space + 1 : limit;
+        ready += pending.slice(0, cut);
+        pending = pending.slice(cut);
+      }
+      return ready === "" ? "" : redactNormalized(ready, literals);
+    },
+    flush(): string {
+      const rest = pending;
+      pending = "";
+      return rest === "" ? "" : redactNormalized(rest, literals);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { VerifierEnvelope, type VerifierName } from "../artifacts/schemas/verifier-envelope.js";
+import { completionGate } from "./completion-gate.js";
+
+type Result = VerifierEnvelope["overall_result"];
+type Alignment = VerifierEnvelope["green_condition_alignment"];
+
+function env(verifier: VerifierName, result: Result, alignment?: Alignment, attempt = "attempt-001"): VerifierEnvelope {
+  return VerifierEnvelope.parse({
+    verifier,
+    attempt_id: attempt,
+    overall_result: result,
+    green_condition_alignment: alignment ?? (verifier === "seam" ? "aligned" : "not_applicable"),
+    summary: `${verifier} said ${result}`,
+    evidence_refs: [],
+    started_at: "2025-01-01T00:00:00.000Z",
+    duration_ms: 1,
+    native_payload: {},
+  });
+}
+
+const allPass = (): VerifierEnvelope[] => [
+  env("seam", "pass", "aligned"),
+  env("seam_integrity", "pass"),
+  env("scope", "pass"),
+  env("critic", "pass", "aligned"),
+  env("regression", "pass"),
+];
+
+function replace(list: VerifierEnvelope[], next: VerifierEnvelope): VerifierEnvelope[] {
+  return list.map((e) => (e.verifier === next.verifier ? next : e));
+}
+
+describe("completionGate", () => {
+  it("passes when all five verifiers pass and the seam is aligned", () => {
+    const gate = completionGate(allPass(), { requireRegression: true });
+    expect(gate).toEqual({ pass: true, reasons: [], notes: [] });
+  });
+
+  const names: VerifierName[] = ["seam", "seam_integrity", "scope", "critic", "regression"];
+  const outcomes: Result[] = ["fail", "error"];
+  for (const name of names) {
+    for (const outcome of outcomes) {
+      it(`fails when ${name} is ${outcome}, naming it`, () => {
+        const gate = completionGate(replace(allPass(), env(name, outcome, "unknown")), { requireRegression: false });
+        expect(gate.pass).toBe(false);
+        expect(gate.reasons).toHaveLength(1);
+        expect(gate.reasons[0]).toMatch(new RegExp(`^${name}: `));
+        expect(gate.reasons[0]).toContain(`${name} said ${outcome}`);
+      });
+    }
+    it(`fails when ${name} did not run at all`, () => {
+      const gate = completionGate(
+        allPass().filter((e) => e.verifier !== name),
+        { requireRegression: false },
+      );
+      expect(gate.pass).toBe(false);
+      expect(gate.reasons).toEqual([`${name}: no result (the verifier did not run)`]);
+    });
+  }
+
+  it("treats an error as a failure and says so", () => {
+    const gate = completionGate(replace(allPass(), env("critic", "error", "unknown")), { requireRegression: false });
+    expect(gate.reasons[0]).toContain("could not run, which counts as a failure");
+  });
+
+  for (const alignment of ["misaligned", "unknown", "not_applicable"] as const) {
+    it(`refuses a passing seam whose alignment is ${alignment}`, () => {
+      const gate = completionGate(replace(allPass(), env("seam", "pass", alignment)), { requireRegression: true });
+      expect(gate.pass).toBe(false);
+      expect(gate.reasons[0]).toContain(`"${alignment}"`);
+    });
+  }
+
+  it("accepts a skipped regression when none is required, with a note", () => {
+    const gate = completionGate(replace(allPass(), env("regression", "skipped")), { requireRegression: false });
+    expect(gate.pass).toBe(true);
+    expect(gate.notes).toHaveLength(1);
+    expect(gate.notes[0]).toMatch(/^regression: not run/);
+  });
+
+  it("refuses a skipped regression when one is required", () => {
+    const gate = completionGate(replace(allPass(), env("regression", "skipped")), { requireRegression: true });
+    expect(gate.pass).toBe(false);
+    expect(gate.reasons[0]).toContain("a regression run is required");
+  });
+
+  for (const name of ["seam", "seam_integrity", "scope", "critic"] as const) {
+    it(`refuses a skipped ${name} even when regression is optional`, () => {
+      const gate = completionGate(replace(allPass(), env(name, "skipped")), { requireRegression: false });
+      expect(gate.pass).toBe(false);
+      expect(gate.reasons[0]).toContain("not allowed");
+    });
+  }
+
+  it("fails on any failing duplicate of a verifier", () => {
+    const gate = completionGate([...allPass(), env("scope", "fail")], { requireRegression: true });
+    expect(gate.pass).toBe(false);
+    expect(gate.reasons).toEqual(["scope: failed (scope said fail)"]);
+  });
+
+  it("refuses to judge envelopes from different attempts together", () => {
+    const mixed = replace(allPass(), env("critic", "pass", "aligned", "attempt-002"));
+    const gate = completionGate(mixed, { requireRegression: true });
+    expect(gate.pass).toBe(false);
+    expect(gate.reasons[0]).toContain("attempt-001, attempt-002");
+  });
+
+  it("lists every broken condition, not only the first", () => {
+    const gate = completionGate([env("seam", "fail", "misaligned"), env("critic", "fail", "misaligned")], {
+      requireRegression: true,
+    });
+    expect(gate.reasons.map((r) => r.split(":")[0])).toEqual(["seam", "seam_integrity", "scope", "critic", "regression"]);
+  });
+
+  it("fails on no envelopes at all", () => {
+    expect(completionGate([], { requireRegression: false }).pass).toBe(false);
+  });
+});

@@ -1,0 +1,74 @@
+import type { VerifierEnvelope, VerifierName } from "../artifacts/schemas/verifier-envelope.js";
+
+export interface CompletionGateOptions {
+  /** True when the user asked for a regression run (e.g. passed --test-cmd) or policy demands one. */
+  requireRegression: boolean;
+}
+
+export interface CompletionGateResult {
+  pass: boolean;
+  /** Why the gate refused, one line per broken condition (empty when it passes). */
+  reasons: string[];
+  /** Caveats of a pass that a user should see, e.g. that no regression suite was run. */
+  notes: string[];
+}
+
+const REQUIRED: readonly VerifierName[] = ["seam", "seam_integrity", "scope", "critic", "regression"];
+
+/**
+ * The Iterator's completion gate (seeds/03 "Completion gate"): completion only when
+ *  1. the scoped failing seam is green            → seam pass
+ *  2. success criteria are satisfied              → critic pass
+ *  3. the change stayed within task scope         → scope pass
+ *  4. observation evidence and final behaviour agree → seam aligned + seam_integrity pass
+ *  5. no blocker invalidates the claim            → critic pass (it fails on blockers / plan_invalid)
+ * plus "no test green on base is red now" (regression). A verifier that could not run ("error")
+ * or is missing is a failure, never a pass (ARCHITECTURE principle 3).
+ */
+export function completionGate(envelopes: readonly VerifierEnvelope[], options: CompletionGateOptions): CompletionGateResult {
+  const reasons: string[] = [];
+  const notes: string[] = [];
+
+  const attemptIds = [...new Set(envelopes.map((e) => e.attempt_id))];
+  if (attemptIds.length > 1) {
+    reasons.push(`verifier results come from different attempts (${attemptIds.join(", ")}); judge one attempt at a time`);
+  }
+
+  for (const name of REQUIRED) {
+    const mine = envelopes.filter((e) => e.verifier === name);
+    if (mine.length === 0) {
+      reasons.push(`${name}: no result (the verifier did not run)`);
+      continue;
+    }
+    for (const e of mine) {
+      const problem = judge(e, options);
+      if (problem.reason) reasons.push(`${name}: ${problem.reason}`);
+      if (problem.note) notes.push(`${name}: ${problem.note}`);
+    }
+  }
+  return { pass: reasons.length === 0, reasons, notes };
+}
+
+function judge(e: VerifierEnvelope, options: CompletionGateOptions): { reason?: string; note?: string } {
+  const said = e.summary ? ` (${e.summary})` : "";
+  switch (e.overall_result) {
+    case "error":
+      return { reason: `could not run, which counts as a failure${said}` };
+    case "fail":
+      return { reason: `failed${said}` };
+    case "skipped":
+      if (e.verifier === "regression" && !options.requireRegression) {
+        return { note: `not run, so regressions were not checked${said}` };
+      }
+      if (e.verifier === "regression") {
+        return { reason: `skipped, but a regression run is required${said}` };
+      }
+      return { reason: `skipped, which is not allowed for this verifier${said}` };
+    case "pass":
+      // A seam can exit 0 for the wrong reason; only a run aligned with the green condition counts.
+      if (e.verifier === "seam" && e.green_condition_alignment !== "aligned") {
+        return { reason: `passed but green condition alignment is "${e.green_condition_alignment}", not "aligned"` };
+      }
+      return {};
+  }
+}

@@ -1,0 +1,62 @@
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { baseEnv } from "../process/env.js";
+import { runProcess } from "../process/run-process.js";
+import type { ProcessRunResult } from "../process/types.js";
+import { excerpt } from "../util/truncate.js";
+import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
+
+/**
+ * Output kept in memory (and in the log) per verification command. Test parsing needs the whole
+ * output, so this is far above the envelope excerpt; beyond it the run is compared by exit code.
+ */
+export const FULL_OUTPUT_CAP_BYTES = 16 * 1024 * 1024;
+
+export interface VerifierCommand {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  /** The full (redacted) output is written here; envelopes cite it in evidence_refs. */
+  logPath: string;
+  signal?: AbortSignal;
+}
+
+export interface VerifierCommandRun extends ProcessRunResult {
+  /** At most ENVELOPE_EXCERPT_BYTES of the output, head and tail. */
+  excerpt: string;
+  /** Why the command could not produce a verdict (timeout, abort, spawn failure), or null. */
+  failure: string | null;
+}
+
+// Non-interactive and colourless: watch modes stay off and per-test lines stay parseable.
+const QUIET_ENV = { CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
+
+/** Runs a seam or test command through the shared process runner, in its own process group. */
+export async function runVerifierCommand(cmd: VerifierCommand): Promise<VerifierCommandRun> {
+  await mkdir(dirname(cmd.logPath), { recursive: true });
+  const result = await runProcess({
+    command: cmd.command,
+    shell: true,
+    cwd: cmd.cwd,
+    env: baseEnv(QUIET_ENV),
+    stdin: "closed",
+    timeoutMs: cmd.timeoutMs,
+    signal: cmd.signal,
+    transcriptPath: cmd.logPath,
+    maxOutputBytes: FULL_OUTPUT_CAP_BYTES,
+    maxExcerptBytes: FULL_OUTPUT_CAP_BYTES,
+  });
+  return { ...result, excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text, failure: failureOf(cmd, result) };
+}
+
+function failureOf(cmd: VerifierCommand, r: ProcessRunResult): string | null {
+  if (r.spawnError) return `could not start \`${cmd.command}\`: ${r.spawnError}`;
+  if (r.timedOut) return `\`${cmd.command}\` timed out after ${Math.round(cmd.timeoutMs / 1000)}s and was killed`;
+  if (r.aborted) return `\`${cmd.command}\` was aborted before it finished`;
+  return null;
+}
+
+/** A shell's "command not found" (127) or "not executable" (126): the command itself is wrong. */
+export function commandMissing(r: ProcessRunResult): boolean {
+  return r.exitCode === 127 || r.exitCode === 126;
+}

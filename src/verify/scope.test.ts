@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import { runScopeVerifier } from "./scope.js";
+
+const scope = (allowed_paths: string[]) => ({ statement: "Fix the CSV import only", allowed_paths, out_of_scope: [] });
+
+function run(changedFiles: string[], allowed: string[], seamFiles: string[] = []) {
+  const e = runScopeVerifier({ changedFiles, scope: scope(allowed), seamFiles, attemptId: "attempt-001" });
+  return VerifierEnvelope.parse(e);
+}
+
+describe("runScopeVerifier", () => {
+  it("passes files matched by globs", () => {
+    const e = run(["src/import/csv.ts", "src/import/deep/x.ts", "test/import.test.ts"], ["src/import/**", "test/*.test.ts"]);
+    expect(e.overall_result).toBe("pass");
+    expect(e.green_condition_alignment).toBe("not_applicable");
+    expect(e.summary).toContain("all 3 changed file(s)");
+  });
+
+  it("fails naming each out-of-scope file", () => {
+    const e = run(["src/import/csv.ts", "src/auth/login.ts", "package.json"], ["src/import/**"]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("src/auth/login.ts");
+    expect(e.summary).toContain("package.json");
+    expect(e.native_payload.out_of_scope).toEqual(["src/auth/login.ts", "package.json"]);
+  });
+
+  it("treats an empty allowed_paths as not restricted by path", () => {
+    const e = run(["anything/at/all.ts"], []);
+    expect(e.overall_result).toBe("pass");
+    expect(e.summary).toContain("not restricted by path");
+  });
+
+  it("allows the seam's own files even outside the globs", () => {
+    const e = run(["src/import/csv.ts", "repro/csv.test.ts"], ["src/import/**"], ["repro/csv.test.ts"]);
+    expect(e.overall_result).toBe("pass");
+  });
+
+  it("never counts .devflow/ paths", () => {
+    const e = run([".devflow/iterate/t/task_artifact.json", ".devflow", "src/import/a.ts"], ["src/import/**"]);
+    expect(e.overall_result).toBe("pass");
+    expect(e.native_payload.changed_files).toEqual(["src/import/a.ts"]);
+  });
+
+  it("reads a bare folder or a trailing slash as the whole folder", () => {
+    expect(run(["src/import/a/b.ts"], ["src/import"]).overall_result).toBe("pass");
+    expect(run(["src/import/a/b.ts"], ["src/import/"]).overall_result).toBe("pass");
+    expect(run(["src/important.ts"], ["src/import"]).overall_result).toBe("fail");
+  });
+
+  it("matches dotfiles and ignores a leading ./", () => {
+    expect(run(["./src/.env.example"], ["./src/**"]).overall_result).toBe("pass");
+  });
+
+  it("passes when nothing changed", () => {
+    expect(run([], ["src/**"]).overall_result).toBe("pass");
+  });
+});

@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import { nameList, startEnvelope } from "./envelope.js";
+
+/** Repo-relative seam path → sha256 of its content, or null when it did not exist. */
+export type SeamFileHashes = Record<string, string | null>;
+
+/**
+ * Fingerprints the seam's files (taken once the seam is confirmed red, before any coder runs).
+ * A directory hashes as the sorted list of its files with their hashes, so adding, editing or
+ * deleting any file under it changes the fingerprint.
+ */
+export async function hashSeamFiles(worktree: string, files: readonly string[]): Promise<SeamFileHashes> {
+  const out: SeamFileHashes = {};
+  for (const file of files) out[file] = await hashPath(resolveInside(worktree, file));
+  return out;
+}
+
+export interface SeamIntegrityInput {
+  worktree: string;
+  seamFileHashes: SeamFileHashes;
+  attemptId: string;
+}
+
+/** Fails when any seam file changed since it was fingerprinted: a coder must fix code, not the test. */
+export async function runSeamIntegrityVerifier(input: SeamIntegrityInput): Promise<VerifierEnvelope> {
+  const env = startEnvelope("seam_integrity", input.attemptId);
+  const files = Object.keys(input.seamFileHashes);
+  let now: SeamFileHashes;
+  try {
+    now = await hashSeamFiles(input.worktree, files);
+  } catch (err) {
+    return env.finish({
+      overall_result: "error",
+      green_condition_alignment: "unknown",
+      summary: `could not fingerprint the seam files: ${(err as Error).message}`,
+      evidence_refs: files,
+      native_payload: { files },
+    });
+  }
+
+  const edited: string[] = [];
+  const deleted: string[] = [];
+  const created: string[] = [];
+  for (const file of files) {
+    const before = input.seamFileHashes[file] ?? null;
+    const after = now[file] ?? null;
+    if (before === after) continue;
+    if (after === null) deleted.push(file);
+    else if (before === null) created.push(file);
+    else edited.push(file);
+  }
+
+  const problems = [
+    ...edited.map((f) => `${f} (edited)`),
+    ...deleted.map((f) => `${f} (deleted)`),
+    ...created.map((f) => `${f} (created; it did not exist when the seam was recorded)`),
+  ];
+  return env.finish({
+    overall_result: problems.length === 0 ? "pass" : "fail",
+    green_condition_alignment: "not_applicable",
+    summary:
+      files.length === 0
+        ? "the seam has no files to protect"
+        : problems.length === 0
+          ? `all ${files.length} seam file(s) are unchanged`
+          : `seam file(s) changed by the attempt, so a green seam proves nothing: ${nameList(problems)}`,
+    evidence_refs: files,
+    native_payload: { expected: input.seamFileHashes, actual: now, edited, deleted, created },
+  });
+}
+
+function resolveInside(worktree: string, file: string): string {
+  const full = resolve(worktree, file);
+  const rel = relative(resolve(worktree), full);
+  if (rel.startsWith("..") || isAbsolute(rel)) {
+    throw new Error(`seam file "${file}" is outside the worktree ${worktree}; seam files must be repo-relative`);
+  }
+  return full;
+}
+
+async function hashPath(full: string): Promise<string | null> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(full);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+  if (!info.isDirectory()) return sha256(await readFile(full));
+  const entries = (await readdir(full)).sort();
+  const lines: string[] = [];
+  for (const name of entries) lines.push(`${name}\0${(await hashPath(join(full, name))) ?? "-"}`);
+  return sha256(`dir\0${lines.join("\n")}`);
+}
+
+function sha256(data: string | Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}

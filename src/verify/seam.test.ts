@@ -1,0 +1,146 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
+import { checkSeamRedOnBase, runSeamVerifier } from "./seam.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "devflow-seam-"));
+  // The seam: a repro script that is red until src/trim.txt says "fixed".
+  await writeFile(
+    join(dir, "repro.sh"),
+    'echo "checking trim"\nif grep -q fixed src.txt; then echo "trim ok"; exit 0; fi\necho "FAIL: emails keep spaces" >&2\nexit 3\n',
+  );
+  await writeFile(join(dir, "src.txt"), "broken\n");
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function seam(command: string, timeoutMs = 20_000) {
+  const logPath = join(dir, "logs", "seam.log");
+  const e = await runSeamVerifier({
+    worktree: dir,
+    seam: { command, files: ["repro.sh"] },
+    expectedGreenCondition: "emails are trimmed before validation",
+    timeoutMs,
+    logPath,
+    attemptId: "attempt-002",
+  });
+  return { e: VerifierEnvelope.parse(e), logPath };
+}
+
+describe("runSeamVerifier", () => {
+  it("is a misaligned failure while the seam is red, with the output excerpt and full log", async () => {
+    const { e, logPath } = await seam("sh repro.sh");
+    expect(e.verifier).toBe("seam");
+    expect(e.attempt_id).toBe("attempt-002");
+    expect(e.overall_result).toBe("fail");
+    expect(e.green_condition_alignment).toBe("misaligned");
+    expect(e.summary).toContain("exited 3");
+    expect(e.summary).toContain("emails are trimmed before validation");
+    expect(e.native_payload.exit_code).toBe(3);
+    expect(e.native_payload.output_excerpt).toContain("FAIL: emails keep spaces");
+    expect(e.evidence_refs).toEqual([logPath]);
+    expect(await readFile(logPath, "utf8")).toContain("FAIL: emails keep spaces");
+  });
+
+  it("passes aligned once the seam is green", async () => {
+    await writeFile(join(dir, "src.txt"), "fixed\n");
+    const { e } = await seam("sh repro.sh");
+    expect(e.overall_result).toBe("pass");
+    expect(e.green_condition_alignment).toBe("aligned");
+    expect(e.summary).toContain("exited 0: emails are trimmed before validation");
+  });
+
+  it("is an error, not a failure, when the command does not exist", async () => {
+    const { e } = await seam("devflow-no-such-command-xyz --run");
+    expect(e.overall_result).toBe("error");
+    expect(e.green_condition_alignment).toBe("unknown");
+    expect(e.summary).toContain("was not found");
+  });
+
+  it("is an error when the command times out, and the process is ended", async () => {
+    const { e } = await seam("echo started; sleep 30", 300);
+    expect(e.overall_result).toBe("error");
+    expect(e.summary).toContain("timed out");
+    expect(e.native_payload.timed_out).toBe(true);
+  });
+
+  it("keeps the envelope excerpt within 8 KiB for a chatty command", async () => {
+    const { e, logPath } = await seam(`node -e "for (let i = 0; i < 5000; i++) console.log('line ' + i + ' ' + 'x'.repeat(40)); process.exitCode = 1"`);
+    const excerpt = String(e.native_payload.output_excerpt);
+    expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(ENVELOPE_EXCERPT_BYTES);
+    expect(excerpt).toContain("line 4999");
+    expect(excerpt).toContain("bytes omitted");
+    expect(await readFile(logPath, "utf8")).toContain("line 2500 ");
+  });
+
+  it("is an error when aborted", async () => {
+    const ac = new AbortController();
+    const pending = runSeamVerifier({
+      worktree: dir,
+      seam: { command: "sleep 30", files: [] },
+      expectedGreenCondition: null,
+      timeoutMs: 60_000,
+      logPath: join(dir, "abort.log"),
+      attemptId: "attempt-001",
+      signal: ac.signal,
+    });
+    setTimeout(() => ac.abort(), 100);
+    const e = await pending;
+    expect(e.overall_result).toBe("error");
+    expect(e.summary).toContain("aborted");
+  });
+});
+
+describe("checkSeamRedOnBase", () => {
+  const check = (command: string, timeoutMs = 20_000) =>
+    checkSeamRedOnBase({ cwd: dir, command, timeoutMs, logPath: join(dir, "logs", "base.log") });
+
+  it("confirms a red seam", async () => {
+    const r = await check("sh repro.sh");
+    expect(r).toMatchObject({ ran: true, red: true, exitCode: 3 });
+    expect(r.outputExcerpt).toContain("FAIL: emails keep spaces");
+    expect(r.message).toContain("confirmed red");
+  });
+
+  it("does not confirm a seam claimed red that exits 0", async () => {
+    await writeFile(join(dir, "src.txt"), "fixed\n");
+    const r = await check("sh repro.sh");
+    expect(r).toMatchObject({ ran: true, red: false, exitCode: 0 });
+    expect(r.message).toContain("not confirmed");
+  });
+
+  it("reports a command that does not exist as not ran, with a clear message", async () => {
+    const r = await check("devflow-no-such-command-xyz");
+    expect(r).toMatchObject({ ran: false, red: false, exitCode: 127 });
+    expect(r.message).toContain("`devflow-no-such-command-xyz` was not found");
+  });
+
+  it("reports a non-executable script as not ran", async () => {
+    const r = await check("./repro.sh");
+    expect(r).toMatchObject({ ran: false, red: false, exitCode: 126 });
+    expect(r.message).toContain("is not executable");
+  });
+
+  it("reports a hang as not ran", async () => {
+    const r = await check("sleep 30", 300);
+    expect(r).toMatchObject({ ran: false, red: false });
+    expect(r.message).toContain("timed out");
+  });
+
+  it("reports a working directory that does not exist as not ran", async () => {
+    const r = await checkSeamRedOnBase({
+      cwd: join(dir, "missing"),
+      command: "true",
+      timeoutMs: 5000,
+      logPath: join(dir, "x.log"),
+    });
+    expect(r.ran).toBe(false);
+    expect(r.message).toContain("did not run");
+  });
+});

@@ -1,0 +1,89 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { resolve } from "node:path";
+import { ensureDevflowDir } from "./devflow-dir.js";
+import { errorText, WorkspaceError } from "./errors.js";
+import { gitAt, gitSucceeds, runGit } from "./git.js";
+import { redactUrl } from "./git-url.js";
+import { assertTaskCheckout } from "./task-checkout.js";
+import { taskBranch } from "./task-id.js";
+import type { TaskWorkspace } from "./types.js";
+
+export interface CloneRequest {
+  url: string;
+  /** The clone goes to `<baseDir>/<taskId>`. */
+  baseDir: string;
+  taskId: string;
+}
+
+/**
+ * Clones `url` into a fresh `<baseDir>/<taskId>` and checks out a new branch `devflow/<taskId>`
+ * there. An existing folder is refused so nothing is ever overwritten; a failed clone leaves no
+ * folder behind. devflow's own files go to `.devflow/` inside the clone (ignored by git).
+ */
+export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Promise<TaskWorkspace> {
+  const branch = taskBranch(taskId);
+  const target = resolve(baseDir, taskId);
+  const shownUrl = redactUrl(url);
+  if (existsSync(target)) {
+    throw new WorkspaceError(
+      `refusing to clone into ${target}: the folder already exists (remove it, or choose another task id or base directory)`,
+    );
+  }
+  mkdirSync(resolve(baseDir), { recursive: true });
+  try {
+    await gitAt(resolve(baseDir))
+      .raw(["clone", "--", url, target])
+      .catch((error: unknown) => {
+        throw new WorkspaceError(
+          `could not clone ${shownUrl}: ${gitComplaint(error, url)} (check the URL and your access; devflow never prompts for credentials, so set up a credential helper or SSH key)`,
+          { cause: error },
+        );
+      });
+    if (!(await gitSucceeds(target, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]))) {
+      throw new WorkspaceError(
+        `the repository at ${shownUrl} has no commits yet (commit once so devflow can branch from HEAD)`,
+      );
+    }
+    const baseCommit = (await runGit(target, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
+    await runGit(target, ["checkout", "-b", branch]);
+    ensureDevflowDir(target);
+    return { repoRoot: target, worktree: target, branch, baseCommit, kind: "clone" };
+  } catch (error) {
+    // The folder did not exist before this call, so removing it only undoes our own work.
+    await rm(target, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Reopens the clone of an earlier run of `taskId` (for --resume), checking it is still usable. */
+export async function openTaskClone({
+  cloneDir,
+  taskId,
+  baseCommit,
+}: {
+  cloneDir: string;
+  taskId: string;
+  baseCommit: string;
+}): Promise<TaskWorkspace> {
+  const branch = taskBranch(taskId);
+  const dir = resolve(cloneDir);
+  if (!existsSync(dir)) {
+    throw new WorkspaceError(
+      `the clone of task ${taskId} is gone (${dir}); it cannot be resumed, start the task again without --resume`,
+    );
+  }
+  await assertTaskCheckout(dir, branch, baseCommit);
+  ensureDevflowDir(dir);
+  return { repoRoot: dir, worktree: dir, branch, baseCommit, kind: "clone" };
+}
+
+/** git's own reason, on one line, without progress chatter or the credentials in the URL. */
+function gitComplaint(error: unknown, url: string): string {
+  const text = errorText(error)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("Cloning into"))
+    .join(" ");
+  return url === redactUrl(url) ? text : text.split(url).join(redactUrl(url));
+}

@@ -1,0 +1,78 @@
+import { WorkspaceError } from "./errors.js";
+import { runGit } from "./git.js";
+import { TASK_BRANCH_PREFIX } from "./task-id.js";
+
+const IDENTITY = { name: "devflow", email: "devflow@localhost" };
+
+/** Identity via env, which wins over any user.name/user.email config (or the lack of one). */
+const IDENTITY_ENV = {
+  GIT_AUTHOR_NAME: IDENTITY.name,
+  GIT_AUTHOR_EMAIL: IDENTITY.email,
+  GIT_COMMITTER_NAME: IDENTITY.name,
+  GIT_COMMITTER_EMAIL: IDENTITY.email,
+};
+
+/**
+ * The orchestrator's commit is deterministic: no signing prompt, and no hooks (a pre-commit
+ * formatter or an interactive prepare-commit-msg would change or block an already verified change).
+ */
+const COMMIT_CONFIG = [
+  `user.name=${IDENTITY.name}`,
+  `user.email=${IDENTITY.email}`,
+  "commit.gpgSign=false",
+  "core.hooksPath=/dev/null",
+];
+
+/**
+ * Stages everything in `worktree` (respecting .gitignore) and commits it as devflow. Returns the
+ * new commit's sha, or null when there was nothing to commit. Refuses to commit anywhere but a
+ * `devflow/` branch, so a wrong path can never put a commit on the user's own branch.
+ */
+export async function commitAll(worktree: string, message: string): Promise<string | null> {
+  const branch = (
+    await runGit(worktree, ["symbolic-ref", "--quiet", "--short", "HEAD"]).catch(() => "")
+  ).trim();
+  if (!branch.startsWith(TASK_BRANCH_PREFIX)) {
+    const where = branch === "" ? "a detached HEAD" : `branch ${branch}`;
+    throw new WorkspaceError(
+      `refusing to commit in ${worktree}: it is on ${where}, not a ${TASK_BRANCH_PREFIX}<task> branch (devflow only commits on its own branches)`,
+    );
+  }
+  if (message.trim() === "")
+    throw new WorkspaceError("commit message is empty: pass a message describing the change");
+  await runGit(worktree, ["add", "--all"]);
+  const staged = await runGit(worktree, ["diff", "--cached", "--name-only", "-z"]);
+  if (staged === "") return null;
+  await runGit(worktree, ["commit", "--quiet", "--no-verify", "--message", message], {
+    env: IDENTITY_ENV,
+    config: COMMIT_CONFIG,
+    allowHooksPathOverride: true,
+  });
+  return headCommit(worktree);
+}
+
+export interface CommitSummary {
+  sha: string;
+  subject: string;
+}
+
+/** Commits reachable from HEAD but not from `sha` (e.g. the coder's own commits), oldest first. */
+export async function commitsSince(worktree: string, sha: string): Promise<CommitSummary[]> {
+  if (sha.trim() === "" || sha.startsWith("-")) {
+    throw new WorkspaceError(`invalid commit ${JSON.stringify(sha)}: pass a commit sha`);
+  }
+  const output = await runGit(worktree, ["log", "--reverse", "--format=%H%x1f%s%x1e", `${sha}..HEAD`, "--"]);
+  return output
+    .split("\x1e")
+    .map((record) => record.trim())
+    .filter((record) => record !== "")
+    .map((record) => {
+      const [commit = "", subject = ""] = record.split("\x1f");
+      return { sha: commit, subject };
+    });
+}
+
+/** The sha HEAD points at in `worktree`. */
+export async function headCommit(worktree: string): Promise<string> {
+  return (await runGit(worktree, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
+}

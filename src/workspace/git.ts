@@ -1,0 +1,106 @@
+import { GitError, type SimpleGit, simpleGit } from "simple-git";
+import { errorText, WorkspaceError } from "./errors.js";
+
+/**
+ * Inherited variables that would point git at another repository/index (e.g. when devflow is
+ * started from a git hook) or make it open an editor, a pager or an external diff tool.
+ */
+const STRIPPED_ENV = new Set([
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_PREFIX",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "EDITOR",
+  "VISUAL",
+  "GIT_PAGER",
+  "PAGER",
+  "GIT_EXTERNAL_DIFF",
+  // simple-git treats an inherited PREFIX as a config-path override and refuses to run.
+  "PREFIX",
+]);
+
+/**
+ * simple-git refuses to run when the environment carries these; here they come from the user's
+ * own shell (an askpass helper, a custom ssh command, a CI's GIT_CONFIG_*), which we honour.
+ * Our own arguments never carry such options, and URLs are always passed after `--`.
+ */
+const INHERITED_ENV_ALLOWANCES = {
+  allowUnsafeAskPass: true,
+  allowUnsafeSshCommand: true,
+  allowUnsafeConfigPaths: true,
+  allowUnsafeConfigEnvCount: true,
+  allowUnsafeGitProxy: true,
+  allowUnsafeCredentialHelper: true,
+} as const;
+
+/** Output is parsed, so a user's `color.ui=always` must not put escape codes into it. */
+const NEUTRAL_CONFIG = ["color.ui=false"];
+
+export interface GitOptions {
+  /** Extra environment variables for this git process (they win over the inherited ones). */
+  env?: Record<string, string>;
+  /** Extra `-c key=value` settings. */
+  config?: string[];
+  /** Lets this call set `core.hooksPath` (simple-git blocks it by default). */
+  allowHooksPathOverride?: boolean;
+}
+
+/** The environment every git child gets: inherited, sanitized, and never prompting on a terminal. */
+export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !STRIPPED_ENV.has(key.toUpperCase())) env[key] = value;
+  }
+  // A URL that needs credentials must fail instead of waiting for input nobody will type.
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.GCM_INTERACTIVE = "never";
+  return { ...env, ...extra };
+}
+
+/** A simple-git instance rooted at `baseDir` that treats any non-zero exit as an error. */
+export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
+  return simpleGit({
+    baseDir,
+    config: [...NEUTRAL_CONFIG, ...(options.config ?? [])],
+    unsafe: { ...INHERITED_ENV_ALLOWANCES, allowUnsafeHooksPath: options.allowHooksPathOverride === true },
+    // simple-git's default only fails on a non-zero exit that also wrote to stderr.
+    errors(error, result) {
+      if (error) return error;
+      if (result.exitCode === 0) return undefined;
+      return Buffer.concat([...result.stdErr, ...result.stdOut]);
+    },
+  }).env(gitEnv(options.env));
+}
+
+/** Runs `git <args>` in `baseDir` and returns stdout; failures become a WorkspaceError naming the command. */
+export async function runGit(baseDir: string, args: string[], options: GitOptions = {}): Promise<string> {
+  try {
+    return await gitAt(baseDir, options).raw(args);
+  } catch (error) {
+    throw gitFailure(baseDir, args, error);
+  }
+}
+
+/** Runs a git query whose non-zero exit means "no" (e.g. `rev-parse --verify --quiet`). */
+export async function gitSucceeds(baseDir: string, args: string[]): Promise<boolean> {
+  try {
+    await gitAt(baseDir).raw(args);
+    return true;
+  } catch (error) {
+    if (error instanceof GitError) return false;
+    throw error;
+  }
+}
+
+export function gitFailure(baseDir: string, args: string[], error: unknown): WorkspaceError {
+  const command = `git ${args.filter((arg) => arg !== "--").join(" ")}`;
+  return new WorkspaceError(`\`${command}\` failed in ${baseDir}: ${errorText(error) || "no output"}`, {
+    cause: error,
+  });
+}

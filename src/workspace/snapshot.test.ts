@@ -1,0 +1,113 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { diffTrees, snapshotTree } from "./snapshot.js";
+import { createTaskWorktree } from "./task-worktree.js";
+import { checkoutState, git, makeRepo, removeDir, writeFiles } from "./test-repo.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+async function taskWorktree(): Promise<string> {
+  const root = makeRepo({
+    ".gitignore": "dist/\n*.log\n",
+    "README.md": "hello\n",
+    "src/a.ts": "export const a = 1;\n",
+    "src/old.ts": "export const old = 1;\n",
+    "src/gone.ts": "export const gone = 1;\n",
+  });
+  dirs.push(root);
+  return (await createTaskWorktree({ repoRoot: root, taskId: "snap" })).worktree;
+}
+
+function treeFiles(worktree: string, tree: string): string[] {
+  return git(worktree, "ls-tree", "-r", "--name-only", tree).trim().split("\n");
+}
+
+describe("snapshotTree", () => {
+  it("includes untracked files, leaves ignored ones out and does not touch the index or HEAD", async () => {
+    const worktree = await taskWorktree();
+    writeFiles(worktree, { "src/new.ts": "new\n", "dist/out.js": "built\n", "debug.log": "log\n" });
+    writeFiles(worktree, { "src/a.ts": "export const a = 2;\n" });
+    git(worktree, "add", "src/a.ts");
+    writeFiles(worktree, { "src/a.ts": "export const a = 3;\n" });
+    const before = checkoutState(worktree);
+
+    const tree = await snapshotTree(worktree);
+
+    expect(treeFiles(worktree, tree)).toEqual([
+      ".gitignore",
+      "README.md",
+      "src/a.ts",
+      "src/gone.ts",
+      "src/new.ts",
+      "src/old.ts",
+    ]);
+    // The working-tree content wins over the staged one, as it would in a commit of everything.
+    expect(git(worktree, "show", `${tree}:src/a.ts`)).toBe("export const a = 3;\n");
+    expect(checkoutState(worktree)).toBe(before);
+  });
+
+  it("is stable: the same content gives the same tree", async () => {
+    const worktree = await taskWorktree();
+    expect(await snapshotTree(worktree)).toBe(git(worktree, "rev-parse", "HEAD^{tree}").trim());
+    writeFiles(worktree, { "x.txt": "x\n" });
+    expect(await snapshotTree(worktree)).toBe(await snapshotTree(worktree));
+  });
+});
+
+describe("diffTrees", () => {
+  it("lists added, modified, deleted and renamed files, including the coder's own commits", async () => {
+    const worktree = await taskWorktree();
+    const base = await snapshotTree(worktree);
+
+    // The coder commits part of its work itself ...
+    writeFiles(worktree, { "src/a.ts": "export const a = 2;\n" });
+    git(worktree, "mv", "src/old.ts", "src/renamed.ts");
+    git(worktree, "commit", "--quiet", "-am", "coder: edit a, rename old");
+    // ... deletes a file and leaves a new one untracked, next to an ignored build output.
+    rmSync(join(worktree, "src/gone.ts"));
+    writeFiles(worktree, { "src/untracked.ts": "export const u = 1;\n", "dist/out.js": "built\n" });
+
+    const after = await snapshotTree(worktree);
+    const diff = await diffTrees(worktree, base, after);
+
+    expect(diff.files).toEqual([
+      "src/a.ts",
+      "src/gone.ts",
+      "src/old.ts",
+      "src/renamed.ts",
+      "src/untracked.ts",
+    ]);
+    expect(diff.patch).toContain("diff --git a/src/a.ts b/src/a.ts");
+    expect(diff.patch).toContain("+export const a = 2;");
+    expect(diff.patch).toContain("deleted file mode");
+    expect(diff.patch).toContain("rename from src/old.ts");
+    expect(diff.patch).toContain("+export const u = 1;");
+    expect(diff.patch).not.toContain("dist/out.js");
+  });
+
+  it("returns nothing for identical trees", async () => {
+    const worktree = await taskWorktree();
+    const tree = await snapshotTree(worktree);
+    expect(await diffTrees(worktree, tree, tree)).toEqual({ patch: "", files: [] });
+  });
+
+  it("ignores a user's diff settings that would change the patch format", async () => {
+    const worktree = await taskWorktree();
+    git(worktree, "config", "diff.noprefix", "true");
+    git(worktree, "config", "color.diff", "always");
+    const base = await snapshotTree(worktree);
+    writeFiles(worktree, { "README.md": "changed\n" });
+    const { patch } = await diffTrees(worktree, base, await snapshotTree(worktree));
+    expect(patch).toContain("--- a/README.md\n+++ b/README.md");
+    expect(patch).not.toContain("\u001b[");
+  });
+
+  it("refuses an option-looking tree argument", async () => {
+    const worktree = await taskWorktree();
+    await expect(diffTrees(worktree, "--output=/tmp/x", "HEAD")).rejects.toThrow("invalid tree");
+  });
+});

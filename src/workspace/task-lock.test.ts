@@ -1,0 +1,55 @@
+import { existsSync, mkdirSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { WorkspaceError } from "./errors.js";
+import { acquireTaskLock } from "./task-lock.js";
+import { removeDir, tempDir } from "./test-repo.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+function artifactDir(taskId: string): string {
+  const root = tempDir();
+  dirs.push(root);
+  return join(root, ".devflow", "iterate", taskId);
+}
+
+describe("acquireTaskLock", () => {
+  it("refuses a second run on the same task while the first holds the lock", async () => {
+    const dir = artifactDir("add-login");
+    const release = await acquireTaskLock(dir);
+
+    const error = await acquireTaskLock(dir).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(WorkspaceError);
+    expect((error as Error).message).toBe(
+      `another devflow run is working on task add-login (lock ${join(dir, "run.lock")}); wait for it or remove the lock if that run crashed`,
+    );
+    await release();
+    await release();
+    const again = await acquireTaskLock(dir);
+    await again();
+    expect(existsSync(join(dir, "run.lock"))).toBe(false);
+  });
+
+  it("takes over the stale lock of a crashed run", async () => {
+    const dir = artifactDir("crashed");
+    const lock = join(dir, "run.lock");
+    mkdirSync(lock, { recursive: true });
+    const longAgo = new Date(Date.now() - 10 * 60_000);
+    utimesSync(lock, longAgo, longAgo);
+
+    const release = await acquireTaskLock(dir);
+
+    await release();
+  });
+
+  it("locks different tasks independently", async () => {
+    const releaseA = await acquireTaskLock(artifactDir("a"));
+    const releaseB = await acquireTaskLock(artifactDir("b"));
+    await releaseA();
+    await releaseB();
+  });
+});

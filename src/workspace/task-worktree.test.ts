@@ -1,0 +1,157 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { commitAll } from "./commits.js";
+import { snapshotTree } from "./snapshot.js";
+import {
+  createTaskWorktree,
+  openTaskWorktree,
+  removeTaskWorktree,
+  taskWorktreePath,
+} from "./task-worktree.js";
+import { checkoutState, commitFiles, git, makeRepo, removeDir, writeFiles } from "./test-repo.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+/** A user's repo in the middle of their own work: a staged change, an unstaged one, an untracked file. */
+function busyUserRepo(): string {
+  const root = makeRepo({ "README.md": "hello\n", "src/app.ts": "export const a = 1;\n" });
+  dirs.push(root);
+  commitFiles(root, { "src/app.ts": "export const a = 2;\n" }, "second");
+  writeFiles(root, { "src/staged.ts": "staged\n" });
+  git(root, "add", "src/staged.ts");
+  writeFiles(root, { "README.md": "hello, edited\n", "notes.txt": "mine\n" });
+  return root;
+}
+
+describe("createTaskWorktree", () => {
+  it("checks out devflow/<id> at HEAD under .devflow/worktrees without touching the user's checkout", async () => {
+    const root = busyUserRepo();
+    const before = checkoutState(root);
+    const head = git(root, "rev-parse", "HEAD").trim();
+
+    const ws = await createTaskWorktree({ repoRoot: root, taskId: "add-login" });
+
+    expect(ws).toEqual({
+      repoRoot: root,
+      worktree: join(root, ".devflow", "worktrees", "add-login"),
+      branch: "devflow/add-login",
+      baseCommit: head,
+      kind: "worktree",
+    });
+    expect(git(ws.worktree, "symbolic-ref", "--short", "HEAD").trim()).toBe("devflow/add-login");
+    expect(git(ws.worktree, "rev-parse", "HEAD").trim()).toBe(head);
+    // The worktree has the committed content, not the user's uncommitted edits.
+    expect(readFileSync(join(ws.worktree, "README.md"), "utf8")).toBe("hello\n");
+    expect(existsSync(join(ws.worktree, "notes.txt"))).toBe(false);
+    expect(checkoutState(root)).toBe(before);
+
+    // Work and a commit in the worktree still leave the user's checkout byte-identical.
+    writeFiles(ws.worktree, {
+      "src/login.ts": "export const login = true;\n",
+      "README.md": "changed by coder\n",
+    });
+    await snapshotTree(ws.worktree);
+    const sha = await commitAll(ws.worktree, "devflow: add login");
+    expect(sha).not.toBeNull();
+    expect(git(root, "rev-parse", "devflow/add-login").trim()).toBe(sha);
+    expect(checkoutState(root)).toBe(before);
+    expect(readFileSync(join(root, "README.md"), "utf8")).toBe("hello, edited\n");
+  });
+
+  it("refuses a task whose branch already exists", async () => {
+    const root = busyUserRepo();
+    git(root, "branch", "devflow/dup");
+    await expect(createTaskWorktree({ repoRoot: root, taskId: "dup" })).rejects.toThrow(
+      `branch devflow/dup already exists in ${root}; resume that task (--resume) or delete the branch`,
+    );
+    expect(existsSync(taskWorktreePath(root, "dup"))).toBe(false);
+  });
+
+  it("refuses a task whose folder already exists", async () => {
+    const root = busyUserRepo();
+    const folder = taskWorktreePath(root, "taken");
+    mkdirSync(folder, { recursive: true });
+    await expect(createTaskWorktree({ repoRoot: root, taskId: "taken" })).rejects.toThrow(
+      `worktree folder already exists: ${folder}`,
+    );
+    expect(git(root, "branch", "--list", "devflow/taken")).toBe("");
+  });
+
+  it("refuses a task id that is not a safe branch/folder name", async () => {
+    const root = busyUserRepo();
+    await expect(createTaskWorktree({ repoRoot: root, taskId: "../escape" })).rejects.toThrow(
+      "invalid task id",
+    );
+    await expect(createTaskWorktree({ repoRoot: root, taskId: "x.lock" })).rejects.toThrow("invalid task id");
+  });
+});
+
+describe("openTaskWorktree", () => {
+  it("reopens an existing task worktree", async () => {
+    const root = busyUserRepo();
+    const created = await createTaskWorktree({ repoRoot: root, taskId: "t1" });
+    const reopened = await openTaskWorktree({ repoRoot: root, taskId: "t1", baseCommit: created.baseCommit });
+    expect(reopened).toEqual(created);
+  });
+
+  it("says the worktree is gone when its folder was deleted", async () => {
+    const root = busyUserRepo();
+    const created = await createTaskWorktree({ repoRoot: root, taskId: "t2" });
+    rmSync(created.worktree, { recursive: true, force: true });
+    await expect(
+      openTaskWorktree({ repoRoot: root, taskId: "t2", baseCommit: created.baseCommit }),
+    ).rejects.toThrow("the worktree of task t2 is gone");
+  });
+
+  it("refuses a plain folder that is not a registered worktree", async () => {
+    const root = busyUserRepo();
+    const head = git(root, "rev-parse", "HEAD").trim();
+    mkdirSync(taskWorktreePath(root, "t3"), { recursive: true });
+    await expect(openTaskWorktree({ repoRoot: root, taskId: "t3", baseCommit: head })).rejects.toThrow(
+      "is not a registered git worktree",
+    );
+  });
+
+  it("refuses a worktree that was switched to another branch", async () => {
+    const root = busyUserRepo();
+    const created = await createTaskWorktree({ repoRoot: root, taskId: "t4" });
+    git(created.worktree, "checkout", "--quiet", "-b", "elsewhere");
+    await expect(
+      openTaskWorktree({ repoRoot: root, taskId: "t4", baseCommit: created.baseCommit }),
+    ).rejects.toThrow("is on branch elsewhere, expected devflow/t4");
+  });
+
+  it("refuses an unknown base commit", async () => {
+    const root = busyUserRepo();
+    await createTaskWorktree({ repoRoot: root, taskId: "t5" });
+    await expect(
+      openTaskWorktree({
+        repoRoot: root,
+        taskId: "t5",
+        baseCommit: "0123456789abcdef0123456789abcdef01234567",
+      }),
+    ).rejects.toThrow("base commit 0123456789abcdef0123456789abcdef01234567 of devflow/t5 is not in");
+  });
+});
+
+describe("removeTaskWorktree", () => {
+  it("removes the worktree, its registration and its branch", async () => {
+    const root = busyUserRepo();
+    const before = checkoutState(root);
+    const ws = await createTaskWorktree({ repoRoot: root, taskId: "gone" });
+    writeFiles(ws.worktree, { "dirty.txt": "x" });
+    await removeTaskWorktree({ repoRoot: root, taskId: "gone" });
+    expect(existsSync(ws.worktree)).toBe(false);
+    expect(git(root, "worktree", "list", "--porcelain")).not.toContain("gone");
+    expect(git(root, "branch", "--list", "devflow/gone")).toBe("");
+    expect(checkoutState(root)).toBe(before);
+    // The same task id can be started again afterwards.
+    await expect(createTaskWorktree({ repoRoot: root, taskId: "gone" })).resolves.toMatchObject({
+      kind: "worktree",
+    });
+  });
+});

@@ -1,0 +1,12 @@
+/** Where one task's work happens. The user's own checkout is never one of these. */
+export interface TaskWorkspace {
+  /** The repository devflow works for: the user's repo (worktree) or the clone itself (clone). */
+  repoRoot: string;
+  /** The directory the coder and verifiers run in. */
+  worktree: string;
+  /** `devflow/<taskId>`. */
+  branch: string;
+  /** The commit the task branched from; diffs and baselines are taken against it. */
+  baseCommit: string;
+  kind: "worktree" | "clone";
+}

@@ -1,0 +1,172 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * An in-process OpenAI-compatible chat-completions server for tests: it answers POST
+ * /v1/chat/completions from a scripted queue, records every request, and never streams.
+ */
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export type ScriptedResponse =
+  | {
+      /** An assistant turn calling tools; string args are sent verbatim (to script malformed JSON). */
+      toolCalls: { name: string; args: Record<string, unknown> | string; id?: string }[];
+      content?: string;
+      usage?: TokenUsage;
+    }
+  | { text: string; usage?: TokenUsage }
+  /** An HTTP error with an OpenAI-style body { error: { message, type, code } }. */
+  | { status: number; error: { message: string; type?: string; code?: string | null } };
+
+export interface ChatRequestMessage {
+  role: string;
+  content: unknown;
+  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+export interface ChatRequestBody {
+  model?: string;
+  messages?: ChatRequestMessage[];
+  tools?: {
+    type: string;
+    function: { name: string; description?: string; parameters?: unknown; strict?: boolean };
+  }[];
+  tool_choice?: unknown;
+  response_format?: unknown;
+  stream?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: ChatRequestBody;
+}
+
+export interface OpenAIServer {
+  /** Base URL to use as OPENAI_BASE_URL, e.g. http://127.0.0.1:43121/v1 */
+  url: string;
+  requests: RecordedRequest[];
+  /** Scripted responses not yet served. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+export const toolCallAnswer = (
+  name: string,
+  args: Record<string, unknown> | string,
+  usage?: TokenUsage,
+): ScriptedResponse => ({ toolCalls: [{ name, args }], ...(usage === undefined ? {} : { usage }) });
+
+export const textAnswer = (text: string, usage?: TokenUsage): ScriptedResponse => ({
+  text,
+  ...(usage === undefined ? {} : { usage }),
+});
+
+export const errorAnswer = (
+  status: number,
+  message: string,
+  code: string | null = null,
+): ScriptedResponse => ({
+  status,
+  error: { message, type: status === 429 ? "requests" : "invalid_request_error", code },
+});
+
+export async function startOpenAIServer(script: ScriptedResponse[]): Promise<OpenAIServer> {
+  const queue = [...script];
+  const requests: RecordedRequest[] = [];
+  let served = 0;
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const path = req.url ?? "/";
+      const raw = Buffer.concat(chunks).toString("utf8");
+      let body: ChatRequestBody = {};
+      try {
+        body = raw === "" ? {} : JSON.parse(raw);
+      } catch {
+        return sendError(res, 400, "request body is not JSON", null);
+      }
+      requests.push({ method: req.method ?? "", path, headers: req.headers, body });
+      if (req.method !== "POST" || path !== "/v1/chat/completions") {
+        return sendError(res, 404, `no route ${req.method} ${path}`, "unknown_url");
+      }
+      const next = queue.shift();
+      served += 1;
+      if (next === undefined) {
+        return sendError(
+          res,
+          500,
+          `openai-server: script exhausted (request #${served} has no answer)`,
+          null,
+        );
+      }
+      if ("status" in next)
+        return sendError(res, next.status, next.error.message, next.error.code ?? null, next.error.type);
+      // Errors are served to streaming requests too; successful answers are never streamed.
+      if (body.stream === true) return sendError(res, 400, "this test server does not stream", null);
+      sendJson(res, 200, completion(served, body.model ?? "unknown", next));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    remaining: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+function completion(n: number, model: string, answer: Exclude<ScriptedResponse, { status: number }>) {
+  const usage = answer.usage ?? { prompt_tokens: 0, completion_tokens: 0 };
+  const message =
+    "toolCalls" in answer
+      ? {
+          role: "assistant",
+          content: answer.content ?? null,
+          tool_calls: answer.toolCalls.map((call, i) => ({
+            id: call.id ?? `call_${n}_${i + 1}`,
+            type: "function",
+            function: {
+              name: call.name,
+              arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args),
+            },
+          })),
+        }
+      : { role: "assistant", content: answer.text };
+  return {
+    id: `chatcmpl-${n}`,
+    object: "chat.completion",
+    created: 0,
+    model,
+    choices: [{ index: 0, finish_reason: "toolCalls" in answer ? "tool_calls" : "stop", message }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
+}
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code: string | null,
+  type?: string,
+): void {
+  sendJson(res, status, { error: { message, type: type ?? "invalid_request_error", param: null, code } });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
