@@ -7,13 +7,13 @@ import { endpointBase, endpointKeyAvailable, endpointKeyEnv } from "./cli/endpoi
 import { hasAny, pickEnv } from "./cli/env.js";
 import type {
   CliBackendSpec,
+  CliCoderBackend,
   CliRuntimeOptions,
   Interpretation,
   OpenAiEndpoint,
   PrepareInput,
 } from "./cli/types.js";
 import { UsageTotals } from "./cli/usage.js";
-import type { CoderBackend } from "./contract.js";
 
 export interface AiderOptions extends CliRuntimeOptions {
   /** aider model name, e.g. `sonnet`, `gpt-4.1`, `openrouter/...`. */
@@ -205,6 +205,6 @@ export function aiderSpec(options: AiderOptions = {}): CliBackendSpec {
   };
 }
 
-export function createAiderBackend(options: AiderOptions = {}): CoderBackend {
+export function createAiderBackend(options: AiderOptions = {}): CliCoderBackend {
   return createCliBackend(aiderSpec(options), options);
 }

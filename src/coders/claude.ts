@@ -13,9 +13,14 @@ import {
   type JsonObject,
   parseJsonObject,
 } from "./cli/json.js";
-import type { CliBackendSpec, CliRuntimeOptions, Interpretation, PrepareInput } from "./cli/types.js";
+import type {
+  CliBackendSpec,
+  CliCoderBackend,
+  CliRuntimeOptions,
+  Interpretation,
+  PrepareInput,
+} from "./cli/types.js";
 import { UsageTotals } from "./cli/usage.js";
-import type { CoderBackend } from "./contract.js";
 
 export type ClaudePermissionMode =
   | "acceptEdits"
@@ -207,6 +212,6 @@ export function claudeSpec(options: ClaudeOptions = {}): CliBackendSpec {
   };
 }
 
-export function createClaudeBackend(options: ClaudeOptions = {}): CoderBackend {
+export function createClaudeBackend(options: ClaudeOptions = {}): CliCoderBackend {
   return createCliBackend(claudeSpec(options), options);
 }

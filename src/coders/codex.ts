@@ -9,14 +9,13 @@ import { getNumber, getObject, getString, parseJsonObject } from "./cli/json.js"
 import { fitsInArgument } from "./cli/prompt-arg.js";
 import type {
   CliBackendSpec,
+  CliCoderBackend,
   CliRuntimeOptions,
   Interpretation,
   OpenAiEndpoint,
   PrepareInput,
 } from "./cli/types.js";
 import { UsageTotals } from "./cli/usage.js";
-import type { CoderBackend } from "./contract.js";
-import { CoderUnavailableError } from "./contract.js";
 
 /** `bypass` = `--dangerously-bypass-approvals-and-sandbox`, for CI containers where bwrap/Landlock cannot start. */
 export type CodexSandbox = "read-only" | "workspace-write" | "danger-full-access" | "bypass";
@@ -186,17 +185,23 @@ async function readOptional(path: string): Promise<string | null> {
 }
 
 export function codexSpec(options: CodexOptions = {}): CliBackendSpec {
-  const endpoint = options.endpoint;
-  if (endpoint !== undefined && endpoint.api !== "responses") {
-    throw new CoderUnavailableError(
-      'codex can only use an endpoint that speaks the OpenAI Responses API (wire_api = "chat" was removed from codex).',
-      "Set the codex endpoint's api to 'responses' if the server implements /v1/responses, or use the junie, " +
-        "opencode or aider backend for a chat-completions endpoint.",
-    );
-  }
+  // A chat-completions endpoint cannot work: codex removed `wire_api = "chat"`. Reported by probe
+  // and refused by run, rather than thrown here, so listing backends never fails on it.
+  const chatEndpoint = options.endpoint !== undefined && options.endpoint.api !== "responses";
+  const endpoint = chatEndpoint ? undefined : options.endpoint;
   return {
     name: "codex",
     binary: "codex",
+    ...(chatEndpoint
+      ? {
+          misconfiguration: {
+            reason: 'codex can only use an endpoint that speaks the OpenAI Responses API (wire_api = "chat" was removed).',
+            hint:
+              "Set the endpoint's api to 'responses' if the server implements /v1/responses, or use the junie, opencode " +
+              "or aider backend for a chat-completions endpoint.",
+          },
+        }
+      : {}),
     installHint: CODEX_INSTALL_HINT,
     authHint: CODEX_AUTH_HINT,
     passEnv: AUTH_KEYS,
@@ -230,6 +235,6 @@ export function codexSpec(options: CodexOptions = {}): CliBackendSpec {
   };
 }
 
-export function createCodexBackend(options: CodexOptions = {}): CoderBackend {
+export function createCodexBackend(options: CodexOptions = {}): CliCoderBackend {
   return createCliBackend(codexSpec(options), options);
 }

@@ -8,13 +8,13 @@ import { assertPromptFitsArgument } from "./cli/prompt-arg.js";
 import { StdoutDocument } from "./cli/stdout-buffer.js";
 import type {
   CliBackendSpec,
+  CliCoderBackend,
   CliRuntimeOptions,
   Interpretation,
   PrepareInput,
   SourceEnv,
 } from "./cli/types.js";
 import { UsageTotals } from "./cli/usage.js";
-import type { CoderBackend } from "./contract.js";
 
 export type GeminiApprovalMode = "yolo" | "auto_edit" | "default";
 
@@ -185,6 +185,6 @@ export function geminiSpec(options: GeminiOptions = {}): CliBackendSpec {
   };
 }
 
-export function createGeminiBackend(options: GeminiOptions = {}): CoderBackend {
+export function createGeminiBackend(options: GeminiOptions = {}): CliCoderBackend {
   return createCliBackend(geminiSpec(options), options);
 }

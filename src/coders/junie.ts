@@ -9,6 +9,7 @@ import { type OutputFileRead, readJsonOutputFile } from "./cli/output-file.js";
 import { StdoutDocument } from "./cli/stdout-buffer.js";
 import type {
   CliBackendSpec,
+  CliCoderBackend,
   CliRuntimeOptions,
   Interpretation,
   OpenAiEndpoint,
@@ -17,7 +18,6 @@ import type {
   SourceEnv,
 } from "./cli/types.js";
 import { UsageTotals } from "./cli/usage.js";
-import type { CoderBackend } from "./contract.js";
 
 export interface JunieOptions extends CliRuntimeOptions {
   /** Model when the request names none: an id, an alias (`sonnet`, `gpt`, ...) or `custom:<profile>`. */
@@ -235,6 +235,6 @@ export function junieSpec(options: JunieOptions = {}): CliBackendSpec {
   };
 }
 
-export function createJunieBackend(options: JunieOptions = {}): CoderBackend {
+export function createJunieBackend(options: JunieOptions = {}): CliCoderBackend {
   return createCliBackend(junieSpec(options), options);
 }

@@ -8,13 +8,13 @@ import { getNumber, getObject, getString, type JsonObject, parseJsonObject } fro
 import { assertPromptFitsArgument } from "./cli/prompt-arg.js";
 import type {
   CliBackendSpec,
+  CliCoderBackend,
   CliRuntimeOptions,
   Interpretation,
   OpenAiEndpoint,
   PrepareInput,
 } from "./cli/types.js";
 import { UsageTotals } from "./cli/usage.js";
-import type { CoderBackend } from "./contract.js";
 
 export interface OpencodeOptions extends CliRuntimeOptions {
   /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
@@ -207,6 +207,6 @@ export function opencodeSpec(options: OpencodeOptions = {}): CliBackendSpec {
   };
 }
 
-export function createOpencodeBackend(options: OpencodeOptions = {}): CoderBackend {
+export function createOpencodeBackend(options: OpencodeOptions = {}): CliCoderBackend {
   return createCliBackend(opencodeSpec(options), options);
 }

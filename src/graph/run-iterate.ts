@@ -4,7 +4,7 @@ import { Command, isInterrupted, INTERRUPT } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ArtifactStore } from "../artifacts/store.js";
 import { emptyUsage, type Terminal } from "../artifacts/schemas/index.js";
-import { resolveCoder } from "../coders/index.js";
+import { resolveCoder } from "../coders/registry.js";
 import { CoderUnavailableError } from "../coders/contract.js";
 import type { ModelGateway, UsageSnapshot } from "../models/contract.js";
 import { createModelGateway } from "../models/create-gateway.js";

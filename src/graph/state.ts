@@ -44,7 +44,7 @@ export const IterateState = new StateSchema({
   replans: z.number().int().default(0),
 
   /** Outcome of the last gate, read by routers. */
-  gate: z.enum(["pending", "pass", "fail"]).default("pending"),
+  gateResult: z.enum(["pending", "pass", "fail"]).default("pending"),
   terminal: Terminal.nullable().default(null),
 });
 

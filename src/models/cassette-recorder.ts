@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import { createRedactor } from "../util/redact.js";
 import { CASSETTE_VERSION, type Cassette, type CassetteEntry } from "./cassette.js";
 import { ModelConfigError, type Role } from "./contract.js";
-import { redactDeep } from "./redact.js";
 
 /**
  * Collects live answers per role and rewrites the cassette after every call, so a run that
@@ -11,15 +11,25 @@ import { redactDeep } from "./redact.js";
  */
 export class CassetteRecorder {
   private readonly calls: Cassette["calls"] = {};
+  private readonly redact: (text: string) => string;
 
   constructor(
     readonly path: string,
-    private readonly knownSecrets: readonly string[],
-  ) {}
+    knownSecrets: readonly string[],
+  ) {
+    this.redact = createRedactor(knownSecrets);
+  }
 
   append(role: Role, entry: CassetteEntry): void {
     const entries = this.calls[role] ?? [];
-    entries.push(redactDeep(entry, this.knownSecrets));
+    // Every string (content, tool arguments, structured answers) is scrubbed: a model can echo secrets.
+    entries.push(
+      JSON.parse(
+        JSON.stringify(entry, (_key, value: unknown) =>
+          typeof value === "string" ? this.redact(value) : value,
+        ),
+      ),
+    );
     this.calls[role] = entries;
     this.write();
   }

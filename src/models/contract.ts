@@ -23,7 +23,7 @@ export interface StructuredCall<S extends z.ZodType> {
   description: string;
   schema: S;
   messages: BaseMessage[];
-  /** Usage is also booked under this attempt id when given. */
+  /** Usage is also booked under this attempt id (default: the one set by setAttempt, if any). */
   attemptId?: string;
 }
 

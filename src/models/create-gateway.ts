@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessageChunk } from "@langchain/core/messages";
 import type { z } from "zod";
+import { secretsFromEnv } from "../util/redact.js";
 import { CassettePlayer } from "./cassette-player.js";
 import { CassetteRecorder } from "./cassette-recorder.js";
 import {
@@ -116,7 +117,10 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
       ...(usage === undefined ? {} : { callbacks: [usage] }),
     });
   if (opts.mode === "live") return { create: live, flush: () => {} };
-  const recorder = new CassetteRecorder(requireCassettePath(opts), secretsOf(endpoint));
+  const recorder = new CassetteRecorder(requireCassettePath(opts), [
+    ...secretsOf(endpoint),
+    ...secretsFromEnv(env),
+  ]);
   return {
     create: (role, usage) =>
       new RecordingChatModel(live(role), recorder, role, usage === undefined ? {} : { callbacks: [usage] }),

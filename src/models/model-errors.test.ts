@@ -20,8 +20,8 @@ describe("describeModelError", () => {
   it("redacts keys a server echoes back", () => {
     const err = Object.assign(new Error("x"), {
       status: 401,
-      error: { message: "bad key sk-abcdefghijklmnopqrstuv" },
+      error: { message: "bad key sk-abc123defghijklmnopqrstuv" },
     });
-    expect(describeModelError(err)).not.toContain("sk-abcdefghijklmnopqrstuv");
+    expect(describeModelError(err)).not.toContain("sk-abc123defghijklmnopqrstuv");
   });
 });

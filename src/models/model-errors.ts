@@ -1,5 +1,5 @@
+import { redactSecrets } from "../util/redact.js";
 import { ModelCallError, type ModelErrorKind } from "./contract.js";
-import { redactSecrets } from "./redact.js";
 
 /** Where a failing call went; named in every message so users know which endpoint to check. */
 export interface EndpointContext {

@@ -143,18 +143,30 @@ describe("record, then replay the written cassette", () => {
 
   it("secrets in answers never reach the cassette", async () => {
     server = await startOpenAIServer([
-      textAnswer(`your key is ${API_KEY} and the token ghp_abcdefghijklmnopqrstuvwxyz0123 works`),
+      textAnswer(
+        `your key is ${API_KEY} and the token ghp_abcdefghijklmnopqrstuvwxyz0123 works, deploy with plain-deploy-value-42`,
+      ),
     ]);
     const path = join(dir, "secrets.json");
-    const live = recorder(server.url, path);
+    const live = createModelGateway({
+      mode: "record",
+      cassettePath: path,
+      env: { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.url, DEPLOY_TOKEN: "plain-deploy-value-42" },
+      maxRetries: 0,
+    });
     const answer = await live.chatModel("insight").invoke("what is my key?");
     expect(answer.content).toContain(API_KEY);
 
     const text = readFileSync(path, "utf8");
     expect(text).not.toContain(API_KEY);
     expect(text).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123");
+    expect(text).not.toContain("plain-deploy-value-42");
     expect(readCassette(path)).toMatchObject({
-      calls: { insight: [{ content: "your key is [REDACTED] and the token [REDACTED] works" }] },
+      calls: {
+        insight: [
+          { content: "your key is [REDACTED] and the token [REDACTED] works, deploy with [REDACTED]" },
+        ],
+      },
     });
   });
 });

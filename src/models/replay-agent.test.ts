@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AIMessage, createAgent, HumanMessage, tool, toolStrategy } from "langchain";
+import { AIMessage, createAgent, HumanMessage, providerStrategy, tool, toolStrategy } from "langchain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createModelGateway } from "./create-gateway.js";
@@ -127,5 +127,24 @@ describe("replay drives langchain's createAgent", () => {
     await expect(agent.invoke({ messages: [new HumanMessage("help")] })).rejects.toThrow(
       /calls\.insight\[0\]: a "structured" answer fits several bound tools \("fix", "question"\); add "tool"/,
     );
+  });
+
+  it("an explicit providerStrategy gets the {structured} entry as JSON content", async () => {
+    const path = join(dir, "provider.json");
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: 1,
+        calls: { router: [{ structured: { status: "not_confirmed", summary: "no" } }] },
+      }),
+    );
+    const gateway = createModelGateway({ mode: "replay", cassettePath: path });
+    const agent = createAgent({
+      model: gateway.chatModel("router"),
+      tools: [],
+      responseFormat: providerStrategy(Observation),
+    });
+    const result = await agent.invoke({ messages: [new HumanMessage("route")] });
+    expect(result.structuredResponse).toEqual({ status: "not_confirmed", summary: "no" });
   });
 });

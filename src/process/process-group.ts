@@ -46,6 +46,26 @@ function hasNonZombieMember(pgid: number): boolean {
   return false;
 }
 
+function readState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** True while process `pid` exists and is not a zombie. */
+export function processIsRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if (errorCode(error) === "ESRCH") return false;
+  }
+  const state = readState(pid);
+  return state !== "Z" && state !== "X";
+}
+
 /** True while some process of group `pgid` is still running (zombies do not count). */
 export function groupIsAlive(pgid: number): boolean {
   if (!signalGroup(pgid, 0)) return false;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { baseEnv } from "./env.js";
+import { processIsRunning } from "./process-group.js";
 import { runProcess } from "./run-process.js";
 
 let dir: string;
@@ -24,23 +25,8 @@ function script(name: string, body: string): string {
   return path;
 }
 
-/**
- * Gone = no such process, or a zombie: PID 1 in a container may reap orphans lazily, and a
- * zombie no longer runs or holds anything.
- */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return error instanceof Error && "code" in error && error.code === "ESRCH";
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
-}
+/** A killed orphan may linger as a zombie until PID 1 reaps it; a zombie no longer runs. */
+const isGone = (pid: number): boolean => !processIsRunning(pid);
 
 async function waitForFile(path: string): Promise<string> {
   for (let i = 0; i < 400; i++) {
@@ -134,7 +120,14 @@ describe("runProcess stdin", () => {
   });
 
   it("copes with a child that exits without reading its stdin", async () => {
-    const result = await runProcess({ command: "exit 3", shell: true, cwd: dir, env, stdin: "x".repeat(1 << 20), timeoutMs: 20_000 });
+    const result = await runProcess({
+      command: "exit 3",
+      shell: true,
+      cwd: dir,
+      env,
+      stdin: "x".repeat(1 << 20),
+      timeoutMs: 20_000,
+    });
     expect(result.exitCode).toBe(3);
   });
 });
@@ -357,7 +350,12 @@ describe("runProcess redaction", () => {
 
 describe("runProcess spawn failures", () => {
   it("reports a missing command as spawnError naming it", async () => {
-    const result = await runProcess({ command: "devflow-no-such-command-xyz", cwd: dir, env, timeoutMs: 30_000 });
+    const result = await runProcess({
+      command: "devflow-no-such-command-xyz",
+      cwd: dir,
+      env,
+      timeoutMs: 30_000,
+    });
     expect(result.exitCode).toBeNull();
     expect(result.spawnError).toContain('"devflow-no-such-command-xyz"');
     expect(result.spawnError).toContain("not found");

@@ -15,7 +15,13 @@ const DRAIN_MS = 250;
 
 type Outcome = Pick<ProcessRunResult, "exitCode" | "signal" | "timedOut" | "aborted" | "spawnError">;
 
-const NOT_STARTED: Outcome = { exitCode: null, signal: null, timedOut: false, aborted: false, spawnError: null };
+const NOT_STARTED: Outcome = {
+  exitCode: null,
+  signal: null,
+  timedOut: false,
+  aborted: false,
+  spawnError: null,
+};
 
 /**
  * Runs one child process the way every devflow child must run: its own process group, exactly
@@ -65,7 +71,8 @@ function checkOptions(opts: ProcessRunOptions): Limits {
     }
     return value;
   };
-  if (opts.command.trim() === "") throw new TypeError("runProcess: command is empty; pass the executable to run");
+  if (opts.command.trim() === "")
+    throw new TypeError("runProcess: command is empty; pass the executable to run");
   positive("timeoutMs", opts.timeoutMs, 1);
   const maxOutputBytes = positive("maxOutputBytes", opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, 0);
   const defaultExcerpt = Math.max(MIN_EXCERPT_BYTES, Math.min(maxOutputBytes, DEFAULT_MAX_EXCERPT_BYTES));
@@ -79,7 +86,11 @@ function checkOptions(opts: ProcessRunOptions): Limits {
 }
 
 /** Spawns the child and waits until it and every process of its group are gone. */
-async function supervise(opts: ProcessRunOptions, capture: OutputCapture, killGraceMs: number): Promise<Outcome> {
+async function supervise(
+  opts: ProcessRunOptions,
+  capture: OutputCapture,
+  killGraceMs: number,
+): Promise<Outcome> {
   if (opts.signal?.aborted) return { ...NOT_STARTED, aborted: true };
   const cwdProblem = checkCwd(opts.cwd);
   if (cwdProblem !== null) return { ...NOT_STARTED, spawnError: cwdProblem };
@@ -89,13 +100,15 @@ async function supervise(opts: ProcessRunOptions, capture: OutputCapture, killGr
     ? ["/bin/sh", ["-c", opts.command, "sh", ...(opts.args ?? [])]]
     : [opts.command, opts.args ?? []];
   const stdinOption =
-    opts.stdin === undefined || opts.stdin === "closed" ? { stdin: "ignore" as const } : { input: opts.stdin };
+    opts.stdin === undefined || opts.stdin === "closed"
+      ? { stdin: "ignore" as const }
+      : { input: opts.stdin };
   const child = execa(file, args, {
     ...stdinOption,
     cwd: opts.cwd,
     env: opts.env,
     extendEnv: false,
-    detached: false, // its own process group, so a timeout can end grandchildren too
+    detached: true, // its own process group, so a timeout can end grandchildren too
     buffer: false,
     reject: false,
     stripFinalNewline: false,
@@ -106,7 +119,10 @@ async function supervise(opts: ProcessRunOptions, capture: OutputCapture, killGr
   const pgid = child.pid;
   if (pgid === undefined) {
     const result = await child;
-    return { ...NOT_STARTED, spawnError: describeSpawnFailure(opts, result.code, result.originalMessage ?? result.message ?? "") };
+    return {
+      ...NOT_STARTED,
+      spawnError: describeSpawnFailure(opts, result.code, result.originalMessage ?? result.message ?? ""),
+    };
   }
   trackGroup(pgid);
   child.stdout?.on("data", (chunk: Buffer) => capture.write("stdout", chunk));
@@ -146,7 +162,8 @@ async function supervise(opts: ProcessRunOptions, capture: OutputCapture, killGr
       child.stderr?.destroy();
       await settled;
     }
-    if (leftovers) capture.note("[devflow: the command left background processes running; they were terminated]");
+    if (leftovers)
+      capture.note("[devflow: the command left background processes running; they were terminated]");
     return {
       exitCode: exit.code,
       signal: exit.signal,

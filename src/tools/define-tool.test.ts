@@ -41,7 +41,9 @@ describe("defineTool", () => {
   });
 
   it("answers an invalid tool call with a ToolMessage for that call id (what the agent loop sees)", async () => {
-    const message = await echo.bind(ctx()).invoke({ id: "call_1", name: "echo", args: {}, type: "tool_call" });
+    const message = await echo
+      .bind(ctx())
+      .invoke({ id: "call_1", name: "echo", args: {}, type: "tool_call" });
     expect(message).toBeInstanceOf(ToolMessage);
     expect(ToolMessage.isInstance(message) && message.tool_call_id).toBe("call_1");
     expect(ToolMessage.isInstance(message) && String(message.content)).toMatch(/- text: /);
@@ -72,7 +74,9 @@ describe("defineTool", () => {
   });
 
   it("honours a per-context output cap", async () => {
-    const tool = defineTool({ ...base, run: async () => "y".repeat(5000) }).bind(ctx({ maxOutputBytes: 1024 }));
+    const tool = defineTool({ ...base, run: async () => "y".repeat(5000) }).bind(
+      ctx({ maxOutputBytes: 1024 }),
+    );
     expect(Buffer.byteLength(String(await tool.invoke({ text: "a" })))).toBeLessThanOrEqual(1024);
   });
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { DynamicStructuredTool } from "langchain";
 import { tool } from "langchain";
 import { z } from "zod";
+import { redactSecrets, secretsFromEnv } from "../util/redact.js";
 import { limitToolOutput } from "./limit-output.js";
 import { ToolRefusal } from "./tool-refusal.js";
 
@@ -48,8 +49,9 @@ export function loadToolDescription(name: string): string {
 /**
  * The one tool contract. The wrapper, not each tool, owns the behaviour every tool must share:
  * bad arguments come back as a readable tool result listing the problems (a thrown error would
- * reach the model as a stack trace, or end the run); results are capped head+tail with a hint on
- * narrowing; an aborted run stops the tool instead of letting it finish unobserved.
+ * reach the model as a stack trace, or end the run); results are redacted of secrets and capped
+ * head+tail with a hint on narrowing; an aborted run stops the tool instead of letting it finish
+ * unobserved.
  */
 export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolFactory {
   // langchain validates a tool's input against its schema and throws before our code runs. So the
@@ -76,7 +78,10 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolFactor
             if (error instanceof ToolRefusal) return `Refused: ${error.message}`;
             return `${spec.name} failed: ${error instanceof Error ? error.message : String(error)}`;
           }
-          return limitToolOutput(output, ctx.maxOutputBytes ?? MAX_TOOL_OUTPUT_BYTES, spec.narrowHint);
+          // Tool results go to the model provider and into recorded cassettes: a .env file read or
+          // a token echoed by a command must not travel with them.
+          const redacted = redactSecrets(output, secretsFromEnv(process.env));
+          return limitToolOutput(redacted, ctx.maxOutputBytes ?? MAX_TOOL_OUTPUT_BYTES, spec.narrowHint);
         },
         { name: spec.name, description: spec.description, schema: lenientSchema },
       );

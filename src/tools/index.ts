@@ -5,6 +5,7 @@ import { type RunCommandOptions, runCommandTool } from "./run-command.js";
 import { searchTool } from "./search.js";
 import { writeTestFileTool } from "./write-test-file.js";
 
+export { type AnswerRepairOptions, answerRepairMiddleware } from "./answer-repair-middleware.js";
 export type { AgentTool, ToolContext, ToolFactory, ToolSpec } from "./define-tool.js";
 export { defineTool, loadToolDescription, MAX_TOOL_OUTPUT_BYTES } from "./define-tool.js";
 export { limitToolOutput } from "./limit-output.js";
@@ -13,7 +14,7 @@ export { readFileTool } from "./read-file.js";
 export { type RunCommandOptions, runCommandTool } from "./run-command.js";
 export { searchTool } from "./search.js";
 export { ToolRefusal } from "./tool-refusal.js";
-export { type WorktreePath, resolveInWorktree, resolveNewFileInWorktree } from "./worktree-path.js";
+export { resolveInWorktree, resolveNewFileInWorktree, type WorktreePath } from "./worktree-path.js";
 export { writeTestFileTool } from "./write-test-file.js";
 
 /** Reading tools only (no commands, no writes): for agents that must leave the worktree untouched. */
@@ -22,8 +23,14 @@ export function readOnlyTools(ctx: ToolContext): AgentTool[] {
 }
 
 /** The Observer's kit: read the repo, run commands, and add (never change) a repro test. */
-export function observerTools(ctx: ToolContext, options: { runCommand?: RunCommandOptions } = {}): AgentTool[] {
-  return bindAll([listFilesTool, readFileTool, searchTool, runCommandTool(options.runCommand), writeTestFileTool], ctx);
+export function observerTools(
+  ctx: ToolContext,
+  options: { runCommand?: RunCommandOptions } = {},
+): AgentTool[] {
+  return bindAll(
+    [listFilesTool, readFileTool, searchTool, runCommandTool(options.runCommand), writeTestFileTool],
+    ctx,
+  );
 }
 
 export function bindAll(factories: ToolFactory[], ctx: ToolContext): AgentTool[] {

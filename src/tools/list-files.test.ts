@@ -26,11 +26,23 @@ describe("list_files", () => {
     await writeFile(join(repo.dir, "secret.env"), "");
     const out = await list({});
     const lines = out.split("\n").slice(1);
-    expect(lines).toEqual([".gitignore", "README.md", "dist-note.txt", "src/api/cart.ts", "src/app.ts", "src/new.ts", "tests/cart.test.ts"]);
+    expect(lines).toEqual([
+      ".gitignore",
+      "README.md",
+      "dist-note.txt",
+      "src/api/cart.ts",
+      "src/app.ts",
+      "src/new.ts",
+      "tests/cart.test.ts",
+    ]);
   });
 
   it("filters with a glob, and a bare pattern matches file names anywhere", async () => {
-    expect((await list({ pattern: "src/**" })).split("\n").slice(1)).toEqual(["src/api/cart.ts", "src/app.ts", "src/new.ts"]);
+    expect((await list({ pattern: "src/**" })).split("\n").slice(1)).toEqual([
+      "src/api/cart.ts",
+      "src/app.ts",
+      "src/new.ts",
+    ]);
     expect((await list({ pattern: "*.test.ts" })).split("\n").slice(1)).toEqual(["tests/cart.test.ts"]);
     expect(await list({ pattern: "*.py" })).toBe('No files matching "*.py".');
   });

@@ -10,8 +10,16 @@ const schema = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('Glob over repo-relative paths, e.g. "src/**/*.ts"; without a "/" it matches file names anywhere'),
-  max_results: z.number().int().min(1).max(LIST_FILES_MAX).optional().describe(`Default ${LIST_FILES_DEFAULT}`),
+    .describe(
+      'Glob over repo-relative paths, e.g. "src/**/*.ts"; without a "/" it matches file names anywhere',
+    ),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_FILES_MAX)
+    .optional()
+    .describe(`Default ${LIST_FILES_DEFAULT}`),
 });
 
 export const listFilesTool = defineTool({

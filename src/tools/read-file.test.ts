@@ -7,7 +7,10 @@ import { makeTempRepo, type TempRepo } from "./temp-git-repo.test-support.js";
 let repo: TempRepo;
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
 beforeEach(async () => {
-  repo = await makeTempRepo({ "src/app.ts": "const a = 1;\nconst b = 2;\nexport { a, b };\n", "big.txt": `${numbered(1000)}\n` });
+  repo = await makeTempRepo({
+    "src/app.ts": "const a = 1;\nconst b = 2;\nexport { a, b };\n",
+    "big.txt": `${numbered(1000)}\n`,
+  });
   await writeFile(join(repo.outside, "secret.txt"), "TOP SECRET\n");
   await symlink(join(repo.outside, "secret.txt"), join(repo.dir, "leak.txt"));
 });
@@ -34,14 +37,18 @@ describe("read_file", () => {
 
   it("is bounded by default and says where to continue", async () => {
     const out = await read({ path: "big.txt" });
-    expect(out.split("\n")[0]).toBe("big.txt (lines 1-400 of 1000). Call again with start_line=401 for more.");
+    expect(out.split("\n")[0]).toBe(
+      "big.txt (lines 1-400 of 1000). Call again with start_line=401 for more.",
+    );
     expect(out).toContain("400| line 400");
     expect(out).not.toContain("401| line 401");
   });
 
   it("refuses paths that escape the worktree: ../, absolute elsewhere, and a symlink out", async () => {
     expect(await read({ path: "../outside/secret.txt" })).toMatch(/^Refused: .*climbs out of the worktree/);
-    expect(await read({ path: join(repo.outside, "secret.txt") })).toMatch(/^Refused: .*absolute path outside/);
+    expect(await read({ path: join(repo.outside, "secret.txt") })).toMatch(
+      /^Refused: .*absolute path outside/,
+    );
     const viaLink = await read({ path: "leak.txt" });
     expect(viaLink).toMatch(/^Refused: .*symlink/);
     expect(viaLink).not.toContain("TOP SECRET");
@@ -53,7 +60,20 @@ describe("read_file", () => {
     expect(await read({ path: "src" })).toMatch(/is a directory. Use list_files/);
     expect(await read({ path: "assets/logo.png" })).toMatch(/binary file/);
     expect(await read({ path: "nope.ts" })).toMatch(/does not exist/);
-    expect(await read({ path: "src/app.ts", start_line: 9 })).toMatch(/has 3 lines; start_line 9 is past the end/);
+    expect(await read({ path: "src/app.ts", start_line: 9 })).toMatch(
+      /has 3 lines; start_line 9 is past the end/,
+    );
+  });
+
+  it("redacts secrets from what it shows (the result goes to the model provider)", async () => {
+    await writeFile(
+      join(repo.dir, ".env"),
+      "DATABASE_URL=postgres://app:hunter2pass@db/app\nOPENAI_API_KEY=sk-live-0123456789abcdefghij\n",
+    );
+    const out = await read({ path: ".env" });
+    expect(out).toContain("OPENAI_API_KEY=[REDACTED]");
+    expect(out).not.toContain("sk-live-0123456789abcdefghij");
+    expect(out).not.toContain("hunter2pass");
   });
 
   it("returns a bad range as an argument error", async () => {

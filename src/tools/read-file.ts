@@ -29,12 +29,15 @@ export const readFileTool = defineTool({
   name: "read_file",
   description: loadToolDescription("read_file"),
   schema,
-  narrowHint: 'read a smaller range with "start_line" and "end_line", or use search to find the lines you need',
+  narrowHint:
+    'read a smaller range with "start_line" and "end_line", or use search to find the lines you need',
   async run(args, ctx) {
     const target = await resolveInWorktree(ctx.worktree, args.path);
     const info = await stat(target.absolute);
     if (info.isDirectory()) {
-      throw new ToolRefusal(`"${target.relative}" is a directory. Use list_files with pattern "${target.relative}/**".`);
+      throw new ToolRefusal(
+        `"${target.relative}" is a directory. Use list_files with pattern "${target.relative}/**".`,
+      );
     }
     if (info.size > READ_FILE_MAX_BYTES) {
       throw new ToolRefusal(

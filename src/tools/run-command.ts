@@ -26,7 +26,10 @@ export function runCommandTool(options: RunCommandOptions = {}): ToolFactory {
   const maxTimeoutMs = Math.max(defaultTimeoutMs, options.maxTimeoutMs ?? RUN_COMMAND_MAX_TIMEOUT_MS);
   const maxExcerptBytes = options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES;
   const schema = z.object({
-    command: z.string().min(1).describe('Shell command run in the repository root, e.g. "npm test -- tests/cart.test.ts"'),
+    command: z
+      .string()
+      .min(1)
+      .describe('Shell command run in the repository root, e.g. "npm test -- tests/cart.test.ts"'),
     timeout_seconds: z
       .number()
       .positive()
@@ -39,9 +42,11 @@ export function runCommandTool(options: RunCommandOptions = {}): ToolFactory {
     name: "run_command",
     description: loadToolDescription("run_command"),
     schema,
-    narrowHint: "run a narrower command (a single test file or test name) or pipe the output through grep/tail",
+    narrowHint:
+      "run a narrower command (a single test file or test name) or pipe the output through grep/tail",
     async run(args, ctx) {
-      const timeoutMs = args.timeout_seconds !== undefined ? Math.round(args.timeout_seconds * 1000) : defaultTimeoutMs;
+      const timeoutMs =
+        args.timeout_seconds !== undefined ? Math.round(args.timeout_seconds * 1000) : defaultTimeoutMs;
       const result = await runProcess({
         command: args.command,
         shell: true,

@@ -41,7 +41,9 @@ describe("search", () => {
   });
 
   it("answers an invalid regex with a refusal that suggests literal: true", async () => {
-    expect(await search({ pattern: "total(" })).toMatch(/^Refused: The pattern is not a valid regular expression.*literal: true/);
+    expect(await search({ pattern: "total(" })).toMatch(
+      /^Refused: The pattern is not a valid regular expression.*literal: true/,
+    );
   });
 
   it("does not read through a symlink that leads outside the worktree", async () => {

@@ -17,7 +17,13 @@ const schema = z.object({
   literal: z.boolean().optional().describe("Match the pattern as plain text (default false)"),
   case_insensitive: z.boolean().optional().describe("Default false"),
   glob: z.string().min(1).optional().describe('Only search files matching this glob, e.g. "src/**/*.ts"'),
-  max_results: z.number().int().min(1).max(SEARCH_MAX_HITS).optional().describe(`Default ${SEARCH_DEFAULT_HITS}`),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_MAX_HITS)
+    .optional()
+    .describe(`Default ${SEARCH_DEFAULT_HITS}`),
 });
 
 export const searchTool = defineTool({
@@ -53,7 +59,8 @@ export const searchTool = defineTool({
       if (truncated) break;
     }
     const scope = args.glob ? ` in files matching "${args.glob}"` : "";
-    const note = skipped > 0 ? ` (${skipped} skipped: binary, over 1 MiB, or leading outside the worktree)` : "";
+    const note =
+      skipped > 0 ? ` (${skipped} skipped: binary, over 1 MiB, or leading outside the worktree)` : "";
     if (hits.length === 0) return `No matches for /${args.pattern}/${scope}${note}.`;
     const header = truncated
       ? `First ${hits.length} matches for /${args.pattern}/${scope}; there are more. Narrow the pattern or the glob.${note}`
@@ -68,7 +75,9 @@ function compile(pattern: string, literal: boolean, caseInsensitive: boolean): R
     return new RegExp(source, caseInsensitive ? "i" : "");
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new ToolRefusal(`The pattern is not a valid regular expression (${why}). Fix it, or pass literal: true.`);
+    throw new ToolRefusal(
+      `The pattern is not a valid regular expression (${why}). Fix it, or pass literal: true.`,
+    );
   }
 }
 

@@ -26,11 +26,26 @@ export async function makeTempRepo(files: Record<string, string>): Promise<TempR
   const git = (...args: string[]) => execa("git", args, { cwd: dir });
   await git("init", "-q", "-b", "main");
   await git("add", "-A");
-  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "fixture", "--allow-empty");
+  await git(
+    "-c",
+    "user.name=t",
+    "-c",
+    "user.email=t@example.com",
+    "commit",
+    "-q",
+    "-m",
+    "fixture",
+    "--allow-empty",
+  );
   return {
     dir,
     outside,
-    ctx: (overrides = {}) => ({ worktree: dir, signal: new AbortController().signal, written: new Set(), ...overrides }),
+    ctx: (overrides = {}) => ({
+      worktree: dir,
+      signal: new AbortController().signal,
+      written: new Set(),
+      ...overrides,
+    }),
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
 }

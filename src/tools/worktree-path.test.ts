@@ -36,8 +36,12 @@ describe("resolveInWorktree", () => {
   });
 
   it("refuses a symlink (file or directory) that leads outside, and allows one that stays inside", async () => {
-    await expect(resolveInWorktree(repo.dir, "link-out.txt")).rejects.toThrow(/symlink.*outside the worktree/);
-    await expect(resolveInWorktree(repo.dir, "dir-out/secret.txt")).rejects.toThrow(/symlink.*outside the worktree/);
+    await expect(resolveInWorktree(repo.dir, "link-out.txt")).rejects.toThrow(
+      /symlink.*outside the worktree/,
+    );
+    await expect(resolveInWorktree(repo.dir, "dir-out/secret.txt")).rejects.toThrow(
+      /symlink.*outside the worktree/,
+    );
     expect((await resolveInWorktree(repo.dir, "link-in.ts")).relative).toBe("link-in.ts");
   });
 
@@ -48,12 +52,16 @@ describe("resolveInWorktree", () => {
 
 describe("resolveNewFileInWorktree", () => {
   it("accepts a new file in a directory that does not exist yet", async () => {
-    expect((await resolveNewFileInWorktree(repo.dir, "tests/deep/new.test.ts")).relative).toBe("tests/deep/new.test.ts");
+    expect((await resolveNewFileInWorktree(repo.dir, "tests/deep/new.test.ts")).relative).toBe(
+      "tests/deep/new.test.ts",
+    );
   });
 
   it("refuses a new file under a symlinked directory that points outside", async () => {
     await mkdir(join(repo.outside, "sub"));
-    await expect(resolveNewFileInWorktree(repo.dir, "dir-out/sub/new.txt")).rejects.toThrow(/symlinked directory/);
+    await expect(resolveNewFileInWorktree(repo.dir, "dir-out/sub/new.txt")).rejects.toThrow(
+      /symlinked directory/,
+    );
   });
 
   it("refuses ../ and the worktree root itself", async () => {

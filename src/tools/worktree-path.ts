@@ -29,7 +29,9 @@ export async function resolveInWorktree(worktree: string, input: string): Promis
     real = await realpath(candidate);
   } catch (error) {
     if (isMissing(error)) {
-      throw new ToolRefusal(`"${input}" does not exist in the worktree. Use list_files to see which paths exist.`);
+      throw new ToolRefusal(
+        `"${input}" does not exist in the worktree. Use list_files to see which paths exist.`,
+      );
     }
     throw error;
   }
@@ -70,8 +72,10 @@ export async function resolveNewFileInWorktree(worktree: string, input: string):
 }
 
 function lexicallyInside(root: string, input: string): string {
-  if (input.trim() === "") throw new ToolRefusal("The path is empty. Give a path relative to the repository root.");
-  if (input.includes("\0")) throw new ToolRefusal("The path contains a NUL byte; give a plain relative path.");
+  if (input.trim() === "")
+    throw new ToolRefusal("The path is empty. Give a path relative to the repository root.");
+  if (input.includes("\0"))
+    throw new ToolRefusal("The path contains a NUL byte; give a plain relative path.");
   const candidate = resolve(root, input);
   if (!isInside(root, candidate)) {
     const how = isAbsolute(input) ? "is an absolute path outside the worktree" : "climbs out of the worktree";

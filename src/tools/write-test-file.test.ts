@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "./define-tool.js";
@@ -8,7 +8,10 @@ import { writeTestFileTool } from "./write-test-file.js";
 let repo: TempRepo;
 let ctx: ToolContext;
 beforeEach(async () => {
-  repo = await makeTempRepo({ "src/cart.ts": "export const x = 1;\n", "tests/cart.test.ts": "// existing\n" });
+  repo = await makeTempRepo({
+    "src/cart.ts": "export const x = 1;\n",
+    "tests/cart.test.ts": "// existing\n",
+  });
   ctx = repo.ctx();
   await mkdir(join(repo.outside, "sub"));
   await symlink(join(repo.outside, "sub"), join(repo.dir, "tests/out"));
@@ -22,7 +25,9 @@ describe("write_test_file", () => {
   it("creates a new file (and its directories) and records it in ctx.written", async () => {
     const out = await write({ path: "tests/repro/cart_total.test.ts", content: "test('x', () => {});\n" });
     expect(out).toMatch(/^Created tests\/repro\/cart_total.test.ts/);
-    expect(await readFile(join(repo.dir, "tests/repro/cart_total.test.ts"), "utf8")).toBe("test('x', () => {});\n");
+    expect(await readFile(join(repo.dir, "tests/repro/cart_total.test.ts"), "utf8")).toBe(
+      "test('x', () => {});\n",
+    );
     expect([...ctx.written]).toEqual(["tests/repro/cart_total.test.ts"]);
   });
 
@@ -40,27 +45,32 @@ describe("write_test_file", () => {
 
   it("refuses paths outside the worktree: ../, absolute elsewhere, through a symlinked directory", async () => {
     expect(await write({ path: "../evil.test.ts", content: "x" })).toMatch(/^Refused: .*climbs out/);
-    expect(await write({ path: join(repo.outside, "evil.test.ts"), content: "x" })).toMatch(/^Refused: .*absolute path outside/);
-    expect(await write({ path: "tests/out/evil.test.ts", content: "x" })).toMatch(/^Refused: .*symlinked directory/);
+    expect(await write({ path: join(repo.outside, "evil.test.ts"), content: "x" })).toMatch(
+      /^Refused: .*absolute path outside/,
+    );
+    expect(await write({ path: "tests/out/evil.test.ts", content: "x" })).toMatch(
+      /^Refused: .*symlinked directory/,
+    );
     await expect(readFile(join(repo.outside, "sub/evil.test.ts"))).rejects.toThrow(/ENOENT/);
     expect(ctx.written.size).toBe(0);
   });
 
+  it("refuses an existing directory as the file path", async () => {
+    expect(await write({ path: "tests", content: "x" })).toMatch(/^Refused: "tests" already exists/);
+  });
+
   it("refuses .git/ and .devflow/", async () => {
-    expect(await write({ path: ".git/hooks/pre-commit", content: "x" })).toMatch(/^Refused: .*inside \.git\//);
-    expect(await write({ path: ".devflow/x.test.ts", content: "x" })).toMatch(/^Refused: .*inside \.devflow\//);
+    expect(await write({ path: ".git/hooks/pre-commit", content: "x" })).toMatch(
+      /^Refused: .*inside \.git\//,
+    );
+    expect(await write({ path: ".devflow/x.test.ts", content: "x" })).toMatch(
+      /^Refused: .*inside \.devflow\//,
+    );
   });
 
   it("refuses oversized content", async () => {
-    expect(await write({ path: "tests/big.test.ts", content: "x".repeat(70_000) })).toMatch(/^Refused: The content is 70000 bytes/);
-  });
-});
-
-describe("write_test_file against an existing directory name", () => {
-  it("refuses it as existing", async () => {
-    repo = await makeTempRepo({ "tests/a.ts": "" });
-    ctx = repo.ctx();
-    await writeFile(join(repo.dir, "keep.txt"), "k");
-    expect(await write({ path: "tests", content: "x" })).toMatch(/^Refused: .*already exists/);
+    expect(await write({ path: "tests/big.test.ts", content: "x".repeat(70_000) })).toMatch(
+      /^Refused: The content is 70000 bytes/,
+    );
   });
 });

@@ -10,7 +10,10 @@ export const WRITE_TEST_FILE_MAX_BYTES = 64 * 1024;
 const RESERVED_DIRS = new Set([".git", ".devflow"]);
 
 const schema = z.object({
-  path: z.string().min(1).describe('New file, relative to the repository root, e.g. "tests/repro_cart_total.test.ts"'),
+  path: z
+    .string()
+    .min(1)
+    .describe('New file, relative to the repository root, e.g. "tests/repro_cart_total.test.ts"'),
   content: z.string().min(1).describe("The complete file content"),
 });
 
@@ -29,14 +32,18 @@ export const writeTestFileTool = defineTool({
     const target = await resolveNewFileInWorktree(ctx.worktree, args.path);
     const top = target.relative.split("/")[0] ?? "";
     if (RESERVED_DIRS.has(top)) {
-      throw new ToolRefusal(`"${args.path}" is inside ${top}/, which is not part of the project. Put the test with the project's tests.`);
+      throw new ToolRefusal(
+        `"${args.path}" is inside ${top}/, which is not part of the project. Put the test with the project's tests.`,
+      );
     }
     await mkdir(dirname(target.absolute), { recursive: true });
     // mkdir may have walked through a path swapped for a symlink since the check; look again.
     const parentReal = await realpath(dirname(target.absolute));
     const rel = relative(await realpath(ctx.worktree), parentReal);
     if (rel.startsWith(`..${sep}`) || rel === "..") {
-      throw new ToolRefusal(`"${args.path}" leads outside the worktree; choose a directory inside the repository.`);
+      throw new ToolRefusal(
+        `"${args.path}" leads outside the worktree; choose a directory inside the repository.`,
+      );
     }
     try {
       // "wx" fails on any existing entry, including a dangling symlink: never overwrite.

@@ -5,11 +5,9 @@ export const MIN_SECRET_LENGTH = 6;
 
 // A name that says "I hold a secret". The letter look-ahead keeps counters and words such as
 // `input_tokens`, `tokenizer` or `secretary` out, so usage figures are not redacted.
-const SECRET_NAME = String.raw`(?:API[_-]?KEY|TOKEN|SECRET|PASSWORD|PASSWD)(?![A-Za-z])`;
-const SECRET_ENV_NAME = new RegExp(
-  String.raw`(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIALS?)(?![A-Za-z])|_KEY$`,
-  "i",
-);
+const SECRET_NAME = "(?:API[_-]?KEY|TOKEN|SECRET|PASSWORD|PASSWD)(?![A-Za-z])";
+const SECRET_ENV_NAME =
+  /(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIALS?)(?![A-Za-z])|_KEY$/i;
 
 type Replacer = (match: string, ...groups: string[]) => string;
 
@@ -66,7 +64,8 @@ function redactNormalized(text: string, literals: readonly string[]): string {
   }
   for (const [pattern, replacement] of PATTERNS) {
     pattern.lastIndex = 0;
-    out = typeof replacement === "string" ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
+    out =
+      typeof replacement === "string" ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
   }
   return out;
 }

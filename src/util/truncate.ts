@@ -64,7 +64,9 @@ export class HeadTailBuffer {
 
   constructor(private readonly maxBytes: number) {
     if (!Number.isInteger(maxBytes) || maxBytes < MIN_EXCERPT_BYTES) {
-      throw new RangeError(`excerpt size must be an integer of at least ${MIN_EXCERPT_BYTES} bytes, got ${maxBytes}`);
+      throw new RangeError(
+        `excerpt size must be an integer of at least ${MIN_EXCERPT_BYTES} bytes, got ${maxBytes}`,
+      );
     }
     const budget = maxBytes - MARKER_RESERVE;
     this.headCap = Math.floor(budget / 2);

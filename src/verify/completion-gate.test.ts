@@ -5,7 +5,12 @@ import { completionGate } from "./completion-gate.js";
 type Result = VerifierEnvelope["overall_result"];
 type Alignment = VerifierEnvelope["green_condition_alignment"];
 
-function env(verifier: VerifierName, result: Result, alignment?: Alignment, attempt = "attempt-001"): VerifierEnvelope {
+function env(
+  verifier: VerifierName,
+  result: Result,
+  alignment?: Alignment,
+  attempt = "attempt-001",
+): VerifierEnvelope {
   return VerifierEnvelope.parse({
     verifier,
     attempt_id: attempt,
@@ -42,7 +47,9 @@ describe("completionGate", () => {
   for (const name of names) {
     for (const outcome of outcomes) {
       it(`fails when ${name} is ${outcome}, naming it`, () => {
-        const gate = completionGate(replace(allPass(), env(name, outcome, "unknown")), { requireRegression: false });
+        const gate = completionGate(replace(allPass(), env(name, outcome, "unknown")), {
+          requireRegression: false,
+        });
         expect(gate.pass).toBe(false);
         expect(gate.reasons).toHaveLength(1);
         expect(gate.reasons[0]).toMatch(new RegExp(`^${name}: `));
@@ -60,27 +67,35 @@ describe("completionGate", () => {
   }
 
   it("treats an error as a failure and says so", () => {
-    const gate = completionGate(replace(allPass(), env("critic", "error", "unknown")), { requireRegression: false });
+    const gate = completionGate(replace(allPass(), env("critic", "error", "unknown")), {
+      requireRegression: false,
+    });
     expect(gate.reasons[0]).toContain("could not run, which counts as a failure");
   });
 
   for (const alignment of ["misaligned", "unknown", "not_applicable"] as const) {
     it(`refuses a passing seam whose alignment is ${alignment}`, () => {
-      const gate = completionGate(replace(allPass(), env("seam", "pass", alignment)), { requireRegression: true });
+      const gate = completionGate(replace(allPass(), env("seam", "pass", alignment)), {
+        requireRegression: true,
+      });
       expect(gate.pass).toBe(false);
       expect(gate.reasons[0]).toContain(`"${alignment}"`);
     });
   }
 
   it("accepts a skipped regression when none is required, with a note", () => {
-    const gate = completionGate(replace(allPass(), env("regression", "skipped")), { requireRegression: false });
+    const gate = completionGate(replace(allPass(), env("regression", "skipped")), {
+      requireRegression: false,
+    });
     expect(gate.pass).toBe(true);
     expect(gate.notes).toHaveLength(1);
     expect(gate.notes[0]).toMatch(/^regression: not run/);
   });
 
   it("refuses a skipped regression when one is required", () => {
-    const gate = completionGate(replace(allPass(), env("regression", "skipped")), { requireRegression: true });
+    const gate = completionGate(replace(allPass(), env("regression", "skipped")), {
+      requireRegression: true,
+    });
     expect(gate.pass).toBe(false);
     expect(gate.reasons[0]).toContain("a regression run is required");
   });
@@ -110,7 +125,13 @@ describe("completionGate", () => {
     const gate = completionGate([env("seam", "fail", "misaligned"), env("critic", "fail", "misaligned")], {
       requireRegression: true,
     });
-    expect(gate.reasons.map((r) => r.split(":")[0])).toEqual(["seam", "seam_integrity", "scope", "critic", "regression"]);
+    expect(gate.reasons.map((r) => r.split(":")[0])).toEqual([
+      "seam",
+      "seam_integrity",
+      "scope",
+      "critic",
+      "regression",
+    ]);
   });
 
   it("fails on no envelopes at all", () => {

@@ -25,13 +25,18 @@ const REQUIRED: readonly VerifierName[] = ["seam", "seam_integrity", "scope", "c
  * plus "no test green on base is red now" (regression). A verifier that could not run ("error")
  * or is missing is a failure, never a pass (ARCHITECTURE principle 3).
  */
-export function completionGate(envelopes: readonly VerifierEnvelope[], options: CompletionGateOptions): CompletionGateResult {
+export function completionGate(
+  envelopes: readonly VerifierEnvelope[],
+  options: CompletionGateOptions,
+): CompletionGateResult {
   const reasons: string[] = [];
   const notes: string[] = [];
 
   const attemptIds = [...new Set(envelopes.map((e) => e.attempt_id))];
   if (attemptIds.length > 1) {
-    reasons.push(`verifier results come from different attempts (${attemptIds.join(", ")}); judge one attempt at a time`);
+    reasons.push(
+      `verifier results come from different attempts (${attemptIds.join(", ")}); judge one attempt at a time`,
+    );
   }
 
   for (const name of REQUIRED) {
@@ -67,7 +72,9 @@ function judge(e: VerifierEnvelope, options: CompletionGateOptions): { reason?: 
     case "pass":
       // A seam can exit 0 for the wrong reason; only a run aligned with the green condition counts.
       if (e.verifier === "seam" && e.green_condition_alignment !== "aligned") {
-        return { reason: `passed but green condition alignment is "${e.green_condition_alignment}", not "aligned"` };
+        return {
+          reason: `passed but green condition alignment is "${e.green_condition_alignment}", not "aligned"`,
+        };
       }
       return {};
   }

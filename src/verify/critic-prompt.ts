@@ -3,8 +3,10 @@ import type { ObservationArtifact } from "../artifacts/schemas/observation-artif
 import type { TaskArtifact } from "../artifacts/schemas/task-artifact.js";
 import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { fillPrompt, loadPrompt } from "../util/prompts.js";
+import { redactSecrets, secretsFromEnv } from "../util/redact.js";
 import { excerpt } from "../util/truncate.js";
 import { budgetDiff } from "./diff-budget.js";
+import { nameList } from "./envelope.js";
 
 /** Budgets for what the critic sees; the full artifacts are referenced by path, never inlined. */
 export const CRITIC_LIMITS = {
@@ -54,10 +56,18 @@ export function buildCriticPrompt(input: CriticPromptInput): CriticPrompt {
     green_condition: observation.expected_green_condition ?? "(not stated)",
   });
 
-  const diff = budgetDiff(input.diffPatch, CRITIC_LIMITS.diffBytes, input.diffPath);
-  const evidenceRefs = [input.diffPath, input.coderTranscriptPath, ...(input.seamEnvelope?.evidence_refs ?? [])].filter(
-    (r): r is string => typeof r === "string" && r.length > 0,
-  );
+  // Prompts are recorded in cassettes: a key the coder pasted into the code must not travel on.
+  const secrets = secretsFromEnv(process.env);
+  const diff = budgetDiff(redactSecrets(input.diffPatch, secrets), CRITIC_LIMITS.diffBytes, input.diffPath);
+  const evidenceRefs = [
+    input.diffPath,
+    input.coderTranscriptPath,
+    ...(input.seamEnvelope?.evidence_refs ?? []),
+  ].filter((r): r is string => typeof r === "string" && r.length > 0);
+  const coderMessage = excerpt(
+    redactSecrets(input.coderFinalMessage, secrets),
+    CRITIC_LIMITS.coderMessageBytes,
+  ).text;
   const shownFiles = diff.files.slice(0, CRITIC_LIMITS.changedFileNames);
   const moreFiles = diff.files.length - shownFiles.length;
   const user = fillPrompt(loadPrompt("critic", "input.md"), {
@@ -70,9 +80,9 @@ export function buildCriticPrompt(input: CriticPromptInput): CriticPrompt {
     diff_note:
       diff.truncatedFiles.length === 0
         ? `The whole diff (${diff.totalBytes} bytes).`
-        : `Shown ${diff.shownBytes} of ${diff.totalBytes} bytes; cut or omitted: ${diff.truncatedFiles.join(", ")}.`,
+        : `Shown ${diff.shownBytes} of ${diff.totalBytes} bytes; cut or omitted: ${nameList(diff.truncatedFiles, 20)}.`,
     diff: fence(diff.text || "(empty diff)", "diff"),
-    coder_message: fence(excerpt(input.coderFinalMessage, CRITIC_LIMITS.coderMessageBytes).text || "(no message)"),
+    coder_message: fence(coderMessage || "(no message)"),
     evidence_paths: evidenceRefs.map((r) => `- ${r}`).join("\n") || "(none)",
   });
 

@@ -1,6 +1,6 @@
 import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import type { ModelGateway } from "../models/contract.js";
-import { type CriticPromptInput, buildCriticPrompt } from "./critic-prompt.js";
+import { buildCriticPrompt, type CriticPromptInput } from "./critic-prompt.js";
 import { type CriterionVerdict, CriticVerdict } from "./critic-verdict.js";
 import { startEnvelope } from "./envelope.js";
 
@@ -60,11 +60,16 @@ export async function runCriticVerifier(input: CriticVerifierInput): Promise<Ver
   const judged = matchCriteria(input.task.success_criteria, verdict.criteria);
   const unmet = judged.filter((c) => c.verdict === "unmet");
   const unclear = judged.filter((c) => c.verdict === "unclear");
-  const pass = unmet.length === 0 && unclear.length === 0 && verdict.blockers.length === 0 && !verdict.plan_invalid;
+  const pass =
+    unmet.length === 0 && unclear.length === 0 && verdict.blockers.length === 0 && !verdict.plan_invalid;
 
   return env.finish({
     overall_result: pass ? "pass" : "fail",
-    green_condition_alignment: pass ? "aligned" : unmet.length > 0 || verdict.plan_invalid ? "misaligned" : "unknown",
+    green_condition_alignment: pass
+      ? "aligned"
+      : unmet.length > 0 || verdict.plan_invalid
+        ? "misaligned"
+        : "unknown",
     summary: pass
       ? `all ${judged.length} success criteria met: ${verdict.summary}`
       : failureSummary(unmet, unclear, verdict),
@@ -88,7 +93,10 @@ export async function runCriticVerifier(input: CriticVerifierInput): Promise<Ver
  * position when the model answered exactly as many criteria as there are. Anything left
  * without a verdict is "unclear", so a skipped criterion can never pass.
  */
-export function matchCriteria(criteria: readonly string[], answers: readonly CriterionVerdict[]): JudgedCriterion[] {
+export function matchCriteria(
+  criteria: readonly string[],
+  answers: readonly CriterionVerdict[],
+): JudgedCriterion[] {
   const used = new Set<number>();
   const byText = criteria.map((c) => {
     const i = answers.findIndex((a, j) => !used.has(j) && normalize(a.criterion) === normalize(c));
@@ -104,7 +112,13 @@ export function matchCriteria(criteria: readonly string[], answers: readonly Cri
     }
     const a = i >= 0 ? answers[i] : undefined;
     if (!a) {
-      return { index, criterion, verdict: "unclear", reason: "the critic gave no verdict for this criterion", answered: false };
+      return {
+        index,
+        criterion,
+        verdict: "unclear",
+        reason: "the critic gave no verdict for this criterion",
+        answered: false,
+      };
     }
     return { index, criterion, verdict: a.verdict, reason: a.reason, answered: true };
   });

@@ -22,7 +22,8 @@ export function splitDiff(diff: string): FileDiff[] {
   const out: FileDiff[] = [];
   const starts = [...diff.matchAll(/^diff --git /gm)].map((m) => m.index ?? 0);
   if (starts.length === 0) return diff.trim() ? [{ path: "(diff)", text: diff }] : [];
-  if ((starts[0] ?? 0) > 0 && diff.slice(0, starts[0]).trim()) out.push({ path: "(preamble)", text: diff.slice(0, starts[0]) });
+  if ((starts[0] ?? 0) > 0 && diff.slice(0, starts[0]).trim())
+    out.push({ path: "(preamble)", text: diff.slice(0, starts[0]) });
   starts.forEach((start, i) => {
     const text = diff.slice(start, starts[i + 1] ?? diff.length);
     out.push({ path: pathOf(text), text });
@@ -50,7 +51,7 @@ export function budgetDiff(diff: string, budgetBytes: number, fullDiffPath: stri
   const sizes = sections.map((s) => bytes(s.text));
   const fits = sizes.reduce((a, b) => a + b, 0) <= budgetBytes;
   // Room for the closing line about omitted files, so the whole excerpt stays within budget.
-  const allowance = fits ? sizes : waterFill(sizes, budgetBytes - TRAILER_RESERVE);
+  const allowance = fits ? sizes : allocate(sizes, budgetBytes - TRAILER_RESERVE);
   const truncatedFiles: string[] = [];
   let omitted = 0;
   const parts = sections.map((s, i) => {
@@ -67,7 +68,10 @@ export function budgetDiff(diff: string, budgetBytes: number, fullDiffPath: stri
     return headLines(s.text, room) + marker;
   });
   if (truncatedFiles.length > 0) {
-    const what = omitted > 0 ? `${omitted} file diff(s) omitted and ${truncatedFiles.length - omitted} cut` : `${truncatedFiles.length} file diff(s) cut`;
+    const what =
+      omitted > 0
+        ? `${omitted} file diff(s) omitted and ${truncatedFiles.length - omitted} cut`
+        : `${truncatedFiles.length} file diff(s) cut`;
     parts.push(`… [${what} to fit ${budgetBytes} bytes; full diff in ${fullDiffPath}]\n`);
   }
   const text = parts.join("");
@@ -84,6 +88,30 @@ export function budgetDiff(diff: string, budgetBytes: number, fullDiffPath: stri
 const TRAILER_RESERVE = 512;
 /** Below this, a cut file shows too little to judge; it is omitted and only named in the file list. */
 const MIN_USEFUL_HEAD = 160;
+/** A cut file's marker line (its path may make it longer; then the file shows a little less). */
+const MARKER_ROOM = 96;
+
+/**
+ * Chooses which files get room at all, smallest first, so every chosen file gets at least a
+ * useful head (or its whole diff when smaller); the others (the largest, often generated) are
+ * omitted. Room is then shared fairly among the chosen ones.
+ */
+function allocate(sizes: readonly number[], budget: number): number[] {
+  const bySize = sizes.map((size, i) => ({ size, i })).sort((a, b) => a.size - b.size);
+  const chosen = new Set<number>();
+  let floor = 0;
+  for (const { size, i } of bySize) {
+    const need = Math.min(size, MIN_USEFUL_HEAD + MARKER_ROOM);
+    if (floor + need > budget) break;
+    floor += need;
+    chosen.add(i);
+  }
+  const fair = waterFill(
+    sizes.map((size, i) => (chosen.has(i) ? size : 0)),
+    budget,
+  );
+  return fair;
+}
 
 /** Max-min fair allocation of `budget` over `sizes`. */
 export function waterFill(sizes: readonly number[], budget: number): number[] {

@@ -1,6 +1,17 @@
 export { type CompletionGateOptions, type CompletionGateResult, completionGate } from "./completion-gate.js";
-export { matchCriteria, runCriticVerifier, type CriticVerifierInput, type JudgedCriterion } from "./critic.js";
-export { buildCriticPrompt, CRITIC_LIMITS, type CriticPrompt, type CriticPromptInput, naivePromptBytes } from "./critic-prompt.js";
+export {
+  type CriticVerifierInput,
+  type JudgedCriterion,
+  matchCriteria,
+  runCriticVerifier,
+} from "./critic.js";
+export {
+  buildCriticPrompt,
+  CRITIC_LIMITS,
+  type CriticPrompt,
+  type CriticPromptInput,
+  naivePromptBytes,
+} from "./critic-prompt.js";
 export { CriterionVerdict, CriticVerdict } from "./critic-verdict.js";
 export { budgetDiff, splitDiff } from "./diff-budget.js";
 export { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
@@ -21,6 +32,11 @@ export {
   type SeamBaseCheckInput,
   type SeamVerifierInput,
 } from "./seam.js";
-export { hashSeamFiles, runSeamIntegrityVerifier, type SeamFileHashes, type SeamIntegrityInput } from "./seam-integrity.js";
+export {
+  hashSeamFiles,
+  runSeamIntegrityVerifier,
+  type SeamFileHashes,
+  type SeamIntegrityInput,
+} from "./seam-integrity.js";
 export { type DetectedTestCommand, detectTestCommand } from "./test-command.js";
 export { parseTestResults, type TestOutcome, type TestResults } from "./test-results.js";

@@ -28,7 +28,8 @@ export interface BaselineInput {
 /** Runs the test command once on base; the caller stores the result and passes it to every attempt. */
 export async function takeRegressionBaseline(input: BaselineInput): Promise<RegressionBaseline> {
   const run = await runVerifierCommand(input);
-  const error = run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
+  const error =
+    run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
   const parsed = error || run.outputTruncated ? null : parseTestResults(run.output);
   return {
     command: input.command,
@@ -52,7 +53,7 @@ export interface RegressionVerifierInput {
 }
 
 export const NO_TEST_COMMAND_SUMMARY =
-  "no test command found (looked for package.json scripts.test, a Makefile test target, pytest config or tests/*.py, go.mod, Cargo.toml), so regressions were not checked; pass --test-cmd \"<command>\" to check them";
+  'no test command found (looked for package.json scripts.test, a Makefile test target, pytest config or tests/*.py, go.mod, Cargo.toml), so regressions were not checked; pass --test-cmd "<command>" to check them';
 
 /**
  * Re-runs the test suite in the attempt's worktree: fails when a test green on base is red or
@@ -75,15 +76,27 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
     return env.finish({
       overall_result: "error",
       green_condition_alignment: "unknown",
-      summary: "no baseline of the test suite on base was taken, so regressions cannot be judged (run takeRegressionBaseline first)",
+      summary:
+        "no baseline of the test suite on base was taken, so regressions cannot be judged (run takeRegressionBaseline first)",
       evidence_refs: [],
       native_payload: { command: input.command },
     });
   }
 
+  if (baseline.command !== input.command) {
+    return env.finish({
+      overall_result: "error",
+      green_condition_alignment: "unknown",
+      summary: `the baseline ran \`${baseline.command}\` but this attempt would run \`${input.command}\`; take the baseline again with the same command`,
+      evidence_refs: [baseline.logPath],
+      native_payload: { command: input.command, baseline_command: baseline.command },
+    });
+  }
+
   const run = await runVerifierCommand({ ...input, command: input.command, cwd: input.worktree });
   const refs = [input.logPath, baseline.logPath];
-  const cannotRun = run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
+  const cannotRun =
+    run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
   const common = {
     command: input.command,
     exit_code: run.exitCode,
@@ -117,7 +130,11 @@ interface Comparison {
   payload: Record<string, unknown>;
 }
 
-function compare(baseline: RegressionBaseline, exitCode: number | null, now: Map<string, TestOutcome> | null): Comparison {
+function compare(
+  baseline: RegressionBaseline,
+  exitCode: number | null,
+  now: Map<string, TestOutcome> | null,
+): Comparison {
   const exit = exitCode === null ? "was killed" : `exit ${exitCode}`;
   if (!baseline.ran) {
     const green = exitCode === 0;
@@ -131,11 +148,23 @@ function compare(baseline: RegressionBaseline, exitCode: number | null, now: Map
   }
   if (baseline.tests && now) return comparePerTest(baseline.tests, baseline.exitCode, exitCode, now);
 
-  const payload = { compared: "exit_code", per_test_unavailable: baseline.tests ? "current run" : "baseline" };
+  const payload = {
+    compared: "exit_code",
+    per_test_unavailable: baseline.tests ? "current run" : "baseline",
+  };
   if (baseline.exitCode === 0) {
     return exitCode === 0
-      ? { pass: true, summary: "the suite was green on base and is green now (compared by exit code; per-test results were not parseable)", payload }
-      : { pass: false, summary: `the suite was green on base (exit 0) and is red now (${exit}); per-test results were not parseable`, payload };
+      ? {
+          pass: true,
+          summary:
+            "the suite was green on base and is green now (compared by exit code; per-test results were not parseable)",
+          payload,
+        }
+      : {
+          pass: false,
+          summary: `the suite was green on base (exit 0) and is red now (${exit}); per-test results were not parseable`,
+          payload,
+        };
   }
   return { pass: false, summary: "baseline was red and results could not be compared per test", payload };
 }
@@ -168,15 +197,25 @@ function comparePerTest(
 
   if (regressions.length > 0) {
     const named = regressions.map((r) => `${r.name} (${r.now === "fail" ? "now failing" : "now missing"})`);
-    return { pass: false, summary: `${regressions.length} test(s) green on base are not green now: ${nameList(named)}`, payload };
+    return {
+      pass: false,
+      summary: `${regressions.length} test(s) green on base are not green now: ${nameList(named)}`,
+      payload,
+    };
   }
   // Every test kept its result, yet the suite went red: something outside the parsed tests broke
   // (a new failing test, a lint step, a crash after the tests).
   if (baseExit === 0 && exitCode !== 0) {
     const extra = newFailures.length > 0 ? `; new failing test(s): ${nameList(newFailures)}` : "";
-    return { pass: false, summary: `the suite was green on base (exit 0) and is red now (exit ${exitCode ?? "killed"})${extra}`, payload };
+    return {
+      pass: false,
+      summary: `the suite was green on base (exit 0) and is red now (exit ${exitCode ?? "killed"})${extra}`,
+      payload,
+    };
   }
-  const parts = [`no regressions: all ${Object.values(base).filter((v) => v === "pass").length} test(s) green on base are still green`];
+  const parts = [
+    `no regressions: all ${Object.values(base).filter((v) => v === "pass").length} test(s) green on base are still green`,
+  ];
   if (newlyPassing.length > 0) parts.push(`newly passing: ${nameList(newlyPassing)}`);
   if (stillFailing.length > 0) parts.push(`still failing as on base: ${nameList(stillFailing)}`);
   if (newFailures.length > 0) parts.push(`new failing test(s) not on base: ${nameList(newFailures)}`);

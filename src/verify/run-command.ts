@@ -46,12 +46,16 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     maxOutputBytes: FULL_OUTPUT_CAP_BYTES,
     maxExcerptBytes: FULL_OUTPUT_CAP_BYTES,
   });
-  return { ...result, excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text, failure: failureOf(cmd, result) };
+  return {
+    ...result,
+    excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text,
+    failure: failureOf(cmd, result),
+  };
 }
 
 function failureOf(cmd: VerifierCommand, r: ProcessRunResult): string | null {
   if (r.spawnError) return `could not start \`${cmd.command}\`: ${r.spawnError}`;
-  if (r.timedOut) return `\`${cmd.command}\` timed out after ${Math.round(cmd.timeoutMs / 1000)}s and was killed`;
+  if (r.timedOut) return `\`${cmd.command}\` timed out after ${formatMs(cmd.timeoutMs)} and was killed`;
   if (r.aborted) return `\`${cmd.command}\` was aborted before it finished`;
   return null;
 }
@@ -60,3 +64,5 @@ function failureOf(cmd: VerifierCommand, r: ProcessRunResult): string | null {
 export function commandMissing(r: ProcessRunResult): boolean {
   return r.exitCode === 127 || r.exitCode === 126;
 }
+
+const formatMs = (ms: number): string => (ms < 1000 ? `${ms}ms` : `${Math.round(ms / 1000)}s`);

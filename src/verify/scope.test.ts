@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { runScopeVerifier } from "./scope.js";
 
-const scope = (allowed_paths: string[]) => ({ statement: "Fix the CSV import only", allowed_paths, out_of_scope: [] });
+const scope = (allowed_paths: string[]) => ({
+  statement: "Fix the CSV import only",
+  allowed_paths,
+  out_of_scope: [],
+});
 
 function run(changedFiles: string[], allowed: string[], seamFiles: string[] = []) {
   const e = runScopeVerifier({ changedFiles, scope: scope(allowed), seamFiles, attemptId: "attempt-001" });
@@ -11,7 +15,10 @@ function run(changedFiles: string[], allowed: string[], seamFiles: string[] = []
 
 describe("runScopeVerifier", () => {
   it("passes files matched by globs", () => {
-    const e = run(["src/import/csv.ts", "src/import/deep/x.ts", "test/import.test.ts"], ["src/import/**", "test/*.test.ts"]);
+    const e = run(
+      ["src/import/csv.ts", "src/import/deep/x.ts", "test/import.test.ts"],
+      ["src/import/**", "test/*.test.ts"],
+    );
     expect(e.overall_result).toBe("pass");
     expect(e.green_condition_alignment).toBe("not_applicable");
     expect(e.summary).toContain("all 3 changed file(s)");
@@ -37,7 +44,10 @@ describe("runScopeVerifier", () => {
   });
 
   it("never counts .devflow/ paths", () => {
-    const e = run([".devflow/iterate/t/task_artifact.json", ".devflow", "src/import/a.ts"], ["src/import/**"]);
+    const e = run(
+      [".devflow/iterate/t/task_artifact.json", ".devflow", "src/import/a.ts"],
+      ["src/import/**"],
+    );
     expect(e.overall_result).toBe("pass");
     expect(e.native_payload.changed_files).toEqual(["src/import/a.ts"]);
   });

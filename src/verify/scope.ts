@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
-import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import type { TaskArtifact } from "../artifacts/schemas/task-artifact.js";
+import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { nameList, startEnvelope } from "./envelope.js";
 
 export interface ScopeVerifierInput {
@@ -18,7 +18,9 @@ const DEVFLOW_DIR = /^\.devflow(\/|$)/;
 export function runScopeVerifier(input: ScopeVerifierInput): VerifierEnvelope {
   const env = startEnvelope("scope", input.attemptId);
   const patterns = input.scope.allowed_paths.map(normalizePath).filter((p) => p.length > 0);
-  const changed = [...new Set(input.changedFiles.map(normalizePath))].filter((f) => f && !DEVFLOW_DIR.test(f));
+  const changed = [...new Set(input.changedFiles.map(normalizePath))].filter(
+    (f) => f && !DEVFLOW_DIR.test(f),
+  );
   const payload = { allowed_paths: input.scope.allowed_paths, changed_files: changed };
 
   if (patterns.length === 0) {
@@ -48,7 +50,10 @@ export function runScopeVerifier(input: ScopeVerifierInput): VerifierEnvelope {
 }
 
 function normalizePath(p: string): string {
-  return p.trim().replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+  return p
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/^(\.\/)+/, "");
 }
 
 /** "src/auth" and "src/auth/" mean the folder and everything in it, as a person writing a scope means. */

@@ -17,7 +17,9 @@ afterEach(async () => {
 });
 
 const verify = async (hashes: Record<string, string | null>) =>
-  VerifierEnvelope.parse(await runSeamIntegrityVerifier({ worktree: dir, seamFileHashes: hashes, attemptId: "attempt-001" }));
+  VerifierEnvelope.parse(
+    await runSeamIntegrityVerifier({ worktree: dir, seamFileHashes: hashes, attemptId: "attempt-001" }),
+  );
 
 describe("seam integrity", () => {
   it("hashes files with sha256 and a missing file as null", async () => {

@@ -76,7 +76,9 @@ function resolveInside(worktree: string, file: string): string {
   const full = resolve(worktree, file);
   const rel = relative(resolve(worktree), full);
   if (rel.startsWith("..") || isAbsolute(rel)) {
-    throw new Error(`seam file "${file}" is outside the worktree ${worktree}; seam files must be repo-relative`);
+    throw new Error(
+      `seam file "${file}" is outside the worktree ${worktree}; seam files must be repo-relative`,
+    );
   }
   return full;
 }

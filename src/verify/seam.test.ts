@@ -71,7 +71,9 @@ describe("runSeamVerifier", () => {
   });
 
   it("keeps the envelope excerpt within 8 KiB for a chatty command", async () => {
-    const { e, logPath } = await seam(`node -e "for (let i = 0; i < 5000; i++) console.log('line ' + i + ' ' + 'x'.repeat(40)); process.exitCode = 1"`);
+    const { e, logPath } = await seam(
+      `node -e "for (let i = 0; i < 5000; i++) console.log('line ' + i + ' ' + 'x'.repeat(40)); process.exitCode = 1"`,
+    );
     const excerpt = String(e.native_payload.output_excerpt);
     expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(ENVELOPE_EXCERPT_BYTES);
     expect(excerpt).toContain("line 4999");

@@ -37,7 +37,8 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<Verifie
   const evidence_refs = [input.logPath];
   const condition = input.expectedGreenCondition ? `: ${input.expectedGreenCondition}` : "";
 
-  const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(input.seam.command, run.exitCode) : null);
+  const cannotRun =
+    run.failure ?? (commandMissing(run) ? notFoundMessage(input.seam.command, run.exitCode) : null);
   if (cannotRun) {
     return env.finish({
       overall_result: "error",
@@ -95,7 +96,8 @@ export interface SeamBaseCheck {
 export async function checkSeamRedOnBase(input: SeamBaseCheckInput): Promise<SeamBaseCheck> {
   const run = await runVerifierCommand(input);
   const base = { exitCode: run.exitCode, outputExcerpt: run.excerpt, logPath: input.logPath };
-  if (run.failure) return { ...base, ran: false, red: false, message: `seam did not run on base: ${run.failure}` };
+  if (run.failure)
+    return { ...base, ran: false, red: false, message: `seam did not run on base: ${run.failure}` };
   if (commandMissing(run)) {
     return { ...base, ran: false, red: false, message: notFoundMessage(input.command, run.exitCode) };
   }
@@ -108,7 +110,12 @@ export async function checkSeamRedOnBase(input: SeamBaseCheckInput): Promise<Sea
     };
   }
   const how = run.exitCode === null ? `was killed by ${run.signal ?? "a signal"}` : `exited ${run.exitCode}`;
-  return { ...base, ran: true, red: true, message: `seam confirmed red on base: \`${input.command}\` ${how}` };
+  return {
+    ...base,
+    ran: true,
+    red: true,
+    message: `seam confirmed red on base: \`${input.command}\` ${how}`,
+  };
 }
 
 function notFoundMessage(command: string, exitCode: number | null): string {

@@ -14,7 +14,13 @@ export interface DetectedTestCommand {
  * the regression verifier can compare test by test rather than by exit code alone.
  */
 export function detectTestCommand(worktree: string): DetectedTestCommand | null {
-  return fromPackageJson(worktree) ?? fromMakefile(worktree) ?? fromPython(worktree) ?? fromGo(worktree) ?? fromCargo(worktree);
+  return (
+    fromPackageJson(worktree) ??
+    fromMakefile(worktree) ??
+    fromPython(worktree) ??
+    fromGo(worktree) ??
+    fromCargo(worktree)
+  );
 }
 
 function fromPackageJson(dir: string): DetectedTestCommand | null {
@@ -37,7 +43,8 @@ function fromPackageJson(dir: string): DetectedTestCommand | null {
 function fromMakefile(dir: string): DetectedTestCommand | null {
   for (const name of ["Makefile", "makefile", "GNUmakefile"]) {
     const text = read(join(dir, name));
-    if (text !== null && /^test\s*:(?!=)/m.test(text)) return { command: "make test", source: `${name} target "test"` };
+    if (text !== null && /^test\s*:(?!=)/m.test(text))
+      return { command: "make test", source: `${name} target "test"` };
   }
   return null;
 }
@@ -52,7 +59,8 @@ function fromPython(dir: string): DetectedTestCommand | null {
   }
   const testsDir = join(dir, "tests");
   if (listing(testsDir).some((f) => f.endsWith(".py"))) return { command, source: "tests/*.py" };
-  if (listing(dir).some((f) => /^test_.*\.py$|_test\.py$/.test(f))) return { command, source: "test_*.py files" };
+  if (listing(dir).some((f) => /^test_.*\.py$|_test\.py$/.test(f)))
+    return { command, source: "test_*.py files" };
   return null;
 }
 

@@ -76,7 +76,11 @@ function parsePytest(lines: string[], results: TestResults): void {
     if (!m) continue;
     const status = m[1];
     // An expected failure (XFAIL) is the test behaving as declared.
-    record(results, m[2] ?? "", status === "PASSED" || status === "XFAIL" || status === "XPASS" ? "pass" : "fail");
+    record(
+      results,
+      m[2] ?? "",
+      status === "PASSED" || status === "XFAIL" || status === "XPASS" ? "pass" : "fail",
+    );
   }
 }
 
@@ -119,7 +123,7 @@ function parseCheckMarks(lines: string[], results: TestResults): void {
     const pass = CHECK_PASS.exec(line);
     const fail = pass ? null : CHECK_FAIL.exec(line);
     const raw = pass?.[1] ?? fail?.[1];
-    if (raw === undefined) continue;
+    if (raw === undefined || TAP_DIRECTIVE.test(raw) || raw.trim().endsWith(":")) continue;
     // Durations and counts differ between runs; they are not part of a test's identity.
     const name = raw
       .replace(/\s+\(\d+(\.\d+)?\s*m?s\)\s*$/, "")

@@ -29,7 +29,9 @@ export async function acquireTaskLock(
   await mkdir(dir, { recursive: true });
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(dir, {
+    // proper-lockfile tracks held locks per *target* path in-process; the artifact store locks the
+    // task dir itself for its writes, so this lock targets a distinct path or each would release the other.
+    release = await lockfile.lock(join(dir, "run"), {
       lockfilePath: lockPath,
       stale: STALE_MS,
       retries: 0,

@@ -7,10 +7,10 @@ import * as kit from "./stub-kit.mjs";
 const argv = process.argv.slice(2);
 if (kit.handleVersion("aider")) process.exit(0);
 const stdin = await kit.readStdin();
-kit.record({ stdin });
 const messageFile = kit.flagValue(argv, ["--message-file", "-f"]);
-if (!messageFile) kit.fail("stub aider: only --message-file is stubbed", 2);
-const message = readFileSync(messageFile, "utf8");
+const message = messageFile ? readFileSync(messageFile, "utf8") : null;
+kit.record({ stdin, message });
+if (message === null) kit.fail("stub aider: only --message-file is stubbed", 2);
 if (message.trim() === "") kit.fail("stub aider: empty message file", 2);
 if (!kit.hasFlag(argv, "--yes-always")) {
   // Without --yes-always aider asks on the terminal; with stdin at EOF it gives up.
@@ -64,6 +64,7 @@ switch (kit.scenario) {
   case "huge_output":
     await kit.writeMany(kit.hugeBytes(), (i) => `model says line ${i} ${"m".repeat(300)}\n`);
     edit();
+    say("Done after a lot of output.");
     tokens();
     break;
   case "secret":

@@ -5,20 +5,40 @@ import * as kit from "./stub-kit.mjs";
 
 const argv = process.argv.slice(2);
 if (kit.handleVersion("claude")) process.exit(0);
-if (process.env.CLAUDECODE) kit.fail("Error: Claude Code cannot be launched inside another Claude Code session.", 1);
+if (process.env.CLAUDECODE)
+  kit.fail("Error: Claude Code cannot be launched inside another Claude Code session.", 1);
 
 const stdin = await kit.readStdin();
 kit.record({ stdin });
-if (!kit.hasFlag(argv, "-p") && !kit.hasFlag(argv, "--print")) kit.fail("stub claude: only print mode (-p) is stubbed", 2);
+if (!kit.hasFlag(argv, "-p") && !kit.hasFlag(argv, "--print"))
+  kit.fail("stub claude: only print mode (-p) is stubbed", 2);
 if (kit.flagValue(argv, ["--output-format"]) === "stream-json" && !kit.hasFlag(argv, "--verbose")) {
   kit.fail("Error: When using --print, --output-format=stream-json requires --verbose", 1);
 }
-if (stdin.trim() === "") kit.fail("Error: Input must be provided either through stdin or as a prompt argument when using --print", 1);
+if (stdin.trim() === "")
+  kit.fail(
+    "Error: Input must be provided either through stdin or as a prompt argument when using --print",
+    1,
+  );
 
 const emit = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
-const usage = { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 30, cache_creation_input_tokens: 10 };
+const usage = {
+  input_tokens: 100,
+  output_tokens: 20,
+  cache_read_input_tokens: 30,
+  cache_creation_input_tokens: 10,
+};
 const result = (fields) =>
-  emit({ type: "result", subtype: "success", is_error: false, session_id: "stub", num_turns: 2, total_cost_usd: 0.0123, usage, ...fields });
+  emit({
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    session_id: "stub",
+    num_turns: 2,
+    total_cost_usd: 0.0123,
+    usage,
+    ...fields,
+  });
 
 emit({ type: "system", subtype: "init", session_id: "stub", cwd: process.cwd() });
 switch (kit.scenario) {
@@ -57,13 +77,19 @@ switch (kit.scenario) {
   case "huge_output": {
     // Long stream-json lines (bigger than a 64 KiB line buffer) and many of them.
     const big = "y".repeat(200 * 1024);
-    await kit.writeMany(kit.hugeBytes(), () => `${JSON.stringify({ type: "assistant", message: { content: [{ type: "text", text: big }] } })}\n`);
+    await kit.writeMany(
+      kit.hugeBytes(),
+      () => `${JSON.stringify({ type: "assistant", message: { content: [{ type: "text", text: big }] } })}\n`,
+    );
     kit.editFile(process.cwd(), "claude");
     result({ result: "Done after a lot of output." });
     break;
   }
   case "secret":
-    emit({ type: "assistant", message: { content: [{ type: "text", text: `The key is ${kit.secretValue()}` }] } });
+    emit({
+      type: "assistant",
+      message: { content: [{ type: "text", text: `The key is ${kit.secretValue()}` }] },
+    });
     process.stderr.write(`ANTHROPIC_API_KEY=${kit.secretValue()}\n`);
     kit.editFile(process.cwd(), "claude");
     result({ result: `Done; key ${kit.secretValue()}` });

@@ -22,14 +22,18 @@ const agentMessage = (text) => {
   emit({ type: "item.completed", item: { id: "item_1", type: "agent_message", text } });
   if (lastMessage) writeFileSync(lastMessage, text);
 };
-const done = () => emit({ type: "turn.completed", usage: { input_tokens: 120, cached_input_tokens: 20, output_tokens: 30 } });
+const done = () =>
+  emit({ type: "turn.completed", usage: { input_tokens: 120, cached_input_tokens: 20, output_tokens: 30 } });
 
 emit({ type: "thread.started", thread_id: "stub-thread" });
 emit({ type: "turn.started" });
 switch (kit.scenario) {
   case "success":
     kit.editFile(dir, "codex");
-    emit({ type: "item.completed", item: { id: "item_0", type: "file_change", changes: [{ path: kit.EDIT_FILE, kind: "add" }] } });
+    emit({
+      type: "item.completed",
+      item: { id: "item_0", type: "file_change", changes: [{ path: kit.EDIT_FILE, kind: "add" }] },
+    });
     agentMessage("Edited stub-edit.txt.");
     done();
     break;
@@ -46,25 +50,42 @@ switch (kit.scenario) {
   case "sandbox_failure":
     emit({
       type: "item.completed",
-      item: { id: "item_0", type: "command_execution", command: "npm test", aggregated_output: "bwrap: Failed to make / slave: Permission denied", exit_code: 1, status: "failed" },
+      item: {
+        id: "item_0",
+        type: "command_execution",
+        command: "npm test",
+        aggregated_output: "bwrap: Failed to make / slave: Permission denied",
+        exit_code: 1,
+        status: "failed",
+      },
     });
     agentMessage("I could not run the tests.");
     done();
     break;
   case "auth":
     emit({ type: "error", message: "unexpected status 401 Unauthorized: Incorrect API key provided" });
-    emit({ type: "turn.failed", error: { message: "unexpected status 401 Unauthorized: Incorrect API key provided" } });
+    emit({
+      type: "turn.failed",
+      error: { message: "unexpected status 401 Unauthorized: Incorrect API key provided" },
+    });
     process.exit(1);
     break;
   case "rate_limit":
-    emit({ type: "turn.failed", error: { message: "You've hit your usage limit. Try again later. (usage_limit_exceeded)" } });
+    emit({
+      type: "turn.failed",
+      error: { message: "You've hit your usage limit. Try again later. (usage_limit_exceeded)" },
+    });
     process.exit(1);
     break;
   case "nonzero_exit":
     kit.fail("Error: failed to initialize: config error", 1);
     break;
   case "huge_output":
-    await kit.writeMany(kit.hugeBytes(), (i) => `${JSON.stringify({ type: "item.completed", item: { id: `r${i}`, type: "reasoning", text: "z".repeat(4096) } })}\n`);
+    await kit.writeMany(
+      kit.hugeBytes(),
+      (i) =>
+        `${JSON.stringify({ type: "item.completed", item: { id: `r${i}`, type: "reasoning", text: "z".repeat(4096) } })}\n`,
+    );
     kit.editFile(dir, "codex");
     agentMessage("Done after a lot of output.");
     done();

@@ -16,13 +16,19 @@ const failWith = (code, type, message) => {
   process.exit(code);
 };
 if (!prompt) failWith(42, "Error", "No input provided via stdin or -p.");
-if (kit.flagValue(argv, ["--output-format", "-o"]) !== "json") kit.fail("stub gemini: expected --output-format json", 2);
+if (kit.flagValue(argv, ["--output-format", "-o"]) !== "json")
+  kit.fail("stub gemini: expected --output-format json", 2);
 const trusted = kit.hasFlag(argv, "--skip-trust") || process.env.GEMINI_CLI_TRUST_WORKSPACE === "true";
-if (!trusted) failWith(55, "FatalUntrustedWorkspaceError", "Gemini CLI is not running in a trusted directory.");
+if (!trusted)
+  failWith(55, "FatalUntrustedWorkspaceError", "Gemini CLI is not running in a trusted directory.");
 
 const settingsFile = join(process.env.GEMINI_CLI_HOME ?? "", ".gemini", "settings.json");
 const settings = existsSync(settingsFile) ? JSON.parse(readFileSync(settingsFile, "utf8")) : {};
-const stats = { models: { "gemini-2.5-pro": { api: { totalRequests: 2 }, tokens: { prompt: 150, candidates: 25, total: 175 } } } };
+const stats = {
+  models: {
+    "gemini-2.5-pro": { api: { totalRequests: 2 }, tokens: { prompt: 150, candidates: 25, total: 175 } },
+  },
+};
 
 switch (kit.scenario) {
   case "success":
@@ -34,10 +40,17 @@ switch (kit.scenario) {
     print({ response: "Edited and committed.", stats });
     break;
   case "structured_failure":
-    print({ error: { type: "ApiError", message: "[API Error: 500 Internal error encountered.]", code: 500 }, stats });
+    print({
+      error: { type: "ApiError", message: "[API Error: 500 Internal error encountered.]", code: 500 },
+      stats,
+    });
     break;
   case "turn_limit":
-    failWith(53, "FatalTurnLimitedError", `Reached max session turns (${settings.model?.maxSessionTurns ?? "?"}).`);
+    failWith(
+      53,
+      "FatalTurnLimitedError",
+      `Reached max session turns (${settings.model?.maxSessionTurns ?? "?"}).`,
+    );
     break;
   case "input_error":
     failWith(42, "FatalInputError", "Invalid input.");

@@ -9,8 +9,21 @@ const argv = process.argv.slice(2);
 if (kit.handleVersion("junie")) process.exit(0);
 
 const stdin = await kit.readStdin();
-kit.record({ stdin });
-if (kit.flagValue(argv, ["--output-format"]) !== "json" || kit.flagValue(argv, ["--input-format"]) !== "json") {
+// A custom profile must exist in JUNIE_HOME/models and its ${VAR} key must resolve, as Junie requires.
+const model = kit.flagValue(argv, ["--model"]);
+const profileFile = model?.startsWith("custom:")
+  ? join(process.env.JUNIE_HOME ?? "", "models", `${model.slice(7)}.json`)
+  : null;
+const profile = profileFile && existsSync(profileFile) ? JSON.parse(readFileSync(profileFile, "utf8")) : null;
+kit.record({ stdin, profile });
+if (profileFile && !profile) kit.fail(`stub junie: unknown model profile ${model}`, 1);
+const profileKey = /^\$\{(\w+)\}$/.exec(profile?.apiKey ?? "")?.[1];
+if (profileKey && !process.env[profileKey])
+  kit.fail(`stub junie: profile ${model} needs unset variable ${profileKey}`, 1);
+if (
+  kit.flagValue(argv, ["--output-format"]) !== "json" ||
+  kit.flagValue(argv, ["--input-format"]) !== "json"
+) {
   kit.fail("stub junie: expected --output-format=json --input-format=json", 2);
 }
 const outputFile = kit.flagValue(argv, ["--json-output-file"]);
@@ -22,15 +35,6 @@ try {
   kit.fail("stub junie: stdin is not the task JSON", 2);
 }
 if (typeof task !== "string" || task === "") kit.fail("stub junie: the input JSON has no task", 2);
-
-// A custom profile must exist in JUNIE_HOME/models and its ${VAR} key must resolve, as Junie requires.
-const model = kit.flagValue(argv, ["--model"]);
-if (model?.startsWith("custom:")) {
-  const profile = join(process.env.JUNIE_HOME ?? "", "models", `${model.slice(7)}.json`);
-  if (!existsSync(profile)) kit.fail(`stub junie: unknown model profile ${model}`, 1);
-  const key = /^\$\{(\w+)\}$/.exec(JSON.parse(readFileSync(profile, "utf8")).apiKey ?? "")?.[1];
-  if (key && !process.env[key]) kit.fail(`stub junie: profile ${model} needs unset variable ${key}`, 1);
-}
 
 const project = kit.flagValue(argv, ["--project", "-p"]) ?? process.cwd();
 const write = (output) => writeFileSync(outputFile, JSON.stringify(output));
@@ -64,7 +68,11 @@ switch (kit.scenario) {
     write({ sessionId: "s", result: "Empty", errors: [] });
     break;
   case "auth":
-    write({ sessionId: "s", result: "", errors: ["authentication_failed: the JUNIE_API_KEY was rejected (401)"] });
+    write({
+      sessionId: "s",
+      result: "",
+      errors: ["authentication_failed: the JUNIE_API_KEY was rejected (401)"],
+    });
     process.exit(1);
     break;
   case "rate_limit":

@@ -26,16 +26,27 @@ if (edit === "ask" && !kit.hasFlag(argv, "--auto")) {
   kit.markStarted();
   setInterval(() => {}, 1000);
 } else {
-  const emit = (event) => process.stdout.write(`${JSON.stringify({ sessionID: "ses_stub", timestamp: Date.now(), ...event })}\n`);
+  const emit = (event) =>
+    process.stdout.write(`${JSON.stringify({ sessionID: "ses_stub", timestamp: Date.now(), ...event })}\n`);
   const text = (id, value) => emit({ type: "text", part: { id, type: "text", text: value } });
   const finish = () =>
-    emit({ type: "step_finish", part: { reason: "stop", cost: 0.002, tokens: { input: 80, output: 12, reasoning: 0, cache: { read: 0, write: 0 } } } });
+    emit({
+      type: "step_finish",
+      part: {
+        reason: "stop",
+        cost: 0.002,
+        tokens: { input: 80, output: 12, reasoning: 0, cache: { read: 0, write: 0 } },
+      },
+    });
 
   emit({ type: "step_start", part: { type: "step-start" } });
   switch (kit.scenario) {
     case "success":
       kit.editFile(dir, "opencode");
-      emit({ type: "tool_use", part: { tool: "write", callID: "c1", state: { status: "completed", input: {}, output: "ok" } } });
+      emit({
+        type: "tool_use",
+        part: { tool: "write", callID: "c1", state: { status: "completed", input: {}, output: "ok" } },
+      });
       text("t1", "Editing.");
       text("t2", "Edited stub-edit.txt.");
       finish();
@@ -47,22 +58,35 @@ if (edit === "ask" && !kit.hasFlag(argv, "--auto")) {
       break;
     case "structured_failure":
       // Exit 0 with an empty message: what opencode does after auto-rejecting a permission (#44267).
-      emit({ type: "tool_use", part: { tool: "bash", callID: "c1", state: { status: "error", error: "permission rejected" } } });
+      emit({
+        type: "tool_use",
+        part: { tool: "bash", callID: "c1", state: { status: "error", error: "permission rejected" } },
+      });
       finish();
       break;
     case "auth":
-      emit({ type: "error", error: { name: "ProviderAuthError", data: { providerID: "anthropic", message: "invalid x-api-key" } } });
+      emit({
+        type: "error",
+        error: { name: "ProviderAuthError", data: { providerID: "anthropic", message: "invalid x-api-key" } },
+      });
       process.exit(1);
       break;
     case "rate_limit":
-      emit({ type: "error", error: { name: "APIError", data: { message: "Too Many Requests", statusCode: 429 } } });
+      emit({
+        type: "error",
+        error: { name: "APIError", data: { message: "Too Many Requests", statusCode: 429 } },
+      });
       process.exit(1);
       break;
     case "nonzero_exit":
       kit.fail("stub opencode: Error: unexpected failure", 1);
       break;
     case "huge_output":
-      await kit.writeMany(kit.hugeBytes(), (i) => `${JSON.stringify({ type: "tool_use", part: { tool: "read", callID: `r${i}`, state: { status: "completed", output: "q".repeat(100 * 1024) } } })}\n`);
+      await kit.writeMany(
+        kit.hugeBytes(),
+        (i) =>
+          `${JSON.stringify({ type: "tool_use", part: { tool: "read", callID: `r${i}`, state: { status: "completed", output: "q".repeat(100 * 1024) } } })}\n`,
+      );
       kit.editFile(dir, "opencode");
       text("t1", "Done after a lot of output.");
       finish();

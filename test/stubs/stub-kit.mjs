@@ -20,7 +20,10 @@ export async function readStdin() {
 export function record(fields) {
   const file = process.env.STUB_RECORD_FILE;
   if (!file) return;
-  writeFileSync(file, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), env: process.env, ...fields }));
+  writeFileSync(
+    file,
+    JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), env: process.env, ...fields }),
+  );
 }
 
 export function markStarted() {
@@ -59,7 +62,16 @@ export function commitEdit(dir, who) {
   editFile(dir, who);
   const git = (args) => execFileSync("git", args, { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
   git(["add", EDIT_FILE]);
-  git(["-c", "user.name=stub", "-c", "user.email=stub@example.invalid", "commit", "-q", "-m", `${who} stub commit`]);
+  git([
+    "-c",
+    "user.name=stub",
+    "-c",
+    "user.email=stub@example.invalid",
+    "commit",
+    "-q",
+    "-m",
+    `${who} stub commit`,
+  ]);
 }
 
 /** The value of the variable the test names as secret: printing it must never reach a transcript. */

@@ -99,7 +99,13 @@ class CliBackend implements CoderBackend {
   async probe(): Promise<CliCoderProbe> {
     const binaryPath = this.locate();
     const authConfigured = this.spec.authConfigured(this.source);
-    const authHint = authConfigured ? null : this.spec.authHint;
+    const misconfigured = this.spec.misconfiguration;
+    const authHint = [
+      misconfigured === undefined ? null : `${misconfigured.reason} ${misconfigured.hint}`,
+      authConfigured ? null : this.spec.authHint,
+    ]
+      .filter((part) => part !== null)
+      .join(" ") || null;
     if (binaryPath === null) {
       const hint = [this.spec.installHint, authHint].filter((part) => part !== null).join(" ");
       return { name: this.name, installed: false, version: null, hint, binaryPath, authConfigured };
@@ -132,6 +138,10 @@ class CliBackend implements CoderBackend {
   async run(request: CoderRunRequest): Promise<CoderRunResult> {
     const binaryPath = this.locate();
     if (binaryPath === null) throw this.missingBinary();
+    const misconfigured = this.spec.misconfiguration;
+    if (misconfigured !== undefined) {
+      throw new CoderUnavailableError(`The ${this.name} coder cannot run: ${misconfigured.reason}`, misconfigured.hint);
+    }
     // Without a credential these CLIs wait for an interactive sign-in or fail late; say so up front.
     if (!this.spec.authConfigured({ ...this.source, ...request.env })) {
       throw new CoderUnavailableError(

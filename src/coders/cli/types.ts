@@ -1,6 +1,6 @@
 import type { CoderStatus } from "../../artifacts/schemas/index.js";
 import type { ProcessRunResult } from "../../process/types.js";
-import type { CoderProbe, CoderUsage } from "../contract.js";
+import type { CoderBackend, CoderProbe, CoderUsage } from "../contract.js";
 
 /** Where a backend reads credentials and settings from; `process.env` unless a test injects one. */
 export type SourceEnv = Readonly<Record<string, string | undefined>>;
@@ -54,6 +54,8 @@ export interface CliBackendSpec {
   authHint: string;
   /** Names of variables copied from the source env when set (credentials, pins). */
   passEnv: readonly string[];
+  /** Set when the backend's configuration cannot work (probe reports it, run refuses with it). */
+  misconfiguration?: { reason: string; hint: string };
   /** True when some credential the CLI accepts is visible (no model call is made to check). */
   authConfigured(env: SourceEnv): boolean;
   /** Variables that point the CLI at a config home (also used by probe's `--version`). */
@@ -65,6 +67,11 @@ export interface CliBackendSpec {
 export interface CliCoderProbe extends CoderProbe {
   binaryPath: string | null;
   authConfigured: boolean;
+}
+
+/** A CLI backend: the coder contract, with the richer probe `devflow doctor` uses. */
+export interface CliCoderBackend extends CoderBackend {
+  probe(): Promise<CliCoderProbe>;
 }
 
 /** Options every CLI backend accepts (backend-specific options extend this). */

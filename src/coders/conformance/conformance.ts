@@ -3,20 +3,17 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CoderStatus } from "../../artifacts/schemas/index.js";
 import { CONFIG_HOME_DIR } from "../cli/cli-backend.js";
-import type { CliCoderProbe, CliRuntimeOptions } from "../cli/types.js";
+import type { CliCoderBackend, CliRuntimeOptions } from "../cli/types.js";
 import {
-  type CoderBackend,
   type CoderRunRequest,
   type CoderRunResult,
-  type CoderUsage,
   CoderUnavailableError,
+  type CoderUsage,
 } from "../contract.js";
 import { createStubWorld, processGone, type StubCall, type StubWorld, waitFor } from "./harness.js";
 
-export type ConformanceBackend = CoderBackend & { probe(): Promise<CliCoderProbe> };
-
 /** Builds the backend under test; the suite injects PATH/credentials (sourceEnv) and small limits. */
-export type ConformanceFactory = (options: CliRuntimeOptions) => ConformanceBackend;
+export type ConformanceFactory = (options: CliRuntimeOptions) => CliCoderBackend;
 
 /** What the suite needs to know about one CLI and its stub (test/stubs/<cli>.mjs). */
 export interface StubControls {
@@ -39,9 +36,14 @@ export interface StubControls {
 }
 
 /** Quotes, a `$VAR`, a newline and non-ASCII: any shell or re-quoting on the way would alter it. */
-export const CONFORMANCE_PROMPT = "Create stub-edit.txt — say \"hi\" and 'bye'; leave $HOME alone.\nSecond line: ünïcode.";
+export const CONFORMANCE_PROMPT =
+  "Create stub-edit.txt — say \"hi\" and 'bye'; leave $HOME alone.\nSecond line: ünïcode.";
 
-const STRIPPED_VARIABLES = { EJ_RUNNER_PWD: "/somewhere/else", CLAUDECODE: "1", CLAUDE_CODE_ENTRYPOINT: "cli" };
+const STRIPPED_VARIABLES = {
+  EJ_RUNNER_PWD: "/somewhere/else",
+  CLAUDECODE: "1",
+  CLAUDE_CODE_ENTRYPOINT: "cli",
+};
 const HUGE_CAP_BYTES = 256 * 1024;
 const KILL_GRACE_MS = 300;
 
@@ -59,7 +61,10 @@ export function runCoderConformance(factory: ConformanceFactory, controls: StubC
       world.cleanup();
     });
 
-    const backend = (options: CliRuntimeOptions = {}, sourceExtra: Record<string, string> = {}): ConformanceBackend =>
+    const backend = (
+      options: CliRuntimeOptions = {},
+      sourceExtra: Record<string, string> = {},
+    ): CliCoderBackend =>
       factory({
         sourceEnv: world.sourceEnv({ ...controls.authEnv, ...sourceExtra }),
         killGraceMs: KILL_GRACE_MS,
@@ -75,14 +80,23 @@ export function runCoderConformance(factory: ConformanceFactory, controls: StubC
       ...overrides,
     });
 
-    const run = (scenario: string, overrides: Partial<CoderRunRequest> = {}, options: CliRuntimeOptions = {}) =>
-      backend(options).run(request(scenario, overrides));
+    const run = (
+      scenario: string,
+      overrides: Partial<CoderRunRequest> = {},
+      options: CliRuntimeOptions = {},
+    ) => backend(options).run(request(scenario, overrides));
 
     const transcript = (result: CoderRunResult): string => readFileSync(result.transcriptPath, "utf8");
 
     it("probe reports the CLI installed, its version, and configured credentials", async () => {
       const probe = await backend().probe();
-      expect(probe).toMatchObject({ name: controls.cli, installed: true, version: "9.9.9-stub", authConfigured: true, hint: null });
+      expect(probe).toMatchObject({
+        name: controls.cli,
+        installed: true,
+        version: "9.9.9-stub",
+        authConfigured: true,
+        hint: null,
+      });
       expect(probe.binaryPath).toBe(join(world.binDir, controls.cli));
     });
 
@@ -189,7 +203,8 @@ export function runCoderConformance(factory: ConformanceFactory, controls: StubC
       const emptyPath = world.sourceEnv({ ...controls.authEnv, PATH: join(world.root, "no-such-bin") });
       const missing = factory({ sourceEnv: emptyPath });
       const error = await missing.run(request("success")).catch((caught: unknown) => caught);
-      if (!(error instanceof CoderUnavailableError)) throw new Error(`expected a CoderUnavailableError, got ${String(error)}`);
+      if (!(error instanceof CoderUnavailableError))
+        throw new Error(`expected a CoderUnavailableError, got ${String(error)}`);
       expect(error.message).toContain(controls.installStep);
       expect(error.hint).toContain(controls.installStep);
       const probe = await missing.probe();
@@ -201,7 +216,8 @@ export function runCoderConformance(factory: ConformanceFactory, controls: StubC
       const unconfigured = factory({ sourceEnv: world.sourceEnv() });
       expect((await unconfigured.probe()).authConfigured).toBe(false);
       const error = await unconfigured.run(request("success")).catch((caught: unknown) => caught);
-      if (!(error instanceof CoderUnavailableError)) throw new Error(`expected a CoderUnavailableError, got ${String(error)}`);
+      if (!(error instanceof CoderUnavailableError))
+        throw new Error(`expected a CoderUnavailableError, got ${String(error)}`);
       expect(error.hint).not.toBeNull();
       expect(existsSync(world.recordFile)).toBe(false);
     });
@@ -209,7 +225,10 @@ export function runCoderConformance(factory: ConformanceFactory, controls: StubC
     it("changed files come from git, also when the CLI commits by itself", async () => {
       const result = await run("commit");
       expect(result.status).toBe("ok");
-      const commits = world.git(["rev-list", `${world.baseSha}..HEAD`]).split("\n").filter(Boolean);
+      const commits = world
+        .git(["rev-list", `${world.baseSha}..HEAD`])
+        .split("\n")
+        .filter(Boolean);
       expect(commits).toHaveLength(1);
       expect(world.git(["diff", "--name-only", world.baseSha])).toBe("stub-edit.txt");
     });

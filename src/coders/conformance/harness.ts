@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,6 +24,10 @@ export interface StubCall {
   cwd: string;
   env: Record<string, string>;
   stdin: string;
+  /** Junie stub: the custom model profile it found in JUNIE_HOME/models. */
+  profile?: Record<string, unknown> | null;
+  /** aider stub: the content of --message-file. */
+  message?: string | null;
 }
 
 /** A temp git repo (the worktree), an attempt dir and a bin dir holding the stub under the CLI's name. */
@@ -57,7 +69,12 @@ export function createStubWorld(cli: string): StubWorld {
   const path = [binDir, dirname(process.execPath), toolDir("git")].join(delimiter);
   const gitEnv = { PATH: path, HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
   const git = (args: string[]): string =>
-    execFileSync("git", args, { cwd: worktree, env: gitEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    execFileSync("git", args, {
+      cwd: worktree,
+      env: gitEnv,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
   git(["init", "-q", "-b", "main"]);
   writeFileSync(join(worktree, "README.md"), "# fixture\n");
   git(["add", "README.md"]);

@@ -53,16 +53,16 @@ export const gate: NodeBody = async (state, deps) => {
   await recordAttempt(deps.store, summary, deps.gateway);
 
   if (verdict.pass) {
-    return { goto: "commit", update: { gate: "pass" }, line: `${attemptId} pass`, attemptId };
+    return { goto: "commit", update: { gateResult: "pass" }, line: `${attemptId} pass`, attemptId };
   }
   const reasons = verdict.reasons.join("; ");
   if (planInvalid) {
     const reason = `the critic judged the task's assumptions wrong (plan_invalid) in ${attemptId}: ${reasons}. Re-frame the request with the missing facts.`;
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
-    return { goto: "__end__", update: { gate: "fail" }, line: `${attemptId} plan_invalid`, ok: false, runState: "blocked" };
+    return { goto: "__end__", update: { gateResult: "fail" }, line: `${attemptId} plan_invalid`, ok: false, runState: "blocked" };
   }
   if (state.judgeAttempt < deps.options.maxJudgeAttempts) {
-    return { goto: "repair", update: { gate: "fail" }, line: `${attemptId} fail: ${reasons}`, ok: false, attemptId };
+    return { goto: "repair", update: { gateResult: "fail" }, line: `${attemptId} fail: ${reasons}`, ok: false, attemptId };
   }
   // Out of attempts: keep the work on the branch, clearly labelled as not verified.
   const commit = await commitAll(
@@ -73,7 +73,7 @@ export const gate: NodeBody = async (state, deps) => {
   await terminate(deps.store, deps.gateway, { verdict: "exhausted", reason, branch: state.branch, commit });
   return {
     goto: "__end__",
-    update: { gate: "fail" },
+    update: { gateResult: "fail" },
     line: `${attemptId} fail; attempts exhausted`,
     ok: false,
     runState: "exhausted",

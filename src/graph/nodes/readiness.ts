@@ -57,7 +57,7 @@ export const readiness: NodeBody = async (state, deps) => {
     return { goto: "ask", line: line("seam not confirmed"), ok: false };
   }
 
-  const detected = deps.options.testCommand ?? (await detectTestCommand(state.worktree))?.command ?? null;
+  const detected = deps.options.testCommand ?? detectTestCommand(state.worktree)?.command ?? null;
   const baseline = detected
     ? await withBaseWorktree(state.repoRoot, state.baseCommit, async (dir) => {
         await linkDependencies(state.repoRoot, dir);

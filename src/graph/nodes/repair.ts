@@ -80,7 +80,7 @@ export const repair: NodeBody = async (state, deps) => {
   });
   return {
     goto: "code",
-    update: { judgeAttempt: state.judgeAttempt + 1, timeoutAttempt: 1, gate: "pending" },
+    update: { judgeAttempt: state.judgeAttempt + 1, timeoutAttempt: 1, gateResult: "pending" },
     line: `lesson + steps for ${toAttemptId(state.judgeAttempt + 1)}`,
     attemptId,
     runState: "needs_respawn",

@@ -50,7 +50,7 @@ export const verify: NodeBody = async (state, deps) => {
       ? await runRegressionVerifier({
           worktree: state.worktree,
           command: state.testCommand,
-          baseline: state.baseline ?? missingBaseline(state.testCommand),
+          baseline: state.baseline,
           timeoutMs,
           logPath: join(dir, "verifiers", "regression.log"),
           attemptId,
@@ -88,10 +88,6 @@ export const verify: NodeBody = async (state, deps) => {
   const summary = envelopes.map((e) => `${e.verifier} ${mark(e.overall_result)}`).join(" ");
   return { goto: "gate", line: `${attemptId} ${summary}`, attemptId, ok: deterministicPass, runState: "verifying" };
 };
-
-function missingBaseline(command: string) {
-  return { command, ran: false, exitCode: null, tests: null, error: "no baseline was taken", logPath: "" };
-}
 
 function mark(result: VerifierEnvelope["overall_result"]): string {
   return { pass: "✓", fail: "✗", error: "!", skipped: "–" }[result];

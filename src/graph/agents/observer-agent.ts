@@ -1,0 +1,285 @@
+import { GraphRecursionError } from "@langchain/langgraph";
+import {
+  type BaseMessage,
+  createAgent,
+  HumanMessage,
+  modelCallLimitMiddleware,
+  modelRetryMiddleware,
+  ToolMessage,
+  toolCallLimitMiddleware,
+  toolStrategy,
+} from "langchain";
+import { ObservationFindings, type TaskArtifact } from "../../artifacts/schemas/index.js";
+import {
+  ModelCallError,
+  type ModelGateway,
+  ReplayExhaustedError,
+  StructuredOutputError,
+} from "../../models/contract.js";
+import { answerRepairMiddleware, observerTools, type ToolContext } from "../../tools/index.js";
+import { fillPrompt, loadPrompt } from "../../util/prompts.js";
+
+/** The structured-answer tool createAgent offers the model; replay cassettes may name it. */
+export const OBSERVER_ANSWER_TOOL = "observation_findings";
+
+export interface ObserverLimits {
+  /** Model turns, including the final answer. */
+  modelCalls: number;
+  /** Tool calls over the whole run; beyond it the model is told to stop calling tools. */
+  toolCalls: number;
+  /** Retries of a transient model failure (rate limit, 5xx, connection, timeout). */
+  modelRetries: number;
+  /** First backoff of those retries (doubles each time). */
+  modelRetryDelayMs: number;
+  /** Default timeout of one run_command. */
+  commandTimeoutMs: number;
+}
+
+export const DEFAULT_OBSERVER_LIMITS: ObserverLimits = {
+  modelCalls: 12,
+  toolCalls: 30,
+  modelRetries: 2,
+  modelRetryDelayMs: 1000,
+  commandTimeoutMs: 120_000,
+};
+
+export interface ObserverAgentInput {
+  gateway: ModelGateway;
+  task: TaskArtifact;
+  worktree: string;
+  /** The rendered repository map shown to the model. */
+  repoMap: string;
+  signal?: AbortSignal;
+  limits?: Partial<ObserverLimits>;
+}
+
+/** Why the agent stopped without its own answer (null: it answered). */
+export type ObserverStop = "model_call_limit" | "step_limit" | "no_answer" | null;
+
+export interface ObserverAgentResult {
+  findings: ObservationFindings;
+  /** Repo-relative files the agent created (repro tests), whether or not its findings cite them. */
+  writtenFiles: string[];
+  toolCalls: number;
+  modelCalls: number;
+  stoppedBy: ObserverStop;
+}
+
+const TRANSIENT_MODEL_ERRORS = new Set(["rate_limit", "server", "connection", "timeout"]);
+
+const FindingsAnswer = ObservationFindings.meta({
+  title: OBSERVER_ANSWER_TOOL,
+  description: "Your final observation. Call this exactly once, at the end.",
+});
+
+/**
+ * The Observer: a langchain createAgent agent with the read/run/add-a-test tools. Its limits are
+ * langchain middleware; when they stop it, or it ends without answering, the result is an
+ * honest inconclusive finding built here, never a seam the model did not deliver.
+ */
+export async function runObserverAgent(input: ObserverAgentInput): Promise<ObserverAgentResult> {
+  const limits = { ...DEFAULT_OBSERVER_LIMITS, ...input.limits };
+  const signal = input.signal ?? new AbortController().signal;
+  const ctx: ToolContext = { worktree: input.worktree, signal, written: new Set() };
+  const tools = observerTools(ctx, { runCommand: { defaultTimeoutMs: limits.commandTimeoutMs } });
+  const toolNames = new Set(tools.map((t) => t.name));
+
+  const agent = createAgent({
+    model: input.gateway.chatModel("observer"),
+    tools,
+    systemPrompt: observerSystemPrompt(input.task, input.repoMap, limits),
+    // handleError false: an invalid answer is repaired by answerRepairMiddleware (see there why).
+    responseFormat: toolStrategy(FindingsAnswer, { handleError: false }),
+    middleware: [
+      modelCallLimitMiddleware({ runLimit: limits.modelCalls, exitBehavior: "end" }),
+      toolCallLimitMiddleware({ runLimit: limits.toolCalls, exitBehavior: "continue" }),
+      modelRetryMiddleware({
+        maxRetries: limits.modelRetries,
+        initialDelayMs: limits.modelRetryDelayMs,
+        retryOn: isTransientModelError,
+        onFailure: "error",
+      }),
+      answerRepairMiddleware({
+        role: "observer",
+        answerTool: OBSERVER_ANSWER_TOOL,
+        feedback: (problems) =>
+          fillPrompt(loadPrompt("observer", "answer-repair.md"), {
+            answer_tool: OBSERVER_ANSWER_TOOL,
+            problems,
+          }),
+      }),
+    ],
+    name: "observer",
+  });
+
+  let last: { messages: BaseMessage[]; structuredResponse?: unknown; threadModelCallCount?: number } = {
+    messages: [],
+  };
+  let stepLimitHit = false;
+  try {
+    const stream = await agent.stream(
+      { messages: [new HumanMessage(input.task.request)] },
+      // Each model turn passes through several graph steps (middleware hooks, tools); the model
+      // call limit is meant to trip long before this backstop does.
+      { streamMode: "values", signal, recursionLimit: (limits.modelCalls + 2) * 10 },
+    );
+    for await (const state of stream) last = state;
+  } catch (error) {
+    if (!(error instanceof GraphRecursionError)) throw unwrapKnownError(error);
+    stepLimitHit = true;
+  }
+
+  const writtenFiles = [...ctx.written].sort();
+  const modelCalls = last.threadModelCallCount ?? 0;
+  const toolCalls = countToolCalls(last.messages, toolNames);
+  const counts = { writtenFiles, toolCalls, modelCalls };
+
+  if (last.structuredResponse !== undefined && !stepLimitHit) {
+    const parsed = ObservationFindings.safeParse(last.structuredResponse);
+    if (!parsed.success) {
+      throw new StructuredOutputError(
+        "observer",
+        `the observer's ${OBSERVER_ANSWER_TOOL} answer does not match the schema: ${parsed.error.message}`,
+      );
+    }
+    return { findings: parsed.data, ...counts, stoppedBy: null };
+  }
+
+  const stoppedBy: ObserverStop = stepLimitHit
+    ? "step_limit"
+    : modelCalls >= limits.modelCalls
+      ? "model_call_limit"
+      : "no_answer";
+  return { findings: unfinishedFindings(stoppedBy, limits, counts), ...counts, stoppedBy };
+}
+
+/** The errors an error was caused by, itself first (langchain wraps middleware errors). */
+function* causeChain(error: unknown): Generator<unknown> {
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 10; depth++) {
+    yield e;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+}
+
+function isTransientModelError(error: unknown): boolean {
+  return [...causeChain(error)].some(
+    (e) => e instanceof ModelCallError && TRANSIENT_MODEL_ERRORS.has(e.kind),
+  );
+}
+
+/** devflow's own error classes reach the caller unwrapped, so nodes can tell them apart. */
+function unwrapKnownError(error: unknown): unknown {
+  const known = [...causeChain(error)].find(
+    (e) =>
+      e instanceof StructuredOutputError || e instanceof ModelCallError || e instanceof ReplayExhaustedError,
+  );
+  return known ?? error;
+}
+
+/** Tool calls that actually ran (calls refused by the tool call limit come back as error messages). */
+function countToolCalls(messages: BaseMessage[], toolNames: Set<string>): number {
+  return messages.filter(
+    (m) => ToolMessage.isInstance(m) && m.name !== undefined && toolNames.has(m.name) && m.status !== "error",
+  ).length;
+}
+
+function unfinishedFindings(
+  stoppedBy: Exclude<ObserverStop, null>,
+  limits: ObserverLimits,
+  counts: { writtenFiles: string[]; toolCalls: number; modelCalls: number },
+): ObservationFindings {
+  const why = {
+    model_call_limit: `its budget of ${limits.modelCalls} model calls ran out`,
+    step_limit: "it hit the agent's step limit (it kept looping without answering)",
+    no_answer: "the model ended without giving its structured answer",
+  }[stoppedBy];
+  const written =
+    counts.writtenFiles.length > 0
+      ? ` It had created ${counts.writtenFiles.join(", ")}, which was never reported as a verified seam.`
+      : "";
+  return {
+    status: "inconclusive",
+    summary:
+      `The observer stopped before reaching a conclusion: ${why} after ${counts.toolCalls} tool calls. ` +
+      `Nothing was confirmed and no failing seam is claimed.${written}`,
+    evidence: [],
+    repro_steps: [],
+    failing_seam: null,
+    expected_green_condition: null,
+    verdict: "needs_more_context",
+    questions: [
+      "The problem could not be confirmed automatically. Which command, test, log or exact steps show it, and where in the code should it be looked for?",
+    ],
+  };
+}
+
+/** agents/observer/prompt.md with the task and the repository map filled in. */
+export function observerSystemPrompt(task: TaskArtifact, repoMap: string, limits: ObserverLimits): string {
+  return fillPrompt(loadPrompt("observer"), {
+    title: task.title,
+    task_type: task.task_type,
+    task_details: renderTaskDetails(task),
+    current_behavior: task.current_behavior,
+    desired_behavior: task.desired_behavior,
+    success_criteria: task.success_criteria.map((c, i) => `${i + 1}. ${c}`).join("\n"),
+    surface_hints: renderSurfaceHints(task),
+    scope: renderScope(task),
+    facts: bullets(task.facts),
+    assumptions: bullets(task.assumptions),
+    blocking_unknowns: bullets(task.blocking_unknowns),
+    repo_map: repoMap.trim() === "" ? "(no repository map available; use list_files)" : repoMap.trim(),
+    model_call_limit: String(limits.modelCalls),
+    tool_call_limit: String(limits.toolCalls),
+  });
+}
+
+function bullets(items: string[]): string {
+  return items.length === 0 ? "- (none)" : items.map((item) => `- ${item}`).join("\n");
+}
+
+function renderTaskDetails(task: TaskArtifact): string {
+  const { error_fix, quick_change, targeted_improvement } = task.task_details;
+  if (task.task_type === "error_fix" && error_fix) {
+    const hints =
+      error_fix.error_location_hints.length > 0 ? error_fix.error_location_hints.join(", ") : "none";
+    const logs = error_fix.logs_or_trace
+      ? `\n  Logs or trace from the user:\n${indent(error_fix.logs_or_trace)}`
+      : "";
+    return `reported error: ${error_fix.reported_error}; location hints: ${hints}${logs}`;
+  }
+  if (task.task_type === "quick_change" && quick_change) {
+    return `change: ${quick_change.change_summary}; target surface: ${quick_change.target_surface}`;
+  }
+  if (task.task_type === "targeted_improvement" && targeted_improvement) {
+    return `goal: ${targeted_improvement.improvement_goal}; measurable signal: ${targeted_improvement.measurable_signal}`;
+  }
+  return "(none given)";
+}
+
+function renderSurfaceHints(task: TaskArtifact): string {
+  const { files, routes, components, functions } = task.surface_hints;
+  const lines = [
+    ["files", files],
+    ["routes", routes],
+    ["components", components],
+    ["functions", functions],
+  ] as const;
+  const present = lines
+    .filter(([, values]) => values.length > 0)
+    .map(([name, values]) => `- ${name}: ${values.join(", ")}`);
+  return present.length > 0 ? present.join("\n") : "- (none given)";
+}
+
+function renderScope(task: TaskArtifact): string {
+  const { statement, allowed_paths, out_of_scope } = task.scope_boundary;
+  const paths = allowed_paths.length > 0 ? ` Allowed paths: ${allowed_paths.join(", ")}.` : "";
+  const out = out_of_scope.length > 0 ? ` Out of scope: ${out_of_scope.join("; ")}.` : "";
+  return `${statement}${paths}${out}`;
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
+}

@@ -1,0 +1,230 @@
+import { mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import {
+  NO_TEST_COMMAND_SUMMARY,
+  type RegressionBaseline,
+  runRegressionVerifier,
+  takeRegressionBaseline,
+} from "./regression.js";
+import { detectTestCommand } from "./test-command.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "devflow-regression-"));
+  await writeFile(
+    join(dir, "calc.mjs"),
+    "export const add = (a, b) => a + b;\nexport const trim = (s) => s;\n",
+  );
+  await writeFile(
+    join(dir, "calc.test.mjs"),
+    [
+      'import test from "node:test";',
+      'import assert from "node:assert";',
+      'import { add, trim } from "./calc.mjs";',
+      'test("add works", () => assert.equal(add(2, 2), 4));',
+      'test("add is commutative", () => assert.equal(add(1, 2), add(2, 1)));',
+      'test("trim strips spaces", () => assert.equal(trim(" a "), "a"));',
+    ].join("\n"),
+  );
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const baseline = (command = "node --test") =>
+  takeRegressionBaseline({
+    cwd: dir,
+    command,
+    timeoutMs: 30_000,
+    logPath: join(dir, ".logs", "baseline.log"),
+  });
+
+async function verify(command: string | null, base: RegressionBaseline | null) {
+  const e = await runRegressionVerifier({
+    worktree: dir,
+    command,
+    baseline: base,
+    timeoutMs: 30_000,
+    logPath: join(dir, ".logs", "regression.log"),
+    attemptId: "attempt-001",
+  });
+  return VerifierEnvelope.parse(e);
+}
+
+const fixTrim = () =>
+  writeFile(
+    join(dir, "calc.mjs"),
+    "export const add = (a, b) => a + b;\nexport const trim = (s) => s.trim();\n",
+  );
+
+describe("takeRegressionBaseline", () => {
+  it("records per-test results of the base", async () => {
+    const b = await baseline();
+    expect(b.ran).toBe(true);
+    expect(b.exitCode).toBe(1);
+    expect(b.tests).toEqual({
+      "add works": "pass",
+      "add is commutative": "pass",
+      "trim strips spaces": "fail",
+    });
+  });
+
+  it("records a command that does not exist as not ran", async () => {
+    const b = await baseline("devflow-no-such-runner");
+    expect(b.ran).toBe(false);
+    expect(b.error).toContain("was not found");
+  });
+});
+
+describe("runRegressionVerifier", () => {
+  it("passes when the seam test newly passes and nothing else changed", async () => {
+    const b = await baseline();
+    await fixTrim();
+    const e = await verify("node --test", b);
+    expect(e.overall_result).toBe("pass");
+    expect(e.green_condition_alignment).toBe("not_applicable");
+    expect(e.summary).toContain("newly passing: trim strips spaces");
+    expect(e.native_payload.compared).toBe("per_test");
+    expect(e.evidence_refs).toEqual([
+      join(dir, ".logs", "regression.log"),
+      join(dir, ".logs", "baseline.log"),
+    ]);
+  });
+
+  it("fails naming a test that was green on base and is red now", async () => {
+    const b = await baseline();
+    await writeFile(
+      join(dir, "calc.mjs"),
+      "export const add = (a, b) => a + b + 1;\nexport const trim = (s) => s.trim();\n",
+    );
+    const e = await verify("node --test", b);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("add works (now failing)");
+    expect(e.summary).not.toContain("add is commutative");
+    expect(e.native_payload.regressions).toEqual([{ name: "add works", now: "fail" }]);
+  });
+
+  it("fails naming a test that was green on base and is gone now", async () => {
+    const b = await baseline();
+    await writeFile(
+      join(dir, "calc.test.mjs"),
+      'import test from "node:test";\nimport assert from "node:assert";\nimport { add } from "./calc.mjs";\ntest("add works", () => assert.equal(add(2, 2), 4));\n',
+    );
+    const e = await verify("node --test", b);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("add is commutative (now missing)");
+  });
+
+  it("fails when the suite was green on base and goes red through a new failing test", async () => {
+    await fixTrim();
+    const b = await baseline();
+    expect(b.exitCode).toBe(0);
+    await writeFile(
+      join(dir, "extra.test.mjs"),
+      'import test from "node:test";\ntest("new one", () => { throw new Error("no"); });\n',
+    );
+    const e = await verify("node --test", b);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("green on base (exit 0) and is red now");
+    expect(e.summary).toContain("new one");
+  });
+
+  it("runs the detected npm test script end to end", async () => {
+    await writeFile(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "fixture", private: true, scripts: { test: "node --test" } }),
+    );
+    const detected = detectTestCommand(dir);
+    expect(detected?.command).toBe("npm test --silent");
+    const b = await baseline(detected?.command);
+    expect(b.tests?.["trim strips spaces"]).toBe("fail");
+    await fixTrim();
+    expect((await verify(detected?.command ?? null, b)).overall_result).toBe("pass");
+  });
+
+  describe("when results cannot be parsed per test", () => {
+    const script = (code: number) => writeFile(join(dir, "check.sh"), `echo "checked"\nexit ${code}\n`);
+
+    it("passes a suite that stays green, saying it compared exit codes", async () => {
+      await script(0);
+      const b = await baseline("sh check.sh");
+      expect(b.tests).toBeNull();
+      const e = await verify("sh check.sh", b);
+      expect(e.overall_result).toBe("pass");
+      expect(e.summary).toContain("compared by exit code");
+    });
+
+    it("fails a suite that was green and is red now", async () => {
+      await script(0);
+      const b = await baseline("sh check.sh");
+      await script(2);
+      const e = await verify("sh check.sh", b);
+      expect(e.overall_result).toBe("fail");
+      expect(e.summary).toContain("red now (exit 2)");
+    });
+
+    it("fails honestly when the baseline was red, even if the suite is green now", async () => {
+      await script(1);
+      const b = await baseline("sh check.sh");
+      await script(0);
+      const e = await verify("sh check.sh", b);
+      expect(e.overall_result).toBe("fail");
+      expect(e.summary).toBe("baseline was red and results could not be compared per test");
+    });
+  });
+
+  it("is skipped with a --test-cmd hint when there is no test command", async () => {
+    const e = await verify(null, null);
+    expect(e.overall_result).toBe("skipped");
+    expect(e.summary).toBe(NO_TEST_COMMAND_SUMMARY);
+    expect(e.summary).toContain("--test-cmd");
+    expect(e.native_payload.skip_reason).toBe("no_test_command");
+  });
+
+  it("is an error without a baseline", async () => {
+    const e = await verify("node --test", null);
+    expect(e.overall_result).toBe("error");
+    expect(e.summary).toContain("no baseline");
+  });
+
+  it("is an error when the baseline was taken with another command", async () => {
+    const b = await baseline();
+    const e = await verify("node --test calc.test.mjs", b);
+    expect(e.overall_result).toBe("error");
+    expect(e.summary).toContain("take the baseline again");
+  });
+
+  it("is an error when the test command cannot run now", async () => {
+    const b = { ...(await baseline()), command: "devflow-no-such-runner" };
+    const e = await verify("devflow-no-such-runner", b);
+    expect(e.overall_result).toBe("error");
+    expect(e.summary).toContain("could not run");
+  });
+
+  it("is an error when the suite times out", async () => {
+    const b = { ...(await baseline()), command: "sleep 30" };
+    const e = VerifierEnvelope.parse(
+      await runRegressionVerifier({
+        worktree: dir,
+        command: "sleep 30",
+        baseline: b,
+        timeoutMs: 300,
+        logPath: join(dir, ".logs", "r.log"),
+        attemptId: "attempt-001",
+      }),
+    );
+    expect(e.overall_result).toBe("error");
+    expect(e.summary).toContain("timed out");
+  });
+
+  it("does not pass a red suite when the baseline could not run", async () => {
+    const b = { ...(await baseline("devflow-no-such-runner")), command: "node --test" };
+    await unlink(join(dir, "calc.mjs"));
+    const e = await verify("node --test", b);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("baseline could not run");
+  });
+});

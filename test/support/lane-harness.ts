@@ -1,0 +1,95 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ArtifactStore } from "../../src/artifacts/store.js";
+import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
+import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import type { LaneOptions } from "../../src/graph/lane/deps.js";
+import { type IterateRunOptions, type IterateRunResult, runIterate } from "../../src/graph/run-iterate.js";
+import type { Cassette } from "../../src/models/cassette.js";
+import { PACKAGE_ROOT } from "../../src/util/paths.js";
+
+export const DEMO_REQUEST =
+  "CSV import rejects emails that have spaces around them, like ' alice@example.com '. They should be trimmed and imported.";
+
+/** A deep copy of the demo cassette, for tests to vary one answer at a time. */
+export function demoCassette(): Cassette {
+  return JSON.parse(readFileSync(join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json"), "utf8")) as Cassette;
+}
+
+export function tempDir(prefix = "devflow-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function writeCassette(cassette: Cassette): string {
+  const path = join(tempDir("devflow-cassette-"), "cassette.json");
+  writeFileSync(path, JSON.stringify(cassette, null, 2));
+  return path;
+}
+
+/** A coder backend from a Node script body (runs in the worktree with DEVFLOW_PROMPT_FILE set). */
+export function coderScript(source: string): string {
+  const path = join(tempDir("devflow-coder-"), "coder.mjs");
+  writeFileSync(path, source);
+  chmodSync(path, 0o755);
+  return `command:node ${JSON.stringify(path)}`;
+}
+
+export const NEAR_MISS_CODER = `command:node ${JSON.stringify(join(PACKAGE_ROOT, "scenarios", "coders", "near-miss-coder.mjs"))}`;
+
+/** Applies the real fix at once. */
+export const CORRECT_FIX = `
+import { readFileSync, writeFileSync } from "node:fs";
+const f = "src/csv-import.js";
+writeFileSync(f, readFileSync(f, "utf8").replace("if (!EMAIL.test(row.email))", "if (!EMAIL.test(row.email.trim()))"));
+console.log("Trimmed the email before validating it.");
+`;
+
+export interface LaneRun {
+  repo: string;
+  result: IterateRunResult | null;
+  error: unknown;
+  store: ArtifactStore;
+  events: DevflowEvent[];
+}
+
+export interface LaneRunInput {
+  cassette?: Cassette;
+  coder: string;
+  lane?: Partial<LaneOptions>;
+  repo?: string;
+  request?: string;
+  taskId?: string;
+  resume?: boolean;
+  extra?: Partial<IterateRunOptions>;
+}
+
+export const TASK_ID = "trim-emails";
+
+/** Runs the real lane (real git, real processes, replayed model) and captures the outcome. */
+export async function runLane(input: LaneRunInput): Promise<LaneRun> {
+  const repo = input.repo ?? createFixtureRepo("csv-import");
+  const events: DevflowEvent[] = [];
+  const taskId = input.taskId ?? TASK_ID;
+  let result: IterateRunResult | null = null;
+  let error: unknown = null;
+  try {
+    result = await runIterate({
+      request: input.request ?? DEMO_REQUEST,
+      repo,
+      baseDir: ".",
+      taskId,
+      resume: input.resume ?? false,
+      model: "gpt-4.1-mini",
+      coder: input.coder,
+      mode: "replay",
+      cassettePath: writeCassette(input.cassette ?? demoCassette()),
+      lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000, ...input.lane },
+      onProgress: (event) => events.push(event),
+      ...input.extra,
+    });
+  } catch (e) {
+    error = e;
+  }
+  return { repo, result, error, store: new ArtifactStore(join(repo, ".devflow", "iterate", taskId)), events };
+}
