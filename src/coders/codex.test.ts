@@ -44,10 +44,13 @@ describe("codex arguments", () => {
     expect(toml).toContain('wire_api = "responses"');
   });
 
-  it("refuses a chat-completions endpoint with the alternatives named", () => {
-    expect(() => codexSpec({ endpoint: { baseUrl: "http://h/v1", model: "m" } })).toThrow(
-      CoderUnavailableError,
-    );
+  it("marks a chat-completions endpoint as unusable, naming the alternatives", () => {
+    const spec = codexSpec({ endpoint: { baseUrl: "http://h/v1", model: "m" } });
+    expect(spec.misconfiguration?.reason).toContain("Responses API");
+    expect(spec.misconfiguration?.hint).toContain("junie, opencode or aider");
+    expect(
+      codexSpec({ endpoint: { baseUrl: "http://h/v1", model: "m", api: "responses" } }).misconfiguration,
+    ).toBeUndefined();
   });
 });
 

@@ -195,7 +195,8 @@ export function codexSpec(options: CodexOptions = {}): CliBackendSpec {
     ...(chatEndpoint
       ? {
           misconfiguration: {
-            reason: 'codex can only use an endpoint that speaks the OpenAI Responses API (wire_api = "chat" was removed).',
+            reason:
+              'codex can only use an endpoint that speaks the OpenAI Responses API (wire_api = "chat" was removed).',
             hint:
               "Set the endpoint's api to 'responses' if the server implements /v1/responses, or use the junie, opencode " +
               "or aider backend for a chat-completions endpoint.",

@@ -67,6 +67,8 @@ export function buildGeminiArgs(
 
 /** `$GEMINI_CLI_HOME/.gemini/settings.json` for the run: auth type pre-selected, turn limit, no self-update. */
 export function geminiSettings(env: SourceEnv, options: GeminiOptions): JsonObject {
+  // disableAutoUpdate is not in coder-clis.md: an npm-installed gemini updates itself otherwise, and
+  // unknown settings keys are ignored by older builds.
   const settings: JsonObject = { general: { disableAutoUpdate: true } };
   const vertex = env.GOOGLE_GENAI_USE_VERTEXAI === "true";
   // Pre-selecting the auth type skips the first-run auth dialog a fresh home would otherwise show.

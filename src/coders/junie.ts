@@ -95,8 +95,9 @@ export function buildJunieInvocation(
       content: `${JSON.stringify({ shareAnonymousStatistics: false })}\n`,
     },
     // brave: sensitive actions run without an approval nobody could give. Whether `--brave` works
-    // headless is disputed (§2.8), so it is set through the documented config file instead.
-    { path: configFile, content: `${JSON.stringify({ brave: true, "auto-update": false })}\n` },
+    // headless is disputed (§2.8), so it is set through the documented config file instead. The
+    // config's "auto-update" key is only third-party-sourced; updates are off through the env instead.
+    { path: configFile, content: `${JSON.stringify({ brave: true })}\n` },
   ];
   const args = [
     `--project=${worktree}`,

@@ -47,6 +47,21 @@ describe("redactSecrets patterns", () => {
     expect(redactSecrets(text)).toBe(text);
   });
 
+  // Regression: `\b[A-Za-z0-9_.-]*TOKEN...` backtracked quadratically, so one 256 KiB line of
+  // "a.a.a." or base64 took minutes and stalled the coder's output pipe (vitest's timeout catches it).
+  it("redacts huge lines of token characters without quadratic backtracking", () => {
+    const blobs = [
+      "a.".repeat(128 * 1024),
+      "sk-".repeat(80_000),
+      "eyJ-".repeat(65_000),
+      "TOKEN_".repeat(45_000),
+      "x".repeat(200_000).replace(/x{64}/g, (m) => `${m}-`),
+    ];
+    for (const blob of blobs) {
+      expect(redactSecrets(`${blob} API_TOKEN=abcdef ${blob}`)).toBe(`${blob} API_TOKEN=${REDACTED} ${blob}`);
+    }
+  });
+
   it("is idempotent", () => {
     const once = redactSecrets("API_TOKEN=abcdef sk-abc123DEF456ghi789JKL012");
     expect(redactSecrets(once)).toBe(once);

@@ -5,41 +5,42 @@ export const MIN_SECRET_LENGTH = 6;
 
 // A name that says "I hold a secret". The letter look-ahead keeps counters and words such as
 // `input_tokens`, `tokenizer` or `secretary` out, so usage figures are not redacted.
-const SECRET_NAME = "(?:API[_-]?KEY|TOKEN|SECRET|PASSWORD|PASSWD)(?![A-Za-z])";
+const SECRET_NAME = /(?:API[_-]?KEY|TOKEN|SECRET|PASSWORD|PASSWD)(?![A-Za-z])/i;
 const SECRET_ENV_NAME =
   /(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIALS?)(?![A-Za-z])|_KEY$/i;
 
 type Replacer = (match: string, ...groups: string[]) => string;
 
-// None of these may match across a newline: the stream redactor works line by line.
+const quoteOf = (value: string): string =>
+  value.startsWith('"') || value.startsWith("'") ? (value[0] ?? "") : "";
+
+// Rules for every pattern: none may match across a newline (the stream redactor works line by
+// line), and none may backtrack quadratically on a long run of token characters (a base64 blob,
+// "a.a.a.a..."). Hence matches start only where a run starts (look-behind), lengths are
+// bounded, and "is this name secret?" is decided in the replacer instead of inside the regex.
 const PATTERNS: ReadonlyArray<readonly [RegExp, string | Replacer]> = [
-  // NAME=value (env files, shell, CLI flags): keep the name, hide the value, keep its quotes.
+  // NAME=value (env files, shell, TOML, CLI flags): keep the name, hide the value, keep its quotes.
   [
-    new RegExp(
-      String.raw`\b([A-Za-z0-9_.-]*${SECRET_NAME}[A-Za-z0-9_.-]*)([ \t]*=[ \t]*)("[^"\n]+"|'[^'\n]+'|[^\s"'&;,]+)`,
-      "gi",
-    ),
-    (_m, name = "", eq = "", value = "") => {
-      const quote = value.startsWith('"') || value.startsWith("'") ? value[0] : "";
-      return `${name}${eq}${quote}${REDACTED}${quote}`;
-    },
+    /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,128})([ \t]*=[ \t]*)("[^"\n]+"|'[^'\n]+'|[^\s"'&;,]+)/g,
+    (match, name = "", eq = "", value = "") =>
+      SECRET_NAME.test(name) ? `${name}${eq}${quoteOf(value)}${REDACTED}${quoteOf(value)}` : match,
   ],
   // "name": "value" (JSON, YAML flow style).
   [
-    new RegExp(String.raw`("[^"\n]*${SECRET_NAME}[^"\n]*"[ \t]*:[ \t]*)"(?:[^"\\\n]|\\.)+"`, "gi"),
-    `$1"${REDACTED}"`,
+    /("([^"\n]{1,128})"[ \t]*:[ \t]*)"(?:[^"\\\n]|\\.)+"/g,
+    (match, prefix = "", name = "") => (SECRET_NAME.test(name) ? `${prefix}"${REDACTED}"` : match),
   ],
   // Credentials inside URLs: scheme://user:password@host.
-  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, `$1${REDACTED}@`],
+  [/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{1,256}:)[^\s@/]{1,256}@/gi, `$1${REDACTED}@`],
   [/\b(Bearer|Basic)[ \t]+[A-Za-z0-9._~+/=-]{6,}/gi, `$1 ${REDACTED}`],
-  // OpenAI/Anthropic style keys (sk-..., sk-proj-..., sk-ant-...); a digit is required so that
-  // words like "sk-learn-compatible-pipeline" survive.
-  [/\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g, REDACTED],
+  // OpenAI/Anthropic style keys (sk-..., sk-proj-..., sk-ant-...). Real keys contain a digit;
+  // requiring one keeps words like "sk-learn-compatible-pipeline" intact.
+  [/\bsk-[A-Za-z0-9_-]{20,}/g, (match) => (/\d/.test(match.slice(3)) ? REDACTED : match)],
   [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, REDACTED],
   [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, REDACTED],
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED],
   // JWT: base64url header and payload (the header always starts with `{"`, i.e. eyJ).
-  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, REDACTED],
+  [/(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, REDACTED],
 ];
 
 /**

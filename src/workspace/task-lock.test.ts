@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, utimesSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WorkspaceError } from "./errors.js";
@@ -25,7 +27,7 @@ describe("acquireTaskLock", () => {
 
     expect(error).toBeInstanceOf(WorkspaceError);
     expect((error as Error).message).toBe(
-      `another devflow run is working on task add-login (lock ${join(dir, "run.lock")}); wait for it or remove the lock if that run crashed`,
+      `another devflow run is working on task add-login (pid ${process.pid} on ${hostname()}, lock ${join(dir, "run.lock")}); wait for it to finish`,
     );
     await release();
     await release();
@@ -51,5 +53,23 @@ describe("acquireTaskLock", () => {
     const releaseB = await acquireTaskLock(artifactDir("b"));
     await releaseA();
     await releaseB();
+  });
+});
+
+describe("acquireTaskLock after a crash", () => {
+  it("takes over at once a fresh lock whose owner process is gone (resume right after SIGKILL)", async () => {
+    const dir = artifactDir("sigkilled");
+    mkdirSync(join(dir, "run.lock"), { recursive: true });
+    const dead = spawnSync("true").pid;
+    writeFileSync(join(dir, "run.owner"), JSON.stringify({ pid: dead, host: hostname() }));
+    const release = await acquireTaskLock(dir);
+    await release();
+  });
+
+  it("still refuses a fresh lock whose owner is alive", async () => {
+    const dir = artifactDir("alive");
+    mkdirSync(join(dir, "run.lock"), { recursive: true });
+    writeFileSync(join(dir, "run.owner"), JSON.stringify({ pid: process.pid, host: hostname() }));
+    await expect(acquireTaskLock(dir)).rejects.toThrow(/another devflow run is working on task alive/);
   });
 });

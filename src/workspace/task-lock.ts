@@ -1,4 +1,6 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { hostname } from "node:os";
 import { basename, join, resolve } from "node:path";
 import lockfile from "proper-lockfile";
 import { errorText, WorkspaceError } from "./errors.js";
@@ -18,6 +20,8 @@ export interface TaskLockOptions {
 /**
  * Makes sure only one devflow run works on a task at a time, by locking its artifact folder
  * (`<artifactDir>/run.lock`). Returns the release function; releasing twice is harmless.
+ * A lock whose owner process is gone (same host, e.g. after a crash or SIGKILL) is taken over at
+ * once, so `--resume` right after a crash does not have to wait for the stale window.
  */
 export async function acquireTaskLock(
   artifactDir: string,
@@ -26,12 +30,12 @@ export async function acquireTaskLock(
   const dir = resolve(artifactDir);
   const taskId = basename(dir);
   const lockPath = join(dir, "run.lock");
+  const ownerPath = join(dir, "run.owner");
   await mkdir(dir, { recursive: true });
-  let release: () => Promise<void>;
-  try {
+  const lock = () =>
     // proper-lockfile tracks held locks per *target* path in-process; the artifact store locks the
     // task dir itself for its writes, so this lock targets a distinct path or each would release the other.
-    release = await lockfile.lock(join(dir, "run"), {
+    lockfile.lock(join(dir, "run"), {
       lockfilePath: lockPath,
       stale: STALE_MS,
       retries: 0,
@@ -43,10 +47,19 @@ export async function acquireTaskLock(
             `devflow's lock on task ${taskId} was lost (${errorText(error)}); another run may be working on it too`,
           )),
     });
+  let release: () => Promise<void>;
+  try {
+    try {
+      release = await lock();
+    } catch (error) {
+      if (!isLocked(error) || !ownerIsGone(ownerPath)) throw error;
+      rmSync(lockPath, { recursive: true, force: true });
+      release = await lock();
+    }
   } catch (error) {
     if (isLocked(error)) {
       throw new WorkspaceError(
-        `another devflow run is working on task ${taskId} (lock ${lockPath}); wait for it or remove the lock if that run crashed`,
+        `another devflow run is working on task ${taskId} (${describeOwner(ownerPath)}, lock ${lockPath}); wait for it to finish`,
         { cause: error },
       );
     }
@@ -54,12 +67,54 @@ export async function acquireTaskLock(
       cause: error,
     });
   }
+  writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: hostname() }));
   let released = false;
   return async () => {
     if (released) return;
     released = true;
+    rmSync(ownerPath, { force: true });
     await release();
   };
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+}
+
+function readOwner(ownerPath: string): LockOwner | null {
+  try {
+    const owner = JSON.parse(readFileSync(ownerPath, "utf8")) as Partial<LockOwner>;
+    return typeof owner.pid === "number" && typeof owner.host === "string" ? { pid: owner.pid, host: owner.host } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True only when we can tell for sure: same host and no such process. */
+function ownerIsGone(ownerPath: string): boolean {
+  const owner = readOwner(ownerPath);
+  if (!owner || owner.host !== hostname()) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return isZombie(owner.pid);
+  } catch (error) {
+    return error instanceof Error && "code" in error && error.code === "ESRCH";
+  }
+}
+
+/** A killed process whose parent has not reaped it yet still answers kill(pid, 0). */
+function isZombie(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+function describeOwner(ownerPath: string): string {
+  const owner = readOwner(ownerPath);
+  return owner ? `pid ${owner.pid} on ${owner.host}` : "owner unknown";
 }
 
 function isLocked(error: unknown): boolean {

@@ -111,10 +111,10 @@ describe("iterate lane, end to end on a real repo", () => {
 
   it("a coder timeout escalates without consuming a judge attempt", async () => {
     const slowOnce = `
-      import { existsSync, readFileSync, writeFileSync } from "node:fs";
-      import { join } from "node:path";
-      const marker = join(process.env.DEVFLOW_ATTEMPT_DIR, "slow-once");
-      if (!existsSync(marker)) { writeFileSync(marker, "x"); await new Promise((r) => setTimeout(r, 60000)); }
+      import * as fs from "node:fs";
+      import * as path from "node:path";
+      const marker = path.join(process.env.DEVFLOW_ATTEMPT_DIR, "slow-once");
+      if (!fs.existsSync(marker)) { fs.writeFileSync(marker, "x"); await new Promise((r) => setTimeout(r, 60000)); }
       ${CORRECT_FIX}
     `;
     const run = await runLane({

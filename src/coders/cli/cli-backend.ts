@@ -100,12 +100,13 @@ class CliBackend implements CoderBackend {
     const binaryPath = this.locate();
     const authConfigured = this.spec.authConfigured(this.source);
     const misconfigured = this.spec.misconfiguration;
-    const authHint = [
-      misconfigured === undefined ? null : `${misconfigured.reason} ${misconfigured.hint}`,
-      authConfigured ? null : this.spec.authHint,
-    ]
-      .filter((part) => part !== null)
-      .join(" ") || null;
+    const authHint =
+      [
+        misconfigured === undefined ? null : `${misconfigured.reason} ${misconfigured.hint}`,
+        authConfigured ? null : this.spec.authHint,
+      ]
+        .filter((part) => part !== null)
+        .join(" ") || null;
     if (binaryPath === null) {
       const hint = [this.spec.installHint, authHint].filter((part) => part !== null).join(" ");
       return { name: this.name, installed: false, version: null, hint, binaryPath, authConfigured };
@@ -140,7 +141,10 @@ class CliBackend implements CoderBackend {
     if (binaryPath === null) throw this.missingBinary();
     const misconfigured = this.spec.misconfiguration;
     if (misconfigured !== undefined) {
-      throw new CoderUnavailableError(`The ${this.name} coder cannot run: ${misconfigured.reason}`, misconfigured.hint);
+      throw new CoderUnavailableError(
+        `The ${this.name} coder cannot run: ${misconfigured.reason}`,
+        misconfigured.hint,
+      );
     }
     // Without a credential these CLIs wait for an interactive sign-in or fail late; say so up front.
     if (!this.spec.authConfigured({ ...this.source, ...request.env })) {

@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_HOME_DIR } from "../cli/cli-backend.js";
 import { createCodexBackend } from "../codex.js";
+import { CoderUnavailableError } from "../contract.js";
 import { runCoderConformance } from "./conformance.js";
 import { createStubWorld } from "./harness.js";
 
@@ -23,6 +25,30 @@ runCoderConformance((options) => createCodexBackend(options), {
 });
 
 describe("codex specifics", () => {
+  it("a chat-completions endpoint is reported by probe and refused by run, before spawning", async () => {
+    const world = createStubWorld("codex");
+    try {
+      const backend = createCodexBackend({
+        sourceEnv: world.sourceEnv({ CODEX_API_KEY: KEY }),
+        endpoint: { baseUrl: "http://127.0.0.1:9/v1", model: "m" },
+      });
+      expect((await backend.probe()).hint).toContain("Responses API");
+      const error = await backend
+        .run({
+          prompt: "x",
+          worktree: world.worktree,
+          attemptDir: world.attemptDir,
+          env: world.stubEnv("success"),
+          timeoutMs: 60_000,
+        })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CoderUnavailableError);
+      expect(existsSync(world.recordFile)).toBe(false);
+    } finally {
+      world.cleanup();
+    }
+  });
+
   it("a sandbox that failed to start is an error although codex exits 0 (codex#46246)", async () => {
     const world = createStubWorld("codex");
     try {

@@ -1,0 +1,89 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { ArtifactStore } from "../../src/artifacts/store.js";
+import { Lesson } from "../../src/artifacts/schemas/index.js";
+import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { PACKAGE_ROOT } from "../../src/util/paths.js";
+import { DEMO_REQUEST, coderScript, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
+
+const BIN = join(PACKAGE_ROOT, "bin", "devflow.js");
+
+function devflow(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += String(d);
+  });
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exit, stderr: () => stderr };
+}
+
+async function waitFor(path: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!existsSync(path)) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${path}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function groupGone(pgid: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoing finished attempts", async () => {
+  const repo = createFixtureRepo("csv-import");
+  const marks = tempDir("devflow-kill-");
+  const ready = join(marks, "coder-running");
+  // Near miss first; on the repair attempt it first hangs once (so the test can kill devflow), then fixes.
+  const coder = coderScript(`
+    import * as fs from "node:fs";
+    const prompt = fs.readFileSync(process.env.DEVFLOW_PROMPT_FILE, "utf8");
+    const f = "src/csv-import.js";
+    const src = fs.readFileSync(f, "utf8");
+    if (!prompt.includes("Known errors from prior attempts")) {
+      fs.writeFileSync(f, src.replace("if (!EMAIL.test(row.email))", "if (!EMAIL.test(row.email.trimEnd()))"));
+    } else if (!fs.existsSync(${JSON.stringify(ready)})) {
+      fs.writeFileSync(${JSON.stringify(ready)}, String(process.pid));
+      await new Promise((r) => setTimeout(r, 120000));
+    } else {
+      fs.writeFileSync(f, src.replace("row.email.trimEnd()", "row.email.trim()"));
+    }
+  `);
+  const cassette = writeCassette(demoCassette());
+  const args = ["iterate", DEMO_REQUEST, "-r", repo, "--task-id", "killed", "--replay", cassette, "--coder", coder, "--yes", "--timeout", "300"];
+
+  const first = devflow(args);
+  await waitFor(ready, 90_000);
+  const store = new ArtifactStore(join(repo, ".devflow", "iterate", "killed"));
+  const attempt1Report = readFileSync(join(store.dir, "attempts", "attempt-001", "coder_report.json"), "utf8");
+  process.kill(-(first.child.pid as number), "SIGKILL");
+  // The coder runs in its own process group (by design), so a SIGKILLed parent cannot take it along.
+  process.kill(Number(readFileSync(ready, "utf8")), "SIGKILL");
+  await first.exit;
+  await groupGone(first.child.pid as number);
+  expect((await store.read("iterator_run"))?.terminal).toBeNull();
+
+  const second = devflow([...args, "--resume"]);
+  expect(await second.exit, second.stderr()).toBe(0);
+  const run = await store.read("iterator_run");
+  expect(run?.terminal?.verdict).toBe("completed");
+  expect(run?.attempts.map((a) => [a.attempt_id, a.verdict])).toEqual([
+    ["attempt-001", "fail"],
+    ["attempt-002", "pass"],
+  ]);
+  expect(readFileSync(join(store.dir, "attempts", "attempt-001", "coder_report.json"), "utf8")).toBe(attempt1Report);
+  expect(await store.readJsonl("lessons.jsonl", Lesson)).toHaveLength(1);
+  // Revisions stayed monotonic through the crash: history holds every earlier iterator_run.
+  const history = await store.history("iterator_run");
+  expect(history).toEqual(history.map((_, i) => i + 1));
+  expect(run?.revision).toBe(history.length + 1);
+}, 180_000);
