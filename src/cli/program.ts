@@ -27,7 +27,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.completed;
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version")
+        return EXIT.completed;
       if (error.code === "commander.help") return EXIT.completed;
       return EXIT.usage;
     }

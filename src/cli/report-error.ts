@@ -6,7 +6,10 @@ import { WorkspaceError } from "../workspace/index.js";
 import { EXIT } from "./exit-codes.js";
 
 /** One clear line on stderr (plus a hint when there is one) and the documented exit code. */
-export function reportError(error: unknown, write: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): number {
+export function reportError(
+  error: unknown,
+  write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): number {
   const message = redactSecrets(error instanceof Error ? error.message : String(error));
   if (error instanceof CoderUnavailableError) {
     write(`devflow: ${message}`);

@@ -1,7 +1,7 @@
-import { END, START, StateGraph } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { LaneDeps } from "./lane/deps.js";
+import { END, START, StateGraph } from "@langchain/langgraph";
 import { defineNode } from "./lane/define-node.js";
+import type { LaneDeps } from "./lane/deps.js";
 import { ask } from "./nodes/ask.js";
 import { code } from "./nodes/code.js";
 import { commit } from "./nodes/commit.js";

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Command, isInterrupted, INTERRUPT } from "@langchain/langgraph";
+import { Command, INTERRUPT, isInterrupted } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { ArtifactStore } from "../artifacts/store.js";
 import { emptyUsage, type Terminal } from "../artifacts/schemas/index.js";
-import { resolveCoder } from "../coders/registry.js";
+import { ArtifactStore } from "../artifacts/store.js";
 import { CoderUnavailableError } from "../coders/contract.js";
+import { resolveCoder } from "../coders/registry.js";
 import type { ModelGateway, UsageSnapshot } from "../models/contract.js";
 import { createModelGateway } from "../models/create-gateway.js";
 import { nowIso } from "../util/time.js";
@@ -66,7 +66,8 @@ export interface IterateRunResult {
  */
 export async function runIterate(opts: IterateRunOptions): Promise<IterateRunResult> {
   const request = opts.request.trim();
-  if (!request && !opts.resume) throw new UsageError('the request is empty: say what to change, e.g. devflow iterate "fix …"');
+  if (!request && !opts.resume)
+    throw new UsageError('the request is empty: say what to change, e.g. devflow iterate "fix …"');
   const coder = resolveCoder(opts.coder);
   const probe = await coder.probe();
   if (!probe.installed) {
@@ -85,7 +86,9 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   const located = await locateRepo(opts, taskId);
   const artifactDir = join(located.repoRoot, ".devflow", "iterate", taskId);
   if (opts.resume && !existsSync(join(artifactDir, "iterator_run.json"))) {
-    throw new UsageError(`no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`);
+    throw new UsageError(
+      `no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`,
+    );
   }
   if (!opts.resume && existsSync(artifactDir)) {
     throw new UsageError(
@@ -98,8 +101,13 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   const saver = SqliteSaver.fromConnString(join(located.repoRoot, ".devflow", "state.sqlite"));
   try {
     const workspace = await prepareWorkspace(opts, located, store, taskId);
-    const lane: LaneOptions = { ...DEFAULT_LANE_OPTIONS, ...opts.lane, interactive: Boolean(opts.onQuestions) };
-    if (!opts.resume) await createRunRecord(store, taskId, workspace, lane, coder.name, gateway.modelName("framer"));
+    const lane: LaneOptions = {
+      ...DEFAULT_LANE_OPTIONS,
+      ...opts.lane,
+      interactive: Boolean(opts.onQuestions),
+    };
+    if (!opts.resume)
+      await createRunRecord(store, taskId, workspace, lane, coder.name, gateway.modelName("framer"));
 
     const reporter = new Reporter(taskId, opts.onProgress, store);
     const graph = buildIterateLane(
@@ -128,7 +136,8 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
     if (pending.length && opts.onQuestions) {
       input = new Command({ resume: await opts.onQuestions(pending[0]?.value as QuestionsInterrupt) });
     }
-    const alreadyDone = opts.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
+    const alreadyDone =
+      opts.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
     while (!alreadyDone) {
       const out = await graph.invoke(input, config);
       if (!isInterrupted<QuestionsInterrupt>(out)) break;
@@ -139,7 +148,8 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
     await gateway.flush();
 
     const run = await store.read("iterator_run");
-    if (!run?.terminal) throw new Error(`the lane stopped without a verdict for task ${taskId}; resume with --resume`);
+    if (!run?.terminal)
+      throw new Error(`the lane stopped without a verdict for task ${taskId}; resume with --resume`);
     return {
       taskId,
       terminal: run.terminal,

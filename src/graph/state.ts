@@ -10,7 +10,9 @@ import { Terminal } from "../artifacts/schemas/index.js";
 export const IterateState = new StateSchema({
   taskId: z.string(),
   request: z.string(),
-  priorTurns: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() })).default(() => []),
+  priorTurns: z
+    .array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() }))
+    .default(() => []),
   /** Answers the user gave to needs_more_context questions; re-framing reads them. */
   answers: z.array(z.string()).default(() => []),
 
@@ -20,6 +22,8 @@ export const IterateState = new StateSchema({
   baseCommit: z.string().default(""),
   /** Tree of the worktree once the seam exists and before any coder ran: attempt diffs start here. */
   seamTree: z.string().nullable().default(null),
+  /** Tree right after the last coder run: verify diffs against it instead of snapshotting again. */
+  attemptTree: z.string().nullable().default(null),
   seamFileHashes: z.record(z.string(), z.string().nullable()).default(() => ({})),
 
   testCommand: z.string().nullable().default(null),

@@ -1,5 +1,4 @@
 import { statSync } from "node:fs";
-import { setTimeout as sleep } from "node:timers/promises";
 import { execa } from "execa";
 import { secretsFromEnv } from "../util/redact.js";
 import { MIN_EXCERPT_BYTES } from "../util/truncate.js";
@@ -153,10 +152,10 @@ async function supervise(
     opts.signal?.removeEventListener("abort", onAbort);
     // Let the pipes deliver the last output, then end whatever the child left running: a
     // background process must not outlive the run (and may be holding our pipes open).
-    await Promise.race([settled, sleep(DRAIN_MS)]);
+    await settledWithin(settled, DRAIN_MS);
     const leftovers = ending === null && groupIsAlive(pgid);
     await endGroup();
-    if (!(await Promise.race([settled, sleep(DRAIN_MS).then(() => false)]))) {
+    if (!(await settledWithin(settled, DRAIN_MS))) {
       // A process that escaped the group (setsid) still holds the pipes: stop reading.
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -175,6 +174,19 @@ async function supervise(
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
     untrackGroup(pgid);
+  }
+}
+
+/** Whether `settled` resolves within `ms`; the timer is cleared so it never holds the event loop. */
+async function settledWithin(settled: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([settled, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -85,7 +85,9 @@ interface LockOwner {
 function readOwner(ownerPath: string): LockOwner | null {
   try {
     const owner = JSON.parse(readFileSync(ownerPath, "utf8")) as Partial<LockOwner>;
-    return typeof owner.pid === "number" && typeof owner.host === "string" ? { pid: owner.pid, host: owner.host } : null;
+    return typeof owner.pid === "number" && typeof owner.host === "string"
+      ? { pid: owner.pid, host: owner.host }
+      : null;
   } catch {
     return null;
   }

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { cli } from "../support/cli.js";
-import { CORRECT_FIX, DEMO_REQUEST, coderScript, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
+import {
+  CORRECT_FIX,
+  coderScript,
+  DEMO_REQUEST,
+  demoCassette,
+  tempDir,
+  writeCassette,
+} from "../support/lane-harness.js";
 
 const replay = () => ["--replay", writeCassette(demoCassette())];
 
@@ -45,7 +52,15 @@ describe("devflow iterate: bad input gets a clear error and exit code 2", () => 
   });
 
   it("rejects an unknown coder, listing the known ones", async () => {
-    const r = await cli("iterate", "fix it", "-r", createFixtureRepo("csv-import"), "--coder", "nope", ...replay());
+    const r = await cli(
+      "iterate",
+      "fix it",
+      "-r",
+      createFixtureRepo("csv-import"),
+      "--coder",
+      "nope",
+      ...replay(),
+    );
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/nope/);
     expect(r.err).toMatch(/command:<shell>/);
@@ -66,12 +81,23 @@ describe("devflow iterate: bad input gets a clear error and exit code 2", () => 
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/OPENAI_API_KEY/);
     expect(r.err.trim().split("\n")).toHaveLength(1);
-    expect(() => execFileSync("git", ["rev-parse", "--verify", "devflow/fix-it"], { cwd: repo, stdio: "ignore" })).toThrow();
+    expect(() =>
+      execFileSync("git", ["rev-parse", "--verify", "devflow/fix-it"], { cwd: repo, stdio: "ignore" }),
+    ).toThrow();
   });
 
   it("rejects a missing cassette and a malformed one", async () => {
     const repo = createFixtureRepo("csv-import");
-    const missing = await cli("iterate", "fix it", "-r", repo, "--coder", "command:true", "--replay", "/no/such.json");
+    const missing = await cli(
+      "iterate",
+      "fix it",
+      "-r",
+      repo,
+      "--coder",
+      "command:true",
+      "--replay",
+      "/no/such.json",
+    );
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/cassette \/no\/such.json: file not found/);
     const bad = join(tempDir(), "bad.json");
@@ -82,7 +108,17 @@ describe("devflow iterate: bad input gets a clear error and exit code 2", () => 
   });
 
   it("rejects --resume of an unknown task, naming the known ones", async () => {
-    const r = await cli("iterate", "--resume", "--task-id", "ghost", "-r", createFixtureRepo("csv-import"), "--coder", "command:true", ...replay());
+    const r = await cli(
+      "iterate",
+      "--resume",
+      "--task-id",
+      "ghost",
+      "-r",
+      createFixtureRepo("csv-import"),
+      "--coder",
+      "command:true",
+      ...replay(),
+    );
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/no task "ghost" to resume/);
   });
@@ -90,9 +126,29 @@ describe("devflow iterate: bad input gets a clear error and exit code 2", () => 
   it("refuses an existing task id without --resume", async () => {
     const repo = createFixtureRepo("csv-import");
     const coder = coderScript(CORRECT_FIX);
-    const first = await cli("iterate", DEMO_REQUEST, "-r", repo, "--task-id", "t1", "--coder", coder, ...replay());
+    const first = await cli(
+      "iterate",
+      DEMO_REQUEST,
+      "-r",
+      repo,
+      "--task-id",
+      "t1",
+      "--coder",
+      coder,
+      ...replay(),
+    );
     expect(first.code, first.err).toBe(0);
-    const again = await cli("iterate", DEMO_REQUEST, "-r", repo, "--task-id", "t1", "--coder", coder, ...replay());
+    const again = await cli(
+      "iterate",
+      DEMO_REQUEST,
+      "-r",
+      repo,
+      "--task-id",
+      "t1",
+      "--coder",
+      coder,
+      ...replay(),
+    );
     expect(again.code).toBe(2);
     expect(again.err).toMatch(/task "t1" already exists.*--resume/);
   });
@@ -109,15 +165,37 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
     const cassette = demoCassette();
     const final = cassette.calls.observer?.at(-1);
     if (!final || !("structured" in final)) throw new Error("demo cassette lost its observer answer");
-    final.structured = { ...final.structured, failing_seam: { description: "x", command: "no-such-tool --check", files: [] } };
-    const r = await cli("iterate", DEMO_REQUEST, "-r", createFixtureRepo("csv-import"), "--coder", coderScript(CORRECT_FIX), "--replay", writeCassette(cassette));
+    final.structured = {
+      ...final.structured,
+      failing_seam: { description: "x", command: "no-such-tool --check", files: [] },
+    };
+    const r = await cli(
+      "iterate",
+      DEMO_REQUEST,
+      "-r",
+      createFixtureRepo("csv-import"),
+      "--coder",
+      coderScript(CORRECT_FIX),
+      "--replay",
+      writeCassette(cassette),
+    );
     expect(r.code).toBe(3);
     expect(r.err).toMatch(/verdict\s+needs_more_context/);
     expect(r.err).toMatch(/no-such-tool --check/);
   });
 
   it("a regression command that does not exist blocks before coding: exit 3", async () => {
-    const r = await cli("iterate", DEMO_REQUEST, "-r", createFixtureRepo("csv-import"), "--coder", coderScript(CORRECT_FIX), "--test-cmd", "no-such-runner", ...replay());
+    const r = await cli(
+      "iterate",
+      DEMO_REQUEST,
+      "-r",
+      createFixtureRepo("csv-import"),
+      "--coder",
+      coderScript(CORRECT_FIX),
+      "--test-cmd",
+      "no-such-runner",
+      ...replay(),
+    );
     expect(r.code).toBe(3);
     expect(r.err).toMatch(/verdict\s+blocked/);
     expect(r.err).toMatch(/no-such-runner/);
@@ -127,11 +205,30 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
     const cassette = demoCassette();
     const final = cassette.calls.observer?.at(-1);
     if (!final || !("structured" in final)) throw new Error("demo cassette lost its observer answer");
-    final.structured = { ...final.structured, verdict: "promote_idea", summary: "This is a new import pipeline, not a fix." };
+    final.structured = {
+      ...final.structured,
+      verdict: "promote_idea",
+      summary: "This is a new import pipeline, not a fix.",
+    };
     const repo = createFixtureRepo("csv-import");
-    const r = await cli("iterate", DEMO_REQUEST, "-r", repo, "--task-id", "big", "--coder", "command:true", "--replay", writeCassette(cassette), "--json");
+    const r = await cli(
+      "iterate",
+      DEMO_REQUEST,
+      "-r",
+      repo,
+      "--task-id",
+      "big",
+      "--coder",
+      "command:true",
+      "--replay",
+      writeCassette(cassette),
+      "--json",
+    );
     expect(r.code).toBe(5);
-    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const result = lines.at(-1);
     expect(result.type).toBe("result");
     expect(result.terminal.verdict).toBe("promoted");
@@ -153,12 +250,30 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
     const framer = once.calls.framer?.[0];
     if (!framer) throw new Error("demo cassette lost its framer answer");
     once.calls.framer = [bad, framer];
-    const repaired = await cli("iterate", DEMO_REQUEST, "-r", createFixtureRepo("csv-import"), "--coder", coderScript(CORRECT_FIX), "--replay", writeCassette(once));
+    const repaired = await cli(
+      "iterate",
+      DEMO_REQUEST,
+      "-r",
+      createFixtureRepo("csv-import"),
+      "--coder",
+      coderScript(CORRECT_FIX),
+      "--replay",
+      writeCassette(once),
+    );
     expect(repaired.code, repaired.err).toBe(0);
 
     const twice = demoCassette();
     twice.calls.framer = [bad, bad];
-    const failed = await cli("iterate", DEMO_REQUEST, "-r", createFixtureRepo("csv-import"), "--coder", coderScript(CORRECT_FIX), "--replay", writeCassette(twice));
+    const failed = await cli(
+      "iterate",
+      DEMO_REQUEST,
+      "-r",
+      createFixtureRepo("csv-import"),
+      "--coder",
+      coderScript(CORRECT_FIX),
+      "--replay",
+      writeCassette(twice),
+    );
     expect(failed.code).toBe(1);
     expect(failed.err).toMatch(/framer/);
     expect(failed.err).toMatch(/repair round/);

@@ -5,11 +5,11 @@ import { describe, expect, it } from "vitest";
 import { CoderReport, Lesson, VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
 import {
   CORRECT_FIX,
-  NEAR_MISS_CODER,
-  TASK_ID,
   coderScript,
   demoCassette,
+  NEAR_MISS_CODER,
   runLane,
+  TASK_ID,
 } from "../support/lane-harness.js";
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
@@ -22,7 +22,10 @@ describe("iterate lane, end to end on a real repo", () => {
     const iterator = await run.store.read("iterator_run");
     expect(iterator?.attempts.map((a) => a.attempt_id)).toEqual(["attempt-001"]);
     expect(iterator?.run_state).toBe("completed");
-    expect(iterator?.readiness?.cites).toEqual({ task_artifact_revision: 1, observation_artifact_revision: 1 });
+    expect(iterator?.readiness?.cites).toEqual({
+      task_artifact_revision: 1,
+      observation_artifact_revision: 1,
+    });
     // The branch holds the fix and the repro test, committed by devflow.
     const branch = `devflow/${TASK_ID}`;
     const files = git(run.repo, "show", "--name-only", "--format=%s", branch);
@@ -30,7 +33,11 @@ describe("iterate lane, end to end on a real repo", () => {
     expect(files).toContain("src/csv-import.js");
     expect(files).toContain("test/email-trim.test.js");
     for (const name of ["seam", "seam_integrity", "regression", "scope", "critic"]) {
-      const envelope = await run.store.readAttemptJson("attempt-001", `verifiers/${name}.json`, VerifierEnvelope);
+      const envelope = await run.store.readAttemptJson(
+        "attempt-001",
+        `verifiers/${name}.json`,
+        VerifierEnvelope,
+      );
       expect(envelope?.overall_result, name).toBe("pass");
     }
   });
@@ -72,13 +79,20 @@ describe("iterate lane, end to end on a real repo", () => {
     `;
     const run = await runLane({ coder: coderScript(cheat), lane: { maxJudgeAttempts: 2 } });
     expect(run.result?.terminal.verdict).toBe("exhausted");
-    const integrity = await run.store.readAttemptJson("attempt-001", "verifiers/seam_integrity.json", VerifierEnvelope);
+    const integrity = await run.store.readAttemptJson(
+      "attempt-001",
+      "verifiers/seam_integrity.json",
+      VerifierEnvelope,
+    );
     expect(integrity?.overall_result).toBe("fail");
     expect(integrity?.summary).toContain("test/email-trim.test.js");
   });
 
   it("does not complete a coder that changes nothing but claims success", async () => {
-    const run = await runLane({ coder: coderScript('console.log("Done: the import trims emails now.");'), lane: { maxJudgeAttempts: 1 } });
+    const run = await runLane({
+      coder: coderScript('console.log("Done: the import trims emails now.");'),
+      lane: { maxJudgeAttempts: 1 },
+    });
     expect(run.result?.terminal.verdict).toBe("exhausted");
     const report = await run.store.readAttemptJson("attempt-001", "coder_report.json", CoderReport);
     expect(report?.status).toBe("ok");
@@ -96,7 +110,11 @@ describe("iterate lane, end to end on a real repo", () => {
     final.structured = {
       ...final.structured,
       status: "confirmed",
-      failing_seam: { description: "existing tests", command: "node --test test/csv-import.test.js", files: [] },
+      failing_seam: {
+        description: "existing tests",
+        command: "node --test test/csv-import.test.js",
+        files: [],
+      },
     };
     const run = await runLane({ cassette, coder: coderScript(CORRECT_FIX) });
     expect(run.error).toBeNull();
@@ -128,7 +146,9 @@ describe("iterate lane, end to end on a real repo", () => {
     expect(iterator?.attempts[0]?.timeout_attempts).toBe(2);
     const report = await run.store.readAttemptJson("attempt-001", "coder_report.json", CoderReport);
     expect(report?.timeout_ms).toBe(3000);
-    expect(existsSync(join(run.store.dir, "attempts", "attempt-001", "coder_transcript.timeout-1.log"))).toBe(true);
+    expect(existsSync(join(run.store.dir, "attempts", "attempt-001", "coder_transcript.timeout-1.log"))).toBe(
+      true,
+    );
   });
 
   it("exhausted attempts keep the work on the branch, labelled unverified", async () => {
@@ -150,12 +170,18 @@ describe("iterate lane, end to end on a real repo", () => {
     const { createFixtureRepo } = await import("../../src/fixtures/create-fixture-repo.js");
     const repo = createFixtureRepo("csv-import");
     const status = () => git(repo, "status", "--porcelain", "--untracked-files=all");
-    const before = { status: status(), head: git(repo, "rev-parse", "HEAD"), branch: git(repo, "branch", "--show-current") };
+    const before = {
+      status: status(),
+      head: git(repo, "rev-parse", "HEAD"),
+      branch: git(repo, "branch", "--show-current"),
+    };
     const run = await runLane({ repo, coder: NEAR_MISS_CODER });
     expect(run.result?.terminal.verdict).toBe("completed");
-    expect({ status: status(), head: git(repo, "rev-parse", "HEAD"), branch: git(repo, "branch", "--show-current") }).toEqual(
-      before,
-    );
+    expect({
+      status: status(),
+      head: git(repo, "rev-parse", "HEAD"),
+      branch: git(repo, "branch", "--show-current"),
+    }).toEqual(before);
     expect(readFileSync(join(repo, ".devflow", ".gitignore"), "utf8").trim()).toBe("*");
   });
 

@@ -2,16 +2,19 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { ArtifactStore } from "../../src/artifacts/store.js";
 import { Lesson } from "../../src/artifacts/schemas/index.js";
+import { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
-import { DEMO_REQUEST, coderScript, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
+import { coderScript, DEMO_REQUEST, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
 
 const BIN = join(PACKAGE_ROOT, "bin", "devflow.js");
 
 function devflow(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (d) => {
     stderr += String(d);
@@ -59,12 +62,29 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
     }
   `);
   const cassette = writeCassette(demoCassette());
-  const args = ["iterate", DEMO_REQUEST, "-r", repo, "--task-id", "killed", "--replay", cassette, "--coder", coder, "--yes", "--timeout", "300"];
+  const args = [
+    "iterate",
+    DEMO_REQUEST,
+    "-r",
+    repo,
+    "--task-id",
+    "killed",
+    "--replay",
+    cassette,
+    "--coder",
+    coder,
+    "--yes",
+    "--timeout",
+    "300",
+  ];
 
   const first = devflow(args);
   await waitFor(ready, 90_000);
   const store = new ArtifactStore(join(repo, ".devflow", "iterate", "killed"));
-  const attempt1Report = readFileSync(join(store.dir, "attempts", "attempt-001", "coder_report.json"), "utf8");
+  const attempt1Report = readFileSync(
+    join(store.dir, "attempts", "attempt-001", "coder_report.json"),
+    "utf8",
+  );
   process.kill(-(first.child.pid as number), "SIGKILL");
   // The coder runs in its own process group (by design), so a SIGKILLed parent cannot take it along.
   process.kill(Number(readFileSync(ready, "utf8")), "SIGKILL");
@@ -80,7 +100,9 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
     ["attempt-001", "fail"],
     ["attempt-002", "pass"],
   ]);
-  expect(readFileSync(join(store.dir, "attempts", "attempt-001", "coder_report.json"), "utf8")).toBe(attempt1Report);
+  expect(readFileSync(join(store.dir, "attempts", "attempt-001", "coder_report.json"), "utf8")).toBe(
+    attempt1Report,
+  );
   expect(await store.readJsonl("lessons.jsonl", Lesson)).toHaveLength(1);
   // Revisions stayed monotonic through the crash: history holds every earlier iterator_run.
   const history = await store.history("iterator_run");

@@ -1,8 +1,8 @@
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ArtifactStore } from "../../src/artifacts/store.js";
 import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
+import { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import type { LaneOptions } from "../../src/graph/lane/deps.js";
 import { type IterateRunOptions, type IterateRunResult, runIterate } from "../../src/graph/run-iterate.js";
@@ -14,7 +14,9 @@ export const DEMO_REQUEST =
 
 /** A deep copy of the demo cassette, for tests to vary one answer at a time. */
 export function demoCassette(): Cassette {
-  return JSON.parse(readFileSync(join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json"), "utf8")) as Cassette;
+  return JSON.parse(
+    readFileSync(join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json"), "utf8"),
+  ) as Cassette;
 }
 
 export function tempDir(prefix = "devflow-test-"): string {

@@ -4,9 +4,9 @@ import { UsageError } from "../../graph/errors.js";
 import type { QuestionsInterrupt } from "../../graph/nodes/ask.js";
 import { runIterate } from "../../graph/run-iterate.js";
 import { exitCodeFor } from "../exit-codes.js";
+import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
-import type { CliIO } from "../io.js";
 
 interface IterateFlags {
   repo?: string;
@@ -45,16 +45,32 @@ export function registerIterate(program: Command, io: CliIO): void {
     .option("-b, --base-dir <dir>", "where a git URL is cloned", ".")
     .option("-n, --max-iterations <N>", "judge attempts", positiveInt("--max-iterations"), 5)
     .option("-m, --model <name>", "model for framing, observation and judging", "gpt-4.1-mini")
-    .option("--coder <name>", "coder backend: junie, claude, codex, gemini, opencode, aider, builtin, command:<shell>", "junie")
+    .option(
+      "--coder <name>",
+      "coder backend: junie, claude, codex, gemini, opencode, aider, builtin, command:<shell>",
+      "junie",
+    )
     .option("--task-id <id>", "task id (default: slug of the request)")
     .option("--resume", "continue a task that stopped or crashed, from its last checkpoint")
-    .addOption(new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"))
+    .addOption(
+      new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"),
+    )
     .option("--record <cassette>", "call the live model and save its answers as a cassette")
     .option("--json", "one JSON event per line on stdout")
     .option("--yes", "never prompt")
     .option("--test-cmd <command>", "regression test command (default: detected)")
-    .option("--timeout <seconds>", "base coder timeout; escalations multiply it", positiveInt("--timeout"), 900)
-    .option("--max-escalations <N>", "coder timeout escalations (not judge attempts)", nonNegativeInt("--max-escalations"), 2)
+    .option(
+      "--timeout <seconds>",
+      "base coder timeout; escalations multiply it",
+      positiveInt("--timeout"),
+      900,
+    )
+    .option(
+      "--max-escalations <N>",
+      "coder timeout escalations (not judge attempts)",
+      nonNegativeInt("--max-escalations"),
+      2,
+    )
     .action(async (words: string[], flags: IterateFlags) => {
       io.setExitCode(await iterateAction(words.join(" "), flags, io));
     });
@@ -63,10 +79,13 @@ export function registerIterate(program: Command, io: CliIO): void {
 async function iterateAction(request: string, flags: IterateFlags, io: CliIO): Promise<number> {
   const interactive = io.isTTY && !flags.yes && !flags.json;
   if (!request.trim() && !flags.resume) {
-    throw new UsageError('the request is empty: devflow iterate "what to change" (or --resume --task-id <id>)');
+    throw new UsageError(
+      'the request is empty: devflow iterate "what to change" (or --resume --task-id <id>)',
+    );
   }
-  if (flags.resume && !flags.taskId && !request.trim()) throw new UsageError("--resume needs --task-id <id> (or the original request)");
-  const repo = flags.repo ?? (await defaultRepo(io, interactive));
+  if (flags.resume && !flags.taskId && !request.trim())
+    throw new UsageError("--resume needs --task-id <id> (or the original request)");
+  const repo = flags.repo ?? (await defaultRepo(interactive));
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
@@ -101,7 +120,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
   }
 }
 
-async function defaultRepo(io: CliIO, interactive: boolean): Promise<string> {
+async function defaultRepo(interactive: boolean): Promise<string> {
   const { assertGitRepo } = await import("../../workspace/index.js");
   try {
     return await assertGitRepo(process.cwd());

@@ -100,7 +100,7 @@ class CliBackend implements CoderBackend {
     const binaryPath = this.locate();
     const authConfigured = this.spec.authConfigured(this.source);
     const misconfigured = this.spec.misconfiguration;
-    const authHint =
+    const configureHint =
       [
         misconfigured === undefined ? null : `${misconfigured.reason} ${misconfigured.hint}`,
         authConfigured ? null : this.spec.authHint,
@@ -108,7 +108,7 @@ class CliBackend implements CoderBackend {
         .filter((part) => part !== null)
         .join(" ") || null;
     if (binaryPath === null) {
-      const hint = [this.spec.installHint, authHint].filter((part) => part !== null).join(" ");
+      const hint = [this.spec.installHint, configureHint].filter((part) => part !== null).join(" ");
       return { name: this.name, installed: false, version: null, hint, binaryPath, authConfigured };
     }
     // `--version` gets a throwaway config home too, so probing never creates or updates the user's.
@@ -129,7 +129,7 @@ class CliBackend implements CoderBackend {
         version === null
           ? `\`${binaryPath} --version\` did not report a version (${run.timedOut ? "timed out" : `exit code ${run.exitCode ?? "none"}`}); reinstall it. ${this.spec.installHint}`
           : null;
-      const hint = [versionHint, authHint].filter((part) => part !== null).join(" ") || null;
+      const hint = [versionHint, configureHint].filter((part) => part !== null).join(" ") || null;
       return { name: this.name, installed: true, version, hint, binaryPath, authConfigured };
     } finally {
       await rm(home, { recursive: true, force: true });

@@ -1,5 +1,5 @@
-import type { ArtifactStore } from "../../artifacts/store.js";
 import { DevflowEvent } from "../../artifacts/schemas/index.js";
+import type { ArtifactStore } from "../../artifacts/store.js";
 import { nowIso } from "../../util/time.js";
 
 /** A node finished (or failed): what the progress line and events.jsonl say about it. */

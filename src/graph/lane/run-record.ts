@@ -1,14 +1,15 @@
-import type { ArtifactStore } from "../../artifacts/store.js";
 import type { AttemptSummary, IteratorRun, RunState, Terminal } from "../../artifacts/schemas/index.js";
-import { nowIso } from "../../util/time.js";
+import type { ArtifactStore } from "../../artifacts/store.js";
 import type { ModelGateway } from "../../models/contract.js";
+import { nowIso } from "../../util/time.js";
 
 type RunDraft = Omit<IteratorRun, "revision">;
 
 /** Read-modify-write of iterator_run.json based on the revision just read, so a stale writer is refused. */
 export async function updateRun(store: ArtifactStore, mutate: (run: RunDraft) => void): Promise<IteratorRun> {
   const current = await store.read("iterator_run");
-  if (!current) throw new Error("iterator_run.json is missing: the run record must be created before the lane starts");
+  if (!current)
+    throw new Error("iterator_run.json is missing: the run record must be created before the lane starts");
   const { revision, ...draft } = current;
   mutate(draft);
   draft.updated_at = nowIso();
@@ -21,7 +22,11 @@ export function pushState(run: RunDraft, state: RunState, reason: string): void 
   run.state_history.push({ state, at: nowIso(), reason });
 }
 
-export async function transition(store: ArtifactStore, state: RunState, reason: string): Promise<IteratorRun> {
+export async function transition(
+  store: ArtifactStore,
+  state: RunState,
+  reason: string,
+): Promise<IteratorRun> {
   return updateRun(store, (run) => pushState(run, state, reason));
 }
 

@@ -27,9 +27,18 @@ export const ask: NodeBody = async (state, deps) => {
       reason: "the request cannot be implemented safely without answers",
       questions,
     });
-    return { goto: "__end__", line: `${questions.length} question(s)`, ok: false, runState: "needs_more_context" };
+    return {
+      goto: "__end__",
+      line: `${questions.length} question(s)`,
+      ok: false,
+      runState: "needs_more_context",
+    };
   }
-  const answer = interrupt<QuestionsInterrupt, string>({ kind: "needs_more_context", taskId: state.taskId, questions });
+  const answer = interrupt<QuestionsInterrupt, string>({
+    kind: "needs_more_context",
+    taskId: state.taskId,
+    questions,
+  });
   await transition(deps.store, "framing", "the user answered; re-framing");
   return {
     goto: "frame",

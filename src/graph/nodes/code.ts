@@ -83,7 +83,10 @@ export const code: NodeBody = async (state, deps) => {
     duration_ms: result.durationMs,
   });
   const line = `${attemptId} ${result.status}, ${diff.files.length} file(s) changed`;
-  const base = { attemptId, detail: { status: result.status, changed_files: diff.files, timeout_ms: timeoutMs } };
+  const base = {
+    attemptId,
+    detail: { status: result.status, changed_files: diff.files, timeout_ms: timeoutMs },
+  };
 
   if (result.status === "aborted") {
     // Leave the checkpoint before this node: --resume re-runs this attempt from the start.
@@ -93,7 +96,13 @@ export const code: NodeBody = async (state, deps) => {
     if (state.escalations >= deps.options.maxEscalations) {
       const reason = `coder timed out after ${timeoutMs} ms in ${attemptId} and the ${deps.options.maxEscalations} timeout escalation(s) are used up`;
       await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
-      return { ...base, goto: "__end__", line: `${line} (escalations exhausted)`, ok: false, runState: "blocked" };
+      return {
+        ...base,
+        goto: "__end__",
+        line: `${line} (escalations exhausted)`,
+        ok: false,
+        runState: "blocked",
+      };
     }
     return {
       ...base,
@@ -108,5 +117,12 @@ export const code: NodeBody = async (state, deps) => {
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
     return { ...base, goto: "__end__", line, ok: false, runState: "blocked" };
   }
-  return { ...base, goto: "verify", line, ok: result.status === "ok", runState: "coding" };
+  return {
+    ...base,
+    goto: "verify",
+    update: { attemptTree: after },
+    line,
+    ok: result.status === "ok",
+    runState: "coding",
+  };
 };

@@ -9,7 +9,11 @@ import { confirmationMarkdown } from "../markdown.js";
 
 /** Framer: request (+ prior turns, answers, repo map) → task_artifact, next revision of the same task. */
 export const frame: NodeBody = async (state, deps) => {
-  await transition(deps.store, "framing", state.answers.length ? "re-framing with the user's answers" : "framing the request");
+  await transition(
+    deps.store,
+    "framing",
+    state.answers.length ? "re-framing with the user's answers" : "framing the request",
+  );
   const map = await repoMap(state.worktree, { maxFiles: 300 });
   const turns = state.priorTurns.map((t) => `${t.role}: ${t.content}`).join("\n");
   const answers = state.answers.map((a, i) => `${i + 1}. ${a}`).join("\n");
@@ -42,7 +46,10 @@ export const frame: NodeBody = async (state, deps) => {
       artifact: "task_artifact",
       task_id: state.taskId,
       request: state.request,
-      prior_turns: [...state.priorTurns, ...state.answers.map((a) => ({ role: "user" as const, content: a }))],
+      prior_turns: [
+        ...state.priorTurns,
+        ...state.answers.map((a) => ({ role: "user" as const, content: a })),
+      ],
       created_at: previous?.created_at ?? now,
       updated_at: now,
     },

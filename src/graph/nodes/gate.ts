@@ -1,9 +1,9 @@
 import {
   type AttemptSummary,
   CoderReport,
+  attemptId as toAttemptId,
   VerifierEnvelope,
   VerifierName,
-  attemptId as toAttemptId,
 } from "../../artifacts/schemas/index.js";
 import { completionGate } from "../../verify/index.js";
 import { commitAll } from "../../workspace/index.js";
@@ -24,7 +24,9 @@ export const gate: NodeBody = async (state, deps) => {
   const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
   if (!report) throw new Error(`gate: ${attemptId}/coder_report.json is missing`);
   const verdict = completionGate(envelopes, { requireRegression: deps.options.testCommand !== null });
-  const planInvalid = envelopes.some((e) => e.verifier === "critic" && e.native_payload.plan_invalid === true);
+  const planInvalid = envelopes.some(
+    (e) => e.verifier === "critic" && e.native_payload.plan_invalid === true,
+  );
 
   const summary: AttemptSummary = {
     attempt_id: attemptId,
@@ -59,10 +61,22 @@ export const gate: NodeBody = async (state, deps) => {
   if (planInvalid) {
     const reason = `the critic judged the task's assumptions wrong (plan_invalid) in ${attemptId}: ${reasons}. Re-frame the request with the missing facts.`;
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
-    return { goto: "__end__", update: { gateResult: "fail" }, line: `${attemptId} plan_invalid`, ok: false, runState: "blocked" };
+    return {
+      goto: "__end__",
+      update: { gateResult: "fail" },
+      line: `${attemptId} plan_invalid`,
+      ok: false,
+      runState: "blocked",
+    };
   }
   if (state.judgeAttempt < deps.options.maxJudgeAttempts) {
-    return { goto: "repair", update: { gateResult: "fail" }, line: `${attemptId} fail: ${reasons}`, ok: false, attemptId };
+    return {
+      goto: "repair",
+      update: { gateResult: "fail" },
+      line: `${attemptId} fail: ${reasons}`,
+      ok: false,
+      attemptId,
+    };
   }
   // Out of attempts: keep the work on the branch, clearly labelled as not verified.
   const commit = await commitAll(

@@ -26,7 +26,9 @@ export const handoff: NodeBody = async (state, deps) => {
       reason,
       source_refs: {
         task_artifact: { path: "task_artifact.json", revision: task.revision },
-        observation_artifact: observation ? { path: "observation_artifact.json", revision: observation.revision } : null,
+        observation_artifact: observation
+          ? { path: "observation_artifact.json", revision: observation.revision }
+          : null,
         // The run record's next revision is the one terminate() writes below, which records this handoff.
         iterator_run: { path: "iterator_run.json", revision: run.revision + 1 },
       },

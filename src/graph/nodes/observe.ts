@@ -43,18 +43,23 @@ export const observe: NodeBody = async (state, deps) => {
       log_ref: "seam_on_base.log",
       checked_at: nowIso(),
     };
-    if (!seamCheck.red) checked = downgradeUnconfirmed(findings, red.ran ? "passes" : `could not run (${red.message})`);
+    if (!seamCheck.red)
+      checked = downgradeUnconfirmed(findings, red.ran ? "passes" : `could not run (${red.message})`);
   } else if (findings.verdict === "ready_for_coder") {
     checked = {
       ...findings,
       status: "not_confirmed",
       verdict: "needs_more_context",
-      questions: [...findings.questions, "The observer found no failing check; how can the problem be reproduced?"],
+      questions: [
+        ...findings.questions,
+        "The observer found no failing check; how can the problem be reproduced?",
+      ],
     };
   }
 
   const seamFiles = [...new Set([...(checked.failing_seam?.files ?? []), ...writtenFiles])].sort();
-  if (checked.failing_seam) checked = { ...checked, failing_seam: { ...checked.failing_seam, files: seamFiles } };
+  if (checked.failing_seam)
+    checked = { ...checked, failing_seam: { ...checked.failing_seam, files: seamFiles } };
 
   const previous = await deps.store.read("observation_artifact");
   const now = nowIso();

@@ -29,7 +29,8 @@ export const readiness: NodeBody = async (state, deps) => {
       pushState(run, status === "ready" ? "ready_for_coder" : "awaiting_readiness", reason);
     });
   };
-  const line = (what: string) => `${what} (cites task r${task.revision}, observation r${observation.revision})`;
+  const line = (what: string) =>
+    `${what} (cites task r${task.revision}, observation r${observation.revision})`;
 
   switch (observation.verdict) {
     case "reroute_insight":
@@ -41,7 +42,11 @@ export const readiness: NodeBody = async (state, deps) => {
     case "blocked": {
       const reason = `observer verdict blocked: ${observation.summary}`;
       await decide("blocked", reason);
-      await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, questions: observation.questions });
+      await terminate(deps.store, deps.gateway, {
+        verdict: "blocked",
+        reason,
+        questions: observation.questions,
+      });
       return { goto: "__end__", line: line("blocked"), ok: false, runState: "blocked" };
     }
     case "needs_more_context": {

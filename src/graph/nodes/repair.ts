@@ -1,12 +1,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { CoderReport, Lesson, VerifierEnvelope, VerifierName, attemptId as toAttemptId } from "../../artifacts/schemas/index.js";
+import {
+  CoderReport,
+  Lesson,
+  attemptId as toAttemptId,
+  VerifierEnvelope,
+  VerifierName,
+} from "../../artifacts/schemas/index.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { nowIso } from "../../util/time.js";
 import { excerpt } from "../../util/truncate.js";
 import type { NodeBody } from "../lane/define-node.js";
-import { terminate, updateRun, pushState } from "../lane/run-record.js";
+import { pushState, terminate, updateRun } from "../lane/run-record.js";
 import { bulletList, stepsMarkdown } from "../markdown.js";
 import { RepairGuidance } from "../repair-guidance.js";
 

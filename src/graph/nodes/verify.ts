@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CoderReport, VerifierEnvelope, attemptId as toAttemptId } from "../../artifacts/schemas/index.js";
+import { CoderReport, attemptId as toAttemptId, VerifierEnvelope } from "../../artifacts/schemas/index.js";
 import { nowIso } from "../../util/time.js";
 import {
   runCriticVerifier,
@@ -25,13 +25,15 @@ export const verify: NodeBody = async (state, deps) => {
   const task = await deps.store.read("task_artifact");
   const observation = await deps.store.read("observation_artifact");
   const seam = observation?.failing_seam;
-  if (!task || !observation || !seam || !state.seamTree) throw new Error("verify: the seam or artifacts are missing");
+  if (!task || !observation || !seam || !state.seamTree)
+    throw new Error("verify: the seam or artifacts are missing");
   const dir = deps.store.attemptDir(attemptId);
   mkdirSync(join(dir, "verifiers"), { recursive: true });
   const timeoutMs = deps.options.commandTimeoutMs;
   const signal = deps.signal ? { signal: deps.signal } : {};
 
-  const cumulative = await diffTrees(state.worktree, state.seamTree, await snapshotTree(state.worktree));
+  const current = state.attemptTree ?? (await snapshotTree(state.worktree));
+  const cumulative = await diffTrees(state.worktree, state.seamTree, current);
   await deps.store.writeText(`attempts/${attemptId}/cumulative.diff.patch`, cumulative.patch);
 
   const seamEnvelope = await runSeamVerifier({
@@ -45,7 +47,11 @@ export const verify: NodeBody = async (state, deps) => {
   });
   const envelopes: VerifierEnvelope[] = [
     seamEnvelope,
-    await runSeamIntegrityVerifier({ worktree: state.worktree, seamFileHashes: state.seamFileHashes, attemptId }),
+    await runSeamIntegrityVerifier({
+      worktree: state.worktree,
+      seamFileHashes: state.seamFileHashes,
+      attemptId,
+    }),
     state.testCommand
       ? await runRegressionVerifier({
           worktree: state.worktree,
@@ -56,7 +62,11 @@ export const verify: NodeBody = async (state, deps) => {
           attemptId,
           ...signal,
         })
-      : skipped("regression", attemptId, "no test command detected; pass --test-cmd to check for regressions"),
+      : skipped(
+          "regression",
+          attemptId,
+          "no test command detected; pass --test-cmd to check for regressions",
+        ),
     await runScopeVerifier({
       changedFiles: cumulative.files,
       scope: task.scope_boundary,
@@ -64,7 +74,9 @@ export const verify: NodeBody = async (state, deps) => {
       attemptId,
     }),
   ];
-  const deterministicPass = envelopes.every((e) => e.overall_result === "pass" || e.overall_result === "skipped");
+  const deterministicPass = envelopes.every(
+    (e) => e.overall_result === "pass" || e.overall_result === "skipped",
+  );
   if (deterministicPass) {
     const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
     envelopes.push(
@@ -83,17 +95,32 @@ export const verify: NodeBody = async (state, deps) => {
     envelopes.push(skipped("critic", attemptId, "not run: a deterministic verifier did not pass"));
   }
   for (const envelope of envelopes) {
-    await deps.store.writeAttemptJson(attemptId, `verifiers/${envelope.verifier}.json`, VerifierEnvelope, envelope);
+    await deps.store.writeAttemptJson(
+      attemptId,
+      `verifiers/${envelope.verifier}.json`,
+      VerifierEnvelope,
+      envelope,
+    );
   }
   const summary = envelopes.map((e) => `${e.verifier} ${mark(e.overall_result)}`).join(" ");
-  return { goto: "gate", line: `${attemptId} ${summary}`, attemptId, ok: deterministicPass, runState: "verifying" };
+  return {
+    goto: "gate",
+    line: `${attemptId} ${summary}`,
+    attemptId,
+    ok: deterministicPass,
+    runState: "verifying",
+  };
 };
 
 function mark(result: VerifierEnvelope["overall_result"]): string {
   return { pass: "✓", fail: "✗", error: "!", skipped: "–" }[result];
 }
 
-function skipped(verifier: VerifierEnvelope["verifier"], attemptId: string, summary: string): VerifierEnvelope {
+function skipped(
+  verifier: VerifierEnvelope["verifier"],
+  attemptId: string,
+  summary: string,
+): VerifierEnvelope {
   return {
     verifier,
     attempt_id: attemptId,
@@ -106,4 +133,3 @@ function skipped(verifier: VerifierEnvelope["verifier"], attemptId: string, summ
     native_payload: {},
   };
 }
-

@@ -1,0 +1,137 @@
+/**
+ * `npm run bench`: what devflow itself costs, on the demo with a replayed model.
+ *
+ * - Orchestration overhead per attempt: the wall time of the attempt's nodes (code, verify, gate,
+ *   repair, commit) minus model time, coder time and the verifiers' command time, i.e. devflow's
+ *   own bookkeeping (git snapshots, artifact writes and validation, checkpoints). Target ≤ 150 ms.
+ * - Prompt bytes per critic/repair call next to seeds/00's naive review payload (whole diff +
+ *   whole coder log), for a quiet coder and for one that prints 1 MiB of log.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ArtifactStore } from "../src/artifacts/store.js";
+import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
+import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
+import { runIterate } from "../src/graph/run-iterate.js";
+import type { ModelGateway, StructuredCall } from "../src/models/contract.js";
+import { createModelGateway } from "../src/models/create-gateway.js";
+import { PACKAGE_ROOT } from "../src/util/paths.js";
+import { naivePromptBytes } from "../src/verify/index.js";
+import type { z } from "zod";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CASSETTE = join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json");
+const NEAR_MISS = join(PACKAGE_ROOT, "scenarios", "coders", "near-miss-coder.mjs");
+const REQUEST =
+  "CSV import rejects emails that have spaces around them, like ' alice@example.com '. They should be trimmed and imported.";
+
+interface Measured {
+  gateway: ModelGateway;
+  modelMs: number;
+  promptBytes: { role: string; bytes: number }[];
+}
+
+/** Wraps the replay gateway to time model calls and weigh every structured prompt. */
+function measuredGateway(): Measured {
+  const inner = createModelGateway({ mode: "replay", cassettePath: CASSETTE, model: "gpt-4.1-mini" });
+  const m: Measured = { gateway: inner, modelMs: 0, promptBytes: [] };
+  m.gateway = {
+    ...inner,
+    mode: inner.mode,
+    modelName: (role) => inner.modelName(role),
+    chatModel: (role) => inner.chatModel(role),
+    usage: () => inner.usage(),
+    setAttempt: (id) => inner.setAttempt(id),
+    flush: () => inner.flush(),
+    structured: async <S extends z.ZodType>(call: StructuredCall<S>) => {
+      const bytes = call.messages.reduce((n, msg) => n + Buffer.byteLength(String(msg.content)), 0);
+      m.promptBytes.push({ role: call.role, bytes });
+      const t = performance.now();
+      try {
+        return await inner.structured(call);
+      } finally {
+        m.modelMs += performance.now() - t;
+      }
+    },
+  };
+  return m;
+}
+
+async function runOnce(coder: string) {
+  const repo = createFixtureRepo("csv-import");
+  const measured = measuredGateway();
+  const started = performance.now();
+  const result = await runIterate({
+    request: REQUEST,
+    repo,
+    baseDir: ".",
+    taskId: "bench",
+    resume: false,
+    model: "gpt-4.1-mini",
+    coder,
+    mode: "replay",
+    gateway: measured.gateway,
+    lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
+    onProgress: () => {},
+  });
+  const wallMs = performance.now() - started;
+  const store = new ArtifactStore(join(repo, ".devflow", "iterate", "bench"));
+  const events = readFileSync(join(store.dir, "events.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => DevflowEvent.parse(JSON.parse(l)));
+  const attemptNodes = new Set(["code", "verify", "gate", "repair", "commit"]);
+  const nodeMs = events
+    .filter((e) => e.phase === "end" && attemptNodes.has(e.node))
+    .reduce((n, e) => n + (e.duration_ms ?? 0), 0);
+  let coderMs = 0;
+  let commandMs = 0;
+  let naiveBytes = 0;
+  const attempts = await store.listAttempts();
+  for (const id of attempts) {
+    const report = await store.readAttemptJson(id, "coder_report.json", CoderReport);
+    coderMs += report?.duration_ms ?? 0;
+    for (const name of VerifierName.options) {
+      const env = await store.readAttemptJson(id, `verifiers/${name}.json`, VerifierEnvelope);
+      if (env && name !== "critic") commandMs += env.duration_ms;
+    }
+    const diff = readFileSync(join(store.dir, "attempts", id, "cumulative.diff.patch"), "utf8");
+    const log = readFileSync(join(store.dir, "attempts", id, "coder_transcript.log"), "utf8");
+    naiveBytes = Math.max(naiveBytes, naivePromptBytes(diff, log, REQUEST));
+  }
+  // Model time inside the attempt nodes: critic + repair calls (the observer/framer run before).
+  const attemptModelMs = measured.modelMs;
+  const overheadMs = Math.max(0, nodeMs - coderMs - commandMs - attemptModelMs) / attempts.length;
+  const judged = measured.promptBytes.filter((p) => p.role === "critic" || p.role === "iterator");
+  return {
+    verdict: result.terminal.verdict,
+    attempts: attempts.length,
+    wallMs,
+    overheadMs,
+    overheadShare: (overheadMs * attempts.length) / wallMs,
+    maxJudgedPromptBytes: Math.max(...judged.map((p) => p.bytes)),
+    naiveBytes,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function scenario(label: string, coder: string) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await runOnce(coder));
+  const verdicts = [...new Set(runs.map((r) => r.verdict))].join(",");
+  console.log(`\n${label} (${RUNS} runs, verdict ${verdicts}, ${runs[0]?.attempts} attempts each)`);
+  console.log(`  wall time per run           ${median(runs.map((r) => r.wallMs)).toFixed(0)} ms (median)`);
+  console.log(
+    `  orchestration overhead      ${median(runs.map((r) => r.overheadMs)).toFixed(1)} ms per attempt (target ≤ 150), ${(100 * median(runs.map((r) => r.overheadShare))).toFixed(1)}% of the run`,
+  );
+  console.log(`  largest critic/repair prompt ${median(runs.map((r) => r.maxJudgedPromptBytes))} bytes`);
+  console.log(`  naive seeds/00 review       ${median(runs.map((r) => r.naiveBytes))} bytes (whole diff + whole coder log)`);
+}
+
+console.log(`devflow orchestration benchmark: node ${process.version}, replayed model`);
+await scenario("demo: near miss then repair", `command:node ${JSON.stringify(NEAR_MISS)}`);
+await scenario(
+  "noisy coder: same fix, 1 MiB of log per run",
+  `command:node -e ${JSON.stringify(`process.stdout.write("x".repeat(1 << 20) + "\\n")`)} && node ${JSON.stringify(NEAR_MISS)}`,
+);
