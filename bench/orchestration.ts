@@ -9,15 +9,15 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ArtifactStore } from "../src/artifacts/store.js";
+import type { z } from "zod";
 import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
+import { ArtifactStore } from "../src/artifacts/store.js";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
 import { runIterate } from "../src/graph/run-iterate.js";
 import type { ModelGateway, StructuredCall } from "../src/models/contract.js";
 import { createModelGateway } from "../src/models/create-gateway.js";
 import { PACKAGE_ROOT } from "../src/util/paths.js";
 import { naivePromptBytes } from "../src/verify/index.js";
-import type { z } from "zod";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CASSETTE = join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json");
@@ -126,7 +126,9 @@ async function scenario(label: string, coder: string) {
     `  orchestration overhead      ${median(runs.map((r) => r.overheadMs)).toFixed(1)} ms per attempt (target ≤ 150), ${(100 * median(runs.map((r) => r.overheadShare))).toFixed(1)}% of the run`,
   );
   console.log(`  largest critic/repair prompt ${median(runs.map((r) => r.maxJudgedPromptBytes))} bytes`);
-  console.log(`  naive seeds/00 review       ${median(runs.map((r) => r.naiveBytes))} bytes (whole diff + whole coder log)`);
+  console.log(
+    `  naive seeds/00 review       ${median(runs.map((r) => r.naiveBytes))} bytes (whole diff + whole coder log)`,
+  );
 }
 
 console.log(`devflow orchestration benchmark: node ${process.version}, replayed model`);

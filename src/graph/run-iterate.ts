@@ -5,7 +5,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { emptyUsage, type Terminal } from "../artifacts/schemas/index.js";
 import { ArtifactStore } from "../artifacts/store.js";
 import { CoderUnavailableError } from "../coders/contract.js";
-import { resolveCoder } from "../coders/registry.js";
+import { resolveCoder } from "../coders/index.js";
 import type { ModelGateway, UsageSnapshot } from "../models/contract.js";
 import { createModelGateway } from "../models/create-gateway.js";
 import { nowIso } from "../util/time.js";
