@@ -11,6 +11,7 @@ import { handoff } from "./nodes/handoff.js";
 import { observe } from "./nodes/observe.js";
 import { readiness } from "./nodes/readiness.js";
 import { repair } from "./nodes/repair.js";
+import { replan } from "./nodes/replan.js";
 import { verify } from "./nodes/verify.js";
 import { IterateState } from "./state.js";
 
@@ -26,7 +27,8 @@ export function buildIterateLane(deps: LaneDeps, checkpointer: BaseCheckpointSav
     .addNode("readiness", node("readiness", readiness), { ends: ["code", "ask", "handoff", END] })
     .addNode("code", node("code", code), { ends: ["verify", "code", END] })
     .addNode("verify", node("verify", verify), { ends: ["gate"] })
-    .addNode("gate", node("gate", gate), { ends: ["commit", "repair", END] })
+    .addNode("gate", node("gate", gate), { ends: ["commit", "repair", "replan", END] })
+    .addNode("replan", node("replan", replan), { ends: ["frame", END] })
     .addNode("repair", node("repair", repair), { ends: ["code", END] })
     .addNode("commit", node("commit", commit))
     .addNode("handoff", node("handoff", handoff))

@@ -26,6 +26,7 @@ import { buildIterateLane } from "./iterate-lane.js";
 import { DEFAULT_LANE_OPTIONS, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
+import { MAX_REPLANS } from "./nodes/replan.js";
 import { taskIdFromRequest } from "./task-id.js";
 
 export interface IterateRunOptions {
@@ -116,7 +117,7 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
     );
     const config = {
       configurable: { thread_id: taskId },
-      recursionLimit: 40 + 12 * (lane.maxJudgeAttempts + lane.maxEscalations),
+      recursionLimit: 40 + 12 * (lane.maxJudgeAttempts + lane.maxEscalations) + 20 * MAX_REPLANS,
       durability: "sync" as const,
       ...(opts.signal ? { signal: opts.signal } : {}),
     };

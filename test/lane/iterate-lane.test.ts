@@ -195,3 +195,21 @@ describe("iterate lane, end to end on a real repo", () => {
     expect(frame?.tokens).toBeGreaterThan(0);
   });
 });
+
+describe("a coder that commits by itself", () => {
+  it("keeps and reports the coder's commits; devflow commits the rest on top", async () => {
+    const committing = `
+      ${CORRECT_FIX}
+      import { execFileSync } from "node:child_process";
+      execFileSync("git", ["-c", "user.name=coder", "-c", "user.email=coder@example.com", "commit", "-qam", "coder: trim emails"]);
+    `;
+    const run = await runLane({ coder: coderScript(committing) });
+    expect(run.result?.terminal.verdict).toBe("completed");
+    const report = await run.store.readAttemptJson("attempt-001", "coder_report.json", CoderReport);
+    expect(report?.coder_commits).toHaveLength(1);
+    expect(report?.changed_files).toContain("src/csv-import.js");
+    const log = git(run.repo, "log", "--format=%s", `main..devflow/${TASK_ID}`).trim().split("\n");
+    expect(log).toEqual([expect.stringMatching(/^devflow\(trim-emails\)/), "coder: trim emails"]);
+    expect(run.result?.terminal.reason).toMatch(/kept 1 commit/);
+  });
+});

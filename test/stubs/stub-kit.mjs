@@ -1,8 +1,9 @@
 // Shared behaviour of the stub coder CLIs (test fixtures, never shipped). Each stub honours its
 // CLI's documented flags, stdin, output files and exit codes; the test picks what happens through
-// STUB_* variables, which reach the stub only because the test passes them as the request's env.
+// STUB_* variables, which reach the stub only because the test passes them as the request's env, or
+// because a per-test wrapper script sets them (the iterate lane passes no extra env to a coder).
 import { execFileSync, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const scenario = process.env.STUB_SCENARIO ?? "success";
@@ -52,16 +53,41 @@ export function hasFlag(argv, name) {
   return argv.includes(name) || argv.some((arg) => arg.startsWith(`${name}=`));
 }
 
-/** The "coding" every successful stub does: one file changed in the worktree. */
+/**
+ * An edit described by the file STUB_EDIT_SPEC names, `{ "path", "find", "replace" }` (path relative
+ * to the worktree): lets a lane test have the stub make a real fix instead of writing EDIT_FILE.
+ */
+function editSpec() {
+  const file = process.env.STUB_EDIT_SPEC;
+  if (!file) return null;
+  const spec = JSON.parse(readFileSync(file, "utf8"));
+  if (typeof spec.path !== "string" || typeof spec.find !== "string" || typeof spec.replace !== "string") {
+    fail(`stub: ${file} must be {"path", "find", "replace"} strings`, 2);
+  }
+  return spec;
+}
+
+/** The "coding" every successful stub does: one file changed in the worktree. Returns its path. */
 export function editFile(dir, who) {
-  writeFileSync(join(dir, EDIT_FILE), `edited by the ${who} stub\n`);
+  const spec = editSpec();
+  if (spec === null) {
+    writeFileSync(join(dir, EDIT_FILE), `edited by the ${who} stub\n`);
+    return EDIT_FILE;
+  }
+  const target = join(dir, spec.path);
+  const before = readFileSync(target, "utf8");
+  // A spec that no longer matches must fail the run, not pass it with no change.
+  if (!before.includes(spec.find))
+    fail(`stub ${who}: ${spec.path} does not contain ${JSON.stringify(spec.find)}`, 1);
+  writeFileSync(target, before.replace(spec.find, spec.replace));
+  return spec.path;
 }
 
 /** An agent that commits by itself (aider by default, Junie following an AGENTS.md rule). */
 export function commitEdit(dir, who) {
-  editFile(dir, who);
+  const edited = editFile(dir, who);
   const git = (args) => execFileSync("git", args, { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
-  git(["add", EDIT_FILE]);
+  git(["add", edited]);
   git([
     "-c",
     "user.name=stub",

@@ -3,7 +3,7 @@ import type { NodeBody } from "../lane/define-node.js";
 import { terminate, transition } from "../lane/run-record.js";
 
 export interface QuestionsInterrupt {
-  kind: "needs_more_context";
+  kind: "needs_more_context" | "replan";
   taskId: string;
   questions: string[];
 }

@@ -9,6 +9,7 @@ import { completionGate } from "../../verify/index.js";
 import { commitAll } from "../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { recordAttempt, terminate } from "../lane/run-record.js";
+import { MAX_REPLANS } from "./replan.js";
 
 /**
  * The completion gate (seeds/03): reads the attempt's envelopes back from disk (the artifacts are
@@ -58,6 +59,14 @@ export const gate: NodeBody = async (state, deps) => {
     return { goto: "commit", update: { gateResult: "pass" }, line: `${attemptId} pass`, attemptId };
   }
   const reasons = verdict.reasons.join("; ");
+  if (planInvalid && deps.options.interactive && state.replans < MAX_REPLANS) {
+    return {
+      goto: "replan",
+      update: { gateResult: "fail" },
+      line: `${attemptId} plan_invalid; asking to re-plan`,
+      ok: false,
+    };
+  }
   if (planInvalid) {
     const reason = `the critic judged the task's assumptions wrong (plan_invalid) in ${attemptId}: ${reasons}. Re-frame the request with the missing facts.`;
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });

@@ -1,11 +1,13 @@
-import { join } from "node:path";
+import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { ObservationArtifact, ObservationFindings } from "../../artifacts/schemas/index.js";
 import { nowIso } from "../../util/time.js";
 import { checkSeamRedOnBase, hashSeamFiles } from "../../verify/index.js";
-import { repoMap, snapshotTree } from "../../workspace/index.js";
+import { repoMap, snapshotTree, withBaseWorktree } from "../../workspace/index.js";
 import { runObserverAgent } from "../agents/observer-agent.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
+import { linkDependencies } from "../link-dependencies.js";
 
 /**
  * Observer: evidence and a failing seam, then devflow's own check that the seam really is red on
@@ -27,13 +29,20 @@ export const observe: NodeBody = async (state, deps) => {
   let checked: ObservationFindings = findings;
   let seamCheck: ObservationArtifact["seam_check"] = null;
   if (findings.failing_seam) {
-    const logPath = join(deps.store.dir, "seam_on_base.log");
-    const red = await checkSeamRedOnBase({
-      cwd: state.worktree,
-      command: findings.failing_seam.command,
-      timeoutMs: deps.options.commandTimeoutMs,
-      logPath,
-      signal: deps.signal,
+    const seam = findings.failing_seam;
+    const seamFiles = [...new Set([...seam.files, ...writtenFiles])];
+    // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
+    // a re-observation after earlier attempts (re-plan) cannot see their changes.
+    const red = await withBaseWorktree(state.repoRoot, state.baseCommit, async (base) => {
+      copySeamFiles(state.worktree, base, seamFiles);
+      await linkDependencies(state.repoRoot, base);
+      return checkSeamRedOnBase({
+        cwd: base,
+        command: seam.command,
+        timeoutMs: deps.options.commandTimeoutMs,
+        logPath: join(deps.store.dir, "seam_on_base.log"),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
     });
     seamCheck = {
       ran: red.ran,
@@ -89,6 +98,15 @@ export const observe: NodeBody = async (state, deps) => {
     detail: { revision: observation.revision, tool_calls: toolCalls, seam_red: seamCheck?.red ?? null },
   };
 };
+
+function copySeamFiles(from: string, to: string, files: string[]): void {
+  for (const file of files) {
+    const source = join(from, file);
+    if (!existsSync(source)) continue;
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    cpSync(source, join(to, file), { recursive: true });
+  }
+}
 
 function downgradeUnconfirmed(findings: ObservationFindings, what: string): ObservationFindings {
   const command = findings.failing_seam?.command ?? "";

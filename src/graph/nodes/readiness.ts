@@ -89,7 +89,8 @@ export const readiness: NodeBody = async (state, deps) => {
     update: {
       testCommand: detected,
       baseline,
-      judgeAttempt: 1,
+      // After a re-plan the attempt numbering goes on: attempt ids never repeat within a task.
+      judgeAttempt: state.judgeAttempt + 1,
       timeoutAttempt: 1,
     },
     line: line("ready"),
