@@ -38,6 +38,13 @@ export interface CoderProbe {
   version: string | null;
   /** How to install or configure what is missing; null when nothing is missing. */
   hint: string | null;
+  /**
+   * For `devflow doctor`, optional so that a backend without them still conforms: whether a
+   * credential the backend accepts is visible (null: the backend needs none, e.g. command:<shell>),
+   * and where its executable was found.
+   */
+  authConfigured?: boolean | null;
+  binaryPath?: string | null;
 }
 
 export interface CoderBackend {

@@ -12,6 +12,7 @@ export const ROLES = [
   "critic",
   "insight",
   "idea",
+  "neither",
   "coder",
 ] as const;
 export type Role = (typeof ROLES)[number];

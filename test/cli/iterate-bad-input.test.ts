@@ -10,6 +10,7 @@ import {
   DEMO_REQUEST,
   demoCassette,
   tempDir,
+  withObserverAnswer,
   writeCassette,
 } from "../support/lane-harness.js";
 

@@ -95,3 +95,14 @@ export async function runLane(input: LaneRunInput): Promise<LaneRun> {
   }
   return { repo, result, error, store: new ArtifactStore(join(repo, ".devflow", "iterate", taskId)), events };
 }
+
+/** The demo cassette with the Observer's final answer changed: the usual way to script an observation. */
+export function withObserverAnswer(
+  patch: Record<string, unknown>,
+  cassette: Cassette = demoCassette(),
+): Cassette {
+  const final = cassette.calls.observer?.at(-1);
+  if (!final || !("structured" in final)) throw new Error("demo cassette lost its observer answer");
+  final.structured = { ...final.structured, ...patch };
+  return cassette;
+}

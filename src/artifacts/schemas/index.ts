@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { CoderReport } from "./coder-report.js";
 import { DevflowEvent } from "./event.js";
+import { IdeaBrief } from "./idea-brief.js";
+import { InsightAnswer } from "./insight-answer.js";
 import { IteratorRun } from "./iterator-run.js";
 import { Lesson } from "./lesson.js";
 import { ObservationArtifact } from "./observation-artifact.js";
@@ -10,7 +12,10 @@ import { VerifierEnvelope } from "./verifier-envelope.js";
 
 export * from "./coder-report.js";
 export * from "./common.js";
+export * from "./conversation.js";
 export * from "./event.js";
+export * from "./idea-brief.js";
+export * from "./insight-answer.js";
 export * from "./iterator-run.js";
 export * from "./lesson.js";
 export * from "./observation-artifact.js";
@@ -35,5 +40,7 @@ export const ALL_SCHEMAS = {
   verifier_envelope: VerifierEnvelope,
   lesson: Lesson,
   event: DevflowEvent,
+  insight_answer: InsightAnswer,
+  idea_brief: IdeaBrief,
 } as const;
 export type SchemaName = keyof typeof ALL_SCHEMAS;

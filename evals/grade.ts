@@ -1,0 +1,25 @@
+import type { Check, Evaluation } from "./types.js";
+
+/**
+ * Folds graded checks into an evaluation. A criterion graded by more than one grader passes only
+ * if every grading passed; `ok` needs every criterion to pass. Notes keep the failures first.
+ */
+export function grade(checks: Check[]): Evaluation {
+  const criteria: Evaluation["criteria"] = {};
+  const failures: string[] = [];
+  const context: string[] = [];
+  for (const check of checks) {
+    const before = criteria[check.criterion];
+    criteria[check.criterion] = before === "fail" || !check.pass ? "fail" : "pass";
+    if (!check.pass) failures.push(`${check.criterion}: ${check.note ?? "failed"}`);
+    else if (check.note) context.push(`${check.criterion}: ${check.note}`);
+  }
+  const ok = Object.values(criteria).every((r) => r === "pass") && checks.length > 0;
+  if (checks.length === 0) failures.push("no criterion was graded");
+  return { ok, notes: [...failures, ...context], criteria };
+}
+
+/** A check from a condition, with the note used when it fails. */
+export function check(criterion: string, pass: boolean, failNote: string, passNote?: string): Check {
+  return pass ? { criterion, pass, ...(passNote ? { note: passNote } : {}) } : { criterion, pass, note: failNote };
+}
