@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { registerDemo } from "./commands/demo.js";
+import { registerDoctor } from "./commands/doctor.js";
 import { registerIterate } from "./commands/iterate.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
@@ -15,6 +16,7 @@ export function buildProgram(io: CliIO): Command {
     .exitOverride();
   registerIterate(program, io);
   registerDemo(program, io);
+  registerDoctor(program, io);
   return program;
 }
 

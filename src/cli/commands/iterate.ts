@@ -14,6 +14,7 @@ interface IterateFlags {
   maxIterations: number;
   model: string;
   coder: string;
+  coderModel?: string;
   taskId?: string;
   resume?: boolean;
   replay?: string;
@@ -50,6 +51,7 @@ export function registerIterate(program: Command, io: CliIO): void {
       "coder backend: junie, claude, codex, gemini, opencode, aider, builtin, command:<shell>",
       "junie",
     )
+    .option("--coder-model <name>", "model the coder backend uses, when it takes one (default: its own)")
     .option("--task-id <id>", "task id (default: slug of the request)")
     .option("--resume", "continue a task that stopped or crashed, from its last checkpoint")
     .addOption(
@@ -106,6 +108,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
         maxEscalations: flags.maxEscalations,
         baseTimeoutMs: flags.timeout * 1000,
         testCommand: flags.testCmd ?? null,
+        coderModel: flags.coderModel ?? null,
       },
       onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
       ...(interactive ? { onQuestions: (q: QuestionsInterrupt) => askQuestions(q, io) } : {}),

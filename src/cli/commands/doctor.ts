@@ -1,0 +1,55 @@
+import type { Command } from "commander";
+import { InvalidArgumentError } from "commander";
+import { DEFAULT_CODER } from "../../coders/index.js";
+import { DEFAULT_ENDPOINT_TIMEOUT_MS, renderDoctorReport, runDoctor } from "../../doctor/index.js";
+import { DEFAULT_MODEL } from "../../models/create-gateway.js";
+import { createRedactor, secretsFromEnv } from "../../util/redact.js";
+import { EXIT } from "../exit-codes.js";
+import type { CliIO } from "../io.js";
+
+interface DoctorFlags {
+  json?: boolean;
+  coder: string;
+  model: string;
+  timeout: number;
+}
+
+const positiveSeconds = (value: string): number => {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new InvalidArgumentError("--timeout must be a number > 0");
+  return seconds;
+};
+
+/**
+ * `devflow doctor`: exit 0 only when `devflow iterate` with these --coder/--model defaults can run
+ * (Node, git, the model endpoint and that coder all usable); 2 otherwise, as for a configuration
+ * error, with what to do on every failing line.
+ */
+export function registerDoctor(program: Command, io: CliIO): void {
+  program
+    .command("doctor")
+    .description(
+      "check Node, git, the model endpoint and every coder backend, and say how to fix what is missing",
+    )
+    .option("--coder <name>", "the coder the defaults use (as for iterate)", DEFAULT_CODER)
+    .option("-m, --model <name>", "the model the defaults use (as for iterate)", DEFAULT_MODEL)
+    .option(
+      "--timeout <seconds>",
+      "bound of the model endpoint request",
+      positiveSeconds,
+      DEFAULT_ENDPOINT_TIMEOUT_MS / 1000,
+    )
+    .option("--json", "one JSON object on stdout instead of the table")
+    .action(async (flags: DoctorFlags) => {
+      const report = await runDoctor({
+        coder: flags.coder,
+        model: flags.model,
+        endpointTimeoutMs: flags.timeout * 1000,
+      });
+      // Keys never appear in the report by construction; servers' error bodies are redacted too.
+      const redact = createRedactor(secretsFromEnv(process.env));
+      io.out(redact(flags.json ? `${JSON.stringify(report)}\n` : renderDoctorReport(report)));
+      io.setExitCode(report.ready ? EXIT.completed : EXIT.usage);
+    });
+}
