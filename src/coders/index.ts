@@ -1,4 +1,5 @@
 import { createAiderBackend } from "./aider.js";
+import { BUILTIN_CODER, createBuiltinCoder } from "./builtin/index.js";
 import { createClaudeBackend } from "./claude.js";
 import { CODER_ENV, coderModelFromEnv, endpointFromEnv, oneOf, positiveNumber } from "./cli/env-options.js";
 import type { CliCoderBackend, SourceEnv } from "./cli/types.js";
@@ -86,3 +87,11 @@ export function registerCliCoders(env: SourceEnv = process.env): void {
 }
 
 registerCliCoders();
+
+// The builtin coder is built per run from the run's model gateway (deps.models), so its usage
+// lands in the run's ledger and replay cassettes answer it under the "coder" role.
+if (!knownCoders().includes(BUILTIN_CODER)) {
+  registerCoder(BUILTIN_CODER, (deps) =>
+    createBuiltinCoder(deps.models === undefined ? {} : { models: deps.models }),
+  );
+}

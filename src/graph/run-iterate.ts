@@ -23,7 +23,7 @@ import {
 } from "../workspace/index.js";
 import { UsageError } from "./errors.js";
 import { buildIterateLane } from "./iterate-lane.js";
-import { DEFAULT_LANE_OPTIONS, type LaneOptions } from "./lane/deps.js";
+import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
@@ -45,6 +45,10 @@ export interface IterateRunOptions {
   onProgress: ProgressSink;
   /** Interactive runs answer needs_more_context questions here; absent = stop with exit 3. */
   onQuestions?: (q: QuestionsInterrupt) => Promise<string>;
+  /** Earlier turns of the conversation the request comes from (chat); the Framer reads them. */
+  priorTurns?: { role: "user" | "assistant"; content: string }[];
+  /** Asked once before the first coder run (chat without --yes); false ends the lane as blocked. */
+  confirmCoder?: LaneDeps["confirmCoder"];
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   /** Inject a gateway (tests, playground); otherwise built from mode/model/cassette. */
@@ -69,19 +73,26 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   const request = opts.request.trim();
   if (!request && !opts.resume)
     throw new UsageError('the request is empty: say what to change, e.g. devflow iterate "fix …"');
-  const coder = resolveCoder(opts.coder);
-  const probe = await coder.probe();
-  if (!probe.installed) {
-    throw new CoderUnavailableError(`coder "${coder.name}" is not installed`, probe.hint);
-  }
-  const gateway =
-    opts.gateway ??
-    createModelGateway({
+  // The gateway is built on first use: the builtin coder takes it when it is resolved, while a CLI
+  // coder's missing binary is still reported before the model configuration is even looked at.
+  let runGateway = opts.gateway;
+  const modelGateway = (): ModelGateway =>
+    (runGateway ??= createModelGateway({
       mode: opts.mode,
       model: opts.model,
       ...(opts.cassettePath ? { cassettePath: opts.cassettePath } : {}),
       env: opts.env ?? process.env,
-    });
+    }));
+  const coder = resolveCoder(opts.coder, {
+    get models() {
+      return modelGateway();
+    },
+  });
+  const probe = await coder.probe();
+  if (!probe.installed) {
+    throw new CoderUnavailableError(`coder "${coder.name}" is not installed`, probe.hint);
+  }
+  const gateway = modelGateway();
 
   const taskId = assertTaskId(opts.taskId ?? taskIdFromRequest(request));
   const located = await locateRepo(opts, taskId);
@@ -112,7 +123,15 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
 
     const reporter = new Reporter(taskId, opts.onProgress, store);
     const graph = buildIterateLane(
-      { gateway, coder, store, reporter, options: lane, ...(opts.signal ? { signal: opts.signal } : {}) },
+      {
+        gateway,
+        coder,
+        store,
+        reporter,
+        options: lane,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.confirmCoder ? { confirmCoder: opts.confirmCoder } : {}),
+      },
       saver,
     );
     const config = {
@@ -128,6 +147,7 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
         : {
             taskId,
             request,
+            priorTurns: opts.priorTurns ?? [],
             repoRoot: workspace.repoRoot,
             worktree: workspace.worktree,
             branch: workspace.branch,

@@ -44,7 +44,11 @@ describe("edit_file", () => {
   });
 
   it("refuses an ambiguous old_string, names the lines, and leaves the file unchanged", async () => {
-    const out = await edit({ path: "src/cart.js", old_string: "  let sum = 0;", new_string: "  let sum = 1;" });
+    const out = await edit({
+      path: "src/cart.js",
+      old_string: "  let sum = 0;",
+      new_string: "  let sum = 1;",
+    });
     expect(out).toBe(
       'Refused: old_string occurs 2 times in "src/cart.js" (at lines 2, 8). Include more of the surrounding lines in old_string so that it matches exactly one place.',
     );
@@ -86,7 +90,11 @@ describe("edit_file", () => {
   });
 
   it("deletes text with an empty new_string", async () => {
-    const out = await edit({ path: "src/cart.js", old_string: "export function count", new_string: "function count" });
+    const out = await edit({
+      path: "src/cart.js",
+      old_string: "export function count",
+      new_string: "function count",
+    });
     expect(out).toMatch(/^Edited/);
     await edit({ path: "src/cart.js", old_string: "\nfunction count(items) {\n", new_string: "" });
     expect(await cart()).not.toContain("function count");

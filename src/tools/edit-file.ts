@@ -15,7 +15,10 @@ const schema = z.object({
   path: z.string().min(1).describe("File relative to the repository root"),
   old_string: z
     .string()
-    .min(1, "old_string is empty: copy the exact text to replace from read_file (to create a file, use write_file)")
+    .min(
+      1,
+      "old_string is empty: copy the exact text to replace from read_file (to create a file, use write_file)",
+    )
     .describe("The exact text to replace, including indentation; it must occur exactly once in the file"),
   new_string: z.string().describe("The text to put in its place (empty to delete it)"),
 });
@@ -47,7 +50,8 @@ export const editFileTool = defineTool({
     }
     const text = bytes.toString("utf8");
     const edit = locate(text, args.old_string, args.new_string, file.relative);
-    const updated = text.slice(0, edit.index) + edit.newString + text.slice(edit.index + edit.oldString.length);
+    const updated =
+      text.slice(0, edit.index) + edit.newString + text.slice(edit.index + edit.oldString.length);
     await writeFile(file.absolute, updated);
     return describeEdit(file.relative, updated, edit);
   },
@@ -115,6 +119,7 @@ function nearMiss(text: string, oldString: string): string {
 
 function describeEdit(path: string, updated: string, edit: Edit): string {
   const lines = updated.split(/\r?\n/);
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop();
   const start = lineOf(updated, edit.index);
   const newLineCount = lineCount(edit.newString);
   const from = Math.max(1, start - SHOWN_CONTEXT_LINES);

@@ -48,7 +48,9 @@ describe("write_file", () => {
     expect(await write({ path: join(repo.outside, "abs.txt"), content: "x" })).toMatch(
       /^Refused: .*absolute path outside the worktree/,
     );
-    expect(await write({ path: "linked-dir/evil.txt", content: "x" })).toMatch(/^Refused: .*symlinked directory/);
+    expect(await write({ path: "linked-dir/evil.txt", content: "x" })).toMatch(
+      /^Refused: .*symlinked directory/,
+    );
     expect(await write({ path: "linked-file.txt", content: "changed" })).toMatch(
       /^Refused: .*symlink to a location outside/,
     );

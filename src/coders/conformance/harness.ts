@@ -30,16 +30,24 @@ export interface StubCall {
   message?: string | null;
 }
 
-/** A temp git repo (the worktree), an attempt dir and a bin dir holding the stub under the CLI's name. */
-export interface StubWorld {
+/** A temp git repo (the worktree) with one base commit, and an attempt dir: what every backend runs in. */
+export interface CoderWorld {
   root: string;
   worktree: string;
   attemptDir: string;
-  binDir: string;
   baseSha: string;
-  recordFile: string;
+  /** Where a hanging command writes the pid of the grandchild it left running. */
   pidFile: string;
+  /** Created by a hanging command once it runs (abort tests wait for it). */
   startedFile: string;
+  git(args: string[]): string;
+  cleanup(): void;
+}
+
+/** A CoderWorld plus a bin dir holding the stub under the CLI's name. */
+export interface StubWorld extends CoderWorld {
+  binDir: string;
+  recordFile: string;
   /** PATH with only the stub, node and git: a real CLI installed on the machine is never picked up. */
   path: string;
   /** The environment backends read credentials from: PATH, a temp HOME, `extra`. */
@@ -47,8 +55,6 @@ export interface StubWorld {
   /** Variables selecting the stub's behaviour, passed as the request's env. */
   stubEnv(scenario: string, extra?: Record<string, string>): Record<string, string>;
   readCall(): StubCall;
-  git(args: string[]): string;
-  cleanup(): void;
 }
 
 function toolDir(command: string): string {
@@ -57,17 +63,14 @@ function toolDir(command: string): string {
   return dirname(found);
 }
 
-export function createStubWorld(cli: string): StubWorld {
-  const root = mkdtempSync(join(tmpdir(), `devflow-conformance-${cli}-`));
+/** A temp git repo with a README committed on main and an empty attempt dir (no stub, no bin dir). */
+export function createCoderWorld(name: string): CoderWorld {
+  const root = mkdtempSync(join(tmpdir(), `devflow-conformance-${name}-`));
   const worktree = join(root, "worktree");
   const attemptDir = join(root, "attempts", "attempt-001");
-  const binDir = join(root, "bin");
   const home = join(root, "home");
-  for (const dir of [worktree, attemptDir, binDir, home]) mkdirSync(dir, { recursive: true });
-  symlinkSync(join(STUBS_DIR, `${cli}.mjs`), join(binDir, cli));
-
-  const path = [binDir, dirname(process.execPath), toolDir("git")].join(delimiter);
-  const gitEnv = { PATH: path, HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+  for (const dir of [worktree, attemptDir, home]) mkdirSync(dir, { recursive: true });
+  const gitEnv = { PATH: defaultToolPath(), HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
   const git = (args: string[]): string =>
     execFileSync("git", args, {
       cwd: worktree,
@@ -79,26 +82,41 @@ export function createStubWorld(cli: string): StubWorld {
   writeFileSync(join(worktree, "README.md"), "# fixture\n");
   git(["add", "README.md"]);
   git(["-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-m", "base"]);
-
-  const recordFile = join(root, "stub-call.json");
-  const pidFile = join(root, "grandchild.pid");
-  const startedFile = join(root, "started");
   return {
     root,
     worktree,
     attemptDir,
-    binDir,
     baseSha: git(["rev-parse", "HEAD"]),
+    pidFile: join(root, "grandchild.pid"),
+    startedFile: join(root, "started"),
+    git,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+function defaultToolPath(): string {
+  return [dirname(process.execPath), toolDir("git")].join(delimiter);
+}
+
+export function createStubWorld(cli: string): StubWorld {
+  const world = createCoderWorld(cli);
+  const binDir = join(world.root, "bin");
+  mkdirSync(binDir);
+  symlinkSync(join(STUBS_DIR, `${cli}.mjs`), join(binDir, cli));
+  const path = [binDir, defaultToolPath()].join(delimiter);
+  const home = join(world.root, "home");
+  const recordFile = join(world.root, "stub-call.json");
+  return {
+    ...world,
+    binDir,
     recordFile,
-    pidFile,
-    startedFile,
     path,
     sourceEnv: (extra = {}) => ({ PATH: path, HOME: home, LANG: "C.UTF-8", ...extra }),
     stubEnv: (scenario, extra = {}) => ({
       STUB_SCENARIO: scenario,
       STUB_RECORD_FILE: recordFile,
-      STUB_PID_FILE: pidFile,
-      STUB_STARTED_FILE: startedFile,
+      STUB_PID_FILE: world.pidFile,
+      STUB_STARTED_FILE: world.startedFile,
       ...extra,
     }),
     readCall: () => {
@@ -106,8 +124,6 @@ export function createStubWorld(cli: string): StubWorld {
       const parsed: StubCall = JSON.parse(readFileSync(recordFile, "utf8"));
       return parsed;
     },
-    git,
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
 

@@ -1,0 +1,7 @@
+export {
+  BUILTIN_CODER,
+  BUILTIN_SETUP_HINT,
+  type BuiltinCoderOptions,
+  createBuiltinCoder,
+} from "./builtin-coder.js";
+export { type BuiltinLimits, DEFAULT_BUILTIN_LIMITS } from "./limits.js";
