@@ -20,6 +20,15 @@ export interface LaneOptions {
   coderModel: string | null;
 }
 
+/** What the user is asked before the first coder run of a task (chat without --yes). */
+export interface CoderConfirmation {
+  taskId: string;
+  coder: string;
+  title: string;
+  seamCommand: string;
+  worktree: string;
+}
+
 /** Everything a lane node needs besides its state: injected, never imported as singletons. */
 export interface LaneDeps {
   gateway: ModelGateway;
@@ -28,6 +37,8 @@ export interface LaneDeps {
   reporter: Reporter;
   options: LaneOptions;
   signal?: AbortSignal;
+  /** Asked once when the task is ready, before any coder runs; false stops the lane (blocked). Absent: no confirmation. */
+  confirmCoder?: (confirmation: CoderConfirmation) => Promise<boolean>;
 }
 
 export const DEFAULT_LANE_OPTIONS: LaneOptions = {

@@ -83,6 +83,23 @@ export const readiness: NodeBody = async (state, deps) => {
     return { goto: "__end__", line: line("regression command unusable"), ok: false, runState: "blocked" };
   }
 
+  // Confirmation hook (chat without --yes): the user may decline before any coder is spawned.
+  if (deps.confirmCoder) {
+    const confirmed = await deps.confirmCoder({
+      taskId: state.taskId,
+      coder: deps.coder.name,
+      title: task.title,
+      seamCommand: observation.failing_seam.command,
+      worktree: state.worktree,
+    });
+    if (!confirmed) {
+      const reason = "the user declined to start the coder";
+      await decide("not_ready", reason);
+      await terminate(deps.store, deps.gateway, { verdict: "blocked", reason });
+      return { goto: "__end__", line: line("declined by the user"), ok: false, runState: "blocked" };
+    }
+  }
+
   await decide("ready", `seam \`${observation.failing_seam.command}\` is red on base; spawning the coder`);
   return {
     goto: "code",
