@@ -1,7 +1,10 @@
 import { Command, CommanderError } from "commander";
+import { registerChat } from "./commands/chat.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerIterate } from "./commands/iterate.js";
+import { registerPlayground } from "./commands/playground.js";
+import { registerRoute } from "./commands/route.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
 import { reportError } from "./report-error.js";
@@ -17,6 +20,9 @@ export function buildProgram(io: CliIO): Command {
   registerIterate(program, io);
   registerDemo(program, io);
   registerDoctor(program, io);
+  registerChat(program, io);
+  registerRoute(program, io);
+  registerPlayground(program, io);
   return program;
 }
 

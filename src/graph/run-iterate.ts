@@ -2,13 +2,12 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, INTERRUPT, isInterrupted } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { emptyUsage, type Terminal } from "../artifacts/schemas/index.js";
+import type { Terminal } from "../artifacts/schemas/index.js";
 import { ArtifactStore } from "../artifacts/store.js";
 import { CoderUnavailableError } from "../coders/contract.js";
 import { resolveCoder } from "../coders/index.js";
 import type { ModelGateway, UsageSnapshot } from "../models/contract.js";
 import { createModelGateway } from "../models/create-gateway.js";
-import { nowIso } from "../util/time.js";
 import {
   acquireTaskLock,
   assertGitRepo,
@@ -25,6 +24,7 @@ import { UsageError } from "./errors.js";
 import { buildIterateLane } from "./iterate-lane.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
+import { createRunRecord } from "./lane/run-record.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
 import { taskIdFromRequest } from "./task-id.js";
@@ -119,7 +119,14 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
       interactive: Boolean(opts.onQuestions),
     };
     if (!opts.resume)
-      await createRunRecord(store, taskId, workspace, lane, coder.name, gateway.modelName("framer"));
+      await createRunRecord(store, {
+        taskId,
+        workspace,
+        lane,
+        coder: coder.name,
+        model: gateway.modelName("framer"),
+        reason: "run started",
+      });
 
     const reporter = new Reporter(taskId, opts.onProgress, store);
     const graph = buildIterateLane(
@@ -214,47 +221,6 @@ async function prepareWorkspace(
   }
   if (located.url) return cloneForTask({ url: located.url, baseDir: resolve(opts.baseDir), taskId });
   return createTaskWorktree({ repoRoot: located.repoRoot, taskId });
-}
-
-async function createRunRecord(
-  store: ArtifactStore,
-  taskId: string,
-  workspace: TaskWorkspace,
-  lane: LaneOptions,
-  coder: string,
-  model: string,
-) {
-  const now = nowIso();
-  await store.write(
-    "iterator_run",
-    {
-      artifact: "iterator_run",
-      task_id: taskId,
-      run_state: "framing",
-      state_history: [{ state: "framing", at: now, reason: "run started" }],
-      readiness: null,
-      limits: {
-        max_judge_attempts: lane.maxJudgeAttempts,
-        max_timeout_escalations: lane.maxEscalations,
-        base_timeout_ms: lane.baseTimeoutMs,
-      },
-      workspace: {
-        repo: workspace.repoRoot,
-        worktree: workspace.worktree,
-        branch: workspace.branch,
-        base_commit: workspace.baseCommit,
-        seam_commit: null,
-      },
-      coder_backend: coder,
-      model,
-      attempts: [],
-      terminal: null,
-      usage: { total: emptyUsage(), by_role: {} },
-      created_at: now,
-      updated_at: now,
-    },
-    { expectedRevision: 0 },
-  );
 }
 
 function knownTasks(repoRoot: string): string {

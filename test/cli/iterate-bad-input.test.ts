@@ -165,13 +165,9 @@ describe("devflow iterate: bad input gets a clear error and exit code 2", () => 
 
 describe("devflow iterate: verdicts map to documented exit codes", () => {
   it("a seam command that does not exist is not confirmed: exit 3 with the question", async () => {
-    const cassette = demoCassette();
-    const final = cassette.calls.observer?.at(-1);
-    if (!final || !("structured" in final)) throw new Error("demo cassette lost its observer answer");
-    final.structured = {
-      ...final.structured,
+    const cassette = withObserverAnswer({
       failing_seam: { description: "x", command: "no-such-tool --check", files: [] },
-    };
+    });
     const r = await cli(
       "iterate",
       DEMO_REQUEST,
@@ -205,14 +201,10 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
   });
 
   it("a promotion to idea writes promotion_handoff.json and exits 5", async () => {
-    const cassette = demoCassette();
-    const final = cassette.calls.observer?.at(-1);
-    if (!final || !("structured" in final)) throw new Error("demo cassette lost its observer answer");
-    final.structured = {
-      ...final.structured,
+    const cassette = withObserverAnswer({
       verdict: "promote_idea",
       summary: "This is a new import pipeline, not a fix.",
-    };
+    });
     const repo = createFixtureRepo("csv-import");
     const r = await cli(
       "iterate",

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ConversationTurn, HandoffSource } from "./conversation.js";
 import { Timestamp } from "./common.js";
+import { ConversationTurn, HandoffSource } from "./conversation.js";
 import { TaskType } from "./task-artifact.js";
 
 /**
@@ -8,13 +8,18 @@ import { TaskType } from "./task-artifact.js";
  * self-contained request of a paragraph, at most five observable success criteria.
  */
 export const IdeaTask = z.object({
-  id: z.string().regex(/^T\d+$/).describe('"T1", "T2", … in execution order'),
+  id: z
+    .string()
+    .regex(/^T\d+$/)
+    .describe('"T1", "T2", … in execution order'),
   title: z.string().min(1).max(100),
   request: z
     .string()
     .min(1)
     .max(800)
-    .describe("A self-contained request for the iterate lane: one bounded change against an existing surface"),
+    .describe(
+      "A self-contained request for the iterate lane: one bounded change against an existing surface",
+    ),
   task_type: TaskType,
   surface_hints: z.array(z.string()).describe("Files, routes, components or functions it touches"),
   success_criteria: z.array(z.string().min(1)).min(1).max(5),

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ConversationTurn, HandoffSource } from "./conversation.js";
 import { Timestamp } from "./common.js";
+import { ConversationTurn, HandoffSource } from "./conversation.js";
 
 /** A place in the repository an answer relies on; `line` is 1-based, null when the whole file is meant. */
 export const InsightReference = z.object({

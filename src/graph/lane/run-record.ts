@@ -1,7 +1,15 @@
-import type { AttemptSummary, IteratorRun, RunState, Terminal } from "../../artifacts/schemas/index.js";
+import {
+  type AttemptSummary,
+  emptyUsage,
+  type IteratorRun,
+  type RunState,
+  type Terminal,
+} from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { nowIso } from "../../util/time.js";
+import type { TaskWorkspace } from "../../workspace/index.js";
+import type { LaneOptions } from "./deps.js";
 
 type RunDraft = Omit<IteratorRun, "revision">;
 
@@ -81,4 +89,50 @@ export async function terminate(
     bookUsage(run, gateway);
   });
   return terminal;
+}
+
+export interface RunRecordSetup {
+  taskId: string;
+  workspace: TaskWorkspace;
+  lane: LaneOptions;
+  coder: string;
+  model: string;
+  /** Why the run record starts here (first state_history entry). */
+  reason: string;
+}
+
+/** iterator_run.json r1: written once when a task starts, before the lane's first node. */
+export async function createRunRecord(store: ArtifactStore, setup: RunRecordSetup): Promise<IteratorRun> {
+  const now = nowIso();
+  const { lane, workspace } = setup;
+  return store.write(
+    "iterator_run",
+    {
+      artifact: "iterator_run",
+      task_id: setup.taskId,
+      run_state: "framing",
+      state_history: [{ state: "framing", at: now, reason: setup.reason }],
+      readiness: null,
+      limits: {
+        max_judge_attempts: lane.maxJudgeAttempts,
+        max_timeout_escalations: lane.maxEscalations,
+        base_timeout_ms: lane.baseTimeoutMs,
+      },
+      workspace: {
+        repo: workspace.repoRoot,
+        worktree: workspace.worktree,
+        branch: workspace.branch,
+        base_commit: workspace.baseCommit,
+        seam_commit: null,
+      },
+      coder_backend: setup.coder,
+      model: setup.model,
+      attempts: [],
+      terminal: null,
+      usage: { total: emptyUsage(), by_role: {} },
+      created_at: now,
+      updated_at: now,
+    },
+    { expectedRevision: 0 },
+  );
 }

@@ -1,0 +1,118 @@
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, relative, resolve } from "node:path";
+import { evaluatorFor } from "../evals/index.js";
+import type { Evaluation } from "../evals/types.js";
+import type { Scenario, ScenarioGroup, ScenarioKind } from "../scenarios/scenario.js";
+import { mapBounded } from "./bounded-pool.js";
+import {
+  type ExecuteOptions,
+  executeScenario,
+  type PlaygroundMode,
+  type ScenarioExecution,
+} from "./run-scenario.js";
+import { messageOf } from "./runners/routing.js";
+
+export interface ScenarioResult {
+  name: string;
+  kind: ScenarioKind;
+  group: ScenarioGroup;
+  description: string;
+  ok: boolean;
+  criteriaPassed: number;
+  criteriaTotal: number;
+  evaluation: Evaluation;
+  durationMs: number;
+  tokens: number;
+  costUsd: number;
+  error: string | null;
+  /** The run's fixture repo, kept for inspection when the scenario failed or --keep was given. */
+  keptAt: string | null;
+}
+
+export interface PlaygroundReport {
+  startedAt: string;
+  mode: PlaygroundMode;
+  model: string;
+  coder: string;
+  concurrency: number;
+  durationMs: number;
+  passed: number;
+  failed: number;
+  results: ScenarioResult[];
+}
+
+export interface PlaygroundOptions extends Omit<ExecuteOptions, "cassette" | "coderScript"> {
+  scenarios: readonly Scenario[];
+  concurrency: number;
+  /** Keep every run's fixture repo (failed runs are always kept). */
+  keep: boolean;
+  onResult?: (result: ScenarioResult) => void;
+}
+
+/** Runs one scenario and grades it with its evaluator; an evaluator that throws fails the scenario. */
+export async function gradeScenario(
+  scenario: Scenario,
+  opts: ExecuteOptions,
+): Promise<{ execution: ScenarioExecution; evaluation: Evaluation }> {
+  const execution = await executeScenario(scenario, opts);
+  let evaluation: Evaluation;
+  try {
+    evaluation = await evaluatorFor(scenario.name)(scenario, execution.run);
+  } catch (error) {
+    evaluation = { ok: false, notes: [`the evaluator crashed: ${messageOf(error)}`], criteria: {} };
+  }
+  return { execution, evaluation };
+}
+
+/**
+ * The scenario suite: every selected scenario runs on its own fresh fixture repo, at most
+ * `concurrency` at a time, and is graded by its evaluator. Passing runs are cleaned up.
+ */
+export async function runPlayground(opts: PlaygroundOptions): Promise<PlaygroundReport> {
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const results = await mapBounded(opts.scenarios, opts.concurrency, async (scenario) => {
+    const { execution, evaluation } = await gradeScenario(scenario, opts);
+    const values = Object.values(evaluation.criteria);
+    const repo = execution.run.repo;
+    const keep = opts.keep || !evaluation.ok;
+    if (!keep && repo) removeTempRun(repo);
+    const result: ScenarioResult = {
+      name: scenario.name,
+      kind: scenario.kind,
+      group: scenario.group,
+      description: scenario.description,
+      ok: evaluation.ok,
+      criteriaPassed: values.filter((v) => v === "pass").length,
+      criteriaTotal: values.length,
+      evaluation,
+      durationMs: execution.durationMs,
+      tokens: execution.usage.total.total_tokens,
+      costUsd: execution.usage.total.cost_usd,
+      error: execution.run.error,
+      keptAt: keep ? repo : null,
+    };
+    opts.onResult?.(result);
+    return result;
+  });
+  const passed = results.filter((r) => r.ok).length;
+  return {
+    startedAt,
+    mode: opts.mode,
+    model: opts.model,
+    coder: opts.coder ?? "scripted (scenarios/coders)",
+    concurrency: opts.concurrency,
+    durationMs: Math.round(performance.now() - started),
+    passed,
+    failed: results.length - passed,
+    results,
+  };
+}
+
+/** Removes the temp dir createFixtureRepo made for a run, and only such a dir. */
+function removeTempRun(repo: string): void {
+  const dir = dirname(resolve(repo));
+  const inTmp = !relative(resolve(tmpdir()), dir).startsWith("..");
+  if (inTmp && /devflow-[^/]+$/.test(dir)) rmSync(dir, { recursive: true, force: true });
+}

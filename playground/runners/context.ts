@@ -1,0 +1,13 @@
+import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
+import type { LaneOptions } from "../../src/graph/lane/deps.js";
+import type { ModelGateway } from "../../src/models/contract.js";
+
+/** What every runner gets: the model gateway of this run, the coder to use and the lane limits. */
+export interface RunContext {
+  gateway: ModelGateway;
+  /** Coder spec for runIterate / resolveCoder (e.g. `command:node "…/trim-email-coder.mjs"`, `junie`). */
+  coder: string;
+  model: string;
+  lane: Partial<LaneOptions>;
+  onEvent?: (event: DevflowEvent) => void;
+}

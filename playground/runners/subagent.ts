@@ -1,0 +1,111 @@
+import type { ScenarioRun } from "../../evals/types.js";
+import type { Scenario } from "../../scenarios/scenario.js";
+import { resolveCoder } from "../../src/coders/index.js";
+import type { NodeBody } from "../../src/graph/lane/define-node.js";
+import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "../../src/graph/lane/deps.js";
+import { Reporter } from "../../src/graph/lane/reporter.js";
+import { code } from "../../src/graph/nodes/code.js";
+import { frame } from "../../src/graph/nodes/frame.js";
+import { gate } from "../../src/graph/nodes/gate.js";
+import { observe } from "../../src/graph/nodes/observe.js";
+import { readiness } from "../../src/graph/nodes/readiness.js";
+import { verify } from "../../src/graph/nodes/verify.js";
+import { hashSeamFiles } from "../../src/verify/index.js";
+import { snapshotTree } from "../../src/workspace/index.js";
+import { nodeState, runNodeChain } from "../harness/node-chain.js";
+import { seedObservation, seedRunRecord, seedTask } from "../harness/seed-artifacts.js";
+import { prepareTask } from "../harness/task-workspace.js";
+import type { RunContext } from "./context.js";
+import { messageOf } from "./routing.js";
+
+/**
+ * Which nodes each subagent scenario runs, from which node: the framer's frame node, the
+ * observer's observe node (the Observer agent plus devflow's seam check), and for the coder one
+ * coder run with its verifiers and the completion gate (readiness first, because it takes the
+ * regression baseline the regression verifier compares against).
+ */
+const CHAINS: Record<"framer" | "observer" | "coder", { first: string; nodes: Record<string, NodeBody> }> = {
+  framer: { first: "frame", nodes: { frame } },
+  observer: { first: "observe", nodes: { observe } },
+  coder: { first: "readiness", nodes: { readiness, code, verify, gate } },
+};
+
+/**
+ * A subagent scenario: the agent's node(s) alone on a seeded task directory laid out like a real
+ * run's (fixture repo, worktree, iterator_run, and the task / observation the agent receives).
+ */
+export async function runSubagentScenario(scenario: Scenario, ctx: RunContext): Promise<ScenarioRun> {
+  const role = scenario.input.role;
+  if (role === undefined || scenario.kind !== role) {
+    throw new Error(`scenario ${scenario.name}: kind ${scenario.kind} needs input.role "${scenario.kind}"`);
+  }
+  const taskId = scenario.name;
+  const { repo, workspace, store } = await prepareTask(scenario.input.fixture, taskId);
+  const lane: LaneOptions = {
+    ...DEFAULT_LANE_OPTIONS,
+    ...ctx.lane,
+    ...scenario.input.lane,
+    interactive: false,
+  };
+  const base: ScenarioRun = {
+    scenario: scenario.name,
+    repo,
+    taskDir: store.dir,
+    worktree: workspace.worktree,
+    routes: [],
+    terminal: null,
+    steps: [],
+    error: null,
+  };
+  try {
+    const coder = resolveCoder(ctx.coder);
+    await seedRunRecord(store, workspace, {
+      taskId,
+      lane,
+      coder: coder.name,
+      model: ctx.gateway.modelName("framer"),
+    });
+    const deps: LaneDeps = {
+      gateway: ctx.gateway,
+      coder,
+      store,
+      reporter: new Reporter(taskId, (event) => ctx.onEvent?.(event), store),
+      options: lane,
+    };
+    let state = nodeState({
+      taskId,
+      request: scenario.input.request,
+      priorTurns: scenario.input.priorTurns,
+      repoRoot: repo,
+      worktree: workspace.worktree,
+      branch: workspace.branch,
+      baseCommit: workspace.baseCommit,
+    });
+    if (role !== "framer") {
+      if (!scenario.input.task)
+        throw new Error(`scenario ${scenario.name}: a ${role} scenario needs input.task`);
+      const task = await seedTask(store, taskId, scenario.input, scenario.input.task);
+      if (role === "coder") {
+        if (!scenario.input.observation)
+          throw new Error(`scenario ${scenario.name}: a coder scenario needs input.observation`);
+        const observation = await seedObservation(
+          store,
+          workspace,
+          task,
+          scenario.input.observation,
+          lane.commandTimeoutMs,
+        );
+        state = nodeState({
+          ...state,
+          seamTree: await snapshotTree(workspace.worktree),
+          seamFileHashes: await hashSeamFiles(workspace.worktree, observation.failing_seam?.files ?? []),
+        });
+      }
+    }
+    const chain = CHAINS[role];
+    const result = await runNodeChain(deps, state, chain.nodes, chain.first);
+    return { ...base, steps: result.steps };
+  } catch (error) {
+    return { ...base, error: messageOf(error) };
+  }
+}

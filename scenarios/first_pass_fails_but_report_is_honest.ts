@@ -1,0 +1,28 @@
+import { defineScenario } from "./scenario.js";
+
+export default defineScenario({
+  name: "first_pass_fails_but_report_is_honest",
+  description:
+    "The coder's first attempt falls short and says so (what changed, what is unverified, what remains); the Iterator turns that into a repair-specific retry and attempt-002 passes.",
+  kind: "lane",
+  group: "coder_attempt",
+  input: {
+    request: "Accepting a valid invite answers 500 instead of 200 (POST /api/invites/accept). Please fix it.",
+    priorTurns: [],
+    fixture: "invite-acceptance",
+    coder: "honest-invite-coder.mjs",
+  },
+  expected: {
+    terminal: "completed",
+    attempts: 2,
+    runStates: ["coding", "verifying", "needs_respawn", "coding", "verifying", "completed"],
+    changeWithin: ["src/invites.js"],
+    checks: [
+      "Coder reports what failed and what remains blocked",
+      "Iterator has enough signal to craft a repair-specific retry",
+      "attempt summary stays concise while pointing to the fuller verifier output",
+      "fuller verifier output keeps the shared envelope, tool detail under native_payload",
+    ],
+  },
+  cassette: "first_pass_fails_but_report_is_honest.json",
+});

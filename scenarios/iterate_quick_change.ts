@@ -1,0 +1,31 @@
+import { defineScenario } from "./scenario.js";
+
+export default defineScenario({
+  name: "iterate_quick_change",
+  description:
+    "A small copy tweak is routed to iterate and stays small: a quick_change with one target surface, a seam asserting the new text, and a one-file change.",
+  kind: "arm",
+  group: "arm",
+  input: {
+    request: "Change the empty-cart text from 'No items' to 'Your cart is empty'.",
+    priorTurns: [],
+    fixture: "cart-summary",
+    coder: "cart-copy-coder.mjs",
+  },
+  expected: {
+    route: "iterate",
+    taskType: "quick_change",
+    observationStatus: ["seam_created"],
+    observationVerdict: "ready_for_coder",
+    terminal: "completed",
+    attempts: 1,
+    runStates: ["framing", "observing", "ready_for_coder", "coding", "verifying", "completed"],
+    changeWithin: ["src/labels.js"],
+    checks: [
+      "keep a small request in iterate instead of inflating it",
+      "uses task_details.quick_change",
+      "the change stays in the scoped file",
+    ],
+  },
+  cassette: "iterate_quick_change.json",
+});

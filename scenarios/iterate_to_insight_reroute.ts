@@ -1,0 +1,28 @@
+import { defineScenario } from "./scenario.js";
+
+export default defineScenario({
+  name: "iterate_to_insight_reroute",
+  description:
+    "A 'check it and fix it if broken' request enters iterate, but the Observer finds the behaviour is intended policy: the lane reroutes to insight with an auditable promotion_handoff.json instead of spawning a coder.",
+  kind: "arm",
+  group: "arm",
+  input: {
+    request:
+      "Invites expire after a week, that seems wrong? Can you check the expiry logic and fix it if it's broken.",
+    priorTurns: [],
+    fixture: "invite-acceptance",
+  },
+  expected: {
+    route: "iterate",
+    observationVerdict: "reroute_insight",
+    terminal: "rerouted",
+    handoffTarget: "insight",
+    runStates: ["framing", "observing", "awaiting_readiness", "rerouted"],
+    checks: [
+      "Iterator reroutes to insight instead of spawning Coder",
+      "promotion_handoff.json records target_lane=insight",
+      "no coder attempt",
+    ],
+  },
+  cassette: "iterate_to_insight_reroute.json",
+});

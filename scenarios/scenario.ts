@@ -1,0 +1,115 @@
+import type { z } from "zod";
+import type {
+  ObservationFindings,
+  ObservationStatus,
+  ObservationVerdict,
+  RunState,
+  TaskFraming,
+  TaskType,
+  Terminal,
+} from "../src/artifacts/schemas/index.js";
+import type { LaneOptions } from "../src/graph/lane/deps.js";
+import type { Route, Turn } from "../src/intake/router.js";
+
+export type { Route, Turn };
+
+/**
+ * How the playground runs a scenario:
+ * - `routing`: the intake router alone, for the request and each route probe;
+ * - `arm`: the router, then the iterate lane when the router picked `iterate`;
+ * - `lane`: the iterate lane (`runIterate`) on the fixture repo;
+ * - `framer` / `observer` / `coder`: that agent's node alone on a seeded task directory
+ *   (coder: the readiness, code, verify and gate nodes: one coder run and its verifiers).
+ */
+export type ScenarioKind = "routing" | "arm" | "lane" | "framer" | "observer" | "coder";
+
+/** Which list of seeds/03 the scenario comes from (reports group by it). */
+export type ScenarioGroup =
+  | "arm"
+  | "subagent"
+  | "framing"
+  | "observation"
+  | "iterator_loop"
+  | "coder_attempt";
+
+/** A further message for the router, with the route it must get. */
+export interface RouteProbe {
+  id: string;
+  message: string;
+  priorTurns: Turn[];
+  expectedRoute: Route;
+}
+
+/** What a coder scenario starts from: the Observer's findings and the repro files it wrote. */
+export interface SeededObservation {
+  findings: z.input<typeof ObservationFindings>;
+  /** Repo-relative path → content, written into the worktree before the seam is checked on base. */
+  seamFiles: Record<string, string>;
+}
+
+export interface ScenarioInput {
+  request: string;
+  priorTurns: Turn[];
+  /** The agent a subagent scenario exercises. */
+  role?: "framer" | "observer" | "coder";
+  /** A folder under scenarios/fixtures/, copied into a fresh git repo for every run. */
+  fixture: string;
+  /** A file under scenarios/coders/: the deterministic coder used with cassettes. */
+  coder?: string;
+  /** Answers to the lane's questions (needs_more_context, re-plan), in the order they are asked. */
+  answers?: string[];
+  /** Observer and coder scenarios: the framed task the agent receives. */
+  task?: TaskFraming;
+  /** Coder scenarios: the observation and its seam files. */
+  observation?: SeededObservation;
+  /** Routing scenarios: more messages to route besides the request. */
+  routeProbes?: RouteProbe[];
+  lane?: Partial<LaneOptions>;
+}
+
+/** The behaviour a scenario expects; evaluators grade a run against it. */
+export interface ExpectedBehaviour {
+  route?: Route;
+  taskType?: z.infer<typeof TaskType>;
+  recommendedNextStep?: TaskFraming["recommended_next_step"];
+  /** Surface hints the framing must capture (each must appear in some hint). */
+  surfaceHints?: string[];
+  /** Allowed observation statuses (after devflow's own seam check). */
+  observationStatus?: z.infer<typeof ObservationStatus>[];
+  observationVerdict?: z.infer<typeof ObservationVerdict>;
+  terminal?: Terminal["verdict"];
+  /** Judge attempts the run should take. */
+  attempts?: number;
+  /** States that must appear in iterator_run.state_history, in this order (others may sit between). */
+  runStates?: RunState[];
+  handoffTarget?: "idea" | "insight";
+  /** Files the change may touch besides the seam files (exact repo-relative paths). */
+  changeWithin?: string[];
+  /** Words the framed task must carry over from the request or the prior turns (e.g. a value the user gave). */
+  taskMentions?: string[];
+  /** Words that must appear in the task's out_of_scope list (what the framer kept out). */
+  outOfScope?: string[];
+  /** Revision the task artifact must reach (re-framing). */
+  taskRevision?: number;
+  /** The checks of seeds/03 this scenario stands for, in plain words. */
+  checks: string[];
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  kind: ScenarioKind;
+  group: ScenarioGroup;
+  input: ScenarioInput;
+  expected: ExpectedBehaviour;
+  /**
+   * The file under scenarios/cassettes/ that answers every model call of a replayed run.
+   * `--record` never overwrites it: it writes scenarios/cassettes/<name>.json.
+   */
+  cassette: string;
+}
+
+/** Identity, so scenario files get the type checked where they are written. */
+export function defineScenario(scenario: Scenario): Scenario {
+  return scenario;
+}

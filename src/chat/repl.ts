@@ -1,0 +1,142 @@
+import type { CoderConfirmation, LaneOptions } from "../graph/lane/deps.js";
+import { describeError } from "../intake/nodes/shared.js";
+import { IntakeSession } from "../intake/session.js";
+import type { ModelGateway } from "../models/contract.js";
+import { runSlash } from "./commands.js";
+import { LineReader } from "./line-reader.js";
+import { chatRenderer, type Write } from "./output.js";
+
+export interface ChatOptions {
+  repo: string;
+  /** Continue this thread; absent: start a new one. */
+  threadId?: string;
+  /** Start coders without asking. */
+  yes: boolean;
+  json: boolean;
+  gateway: ModelGateway;
+  coder: string;
+  model: string;
+  lane: Partial<LaneOptions>;
+  input: NodeJS.ReadableStream;
+  /** Where a terminal's prompt and echo go. */
+  output: NodeJS.WritableStream;
+  /** A terminal (prompt, raw-mode Ctrl-C) rather than piped lines. */
+  terminal: boolean;
+  out: Write;
+  err: Write;
+}
+
+/** Exit codes of the chat: 0 after /quit or end of input, 1 when a turn failed, 130 after Ctrl-C at the prompt. */
+export const CHAT_EXIT = { ok: 0, turnFailed: 1, interrupted: 130 } as const;
+
+const YES = /^\s*y(es)?\s*$/i;
+
+/**
+ * The `devflow chat` loop: one message per line (typed or piped); slash commands are handled
+ * here, everything else goes to the intake graph. Ctrl-C during a turn aborts it (the coder is
+ * stopped, the task stays resumable); Ctrl-C at the prompt leaves.
+ */
+export async function runChat(opts: ChatOptions): Promise<number> {
+  const emit = chatRenderer({ json: opts.json, out: opts.out, err: opts.err });
+  const reader = new LineReader(opts.input, opts.output, opts.terminal);
+  let current: AbortController | null = null;
+  let interrupted = false;
+  let failed = false;
+
+  const confirmCoder = async (c: CoderConfirmation): Promise<boolean> => {
+    emit({ type: "confirm", task_id: c.taskId, coder: c.coder, title: c.title, seam_command: c.seamCommand });
+    const answer = await reader.next(current?.signal);
+    const yes = answer !== null && YES.test(answer);
+    emit({ type: "notice", text: yes ? "Starting the coder." : "Not starting the coder." });
+    return yes;
+  };
+
+  let session: IntakeSession;
+  try {
+    session = await IntakeSession.open({
+      repo: opts.repo,
+      ...(opts.threadId ? { threadId: opts.threadId } : {}),
+      gateway: opts.gateway,
+      iterate: {
+        coder: opts.coder,
+        model: opts.model,
+        lane: opts.lane,
+        ...(opts.yes ? {} : { confirmCoder }),
+      },
+      emit,
+    });
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+
+  reader.onInterrupt(() => {
+    if (current) {
+      if (!current.signal.aborted) {
+        emit({ type: "notice", text: "\nStopping (the coder is being stopped; the task stays resumable)…" });
+        current.abort();
+      }
+      return;
+    }
+    interrupted = true;
+    reader.close();
+  });
+
+  const turn = async (run: (signal: AbortSignal) => Promise<boolean>): Promise<void> => {
+    current = new AbortController();
+    try {
+      if (!(await run(current.signal))) failed = true;
+    } catch (error) {
+      emit({ type: "error", lane: null, message: describeError(error) });
+    } finally {
+      current = null;
+    }
+  };
+
+  try {
+    const earlier = (await session.turns()).filter((t) => t.role === "user").length;
+    emit({
+      type: "thread",
+      id: session.thread.id,
+      repo: session.repoRoot,
+      turns: earlier,
+      resumed: opts.threadId !== undefined,
+    });
+    const pending = await session.pendingQuestions();
+    if (pending) {
+      emit({
+        type: "notice",
+        text: `Task ${pending.task_id} is waiting for your answer:\n${pending.questions.map((q) => `  - ${q}`).join("\n")}`,
+      });
+    }
+    for (;;) {
+      reader.prompt("you> ");
+      const line = await reader.next();
+      if (line === null) break;
+      const text = line.trim();
+      if (!text) continue;
+      if (!text.startsWith("/")) {
+        await turn((signal) => session.send(text, signal));
+        continue;
+      }
+      const outcome = await runSlash(text, session).catch((error: unknown) => {
+        emit({ type: "error", lane: null, message: describeError(error) });
+        return null;
+      });
+      if (outcome?.kind === "quit") break;
+      if (outcome?.kind === "resume") await turn((signal) => session.resumeTask(outcome.taskId, signal));
+      if (outcome?.kind === "output")
+        emit({
+          type: "command",
+          command: outcome.command,
+          text: outcome.text,
+          ...(outcome.data === undefined ? {} : { data: outcome.data }),
+        });
+    }
+  } finally {
+    session.close();
+    reader.close();
+  }
+  if (interrupted) return CHAT_EXIT.interrupted;
+  return failed ? CHAT_EXIT.turnFailed : CHAT_EXIT.ok;
+}

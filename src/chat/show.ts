@@ -1,0 +1,81 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ArtifactStore } from "../artifacts/store.js";
+import { renderBrief } from "../intake/brief-text.js";
+import { readRecord } from "../intake/lane-records.js";
+import type { LaneResult } from "../intake/state.js";
+
+/** The latest word on a thread's results: iterate verdicts come from iterator_run.json (the truth on disk). */
+export async function runsTable(repoRoot: string, results: LaneResult[]): Promise<string> {
+  const latest = new Map<string, LaneResult>();
+  for (const r of results) if (r.id) latest.set(`${r.lane}:${r.id}`, r);
+  if (latest.size === 0) return "No runs in this thread yet.";
+  const rows: string[][] = [];
+  for (const r of latest.values()) {
+    let verdict = r.outcome;
+    if (r.lane === "iterate") {
+      const run = await ArtifactStore.forTask(repoRoot, r.id).read("iterator_run");
+      if (run) verdict = run.terminal?.verdict ?? `${run.run_state}, not finished (/resume ${r.id})`;
+    }
+    rows.push([r.id, r.lane, verdict, r.summary]);
+  }
+  const width = Math.max(...rows.map((row) => row[0]?.length ?? 0));
+  return rows
+    .map(
+      ([id, lane, verdict, summary]) => `  ${id?.padEnd(width)}  ${lane?.padEnd(7)}  ${verdict}  ${summary}`,
+    )
+    .join("\n");
+}
+
+/** `/show <id>`: an iterate task, an insight answer or an idea brief of this repository. */
+export async function showRun(repoRoot: string, id: string): Promise<string> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) || id.includes(".."))
+    return `"${id}" is not a task or record id (ids look like trim-emails or 20250101-120000-how-does-x-work).`;
+  if (existsSync(join(repoRoot, ".devflow", "iterate", id, "iterator_run.json")))
+    return showTask(repoRoot, id);
+  const insight = readRecord(repoRoot, "insight", id);
+  if (insight) {
+    const refs = insight.references.map((r) => `  - ${r.path}${r.line === null ? "" : `:${r.line}`}`);
+    const unverified = insight.unverified_references.length
+      ? `\n(${insight.unverified_references.length} reference(s) the model gave could not be verified)`
+      : "";
+    return [
+      `insight ${id}`,
+      `question: ${insight.question}`,
+      "",
+      insight.answer,
+      refs.length ? `\nReferences:\n${refs.join("\n")}${unverified}` : unverified,
+      `\n${join(".devflow", "insight", id, "insight_answer.json")}`,
+    ].join("\n");
+  }
+  const idea = readRecord(repoRoot, "idea", id);
+  if (idea) return `idea ${id}\n${renderBrief(idea)}\n\n${join(".devflow", "idea", id, "idea_brief.json")}`;
+  return `No task or record "${id}" in ${repoRoot}; /runs lists this thread's.`;
+}
+
+async function showTask(repoRoot: string, id: string): Promise<string> {
+  const store = ArtifactStore.forTask(repoRoot, id);
+  const run = await store.read("iterator_run");
+  const task = await store.read("task_artifact");
+  const observation = await store.read("observation_artifact");
+  if (!run) return `Task ${id} has no run record.`;
+  const lines = [`task ${id}${task ? `: ${task.title} (${task.task_type}, r${task.revision})` : ""}`];
+  if (task) lines.push(`request   ${task.request}`);
+  lines.push(
+    run.terminal
+      ? `verdict   ${run.terminal.verdict}: ${run.terminal.reason}`
+      : `state     ${run.run_state}, not finished (/resume ${id})`,
+  );
+  if (observation)
+    lines.push(
+      `observed  ${observation.status}, ${observation.verdict}${observation.failing_seam ? `; seam \`${observation.failing_seam.command}\`` : ""}`,
+    );
+  lines.push(
+    `branch    ${run.terminal?.branch ?? run.workspace.branch}${run.terminal?.commit ? ` @ ${run.terminal.commit.slice(0, 10)}` : ""}`,
+  );
+  for (const a of run.attempts) lines.push(`  ${a.attempt_id}  ${a.verdict}  ${a.summary}`);
+  if (run.terminal?.questions.length)
+    lines.push("questions", ...run.terminal.questions.map((q) => `  - ${q}`));
+  lines.push(`artifacts ${store.dir}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,85 @@
+import { type Command, Option } from "commander";
+import { runChat } from "../../chat/repl.js";
+import { IntakeSession } from "../../intake/session.js";
+import { createModelGateway } from "../../models/create-gateway.js";
+import { assertGitRepo } from "../../workspace/index.js";
+import type { CliIO } from "../io.js";
+
+interface ChatFlags {
+  repo?: string;
+  thread?: string;
+  list?: boolean;
+  model: string;
+  coder: string;
+  replay?: string;
+  record?: string;
+  yes?: boolean;
+  json?: boolean;
+  testCmd?: string;
+}
+
+/** `devflow chat`: a conversation whose every message is routed to the right lane. */
+export function registerChat(program: Command, io: CliIO): void {
+  program
+    .command("chat")
+    .description(
+      "talk to devflow: each message is routed to iterate, insight, idea or neither; threads are kept",
+    )
+    .option("-r, --repo <path>", "the repository the conversation is about (default: the current one)")
+    .option("--thread <id>", "continue an earlier thread (devflow chat --list shows them)")
+    .option("--list", "list this repository's chat threads and exit")
+    .option("-m, --model <name>", "model for routing and the lanes", "gpt-4.1-mini")
+    .option(
+      "--coder <name>",
+      "coder backend: junie, claude, codex, gemini, opencode, aider, builtin, command:<shell>",
+      "junie",
+    )
+    .addOption(
+      new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"),
+    )
+    .option("--record <cassette>", "call the live model and save its answers as a cassette")
+    .option("--yes", "start coders without asking for confirmation")
+    .option("--json", "one JSON event per line on stdout instead of prose")
+    .option("--test-cmd <command>", "regression test command for iterate tasks (default: detected)")
+    .action(async (flags: ChatFlags) => {
+      io.setExitCode(await chatAction(flags, io));
+    });
+}
+
+async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
+  const repo = await assertGitRepo(flags.repo ?? process.cwd());
+  if (flags.list) {
+    const { repoRoot, threads } = await IntakeSession.listThreads(repo);
+    if (flags.json) io.out(`${JSON.stringify({ type: "threads", repo: repoRoot, threads })}\n`);
+    else if (threads.length === 0) io.out(`No chat threads in ${repoRoot} yet (devflow chat starts one).\n`);
+    else
+      io.out(
+        `${threads.map((t) => `${t.id}  ${t.updated_at}  ${String(t.turns).padStart(3)} msg  ${t.title}`).join("\n")}\n`,
+      );
+    return 0;
+  }
+  const gateway = createModelGateway({
+    mode: flags.replay ? "replay" : flags.record ? "record" : "live",
+    model: flags.model,
+    ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
+  });
+  try {
+    return await runChat({
+      repo,
+      ...(flags.thread ? { threadId: flags.thread } : {}),
+      yes: Boolean(flags.yes),
+      json: Boolean(flags.json),
+      gateway,
+      coder: flags.coder,
+      model: flags.model,
+      lane: flags.testCmd ? { testCommand: flags.testCmd } : {},
+      input: process.stdin,
+      output: process.stdout,
+      terminal: Boolean(process.stdin.isTTY) && !flags.json,
+      out: io.out,
+      err: io.err,
+    });
+  } finally {
+    await gateway.flush();
+  }
+}

@@ -1,0 +1,41 @@
+import { type Command, Option } from "commander";
+import { UsageError } from "../../graph/errors.js";
+import { routeMessage } from "../../intake/router.js";
+import { createModelGateway } from "../../models/create-gateway.js";
+import type { CliIO } from "../io.js";
+
+interface RouteFlags {
+  model: string;
+  replay?: string;
+  record?: string;
+  json?: boolean;
+}
+
+/** `devflow route "<message>"`: the intake router's decision alone, for scripting and debugging. */
+export function registerRoute(program: Command, io: CliIO): void {
+  program
+    .command("route")
+    .description("show which lane (iterate, insight, idea, neither) a message would be routed to")
+    .argument("[message...]", "the message, in plain words")
+    .option("-m, --model <name>", "model for the router", "gpt-4.1-mini")
+    .addOption(
+      new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"),
+    )
+    .option("--record <cassette>", "call the live model and save its answer as a cassette")
+    .option("--json", "print the decision as one JSON object")
+    .action(async (words: string[], flags: RouteFlags) => {
+      const message = words.join(" ").trim();
+      if (!message)
+        throw new UsageError('the message is empty: devflow route "what you would say in the chat"');
+      const gateway = createModelGateway({
+        mode: flags.replay ? "replay" : flags.record ? "record" : "live",
+        model: flags.model,
+        ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
+      });
+      const decision = await routeMessage({ gateway, message, priorTurns: [] });
+      await gateway.flush();
+      if (flags.json) io.out(`${JSON.stringify(decision)}\n`);
+      else
+        io.out(`${decision.route} (confidence ${decision.confidence.toFixed(2)}): ${decision.rationale}\n`);
+    });
+}

@@ -1,0 +1,158 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ArtifactStore } from "../../src/artifacts/store.js";
+import { CORRECT_FIX, coderScript, DEMO_REQUEST, demoCassette } from "../support/lane-harness.js";
+import { startOpenAIServer, textAnswer, toolCallAnswer } from "../support/openai-server.js";
+import { runPiped } from "./support/chat-process.js";
+import { cassetteWith, framedAnswer, route, unsureFraming, useScratch } from "./support/intake-fixtures.js";
+
+const scratch = useScratch();
+const fixture = scratch.repo;
+
+/** The JSON events a --json chat printed. */
+function events(out: string): Record<string, unknown>[] {
+  return out
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** A new --json thread with one small-talk message and its reply. */
+function chatOnce(repo: string, message: string, reply: string) {
+  const cassette = cassetteWith({ router: [route("neither")], neither: [{ content: reply }] });
+  return runPiped(["chat", "--repo", repo, "--json", "--replay", cassette], `${message}\n`);
+}
+
+function threadIdOf(out: string): string {
+  const thread = events(out).find((e) => e.type === "thread");
+  return String(thread?.id);
+}
+
+describe("devflow chat with piped stdin", () => {
+  it("ignores empty lines, answers slash commands, routes each message once, and stops at /quit", async () => {
+    const repo = fixture();
+    const cassette = cassetteWith({ router: [route("neither")], neither: [{ content: "Hello there." }] });
+    const run = await runPiped(
+      ["chat", "--repo", repo, "--replay", cassette],
+      "\n   \nhello\n\n/runs\n/nope\n/show\n/quit\nthis line is never read\n",
+    );
+    expect(run.err).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("[neither] the message asks for neither");
+    expect(run.out).toContain("Hello there.\n\ndevflow can:");
+    expect(run.out).toContain("No runs in this thread yet.");
+    expect(run.out).toContain(
+      "Unknown command /nope. Known commands: /help, /runs, /show <id>, /thread, /resume <task_id>, /quit.",
+    );
+    expect(run.out).toContain("Usage: /show <id>");
+    expect(run.out).not.toContain("you> ");
+  });
+
+  it("a thread resumed in a new process keeps its turns and gives them to the router", async () => {
+    const repo = fixture();
+    const first = await chatOnce(repo, "we import contacts from CSV files", "Noted.");
+    expect(first.code).toBe(0);
+    const threadId = threadIdOf(first.out);
+
+    const server = await startOpenAIServer([
+      toolCallAnswer("route_decision", {
+        route: "neither",
+        rationale: "a follow-up remark",
+        confidence: 0.7,
+      }),
+      textAnswer("Sure."),
+    ]);
+    try {
+      const second = await runPiped(
+        ["chat", "--repo", repo, "--json", "--thread", threadId],
+        "/thread\nand they are messy\n",
+        { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-chat-000000" },
+      );
+      expect(second.err).toBe("");
+      expect(second.code).toBe(0);
+      const seen = events(second.out);
+      expect(seen[0]).toMatchObject({ type: "thread", id: threadId, turns: 1, resumed: true });
+      expect(seen.find((e) => e.type === "command")).toMatchObject({
+        command: "thread",
+        data: { id: threadId, turns: 1 },
+      });
+      const routerPrompt = JSON.stringify(server.requests[0]?.body.messages?.at(-1)?.content);
+      expect(routerPrompt).toContain("user: we import contacts from CSV files");
+      expect(routerPrompt).toContain("assistant: Noted.");
+      expect(routerPrompt).toContain("and they are messy");
+    } finally {
+      await server.close();
+    }
+    const listed = await runPiped(["chat", "--repo", repo, "--list", "--json"], "");
+    expect(events(listed.out)[0]).toMatchObject({
+      threads: [{ id: threadId, turns: 2, title: "we import contacts from CSV files" }],
+    });
+  });
+
+  it("interrupt → answer → resume: the lane's questions end one process, the answer in the next resumes the task", async () => {
+    const repo = fixture();
+    const unsure = unsureFraming("Which field has the spaces: the email or the name?");
+    const coder = coderScript(CORRECT_FIX);
+    const first = await runPiped(
+      [
+        "chat",
+        "--repo",
+        repo,
+        "--coder",
+        coder,
+        "--replay",
+        cassetteWith({ router: [route("iterate")], framer: [unsure] }),
+      ],
+      `${DEMO_REQUEST}\n`,
+    );
+    expect(first.code).toBe(0);
+    expect(first.out).toContain("I need to know:\n  - Which field has the spaces: the email or the name?");
+    const threadId = (first.out.match(/new thread (\S+) on/) ?? [])[1] ?? "";
+
+    const demo = demoCassette().calls;
+    const rest = cassetteWith({
+      framer: [framedAnswer()],
+      observer: demo.observer ?? [],
+      iterator: demo.iterator ?? [],
+      critic: demo.critic ?? [],
+    });
+    // No --yes: the coder confirmation reads the next line.
+    const second = await runPiped(
+      ["chat", "--repo", repo, "--thread", threadId, "--coder", coder, "--replay", rest],
+      "The email field, a space on each side.\nyes\n/runs\n",
+    );
+    expect(second.err).toBe("");
+    expect(second.code).toBe(0);
+    expect(second.out).toContain("waiting for your answer:\n  - Which field has the spaces");
+    expect(second.out).toContain("Start it? [y/N] Starting the coder.");
+    expect(second.out).toMatch(/\ncompleted: /);
+    const taskId = (second.out.match(/\.devflow\/iterate\/(\S+)/) ?? [])[1] ?? "";
+    expect(second.out).toMatch(new RegExp(`${taskId}\\s+iterate\\s+completed`));
+    const task = await ArtifactStore.forTask(repo, taskId).read("task_artifact");
+    expect(task?.revision).toBe(2);
+  });
+
+  it("refuses an unknown thread id, listing the known threads", async () => {
+    const repo = fixture();
+    const empty = await runPiped(["chat", "--repo", repo, "--json", "--replay", cassetteWith({})], "");
+    const first = await chatOnce(repo, "hello", "Hi.");
+    const known = threadIdOf(first.out);
+    // A chat left without a message is not kept as a thread.
+    expect(threadIdOf(empty.out)).not.toBe(known);
+    const run = await runPiped(
+      ["chat", "--repo", repo, "--thread", "chat-missing", "--replay", cassetteWith({})],
+      "",
+    );
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`no chat thread "chat-missing" in ${repo}; known threads: ${known}\n`);
+  });
+
+  it("refuses a repo path that is not a git repository before doing anything", async () => {
+    const dir = scratch.dir();
+    const run = await runPiped(["chat", "--repo", dir, "--replay", cassetteWith({})], "hello\n");
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`not a git repository: ${dir}`);
+    expect(existsSync(join(dir, ".devflow"))).toBe(false);
+  });
+});

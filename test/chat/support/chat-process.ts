@@ -1,0 +1,70 @@
+import { execFile, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { z } from "zod";
+import { PACKAGE_ROOT } from "../../../src/util/paths.js";
+
+const require = createRequire(import.meta.url);
+const TSX_CLI = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
+const ENTRY = join(PACKAGE_ROOT, "src", "cli", "main.ts");
+const PTY_DRIVER = join(PACKAGE_ROOT, "test", "chat", "support", "pty-drive.py");
+
+/** argv of a real `devflow` process with the chat and route commands. */
+export function devflowArgv(...args: string[]): string[] {
+  return [process.execPath, TSX_CLI, ENTRY, ...args];
+}
+
+export interface ProcessRun {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** Runs devflow with `stdin` piped in (one message per line) and waits for it to exit. */
+export function runPiped(args: string[], stdin: string, env: NodeJS.ProcessEnv = {}): Promise<ProcessRun> {
+  const [command = "", ...rest] = devflowArgv(...args);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, rest, {
+      cwd: PACKAGE_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out, err }));
+    child.stdin.end(stdin);
+  });
+}
+
+export type PtyStep = { expect: string } | { send: string } | { wait_file: string };
+
+const PtyResult = z.object({
+  output: z.string(),
+  exit_code: z.number().nullable(),
+  /** Index of the step that never happened (null: all ran), or "exit" when the process hung. */
+  failed_step: z.union([z.number(), z.literal("exit")]).nullable(),
+});
+export type PtyRun = z.infer<typeof PtyResult>;
+
+/** Runs devflow in a pseudo-terminal (python3's pty module) and plays the steps against it. */
+export async function runPty(args: string[], steps: PtyStep[], timeoutSeconds = 90): Promise<PtyRun> {
+  const spec = {
+    argv: devflowArgv(...args),
+    cwd: PACKAGE_ROOT,
+    env: { TERM: "xterm" },
+    steps,
+    timeout: timeoutSeconds,
+  };
+  const { stdout } = await promisify(execFile)("python3", [PTY_DRIVER, JSON.stringify(spec)], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return PtyResult.parse(JSON.parse(stdout));
+}

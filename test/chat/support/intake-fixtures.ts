@@ -1,0 +1,94 @@
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach } from "vitest";
+import { createFixtureRepo } from "../../../src/fixtures/create-fixture-repo.js";
+import type { Cassette } from "../../../src/models/cassette.js";
+import { createModelGateway } from "../../../src/models/create-gateway.js";
+import { coderScript, demoCassette, tempDir, writeCassette } from "../../support/lane-harness.js";
+
+/**
+ * Fresh csv-import fixture repos (and scratch dirs) for one test file, removed after each test.
+ * Call at the top level of the test file.
+ */
+export function useScratch(): { repo: () => string; dir: () => string } {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    repo: () => {
+      const repo = createFixtureRepo("csv-import");
+      made.push(join(repo, ".."));
+      return repo;
+    },
+    dir: () => {
+      const dir = tempDir();
+      made.push(dir);
+      return dir;
+    },
+  };
+}
+
+/** A cassette file holding exactly these calls. */
+export function cassetteWith(calls: Cassette["calls"]): string {
+  const cassette = demoCassette();
+  cassette.calls = calls;
+  return writeCassette(cassette);
+}
+
+/** A replaying gateway that answers exactly these calls. */
+export function replayGateway(calls: Cassette["calls"]) {
+  return createModelGateway({ mode: "replay", cassettePath: cassetteWith(calls) });
+}
+
+/** A router answer. */
+export const route = (r: "idea" | "insight" | "iterate" | "neither") => ({
+  structured: { route: r, rationale: `the message asks for ${r}`, confidence: 0.9 },
+});
+
+/** The demo cassette's framer answer (the csv-import email-trim task). */
+export function framedAnswer() {
+  const framed = demoCassette().calls.framer?.[0];
+  if (!framed || !("structured" in framed)) throw new Error("demo cassette lost its framer answer");
+  return framed;
+}
+
+/** The demo lane's calls after framing: the observer's four turns, the iterator and the critic. */
+export function laneCalls(): Cassette["calls"] {
+  const demo = demoCassette().calls;
+  return { observer: demo.observer ?? [], iterator: demo.iterator ?? [], critic: demo.critic ?? [] };
+}
+
+/** The demo framing, unsure: it asks `question` before anything else happens. */
+export function unsureFraming(question: string) {
+  return {
+    structured: {
+      ...framedAnswer().structured,
+      blocking_unknowns: [question],
+      recommended_next_step: "needs_more_context",
+    },
+  };
+}
+
+/** A `command:` coder that writes its pid to `pidFile` and then hangs (until it is killed). */
+export function hangingCoder(pidFile: string): string {
+  return coderScript(`
+    import { writeFileSync } from "node:fs";
+    writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+    setTimeout(() => {}, 600_000);
+  `);
+}
+
+/**
+ * Whether a process still runs. A killed coder whose parent shell died first is reparented to
+ * init and lingers as a zombie until init reaps it: a zombie counts as stopped (Linux /proc).
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z";
+  } catch {
+    return false;
+  }
+}
