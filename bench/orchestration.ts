@@ -8,6 +8,7 @@
  *   whole coder log), for a quiet coder and for one that prints 1 MiB of log.
  */
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
 import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
@@ -20,6 +21,7 @@ import { PACKAGE_ROOT } from "../src/util/paths.js";
 import { naivePromptBytes } from "../src/verify/index.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const TARGET_MS = 150;
 const CASSETTE = join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json");
 const NEAR_MISS = join(PACKAGE_ROOT, "scenarios", "coders", "near-miss-coder.mjs");
 const REQUEST =
@@ -27,17 +29,19 @@ const REQUEST =
 
 interface Measured {
   gateway: ModelGateway;
-  modelMs: number;
+  /** Model time inside the attempt nodes only: the critic (verify) and repair guidance (repair). */
+  attemptModelMs: number;
   promptBytes: { role: string; bytes: number }[];
 }
 
 /** Wraps the replay gateway to time model calls and weigh every structured prompt. */
 function measuredGateway(): Measured {
   const inner = createModelGateway({ mode: "replay", cassettePath: CASSETTE, model: "gpt-4.1-mini" });
-  const m: Measured = { gateway: inner, modelMs: 0, promptBytes: [] };
+  const m: Measured = { gateway: inner, attemptModelMs: 0, promptBytes: [] };
   m.gateway = {
     ...inner,
     mode: inner.mode,
+    recordExternalUsage: (...args) => inner.recordExternalUsage(...args),
     modelName: (role) => inner.modelName(role),
     chatModel: (role) => inner.chatModel(role),
     usage: () => inner.usage(),
@@ -50,7 +54,7 @@ function measuredGateway(): Measured {
       try {
         return await inner.structured(call);
       } finally {
-        m.modelMs += performance.now() - t;
+        if (call.role === "critic" || call.role === "iterator") m.attemptModelMs += performance.now() - t;
       }
     },
   };
@@ -99,8 +103,7 @@ async function runOnce(coder: string) {
     const log = readFileSync(join(store.dir, "attempts", id, "coder_transcript.log"), "utf8");
     naiveBytes = Math.max(naiveBytes, naivePromptBytes(diff, log, REQUEST));
   }
-  // Model time inside the attempt nodes: critic + repair calls (the observer/framer run before).
-  const attemptModelMs = measured.modelMs;
+  const attemptModelMs = measured.attemptModelMs;
   const overheadMs = Math.max(0, nodeMs - coderMs - commandMs - attemptModelMs) / attempts.length;
   const judged = measured.promptBytes.filter((p) => p.role === "critic" || p.role === "iterator");
   return {
@@ -122,8 +125,9 @@ async function scenario(label: string, coder: string) {
   const verdicts = [...new Set(runs.map((r) => r.verdict))].join(",");
   console.log(`\n${label} (${RUNS} runs, verdict ${verdicts}, ${runs[0]?.attempts} attempts each)`);
   console.log(`  wall time per run           ${median(runs.map((r) => r.wallMs)).toFixed(0)} ms (median)`);
+  const overhead = median(runs.map((r) => r.overheadMs));
   console.log(
-    `  orchestration overhead      ${median(runs.map((r) => r.overheadMs)).toFixed(1)} ms per attempt (target ≤ 150), ${(100 * median(runs.map((r) => r.overheadShare))).toFixed(1)}% of the run`,
+    `  orchestration overhead      ${overhead.toFixed(1)} ms per attempt, ${(100 * median(runs.map((r) => r.overheadShare))).toFixed(1)}% of the run: ${overhead <= TARGET_MS ? "meets" : "MISSES"} the ≤ ${TARGET_MS} ms target`,
   );
   console.log(`  largest critic/repair prompt ${median(runs.map((r) => r.maxJudgedPromptBytes))} bytes`);
   console.log(
@@ -131,7 +135,11 @@ async function scenario(label: string, coder: string) {
   );
 }
 
-console.log(`devflow orchestration benchmark: node ${process.version}, replayed model`);
+console.log(
+  `devflow orchestration benchmark: node ${process.version}, replayed model, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (numbers grow on a busy machine)`,
+);
 await scenario("demo: near miss then repair", `command:node ${JSON.stringify(NEAR_MISS)}`);
 await scenario(
   "noisy coder: same fix, 1 MiB of log per run",

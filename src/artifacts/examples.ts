@@ -122,7 +122,7 @@ export function exampleArtifacts(taskId = "fix-total-rounding"): { [N in SchemaN
         },
       ],
       terminal: null,
-      usage: { total: usage, by_role: { framer: usage } },
+      usage: { total: usage, by_role: { framer: usage }, by_attempt: { "attempt-001": usage } },
       created_at: AT,
       updated_at: AT,
     },

@@ -6,7 +6,9 @@ export type ChatEvent =
   | { type: "thread"; id: string; repo: string; turns: number; resumed: boolean }
   | { type: "command"; command: string; text: string; data?: unknown }
   | { type: "confirm"; task_id: string; coder: string; title: string; seam_command: string }
-  | { type: "notice"; text: string };
+  | { type: "notice"; text: string }
+  /** Something the user should fix, though the chat goes on (the coder is not installed). */
+  | { type: "warning"; message: string };
 
 export type Write = (text: string) => void;
 
@@ -19,7 +21,7 @@ export function chatRenderer(opts: { json: boolean; out: Write; err: Write }): (
   return (event) => {
     const text = prose(event);
     if (text === null) return;
-    if (event.type === "error") opts.err(text);
+    if (event.type === "error" || event.type === "warning") opts.err(text);
     else opts.out(text);
   };
 }
@@ -51,6 +53,8 @@ function prose(event: ChatEvent): string | null {
       return `\nReady to start the coder (${event.coder}) on ${event.task_id}: ${event.title}\n  failing check: ${event.seam_command}\nStart it? [y/N] `;
     case "error":
       return `devflow: ${event.message}\n`;
+    case "warning":
+      return `devflow: warning: ${event.message} — change requests (the iterate lane) will fail until this is fixed; other messages still work.\n`;
     case "questions":
     case "handoff":
     case "result":

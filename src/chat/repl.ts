@@ -2,6 +2,7 @@ import type { CoderConfirmation, LaneOptions } from "../graph/lane/deps.js";
 import { describeError } from "../intake/nodes/shared.js";
 import { IntakeSession } from "../intake/session.js";
 import type { ModelGateway } from "../models/contract.js";
+import { coderWarning } from "./coder-warning.js";
 import { runSlash } from "./commands.js";
 import { LineReader } from "./line-reader.js";
 import { chatRenderer, type Write } from "./output.js";
@@ -102,6 +103,8 @@ export async function runChat(opts: ChatOptions): Promise<number> {
       turns: earlier,
       resumed: opts.threadId !== undefined,
     });
+    const warning = await coderWarning(opts.coder, opts.gateway);
+    if (warning) emit({ type: "warning", message: warning });
     const pending = await session.pendingQuestions();
     if (pending) {
       emit({

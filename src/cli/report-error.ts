@@ -1,6 +1,6 @@
 import { CoderUnavailableError } from "../coders/contract.js";
 import { UsageError } from "../graph/errors.js";
-import { ModelConfigError, StructuredOutputError } from "../models/contract.js";
+import { ModelCallError, ModelConfigError, StructuredOutputError } from "../models/contract.js";
 import { redactSecrets } from "../util/redact.js";
 import { WorkspaceError } from "../workspace/index.js";
 import { EXIT } from "./exit-codes.js";
@@ -18,6 +18,12 @@ export function reportError(
   }
   if (error instanceof UsageError || error instanceof ModelConfigError || error instanceof WorkspaceError) {
     write(`devflow: ${message}`);
+    return EXIT.usage;
+  }
+  if (error instanceof ModelCallError && (error.kind === "auth" || error.kind === "not_found")) {
+    // A wrong key, model or endpoint is configuration the user fixes, not a crash.
+    write(`devflow: ${message}`);
+    write("  → fix the model configuration, then continue with --resume");
     return EXIT.usage;
   }
   if (error instanceof StructuredOutputError) {

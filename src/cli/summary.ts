@@ -11,9 +11,18 @@ export function renderSummary(r: IterateRunResult): string {
     ["worktree", r.worktree],
     ["artifacts", r.artifactDir],
     ["attempts", String(r.attempts)],
-    ["tokens", `${usage.total_tokens} in ${usage.calls} model call(s), $${usage.cost_usd.toFixed(4)}`],
+    [
+      "tokens",
+      `${usage.total_tokens} in ${usage.calls} call(s), $${usage.cost_usd.toFixed(4)}${coderPart(r)}`,
+    ],
   ];
   const lines = rows.map(([k, v]) => `${k.padEnd(10)}${v}`);
   if (t.questions.length) lines.push("questions", ...t.questions.map((q) => `  - ${q}`));
   return `${lines.join("\n")}\n`;
+}
+
+/** The coder's own reported spend, when its backend reports one (it is included in the total). */
+function coderPart(r: IterateRunResult): string {
+  const coder = r.usage.by_role.coder;
+  return coder ? ` (coder: ${coder.total_tokens} tokens, $${coder.cost_usd.toFixed(4)})` : "";
 }

@@ -6,6 +6,7 @@ import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt, OMITTED_MARKER_LINE } from "../util/truncate.js";
 import {
+  CODER_GROUP_FILE,
   type CoderBackend,
   type CoderProbe,
   type CoderRunRequest,
@@ -105,6 +106,7 @@ export function createCommandCoder(shellCommand: string): CoderBackend {
         stdin: "closed",
         timeoutMs: request.timeoutMs,
         transcriptPath,
+        groupIdFile: join(request.attemptDir, CODER_GROUP_FILE),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
       });
       return {

@@ -63,3 +63,6 @@ export class CoderUnavailableError extends Error {
     this.name = "CoderUnavailableError";
   }
 }
+
+/** attempts/attempt-NNN/coder.pgid: the running coder's process group (see ProcessRunOptions.groupIdFile). */
+export const CODER_GROUP_FILE = "coder.pgid";

@@ -92,6 +92,10 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   if (!probe.installed) {
     throw new CoderUnavailableError(`coder "${coder.name}" is not installed`, probe.hint);
   }
+  if (probe.authConfigured === false) {
+    // Refuse before the Framer and Observer spend tokens on a task no coder could run.
+    throw new CoderUnavailableError(`coder "${coder.name}" has no credentials configured`, probe.hint);
+  }
   const gateway = modelGateway();
 
   const taskId = assertTaskId(opts.taskId ?? taskIdFromRequest(request));

@@ -30,6 +30,44 @@ afterEach(() => {
 const signal = () => new AbortController().signal;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A planning brief the idea lane's model answers with. */
+const PLAN = {
+  title: "Contact import from Google and Outlook",
+  problem: "Only CSV import exists.",
+  goals: ["Import from Google", "Import from Outlook"],
+  tasks: [
+    {
+      id: "T1",
+      title: "Add an importer interface",
+      request: "Extract importContacts in src/csv-import.js behind a source-agnostic function.",
+      task_type: "targeted_improvement",
+      surface_hints: ["src/csv-import.js"],
+      success_criteria: ["the CSV tests still pass"],
+      depends_on: [],
+    },
+  ],
+  open_questions: ["Which Google API?"],
+  risks: ["OAuth scope review"],
+};
+
+/** The demo observer's first turn, then a final answer with this verdict (no failing seam). */
+function observerHandingOff(verdict: "reroute_insight" | "promote_idea", summary: string): Cassette["calls"] {
+  const observer = laneCalls().observer ?? [];
+  const last = observer[3];
+  if (!last || !("structured" in last)) throw new Error("demo cassette lost its observer answer");
+  const final = {
+    structured: {
+      ...last.structured,
+      status: "inconclusive",
+      summary,
+      failing_seam: null,
+      expected_green_condition: null,
+      verdict,
+    },
+  };
+  return { observer: [observer[0], final].flatMap((e) => (e ? [e] : [])) };
+}
+
 interface Opened {
   session: IntakeSession;
   events: IntakeEvent[];
@@ -55,6 +93,44 @@ async function open(
   });
   sessions.push(session);
   return { session, events };
+}
+
+/**
+ * One turn went iterate → `target` and the handoff is linked both ways: the iterate task's
+ * promotion_handoff.json points at the record (`downstream_ref`). Returns the record as written
+ * (repo-relative path, JSON) and the `source_handoff` it must carry.
+ */
+async function expectLinkedHandoff(
+  repo: string,
+  { session, events }: Opened,
+  target: "insight" | "idea",
+  outcome: string,
+): Promise<{ path: string; record: unknown; source: { task_id: string; path: string } }> {
+  expect(events.map((e) => e.type).filter((t) => t !== "progress")).toEqual([
+    "route",
+    "handoff",
+    "reply",
+    "result",
+    "reply",
+    "result",
+  ]);
+  expect(events.find((e) => e.type === "handoff")).toMatchObject({ target });
+  const results = await session.results();
+  expect(results.map((r) => [r.lane, r.outcome])).toEqual([
+    ["iterate", target === "insight" ? "rerouted" : "promoted"],
+    [target, outcome],
+  ]);
+  const [iterate, record] = results;
+  const taskId = iterate?.id ?? "";
+  const handoff = await ArtifactStore.forTask(repo, taskId).read("promotion_handoff");
+  expect(handoff?.target_lane).toBe(target);
+  expect(handoff?.downstream_ref).toBe(record?.id);
+  const path = record?.artifact_path ?? "";
+  return {
+    path,
+    record: JSON.parse(readFileSync(join(repo, path), "utf8")),
+    source: { task_id: taskId, path: join(".devflow", "iterate", taskId, "promotion_handoff.json") },
+  };
 }
 
 describe("IntakeSession", () => {
@@ -210,19 +286,6 @@ describe("IntakeSession", () => {
 
   it("iterate → insight: a reroute continues in the insight lane within the same turn and links the handoff", async () => {
     const repo = fixture();
-    const observer = laneCalls().observer ?? [];
-    const last = observer[3];
-    if (!last || !("structured" in last)) throw new Error("demo cassette lost its observer answer");
-    const reroute = {
-      structured: {
-        ...last.structured,
-        status: "inconclusive",
-        summary: "The user wants to understand the validation, not change it.",
-        failing_seam: null,
-        expected_green_condition: null,
-        verdict: "reroute_insight",
-      },
-    };
     const insightAnswer = {
       answer: "validateRow checks the untrimmed email (src/csv-import.js:16).",
       references: [{ path: "src/csv-import.js", line: 16 }],
@@ -230,60 +293,37 @@ describe("IntakeSession", () => {
     const { session, events } = await open(repo, {
       router: [route("iterate")],
       framer: [framedAnswer()],
-      observer: [observer[0], reroute].flatMap((e) => (e ? [e] : [])),
+      ...observerHandingOff("reroute_insight", "The user wants to understand the validation, not change it."),
       insight: [{ structured: insightAnswer }],
     });
     await session.send("look at why emails with spaces are rejected", signal());
 
-    expect(events.map((e) => e.type).filter((t) => t !== "progress")).toEqual([
-      "route",
-      "handoff",
-      "reply",
-      "result",
-      "reply",
-      "result",
-    ]);
-    const results = await session.results();
-    expect(results.map((r) => [r.lane, r.outcome])).toEqual([
-      ["iterate", "rerouted"],
-      ["insight", "answered"],
-    ]);
-    const [iterate, insight] = results;
-    const handoff = await ArtifactStore.forTask(repo, iterate?.id ?? "").read("promotion_handoff");
-    expect(handoff?.target_lane).toBe("insight");
-    expect(handoff?.downstream_ref).toBe(insight?.id);
-    const answer = parseArtifact(
-      "insight_answer",
-      JSON.parse(readFileSync(join(repo, insight?.artifact_path ?? ""), "utf8")),
-    );
-    expect(answer.source_handoff).toEqual({
-      task_id: iterate?.id,
-      path: join(".devflow", "iterate", iterate?.id ?? "", "promotion_handoff.json"),
-    });
+    const linked = await expectLinkedHandoff(repo, { session, events }, "insight", "answered");
+    const answer = parseArtifact("insight_answer", linked.record);
+    expect(answer.source_handoff).toEqual(linked.source);
     expect(answer.question).toBe("look at why emails with spaces are rejected");
+  });
+
+  it("iterate → idea: a promotion continues in the idea lane within the same turn and links the handoff", async () => {
+    const repo = fixture();
+    const { session, events } = await open(repo, {
+      router: [route("iterate")],
+      framer: [framedAnswer()],
+      ...observerHandingOff("promote_idea", "Importing from Google and Outlook is a feature, not a fix."),
+      idea: [{ structured: PLAN }],
+    });
+    await session.send("let users import contacts from Google and Outlook", signal());
+
+    const linked = await expectLinkedHandoff(repo, { session, events }, "idea", "planned");
+    const brief = parseArtifact("idea_brief", linked.record);
+    expect(linked.path).toBe(join(".devflow", "idea", brief.id, "idea_brief.json"));
+    expect(brief.source_handoff).toEqual(linked.source);
+    expect(brief.request).toBe("let users import contacts from Google and Outlook");
   });
 
   it("idea: a broad request gets a brief shown in the chat and recorded", async () => {
     const repo = fixture();
-    const plan = {
-      title: "Contact import from Google and Outlook",
-      problem: "Only CSV import exists.",
-      goals: ["Import from Google", "Import from Outlook"],
-      tasks: [
-        {
-          id: "T1",
-          title: "Add an importer interface",
-          request: "Extract importContacts in src/csv-import.js behind a source-agnostic function.",
-          task_type: "targeted_improvement",
-          surface_hints: ["src/csv-import.js"],
-          success_criteria: ["the CSV tests still pass"],
-          depends_on: [],
-        },
-      ],
-      open_questions: ["Which Google API?"],
-      risks: ["OAuth scope review"],
-    };
-    const { session, events } = await open(repo, { router: [route("idea")], idea: [{ structured: plan }] });
+    const { session, events } = await open(repo, { router: [route("idea")], idea: [{ structured: PLAN }] });
     await session.send("let users import contacts from Google and Outlook", signal());
     const reply = events.find((e) => e.type === "reply");
     expect(reply?.type === "reply" && reply.text).toContain(
@@ -300,6 +340,15 @@ describe("IntakeSession", () => {
     expect(await session.send("hello", signal())).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: "error", message: expect.stringMatching(/router/) });
     expect((await session.turns()).map((t) => t.content)).toEqual(["hello"]);
+  });
+
+  it("regression: a turn whose lane failed (the coder cannot run) returns false, not true", async () => {
+    const repo = fixture();
+    const { session, events } = await open(repo, { router: [route("iterate")] }, { coder: "no-such-coder" });
+    expect(await session.send(DEMO_REQUEST, signal())).toBe(false);
+    expect(events.find((e) => e.type === "result")).toMatchObject({ lane: "iterate", outcome: "failed" });
+    // The conversation goes on: the failure is an assistant turn, and the next turn starts clean.
+    expect((await session.turns()).at(-1)?.content).toMatch(/^The iterate lane failed: .*no-such-coder/);
   });
 
   it("refuses an unknown thread id and lists the known ones", async () => {

@@ -34,6 +34,8 @@ const STATE_DB = "state.sqlite";
  */
 export class IntakeSession {
   private signal: AbortSignal = new AbortController().signal;
+  /** Set when a lane of the running turn ended failed: the graph finishes, the turn still failed. */
+  private laneFailed = false;
   private readonly graph: IntakeGraph;
 
   private constructor(
@@ -47,7 +49,10 @@ export class IntakeSession {
       {
         repoRoot,
         gateway: opts.gateway,
-        emit: opts.emit,
+        emit: (event) => {
+          if (event.type === "result" && event.outcome === "failed") this.laneFailed = true;
+          opts.emit(event);
+        },
         signal: () => this.signal,
         iterate: opts.iterate,
       },
@@ -65,11 +70,9 @@ export class IntakeSession {
     if (opts.threadId !== undefined) {
       const found = threads.get(opts.threadId);
       if (!found) {
-        const known = threads.list().map((t) => t.id);
+        const known = threads.list();
         saver.db.close();
-        throw new UsageError(
-          `no chat thread "${opts.threadId}" in ${repoRoot}; ${known.length ? `known threads: ${known.join(", ")}` : "there are no threads yet (run devflow chat without --thread to start one)"}`,
-        );
+        throw unknownThread(opts.threadId, repoRoot, known);
       }
       thread = found;
     } else {
@@ -92,8 +95,18 @@ export class IntakeSession {
   }
 
   /**
+   * Refuses an unknown thread id (listing the known ones) without opening a session, so a caller
+   * can check `--thread` before it sets up anything else (the model gateway).
+   */
+  static async assertThread(repo: string, threadId: string): Promise<void> {
+    const { repoRoot, threads } = await IntakeSession.listThreads(repo);
+    if (!threads.some((t) => t.id === threadId)) throw unknownThread(threadId, repoRoot, threads);
+  }
+
+  /**
    * Handles one message: a new message is routed to a lane; while the iterate lane waits for
-   * answers, the message is the answer and resumes it. Returns false when the turn failed.
+   * answers, the message is the answer and resumes it. Returns false when the turn failed (the
+   * graph threw, or a lane ended with outcome "failed").
    */
   async send(message: string, signal: AbortSignal): Promise<boolean> {
     const pending = await this.pendingQuestions();
@@ -142,9 +155,10 @@ export class IntakeSession {
 
   private async run(input: Parameters<IntakeGraph["invoke"]>[0], signal: AbortSignal): Promise<boolean> {
     this.signal = signal;
+    this.laneFailed = false;
     try {
       await this.graph.invoke(input, this.config());
-      return true;
+      return !this.laneFailed;
     } catch (error) {
       this.opts.emit({ type: "error", lane: null, message: describeError(error) });
       return false;
@@ -163,4 +177,10 @@ export class IntakeSession {
   private config() {
     return { configurable: { thread_id: this.thread.id }, durability: "sync" as const };
   }
+}
+
+function unknownThread(threadId: string, repoRoot: string, known: ThreadInfo[]): UsageError {
+  return new UsageError(
+    `no chat thread "${threadId}" in ${repoRoot}; ${known.length ? `known threads: ${known.map((t) => t.id).join(", ")}` : "there are no threads yet (run devflow chat without --thread to start one)"}`,
+  );
 }

@@ -55,6 +55,13 @@ export interface ModelGateway {
   /** A chat model for tool-using agents (createAgent); its usage is booked under `role`. */
   chatModel(role: Role): BaseChatModel;
   usage(): UsageSnapshot;
+  /** Books usage a coder CLI reported for itself (role "coder"), so run totals include it. */
+  recordExternalUsage(
+    role: Role,
+    tokens: { input_tokens: number; output_tokens: number },
+    costUsd: number | null,
+    attemptId: string | null,
+  ): void;
   /** Book subsequent chatModel() usage under this attempt id (null: none). */
   setAttempt(attemptId: string | null): void;
   /** Record mode writes the cassette; others no-op. */

@@ -79,6 +79,9 @@ export function createModelGateway(opts: ModelGatewayOptions): ModelGateway {
       }
       return model;
     },
+    recordExternalUsage(role, tokens, cost, attemptId) {
+      ledger.bookExternal(role, tokens, cost, attemptId);
+    },
     usage(): UsageSnapshot {
       return ledger.snapshot();
     },

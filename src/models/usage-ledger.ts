@@ -15,10 +15,32 @@ export class UsageLedger {
   private readonly unpriced = new Set<string>();
 
   book(role: Role, model: string, tokens: TokenCounts, attemptId: string | null): void {
+    if (!priceFor(model).priced) this.unpriced.add(model);
+    const cost = costUsd(model, nonNegativeInt(tokens.input_tokens), nonNegativeInt(tokens.output_tokens));
+    this.add(role, tokens, cost, attemptId);
+  }
+
+  /**
+   * Usage spent outside devflow's own model layer (a coder CLI's run), as that tool reported it:
+   * counted in the same totals so the run's cost includes the coder, usually its largest part.
+   */
+  bookExternal(
+    role: Role,
+    tokens: TokenCounts,
+    costUsdReported: number | null,
+    attemptId: string | null,
+  ): void {
+    this.add(
+      role,
+      tokens,
+      Number.isFinite(costUsdReported) && (costUsdReported ?? 0) > 0 ? (costUsdReported ?? 0) : 0,
+      attemptId,
+    );
+  }
+
+  private add(role: Role, tokens: TokenCounts, cost: number, attemptId: string | null): void {
     const input = nonNegativeInt(tokens.input_tokens);
     const output = nonNegativeInt(tokens.output_tokens);
-    if (!priceFor(model).priced) this.unpriced.add(model);
-    const cost = costUsd(model, input, output);
     const targets = [this.total, bucket(this.byRole, role)];
     if (attemptId !== null) targets.push(bucket(this.byAttempt, attemptId));
     for (const usage of targets) {

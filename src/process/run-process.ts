@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { rmSync, statSync, writeFileSync } from "node:fs";
 import { execa } from "execa";
 import { secretsFromEnv } from "../util/redact.js";
 import { MIN_EXCERPT_BYTES } from "../util/truncate.js";
@@ -124,6 +124,7 @@ async function supervise(
     };
   }
   trackGroup(pgid);
+  if (opts.groupIdFile) writeFileSync(opts.groupIdFile, String(pgid));
   child.stdout?.on("data", (chunk: Buffer) => capture.write("stdout", chunk));
   child.stderr?.on("data", (chunk: Buffer) => capture.write("stderr", chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -174,6 +175,7 @@ async function supervise(
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
     untrackGroup(pgid);
+    if (opts.groupIdFile) rmSync(opts.groupIdFile, { force: true });
   }
 }
 

@@ -28,6 +28,11 @@ export interface ProcessRunOptions {
    * once the child and its group are gone.
    */
   onStdoutLine?: (line: string) => void;
+  /**
+   * When set, the child's process group id is written here while it runs (removed when the run
+   * ends), so a later devflow can stop a coder that a crashed (SIGKILLed) devflow left running.
+   */
+  groupIdFile?: string;
 }
 
 export interface ProcessRunResult {

@@ -95,6 +95,7 @@ const smallDiff =
 
 /** A ModelGateway that answers structured calls from a script and records what it was sent. */
 class ScriptedGateway implements ModelGateway {
+  recordExternalUsage(): void {}
   readonly mode = "replay" as const;
   readonly calls: Array<{ role: string; name: string; messages: BaseMessage[]; attemptId?: string }> = [];
   constructor(private readonly answers: Array<CriticVerdict | Error>) {}

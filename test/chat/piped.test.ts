@@ -1,7 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ArtifactStore } from "../../src/artifacts/store.js";
+import { findExecutable } from "../../src/coders/cli/binary.js";
 import { CORRECT_FIX, coderScript, DEMO_REQUEST, demoCassette } from "../support/lane-harness.js";
 import { startOpenAIServer, textAnswer, toolCallAnswer } from "../support/openai-server.js";
 import { runPiped } from "./support/chat-process.js";
@@ -9,6 +10,21 @@ import { cassetteWith, framedAnswer, route, unsureFraming, useScratch } from "./
 
 const scratch = useScratch();
 const fixture = scratch.repo;
+
+/**
+ * A coder that is always installed (it needs only /bin/sh): tests that expect an empty stderr
+ * must not depend on whether this machine has the default coder (junie), which the chat probes.
+ */
+const SH_CODER = "command:true";
+
+/** PATH holding only git, so no coder CLI (junie, claude, …) can be found whatever is installed here. */
+function pathWithoutCoders(): string {
+  const git = findExecutable("git", process.env.PATH);
+  if (!git) throw new Error("git is not on PATH");
+  const dir = scratch.dir();
+  symlinkSync(git, join(dir, "git"));
+  return dir;
+}
 
 /** The JSON events a --json chat printed. */
 function events(out: string): Record<string, unknown>[] {
@@ -21,7 +37,10 @@ function events(out: string): Record<string, unknown>[] {
 /** A new --json thread with one small-talk message and its reply. */
 function chatOnce(repo: string, message: string, reply: string) {
   const cassette = cassetteWith({ router: [route("neither")], neither: [{ content: reply }] });
-  return runPiped(["chat", "--repo", repo, "--json", "--replay", cassette], `${message}\n`);
+  return runPiped(
+    ["chat", "--repo", repo, "--json", "--replay", cassette, "--coder", SH_CODER],
+    `${message}\n`,
+  );
 }
 
 function threadIdOf(out: string): string {
@@ -34,7 +53,7 @@ describe("devflow chat with piped stdin", () => {
     const repo = fixture();
     const cassette = cassetteWith({ router: [route("neither")], neither: [{ content: "Hello there." }] });
     const run = await runPiped(
-      ["chat", "--repo", repo, "--replay", cassette],
+      ["chat", "--repo", repo, "--replay", cassette, "--coder", SH_CODER],
       "\n   \nhello\n\n/runs\n/nope\n/show\n/quit\nthis line is never read\n",
     );
     expect(run.err).toBe("");
@@ -65,7 +84,7 @@ describe("devflow chat with piped stdin", () => {
     ]);
     try {
       const second = await runPiped(
-        ["chat", "--repo", repo, "--json", "--thread", threadId],
+        ["chat", "--repo", repo, "--json", "--thread", threadId, "--coder", SH_CODER],
         "/thread\nand they are messy\n",
         { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-chat-000000" },
       );
@@ -146,6 +165,49 @@ describe("devflow chat with piped stdin", () => {
     );
     expect(run.code).toBe(2);
     expect(run.err).toContain(`no chat thread "chat-missing" in ${repo}; known threads: ${known}\n`);
+  });
+
+  it("regression: an unknown --thread is refused before the model gateway asks for OPENAI_API_KEY", async () => {
+    const repo = fixture();
+    const run = await runPiped(["chat", "--repo", repo, "--thread", "chat-nope"], "hello\n", {
+      OPENAI_API_KEY: undefined,
+      OPENAI_BASE_URL: undefined,
+    });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`no chat thread "chat-nope" in ${repo}; there are no threads yet`);
+    expect(run.err).not.toContain("OPENAI_API_KEY");
+  });
+
+  it("regression: a turn whose lane failed (coder not installed) makes the piped chat exit non-zero", async () => {
+    const repo = fixture();
+    const cassette = cassetteWith({ router: [route("iterate")] });
+    const run = await runPiped(["chat", "--repo", repo, "--replay", cassette], `${DEMO_REQUEST}\n`, {
+      PATH: pathWithoutCoders(),
+    });
+    expect(run.out).toContain('The iterate lane failed: coder "junie" is not installed (Install Junie');
+    expect(run.code).toBe(1);
+  });
+
+  it("regression: a coder that is not installed is reported once at start, and other lanes still answer", async () => {
+    const repo = fixture();
+    const cassette = cassetteWith({ router: [route("neither")], neither: [{ content: "Hello there." }] });
+    const run = await runPiped(["chat", "--repo", repo, "--replay", cassette], "hello\n", {
+      PATH: pathWithoutCoders(),
+    });
+    expect(run.code).toBe(0);
+    const warnings = run.err.split("\n").filter((l) => l.startsWith("devflow: warning:"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^devflow: warning: coder "junie" is not installed \(Install Junie: .*JUNIE_API_KEY/,
+    );
+    expect(run.out).toContain("Hello there.\n\ndevflow can:");
+
+    const json = await runPiped(["chat", "--repo", repo, "--json", "--replay", cassetteWith({})], "", {
+      PATH: pathWithoutCoders(),
+    });
+    expect(events(json.out).filter((e) => e.type === "warning")).toEqual([
+      { type: "warning", message: expect.stringMatching(/^coder "junie" is not installed \(Install Junie/) },
+    ]);
   });
 
   it("refuses a repo path that is not a git repository before doing anything", async () => {

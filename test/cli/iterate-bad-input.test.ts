@@ -13,6 +13,7 @@ import {
   withObserverAnswer,
   writeCassette,
 } from "../support/lane-harness.js";
+import { errorAnswer, startOpenAIServer } from "../support/openai-server.js";
 
 const replay = () => ["--replay", writeCassette(demoCassette())];
 
@@ -288,5 +289,45 @@ describe("concurrent runs on one repo", () => {
     const branches = execFileSync("git", ["branch", "--list", "devflow/*"], { cwd: repo, encoding: "utf8" });
     expect(branches).toMatch(/devflow\/one/);
     expect(branches).toMatch(/devflow\/two/);
+  });
+});
+
+describe("devflow iterate: more exit codes", () => {
+  it("attempts exhausted exits 4 and names the verdict", async () => {
+    const r = await cli(
+      "iterate",
+      DEMO_REQUEST,
+      "-r",
+      createFixtureRepo("csv-import"),
+      "--coder",
+      coderScript('console.log("nothing to do");'),
+      "-n",
+      "1",
+      ...replay(),
+    );
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/verdict\s+exhausted/);
+  });
+
+  it("a model endpoint answering 401 is a configuration error: exit 2 with what to fix", async () => {
+    const server = await startOpenAIServer([errorAnswer(401, "Incorrect API key provided")]);
+    vi.stubEnv("OPENAI_API_KEY", "sk-test-wrong-0000");
+    vi.stubEnv("OPENAI_BASE_URL", server.url);
+    try {
+      const r = await cli(
+        "iterate",
+        DEMO_REQUEST,
+        "-r",
+        createFixtureRepo("csv-import"),
+        "--coder",
+        "command:true",
+      );
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/401|authentication/i);
+      expect(r.err).not.toContain("sk-test-wrong-0000");
+    } finally {
+      vi.unstubAllEnvs();
+      await server.close();
+    }
   });
 });

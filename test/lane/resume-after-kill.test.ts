@@ -31,6 +31,19 @@ async function waitFor(path: string, ms: number): Promise<void> {
   }
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 async function groupGone(pgid: number): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
@@ -86,14 +99,17 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
     "utf8",
   );
   process.kill(-(first.child.pid as number), "SIGKILL");
-  // The coder runs in its own process group (by design), so a SIGKILLed parent cannot take it along.
-  process.kill(Number(readFileSync(ready, "utf8")), "SIGKILL");
   await first.exit;
   await groupGone(first.child.pid as number);
+  // The coder runs in its own process group (by design), so the SIGKILLed devflow left it running.
+  const orphan = Number(readFileSync(ready, "utf8"));
+  expect(processAlive(orphan)).toBe(true);
   expect((await store.read("iterator_run"))?.terminal).toBeNull();
 
   const second = devflow([...args, "--resume"]);
   expect(await second.exit, second.stderr()).toBe(0);
+  // Bug: the resumed run started a second coder while the orphan still edited the same worktree.
+  expect(processAlive(orphan)).toBe(false);
   const run = await store.read("iterator_run");
   expect(run?.terminal?.verdict).toBe("completed");
   expect(run?.attempts.map((a) => [a.attempt_id, a.verdict])).toEqual([

@@ -93,7 +93,11 @@ export const IteratorRun = z.object({
   model: z.string(),
   attempts: z.array(AttemptSummary),
   terminal: Terminal.nullable(),
-  usage: z.object({ total: Usage, by_role: z.record(z.string(), Usage) }),
+  usage: z.object({
+    total: Usage,
+    by_role: z.record(z.string(), Usage),
+    by_attempt: z.record(z.string(), Usage).describe("Model and coder usage per attempt id"),
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

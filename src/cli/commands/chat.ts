@@ -58,6 +58,8 @@ async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
       );
     return 0;
   }
+  // Before the gateway: a wrong --thread is the actionable problem, not a missing OPENAI_API_KEY.
+  if (flags.thread) await IntakeSession.assertThread(repo, flags.thread);
   const gateway = createModelGateway({
     mode: flags.replay ? "replay" : flags.record ? "record" : "live",
     model: flags.model,

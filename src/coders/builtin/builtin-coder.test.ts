@@ -54,10 +54,11 @@ const transcriptLines = (path: string) =>
 describe("builtin coder: setup", () => {
   it("probe says what to set when no model endpoint is configured, and is ready with one", async () => {
     const bare = await createBuiltinCoder({ env: {} }).probe();
-    expect(bare).toMatchObject({ name: "builtin", installed: false, version: null });
+    expect(bare).toMatchObject({ name: "builtin", installed: true, authConfigured: false, version: null });
     expect(bare.hint).toMatch(/set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server/);
     expect(
-      (await createBuiltinCoder({ env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } }).probe()).installed,
+      (await createBuiltinCoder({ env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } }).probe())
+        .authConfigured,
     ).toBe(true);
     expect(await createBuiltinCoder({ models: replayGateway([]), env: {} }).probe()).toMatchObject({
       installed: true,

@@ -81,11 +81,13 @@ export function createBuiltinCoder(options: BuiltinCoderOptions = {}): CoderBack
         options.models !== undefined ||
         Boolean(env.OPENAI_API_KEY?.trim()) ||
         Boolean(env.OPENAI_BASE_URL?.trim());
+      // Nothing to install: it ships with devflow. What it can lack is a model endpoint.
       return {
         name: BUILTIN_CODER,
-        installed: configured,
+        installed: true,
         version: null,
         hint: configured ? null : BUILTIN_SETUP_HINT,
+        authConfigured: configured,
       };
     },
 

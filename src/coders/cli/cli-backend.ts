@@ -6,6 +6,7 @@ import { runProcess } from "../../process/run-process.js";
 import type { ProcessRunResult } from "../../process/types.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import {
+  CODER_GROUP_FILE,
   type CoderBackend,
   type CoderRunRequest,
   type CoderRunResult,
@@ -176,6 +177,7 @@ class CliBackend implements CoderBackend {
         stdin: prepared.stdin,
         timeoutMs: request.timeoutMs,
         transcriptPath,
+        groupIdFile: join(request.attemptDir, CODER_GROUP_FILE),
         onStdoutLine: (line) => prepared.onStdoutLine(line),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),

@@ -41,7 +41,7 @@ export async function transition(
 /** Books the gateway's usage into the run record (total and per role). */
 export function bookUsage(run: RunDraft, gateway: ModelGateway): void {
   const usage = gateway.usage();
-  run.usage = { total: usage.total, by_role: usage.by_role };
+  run.usage = { total: usage.total, by_role: usage.by_role, by_attempt: usage.by_attempt };
 }
 
 export async function recordAttempt(store: ArtifactStore, summary: AttemptSummary, gateway: ModelGateway) {
@@ -129,7 +129,7 @@ export async function createRunRecord(store: ArtifactStore, setup: RunRecordSetu
       model: setup.model,
       attempts: [],
       terminal: null,
-      usage: { total: emptyUsage(), by_role: {} },
+      usage: { total: emptyUsage(), by_role: {}, by_attempt: {} },
       created_at: now,
       updated_at: now,
     },

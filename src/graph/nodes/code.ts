@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CoderReport, Lesson, attemptId as toAttemptId } from "../../artifacts/schemas/index.js";
+import { CODER_GROUP_FILE } from "../../coders/contract.js";
+import { groupIsAlive, terminateGroup } from "../../process/process-group.js";
 import { nowIso } from "../../util/time.js";
 import { commitsSince, diffTrees, headCommit, snapshotTree } from "../../workspace/index.js";
 import { buildCoderPrompt } from "../coder-prompt.js";
@@ -32,6 +34,8 @@ export const code: NodeBody = async (state, deps) => {
     steps: existsSync(stepsPath) ? readFileSync(stepsPath, "utf8") : null,
   });
   await linkDependencies(state.repoRoot, state.worktree);
+  await deps.store.writeText(`attempts/${attemptId}/coder_prompt.md`, prompt);
+  const orphan = await stopOrphanedCoder(dir);
 
   // Keep the transcript of a timed-out run beside the one that replaces it.
   const transcript = join(dir, "coder_transcript.log");
@@ -40,7 +44,10 @@ export const code: NodeBody = async (state, deps) => {
   }
 
   const timeoutMs = deps.options.baseTimeoutMs * state.timeoutAttempt;
-  const before = await snapshotTree(state.worktree);
+  // Nothing touches the worktree between the last snapshot (the seam, or the previous coder run)
+  // and this run, so that tree is this attempt's starting point; a crashed run's partial edits,
+  // if any, then count toward the attempt that resumed them.
+  const before = state.attemptTree ?? state.seamTree ?? (await snapshotTree(state.worktree));
   const headBefore = await headCommit(state.worktree);
   const started = nowIso();
   const result = await deps.coder.run({
@@ -52,6 +59,9 @@ export const code: NodeBody = async (state, deps) => {
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
   });
+  if (result.usage) {
+    deps.gateway.recordExternalUsage("coder", result.usage, result.usage.cost_usd, attemptId);
+  }
   const after = await snapshotTree(state.worktree);
   const diff = await diffTrees(state.worktree, before, after);
   await deps.store.writeText(`attempts/${attemptId}/diff.patch`, diff.patch);
@@ -107,7 +117,11 @@ export const code: NodeBody = async (state, deps) => {
     return {
       ...base,
       goto: "code",
-      update: { timeoutAttempt: state.timeoutAttempt + 1, escalations: state.escalations + 1 },
+      update: {
+        timeoutAttempt: state.timeoutAttempt + 1,
+        escalations: state.escalations + 1,
+        attemptTree: after,
+      },
       line: `${line}; escalating timeout ×${state.timeoutAttempt + 1} (not a judge attempt)`,
       ok: false,
     };
@@ -126,3 +140,18 @@ export const code: NodeBody = async (state, deps) => {
     runState: "coding",
   };
 };
+
+/**
+ * A devflow that was SIGKILLed mid-attempt cannot take its coder along (the coder runs in its own
+ * process group so timeouts can end its whole tree). On resume, stop that orphan before a second
+ * coder starts in the same worktree.
+ */
+async function stopOrphanedCoder(attemptDir: string): Promise<number | null> {
+  const file = join(attemptDir, CODER_GROUP_FILE);
+  if (!existsSync(file)) return null;
+  const pgid = Number(readFileSync(file, "utf8").trim());
+  rmSync(file, { force: true });
+  if (!Number.isInteger(pgid) || pgid <= 1 || !groupIsAlive(pgid)) return null;
+  await terminateGroup(pgid, 2000);
+  return pgid;
+}

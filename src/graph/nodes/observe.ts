@@ -91,6 +91,8 @@ export const observe: NodeBody = async (state, deps) => {
     update: {
       seamFileHashes: await hashSeamFiles(state.worktree, seamFiles),
       seamTree: await snapshotTree(state.worktree),
+      // A new observation (e.g. after a re-plan) restarts the diff chain at its seam tree.
+      attemptTree: null,
     },
     line: `observation_artifact r${observation.revision} (${observation.status}, ${observation.verdict})`,
     ok: observation.verdict === "ready_for_coder",

@@ -12,7 +12,7 @@ import { loadPrompt } from "../../util/prompts.js";
 import { nowIso } from "../../util/time.js";
 import { excerpt } from "../../util/truncate.js";
 import type { NodeBody } from "../lane/define-node.js";
-import { pushState, terminate, updateRun } from "../lane/run-record.js";
+import { bookUsage, pushState, terminate, updateRun } from "../lane/run-record.js";
 import { bulletList, stepsMarkdown } from "../markdown.js";
 import { RepairGuidance } from "../repair-guidance.js";
 
@@ -81,7 +81,12 @@ export const repair: NodeBody = async (state, deps) => {
   }
   await updateRun(deps.store, (run) => {
     const attempt = run.attempts.find((a) => a.attempt_id === attemptId);
-    if (attempt) attempt.respawn_reason = guidance.respawn_reason;
+    if (attempt) {
+      attempt.respawn_reason = guidance.respawn_reason;
+      // The repair call belongs to this attempt's cost too; the gate booked it before that call.
+      attempt.usage = deps.gateway.usage().by_attempt[attemptId] ?? attempt.usage;
+    }
+    bookUsage(run, deps.gateway);
     pushState(run, "needs_respawn", `${attemptId} failed: ${guidance.respawn_reason}`);
   });
   return {
