@@ -95,7 +95,12 @@ export const code: NodeBody = async (state, deps) => {
   const line = `${attemptId} ${result.status}, ${diff.files.length} file(s) changed`;
   const base = {
     attemptId,
-    detail: { status: result.status, changed_files: diff.files, timeout_ms: timeoutMs },
+    detail: {
+      status: result.status,
+      changed_files: diff.files,
+      timeout_ms: timeoutMs,
+      stopped_orphan_pgid: orphan,
+    },
   };
 
   if (result.status === "aborted") {
