@@ -164,6 +164,11 @@ describe("iterate lane, end to end on a real repo", () => {
     const source = git(run.repo, "show", `devflow/${TASK_ID}:src/csv-import.js`);
     expect(source).toContain("trimEnd()");
     expect(run.result?.terminal.commit).toMatch(/^[0-9a-f]{40}$/);
+    // The last failed attempt still leaves its lesson and the remaining steps behind.
+    const lessons = await run.store.readJsonl("lessons.jsonl", Lesson);
+    expect(lessons.map((l) => l.attempt_id)).toEqual(["attempt-001"]);
+    expect(lessons[0]?.failed_verifiers).toContain("seam");
+    expect(readFileSync(join(run.store.dir, "steps_to_complete_the_task.md"), "utf8")).toMatch(/seam verifier pass/);
   });
 
   it("leaves the user's checkout untouched", async () => {

@@ -1,14 +1,17 @@
 import {
   type AttemptSummary,
   CoderReport,
+  Lesson,
   attemptId as toAttemptId,
   VerifierEnvelope,
   VerifierName,
 } from "../../artifacts/schemas/index.js";
+import { nowIso } from "../../util/time.js";
 import { completionGate } from "../../verify/index.js";
 import { commitAll } from "../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { recordAttempt, terminate } from "../lane/run-record.js";
+import { stepsMarkdown } from "../markdown.js";
 import { MAX_REPLANS } from "./replan.js";
 
 /**
@@ -87,7 +90,24 @@ export const gate: NodeBody = async (state, deps) => {
       attemptId,
     };
   }
-  // Out of attempts: keep the work on the branch, clearly labelled as not verified.
+  // Out of attempts: the last failure is still recorded for whoever picks the task up (a person or
+  // a later --resume with more attempts). No model call: the verifiers' own summaries say it.
+  const failed = envelopes.filter((e) => e.overall_result === "fail" || e.overall_result === "error");
+  await deps.store.appendJsonl("lessons.jsonl", Lesson, {
+    attempt_id: attemptId,
+    lesson: `Last attempt failed verification: ${reasons}`,
+    failed_verifiers: failed.map((e) => e.verifier),
+    at: nowIso(),
+  });
+  await deps.store.writeText(
+    "steps_to_complete_the_task.md",
+    stepsMarkdown(
+      attemptId,
+      "attempts exhausted; the unverified work is committed on the task branch",
+      failed.map((e) => `Make the ${e.verifier} verifier pass: ${e.summary}`),
+    ),
+  );
+  // Keep the work on the branch, clearly labelled as not verified.
   const commit = await commitAll(
     state.worktree,
     `devflow(${state.taskId}): unverified work after ${state.judgeAttempt} attempt(s)\n\nNot completed: ${reasons}`,
