@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PromotionHandoff } from "../src/artifacts/schemas/index.js";
@@ -32,9 +32,11 @@ describe("arm-level evaluators fail when the arm misbehaves", () => {
 
   it("iterate_error_fix: a fix request routed to insight never reaches the lane", async () => {
     const cassette = cassetteOf("iterate_error_fix");
-    Object.assign(structuredAnswer(cassette, "router", 0), { route: "insight" });
+    // The last router answer is the request's (the scenario's prior turn is routed first).
+    Object.assign(structuredAnswer(cassette, "router", -1), { route: "insight" });
     const { run, evaluation } = await runGraded("iterate_error_fix", { cassette });
     expect(run.taskDir).toBeNull();
+    expect(run.routes.find((r) => r.id === "request")?.decision?.route).toBe("insight");
     expect(failed(evaluation)).toEqual(
       expect.arrayContaining(["routes_to_iterate", "artifacts_valid", "terminal_verdict"]),
     );
@@ -60,7 +62,30 @@ describe("arm-level evaluators fail when the arm misbehaves", () => {
     expect(evaluation.ok).toBe(true);
     rmSync(join(taskDirOf(run), "promotion_handoff.json"));
     const broken = await regrade("iterate_to_insight_reroute", run);
-    expect(failed(broken)).toEqual(["promotion_handoff_linked"]);
+    expect(failed(broken)).toEqual(["promotion_handoff_linked", "downstream_record_linked"]);
+  });
+
+  it("iterate_to_insight_reroute: an insight lane that fails after the reroute leaves no downstream record", async () => {
+    const cassette = cassetteOf("iterate_to_insight_reroute");
+    delete cassette.calls.insight;
+    const { run, evaluation } = await runGraded("iterate_to_insight_reroute", { cassette });
+    expect(run.error).toMatch(/insight/);
+    expect(failed(evaluation)).toEqual(["run_finished", "downstream_record_linked"]);
+    expect(evaluation.notes.join("\n")).toMatch(/no downstream_ref: the insight lane never picked it up/);
+  });
+
+  it("iterate_to_idea_promotion: a downstream_ref whose idea_brief.json is missing fails downstream_record_linked", async () => {
+    const { run, evaluation } = await runGraded("iterate_to_idea_promotion");
+    expect(evaluation.ok).toBe(true);
+    const handoff = PromotionHandoff.parse(
+      JSON.parse(readFileSync(join(taskDirOf(run), "promotion_handoff.json"), "utf8")),
+    );
+    expect(handoff.downstream_ref).toMatch(/./);
+    const ref = handoff.downstream_ref ?? "";
+    rmSync(join(run.repo ?? "", ".devflow", "idea", ref), { recursive: true });
+    const broken = await regrade("iterate_to_idea_promotion", run);
+    expect(failed(broken)).toEqual(["downstream_record_linked"]);
+    expect(broken.notes.join("\n")).toContain(join(".devflow", "idea", ref, "idea_brief.json"));
   });
 
   it("iterate_to_idea_promotion: a handoff citing a task revision that never existed fails promotion_handoff_linked", async () => {

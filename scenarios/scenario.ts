@@ -16,7 +16,8 @@ export type { Route, Turn };
 /**
  * How the playground runs a scenario:
  * - `routing`: the intake router alone, for the request and each route probe;
- * - `arm`: the router, then the iterate lane when the router picked `iterate`;
+ * - `arm`: one chat conversation through the intake graph (IntakeSession): routing, the iterate
+ *   lane, and a reroute/promotion continuing into the insight/idea lane;
  * - `lane`: the iterate lane (`runIterate`) on the fixture repo;
  * - `framer` / `observer` / `coder`: that agent's node alone on a seeded task directory
  *   (coder: the readiness, code, verify and gate nodes: one coder run and its verifiers).
