@@ -16,6 +16,8 @@ import {
 import { errorAnswer, startOpenAIServer } from "../support/openai-server.js";
 
 const replay = () => ["--replay", writeCassette(demoCassette())];
+/** `devflow iterate "<the demo request>" -r <repo> ...rest`. */
+const iterateDemo = (repo: string, ...rest: string[]) => cli("iterate", DEMO_REQUEST, "-r", repo, ...rest);
 
 describe("devflow iterate: bad input gets a clear error and exit code 2", () => {
   beforeEach(() => {
@@ -130,29 +132,9 @@ describe("devflow iterate: bad input gets a clear error and exit code 2", () => 
   it("refuses an existing task id without --resume", async () => {
     const repo = createFixtureRepo("csv-import");
     const coder = coderScript(CORRECT_FIX);
-    const first = await cli(
-      "iterate",
-      DEMO_REQUEST,
-      "-r",
-      repo,
-      "--task-id",
-      "t1",
-      "--coder",
-      coder,
-      ...replay(),
-    );
+    const first = await iterateDemo(repo, "--task-id", "t1", "--coder", coder, ...replay());
     expect(first.code, first.err).toBe(0);
-    const again = await cli(
-      "iterate",
-      DEMO_REQUEST,
-      "-r",
-      repo,
-      "--task-id",
-      "t1",
-      "--coder",
-      coder,
-      ...replay(),
-    );
+    const again = await iterateDemo(repo, "--task-id", "t1", "--coder", coder, ...replay());
     expect(again.code).toBe(2);
     expect(again.err).toMatch(/task "t1" already exists.*--resume/);
   });
@@ -169,10 +151,7 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
     const cassette = withObserverAnswer({
       failing_seam: { description: "x", command: "no-such-tool --check", files: [] },
     });
-    const r = await cli(
-      "iterate",
-      DEMO_REQUEST,
-      "-r",
+    const r = await iterateDemo(
       createFixtureRepo("csv-import"),
       "--coder",
       coderScript(CORRECT_FIX),
@@ -185,10 +164,7 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
   });
 
   it("a regression command that does not exist blocks before coding: exit 3", async () => {
-    const r = await cli(
-      "iterate",
-      DEMO_REQUEST,
-      "-r",
+    const r = await iterateDemo(
       createFixtureRepo("csv-import"),
       "--coder",
       coderScript(CORRECT_FIX),
@@ -207,10 +183,7 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
       summary: "This is a new import pipeline, not a fix.",
     });
     const repo = createFixtureRepo("csv-import");
-    const r = await cli(
-      "iterate",
-      DEMO_REQUEST,
-      "-r",
+    const r = await iterateDemo(
       repo,
       "--task-id",
       "big",
@@ -246,10 +219,7 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
     const framer = once.calls.framer?.[0];
     if (!framer) throw new Error("demo cassette lost its framer answer");
     once.calls.framer = [bad, framer];
-    const repaired = await cli(
-      "iterate",
-      DEMO_REQUEST,
-      "-r",
+    const repaired = await iterateDemo(
       createFixtureRepo("csv-import"),
       "--coder",
       coderScript(CORRECT_FIX),
@@ -260,10 +230,7 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
 
     const twice = demoCassette();
     twice.calls.framer = [bad, bad];
-    const failed = await cli(
-      "iterate",
-      DEMO_REQUEST,
-      "-r",
+    const failed = await iterateDemo(
       createFixtureRepo("csv-import"),
       "--coder",
       coderScript(CORRECT_FIX),
@@ -282,8 +249,8 @@ describe("concurrent runs on one repo", () => {
     const repo = createFixtureRepo("csv-import");
     const coder = coderScript(CORRECT_FIX);
     const [a, b] = await Promise.all([
-      cli("iterate", DEMO_REQUEST, "-r", repo, "--task-id", "one", "--coder", coder, ...replay()),
-      cli("iterate", DEMO_REQUEST, "-r", repo, "--task-id", "two", "--coder", coder, ...replay()),
+      iterateDemo(repo, "--task-id", "one", "--coder", coder, ...replay()),
+      iterateDemo(repo, "--task-id", "two", "--coder", coder, ...replay()),
     ]);
     expect([a.code, b.code], a.err + b.err).toEqual([0, 0]);
     const branches = execFileSync("git", ["branch", "--list", "devflow/*"], { cwd: repo, encoding: "utf8" });
@@ -294,10 +261,7 @@ describe("concurrent runs on one repo", () => {
 
 describe("devflow iterate: more exit codes", () => {
   it("attempts exhausted exits 4 and names the verdict", async () => {
-    const r = await cli(
-      "iterate",
-      DEMO_REQUEST,
-      "-r",
+    const r = await iterateDemo(
       createFixtureRepo("csv-import"),
       "--coder",
       coderScript('console.log("nothing to do");'),
@@ -314,14 +278,7 @@ describe("devflow iterate: more exit codes", () => {
     vi.stubEnv("OPENAI_API_KEY", "sk-test-wrong-0000");
     vi.stubEnv("OPENAI_BASE_URL", server.url);
     try {
-      const r = await cli(
-        "iterate",
-        DEMO_REQUEST,
-        "-r",
-        createFixtureRepo("csv-import"),
-        "--coder",
-        "command:true",
-      );
+      const r = await iterateDemo(createFixtureRepo("csv-import"), "--coder", "command:true");
       expect(r.code).toBe(2);
       expect(r.err).toMatch(/401|authentication/i);
       expect(r.err).not.toContain("sk-test-wrong-0000");
