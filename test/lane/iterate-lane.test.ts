@@ -168,7 +168,9 @@ describe("iterate lane, end to end on a real repo", () => {
     const lessons = await run.store.readJsonl("lessons.jsonl", Lesson);
     expect(lessons.map((l) => l.attempt_id)).toEqual(["attempt-001"]);
     expect(lessons[0]?.failed_verifiers).toContain("seam");
-    expect(readFileSync(join(run.store.dir, "steps_to_complete_the_task.md"), "utf8")).toMatch(/seam verifier pass/);
+    expect(readFileSync(join(run.store.dir, "steps_to_complete_the_task.md"), "utf8")).toMatch(
+      /seam verifier pass/,
+    );
   });
 
   it("leaves the user's checkout untouched", async () => {
