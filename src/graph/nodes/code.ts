@@ -26,12 +26,11 @@ export const code: NodeBody = async (state, deps) => {
   const observation = await deps.store.read("observation_artifact");
   if (!task || !observation) throw new Error("code: task or observation artifact is missing");
 
-  const stepsPath = join(deps.store.dir, "steps_to_complete_the_task.md");
   const prompt = buildCoderPrompt({
     task,
     observation,
     lessons: await deps.store.readJsonl("lessons.jsonl", Lesson),
-    steps: existsSync(stepsPath) ? readFileSync(stepsPath, "utf8") : null,
+    steps: await deps.store.readText("steps_to_complete_the_task.md"),
   });
   await linkDependencies(state.repoRoot, state.worktree);
   await deps.store.writeText(`attempts/${attemptId}/coder_prompt.md`, prompt);

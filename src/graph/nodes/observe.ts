@@ -26,11 +26,12 @@ export const observe: NodeBody = async (state, deps) => {
     signal: deps.signal,
   });
 
+  // The seam's files: what the Observer named plus every test file it wrote.
+  const seamFiles = [...new Set([...(findings.failing_seam?.files ?? []), ...writtenFiles])].sort();
   let checked: ObservationFindings = findings;
   let seamCheck: ObservationArtifact["seam_check"] = null;
   if (findings.failing_seam) {
     const seam = findings.failing_seam;
-    const seamFiles = [...new Set([...seam.files, ...writtenFiles])];
     // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
     // a re-observation after earlier attempts (re-plan) cannot see their changes.
     const red = await withBaseWorktree(state.repoRoot, state.baseCommit, async (base) => {
@@ -66,7 +67,6 @@ export const observe: NodeBody = async (state, deps) => {
     };
   }
 
-  const seamFiles = [...new Set([...(checked.failing_seam?.files ?? []), ...writtenFiles])].sort();
   if (checked.failing_seam)
     checked = { ...checked, failing_seam: { ...checked.failing_seam, files: seamFiles } };
 

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import {
   CoderReport,
@@ -38,7 +36,7 @@ export const repair: NodeBody = async (state, deps) => {
   }
   const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
   const lessons = await deps.store.readJsonl("lessons.jsonl", Lesson);
-  const diff = readFileSync(join(deps.store.dir, "attempts", attemptId, "cumulative.diff.patch"), "utf8");
+  const diff = (await deps.store.readText(`attempts/${attemptId}/cumulative.diff.patch`)) ?? "";
 
   const guidance = await deps.gateway.structured({
     role: "iterator",
