@@ -14,7 +14,7 @@ import type { z } from "zod";
 import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
 import { ArtifactStore } from "../src/artifacts/store.js";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
-import { runIterate } from "../src/graph/run-iterate.js";
+import { runIterate } from "../src/lanes/iterate/run-iterate.js";
 import type { ModelGateway, StructuredCall } from "../src/models/contract.js";
 import { createModelGateway } from "../src/models/create-gateway.js";
 import { PACKAGE_ROOT } from "../src/util/paths.js";

@@ -1,6 +1,6 @@
 import type { Route, Scenario } from "../scenarios/scenario.js";
+import type { RouteDecision } from "../src/agents/router/router.js";
 import type { Terminal } from "../src/artifacts/schemas/index.js";
-import type { RouteDecision } from "../src/intake/router.js";
 
 export type { RouteDecision };
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { ScenarioRun } from "../evals/types.js";
 import type { Scenario } from "../scenarios/scenario.js";
 import { emptyUsage } from "../src/artifacts/schemas/index.js";
-import { DEFAULT_LANE_OPTIONS, type LaneOptions } from "../src/graph/lane/deps.js";
+import { DEFAULT_LANE_OPTIONS, type LaneOptions } from "../src/lanes/iterate/lane/deps.js";
 import type { Cassette } from "../src/models/cassette.js";
 import type { ModelGateway, UsageSnapshot } from "../src/models/contract.js";
 import { createModelGateway } from "../src/models/create-gateway.js";

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Route, Turn } from "../src/agents/router/router.js";
 import type {
   ObservationFindings,
   ObservationStatus,
@@ -8,8 +9,7 @@ import type {
   TaskType,
   Terminal,
 } from "../src/artifacts/schemas/index.js";
-import type { LaneOptions } from "../src/graph/lane/deps.js";
-import type { Route, Turn } from "../src/intake/router.js";
+import type { LaneOptions } from "../src/lanes/iterate/lane/deps.js";
 
 export type { Route, Turn };
 

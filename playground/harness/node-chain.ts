@@ -1,9 +1,9 @@
 import { Command } from "@langchain/langgraph";
 import { z } from "zod";
 import type { NodeStep } from "../../evals/types.js";
-import { defineNode, type NodeBody } from "../../src/graph/lane/define-node.js";
-import type { LaneDeps } from "../../src/graph/lane/deps.js";
-import { IterateState, type IterateStateValue } from "../../src/graph/state.js";
+import { defineNode, type NodeBody } from "../../src/lanes/iterate/lane/define-node.js";
+import type { LaneDeps } from "../../src/lanes/iterate/lane/deps.js";
+import { IterateState, type IterateStateValue } from "../../src/lanes/iterate/state.js";
 
 const StateShape = z.object(IterateState.fields);
 

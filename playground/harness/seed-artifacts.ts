@@ -8,8 +8,8 @@ import type {
   TaskFraming,
 } from "../../src/artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../src/artifacts/store.js";
-import type { LaneOptions } from "../../src/graph/lane/deps.js";
-import { createRunRecord } from "../../src/graph/lane/run-record.js";
+import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
+import { createRunRecord } from "../../src/lanes/iterate/lane/run-record.js";
 import { nowIso } from "../../src/util/time.js";
 import { checkSeamRedOnBase } from "../../src/verify/index.js";
 import type { TaskWorkspace } from "../../src/workspace/index.js";

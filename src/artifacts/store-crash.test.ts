@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { exampleArtifacts } from "../../test/support/artifact-examples.js";
 import { PACKAGE_ROOT } from "../util/paths.js";
-import { exampleArtifacts } from "./examples.js";
 import { ArtifactStore } from "./store.js";
 
 /**

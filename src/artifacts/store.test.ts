@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { exampleArtifacts } from "../../test/support/artifact-examples.js";
 import {
   ArtifactParseError,
   ArtifactPathError,
@@ -9,7 +10,6 @@ import {
   HistoryConflictError,
   StaleRevisionError,
 } from "./errors.js";
-import { exampleArtifacts } from "./examples.js";
 import { CoderReport, Lesson, VerifierEnvelope } from "./schemas/index.js";
 import { ArtifactStore, type RevisionedInput } from "./store.js";
 

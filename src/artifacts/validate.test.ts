@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { exampleArtifacts } from "../../test/support/artifact-examples.js";
 import { ArtifactValidationError } from "./errors.js";
-import { exampleArtifacts } from "./examples.js";
 import { ALL_SCHEMAS, type SchemaName } from "./schemas/index.js";
 import { ajvCheck, parseArtifact, validateArtifact, zodCheck } from "./validate.js";
 

@@ -1,6 +1,6 @@
 import { CoderUnavailableError } from "../coders/contract.js";
 import { resolveCoder } from "../coders/index.js";
-import { describeError } from "../intake/nodes/shared.js";
+import { describeError } from "../lanes/intake/nodes/shared.js";
 import type { ModelGateway } from "../models/contract.js";
 
 /**

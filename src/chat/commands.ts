@@ -1,5 +1,5 @@
-import { capabilitiesHelp } from "../intake/neither.js";
-import type { IntakeSession } from "../intake/session.js";
+import { capabilitiesHelp } from "../agents/neither/neither.js";
+import type { IntakeSession } from "../lanes/intake/session.js";
 import { runsTable, showRun } from "./show.js";
 
 interface SlashCommand {

@@ -1,4 +1,4 @@
-import type { IntakeEvent } from "../intake/events.js";
+import type { IntakeEvent } from "../lanes/intake/events.js";
 
 /** What the chat itself says besides the intake events (banner, slash commands, the coder prompt). */
 export type ChatEvent =

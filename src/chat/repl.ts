@@ -1,6 +1,6 @@
-import type { CoderConfirmation, LaneOptions } from "../graph/lane/deps.js";
-import { describeError } from "../intake/nodes/shared.js";
-import { IntakeSession } from "../intake/session.js";
+import { describeError } from "../lanes/intake/nodes/shared.js";
+import { IntakeSession } from "../lanes/intake/session.js";
+import type { CoderConfirmation, LaneOptions } from "../lanes/iterate/lane/deps.js";
 import type { ModelGateway } from "../models/contract.js";
 import { coderWarning } from "./coder-warning.js";
 import { runSlash } from "./commands.js";

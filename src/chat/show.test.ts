@@ -1,11 +1,11 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { exampleArtifacts } from "../../test/support/artifact-examples.js";
 import { tempDir } from "../../test/support/lane-harness.js";
-import { exampleArtifacts } from "../artifacts/examples.js";
 import { ArtifactStore } from "../artifacts/store.js";
-import { claimRecordId, writeRecord } from "../intake/lane-records.js";
-import type { LaneResult } from "../intake/state.js";
+import { claimRecordId, writeRecord } from "../lanes/intake/lane-records.js";
+import type { LaneResult } from "../lanes/intake/state.js";
 import { runsTable, showRun } from "./show.js";
 
 const dirs: string[] = [];

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ArtifactStore } from "../artifacts/store.js";
-import { renderBrief } from "../intake/brief-text.js";
-import { readRecord } from "../intake/lane-records.js";
-import type { LaneResult } from "../intake/state.js";
+import { renderBrief } from "../lanes/intake/brief-text.js";
+import { readRecord } from "../lanes/intake/lane-records.js";
+import type { LaneResult } from "../lanes/intake/state.js";
 
 /** The latest word on a thread's results: iterate verdicts come from iterator_run.json (the truth on disk). */
 export async function runsTable(repoRoot: string, results: LaneResult[]): Promise<string> {

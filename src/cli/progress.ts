@@ -1,5 +1,5 @@
 import type { DevflowEvent } from "../artifacts/schemas/index.js";
-import type { NodeReport } from "../graph/lane/reporter.js";
+import type { NodeReport } from "../lanes/iterate/lane/reporter.js";
 
 export type Out = (text: string) => void;
 

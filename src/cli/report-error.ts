@@ -1,5 +1,5 @@
 import { CoderUnavailableError } from "../coders/contract.js";
-import { UsageError } from "../graph/errors.js";
+import { UsageError } from "../lanes/iterate/errors.js";
 import { ModelCallError, ModelConfigError, StructuredOutputError } from "../models/contract.js";
 import { redactSecrets } from "../util/redact.js";
 import { WorkspaceError } from "../workspace/index.js";

@@ -1,4 +1,4 @@
-import type { IterateRunResult } from "../graph/run-iterate.js";
+import type { IterateRunResult } from "../lanes/iterate/run-iterate.js";
 
 /** The closing summary a person reads: verdict, branch, where the evidence is, what it cost. */
 export function renderSummary(r: IterateRunResult): string {

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { STUBS_DIR } from "../../test/conformance/harness.js";
 import { type OpenAIServer, startOpenAIServer, textAnswer } from "../../test/support/openai-server.js";
 import { registerDoctor } from "../cli/commands/doctor.js";
 import type { CliIO } from "../cli/io.js";
 import { findExecutable } from "../coders/cli/binary.js";
-import { STUBS_DIR } from "../coders/conformance/harness.js";
 import { runDoctor } from "./doctor.js";
 import type { DoctorReport } from "./types.js";
 

@@ -1,9 +1,9 @@
 import { readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempRepo, type TempRepo } from "../../test/support/temp-git-repo.js";
 import type { ToolContext } from "./define-tool.js";
 import { editFileTool } from "./edit-file.js";
-import { makeTempRepo, type TempRepo } from "./temp-git-repo.test-support.js";
 
 const SOURCE = [
   "export function total(items) {",

@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempRepo, type TempRepo } from "../../test/support/temp-git-repo.js";
 import { listFilesTool } from "./list-files.js";
-import { makeTempRepo, type TempRepo } from "./temp-git-repo.test-support.js";
 
 let repo: TempRepo;
 beforeEach(async () => {

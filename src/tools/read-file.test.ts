@@ -1,8 +1,8 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempRepo, type TempRepo } from "../../test/support/temp-git-repo.js";
 import { readFileTool } from "./read-file.js";
-import { makeTempRepo, type TempRepo } from "./temp-git-repo.test-support.js";
 
 let repo: TempRepo;
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");

@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempRepo, type TempRepo } from "../../test/support/temp-git-repo.js";
 import { runCommandTool } from "./run-command.js";
-import { makeTempRepo, type TempRepo } from "./temp-git-repo.test-support.js";
 
 let repo: TempRepo;
 beforeEach(async () => {

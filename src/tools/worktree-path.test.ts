@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeTempRepo, type TempRepo } from "./temp-git-repo.test-support.js";
+import { makeTempRepo, type TempRepo } from "../../test/support/temp-git-repo.js";
 import { ToolRefusal } from "./tool-refusal.js";
 import { resolveInWorktree, resolveNewFileInWorktree } from "./worktree-path.js";
 

@@ -1,8 +1,8 @@
 import { mkdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempRepo, type TempRepo } from "../../test/support/temp-git-repo.js";
 import type { ToolContext } from "./define-tool.js";
-import { makeTempRepo, type TempRepo } from "./temp-git-repo.test-support.js";
 import { writeTestFileTool } from "./write-test-file.js";
 
 let repo: TempRepo;

@@ -4,12 +4,12 @@ import { PACKAGE_ROOT } from "./paths.js";
 
 const cache = new Map<string, string>();
 
-/** Loads `agents/<agent>/<file>` at run time: prompts live beside their contract, never in code strings. */
+/** Loads `src/agents/<agent>/<file>` at run time: prompts live beside their contract, never in code strings. */
 export function loadPrompt(agent: string, file = "prompt.md"): string {
   const key = `${agent}/${file}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const text = readFileSync(join(PACKAGE_ROOT, "agents", agent, file), "utf8");
+  const text = readFileSync(join(PACKAGE_ROOT, "src", "agents", agent, file), "utf8");
   cache.set(key, text);
   return text;
 }

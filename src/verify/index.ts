@@ -1,18 +1,18 @@
-export { type CompletionGateOptions, type CompletionGateResult, completionGate } from "./completion-gate.js";
 export {
   type CriticVerifierInput,
   type JudgedCriterion,
   matchCriteria,
   runCriticVerifier,
-} from "./critic.js";
+} from "../agents/critic/critic.js";
 export {
   buildCriticPrompt,
   CRITIC_LIMITS,
   type CriticPrompt,
   type CriticPromptInput,
   naivePromptBytes,
-} from "./critic-prompt.js";
-export { CriterionVerdict, CriticVerdict } from "./critic-verdict.js";
+} from "../agents/critic/critic-prompt.js";
+export { CriterionVerdict, CriticVerdict } from "../agents/critic/critic-verdict.js";
+export { type CompletionGateOptions, type CompletionGateResult, completionGate } from "./completion-gate.js";
 export { budgetDiff, splitDiff } from "./diff-budget.js";
 export { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 export {

@@ -1,9 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  checkoutState,
+  commitFiles,
+  git,
+  makeRepo,
+  removeDir,
+  writeFiles,
+} from "../../test/support/test-repo.js";
 import { withBaseWorktree } from "./base-worktree.js";
 import { worktreesDir } from "./devflow-dir.js";
-import { checkoutState, commitFiles, git, makeRepo, removeDir, writeFiles } from "./test-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { git, makeRepo, removeDir, tempDir, writeFiles } from "../../test/support/test-repo.js";
 import { cloneForTask, openTaskClone } from "./clone.js";
 import { commitAll } from "./commits.js";
-import { git, makeRepo, removeDir, tempDir, writeFiles } from "./test-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,9 +1,9 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { git, makeRepo, removeDir, restoreEnv, tempDir, writeFiles } from "../../test/support/test-repo.js";
 import { commitAll, commitsSince, headCommit } from "./commits.js";
 import { createTaskWorktree } from "./task-worktree.js";
-import { git, makeRepo, removeDir, restoreEnv, tempDir, writeFiles } from "./test-repo.js";
 
 const dirs: string[] = [];
 const savedEnv = { ...process.env };

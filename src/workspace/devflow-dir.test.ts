@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
 import { ensureDevflowDir } from "./devflow-dir.js";
-import { git, makeRepo, removeDir, writeFiles } from "./test-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { removeDir, tempDir } from "../../test/support/test-repo.js";
 import { isGitUrl, redactUrl } from "./git-url.js";
-import { removeDir, tempDir } from "./test-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { git, makeRepo, removeDir, restoreEnv } from "../../test/support/test-repo.js";
 import { headCommit } from "./commits.js";
 import { gitEnv } from "./git.js";
-import { git, makeRepo, removeDir, restoreEnv } from "./test-repo.js";
 
 const dirs: string[] = [];
 const savedEnv = { ...process.env };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
 import { repoMap } from "./repo-map.js";
-import { makeRepo, removeDir, writeFiles } from "./test-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { git, makeRepo, removeDir, tempDir } from "../../test/support/test-repo.js";
 import { WorkspaceError } from "./errors.js";
 import { assertGitRepo } from "./repo.js";
-import { git, makeRepo, removeDir, tempDir } from "./test-repo.js";
 
 const dirs: string[] = [];
 const track = (dir: string): string => {

@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { checkoutState, git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
 import { diffTrees, snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
-import { checkoutState, git, makeRepo, removeDir, writeFiles } from "./test-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {

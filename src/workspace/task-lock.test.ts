@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { removeDir, tempDir } from "../../test/support/test-repo.js";
 import { WorkspaceError } from "./errors.js";
 import { acquireTaskLock } from "./task-lock.js";
-import { removeDir, tempDir } from "./test-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {

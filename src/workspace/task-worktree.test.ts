@@ -1,6 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  checkoutState,
+  commitFiles,
+  git,
+  makeRepo,
+  removeDir,
+  writeFiles,
+} from "../../test/support/test-repo.js";
 import { commitAll } from "./commits.js";
 import { snapshotTree } from "./snapshot.js";
 import {
@@ -9,7 +17,6 @@ import {
   removeTaskWorktree,
   taskWorktreePath,
 } from "./task-worktree.js";
-import { checkoutState, commitFiles, git, makeRepo, removeDir, writeFiles } from "./test-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {

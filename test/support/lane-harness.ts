@@ -4,8 +4,12 @@ import { join } from "node:path";
 import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
 import { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import type { LaneOptions } from "../../src/graph/lane/deps.js";
-import { type IterateRunOptions, type IterateRunResult, runIterate } from "../../src/graph/run-iterate.js";
+import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
+import {
+  type IterateRunOptions,
+  type IterateRunResult,
+  runIterate,
+} from "../../src/lanes/iterate/run-iterate.js";
 import type { Cassette } from "../../src/models/cassette.js";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 

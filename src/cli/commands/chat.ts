@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { runChat } from "../../chat/repl.js";
-import { IntakeSession } from "../../intake/session.js";
+import { IntakeSession } from "../../lanes/intake/session.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { assertGitRepo } from "../../workspace/index.js";
 import type { CliIO } from "../io.js";

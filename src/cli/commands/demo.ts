@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Command } from "commander";
 import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
-import { runIterate } from "../../graph/run-iterate.js";
+import { runIterate } from "../../lanes/iterate/run-iterate.js";
 import { PACKAGE_ROOT } from "../../util/paths.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";

@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { UsageError } from "../../graph/errors.js";
-import type { QuestionsInterrupt } from "../../graph/nodes/ask.js";
-import { runIterate } from "../../graph/run-iterate.js";
+import { UsageError } from "../../lanes/iterate/errors.js";
+import type { QuestionsInterrupt } from "../../lanes/iterate/nodes/ask.js";
+import { runIterate } from "../../lanes/iterate/run-iterate.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";

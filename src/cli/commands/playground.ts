@@ -7,7 +7,7 @@ import { findScenario, SCENARIOS } from "../../../scenarios/index.js";
 import type { Scenario } from "../../../scenarios/scenario.js";
 import { CoderUnavailableError } from "../../coders/contract.js";
 import { DEFAULT_CODER, resolveCoder } from "../../coders/index.js";
-import { UsageError } from "../../graph/errors.js";
+import { UsageError } from "../../lanes/iterate/errors.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";

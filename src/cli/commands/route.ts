@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
-import { UsageError } from "../../graph/errors.js";
-import { routeMessage } from "../../intake/router.js";
+import { routeMessage } from "../../agents/router/router.js";
+import { UsageError } from "../../lanes/iterate/errors.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import type { CliIO } from "../io.js";
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CoderWorld, createCoderWorld } from "../../../test/conformance/harness.js";
 import {
   errorAnswer,
   type ScriptedResponse,
@@ -10,7 +11,6 @@ import {
 } from "../../../test/support/openai-server.js";
 import type { CassetteEntry } from "../../models/cassette.js";
 import { createModelGateway, ReplayExhaustedError } from "../../models/index.js";
-import { type CoderWorld, createCoderWorld } from "../conformance/harness.js";
 import { CoderUnavailableError } from "../contract.js";
 import { knownCoders, resolveCoder } from "../index.js";
 import { type BuiltinLimits, createBuiltinCoder } from "./index.js";
@@ -174,7 +174,7 @@ describe("builtin coder: limits and guards keep the work and say why", () => {
     expect(result.usage).toMatchObject({ output_tokens: 28_000 });
   });
 
-  it("the nudge the model gets comes from agents/coder-builtin and names what it repeated", async () => {
+  it("the nudge the model gets comes from src/agents/builtin-coder and names what it repeated", async () => {
     const server = await startOpenAIServer([
       toolCallAnswer("search", { pattern: "total" }),
       toolCallAnswer("search", { pattern: "total" }),

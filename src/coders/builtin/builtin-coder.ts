@@ -30,7 +30,7 @@ import { transcriptMiddleware } from "./transcript-middleware.js";
 import { coderUsageSince } from "./usage.js";
 
 export const BUILTIN_CODER = "builtin";
-const PROMPT_AGENT = "coder-builtin";
+const PROMPT_AGENT = "builtin-coder";
 const PROMPT_FILE = "coder_prompt.md";
 const FINAL_MESSAGE_BYTES = 4096;
 

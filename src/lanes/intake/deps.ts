@@ -1,0 +1,23 @@
+import type { ModelGateway } from "../../models/contract.js";
+import type { CoderConfirmation, LaneOptions } from "../iterate/lane/deps.js";
+import type { EmitIntakeEvent } from "./events.js";
+
+/** How the chat runs the iterate lane. */
+export interface IterateSettings {
+  coder: string;
+  model: string;
+  lane: Partial<LaneOptions>;
+  /** Asked before the first coder run of a task; absent (--yes) = never ask. */
+  confirmCoder?: (confirmation: CoderConfirmation) => Promise<boolean>;
+}
+
+/** Everything an intake node needs besides its state: injected per session. */
+export interface IntakeDeps {
+  /** The conversation's repository (top level of a git working tree). */
+  repoRoot: string;
+  gateway: ModelGateway;
+  emit: EmitIntakeEvent;
+  /** The abort signal of the message being handled (Ctrl-C stops the lane, not the chat). */
+  signal: () => AbortSignal;
+  iterate: IterateSettings;
+}

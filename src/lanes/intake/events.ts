@@ -1,0 +1,28 @@
+import type { Route, RouteDecision } from "../../agents/router/router.js";
+import type { DevflowEvent } from "../../artifacts/schemas/index.js";
+
+/**
+ * What the intake graph tells the chat while a message is handled. The REPL renders them as prose,
+ * `--json` prints each as one line.
+ */
+export type IntakeEvent =
+  | ({ type: "route" } & RouteDecision)
+  | {
+      type: "progress";
+      task_id: string;
+      node: string;
+      phase: DevflowEvent["phase"];
+      ok: boolean;
+      outcome: string | null;
+      run_state: string | null;
+      attempt_id: string | null;
+      duration_ms: number | null;
+    }
+  | { type: "questions"; task_id: string; questions: string[] }
+  | { type: "handoff"; task_id: string; target: "insight" | "idea"; reason: string; path: string }
+  | { type: "reply"; lane: Route; text: string }
+  | { type: "result"; lane: Route; id: string; outcome: string; artifact_path: string | null }
+  | { type: "stopped"; lane: Route; id: string; message: string }
+  | { type: "error"; lane: Route | null; message: string };
+
+export type EmitIntakeEvent = (event: IntakeEvent) => void;

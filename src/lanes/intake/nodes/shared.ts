@@ -1,0 +1,62 @@
+import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import type { Route, Turn } from "../../../agents/router/router.js";
+import { CoderUnavailableError } from "../../../coders/contract.js";
+import { redactSecrets, secretsFromEnv } from "../../../util/redact.js";
+import { nowIso } from "../../../util/time.js";
+import type { IntakeDeps } from "../deps.js";
+import type { IntakeStateUpdate, LaneResult } from "../state.js";
+import { assistantTurn, toTurns } from "../turns.js";
+
+/** The message being handled and the turns before it. */
+export function currentMessage(messages: BaseMessage[]): { message: string; priorTurns: Turn[] } {
+  const index = messages.findLastIndex((m) => HumanMessage.isInstance(m));
+  const last = messages[index];
+  const message = last === undefined ? "" : typeof last.content === "string" ? last.content : last.text;
+  return { message, priorTurns: toTurns(messages.slice(0, Math.max(0, index))) };
+}
+
+/** A lane's answer: shown in the chat, kept as an assistant turn, and recorded for /runs. */
+export function reply(
+  deps: IntakeDeps,
+  lane: Route,
+  text: string,
+  result: Omit<LaneResult, "lane" | "at"> | null,
+): IntakeStateUpdate {
+  deps.emit({ type: "reply", lane, text });
+  if (result) deps.emit({ type: "result", lane, ...result });
+  return {
+    messages: [assistantTurn(text)],
+    ...(result ? { results: [{ lane, ...result, at: nowIso() }] } : {}),
+  };
+}
+
+/**
+ * A lane that did not finish: Ctrl-C (the run is resumable) or an error. Either way the turn ends
+ * with an honest message instead of failing the conversation's graph.
+ */
+export function laneStopped(
+  deps: IntakeDeps,
+  lane: Route,
+  id: string,
+  error: unknown,
+  resumeHint: string | null,
+): IntakeStateUpdate {
+  if (deps.signal().aborted) {
+    const text = `Stopped.${resumeHint ? ` ${resumeHint}` : ""}`;
+    deps.emit({ type: "stopped", lane, id, message: text });
+    return reply(deps, lane, text, { id, outcome: "stopped", summary: text, artifact_path: null });
+  }
+  const message = describeError(error);
+  deps.emit({ type: "error", lane, message });
+  const text = `The ${lane} lane failed: ${message}${resumeHint ? `\n${resumeHint}` : ""}`;
+  return reply(deps, lane, text, { id, outcome: "failed", summary: message, artifact_path: null });
+}
+
+export function describeError(error: unknown): string {
+  const message = redactSecrets(
+    error instanceof Error ? error.message : String(error),
+    secretsFromEnv(process.env),
+  );
+  if (error instanceof CoderUnavailableError && error.hint) return `${message} (${error.hint})`;
+  return message;
+}

@@ -1,0 +1,52 @@
+import type { ArtifactStore } from "../../../artifacts/store.js";
+import type { CoderBackend } from "../../../coders/contract.js";
+import type { ModelGateway } from "../../../models/contract.js";
+import type { Reporter } from "./reporter.js";
+
+export interface LaneOptions {
+  /** Judge attempts (-n): coder runs whose result the gate judged. */
+  maxJudgeAttempts: number;
+  /** Timeout escalations over the whole run (seeds/04): separate from judge attempts. */
+  maxEscalations: number;
+  /** First coder timeout; escalation k runs with baseTimeoutMs × k. */
+  baseTimeoutMs: number;
+  /** Timeout for seam and regression commands. */
+  commandTimeoutMs: number;
+  /** Explicit regression command (--test-cmd); null = detect. */
+  testCommand: string | null;
+  /** Ask questions through an interrupt (chat/TTY) instead of stopping with exit 3. */
+  interactive: boolean;
+  /** Model name handed to the coder backend, when it takes one. */
+  coderModel: string | null;
+}
+
+/** What the user is asked before the first coder run of a task (chat without --yes). */
+export interface CoderConfirmation {
+  taskId: string;
+  coder: string;
+  title: string;
+  seamCommand: string;
+  worktree: string;
+}
+
+/** Everything a lane node needs besides its state: injected, never imported as singletons. */
+export interface LaneDeps {
+  gateway: ModelGateway;
+  coder: CoderBackend;
+  store: ArtifactStore;
+  reporter: Reporter;
+  options: LaneOptions;
+  signal?: AbortSignal;
+  /** Asked once when the task is ready, before any coder runs; false stops the lane (blocked). Absent: no confirmation. */
+  confirmCoder?: (confirmation: CoderConfirmation) => Promise<boolean>;
+}
+
+export const DEFAULT_LANE_OPTIONS: LaneOptions = {
+  maxJudgeAttempts: 5,
+  maxEscalations: 2,
+  baseTimeoutMs: 15 * 60_000,
+  commandTimeoutMs: 5 * 60_000,
+  testCommand: null,
+  interactive: false,
+  coderModel: null,
+};

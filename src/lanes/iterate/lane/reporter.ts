@@ -1,0 +1,50 @@
+import { DevflowEvent } from "../../../artifacts/schemas/index.js";
+import type { ArtifactStore } from "../../../artifacts/store.js";
+import { nowIso } from "../../../util/time.js";
+
+/** A node finished (or failed): what the progress line and events.jsonl say about it. */
+export interface NodeReport {
+  node: string;
+  phase: DevflowEvent["phase"];
+  ok: boolean;
+  outcome: string | null;
+  durationMs: number | null;
+  runState: string | null;
+  attemptId: string | null;
+  tokens: number;
+  costUsd: number;
+  detail: Record<string, unknown>;
+}
+
+export type ProgressSink = (event: DevflowEvent, report: NodeReport) => void;
+
+/** Writes every node event to events.jsonl and forwards it to the progress sink (stderr line or --json). */
+export class Reporter {
+  constructor(
+    private readonly taskId: string,
+    private readonly sink: ProgressSink,
+    private store: ArtifactStore | null = null,
+  ) {}
+
+  attachStore(store: ArtifactStore): void {
+    this.store = store;
+  }
+
+  async emit(report: NodeReport): Promise<void> {
+    const event: DevflowEvent = {
+      ts: nowIso(),
+      task_id: this.taskId,
+      node: report.node,
+      phase: report.phase,
+      outcome: report.outcome,
+      duration_ms: report.durationMs,
+      run_state: report.runState,
+      attempt_id: report.attemptId,
+      tokens: report.tokens,
+      cost_usd: report.costUsd,
+      detail: report.detail,
+    };
+    if (this.store) await this.store.appendJsonl("events.jsonl", DevflowEvent, event);
+    this.sink(event, report);
+  }
+}

@@ -1,0 +1,161 @@
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { buildCoderPrompt } from "../../../agents/coder/coder-prompt.js";
+import { CoderReport, Lesson, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
+import { CODER_GROUP_FILE } from "../../../coders/contract.js";
+import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
+import { nowIso } from "../../../util/time.js";
+import { commitsSince, diffTrees, headCommit, snapshotTree } from "../../../workspace/index.js";
+import type { NodeBody } from "../lane/define-node.js";
+import { terminate, transition } from "../lane/run-record.js";
+import { linkDependencies } from "../link-dependencies.js";
+
+/** Coder statuses that a retry cannot fix: stop with the reason instead of burning attempts. */
+const FATAL = new Set(["auth", "rate_limit", "budget"]);
+
+/**
+ * One coder run for the current judge attempt. A timeout re-runs the same attempt with a longer
+ * timeout (seeds/04) and does not consume a judge attempt; escalations have their own cap.
+ */
+export const code: NodeBody = async (state, deps) => {
+  const attemptId = toAttemptId(state.judgeAttempt);
+  deps.gateway.setAttempt(attemptId);
+  await transition(deps.store, "coding", `${attemptId}: coder run ${state.timeoutAttempt}`);
+  const dir = deps.store.attemptDir(attemptId);
+  const task = await deps.store.read("task_artifact");
+  const observation = await deps.store.read("observation_artifact");
+  if (!task || !observation) throw new Error("code: task or observation artifact is missing");
+
+  const prompt = buildCoderPrompt({
+    task,
+    observation,
+    lessons: await deps.store.readJsonl("lessons.jsonl", Lesson),
+    steps: await deps.store.readText("steps_to_complete_the_task.md"),
+  });
+  await linkDependencies(state.repoRoot, state.worktree);
+  await deps.store.writeText(`attempts/${attemptId}/coder_prompt.md`, prompt);
+  const orphan = await stopOrphanedCoder(dir);
+
+  // Keep the transcript of a timed-out run beside the one that replaces it.
+  const transcript = join(dir, "coder_transcript.log");
+  if (state.timeoutAttempt > 1 && existsSync(transcript)) {
+    renameSync(transcript, join(dir, `coder_transcript.timeout-${state.timeoutAttempt - 1}.log`));
+  }
+
+  const timeoutMs = deps.options.baseTimeoutMs * state.timeoutAttempt;
+  // Nothing touches the worktree between the last snapshot (the seam, or the previous coder run)
+  // and this run, so that tree is this attempt's starting point; a crashed run's partial edits,
+  // if any, then count toward the attempt that resumed them.
+  const before = state.attemptTree ?? state.seamTree ?? (await snapshotTree(state.worktree));
+  const headBefore = await headCommit(state.worktree);
+  const started = nowIso();
+  const result = await deps.coder.run({
+    prompt,
+    worktree: state.worktree,
+    attemptDir: dir,
+    env: {},
+    timeoutMs,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
+  });
+  if (result.usage) {
+    deps.gateway.recordExternalUsage("coder", result.usage, result.usage.cost_usd, attemptId);
+  }
+  const after = await snapshotTree(state.worktree);
+  const diff = await diffTrees(state.worktree, before, after);
+  await deps.store.writeText(`attempts/${attemptId}/diff.patch`, diff.patch);
+  const usage = result.usage
+    ? {
+        input_tokens: result.usage.input_tokens,
+        output_tokens: result.usage.output_tokens,
+        total_tokens: result.usage.input_tokens + result.usage.output_tokens,
+        cost_usd: result.usage.cost_usd ?? 0,
+        calls: 1,
+      }
+    : null;
+  const report = await deps.store.writeAttemptJson(attemptId, "coder_report.json", CoderReport, {
+    artifact: "coder_report",
+    task_id: state.taskId,
+    attempt_id: attemptId,
+    backend: deps.coder.name,
+    status: result.status,
+    exit_code: result.exitCode,
+    timeout_ms: timeoutMs,
+    timeout_attempt: state.timeoutAttempt,
+    final_message: result.finalMessage,
+    changed_files: diff.files,
+    coder_commits: (await commitsSince(state.worktree, headBefore)).map((c) => c.sha),
+    transcript_ref: `attempts/${attemptId}/coder_transcript.log`,
+    diff_ref: `attempts/${attemptId}/diff.patch`,
+    usage,
+    started_at: started,
+    duration_ms: result.durationMs,
+  });
+  const line = `${attemptId} ${result.status}, ${diff.files.length} file(s) changed`;
+  const base = {
+    attemptId,
+    detail: {
+      status: result.status,
+      changed_files: diff.files,
+      timeout_ms: timeoutMs,
+      stopped_orphan_pgid: orphan,
+    },
+  };
+
+  if (result.status === "aborted") {
+    // Leave the checkpoint before this node: --resume re-runs this attempt from the start.
+    throw new Error(`coder run aborted during ${attemptId}; resume with --resume`);
+  }
+  if (result.status === "timeout") {
+    if (state.escalations >= deps.options.maxEscalations) {
+      const reason = `coder timed out after ${timeoutMs} ms in ${attemptId} and the ${deps.options.maxEscalations} timeout escalation(s) are used up`;
+      await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+      return {
+        ...base,
+        goto: "__end__",
+        line: `${line} (escalations exhausted)`,
+        ok: false,
+        runState: "blocked",
+      };
+    }
+    return {
+      ...base,
+      goto: "code",
+      update: {
+        timeoutAttempt: state.timeoutAttempt + 1,
+        escalations: state.escalations + 1,
+        attemptTree: after,
+      },
+      line: `${line}; escalating timeout ×${state.timeoutAttempt + 1} (not a judge attempt)`,
+      ok: false,
+    };
+  }
+  if (FATAL.has(result.status)) {
+    const reason = `coder ${deps.coder.name} stopped with ${result.status}: ${result.error ?? report.final_message}`;
+    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    return { ...base, goto: "__end__", line, ok: false, runState: "blocked" };
+  }
+  return {
+    ...base,
+    goto: "verify",
+    update: { attemptTree: after },
+    line,
+    ok: result.status === "ok",
+    runState: "coding",
+  };
+};
+
+/**
+ * A devflow that was SIGKILLed mid-attempt cannot take its coder along (the coder runs in its own
+ * process group so timeouts can end its whole tree). On resume, stop that orphan before a second
+ * coder starts in the same worktree.
+ */
+async function stopOrphanedCoder(attemptDir: string): Promise<number | null> {
+  const file = join(attemptDir, CODER_GROUP_FILE);
+  if (!existsSync(file)) return null;
+  const pgid = Number(readFileSync(file, "utf8").trim());
+  rmSync(file, { force: true });
+  if (!Number.isInteger(pgid) || pgid <= 1 || !groupIsAlive(pgid)) return null;
+  await terminateGroup(pgid, 2000);
+  return pgid;
+}

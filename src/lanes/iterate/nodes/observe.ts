@@ -1,0 +1,125 @@
+import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { runObserverAgent } from "../../../agents/observer/observer-agent.js";
+import type { ObservationArtifact, ObservationFindings } from "../../../artifacts/schemas/index.js";
+import { nowIso } from "../../../util/time.js";
+import { checkSeamRedOnBase, hashSeamFiles } from "../../../verify/index.js";
+import { repoMap, snapshotTree, withBaseWorktree } from "../../../workspace/index.js";
+import type { NodeBody } from "../lane/define-node.js";
+import { transition } from "../lane/run-record.js";
+import { linkDependencies } from "../link-dependencies.js";
+
+/**
+ * Observer: evidence and a failing seam, then devflow's own check that the seam really is red on
+ * the untouched base. A seam claimed red that runs green is recorded as not_confirmed.
+ */
+export const observe: NodeBody = async (state, deps) => {
+  await transition(deps.store, "observing", "gathering evidence and a failing seam");
+  const task = await deps.store.read("task_artifact");
+  if (!task) throw new Error("observe: task_artifact.json is missing");
+
+  const { findings, writtenFiles, toolCalls } = await runObserverAgent({
+    gateway: deps.gateway,
+    task,
+    worktree: state.worktree,
+    repoMap: await repoMap(state.worktree, { maxFiles: 300 }),
+    signal: deps.signal,
+  });
+
+  // The seam's files: what the Observer named plus every test file it wrote.
+  const seamFiles = [...new Set([...(findings.failing_seam?.files ?? []), ...writtenFiles])].sort();
+  let checked: ObservationFindings = findings;
+  let seamCheck: ObservationArtifact["seam_check"] = null;
+  if (findings.failing_seam) {
+    const seam = findings.failing_seam;
+    // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
+    // a re-observation after earlier attempts (re-plan) cannot see their changes.
+    const red = await withBaseWorktree(state.repoRoot, state.baseCommit, async (base) => {
+      copySeamFiles(state.worktree, base, seamFiles);
+      await linkDependencies(state.repoRoot, base);
+      return checkSeamRedOnBase({
+        cwd: base,
+        command: seam.command,
+        timeoutMs: deps.options.commandTimeoutMs,
+        logPath: join(deps.store.dir, "seam_on_base.log"),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+    });
+    seamCheck = {
+      ran: red.ran,
+      exit_code: red.exitCode,
+      red: red.ran && red.red,
+      output_excerpt: red.outputExcerpt,
+      log_ref: "seam_on_base.log",
+      checked_at: nowIso(),
+    };
+    if (!seamCheck.red)
+      checked = downgradeUnconfirmed(findings, red.ran ? "passes" : `could not run (${red.message})`);
+  } else if (findings.verdict === "ready_for_coder") {
+    checked = {
+      ...findings,
+      status: "not_confirmed",
+      verdict: "needs_more_context",
+      questions: [
+        ...findings.questions,
+        "The observer found no failing check; how can the problem be reproduced?",
+      ],
+    };
+  }
+
+  if (checked.failing_seam)
+    checked = { ...checked, failing_seam: { ...checked.failing_seam, files: seamFiles } };
+
+  const previous = await deps.store.read("observation_artifact");
+  const now = nowIso();
+  const observation = await deps.store.write(
+    "observation_artifact",
+    {
+      ...checked,
+      artifact: "observation_artifact",
+      task_id: state.taskId,
+      task_revision: task.revision,
+      observer_claimed_status: findings.status,
+      seam_check: seamCheck,
+      created_at: previous?.created_at ?? now,
+      updated_at: now,
+    },
+    { expectedRevision: previous?.revision ?? 0 },
+  );
+
+  return {
+    update: {
+      seamFileHashes: await hashSeamFiles(state.worktree, seamFiles),
+      seamTree: await snapshotTree(state.worktree),
+      // A new observation (e.g. after a re-plan) restarts the diff chain at its seam tree.
+      attemptTree: null,
+    },
+    line: `observation_artifact r${observation.revision} (${observation.status}, ${observation.verdict})`,
+    ok: observation.verdict === "ready_for_coder",
+    runState: "observing",
+    detail: { revision: observation.revision, tool_calls: toolCalls, seam_red: seamCheck?.red ?? null },
+  };
+};
+
+function copySeamFiles(from: string, to: string, files: string[]): void {
+  for (const file of files) {
+    const source = join(from, file);
+    if (!existsSync(source)) continue;
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    cpSync(source, join(to, file), { recursive: true });
+  }
+}
+
+function downgradeUnconfirmed(findings: ObservationFindings, what: string): ObservationFindings {
+  const command = findings.failing_seam?.command ?? "";
+  return {
+    ...findings,
+    status: "not_confirmed",
+    verdict: findings.verdict === "ready_for_coder" ? "needs_more_context" : findings.verdict,
+    summary: `${findings.summary}\n\ndevflow check: the seam \`${command}\` ${what} on the untouched base, so the problem is not confirmed.`,
+    questions: [
+      ...findings.questions,
+      `The check \`${command}\` ${what} before any change. What exact input or steps reproduce the problem?`,
+    ],
+  };
+}

@@ -1,0 +1,135 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { CoderReport, attemptId as toAttemptId, VerifierEnvelope } from "../../../artifacts/schemas/index.js";
+import { nowIso } from "../../../util/time.js";
+import {
+  runCriticVerifier,
+  runRegressionVerifier,
+  runScopeVerifier,
+  runSeamIntegrityVerifier,
+  runSeamVerifier,
+} from "../../../verify/index.js";
+import { diffTrees, snapshotTree } from "../../../workspace/index.js";
+import type { NodeBody } from "../lane/define-node.js";
+import { transition } from "../lane/run-record.js";
+
+/**
+ * Runs every verifier itself and writes one normalized envelope each under
+ * attempts/attempt-NNN/verifiers/. The critic (a model call) only runs when the deterministic
+ * verifiers pass: its verdict cannot rescue a red seam, so asking would only spend tokens.
+ */
+export const verify: NodeBody = async (state, deps) => {
+  const attemptId = toAttemptId(state.judgeAttempt);
+  deps.gateway.setAttempt(attemptId);
+  await transition(deps.store, "verifying", `${attemptId}: re-running the evidence`);
+  const task = await deps.store.read("task_artifact");
+  const observation = await deps.store.read("observation_artifact");
+  const seam = observation?.failing_seam;
+  if (!task || !observation || !seam || !state.seamTree)
+    throw new Error("verify: the seam or artifacts are missing");
+  const dir = deps.store.attemptDir(attemptId);
+  mkdirSync(join(dir, "verifiers"), { recursive: true });
+  const timeoutMs = deps.options.commandTimeoutMs;
+  const signal = deps.signal ? { signal: deps.signal } : {};
+
+  const current = state.attemptTree ?? (await snapshotTree(state.worktree));
+  const cumulative = await diffTrees(state.worktree, state.seamTree, current);
+  await deps.store.writeText(`attempts/${attemptId}/cumulative.diff.patch`, cumulative.patch);
+
+  const seamEnvelope = await runSeamVerifier({
+    worktree: state.worktree,
+    seam: { command: seam.command, files: seam.files },
+    expectedGreenCondition: observation.expected_green_condition,
+    timeoutMs,
+    logPath: join(dir, "verifiers", "seam.log"),
+    attemptId,
+    ...signal,
+  });
+  const envelopes: VerifierEnvelope[] = [
+    seamEnvelope,
+    await runSeamIntegrityVerifier({
+      worktree: state.worktree,
+      seamFileHashes: state.seamFileHashes,
+      attemptId,
+    }),
+    state.testCommand
+      ? await runRegressionVerifier({
+          worktree: state.worktree,
+          command: state.testCommand,
+          baseline: state.baseline,
+          timeoutMs,
+          logPath: join(dir, "verifiers", "regression.log"),
+          attemptId,
+          ...signal,
+        })
+      : skipped(
+          "regression",
+          attemptId,
+          "no test command detected; pass --test-cmd to check for regressions",
+        ),
+    await runScopeVerifier({
+      changedFiles: cumulative.files,
+      scope: task.scope_boundary,
+      seamFiles: seam.files,
+      attemptId,
+    }),
+  ];
+  const deterministicPass = envelopes.every(
+    (e) => e.overall_result === "pass" || e.overall_result === "skipped",
+  );
+  if (deterministicPass) {
+    const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
+    envelopes.push(
+      await runCriticVerifier({
+        gateway: deps.gateway,
+        task,
+        observation,
+        diffPatch: cumulative.patch,
+        diffPath: `attempts/${attemptId}/cumulative.diff.patch`,
+        seamEnvelope,
+        coderFinalMessage: report?.final_message ?? "",
+        attemptId,
+      }),
+    );
+  } else {
+    envelopes.push(skipped("critic", attemptId, "not run: a deterministic verifier did not pass"));
+  }
+  for (const envelope of envelopes) {
+    await deps.store.writeAttemptJson(
+      attemptId,
+      `verifiers/${envelope.verifier}.json`,
+      VerifierEnvelope,
+      envelope,
+    );
+  }
+  const summary = envelopes.map((e) => `${e.verifier} ${mark(e.overall_result)}`).join(" ");
+  return {
+    goto: "gate",
+    line: `${attemptId} ${summary}`,
+    attemptId,
+    ok: deterministicPass,
+    runState: "verifying",
+  };
+};
+
+function mark(result: VerifierEnvelope["overall_result"]): string {
+  return { pass: "✓", fail: "✗", error: "!", skipped: "–" }[result];
+}
+
+function skipped(
+  verifier: VerifierEnvelope["verifier"],
+  attemptId: string,
+  summary: string,
+): VerifierEnvelope {
+  return {
+    verifier,
+    attempt_id: attemptId,
+    overall_result: "skipped",
+    green_condition_alignment: "not_applicable",
+    summary,
+    evidence_refs: [],
+    started_at: nowIso(),
+    duration_ms: 0,
+    native_payload: {},
+  };
+}

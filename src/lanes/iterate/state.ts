@@ -1,0 +1,56 @@
+import { StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import { Terminal } from "../../artifacts/schemas/index.js";
+
+/**
+ * What the iterate lane checkpoints between nodes. Deliberately small: the artifacts on disk are
+ * the truth, the state only carries ids, counters and the few values a later node needs that
+ * would be wasteful to recompute (the seam tree, the regression baseline).
+ */
+export const IterateState = new StateSchema({
+  taskId: z.string(),
+  request: z.string(),
+  priorTurns: z
+    .array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() }))
+    .default(() => []),
+  /** Answers the user gave to needs_more_context questions; re-framing reads them. */
+  answers: z.array(z.string()).default(() => []),
+
+  repoRoot: z.string(),
+  worktree: z.string().default(""),
+  branch: z.string().default(""),
+  baseCommit: z.string().default(""),
+  /** Tree of the worktree once the seam exists and before any coder ran: attempt diffs start here. */
+  seamTree: z.string().nullable().default(null),
+  /** Tree right after the last coder run: verify diffs against it instead of snapshotting again. */
+  attemptTree: z.string().nullable().default(null),
+  seamFileHashes: z.record(z.string(), z.string().nullable()).default(() => ({})),
+
+  testCommand: z.string().nullable().default(null),
+  baseline: z
+    .object({
+      command: z.string(),
+      ran: z.boolean(),
+      exitCode: z.number().nullable(),
+      tests: z.record(z.string(), z.enum(["pass", "fail"])).nullable(),
+      error: z.string().nullable(),
+      logPath: z.string(),
+    })
+    .nullable()
+    .default(null),
+
+  /** Judge attempts started so far; the current attempt id is attempt-<judgeAttempt>. */
+  judgeAttempt: z.number().int().default(0),
+  /** Coder runs within the current judge attempt (1 = first try, 2+ = timeout escalations). */
+  timeoutAttempt: z.number().int().default(1),
+  /** Timeout escalations over the whole run; bounded by its own cap (seeds/04). */
+  escalations: z.number().int().default(0),
+  replans: z.number().int().default(0),
+
+  /** Outcome of the last gate, read by routers. */
+  gateResult: z.enum(["pending", "pass", "fail"]).default("pending"),
+  terminal: Terminal.nullable().default(null),
+});
+
+export type IterateStateValue = typeof IterateState.State;
+export type IterateStateUpdate = typeof IterateState.Update;
