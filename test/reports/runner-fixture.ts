@@ -61,7 +61,8 @@ export async function makeFixtureRepo(runner: FixtureRunner): Promise<FixtureRep
   const files: Record<string, string> = {};
   for (const path of await listFiles(source)) files[relative(source, path)] = await readFile(path, "utf8");
   const repo = await makeTempRepo(files);
-  if (runner !== "node-test") await symlink(await ensureRunnerInstalled(runner), join(repo.dir, "node_modules"));
+  if (runner !== "node-test")
+    await symlink(await ensureRunnerInstalled(runner), join(repo.dir, "node_modules"));
   const setup = readPackageTestSetup(files["package.json"] ?? "");
   const detection = detectRunner(setup);
   if (detection.kind !== "detected") throw new Error(`fixture ${runner}: ${detection.reason}`);

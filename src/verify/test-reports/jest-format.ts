@@ -54,7 +54,9 @@ export function parseJestFormat(runner: "jest" | "vitest", text: string, { root 
     }
     // A file that failed to load has a message and no tests: its tests are missing, say why.
     if (file.status === "failed" && file.assertionResults.length === 0)
-      builder.runError(`${file.name}: ${firstLine(file.message ?? "failed without tests")}`);
+      builder.runError(
+        `${builder.relativeFile(file.name)}: ${firstLine(file.message ?? "failed without tests")}`,
+      );
   }
   if (report.data.numTotalTests !== builder.testCount)
     builder.parseError(

@@ -64,7 +64,8 @@ export function parseMochaJson(text: string, { root }: ParseOptions): TestReport
   }
   // Hook failures ("before all" hook for ...) are failures without a test of their own.
   for (const failure of failures) {
-    if (!testKeys.has(identity(failure))) builder.runError(`${failure.file ?? ""}: ${failure.fullTitle}`);
+    if (!testKeys.has(identity(failure)))
+      builder.runError(`${builder.relativeFile(failure.file ?? "")}: ${failure.fullTitle}`);
   }
   if (stats.tests !== tests.length)
     builder.parseError(`mocha reported ${stats.tests} tests in its stats but listed ${tests.length}`);

@@ -82,7 +82,7 @@ export function parseNodeTestEvents(text: string, { root }: ParseOptions): TestR
     if (e.type === "suite") continue;
     // A file that fails to load is reported as a failing "test" named after the file itself.
     if (e.event === "test:fail" && e.nesting === 0 && e.name === e.file) {
-      builder.runError(`${file}: failed to load or run`);
+      builder.runError(`${builder.relativeFile(file)}: failed to load or run`);
       continue;
     }
     const status = e.todo ? "todo" : e.skip ? "skip" : e.event === "test:pass" ? "pass" : "fail";

@@ -59,7 +59,8 @@ export class ReportBuilder {
     };
   }
 
-  private relativeFile(file: string): string {
+  /** A report's file path as devflow names it: relative to the checkout, "/" separators. */
+  relativeFile(file: string): string {
     const path = file.startsWith("file://") ? fileURLToPath(file) : file;
     const rel = isAbsolute(path) ? relative(this.root, path) : path;
     return rel.split(sep).join("/");

@@ -15,6 +15,10 @@ export function parseTapComments(runner: RunnerName, text: string, { root }: Par
   builder.note(
     "TAP from this runner names neither file nor suite: tests with the same title are told apart by their order",
   );
+  if (text.trim() === "") {
+    builder.parseError("no TAP output at all");
+    return builder.finish();
+  }
   let current: { title: string; outcomes: Array<"ok" | "not_ok" | "todo" | "skip"> } | null = null;
   let planned = false;
   const flush = () => {
