@@ -87,6 +87,15 @@ describe("report commands", () => {
     });
     expect(tapeAdapter.command("tape a.js || true", report)).toMatchObject({ kind: "report_file" });
     expect(jestAdapter.command("vitest", report)).toMatchObject({ kind: "unsupported" });
+    expect(mochaAdapter.command("mocha --reporter dot", report)).toMatchObject({
+      kind: "unsupported",
+      reason: "the test script already sets `--reporter` for mocha",
+    });
+    expect(mochaAdapter.command("mocha -R spec", report)).toMatchObject({ kind: "unsupported" });
+    expect(nodeTestAdapter.command("node --test --test-reporter=dot test/", report)).toMatchObject({
+      kind: "unsupported",
+      reason: "the test script already sets `--test-reporter` for node --test",
+    });
   });
 
   it("quotes report paths containing quotes", () => {

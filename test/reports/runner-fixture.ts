@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { detectRunner } from "../../src/verify/test-reports/detect-runner.js";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
-import { readReportFile } from "../../src/verify/test-reports/read-report.js";
+import { readReportFile, removeStaleReport } from "../../src/verify/test-reports/read-report.js";
 import type { RunnerAdapter } from "../../src/verify/test-reports/runner-adapter.js";
 import type { TestReport } from "../../src/verify/test-reports/test-report.js";
 import { makeTempRepo, type TempRepo } from "../support/temp-git-repo.js";
@@ -76,6 +76,7 @@ export async function makeFixtureRepo(runner: FixtureRunner): Promise<FixtureRep
       const reportPath = join(repo.outside, `report-${run}`);
       const request = detection.adapter.command(detection.script, reportPath);
       if (request.kind !== "report_file") throw new Error(`fixture ${runner}: ${request.reason}`);
+      await removeStaleReport(reportPath);
       // A clean environment: this test's own vitest variables must not leak into a nested vitest.
       const result = await execa("sh", ["-c", request.command], {
         cwd: repo.dir,

@@ -14,7 +14,7 @@ export { parseJunitXml } from "./junit.js";
 export { mochaAdapter } from "./mocha.js";
 export { NODE_TEST_REPORTER, nodeTestAdapter } from "./node-test.js";
 export { readPackageTestSetup } from "./package-setup.js";
-export { readReportFile } from "./read-report.js";
+export { readReportFile, removeStaleReport } from "./read-report.js";
 export { displayName, testKey, unreadableReport } from "./report-builder.js";
 export type { PackageTestSetup, ParseOptions, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
 export { parseStdoutFallback } from "./stdout-fallback.js";

@@ -28,7 +28,7 @@ export const mochaAdapter: RunnerAdapter = {
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;
-    const inserted = insertAfter(baseCommand, MOCHA, flags, "mocha");
+    const inserted = insertAfter(baseCommand, MOCHA, flags, "mocha", /(?:^|\s)(?:--reporter|-R)(?=[\s=])/);
     return inserted.ok
       ? { kind: "report_file", runner: "mocha", command: inserted.command, reportPath }
       : { kind: "unsupported", runner: "mocha", reason: inserted.reason };

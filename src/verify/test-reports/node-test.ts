@@ -39,7 +39,13 @@ export const nodeTestAdapter: RunnerAdapter = {
       `--test-reporter=${shellQuote(NODE_TEST_REPORTER)}`,
       `--test-reporter-destination=${shellQuote(reportPath)}`,
     ].join(" ");
-    const inserted = insertAfter(baseCommand, NODE_TEST, flags, "node --test");
+    const inserted = insertAfter(
+      baseCommand,
+      NODE_TEST,
+      flags,
+      "node --test",
+      /--test-reporter(?:-destination)?(?=[\s=])/,
+    );
     return inserted.ok
       ? { kind: "report_file", runner: "node-test", command: inserted.command, reportPath }
       : { kind: "unsupported", runner: "node-test", reason: inserted.reason };

@@ -1,7 +1,15 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { unreadableReport } from "./report-builder.js";
 import type { RunnerAdapter } from "./runner-adapter.js";
 import type { TestReport } from "./test-report.js";
+
+/**
+ * Removes a report left by an earlier run, before the run that should write it: a runner that
+ * dies before writing must leave no file, or the old report would be read as this run's.
+ */
+export async function removeStaleReport(reportPath: string): Promise<void> {
+  await rm(reportPath, { force: true });
+}
 
 /**
  * Reads and parses the report a run was asked to write. A missing or empty file (the runner

@@ -18,12 +18,20 @@ export function countInvocations(script: string, pattern: RegExp): number {
   return [...script.matchAll(new RegExp(pattern.source, "g"))].length;
 }
 
+/**
+ * `conflicting`: flags of the project's own that would fight devflow's (a second `--reporter`), so
+ * the report could silently not be written; such a script is refused rather than half-rewritten.
+ */
 export function insertAfter(
   script: string,
   pattern: RegExp,
   flags: string,
   runnerLabel: string,
+  conflicting?: RegExp,
 ): ScriptInsertion {
+  const conflict = conflicting?.exec(script);
+  if (conflict)
+    return { ok: false, reason: `the test script already sets \`${conflict[0].trim()}\` for ${runnerLabel}` };
   const matches = [...script.matchAll(new RegExp(pattern.source, "g"))];
   if (matches.length === 0) return { ok: false, reason: `the test script does not invoke ${runnerLabel}` };
   if (matches.length > 1)
