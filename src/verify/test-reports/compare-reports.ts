@@ -1,0 +1,120 @@
+import { displayName } from "./report-builder.js";
+import type { ReportedTest, TestReport, TestStatus } from "./test-report.js";
+
+export type NowStatus = TestStatus | "missing";
+
+export interface ComparedTest {
+  key: string;
+  /** Readable path for summaries ("test/a.test.js > suite > title"). */
+  name: string;
+  now: NowStatus;
+}
+
+export interface RegressionComparison {
+  /** No baseline-passing test regressed and the current report is complete. */
+  pass: boolean;
+  /** One line per reason it does not pass. */
+  reasons: string[];
+  /** Non-seam tests that passed on base and now fail, are missing, skipped or todo. */
+  regressions: ComparedTest[];
+  /** Non-seam tests failing on base that pass now. */
+  newly_passing: ComparedTest[];
+  /** Non-seam tests failing on base and still failing. */
+  still_failing: ComparedTest[];
+  /** Failing tests that were not on base at all (reported, not judged here). */
+  new_failures: ComparedTest[];
+}
+
+export interface SeamComparison {
+  /** Every seam test is in the current report and passes. */
+  pass: boolean;
+  reasons: string[];
+  tests: ComparedTest[];
+}
+
+export type ReportComparison =
+  | { kind: "compared"; regression: RegressionComparison; seam: SeamComparison }
+  /** The baseline itself was incomplete: nothing can be compared per test. */
+  | { kind: "baseline_unusable"; reason: string };
+
+export interface CompareOptions {
+  /** Keys of the seam's tests (failing on base); judged as seam tests, left out of the regression comparison. */
+  seamKeys: readonly string[];
+}
+
+/**
+ * Baseline (the suite on base) against the current run. Seam tests are excluded from the
+ * regression side and must each pass now; any other test green on base must still be green
+ * (missing, skipped and todo count as not green). An incomplete current report fails both sides
+ * whenever the baseline named tests, whatever tests it does list.
+ */
+export function compareReports(
+  baseline: TestReport,
+  current: TestReport,
+  options: CompareOptions,
+): ReportComparison {
+  if (!baseline.complete)
+    return {
+      kind: "baseline_unusable",
+      reason: `the baseline report is incomplete: ${baseline.parse_errors.join("; ") || "unknown reason"}`,
+    };
+  const seamKeys = new Set(options.seamKeys);
+  const now = new Map(current.tests.map((t) => [t.key, t] as const));
+  const incomplete =
+    !current.complete && baseline.tests.length > 0
+      ? `the current report is incomplete although the baseline named ${baseline.tests.length} test(s): ${current.parse_errors.join("; ") || "unknown reason"}`
+      : null;
+
+  const regression: RegressionComparison = {
+    pass: true,
+    reasons: [],
+    regressions: [],
+    newly_passing: [],
+    still_failing: [],
+    new_failures: [],
+  };
+  for (const was of baseline.tests) {
+    if (seamKeys.has(was.key)) continue;
+    const entry = compared(was, now.get(was.key));
+    if (was.status === "pass" && entry.now !== "pass") regression.regressions.push(entry);
+    if (was.status === "fail" && entry.now === "pass") regression.newly_passing.push(entry);
+    if (was.status === "fail" && entry.now === "fail") regression.still_failing.push(entry);
+  }
+  const onBase = new Set(baseline.tests.map((t) => t.key));
+  for (const test of current.tests)
+    if (test.status === "fail" && !onBase.has(test.key) && !seamKeys.has(test.key))
+      regression.new_failures.push(compared(test, test));
+  if (incomplete) regression.reasons.push(incomplete);
+  if (regression.regressions.length > 0)
+    regression.reasons.push(
+      `${regression.regressions.length} test(s) green on base are not green now: ${regression.regressions
+        .map((r) => `${r.name} (${r.now})`)
+        .join(", ")}`,
+    );
+  regression.pass = regression.reasons.length === 0;
+
+  const seamTests = [...seamKeys].map((key) => {
+    const test = now.get(key);
+    return { key, name: test ? displayName(test.id) : key, now: test?.status ?? ("missing" as const) };
+  });
+  const seamReasons: string[] = [];
+  if (seamKeys.size === 0) seamReasons.push("no seam tests were named");
+  if (incomplete) seamReasons.push(incomplete);
+  const notPassing = seamTests.filter((t) => t.now !== "pass");
+  if (notPassing.length > 0)
+    seamReasons.push(`seam test(s) not passing: ${notPassing.map((t) => `${t.name} (${t.now})`).join(", ")}`);
+  return {
+    kind: "compared",
+    regression,
+    seam: { pass: seamReasons.length === 0, reasons: seamReasons, tests: seamTests },
+  };
+}
+
+/** Keys of the failing tests in a report: on base, the seam run's failing tests are the seam keys. */
+export function failingKeys(report: TestReport): string[] {
+  return report.tests.filter((t) => t.status === "fail").map((t) => t.key);
+}
+
+function compared(was: ReportedTest, test: ReportedTest | undefined): ComparedTest {
+  return { key: was.key, name: displayName(was.id), now: test?.status ?? "missing" };
+}

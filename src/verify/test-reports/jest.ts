@@ -1,0 +1,18 @@
+import { parseJestFormat } from "./jest-format.js";
+import type { PackageTestSetup, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
+import { binaryPattern, insertAfter, shellQuote } from "./script-rewrite.js";
+
+const JEST = binaryPattern("jest");
+
+/** jest: `--json --outputFile=<file>`; per-test `assertionResults` with `ancestorTitles`. */
+export const jestAdapter: RunnerAdapter = {
+  runner: "jest",
+  detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(JEST.source).test(setup.script),
+  command(baseCommand: string, reportPath: string): ReportRequest {
+    const inserted = insertAfter(baseCommand, JEST, `--json --outputFile=${shellQuote(reportPath)}`, "jest");
+    return inserted.ok
+      ? { kind: "report_file", runner: "jest", command: inserted.command, reportPath }
+      : { kind: "unsupported", runner: "jest", reason: inserted.reason };
+  },
+  parse: (text, options) => parseJestFormat("jest", text, options),
+};

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { parseJson } from "./json-text.js";
+import { ReportBuilder } from "./report-builder.js";
+import type { PackageTestSetup, ParseOptions, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
+import { binaryPattern, insertAfter, shellQuote } from "./script-rewrite.js";
+import type { TestReport } from "./test-report.js";
+
+const MOCHA = binaryPattern("_?mocha");
+
+const MochaTest = z.object({
+  title: z.string(),
+  fullTitle: z.string(),
+  file: z.string().optional(),
+  err: z.record(z.string(), z.unknown()).optional(),
+});
+type MochaTest = z.infer<typeof MochaTest>;
+
+/** mocha's built-in `json` reporter (`--reporter json --reporter-option output=<file>`, mocha ≥ 9). */
+const MochaJson = z.object({
+  stats: z.object({ tests: z.number() }),
+  tests: z.array(MochaTest),
+  pending: z.array(MochaTest),
+  failures: z.array(MochaTest),
+});
+
+export const mochaAdapter: RunnerAdapter = {
+  runner: "mocha",
+  detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
+  command(baseCommand: string, reportPath: string): ReportRequest {
+    const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;
+    const inserted = insertAfter(baseCommand, MOCHA, flags, "mocha", /(?:^|\s)(?:--reporter|-R)(?=[\s=])/);
+    return inserted.ok
+      ? { kind: "report_file", runner: "mocha", command: inserted.command, reportPath }
+      : { kind: "unsupported", runner: "mocha", reason: inserted.reason };
+  },
+  parse: parseMochaJson,
+};
+
+/**
+ * mocha's JSON names a test by `title` and `fullTitle` (suite titles and title joined by single
+ * spaces), so the suite path is kept as one element: the full title without the test's own title.
+ * That is exact for identity (file + full title), only not split per suite.
+ */
+export function parseMochaJson(text: string, { root }: ParseOptions): TestReport {
+  const builder = new ReportBuilder("mocha", root);
+  builder.note("mocha's JSON reporter joins suite titles with spaces: suites hold the joined parent title");
+  const json = parseJson(text);
+  if (!json.ok) {
+    builder.parseError(`mocha JSON report is not valid JSON (truncated?): ${json.error}`);
+    return builder.finish();
+  }
+  const report = MochaJson.safeParse(json.value);
+  if (!report.success) {
+    builder.parseError(`mocha JSON report has an unexpected shape: ${report.error.issues[0]?.message ?? ""}`);
+    return builder.finish();
+  }
+  const { stats, tests, pending, failures } = report.data;
+  const pendingKeys = new Set(pending.map(identity));
+  const testKeys = new Set(tests.map(identity));
+  for (const test of tests) {
+    const failed = test.err !== undefined && Object.keys(test.err).length > 0;
+    const status = failed ? "fail" : pendingKeys.has(identity(test)) ? "skip" : "pass";
+    builder.add(test.file ?? "", parentTitle(test), test.title, status);
+  }
+  // Hook failures ("before all" hook for ...) are failures without a test of their own.
+  for (const failure of failures) {
+    if (!testKeys.has(identity(failure)))
+      builder.runError(`${builder.relativeFile(failure.file ?? "")}: ${failure.fullTitle}`);
+  }
+  if (stats.tests !== tests.length)
+    builder.parseError(`mocha reported ${stats.tests} tests in its stats but listed ${tests.length}`);
+  return builder.finish();
+}
+
+function identity(test: MochaTest): string {
+  return `${test.file ?? ""}\u0000${test.fullTitle}`;
+}
+
+function parentTitle(test: MochaTest): string[] {
+  const parent = test.fullTitle.endsWith(test.title)
+    ? test.fullTitle.slice(0, test.fullTitle.length - test.title.length).trimEnd()
+    : "";
+  return parent === "" ? [] : [parent];
+}

@@ -1,0 +1,100 @@
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { ReportBuilder } from "./report-builder.js";
+import type { PackageTestSetup, ParseOptions, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
+import { insertAfter, shellQuote } from "./script-rewrite.js";
+import type { TestReport } from "./test-report.js";
+
+/** `node --test`, allowing node options before `--test`. */
+const NODE_TEST = /(?:^|(?<=[\s;&|(]))node(?:\s+-[^\s;&|]+)*?\s+--test(?=\s|$)/g;
+
+/** The reporter module devflow ships (outside any checkout under test). */
+export const NODE_TEST_REPORTER = fileURLToPath(new URL("./node-test-reporter.mjs", import.meta.url));
+
+const Event = z.discriminatedUnion("event", [
+  z.object({
+    event: z.enum(["test:start", "test:pass", "test:fail"]),
+    name: z.string(),
+    nesting: z.number().int().min(0),
+    file: z.string().nullable(),
+    type: z.string().nullable(),
+    skip: z.boolean(),
+    todo: z.boolean(),
+  }),
+  z.object({ event: z.literal("devflow:end") }),
+]);
+
+/**
+ * node:test: devflow's own reporter (NDJSON with the file of every test) to the report file, and
+ * `spec` to stdout for the log.
+ */
+export const nodeTestAdapter: RunnerAdapter = {
+  runner: "node-test",
+  detect: (setup: PackageTestSetup) =>
+    setup.script !== null && new RegExp(NODE_TEST.source).test(setup.script),
+  command(baseCommand: string, reportPath: string): ReportRequest {
+    const flags = [
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      `--test-reporter=${shellQuote(NODE_TEST_REPORTER)}`,
+      `--test-reporter-destination=${shellQuote(reportPath)}`,
+    ].join(" ");
+    const inserted = insertAfter(
+      baseCommand,
+      NODE_TEST,
+      flags,
+      "node --test",
+      /--test-reporter(?:-destination)?(?=[\s=])/,
+    );
+    return inserted.ok
+      ? { kind: "report_file", runner: "node-test", command: inserted.command, reportPath }
+      : { kind: "unsupported", runner: "node-test", reason: inserted.reason };
+  },
+  parse: parseNodeTestEvents,
+};
+
+export function parseNodeTestEvents(text: string, { root }: ParseOptions): TestReport {
+  const builder = new ReportBuilder("node-test", root);
+  // Titles of the tests and suites currently open, per file (files may interleave).
+  const open = new Map<string, string[]>();
+  let ended = false;
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  for (const [index, line] of lines.entries()) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      builder.parseError(`node:test report line ${index + 1} is not JSON (truncated?)`);
+      continue;
+    }
+    const event = Event.safeParse(value);
+    if (!event.success) {
+      builder.parseError(`node:test report line ${index + 1} is not a known event`);
+      continue;
+    }
+    const e = event.data;
+    if (e.event === "devflow:end") {
+      ended = true;
+      continue;
+    }
+    const file = e.file ?? "";
+    const stack = open.get(file) ?? [];
+    open.set(file, stack);
+    if (e.event === "test:start") {
+      stack.length = e.nesting;
+      stack[e.nesting] = e.name;
+      continue;
+    }
+    if (e.type === "suite") continue;
+    // A file that fails to load is reported as a failing "test" named after the file itself.
+    if (e.event === "test:fail" && e.nesting === 0 && e.name === e.file) {
+      builder.runError(`${builder.relativeFile(file)}: failed to load or run`);
+      continue;
+    }
+    const status = e.todo ? "todo" : e.skip ? "skip" : e.event === "test:pass" ? "pass" : "fail";
+    builder.add(file, stack.slice(0, e.nesting), e.name, status);
+  }
+  if (!ended)
+    builder.parseError("node:test report has no end marker: the run was cut off or the report truncated");
+  return builder.finish();
+}

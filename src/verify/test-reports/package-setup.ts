@@ -1,0 +1,40 @@
+import { z } from "zod";
+import type { PackageTestSetup } from "./runner-adapter.js";
+
+const PackageJson = z.object({
+  scripts: z.record(z.string(), z.string()).optional(),
+  dependencies: z.record(z.string(), z.string()).optional(),
+  devDependencies: z.record(z.string(), z.string()).optional(),
+});
+
+/** `npm run x`, `npm run-script x`, `yarn x`, `yarn run x`, `pnpm x`, `pnpm run x` as the whole script. */
+const DELEGATION = /^\s*(?:npm\s+(?:run|run-script)|yarn(?:\s+run)?|pnpm(?:\s+run)?)\s+([\w:.-]+)\s*$/;
+const MAX_HOPS = 3;
+
+/**
+ * The test script as it will really run: `scripts.test`, following a script that only delegates to
+ * another script (`"test": "npm run test:unit"`). Null when the package has no usable test script.
+ */
+export function readPackageTestSetup(packageJsonText: string): PackageTestSetup | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(packageJsonText);
+  } catch {
+    return null;
+  }
+  const pkg = PackageJson.safeParse(json);
+  if (!pkg.success) return null;
+  const scripts = pkg.data.scripts ?? {};
+  const dependencies = [
+    ...Object.keys(pkg.data.dependencies ?? {}),
+    ...Object.keys(pkg.data.devDependencies ?? {}),
+  ];
+  let script = scripts.test ?? null;
+  for (let hop = 0; script !== null && hop < MAX_HOPS; hop++) {
+    const target = DELEGATION.exec(script)?.[1];
+    if (target === undefined || scripts[target] === undefined) break;
+    script = scripts[target] ?? null;
+  }
+  if (script !== null && (script.trim() === "" || /no test specified/i.test(script))) script = null;
+  return { script, dependencies };
+}

@@ -1,0 +1,33 @@
+import type { RunnerName, TestReport } from "./test-report.js";
+
+/** What devflow knows about the project's test setup, read from the base's package.json. */
+export interface PackageTestSetup {
+  /** The test script's command line after following `npm run <name>` hops, or null. */
+  script: string | null;
+  /** Names from dependencies and devDependencies. */
+  dependencies: readonly string[];
+}
+
+/** How to run the project's tests so the runner also writes a report where devflow says. */
+export type ReportRequest =
+  | { kind: "report_file"; runner: RunnerName; command: string; reportPath: string }
+  /** The script cannot be rewritten safely (runner invoked twice, piped output, ...): use the labelled stdout fallback. */
+  | { kind: "unsupported"; runner: RunnerName; reason: string };
+
+export interface ParseOptions {
+  /** The checkout the runner ran in; report paths are made relative to it so keys match across checkouts. */
+  root: string;
+}
+
+/** One test runner: recognise it, ask it for a report, read the report. */
+export interface RunnerAdapter {
+  runner: RunnerName;
+  /** True when the test script invokes this runner. */
+  detect(setup: PackageTestSetup): boolean;
+  /**
+   * The test script with this runner's report flags added, to run in the checkout's root with
+   * `node_modules/.bin` on PATH (as npm would). `reportPath` must be outside the checkout.
+   */
+  command(baseCommand: string, reportPath: string): ReportRequest;
+  parse(reportText: string, options: ParseOptions): TestReport;
+}

@@ -1,0 +1,24 @@
+import { parseJestFormat } from "./jest-format.js";
+import type { PackageTestSetup, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
+import { binaryPattern, insertAfter, shellQuote } from "./script-rewrite.js";
+
+/** `vitest`, `vitest run`: the flags go after `run` when it is there. */
+const VITEST = binaryPattern(String.raw`vitest(?:\s+run)?`);
+
+/**
+ * vitest: the `default` reporter stays on for the log (naming any reporter replaces it), `json`
+ * goes to the file (`--outputFile.json`, so the default reporter keeps stdout), and `--run`
+ * rules out watch mode whatever the script says.
+ */
+export const vitestAdapter: RunnerAdapter = {
+  runner: "vitest",
+  detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(VITEST.source).test(setup.script),
+  command(baseCommand: string, reportPath: string): ReportRequest {
+    const flags = `--run --reporter=default --reporter=json --outputFile.json=${shellQuote(reportPath)}`;
+    const inserted = insertAfter(baseCommand, VITEST, flags, "vitest");
+    return inserted.ok
+      ? { kind: "report_file", runner: "vitest", command: inserted.command, reportPath }
+      : { kind: "unsupported", runner: "vitest", reason: inserted.reason };
+  },
+  parse: (text, options) => parseJestFormat("vitest", text, options),
+};

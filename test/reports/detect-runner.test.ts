@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { detectRunner } from "../../src/verify/test-reports/detect-runner.js";
+import { jestAdapter } from "../../src/verify/test-reports/jest.js";
+import { mochaAdapter } from "../../src/verify/test-reports/mocha.js";
+import { NODE_TEST_REPORTER, nodeTestAdapter } from "../../src/verify/test-reports/node-test.js";
+import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
+import { tapeAdapter } from "../../src/verify/test-reports/tape.js";
+import { vitestAdapter } from "../../src/verify/test-reports/vitest.js";
+
+const pkg = (scripts: Record<string, string>, devDependencies: Record<string, string> = {}) =>
+  JSON.stringify({ scripts, devDependencies });
+
+function runnerOf(scripts: Record<string, string>, deps: Record<string, string> = {}): string {
+  const detection = detectRunner(readPackageTestSetup(pkg(scripts, deps)));
+  return detection.kind === "detected" ? detection.adapter.runner : `none: ${detection.reason}`;
+}
+
+describe("detectRunner", () => {
+  it.each([
+    [{ test: "mocha 'test/**/*.test.js'" }, "mocha"],
+    [{ test: "nyc mocha --recursive" }, "mocha"],
+    [{ test: "jest --coverage" }, "jest"],
+    [{ test: "npx jest" }, "jest"],
+    [{ test: "vitest run" }, "vitest"],
+    [{ test: "tsc && vitest" }, "vitest"],
+    [{ test: "node --test test/" }, "node-test"],
+    [{ test: "node --experimental-strip-types --test" }, "node-test"],
+    [{ test: "tape test/*.js" }, "tape"],
+    [{ test: "npm run test:unit", "test:unit": "jest" }, "jest"],
+    [{ test: "yarn unit", unit: "mocha" }, "mocha"],
+  ])("%j → %s", (scripts, runner) => {
+    expect(runnerOf(scripts)).toBe(runner);
+  });
+
+  it("the script decides, not the dependencies; delegation it cannot follow is explained", () => {
+    expect(runnerOf({ test: "make test" }, { jest: "29" })).toBe(
+      "none: the test script `make test` invokes no known runner (dependencies name jest, but the script does not run them directly)",
+    );
+    expect(runnerOf({ test: "jest && mocha" })).toMatch(/several runners \(mocha, jest\)/);
+    expect(runnerOf({ test: 'echo "Error: no test specified" && exit 1' })).toBe(
+      "none: no test script in package.json",
+    );
+    expect(runnerOf({})).toBe("none: no test script in package.json");
+    expect(detectRunner(readPackageTestSetup("{not json"))).toMatchObject({ kind: "none" });
+  });
+
+  it("a name that only contains a runner's name is not that runner", () => {
+    expect(runnerOf({ test: "jest-runner-eslint" })).toMatch(/^none/);
+    expect(runnerOf({ test: "./scripts/mocha-wrapper.sh" })).toMatch(/^none/);
+  });
+});
+
+describe("report commands", () => {
+  const report = "/tmp/devflow reports/r.json";
+
+  it("puts the flags right after the runner, keeping the rest of the script", () => {
+    expect(mochaAdapter.command("nyc mocha --recursive && eslint .", report)).toEqual({
+      kind: "report_file",
+      runner: "mocha",
+      command:
+        "nyc mocha --reporter json --reporter-option output='/tmp/devflow reports/r.json' --recursive && eslint .",
+      reportPath: report,
+    });
+    expect(jestAdapter.command("jest --coverage", report)).toMatchObject({
+      command: "jest --json --outputFile='/tmp/devflow reports/r.json' --coverage",
+    });
+    expect(vitestAdapter.command("tsc && vitest run src", report)).toMatchObject({
+      command:
+        "tsc && vitest run --run --reporter=default --reporter=json --outputFile.json='/tmp/devflow reports/r.json' src",
+    });
+    expect(nodeTestAdapter.command("node --test test/", report)).toMatchObject({
+      command: `node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter='${NODE_TEST_REPORTER}' --test-reporter-destination='/tmp/devflow reports/r.json' test/`,
+    });
+    expect(tapeAdapter.command("tape test/*.js", report)).toMatchObject({
+      command: "{ tape test/*.js\n} > '/tmp/devflow reports/r.json'",
+    });
+  });
+
+  it("refuses scripts one report file cannot cover", () => {
+    expect(mochaAdapter.command("mocha a && mocha b", report)).toMatchObject({
+      kind: "unsupported",
+      reason: "the test script invokes mocha 2 times; one report file cannot hold both runs",
+    });
+    expect(tapeAdapter.command("tape test/*.js | tap-spec", report)).toMatchObject({
+      kind: "unsupported",
+      reason: "the test script pipes tape's TAP into another program",
+    });
+    expect(tapeAdapter.command("tape a.js || true", report)).toMatchObject({ kind: "report_file" });
+    expect(jestAdapter.command("vitest", report)).toMatchObject({ kind: "unsupported" });
+    expect(mochaAdapter.command("mocha --reporter dot", report)).toMatchObject({
+      kind: "unsupported",
+      reason: "the test script already sets `--reporter` for mocha",
+    });
+    expect(mochaAdapter.command("mocha -R spec", report)).toMatchObject({ kind: "unsupported" });
+    expect(nodeTestAdapter.command("node --test --test-reporter=dot test/", report)).toMatchObject({
+      kind: "unsupported",
+      reason: "the test script already sets `--test-reporter` for node --test",
+    });
+  });
+
+  it("quotes report paths containing quotes", () => {
+    expect(jestAdapter.command("jest", "/tmp/it's.json")).toMatchObject({
+      command: "jest --json --outputFile='/tmp/it'\\''s.json'",
+    });
+  });
+});

@@ -1,0 +1,3 @@
+import { describeRunnerFixture } from "./runner-scenario.js";
+
+describeRunnerFixture("jest", { namesFiles: true, hasTodo: true });

@@ -1,0 +1,109 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { detectRunner } from "../../src/verify/test-reports/detect-runner.js";
+import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
+import { readReportFile, removeStaleReport } from "../../src/verify/test-reports/read-report.js";
+import type { RunnerAdapter } from "../../src/verify/test-reports/runner-adapter.js";
+import type { TestReport } from "../../src/verify/test-reports/test-report.js";
+import { makeTempRepo, type TempRepo } from "../support/temp-git-repo.js";
+
+/** Pinned runner versions that support Node 20; node:test needs no install. */
+export const RUNNER_PACKAGES = {
+  mocha: "mocha@10.8.2",
+  jest: "jest@29.7.0",
+  vitest: "vitest@4.1.12",
+  tape: "tape@5.10.2",
+} as const;
+
+export type FixtureRunner = keyof typeof RUNNER_PACKAGES | "node-test";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/runners/", import.meta.url));
+const CACHE = join(tmpdir(), "devflow-runner-cache");
+
+/**
+ * Installs a runner from npm once per machine into a cache outside any repo. Installs into a
+ * temp dir and renames it into place, so an interrupted install never looks complete.
+ */
+export async function ensureRunnerInstalled(runner: keyof typeof RUNNER_PACKAGES): Promise<string> {
+  const spec = RUNNER_PACKAGES[runner];
+  const dir = join(CACHE, spec);
+  const modules = join(dir, "node_modules");
+  if (existsSync(join(dir, ".complete"))) return modules;
+  await mkdir(CACHE, { recursive: true });
+  const staging = await mkdtemp(join(CACHE, `${spec}.staging-`));
+  await writeFile(join(staging, "package.json"), JSON.stringify({ name: "runner-cache", private: true }));
+  await execa("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", spec], {
+    cwd: staging,
+  });
+  await writeFile(join(staging, ".complete"), spec);
+  await rm(dir, { recursive: true, force: true });
+  await rename(staging, dir).catch(async () => {
+    // Another process won the race: its copy is as good as ours.
+    await rm(staging, { recursive: true, force: true });
+  });
+  return modules;
+}
+
+export interface FixtureRepo extends TempRepo {
+  write(path: string, content: string): Promise<void>;
+  /** Runs the package's test script through the adapter, with the report written outside the repo. */
+  runWithReport(): Promise<{ report: TestReport; exitCode: number | undefined; command: string }>;
+  adapter: RunnerAdapter;
+}
+
+/** Copies test/fixtures/runners/<runner> into a temp git repo with the cached runner linked in. */
+export async function makeFixtureRepo(runner: FixtureRunner): Promise<FixtureRepo> {
+  const source = join(FIXTURES, runner);
+  const files: Record<string, string> = {};
+  for (const path of await listFiles(source)) files[relative(source, path)] = await readFile(path, "utf8");
+  const repo = await makeTempRepo(files);
+  if (runner !== "node-test")
+    await symlink(await ensureRunnerInstalled(runner), join(repo.dir, "node_modules"));
+  const setup = readPackageTestSetup(files["package.json"] ?? "");
+  const detection = detectRunner(setup);
+  if (detection.kind !== "detected") throw new Error(`fixture ${runner}: ${detection.reason}`);
+  let run = 0;
+  return {
+    ...repo,
+    adapter: detection.adapter,
+    write: (path, content) => writeFile(join(repo.dir, path), content),
+    async runWithReport() {
+      run += 1;
+      const reportPath = join(repo.outside, `report-${run}`);
+      const request = detection.adapter.command(detection.script, reportPath);
+      if (request.kind !== "report_file") throw new Error(`fixture ${runner}: ${request.reason}`);
+      await removeStaleReport(reportPath);
+      // A clean environment: this test's own vitest variables must not leak into a nested vitest.
+      const result = await execa("sh", ["-c", request.command], {
+        cwd: repo.dir,
+        reject: false,
+        extendEnv: false,
+        env: {
+          PATH: `${join(repo.dir, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+          HOME: process.env.HOME ?? repo.outside,
+          TMPDIR: tmpdir(),
+          CI: "1",
+          NO_COLOR: "1",
+          FORCE_COLOR: "0",
+        },
+        timeout: 120_000,
+      });
+      const report = await readReportFile(detection.adapter, reportPath, repo.dir);
+      return { report, exitCode: result.exitCode, command: request.command };
+    },
+  };
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(path)));
+    else out.push(path);
+  }
+  return out;
+}

@@ -1,0 +1,3 @@
+import { describeRunnerFixture } from "./runner-scenario.js";
+
+describeRunnerFixture("tape", { namesFiles: false, hasTodo: false });

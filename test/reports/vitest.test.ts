@@ -1,0 +1,3 @@
+import { describeRunnerFixture } from "./runner-scenario.js";
+
+describeRunnerFixture("vitest", { namesFiles: true, hasTodo: true });
