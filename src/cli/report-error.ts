@@ -1,37 +1,57 @@
-import { CoderUnavailableError } from "../coders/contract.js";
-import { UsageError } from "../lanes/iterate/errors.js";
-import { ModelCallError, ModelConfigError, StructuredOutputError } from "../models/contract.js";
+import { type ErrorCategory, isDevflowError, messageOf } from "../errors/index.js";
 import { redactSecrets } from "../util/redact.js";
-import { WorkspaceError } from "../workspace/index.js";
 import { EXIT } from "./exit-codes.js";
+
+interface CategoryReport {
+  exit: number;
+  /** The CLI's next step for the category (the error's own hint comes first when it has one). */
+  hint: string | null;
+  /** Whether DEVFLOW_DEBUG adds the stack trace (failures nobody anticipated in words). */
+  stack: boolean;
+}
+
+/**
+ * What the CLI does per category: usage and setup problems are 2 ("fix and retry"), failures of a
+ * run are 1 (the run is checkpointed and can be resumed). Documented in the README.
+ */
+export const REPORT_BY_CATEGORY: Readonly<Record<ErrorCategory, CategoryReport>> = {
+  usage: { exit: EXIT.usage, hint: null, stack: false },
+  config: { exit: EXIT.usage, hint: null, stack: false },
+  workspace: { exit: EXIT.usage, hint: null, stack: false },
+  // A wrong key, model or endpoint is configuration the user fixes, not a crash.
+  model_config: {
+    exit: EXIT.usage,
+    hint: "fix the model configuration, then continue with --resume",
+    stack: false,
+  },
+  model_answer: {
+    exit: EXIT.failure,
+    hint: "the run is checkpointed; fix the model/cassette and continue with --resume",
+    stack: false,
+  },
+  model_call: { exit: EXIT.failure, hint: null, stack: true },
+  artifact: { exit: EXIT.failure, hint: null, stack: true },
+  internal: { exit: EXIT.failure, hint: null, stack: true },
+};
 
 /** One clear line on stderr (plus a hint when there is one) and the documented exit code. */
 export function reportError(
   error: unknown,
   write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): number {
-  const message = redactSecrets(error instanceof Error ? error.message : String(error));
-  if (error instanceof CoderUnavailableError) {
-    write(`devflow: ${message}`);
-    if (error.hint) write(`  → ${error.hint}`);
-    return EXIT.usage;
-  }
-  if (error instanceof UsageError || error instanceof ModelConfigError || error instanceof WorkspaceError) {
-    write(`devflow: ${message}`);
-    return EXIT.usage;
-  }
-  if (error instanceof ModelCallError && (error.kind === "auth" || error.kind === "not_found")) {
-    // A wrong key, model or endpoint is configuration the user fixes, not a crash.
-    write(`devflow: ${message}`);
-    write("  → fix the model configuration, then continue with --resume");
-    return EXIT.usage;
-  }
-  if (error instanceof StructuredOutputError) {
-    write(`devflow: the ${error.role} model gave no valid answer: ${message}`);
-    write("  → the run is checkpointed; fix the model/cassette and continue with --resume");
-    return EXIT.failure;
-  }
-  write(`devflow: ${message}`);
-  if (process.env.DEVFLOW_DEBUG && error instanceof Error && error.stack) write(redactSecrets(error.stack));
-  return EXIT.failure;
+  const category = isDevflowError(error) ? error.category : "internal";
+  const report = REPORT_BY_CATEGORY[category];
+  write(`devflow: ${redactSecrets(headline(error))}`);
+  const hint = (isDevflowError(error) ? error.hint : null) ?? report.hint;
+  if (hint) write(`  → ${redactSecrets(hint)}`);
+  if (report.stack && process.env.DEVFLOW_DEBUG && error instanceof Error && error.stack)
+    write(redactSecrets(error.stack));
+  return report.exit;
+}
+
+/** The message, led by the role whose model failed to answer (the message alone may not say). */
+function headline(error: unknown): string {
+  if (isDevflowError(error, "MODEL_NO_VALID_ANSWER"))
+    return `the ${error.details.role} model gave no valid answer: ${error.message}`;
+  return messageOf(error);
 }
