@@ -4,9 +4,9 @@ import { REDACTED } from "../util/redact.js";
 import { EXIT } from "./exit-codes.js";
 import { REPORT_BY_CATEGORY, reportError } from "./report-error.js";
 
-function report(error: unknown): { code: number; lines: string[] } {
+function report(error: unknown, resumable = true): { code: number; lines: string[] } {
   const lines: string[] = [];
-  const code = reportError(error, (line) => lines.push(line));
+  const code = reportError(error, (line) => lines.push(line), { resumable });
   return { code, lines };
 }
 
@@ -74,6 +74,23 @@ describe("reportError", () => {
     });
   });
 
+  it("suggests --resume only for a command that has it", () => {
+    const auth = new DevflowError("MODEL_AUTH", "authentication failed (HTTP 401)", {
+      details: { status: 401 },
+    });
+    expect(report(auth, false).lines[1]).toBe("  → fix the model configuration, then run the command again");
+    const invalid = new DevflowError("MODEL_NO_VALID_ANSWER", "router: no match", {
+      details: { role: "router" },
+    });
+    expect(report(invalid, false)).toEqual({
+      code: 1,
+      lines: [
+        "devflow: the router model gave no valid answer: router: no match",
+        "  → fix the model/cassette, then run the command again",
+      ],
+    });
+  });
+
   it("reports a transient model failure, an artifact error and a foreign error as exit 1 without a hint", () => {
     const transient = new DevflowError("MODEL_RATE_LIMIT", "rate limited (HTTP 429)", {
       details: { status: 429 },
@@ -84,8 +101,18 @@ describe("reportError", () => {
     expect(report("thrown string")).toEqual({ code: 1, lines: ["devflow: thrown string"] });
   });
 
-  it("redacts secrets in the message", () => {
+  it("redacts key patterns and the values of secret-named environment variables", () => {
     const { lines } = report(new DevflowError("MODEL_CONFIG", "bad key sk-abc123DEF456ghi789JKL012"));
     expect(lines).toEqual([`devflow: bad key ${REDACTED}`]);
+    const previous = process.env.DEVFLOW_TEST_PASSWORD;
+    process.env.DEVFLOW_TEST_PASSWORD = "correct-horse";
+    try {
+      expect(report(new Error("login as correct-horse failed")).lines).toEqual([
+        `devflow: login as ${REDACTED} failed`,
+      ]);
+    } finally {
+      if (previous === undefined) delete process.env.DEVFLOW_TEST_PASSWORD;
+      else process.env.DEVFLOW_TEST_PASSWORD = previous;
+    }
   });
 });

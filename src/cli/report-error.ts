@@ -1,11 +1,17 @@
 import { type ErrorCategory, isDevflowError, messageOf } from "../errors/index.js";
-import { redactSecrets } from "../util/redact.js";
+import { redactSecrets, secretsFromEnv } from "../util/redact.js";
 import { EXIT } from "./exit-codes.js";
+
+/** The CLI's next step, for a command that has --resume and for one that has not. */
+interface NextStep {
+  resumable: string;
+  rerun: string;
+}
 
 interface CategoryReport {
   exit: number;
   /** The CLI's next step for the category (the error's own hint comes first when it has one). */
-  hint: string | null;
+  hint: NextStep | null;
   /** Whether DEVFLOW_DEBUG adds the stack trace (failures nobody anticipated in words). */
   stack: boolean;
 }
@@ -21,12 +27,18 @@ export const REPORT_BY_CATEGORY: Readonly<Record<ErrorCategory, CategoryReport>>
   // A wrong key, model or endpoint is configuration the user fixes, not a crash.
   model_config: {
     exit: EXIT.usage,
-    hint: "fix the model configuration, then continue with --resume",
+    hint: {
+      resumable: "fix the model configuration, then continue with --resume",
+      rerun: "fix the model configuration, then run the command again",
+    },
     stack: false,
   },
   model_answer: {
     exit: EXIT.failure,
-    hint: "the run is checkpointed; fix the model/cassette and continue with --resume",
+    hint: {
+      resumable: "the run is checkpointed; fix the model/cassette and continue with --resume",
+      rerun: "fix the model/cassette, then run the command again",
+    },
     stack: false,
   },
   model_call: { exit: EXIT.failure, hint: null, stack: true },
@@ -34,18 +46,26 @@ export const REPORT_BY_CATEGORY: Readonly<Record<ErrorCategory, CategoryReport>>
   internal: { exit: EXIT.failure, hint: null, stack: true },
 };
 
+export interface ReportContext {
+  /** Whether the command that failed has --resume (only then is it suggested). */
+  resumable: boolean;
+}
+
 /** One clear line on stderr (plus a hint when there is one) and the documented exit code. */
 export function reportError(
   error: unknown,
   write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  context: ReportContext = { resumable: false },
 ): number {
   const category = isDevflowError(error) ? error.category : "internal";
   const report = REPORT_BY_CATEGORY[category];
-  write(`devflow: ${redactSecrets(headline(error))}`);
-  const hint = (isDevflowError(error) ? error.hint : null) ?? report.hint;
-  if (hint) write(`  → ${redactSecrets(hint)}`);
+  const secrets = secretsFromEnv(process.env);
+  write(`devflow: ${redactSecrets(headline(error), secrets)}`);
+  const next = report.hint === null ? null : context.resumable ? report.hint.resumable : report.hint.rerun;
+  const hint = (isDevflowError(error) ? error.hint : null) ?? next;
+  if (hint) write(`  → ${redactSecrets(hint, secrets)}`);
   if (report.stack && process.env.DEVFLOW_DEBUG && error instanceof Error && error.stack)
-    write(redactSecrets(error.stack));
+    write(redactSecrets(error.stack, secrets));
   return report.exit;
 }
 
