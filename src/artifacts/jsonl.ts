@@ -1,6 +1,6 @@
 import { open, readFile } from "node:fs/promises";
 import type { z } from "zod";
-import { ArtifactParseError, ArtifactPathError } from "./errors.js";
+import { artifactParseError, artifactPathError } from "./errors.js";
 import type { SchemaName } from "./schemas/index.js";
 import { parseWithZod, validateArtifact } from "./validate.js";
 
@@ -15,7 +15,7 @@ const isJsonlFile = (file: string): file is JsonlFile => Object.hasOwn(JSONL_FIL
 
 export function assertJsonlFile(file: string): JsonlFile {
   if (!isJsonlFile(file)) {
-    throw new ArtifactPathError(
+    throw artifactPathError(
       `${JSON.stringify(file)} is not a task log: use one of ${Object.keys(JSONL_FILES).join(", ")}`,
     );
   }
@@ -74,7 +74,7 @@ export async function readJsonLines<S extends z.ZodType>(
     try {
       json = JSON.parse(line);
     } catch (error) {
-      throw new ArtifactParseError(path, error instanceof Error ? error.message : String(error), index + 1);
+      throw artifactParseError(path, error instanceof Error ? error.message : String(error), index + 1);
     }
     const target = { file: path, action: "read" as const, line: index + 1 };
     validateArtifact(JSONL_FILES[file], json, target);

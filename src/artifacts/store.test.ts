@@ -3,13 +3,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exampleArtifacts } from "../../test/support/artifact-examples.js";
-import {
-  ArtifactParseError,
-  ArtifactPathError,
-  ArtifactValidationError,
-  HistoryConflictError,
-  StaleRevisionError,
-} from "./errors.js";
+import { type DevflowError, isDevflowError } from "../errors/index.js";
 import { CoderReport, Lesson, VerifierEnvelope } from "./schemas/index.js";
 import { ArtifactStore, type RevisionedInput } from "./store.js";
 
@@ -57,7 +51,9 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 describe("ArtifactStore revisioned artifacts", () => {
   it("lives in <repo>/.devflow/iterate/<task_id>/ and refuses task ids that are not folder names", () => {
     expect(store.dir).toBe(join(root, ".devflow", "iterate", "fix-total-rounding"));
-    expect(() => ArtifactStore.forTask(root, "../escape")).toThrow(ArtifactPathError);
+    expect(() => ArtifactStore.forTask(root, "../escape")).toThrow(
+      expect.objectContaining({ code: "ARTIFACT_PATH_INVALID" }),
+    );
   });
 
   it("returns null for an artifact never written", async () => {
@@ -110,7 +106,7 @@ describe("ArtifactStore revisioned artifacts", () => {
     const before = snapshot(store.dir);
 
     const error = await rejection(store.write("task_artifact", taskDraft("late"), { expectedRevision: 1 }));
-    expect(error).toBeInstanceOf(StaleRevisionError);
+    expect(error).toMatchObject({ code: "STALE_REVISION" });
     expect(error.message).toContain("task_artifact is at r2 on disk but this write was based on r1");
     expect(snapshot(store.dir)).toEqual(before);
 
@@ -125,14 +121,14 @@ describe("ArtifactStore revisioned artifacts", () => {
 
   it("refuses an expectedRevision that is not a non-negative integer", async () => {
     const error = await rejection(store.write("task_artifact", taskDraft("x"), { expectedRevision: -1 }));
-    expect(error).toBeInstanceOf(ArtifactPathError);
+    expect(error).toMatchObject({ code: "ARTIFACT_PATH_INVALID" });
     expect(error.message).toContain("expectedRevision for task_artifact");
   });
 
   it("never writes an invalid value, new or replacing an existing revision", async () => {
     const invalid = { ...taskDraft("x"), success_criteria: [] };
     const first = await rejection(store.write("task_artifact", invalid, { expectedRevision: 0 }));
-    expect(first).toBeInstanceOf(ArtifactValidationError);
+    expect(first).toMatchObject({ code: "ARTIFACT_INVALID" });
     expect(first.message).toContain(`refusing to write ${store.path("task_artifact")}`);
     expect(first.message).toContain("/success_criteria: must NOT have fewer than 1 items");
     expect(first.message).toContain("Nothing was written.");
@@ -148,7 +144,7 @@ describe("ArtifactStore revisioned artifacts", () => {
     // Not a fresh literal, as when the value comes from parsed model output: TypeScript lets it through.
     const withTypo = { ...taskDraft("x"), sucess_criteria: ["typo"] };
     const error = await rejection(store.write("task_artifact", withTypo, { expectedRevision: 0 }));
-    expect((error as ArtifactValidationError).problems).toEqual([
+    expect((error as DevflowError<"ARTIFACT_INVALID">).details.problems).toEqual([
       "/sucess_criteria: is not a field of this schema (misspelt or from another version?)",
     ]);
   });
@@ -163,9 +159,10 @@ describe("ArtifactStore revisioned artifacts", () => {
     writeFileSync(file, JSON.stringify(onDisk));
 
     const error = await rejection(store.read("iterator_run"));
-    expect(error).toBeInstanceOf(ArtifactValidationError);
-    expect((error as ArtifactValidationError).file).toBe(file);
-    expect((error as ArtifactValidationError).problems).toEqual([
+    if (!isDevflowError(error, "ARTIFACT_INVALID"))
+      throw new Error(`expected ARTIFACT_INVALID, got ${error}`);
+    expect(error.details.file).toBe(file);
+    expect(error.details.problems).toEqual([
       "/task_id: is required but missing",
       "/revision: must be integer",
       "/readiness/cites/task_artifact_revision: must be >= 1",
@@ -179,7 +176,7 @@ describe("ArtifactStore revisioned artifacts", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace('"revision": 1', '"revision": "one"'));
     const before = snapshot(store.dir);
     await expect(store.write("task_artifact", taskDraft("two"), { expectedRevision: 1 })).rejects.toThrow(
-      ArtifactValidationError,
+      expect.objectContaining({ code: "ARTIFACT_INVALID" }),
     );
     expect(snapshot(store.dir)).toEqual(before);
   });
@@ -188,7 +185,7 @@ describe("ArtifactStore revisioned artifacts", () => {
     mkdirSync(store.dir, { recursive: true });
     writeFileSync(store.path("task_artifact"), '{"title": ');
     const error = await rejection(store.read("task_artifact"));
-    expect(error).toBeInstanceOf(ArtifactParseError);
+    expect(error).toMatchObject({ code: "ARTIFACT_NOT_JSON" });
     expect(error.message).toContain(`${store.path("task_artifact")} is not valid JSON`);
   });
 
@@ -198,7 +195,7 @@ describe("ArtifactStore revisioned artifacts", () => {
     const historyFile = join(store.dir, "history", "task_artifact.r001.json");
     writeFileSync(historyFile, "something else\n");
     const error = await rejection(store.write("task_artifact", taskDraft("two"), { expectedRevision: 1 }));
-    expect(error).toBeInstanceOf(HistoryConflictError);
+    expect(error).toMatchObject({ code: "HISTORY_CONFLICT" });
     expect(error.message).toContain(historyFile);
     expect(readFileSync(historyFile, "utf8")).toBe("something else\n");
     expect(await store.read("task_artifact")).toMatchObject({ revision: 1, title: "one" });
@@ -229,7 +226,7 @@ describe("ArtifactStore revisioned artifacts", () => {
     expect(winners).toHaveLength(1);
     expect(losers).toHaveLength(5);
     for (const loser of losers) {
-      expect(loser).toBeInstanceOf(StaleRevisionError);
+      expect(loser).toMatchObject({ code: "STALE_REVISION" });
       expect(String(loser)).toContain("task_artifact is at r2 on disk but this write was based on r1");
     }
     expect(await store.read("task_artifact")).toEqual(winners[0]);
@@ -265,7 +262,7 @@ describe("ArtifactStore task logs (jsonl)", () => {
 
   it("checks a line against the log's own schema even when handed another one", async () => {
     const error = await rejection(store.appendJsonl("events.jsonl", Lesson, lesson(1)));
-    expect(error).toBeInstanceOf(ArtifactValidationError);
+    expect(error).toMatchObject({ code: "ARTIFACT_INVALID" });
     expect(error.message).toContain("not a valid event");
   });
 
@@ -274,7 +271,7 @@ describe("ArtifactStore task logs (jsonl)", () => {
     const file = join(store.dir, "lessons.jsonl");
     writeFileSync(file, `${readFileSync(file, "utf8")}{"attempt_id": \n`);
     const parse = await rejection(store.readJsonl("lessons.jsonl", Lesson));
-    expect(parse).toBeInstanceOf(ArtifactParseError);
+    expect(parse).toMatchObject({ code: "ARTIFACT_NOT_JSON" });
     expect(parse.message).toContain(`${file} line 2 is not valid JSON`);
 
     writeFileSync(
@@ -282,7 +279,7 @@ describe("ArtifactStore task logs (jsonl)", () => {
       `${JSON.stringify(lesson(1))}\n\n${JSON.stringify({ ...lesson(3), attempt_id: "a3" })}\n`,
     );
     const invalid = await rejection(store.readJsonl("lessons.jsonl", Lesson));
-    expect(invalid).toBeInstanceOf(ArtifactValidationError);
+    expect(invalid).toMatchObject({ code: "ARTIFACT_INVALID" });
     expect(invalid.message).toContain(`${file} line 3: not a valid lesson`);
     expect(invalid.message).toContain("/attempt_id: must match pattern");
   });
@@ -300,7 +297,7 @@ describe("ArtifactStore task logs (jsonl)", () => {
 
   it("only knows lessons.jsonl and events.jsonl", async () => {
     const error = await rejection(store.readJsonl("notes.jsonl" as "lessons.jsonl", Lesson));
-    expect(error).toBeInstanceOf(ArtifactPathError);
+    expect(error).toMatchObject({ code: "ARTIFACT_PATH_INVALID" });
     expect(error.message).toContain("use one of lessons.jsonl, events.jsonl");
   });
 });
@@ -329,7 +326,9 @@ describe("ArtifactStore attempts", () => {
     expect(dir).toBe(join(store.dir, "attempts", "attempt-001"));
     expect(statSync(dir).isDirectory()).toBe(true);
     expect(() => store.attemptDir("attempt-1")).toThrow(/expected attempt-NNN with at least 3 digits/);
-    expect(() => store.attemptDir("../attempt-001")).toThrow(ArtifactPathError);
+    expect(() => store.attemptDir("../attempt-001")).toThrow(
+      expect.objectContaining({ code: "ARTIFACT_PATH_INVALID" }),
+    );
   });
 
   it("writes and reads back validated attempt JSON, including nested verifier files", async () => {
@@ -371,7 +370,7 @@ describe("ArtifactStore attempts", () => {
         CoderReport,
         examples.coder_report,
       ),
-    ).rejects.toThrow(ArtifactPathError);
+    ).rejects.toThrow(expect.objectContaining({ code: "ARTIFACT_PATH_INVALID" }));
     await expect(
       store.writeAttemptJson("attempt-001", "coder_report.txt", CoderReport, examples.coder_report),
     ).rejects.toThrow(/must end in \.json/);
@@ -402,8 +401,12 @@ describe("ArtifactStore text files", () => {
   });
 
   it("refuses paths outside the task dir and files the store manages or validates", async () => {
-    await expect(store.writeText("../outside.md", "x")).rejects.toThrow(ArtifactPathError);
-    await expect(store.writeText("/etc/passwd", "x")).rejects.toThrow(ArtifactPathError);
+    await expect(store.writeText("../outside.md", "x")).rejects.toThrow(
+      expect.objectContaining({ code: "ARTIFACT_PATH_INVALID" }),
+    );
+    await expect(store.writeText("/etc/passwd", "x")).rejects.toThrow(
+      expect.objectContaining({ code: "ARTIFACT_PATH_INVALID" }),
+    );
     await expect(store.writeText("task_artifact.json", "{}")).rejects.toThrow(
       /managed by the artifact store/,
     );

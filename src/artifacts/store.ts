@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { z } from "zod";
-import { ArtifactParseError, ArtifactPathError, HistoryConflictError, StaleRevisionError } from "./errors.js";
+import { artifactParseError, artifactPathError, historyConflictError, staleRevisionError } from "./errors.js";
 import { appendJsonLine, assertJsonlFile, isNotFound, type JsonlFile, readJsonLines } from "./jsonl.js";
 import {
   ALL_SCHEMAS,
@@ -109,7 +109,7 @@ export class ArtifactStore {
     const file = this.path(name);
     const expected = options.expectedRevision;
     if (!Number.isInteger(expected) || expected < 0) {
-      throw new ArtifactPathError(
+      throw artifactPathError(
         `expectedRevision for ${name} must be the revision read from disk (an integer >= 0, 0 for a new artifact), got ${String(expected)}`,
       );
     }
@@ -119,7 +119,7 @@ export class ArtifactStore {
     await withTaskLock(this.dir, `write ${name}`, this.lockStaleMs, async () => {
       const current = await this.load(name, file);
       const onDisk = current?.value.revision ?? 0;
-      if (onDisk !== expected) throw new StaleRevisionError(name, onDisk, expected);
+      if (onDisk !== expected) throw staleRevisionError(name, onDisk, expected);
       if (current) await this.keepHistory(name, onDisk, file, current.raw);
       await writeFileAtomic(file, serialize(parsed));
     });
@@ -217,12 +217,10 @@ export class ArtifactStore {
       relPath.startsWith(`${HISTORY_DIR}/`) ||
       relPath.split("/").includes(LOCK_NAME)
     ) {
-      throw new ArtifactPathError(
-        `${relPath} is managed by the artifact store; it cannot be written as text`,
-      );
+      throw artifactPathError(`${relPath} is managed by the artifact store; it cannot be written as text`);
     }
     if (relPath.endsWith(".json") || relPath.endsWith(".jsonl")) {
-      throw new ArtifactPathError(
+      throw artifactPathError(
         `refusing to write ${relPath} as text: JSON artifacts go through write(), writeAttemptJson() or appendJsonl() so they are validated`,
       );
     }
@@ -238,7 +236,7 @@ export class ArtifactStore {
 
   private attemptJsonPath(attemptId: string, relPath: string): string {
     if (!relPath.endsWith(".json")) {
-      throw new ArtifactPathError(`attempt JSON file ${JSON.stringify(relPath)} must end in .json`);
+      throw artifactPathError(`attempt JSON file ${JSON.stringify(relPath)} must end in .json`);
     }
     return resolveInside(join(this.dir, ATTEMPTS_DIR, assertAttemptId(attemptId)), relPath, "attempt file");
   }
@@ -262,7 +260,7 @@ export class ArtifactStore {
     const historyFile = join(this.dir, HISTORY_DIR, historyFileName(name, revision));
     const existing = await readOrNull(historyFile);
     if (existing === raw) return;
-    if (existing !== null) throw new HistoryConflictError(historyFile, currentFile);
+    if (existing !== null) throw historyConflictError(historyFile, currentFile);
     await mkdir(dirname(historyFile), { recursive: true });
     await writeFileAtomic(historyFile, raw);
   }
@@ -290,7 +288,7 @@ const isRevisionedName = (name: string): name is RevisionedName => Object.hasOwn
 /** Callers are typed, but names also arrive from CLI flags and scenario files. */
 function assertRevisionedName(name: string): RevisionedName {
   if (!isRevisionedName(name)) {
-    throw new ArtifactPathError(
+    throw artifactPathError(
       `${JSON.stringify(name)} is not a revisioned artifact: use one of ${Object.keys(REVISIONED).join(", ")}`,
     );
   }
@@ -305,7 +303,7 @@ function parseJson(file: string, raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch (error) {
-    throw new ArtifactParseError(file, error instanceof Error ? error.message : String(error));
+    throw artifactParseError(file, error instanceof Error ? error.message : String(error));
   }
 }
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
-import { ArtifactLockError } from "./errors.js";
+import { artifactLockError } from "./errors.js";
 
 /** A directory (proper-lockfile uses mkdir, which is atomic) inside the task dir, so it goes away with it. */
 export const LOCK_NAME = ".store.lock";
@@ -39,14 +39,14 @@ export async function withTaskLock<T>(
     });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new ArtifactLockError(
+    throw artifactLockError(
       `could not lock ${dir} to ${purpose} (${detail}). Another devflow process is writing this task; if none is running, remove ${lockPath}.`,
     );
   }
   try {
     const result = await fn();
     if (state.lost) {
-      throw new ArtifactLockError(
+      throw artifactLockError(
         `the lock on ${dir} was lost while trying to ${purpose} (${state.lost.message}); another writer may have raced it: re-read the artifact before writing again`,
       );
     }

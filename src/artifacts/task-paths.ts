@@ -1,5 +1,5 @@
 import { isAbsolute, join } from "node:path";
-import { ArtifactPathError } from "./errors.js";
+import { artifactPathError } from "./errors.js";
 import { ATTEMPT_ID } from "./schemas/index.js";
 
 /** `<repo>/.devflow/iterate/<task_id>/` (ARCHITECTURE §4). */
@@ -11,7 +11,7 @@ export function taskDirFor(repoRoot: string, taskId: string): string {
 export function assertTaskDirName(taskId: string): string {
   const ok = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(taskId) && !taskId.includes("..") && taskId.length <= 200;
   if (!ok) {
-    throw new ArtifactPathError(
+    throw artifactPathError(
       `task id ${JSON.stringify(taskId)} cannot be a folder name: use letters, digits, '-', '_' and '.', starting with a letter or digit`,
     );
   }
@@ -20,7 +20,7 @@ export function assertTaskDirName(taskId: string): string {
 
 export function assertAttemptId(attemptId: string): string {
   if (!ATTEMPT_ID.test(attemptId)) {
-    throw new ArtifactPathError(
+    throw artifactPathError(
       `attempt id ${JSON.stringify(attemptId)} is malformed: expected attempt-NNN with at least 3 digits (use attemptId(n), e.g. attemptId(1) = "attempt-001")`,
     );
   }
@@ -40,7 +40,7 @@ export function resolveInside(root: string, relPath: string, what: string): stri
     relPath.includes("\\") ||
     segments.some((s) => s === "" || s === "." || s === "..");
   if (bad) {
-    throw new ArtifactPathError(
+    throw artifactPathError(
       `${what} ${JSON.stringify(relPath)} must be a relative path inside ${root}, '/'-separated, without empty, '.' or '..' parts (e.g. "attempts/attempt-001/diff.patch")`,
     );
   }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { exampleArtifacts } from "../../test/support/artifact-examples.js";
-import { ArtifactValidationError } from "./errors.js";
 import { ALL_SCHEMAS, type SchemaName } from "./schemas/index.js";
 import { ajvCheck, parseArtifact, validateArtifact, zodCheck } from "./validate.js";
 
@@ -117,7 +116,7 @@ describe("problem messages", () => {
     ]);
   });
 
-  it("validateArtifact throws an ArtifactValidationError naming the file and the schema file", () => {
+  it("validateArtifact throws an ARTIFACT_INVALID error naming the file and the schema file", () => {
     const value = { ...examples.lesson, attempt_id: "attempt-1" };
     const error = (() => {
       try {
@@ -127,8 +126,8 @@ describe("problem messages", () => {
       }
       return null;
     })();
-    expect(error).toBeInstanceOf(ArtifactValidationError);
-    const message = (error as ArtifactValidationError).message;
+    expect(error).toMatchObject({ code: "ARTIFACT_INVALID", category: "artifact" });
+    const message = (error as Error).message;
     expect(message).toContain("/tmp/task/lessons.jsonl line 3: not a valid lesson");
     expect(message).toContain('/attempt_id: must match pattern "^attempt-\\d{3,}$"');
     expect(message).toContain("schemas/lesson.schema.json");

@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import type { z } from "zod";
+import type { DevflowError } from "../errors/index.js";
 import { PACKAGE_ROOT } from "../util/paths.js";
-import { ArtifactValidationError, SchemaFileError } from "./errors.js";
+import { artifactValidationError, schemaFileError } from "./errors.js";
 import { ajvProblems, zodProblems } from "./problems.js";
 import { SCHEMAS_DIR, schemaFilePath } from "./schema-files.js";
 import { ALL_SCHEMAS, type SchemaName } from "./schemas/index.js";
@@ -38,16 +39,16 @@ function validatorFor(name: SchemaName): ValidateFunction {
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    throw new SchemaFileError(displayPath(file), "is missing");
+    throw schemaFileError(displayPath(file), "is missing");
   }
   let schema: unknown;
   try {
     schema = JSON.parse(text);
   } catch (error) {
-    throw new SchemaFileError(displayPath(file), `is not valid JSON (${messageOf(error)})`);
+    throw schemaFileError(displayPath(file), `is not valid JSON (${messageOf(error)})`);
   }
   if (typeof schema !== "object" || schema === null)
-    throw new SchemaFileError(displayPath(file), "is not an object");
+    throw schemaFileError(displayPath(file), "is not an object");
   const validate = ajv.compile(schema);
   compiled.set(name, validate);
   return validate;
@@ -103,13 +104,17 @@ export function parseWithZod<S extends z.ZodType>(
   return result.data;
 }
 
-function validationError(schema: string, target: CheckTarget, problems: string[]): ArtifactValidationError {
+function validationError(
+  schema: string,
+  target: CheckTarget,
+  problems: string[],
+): DevflowError<"ARTIFACT_INVALID"> {
   const contract = isSchemaName(schema) ? displayPath(schemaFilePath(schema)) : `the ${schema} zod schema`;
   const file = target.file ?? `${schema} value`;
   const where = target.line === undefined ? file : `${file} line ${target.line}`;
   const context = target.action === "write" ? `refusing to write ${where}` : where;
   const consequence = target.action === "write" ? " Nothing was written." : "";
-  return new ArtifactValidationError({
+  return artifactValidationError({
     schema,
     file: target.file,
     line: target.line ?? null,

@@ -1,6 +1,6 @@
-import { CoderUnavailableError } from "../coders/contract.js";
+import { coderUnavailableError } from "../coders/contract.js";
 import { resolveCoder } from "../coders/index.js";
-import { describeError } from "../lanes/intake/nodes/shared.js";
+import { describeError } from "../errors/index.js";
 import type { ModelGateway } from "../models/contract.js";
 
 /**
@@ -14,7 +14,9 @@ export async function coderWarning(coder: string, gateway: ModelGateway): Promis
     const backend = resolveCoder(coder, { models: gateway });
     const probe = await backend.probe();
     if (probe.installed) return null;
-    return describeError(new CoderUnavailableError(`coder "${backend.name}" is not installed`, probe.hint));
+    return describeError(
+      coderUnavailableError("CODER_NOT_INSTALLED", `coder "${backend.name}" is not installed`, probe.hint),
+    );
   } catch (error) {
     return describeError(error);
   }

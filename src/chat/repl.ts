@@ -1,4 +1,4 @@
-import { describeError } from "../lanes/intake/nodes/shared.js";
+import { describeError } from "../errors/index.js";
 import { IntakeSession } from "../lanes/intake/session.js";
 import type { CoderConfirmation, LaneOptions } from "../lanes/iterate/lane/deps.js";
 import type { ModelGateway } from "../models/contract.js";

@@ -30,6 +30,11 @@ export function buildProgram(io: CliIO): Command {
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let code = 0;
   const program = buildProgram({ ...io, setExitCode: (c) => (code = c) });
+  // Error hints suggest --resume only for a command that has it.
+  let resumable = false;
+  program.hook("preAction", (_program, action) => {
+    resumable = action.options.some((option) => option.long === "--resume");
+  });
   try {
     await program.parseAsync(argv, { from: "user" });
     return code;
@@ -40,6 +45,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       if (error.code === "commander.help") return EXIT.completed;
       return EXIT.usage;
     }
-    return reportError(error, (l) => io.err(`${l}\n`));
+    return reportError(error, (l) => io.err(`${l}\n`), { resumable });
   }
 }

@@ -11,7 +11,7 @@ import {
   type CoderProbe,
   type CoderRunRequest,
   type CoderRunResult,
-  CoderUnavailableError,
+  coderUnavailableError,
 } from "./contract.js";
 
 export const COMMAND_CODER_PREFIX = "command:";
@@ -59,7 +59,8 @@ function outcome(run: ProcessRunResult, timeoutMs: number): Pick<CoderRunResult,
 export function createCommandCoder(shellCommand: string): CoderBackend {
   const command = shellCommand.trim();
   if (command === "") {
-    throw new CoderUnavailableError(
+    throw coderUnavailableError(
+      "CODER_UNKNOWN",
       `the "${COMMAND_CODER_PREFIX}" coder needs a shell command after the colon`,
       `write it as ${COMMAND_CODER_PREFIX}<shell command>, e.g. "${COMMAND_CODER_PREFIX}./scripts/fix.sh"`,
     );

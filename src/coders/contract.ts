@@ -1,4 +1,5 @@
 import type { CoderStatus } from "../artifacts/schemas/index.js";
+import { DevflowError, type ErrorCode, isDevflowError } from "../errors/index.js";
 
 export interface CoderRunRequest {
   /** Full prompt text; backends pass it the way their CLI expects (file, stdin, argument). */
@@ -53,15 +54,24 @@ export interface CoderBackend {
   run(request: CoderRunRequest): Promise<CoderRunResult>;
 }
 
-/** Thrown before any model call when a backend cannot run at all (unknown name, binary missing). */
-export class CoderUnavailableError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string | null,
-  ) {
-    super(message);
-    this.name = "CoderUnavailableError";
-  }
+const CODER_UNAVAILABLE_CODES = ["CODER_UNKNOWN", "CODER_NOT_INSTALLED", "CODER_MISCONFIGURED"] as const;
+export type CoderUnavailableCode = (typeof CODER_UNAVAILABLE_CODES)[number];
+export type CoderUnavailableError = DevflowError<CoderUnavailableCode>;
+
+/**
+ * Thrown before any model call when a backend cannot run at all (unknown name, binary missing,
+ * misconfigured); `hint` is the one step that fixes it.
+ */
+export function coderUnavailableError(
+  code: CoderUnavailableCode,
+  message: string,
+  hint: string | null,
+): CoderUnavailableError {
+  return new DevflowError(code, message, { hint });
+}
+
+export function isCoderUnavailable(error: unknown): error is CoderUnavailableError {
+  return isDevflowError(error) && (CODER_UNAVAILABLE_CODES as readonly ErrorCode[]).includes(error.code);
 }
 
 /** attempts/attempt-NNN/coder.pgid: the running coder's process group (see ProcessRunOptions.groupIdFile). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CoderBackend, CoderUnavailableError } from "./contract.js";
+import { isDevflowError } from "../errors/index.js";
+import type { CoderBackend } from "./contract.js";
 import { knownCoders, registerCoder, resolveCoder } from "./registry.js";
 
 const stub = (name: string): CoderBackend => ({
@@ -17,7 +18,7 @@ describe("coder registry", () => {
   });
 
   it("refuses command: without a shell command", () => {
-    expect(() => resolveCoder("command:")).toThrow(CoderUnavailableError);
+    expect(() => resolveCoder("command:")).toThrow(expect.objectContaining({ code: "CODER_UNKNOWN" }));
     expect(() => resolveCoder("command:   ")).toThrow(/needs a shell command/);
   });
 
@@ -42,12 +43,12 @@ describe("coder registry", () => {
     } catch (caught) {
       error = caught;
     }
-    expect(error).toBeInstanceOf(CoderUnavailableError);
-    const message = (error as CoderUnavailableError).message;
+    if (!isDevflowError(error, "CODER_UNKNOWN")) throw new Error(`expected CODER_UNKNOWN, got ${error}`);
+    const message = error.message;
     expect(message).toContain('unknown coder "nope"');
     expect(message).toContain("alpha");
     expect(message).toContain("command:<shell>");
-    expect((error as CoderUnavailableError).hint).toContain("DEVFLOW_PROMPT_FILE");
+    expect(error.hint).toContain("DEVFLOW_PROMPT_FILE");
   });
 
   it("refuses duplicate and malformed registrations", () => {

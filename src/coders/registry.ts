@@ -1,6 +1,6 @@
 import type { ModelGateway } from "../models/contract.js";
 import { COMMAND_CODER_PREFIX, createCommandCoder } from "./command.js";
-import { type CoderBackend, CoderUnavailableError } from "./contract.js";
+import { type CoderBackend, coderUnavailableError } from "./contract.js";
 
 /** What a backend may need from the running devflow to be built (the builtin coder needs models). */
 export interface CoderDeps {
@@ -41,7 +41,7 @@ export function knownCoders(): string[] {
 
 /**
  * The backend for a `--coder` value: a registered name (case-insensitive) or `command:<shell>`.
- * Unknown or malformed names throw CoderUnavailableError listing what is available.
+ * Unknown or malformed names throw a CODER_UNKNOWN DevflowError listing what is available.
  */
 export function resolveCoder(name: string, deps: CoderDeps = {}): CoderBackend {
   const trimmed = name.trim();
@@ -51,7 +51,8 @@ export function resolveCoder(name: string, deps: CoderDeps = {}): CoderBackend {
   const factory = factories.get(trimmed.toLowerCase());
   if (factory === undefined) {
     const known = knownCoders().join(", ");
-    throw new CoderUnavailableError(
+    throw coderUnavailableError(
+      "CODER_UNKNOWN",
       trimmed === ""
         ? `no coder named; known coders: ${known}`
         : `unknown coder "${trimmed}"; known coders: ${known}`,

@@ -1,5 +1,5 @@
 import { COMMAND_CODER_PREFIX } from "../coders/command.js";
-import { type CoderBackend, CoderUnavailableError } from "../coders/contract.js";
+import { type CoderBackend, isCoderUnavailable } from "../coders/contract.js";
 import { knownCoders, resolveCoder } from "../coders/index.js";
 import type { CoderDeps } from "../coders/registry.js";
 import type { CoderCheck } from "./types.js";
@@ -8,7 +8,7 @@ import type { CoderCheck } from "./types.js";
 const COMMAND_FORM = `${COMMAND_CODER_PREFIX}<shell>`;
 
 function errorText(error: unknown): { error: string; hint: string | null } {
-  if (error instanceof CoderUnavailableError) return { error: error.message, hint: error.hint };
+  if (isCoderUnavailable(error)) return { error: error.message, hint: error.hint };
   return { error: error instanceof Error ? error.message : String(error), hint: null };
 }
 

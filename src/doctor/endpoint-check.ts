@@ -1,4 +1,4 @@
-import { ModelConfigError } from "../models/contract.js";
+import { isDevflowError } from "../errors/index.js";
 import { DEFAULT_BASE_URL, resolveEndpoint } from "../models/live-chat-model.js";
 import { describeModelError } from "../models/model-errors.js";
 import type { CheckStatus, EndpointCheck } from "./types.js";
@@ -81,7 +81,7 @@ export async function checkModelEndpoint(options: EndpointCheckOptions): Promise
   try {
     apiKey = resolveEndpoint(env).apiKey;
   } catch (error) {
-    if (!(error instanceof ModelConfigError)) throw error;
+    if (!isDevflowError(error, "MODEL_CONFIG")) throw error;
     return report(
       "fail",
       "no key configured: neither OPENAI_API_KEY nor OPENAI_BASE_URL is set",

@@ -1,5 +1,5 @@
 import { type Cassette, type CassetteEntry, loadCassette } from "./cassette.js";
-import { ReplayExhaustedError, ROLES, type Role } from "./contract.js";
+import { ROLES, type Role, replayExhaustedError } from "./contract.js";
 
 /** Hands out a cassette's answers in order, one queue per role, and fails loudly when one runs dry. */
 export class CassettePlayer {
@@ -20,7 +20,7 @@ export class CassettePlayer {
     const entry = entries[index];
     const callNumber = index + 1;
     if (entry === undefined) {
-      throw new ReplayExhaustedError(
+      throw replayExhaustedError(
         role,
         callNumber,
         `cassette ${this.path} has no answer for role ${role} call #${callNumber} (it has ${entries.length})`,

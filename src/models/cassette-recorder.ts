@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import { DevflowError } from "../errors/index.js";
 import { createRedactor } from "../util/redact.js";
 import { CASSETTE_VERSION, type Cassette, type CassetteEntry } from "./cassette.js";
-import { ModelConfigError, type Role } from "./contract.js";
+import type { Role } from "./contract.js";
 
 /**
  * Collects live answers per role and rewrites the cassette after every call, so a run that
@@ -42,7 +43,7 @@ export class CassetteRecorder {
       writeFileAtomic.sync(this.path, `${JSON.stringify(cassette, null, 2)}\n`);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      throw new ModelConfigError(`cannot write cassette ${this.path}: ${why}`);
+      throw new DevflowError("CASSETTE_INVALID", `cannot write cassette ${this.path}: ${why}`);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { ModelConfigError, ROLES, type Role } from "./contract.js";
+import { DevflowError } from "../errors/index.js";
+import { ROLES, type Role } from "./contract.js";
 
 export const CASSETTE_VERSION = 1;
 
@@ -56,7 +57,8 @@ export function loadCassette(path: string): Cassette {
   } catch (err) {
     const code = err instanceof Error && "code" in err ? String(err.code) : "";
     const why = code === "ENOENT" ? "file not found" : `cannot read it (${code || String(err)})`;
-    throw new ModelConfigError(
+    throw new DevflowError(
+      "CASSETTE_INVALID",
       `cassette ${path}: ${why}. Check the path, or create the cassette by running in record mode.`,
     );
   }
@@ -65,14 +67,14 @@ export function loadCassette(path: string): Cassette {
     data = JSON.parse(text);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new ModelConfigError(`cassette ${path}: not valid JSON (${why})`);
+    throw new DevflowError("CASSETTE_INVALID", `cassette ${path}: not valid JSON (${why})`);
   }
   return parseCassette(path, data);
 }
 
 export function parseCassette(path: string, data: unknown): Cassette {
   const problem = (where: string, what: string) =>
-    new ModelConfigError(`cassette ${path}: ${where}: ${what}`);
+    new DevflowError("CASSETTE_INVALID", `cassette ${path}: ${where}: ${what}`);
   if (!isPlainObject(data)) {
     throw problem("top level", 'expected an object { "version": 1, "calls": { "<role>": [...] } }');
   }

@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import type { z } from "zod";
 import type { Usage } from "../artifacts/schemas/index.js";
+import { DevflowError, type ErrorCode, findCause, isDevflowError } from "../errors/index.js";
 
 /** Every model call is made for a role; cassettes, usage and per-role model overrides key on it. */
 export const ROLES = [
@@ -49,7 +50,7 @@ export interface ModelGateway {
   /**
    * A structured answer validated against `schema`. An invalid answer gets exactly one
    * repair round that shows the model the validation error; a second failure throws
-   * StructuredOutputError naming the role and the problem.
+   * a MODEL_NO_VALID_ANSWER DevflowError naming the role and the problem.
    */
   structured<S extends z.ZodType>(call: StructuredCall<S>): Promise<z.infer<S>>;
   /** A chat model for tool-using agents (createAgent); its usage is booked under `role`. */
@@ -68,56 +69,49 @@ export interface ModelGateway {
   flush(): Promise<void>;
 }
 
-export class StructuredOutputError extends Error {
-  constructor(
-    readonly role: Role,
-    message: string,
-  ) {
-    super(message);
-    this.name = "StructuredOutputError";
-  }
-}
-
-/** Configuration problems (missing key, bad cassette): reported before work starts, exit code 2. */
-export class ModelConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ModelConfigError";
-  }
+/** The model answered twice (once after the repair round) without matching the schema. */
+export function structuredOutputError(role: Role, message: string): DevflowError<"MODEL_NO_VALID_ANSWER"> {
+  return new DevflowError("MODEL_NO_VALID_ANSWER", message, { details: { role } });
 }
 
 /** A cassette has fewer answers for a role than the run asked for: the scenario and cassette disagree. */
-export class ReplayExhaustedError extends Error {
-  constructor(
-    readonly role: Role,
-    /** 1-based number of the call that found no answer. */
-    readonly callNumber: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ReplayExhaustedError";
-  }
+export function replayExhaustedError(
+  role: Role,
+  /** 1-based number of the call that found no answer. */
+  callNumber: number,
+  message: string,
+): DevflowError<"REPLAY_EXHAUSTED"> {
+  return new DevflowError("REPLAY_EXHAUSTED", message, { details: { role, callNumber } });
 }
 
-/** What went wrong talking to the model endpoint; lets callers map failures (e.g. auth vs rate limit). */
-export type ModelErrorKind =
-  | "auth"
-  | "not_found"
-  | "rate_limit"
-  | "server"
-  | "connection"
-  | "timeout"
-  | "request";
+/** One code per way a live model call fails; lets callers tell auth from a rate limit. */
+export const MODEL_CALL_CODES = [
+  "MODEL_AUTH",
+  "MODEL_NOT_FOUND",
+  "MODEL_RATE_LIMIT",
+  "MODEL_SERVER",
+  "MODEL_CONNECTION",
+  "MODEL_TIMEOUT",
+  "MODEL_REQUEST",
+] as const satisfies readonly ErrorCode[];
+export type ModelCallCode = (typeof MODEL_CALL_CODES)[number];
 
-/** A live model call failed; the message names the endpoint and what to check. */
-export class ModelCallError extends Error {
-  constructor(
-    readonly kind: ModelErrorKind,
-    message: string,
-    readonly status?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "ModelCallError";
-  }
+/** A live model call failed; the message names the endpoint and what to check, `cause` is the original. */
+export type ModelCallError = DevflowError<ModelCallCode>;
+
+export function isModelCallError(error: unknown): error is ModelCallError {
+  return isDevflowError(error) && (MODEL_CALL_CODES as readonly ErrorCode[]).includes(error.code);
+}
+
+const TRANSIENT_MODEL_CALL_CODES: ReadonlySet<ErrorCode> = new Set<ModelCallCode>([
+  "MODEL_RATE_LIMIT",
+  "MODEL_SERVER",
+  "MODEL_CONNECTION",
+  "MODEL_TIMEOUT",
+]);
+
+/** A model call failure worth a retry (the endpoint may answer a moment later), wrapped or not. */
+export function isTransientModelError(error: unknown): boolean {
+  const modelError = findCause(error, isModelCallError);
+  return modelError !== undefined && TRANSIENT_MODEL_CALL_CODES.has(modelError.code);
 }

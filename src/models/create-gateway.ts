@@ -1,16 +1,11 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessageChunk } from "@langchain/core/messages";
 import type { z } from "zod";
+import { DevflowError } from "../errors/index.js";
 import { secretsFromEnv } from "../util/redact.js";
 import { CassettePlayer } from "./cassette-player.js";
 import { CassetteRecorder } from "./cassette-recorder.js";
-import {
-  ModelConfigError,
-  type ModelGateway,
-  type Role,
-  type StructuredCall,
-  type UsageSnapshot,
-} from "./contract.js";
+import type { ModelGateway, Role, StructuredCall, UsageSnapshot } from "./contract.js";
 import { type Endpoint, EndpointChatOpenAI, resolveEndpoint } from "./live-chat-model.js";
 import { RecordingChatModel } from "./recording-chat-model.js";
 import { ReplayChatModel } from "./replay-chat-model.js";
@@ -40,11 +35,12 @@ export interface ModelGatewayOptions {
 
 /**
  * The model gateway for a run. Configuration problems (no key or endpoint, missing or malformed
- * cassette) throw ModelConfigError here, before any work starts.
+ * cassette) throw a MODEL_CONFIG DevflowError here, before any work starts.
  */
 export function createModelGateway(opts: ModelGatewayOptions): ModelGateway {
   if (!MODES.includes(opts.mode)) {
-    throw new ModelConfigError(
+    throw new DevflowError(
+      "MODEL_CONFIG",
       `unknown model mode ${JSON.stringify(opts.mode)} (use one of: ${MODES.join(", ")})`,
     );
   }
@@ -133,7 +129,7 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
 
 function requireCassettePath(opts: ModelGatewayOptions): string {
   const path = opts.cassettePath?.trim();
-  if (!path) throw new ModelConfigError(`${opts.mode} mode needs a cassette path (cassettePath)`);
+  if (!path) throw new DevflowError("MODEL_CONFIG", `${opts.mode} mode needs a cassette path (cassettePath)`);
   return path;
 }
 

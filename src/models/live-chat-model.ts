@@ -3,7 +3,7 @@ import type { ModelProfile } from "@langchain/core/language_models/profile";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
 import { ChatOpenAI, type ChatOpenAICallOptions, type ChatOpenAIFields } from "@langchain/openai";
-import { ModelConfigError } from "./contract.js";
+import { DevflowError } from "../errors/index.js";
 import { type EndpointContext, toModelCallError } from "./model-errors.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -24,7 +24,8 @@ export function resolveEndpoint(env: NodeJS.ProcessEnv): Endpoint {
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
   const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
   if (apiKey === undefined && baseURL === undefined) {
-    throw new ModelConfigError(
+    throw new DevflowError(
+      "MODEL_CONFIG",
       "set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible endpoint)",
     );
   }

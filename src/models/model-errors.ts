@@ -1,5 +1,6 @@
+import { DevflowError } from "../errors/index.js";
 import { redactSecrets } from "../util/redact.js";
-import { ModelCallError, type ModelErrorKind } from "./contract.js";
+import { isModelCallError, type ModelCallCode, type ModelCallError } from "./contract.js";
 
 /** Where a failing call went; named in every message so users know which endpoint to check. */
 export interface EndpointContext {
@@ -23,15 +24,15 @@ export function describeModelError(err: unknown, context?: EndpointContext): str
 
 /** The failure as a ModelCallError (kept as is when it already is one), the original as its cause. */
 export function toModelCallError(err: unknown, context: EndpointContext): ModelCallError {
-  if (err instanceof ModelCallError) return err;
-  const { kind, message, status } = classify(err, context);
-  return new ModelCallError(kind, message, status, { cause: err });
+  if (isModelCallError(err)) return err;
+  const { code, message, status } = classify(err, context);
+  return new DevflowError(code, message, { details: { status: status ?? null }, cause: err });
 }
 
 function classify(
   err: unknown,
   context: EndpointContext | undefined,
-): { kind: ModelErrorKind; message: string; status?: number } {
+): { code: ModelCallCode; message: string; status?: number } {
   const endpoint = context?.baseURL ?? "the model endpoint";
   const model = context?.model === undefined ? "the model" : `model "${context.model}"`;
   const status = statusOf(err);
@@ -40,14 +41,14 @@ function classify(
   const detail = said === "" ? "" : `: ${said}`;
   if (status === 401 || status === 403) {
     return {
-      kind: "auth",
+      code: "MODEL_AUTH",
       status,
       message: `authentication failed at ${endpoint} (HTTP ${status})${detail}. Check OPENAI_API_KEY.`,
     };
   }
   if (status === 404) {
     return {
-      kind: "not_found",
+      code: "MODEL_NOT_FOUND",
       status,
       message: `${model} or its endpoint was not found at ${endpoint} (HTTP 404)${detail}. Check the model name and OPENAI_BASE_URL.`,
     };
@@ -55,7 +56,7 @@ function classify(
   if (status === 429) {
     const quota = codeOf(err) === "insufficient_quota";
     return {
-      kind: "rate_limit",
+      code: "MODEL_RATE_LIMIT",
       status,
       message: quota
         ? `quota exhausted at ${endpoint} (HTTP 429)${detail}. Check the account's plan and billing.`
@@ -64,32 +65,32 @@ function classify(
   }
   if (status !== undefined && status >= 500) {
     return {
-      kind: "server",
+      code: "MODEL_SERVER",
       status,
       message: `server error from ${endpoint} (HTTP ${status})${detail}. The endpoint failed; retry later.`,
     };
   }
   if (status !== undefined) {
     return {
-      kind: "request",
+      code: "MODEL_REQUEST",
       status,
       message: `${endpoint} rejected the request to ${model} (HTTP ${status})${detail}`,
     };
   }
   if (isTimeout(err)) {
     return {
-      kind: "timeout",
+      code: "MODEL_TIMEOUT",
       message: `the request to ${endpoint} timed out${detail}. Raise the timeout or retry.`,
     };
   }
   const code = connectionCode(err);
   if (code !== undefined || nameOf(err) === "APIConnectionError") {
     return {
-      kind: "connection",
+      code: "MODEL_CONNECTION",
       message: `cannot reach ${endpoint}${code === undefined ? "" : ` (${code})`}. Is the server running? Check OPENAI_BASE_URL.`,
     };
   }
-  return { kind: "request", message: `model call to ${endpoint} failed${detail}` };
+  return { code: "MODEL_REQUEST", message: `model call to ${endpoint} failed${detail}` };
 }
 
 function statusOf(err: unknown): number | undefined {

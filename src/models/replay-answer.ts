@@ -1,6 +1,7 @@
 import { AIMessage } from "@langchain/core/messages";
+import { DevflowError } from "../errors/index.js";
 import { type CassetteEntry, isStructuredEntry, type StructuredEntry } from "./cassette.js";
-import { ModelConfigError, type Role } from "./contract.js";
+import type { Role } from "./contract.js";
 import {
   type BoundCallOptions,
   boundToolNames,
@@ -63,7 +64,8 @@ function structuredTarget(
   const bound = boundToolNames(options.tools);
   if (entry.tool !== undefined) {
     if (!bound.includes(entry.tool)) {
-      throw new ModelConfigError(
+      throw new DevflowError(
+        "CASSETTE_INVALID",
         `${where}: "tool" is ${JSON.stringify(entry.tool)} but the call bound ${describe(bound)}`,
       );
     }
@@ -74,7 +76,8 @@ function structuredTarget(
   const candidates = structuredAnswerToolNames(options.tools);
   if (candidates.length === 1 && candidates[0] !== undefined) return candidates[0];
   if (wantsJsonContent(options.response_format) || bound.length === 0) return null;
-  throw new ModelConfigError(
+  throw new DevflowError(
+    "CASSETTE_INVALID",
     candidates.length === 0
       ? `${where}: a "structured" answer but the call bound only the agent's own tools (${describe(bound)}); ` +
           'write this entry as { "content": ..., "tool_calls": [...] } or name the tool with "tool"'

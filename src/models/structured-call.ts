@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import type { z } from "zod";
-import { type StructuredCall, StructuredOutputError } from "./contract.js";
+import { type StructuredCall, structuredOutputError } from "./contract.js";
 import { functionTool } from "./function-tool.js";
 
 const MAX_ISSUES = 20;
@@ -37,7 +37,7 @@ export async function runStructuredCall<S extends z.ZodType>(
   onAnswer(second);
   const secondReading = readAnswer(second, call);
   if (secondReading.ok) return secondReading.value;
-  throw new StructuredOutputError(
+  throw structuredOutputError(
     call.role,
     `${call.role}: model answer did not match ${call.name} after one repair round: ${secondReading.issues}`,
   );

@@ -7,7 +7,7 @@ import {
 } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { StructuredOutputError } from "../models/contract.js";
+import { isDevflowError } from "../errors/index.js";
 import { answerRepairMiddleware } from "./answer-repair-middleware.js";
 
 const Answer = z
@@ -41,7 +41,7 @@ describe("answerRepairMiddleware", () => {
     expect(result.structuredResponse).toEqual({ status: "ok", summary: "fine" });
   });
 
-  it("gives up after one repair with a StructuredOutputError naming the role and the problem", async () => {
+  it("gives up after one repair with a MODEL_NO_VALID_ANSWER error naming the role and the problem", async () => {
     const agent = agentWith([
       answerCall("b1", { status: "ok" }),
       answerCall("b2", { status: "nope", summary: "x" }),
@@ -51,7 +51,7 @@ describe("answerRepairMiddleware", () => {
       /observer gave an invalid answer answer 2 times; last problems: .*status/,
     );
     await expect(run).rejects.toSatisfy(
-      (e: unknown) => e instanceof Error && e.cause instanceof StructuredOutputError,
+      (e: unknown) => e instanceof Error && isDevflowError(e.cause, "MODEL_NO_VALID_ANSWER"),
     );
   });
 });

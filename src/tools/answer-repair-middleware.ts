@@ -4,8 +4,7 @@ import {
   MultipleStructuredOutputsError,
   StructuredOutputParsingError,
 } from "langchain";
-import type { Role } from "../models/contract.js";
-import { StructuredOutputError } from "../models/contract.js";
+import { type Role, structuredOutputError } from "../models/contract.js";
 
 export interface AnswerRepairOptions {
   role: Role;
@@ -40,7 +39,7 @@ export function answerRepairMiddleware(options: AnswerRepairOptions) {
           const problems = describeAnswerError(error);
           if (problems === null) throw error;
           if (round >= maxRepairs) {
-            throw new StructuredOutputError(
+            throw structuredOutputError(
               options.role,
               `the ${options.role} gave an invalid ${options.answerTool} answer ${round + 1} times; last problems: ${problems}`,
             );

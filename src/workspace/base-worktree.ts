@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { DevflowError } from "../errors/index.js";
 import { ensureDevflowDir, worktreesDir } from "./devflow-dir.js";
-import { WorkspaceError } from "./errors.js";
+
 import { runGit } from "./git.js";
 
 /**
@@ -16,7 +17,10 @@ export async function withBaseWorktree<T>(
   fn: (dir: string) => Promise<T>,
 ): Promise<T> {
   if (commit.trim() === "" || commit.startsWith("-")) {
-    throw new WorkspaceError(`invalid base commit ${JSON.stringify(commit)}: pass a commit sha`);
+    throw new DevflowError(
+      "BAD_REVISION",
+      `invalid base commit ${JSON.stringify(commit)}: pass a commit sha`,
+    );
   }
   ensureDevflowDir(repoRoot);
   mkdirSync(worktreesDir(repoRoot), { recursive: true });

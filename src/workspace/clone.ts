@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
+import { DevflowError } from "../errors/index.js";
 import { ensureDevflowDir } from "./devflow-dir.js";
-import { errorText, WorkspaceError } from "./errors.js";
+import { errorText } from "./errors.js";
 import { gitAt, gitSucceeds, runGit } from "./git.js";
 import { redactUrl } from "./git-url.js";
 import { assertTaskCheckout } from "./task-checkout.js";
@@ -26,7 +27,8 @@ export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Prom
   const target = resolve(baseDir, taskId);
   const shownUrl = redactUrl(url);
   if (existsSync(target)) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_EXISTS",
       `refusing to clone into ${target}: the folder already exists (remove it, or choose another task id or base directory)`,
     );
   }
@@ -35,13 +37,15 @@ export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Prom
     await gitAt(resolve(baseDir))
       .raw(["clone", "--", url, target])
       .catch((error: unknown) => {
-        throw new WorkspaceError(
+        throw new DevflowError(
+          "CLONE_FAILED",
           `could not clone ${shownUrl}: ${gitComplaint(error, url)} (check the URL and your access; devflow never prompts for credentials, so set up a credential helper or SSH key)`,
           { cause: error },
         );
       });
     if (!(await gitSucceeds(target, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]))) {
-      throw new WorkspaceError(
+      throw new DevflowError(
+        "REPO_UNUSABLE",
         `the repository at ${shownUrl} has no commits yet (commit once so devflow can branch from HEAD)`,
       );
     }
@@ -69,7 +73,8 @@ export async function openTaskClone({
   const branch = taskBranch(taskId);
   const dir = resolve(cloneDir);
   if (!existsSync(dir)) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
       `the clone of task ${taskId} is gone (${dir}); it cannot be resumed, start the task again without --resume`,
     );
   }

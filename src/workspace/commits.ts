@@ -1,4 +1,5 @@
-import { WorkspaceError } from "./errors.js";
+import { DevflowError } from "../errors/index.js";
+
 import { runGit } from "./git.js";
 import { TASK_BRANCH_PREFIX } from "./task-id.js";
 
@@ -34,12 +35,13 @@ export async function commitAll(worktree: string, message: string): Promise<stri
   ).trim();
   if (!branch.startsWith(TASK_BRANCH_PREFIX)) {
     const where = branch === "" ? "a detached HEAD" : `branch ${branch}`;
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "COMMIT_REFUSED",
       `refusing to commit in ${worktree}: it is on ${where}, not a ${TASK_BRANCH_PREFIX}<task> branch (devflow only commits on its own branches)`,
     );
   }
   if (message.trim() === "")
-    throw new WorkspaceError("commit message is empty: pass a message describing the change");
+    throw new DevflowError("COMMIT_REFUSED", "commit message is empty: pass a message describing the change");
   await runGit(worktree, ["add", "--all"]);
   const staged = await runGit(worktree, ["diff", "--cached", "--name-only", "-z"]);
   if (staged === "") return null;
@@ -59,7 +61,7 @@ export interface CommitSummary {
 /** Commits reachable from HEAD but not from `sha` (e.g. the coder's own commits), oldest first. */
 export async function commitsSince(worktree: string, sha: string): Promise<CommitSummary[]> {
   if (sha.trim() === "" || sha.startsWith("-")) {
-    throw new WorkspaceError(`invalid commit ${JSON.stringify(sha)}: pass a commit sha`);
+    throw new DevflowError("BAD_REVISION", `invalid commit ${JSON.stringify(sha)}: pass a commit sha`);
   }
   const output = await runGit(worktree, ["log", "--reverse", "--format=%H%x1f%s%x1e", `${sha}..HEAD`, "--"]);
   return output

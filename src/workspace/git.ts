@@ -1,6 +1,7 @@
 import { execa } from "execa";
 import { GitError, type SimpleGit, simpleGit } from "simple-git";
-import { errorText, WorkspaceError } from "./errors.js";
+import { DevflowError } from "../errors/index.js";
+import { errorText } from "./errors.js";
 
 /**
  * Inherited variables that would point git at another repository/index (e.g. when devflow is
@@ -80,7 +81,7 @@ export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
 }
 
 /**
- * Runs `git <args>` in `baseDir` and returns stdout; failures become a WorkspaceError naming the command.
+ * Runs `git <args>` in `baseDir` and returns stdout; failures become a GIT_FAILED DevflowError naming the command.
  * Plumbing calls on the hot path (snapshots, diffs, logs) go straight to git with execa: simple-git
  * adds a fixed 50 ms wait to every command that prints nothing, which was a third of devflow's
  * per-attempt overhead (measured by `npm run bench`). Same environment and config as gitAt.
@@ -120,9 +121,13 @@ export async function gitSucceeds(baseDir: string, args: string[]): Promise<bool
   }
 }
 
-export function gitFailure(baseDir: string, args: string[], error: unknown): WorkspaceError {
+export function gitFailure(baseDir: string, args: string[], error: unknown): DevflowError<"GIT_FAILED"> {
   const command = `git ${args.filter((arg) => arg !== "--").join(" ")}`;
-  return new WorkspaceError(`\`${command}\` failed in ${baseDir}: ${errorText(error) || "no output"}`, {
-    cause: error,
-  });
+  return new DevflowError(
+    "GIT_FAILED",
+    `\`${command}\` failed in ${baseDir}: ${errorText(error) || "no output"}`,
+    {
+      cause: error,
+    },
+  );
 }

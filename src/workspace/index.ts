@@ -2,7 +2,6 @@ export { withBaseWorktree } from "./base-worktree.js";
 export { type CloneRequest, cloneForTask, openTaskClone } from "./clone.js";
 export { type CommitSummary, commitAll, commitsSince, headCommit } from "./commits.js";
 export { DEVFLOW_DIR, ensureDevflowDir, worktreesDir } from "./devflow-dir.js";
-export { WorkspaceError } from "./errors.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";
 export { type RepoMapOptions, repoMap } from "./repo-map.js";

@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, tempDir } from "../../test/support/test-repo.js";
-import { WorkspaceError } from "./errors.js";
 import { assertGitRepo } from "./repo.js";
 
 const dirs: string[] = [];
@@ -35,8 +34,8 @@ describe("assertGitRepo", () => {
   it("tells the user to run git init in a plain folder", async () => {
     const dir = track(tempDir());
     const error = await assertGitRepo(dir).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(WorkspaceError);
-    expect((error as WorkspaceError).message).toBe(
+    expect(error).toMatchObject({ code: "REPO_UNUSABLE", category: "workspace" });
+    expect((error as Error).message).toBe(
       `not a git repository: ${dir} (run \`git init\` there, or pass --repo <path>)`,
     );
   });

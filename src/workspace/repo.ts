@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { errorText, WorkspaceError } from "./errors.js";
+import { DevflowError } from "../errors/index.js";
+import { errorText } from "./errors.js";
 import { gitAt, gitSucceeds, runGit } from "./git.js";
 
 /**
@@ -11,33 +12,42 @@ export async function assertGitRepo(path: string): Promise<string> {
   const dir = resolve(path);
   const info = await stat(dir).catch(() => undefined);
   if (!info) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "REPO_UNUSABLE",
       `repository path does not exist: ${dir} (check the path, or pass --repo <path>)`,
     );
   }
   if (!info.isDirectory()) {
-    throw new WorkspaceError(`repository path is not a directory: ${dir} (pass the repository folder)`);
+    throw new DevflowError(
+      "REPO_UNUSABLE",
+      `repository path is not a directory: ${dir} (pass the repository folder)`,
+    );
   }
   try {
     await gitAt(dir).raw(["rev-parse", "--git-dir"]);
   } catch (error) {
     const reason = errorText(error);
     if (/not a git repository/i.test(reason)) {
-      throw new WorkspaceError(
+      throw new DevflowError(
+        "REPO_UNUSABLE",
         `not a git repository: ${dir} (run \`git init\` there, or pass --repo <path>)`,
       );
     }
     // e.g. "detected dubious ownership": git's own message says what to run.
-    throw new WorkspaceError(`git cannot use the repository at ${dir}: ${reason}`, { cause: error });
+    throw new DevflowError("REPO_UNUSABLE", `git cannot use the repository at ${dir}: ${reason}`, {
+      cause: error,
+    });
   }
   if ((await runGit(dir, ["rev-parse", "--is-inside-work-tree"])).trim() !== "true") {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "REPO_UNUSABLE",
       `${dir} is a bare repository or a .git folder, not a working tree (pass a checkout, or its URL to clone)`,
     );
   }
   const topLevel = (await runGit(dir, ["rev-parse", "--show-toplevel"])).trim();
   if (!(await gitSucceeds(topLevel, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]))) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "REPO_UNUSABLE",
       `git repository ${topLevel} has no commits yet (commit once so devflow can branch from HEAD)`,
     );
   }

@@ -1,7 +1,8 @@
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { WorkspaceError } from "./errors.js";
+import { DevflowError } from "../errors/index.js";
+
 import { runGit } from "./git.js";
 
 /**
@@ -41,7 +42,10 @@ export interface TreeDiff {
 export async function diffTrees(worktree: string, fromTree: string, toTree: string): Promise<TreeDiff> {
   for (const rev of [fromTree, toTree]) {
     if (rev.trim() === "" || rev.startsWith("-")) {
-      throw new WorkspaceError(`invalid tree ${JSON.stringify(rev)}: pass a tree or commit sha`);
+      throw new DevflowError(
+        "BAD_REVISION",
+        `invalid tree ${JSON.stringify(rev)}: pass a tree or commit sha`,
+      );
     }
   }
   const neutral = ["--no-ext-diff", "--no-textconv", "--no-color"];

@@ -1,4 +1,5 @@
-import { WorkspaceError } from "./errors.js";
+import { DevflowError } from "../errors/index.js";
+
 import { gitSucceeds, runGit } from "./git.js";
 import { samePath } from "./paths.js";
 
@@ -9,19 +10,22 @@ import { samePath } from "./paths.js";
 export async function assertTaskCheckout(dir: string, branch: string, baseCommit: string): Promise<void> {
   const topLevel = await runGit(dir, ["rev-parse", "--show-toplevel"]).catch(() => undefined);
   if (topLevel === undefined || !samePath(topLevel.trim(), dir)) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
       `${dir} exists but is not a git checkout of its own; remove it and start the task again without --resume`,
     );
   }
   const current = (await runGit(dir, ["symbolic-ref", "--quiet", "--short", "HEAD"]).catch(() => "")).trim();
   if (current !== branch) {
     const where = current === "" ? "a detached HEAD" : `branch ${current}`;
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
       `${dir} is on ${where}, expected ${branch}; check out ${branch} there (\`git -C ${dir} checkout ${branch}\`) and resume again`,
     );
   }
   if (baseCommit.startsWith("-") || !(await gitSucceeds(dir, ["cat-file", "-e", `${baseCommit}^{commit}`]))) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
       `base commit ${baseCommit} of ${branch} is not in ${dir}; the task's history was rewritten, start it again without --resume`,
     );
   }

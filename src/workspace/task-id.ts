@@ -1,4 +1,4 @@
-import { WorkspaceError } from "./errors.js";
+import { DevflowError } from "../errors/index.js";
 
 /** Prefix of every branch devflow creates; commits are only ever made on such a branch. */
 export const TASK_BRANCH_PREFIX = "devflow/";
@@ -15,7 +15,8 @@ export function assertTaskId(taskId: string): string {
     !taskId.endsWith(".") &&
     taskId.length <= 200;
   if (!valid) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "TASK_ID_INVALID",
       `invalid task id ${JSON.stringify(taskId)}: use letters, digits, '-', '_' and '.', starting with a letter or digit (e.g. "add-login-form")`,
     );
   }

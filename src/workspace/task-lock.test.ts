@@ -4,7 +4,6 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { removeDir, tempDir } from "../../test/support/test-repo.js";
-import { WorkspaceError } from "./errors.js";
 import { acquireTaskLock } from "./task-lock.js";
 
 const dirs: string[] = [];
@@ -25,7 +24,7 @@ describe("acquireTaskLock", () => {
 
     const error = await acquireTaskLock(dir).catch((caught: unknown) => caught);
 
-    expect(error).toBeInstanceOf(WorkspaceError);
+    expect(error).toMatchObject({ code: "TASK_LOCKED", category: "workspace" });
     expect((error as Error).message).toBe(
       `another devflow run is working on task add-login (pid ${process.pid} on ${hostname()}, lock ${join(dir, "run.lock")}); wait for it to finish`,
     );

@@ -3,7 +3,8 @@ import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join, resolve } from "node:path";
 import lockfile from "proper-lockfile";
-import { errorText, WorkspaceError } from "./errors.js";
+import { DevflowError } from "../errors/index.js";
+import { errorText } from "./errors.js";
 
 /** A lock not refreshed for this long belongs to a crashed run and is taken over. */
 const STALE_MS = 30_000;
@@ -58,14 +59,19 @@ export async function acquireTaskLock(
     }
   } catch (error) {
     if (isLocked(error)) {
-      throw new WorkspaceError(
+      throw new DevflowError(
+        "TASK_LOCKED",
         `another devflow run is working on task ${taskId} (${describeOwner(ownerPath)}, lock ${lockPath}); wait for it to finish`,
         { cause: error },
       );
     }
-    throw new WorkspaceError(`could not lock task ${taskId} (${lockPath}): ${errorText(error)}`, {
-      cause: error,
-    });
+    throw new DevflowError(
+      "TASK_LOCKED",
+      `could not lock task ${taskId} (${lockPath}): ${errorText(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: hostname() }));
   let released = false;

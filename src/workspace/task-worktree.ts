@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { DevflowError } from "../errors/index.js";
 import { ensureDevflowDir, worktreesDir } from "./devflow-dir.js";
-import { WorkspaceError } from "./errors.js";
+
 import { gitSucceeds, runGit } from "./git.js";
 import { samePath } from "./paths.js";
 import { assertTaskCheckout } from "./task-checkout.js";
@@ -30,12 +31,14 @@ export async function createTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef):
   const branch = taskBranch(taskId);
   const worktree = taskWorktreePath(repoRoot, taskId);
   if (await branchExists(repoRoot, branch)) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_EXISTS",
       `branch ${branch} already exists in ${repoRoot}; resume that task (--resume) or delete the branch (\`git branch -D ${branch}\`) to start over`,
     );
   }
   if (existsSync(worktree)) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_EXISTS",
       `worktree folder already exists: ${worktree}; resume that task (--resume) or remove it (\`git worktree remove --force ${worktree}\`) to start over`,
     );
   }
@@ -56,13 +59,15 @@ export async function openTaskWorktree({
   const branch = taskBranch(taskId);
   const worktree = taskWorktreePath(repoRoot, taskId);
   if (!existsSync(worktree)) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
       `the worktree of task ${taskId} is gone (${worktree}); it cannot be resumed, start the task again without --resume`,
     );
   }
   const registered = (await listWorktrees(repoRoot)).some((entry) => samePath(entry.path, worktree));
   if (!registered) {
-    throw new WorkspaceError(
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
       `${worktree} is not a registered git worktree of ${repoRoot}; remove the folder and start the task again without --resume`,
     );
   }

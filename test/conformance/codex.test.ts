@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_HOME_DIR } from "../../src/coders/cli/cli-backend.js";
 import { createCodexBackend } from "../../src/coders/codex.js";
-import { CoderUnavailableError } from "../../src/coders/contract.js";
+import { isCoderUnavailable } from "../../src/coders/contract.js";
 import { runCoderConformance } from "./conformance.js";
 import { createStubWorld } from "./harness.js";
 
@@ -42,7 +42,7 @@ describe("codex specifics", () => {
           timeoutMs: 60_000,
         })
         .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(CoderUnavailableError);
+      expect(isCoderUnavailable(error)).toBe(true);
       expect(existsSync(world.recordFile)).toBe(false);
     } finally {
       world.cleanup();

@@ -4,13 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CoderStatus } from "../../src/artifacts/schemas/index.js";
 import { CONFIG_HOME_DIR } from "../../src/coders/cli/cli-backend.js";
 import type { CliCoderBackend, CliRuntimeOptions } from "../../src/coders/cli/types.js";
-import {
-  type CoderBackend,
-  type CoderRunRequest,
-  type CoderRunResult,
-  CoderUnavailableError,
-  type CoderUsage,
-} from "../../src/coders/contract.js";
+import type { CoderBackend, CoderRunRequest, CoderRunResult, CoderUsage } from "../../src/coders/contract.js";
+import { isDevflowError } from "../../src/errors/index.js";
 import {
   type CoderWorld,
   createCoderWorld,
@@ -229,12 +224,12 @@ export function runCoderConformance(factory: ConformanceFactory, controls: StubC
       expect(result.finalMessage).not.toContain(secret);
     });
 
-    it("a missing binary is a CoderUnavailableError naming the install step", async () => {
+    it("a missing binary is a CODER_NOT_INSTALLED error naming the install step", async () => {
       const emptyPath = world.sourceEnv({ ...controls.authEnv, PATH: join(world.root, "no-such-bin") });
       const missing = factory({ sourceEnv: emptyPath });
       const error = await missing.run(request("success")).catch((caught: unknown) => caught);
-      if (!(error instanceof CoderUnavailableError))
-        throw new Error(`expected a CoderUnavailableError, got ${String(error)}`);
+      if (!isDevflowError(error, "CODER_NOT_INSTALLED"))
+        throw new Error(`expected a CODER_NOT_INSTALLED error, got ${String(error)}`);
       expect(error.message).toContain(controls.installStep);
       expect(error.hint).toContain(controls.installStep);
       const probe = await missing.probe();
@@ -246,8 +241,8 @@ export function runCoderConformance(factory: ConformanceFactory, controls: StubC
       const unconfigured = factory({ sourceEnv: world.sourceEnv() });
       expect((await unconfigured.probe()).authConfigured).toBe(false);
       const error = await unconfigured.run(request("success")).catch((caught: unknown) => caught);
-      if (!(error instanceof CoderUnavailableError))
-        throw new Error(`expected a CoderUnavailableError, got ${String(error)}`);
+      if (!isDevflowError(error, "CODER_MISCONFIGURED"))
+        throw new Error(`expected a CODER_MISCONFIGURED error, got ${String(error)}`);
       expect(error.hint).not.toBeNull();
       expect(existsSync(world.recordFile)).toBe(false);
     });

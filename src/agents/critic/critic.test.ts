@@ -9,7 +9,7 @@ import { VerifierEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
 import {
   type ModelGateway,
   type StructuredCall,
-  StructuredOutputError,
+  structuredOutputError,
   type UsageSnapshot,
 } from "../../models/contract.js";
 import { matchCriteria, runCriticVerifier } from "./critic.js";
@@ -250,7 +250,7 @@ describe("runCriticVerifier", () => {
 
   it("is an error when the model cannot answer", async () => {
     const { e } = await critic([
-      new StructuredOutputError("critic", "critic answer invalid twice: criteria missing"),
+      structuredOutputError("critic", "critic answer invalid twice: criteria missing"),
     ]);
     expect(e.overall_result).toBe("error");
     expect(e.green_condition_alignment).toBe("unknown");

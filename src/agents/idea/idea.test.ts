@@ -5,7 +5,6 @@ import { replayGateway, useScratch } from "../../../test/chat/support/intake-fix
 import { type IdeaPlan, TaskType } from "../../artifacts/schemas/index.js";
 import { parseArtifact } from "../../artifacts/validate.js";
 import type { CassetteEntry } from "../../models/cassette.js";
-import { StructuredOutputError } from "../../models/contract.js";
 import { runIdea } from "./idea.js";
 
 const fixture = useScratch().repo;
@@ -91,7 +90,7 @@ describe("runIdea", () => {
       request: "Rewrite the importer",
       priorTurns: [],
     });
-    await expect(run).rejects.toBeInstanceOf(StructuredOutputError);
+    await expect(run).rejects.toMatchObject({ code: "MODEL_NO_VALID_ANSWER" });
     await expect(run).rejects.toThrow(/idea/);
   });
 

@@ -1,8 +1,8 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { type HandoffSource, type IdeaBrief, IdeaPlan } from "../../artifacts/schemas/index.js";
+import { DevflowError } from "../../errors/index.js";
 import { claimRecordId, writeRecord } from "../../lanes/intake/lane-records.js";
 import { renderTurns } from "../../lanes/intake/turns.js";
-import { UsageError } from "../../lanes/iterate/errors.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { nowIso } from "../../util/time.js";
@@ -49,7 +49,7 @@ export async function runIdea(input: {
   handoff?: HandoffSource;
 }): Promise<{ id: string; brief: IdeaBrief; artifactPath: string }> {
   const request = input.request.trim();
-  if (!request) throw new UsageError("the request is empty: describe the feature to plan");
+  if (!request) throw new DevflowError("REQUEST_EMPTY", "the request is empty: describe the feature to plan");
   const repoRoot = await assertGitRepo(input.repoRoot);
   const turns = renderTurns(input.priorTurns);
   const map = await repoMap(repoRoot, { maxFiles: 300 });

@@ -9,13 +9,9 @@ import {
   toolStrategy,
 } from "langchain";
 import { InsightFindings } from "../../artifacts/schemas/index.js";
+import { unwrapDevflowError } from "../../errors/index.js";
 import { renderTurns } from "../../lanes/intake/turns.js";
-import {
-  ModelCallError,
-  type ModelGateway,
-  ReplayExhaustedError,
-  StructuredOutputError,
-} from "../../models/contract.js";
+import { type ModelGateway, structuredOutputError } from "../../models/contract.js";
 import { answerRepairMiddleware, readOnlyTools, type ToolContext } from "../../tools/index.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { repoMap } from "../../workspace/index.js";
@@ -109,7 +105,7 @@ export async function runInsightAgent(input: {
     );
     for await (const state of stream) last = state;
   } catch (error) {
-    if (!(error instanceof GraphRecursionError)) throw ownError(error);
+    if (!(error instanceof GraphRecursionError)) throw unwrapDevflowError(error);
     stepLimitHit = true;
   }
 
@@ -119,7 +115,7 @@ export async function runInsightAgent(input: {
   if (last.structuredResponse !== undefined && !stepLimitHit) {
     const parsed = InsightFindings.safeParse(last.structuredResponse);
     if (!parsed.success) {
-      throw new StructuredOutputError(
+      throw structuredOutputError(
         "insight",
         `the insight agent's ${INSIGHT_ANSWER_TOOL} answer does not match the schema: ${parsed.error.message}`,
       );
@@ -133,16 +129,4 @@ export async function runInsightAgent(input: {
       ? "model_call_limit"
       : "no_answer";
   return { findings: null, stoppedBy, toolCalls };
-}
-
-const OWN_ERRORS = [StructuredOutputError, ModelCallError, ReplayExhaustedError];
-
-/** langchain wraps middleware errors; devflow's own classes reach the caller unwrapped. */
-function ownError(error: unknown): unknown {
-  let e: unknown = error;
-  for (let depth = 0; e instanceof Error && depth < 10; depth++, e = e.cause) {
-    const candidate = e;
-    if (OWN_ERRORS.some((kind) => candidate instanceof kind)) return candidate;
-  }
-  return error;
 }

@@ -15,12 +15,8 @@ import {
 } from "langchain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ObservationFindings, TaskArtifact } from "../../artifacts/schemas/index.js";
-import {
-  ModelCallError,
-  type ModelGateway,
-  type Role,
-  StructuredOutputError,
-} from "../../models/contract.js";
+import { DevflowError } from "../../errors/index.js";
+import type { ModelGateway, Role } from "../../models/contract.js";
 import { createModelGateway } from "../../models/index.js";
 import { OBSERVER_ANSWER_TOOL, runObserverAgent } from "./observer-agent.js";
 
@@ -246,13 +242,13 @@ describe("runObserverAgent", () => {
     expect(feedback?.text).toMatch(/observation_findings. answer was not accepted: .*verdict/);
   });
 
-  it("fails with StructuredOutputError naming the observer when the repaired answer is still invalid", async () => {
+  it("fails with MODEL_NO_VALID_ANSWER naming the observer when the repaired answer is still invalid", async () => {
     const { verdict: _dropped, ...missingVerdict } = seamFindings;
     const model = new ScriptedChatModel((turn) => call(`bad${turn}`, OBSERVER_ANSWER_TOOL, missingVerdict));
 
     const run = runObserverAgent({ gateway: await gatewayWith(model), task, worktree, repoMap: "" });
 
-    await expect(run).rejects.toThrow(StructuredOutputError);
+    await expect(run).rejects.toMatchObject({ code: "MODEL_NO_VALID_ANSWER", details: { role: "observer" } });
     await expect(run).rejects.toThrow(/observer gave an invalid observation_findings answer 2 times/);
   });
 
@@ -261,7 +257,7 @@ describe("runObserverAgent", () => {
     const model = new ScriptedChatModel((turn) => {
       if (!failed) {
         failed = true;
-        throw new ModelCallError("rate_limit", "rate limited (HTTP 429)", 429);
+        throw new DevflowError("MODEL_RATE_LIMIT", "rate limited (HTTP 429)", { details: { status: 429 } });
       }
       return turn === 1 ? call("ok", OBSERVER_ANSWER_TOOL, seamFindings) : new AIMessage("unexpected");
     });
@@ -281,12 +277,14 @@ describe("runObserverAgent", () => {
     let calls = 0;
     const model = new ScriptedChatModel(() => {
       calls++;
-      throw new ModelCallError("auth", "authentication failed (HTTP 401). Check OPENAI_API_KEY.", 401);
+      throw new DevflowError("MODEL_AUTH", "authentication failed (HTTP 401). Check OPENAI_API_KEY.", {
+        details: { status: 401 },
+      });
     });
 
     const run = runObserverAgent({ gateway: await gatewayWith(model), task, worktree, repoMap: "" });
 
-    await expect(run).rejects.toThrow(ModelCallError);
+    await expect(run).rejects.toMatchObject({ code: "MODEL_AUTH" });
     expect(calls).toBe(1);
   });
 

@@ -10,12 +10,8 @@ import {
   toolStrategy,
 } from "langchain";
 import { ObservationFindings, type TaskArtifact } from "../../artifacts/schemas/index.js";
-import {
-  ModelCallError,
-  type ModelGateway,
-  ReplayExhaustedError,
-  StructuredOutputError,
-} from "../../models/contract.js";
+import { unwrapDevflowError } from "../../errors/index.js";
+import { isTransientModelError, type ModelGateway, structuredOutputError } from "../../models/contract.js";
 import { answerRepairMiddleware, observerTools, type ToolContext } from "../../tools/index.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 
@@ -64,8 +60,6 @@ export interface ObserverAgentResult {
   modelCalls: number;
   stoppedBy: ObserverStop;
 }
-
-const TRANSIENT_MODEL_ERRORS = new Set(["rate_limit", "server", "connection", "timeout"]);
 
 const FindingsAnswer = ObservationFindings.meta({
   title: OBSERVER_ANSWER_TOOL,
@@ -125,7 +119,7 @@ export async function runObserverAgent(input: ObserverAgentInput): Promise<Obser
     );
     for await (const state of stream) last = state;
   } catch (error) {
-    if (!(error instanceof GraphRecursionError)) throw unwrapKnownError(error);
+    if (!(error instanceof GraphRecursionError)) throw unwrapDevflowError(error);
     stepLimitHit = true;
   }
 
@@ -137,7 +131,7 @@ export async function runObserverAgent(input: ObserverAgentInput): Promise<Obser
   if (last.structuredResponse !== undefined && !stepLimitHit) {
     const parsed = ObservationFindings.safeParse(last.structuredResponse);
     if (!parsed.success) {
-      throw new StructuredOutputError(
+      throw structuredOutputError(
         "observer",
         `the observer's ${OBSERVER_ANSWER_TOOL} answer does not match the schema: ${parsed.error.message}`,
       );
@@ -151,29 +145,6 @@ export async function runObserverAgent(input: ObserverAgentInput): Promise<Obser
       ? "model_call_limit"
       : "no_answer";
   return { findings: unfinishedFindings(stoppedBy, limits, counts), ...counts, stoppedBy };
-}
-
-/** The errors an error was caused by, itself first (langchain wraps middleware errors). */
-function* causeChain(error: unknown): Generator<unknown> {
-  for (let e: unknown = error, depth = 0; e !== undefined && depth < 10; depth++) {
-    yield e;
-    e = e instanceof Error ? e.cause : undefined;
-  }
-}
-
-function isTransientModelError(error: unknown): boolean {
-  return [...causeChain(error)].some(
-    (e) => e instanceof ModelCallError && TRANSIENT_MODEL_ERRORS.has(e.kind),
-  );
-}
-
-/** devflow's own error classes reach the caller unwrapped, so nodes can tell them apart. */
-function unwrapKnownError(error: unknown): unknown {
-  const known = [...causeChain(error)].find(
-    (e) =>
-      e instanceof StructuredOutputError || e instanceof ModelCallError || e instanceof ReplayExhaustedError,
-  );
-  return known ?? error;
 }
 
 /** Tool calls that actually ran (calls refused by the tool call limit come back as error messages). */

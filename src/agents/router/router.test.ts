@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { demoCassette, writeCassette } from "../../../test/support/lane-harness.js";
 import { startOpenAIServer, toolCallAnswer } from "../../../test/support/openai-server.js";
-import { StructuredOutputError } from "../../models/contract.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { type RouteDecision, routeMessage, type Turn } from "./router.js";
 
@@ -94,7 +93,7 @@ describe("routeMessage", () => {
     cassette.calls = { router: [bad, bad] };
     const gateway = createModelGateway({ mode: "replay", cassettePath: writeCassette(cassette) });
     const routed = routeMessage({ gateway, message: "fix it", priorTurns: [] });
-    await expect(routed).rejects.toBeInstanceOf(StructuredOutputError);
+    await expect(routed).rejects.toMatchObject({ code: "MODEL_NO_VALID_ANSWER" });
     await expect(routed).rejects.toThrow(/router/);
   });
 });

@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { UsageError } from "../../lanes/iterate/errors.js";
+import { DevflowError } from "../../errors/index.js";
 import type { QuestionsInterrupt } from "../../lanes/iterate/nodes/ask.js";
 import { runIterate } from "../../lanes/iterate/run-iterate.js";
 import { exitCodeFor } from "../exit-codes.js";
@@ -81,12 +81,13 @@ export function registerIterate(program: Command, io: CliIO): void {
 async function iterateAction(request: string, flags: IterateFlags, io: CliIO): Promise<number> {
   const interactive = io.isTTY && !flags.yes && !flags.json;
   if (!request.trim() && !flags.resume) {
-    throw new UsageError(
+    throw new DevflowError(
+      "REQUEST_EMPTY",
       'the request is empty: devflow iterate "what to change" (or --resume --task-id <id>)',
     );
   }
   if (flags.resume && !flags.taskId && !request.trim())
-    throw new UsageError("--resume needs --task-id <id> (or the original request)");
+    throw new DevflowError("BAD_OPTION", "--resume needs --task-id <id> (or the original request)");
   const repo = flags.repo ?? (await defaultRepo(interactive));
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -132,7 +133,7 @@ async function defaultRepo(interactive: boolean): Promise<string> {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       const answer = (await rl.question("Repository path or git URL: ")).trim();
-      if (!answer) throw new UsageError("no repository given: pass --repo <path|url>");
+      if (!answer) throw new DevflowError("BAD_OPTION", "no repository given: pass --repo <path|url>");
       return answer;
     } finally {
       rl.close();

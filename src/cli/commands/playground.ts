@@ -5,9 +5,9 @@ import { runPlayground } from "../../../playground/run-playground.js";
 import { CASSETTES_DIR, type PlaygroundMode } from "../../../playground/run-scenario.js";
 import { findScenario, SCENARIOS } from "../../../scenarios/index.js";
 import type { Scenario } from "../../../scenarios/scenario.js";
-import { CoderUnavailableError } from "../../coders/contract.js";
+import { coderUnavailableError } from "../../coders/contract.js";
 import { DEFAULT_CODER, resolveCoder } from "../../coders/index.js";
-import { UsageError } from "../../lanes/iterate/errors.js";
+import { DevflowError } from "../../errors/index.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -95,7 +95,7 @@ function selectScenarios(names: string[]): readonly Scenario[] {
   try {
     return names.map(findScenario);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new DevflowError("BAD_OPTION", error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -106,6 +106,10 @@ async function assertReady(mode: PlaygroundMode, model: string, coder: string | 
     const backend = resolveCoder(coder);
     const probe = await backend.probe();
     if (!probe.installed)
-      throw new CoderUnavailableError(`coder "${backend.name}" is not installed`, probe.hint);
+      throw coderUnavailableError(
+        "CODER_NOT_INSTALLED",
+        `coder "${backend.name}" is not installed`,
+        probe.hint,
+      );
   }
 }

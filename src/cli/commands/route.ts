@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { routeMessage } from "../../agents/router/router.js";
-import { UsageError } from "../../lanes/iterate/errors.js";
+import { DevflowError } from "../../errors/index.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import type { CliIO } from "../io.js";
 
@@ -26,7 +26,10 @@ export function registerRoute(program: Command, io: CliIO): void {
     .action(async (words: string[], flags: RouteFlags) => {
       const message = words.join(" ").trim();
       if (!message)
-        throw new UsageError('the message is empty: devflow route "what you would say in the chat"');
+        throw new DevflowError(
+          "REQUEST_EMPTY",
+          'the message is empty: devflow route "what you would say in the chat"',
+        );
       const gateway = createModelGateway({
         mode: flags.replay ? "replay" : flags.record ? "record" : "live",
         model: flags.model,

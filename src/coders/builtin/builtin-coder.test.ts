@@ -9,9 +9,9 @@ import {
   textAnswer,
   toolCallAnswer,
 } from "../../../test/support/openai-server.js";
+import { isDevflowError } from "../../errors/index.js";
 import type { CassetteEntry } from "../../models/cassette.js";
-import { createModelGateway, ReplayExhaustedError } from "../../models/index.js";
-import { CoderUnavailableError } from "../contract.js";
+import { createModelGateway } from "../../models/index.js";
 import { knownCoders, resolveCoder } from "../index.js";
 import { type BuiltinLimits, createBuiltinCoder } from "./index.js";
 
@@ -70,8 +70,9 @@ describe("builtin coder: setup", () => {
     const error = await createBuiltinCoder({ env: {} })
       .run(request())
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CoderUnavailableError);
-    expect((error as CoderUnavailableError).hint).toContain("OPENAI_API_KEY");
+    if (!isDevflowError(error, "CODER_MISCONFIGURED"))
+      throw new Error(`expected CODER_MISCONFIGURED, got ${error}`);
+    expect(error.hint).toContain("OPENAI_API_KEY");
     expect(readdirSync(world.attemptDir)).toEqual([]);
   });
 
@@ -88,7 +89,7 @@ describe("builtin coder: setup", () => {
 
   it("a cassette without an answer for the coder fails loudly instead of looking like a coder error", async () => {
     const run = runReplay([toolTurn("list_files", {})]);
-    await expect(run).rejects.toBeInstanceOf(ReplayExhaustedError);
+    await expect(run).rejects.toMatchObject({ code: "REPLAY_EXHAUSTED" });
     await expect(run).rejects.toThrow(/role coder call #2/);
   });
 });

@@ -7,7 +7,8 @@ import {
   modelRetryMiddleware,
   toolCallLimitMiddleware,
 } from "langchain";
-import { ModelConfigError, type ModelGateway, ReplayExhaustedError } from "../../models/contract.js";
+import { findCause, isDevflowError } from "../../errors/index.js";
+import { isTransientModelError, type ModelGateway } from "../../models/contract.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import type { ToolContext } from "../../tools/index.js";
 import { type GuardDecision, loopGuardMiddleware } from "../../tools/loop-guards/index.js";
@@ -20,10 +21,10 @@ import {
   type CoderProbe,
   type CoderRunRequest,
   type CoderRunResult,
-  CoderUnavailableError,
+  coderUnavailableError,
 } from "../contract.js";
 import { type BuiltinLimits, DEFAULT_BUILTIN_LIMITS } from "./limits.js";
-import { decideOutcome, findCause, isTransientModelError } from "./outcome.js";
+import { decideOutcome } from "./outcome.js";
 import { builtinCoderTools } from "./tools.js";
 import { CoderTranscript } from "./transcript.js";
 import { transcriptMiddleware } from "./transcript-middleware.js";
@@ -63,8 +64,9 @@ export function createBuiltinCoder(options: BuiltinCoderOptions = {}): CoderBack
         ...(request.model === undefined ? {} : { model: request.model }),
       });
     } catch (error) {
-      if (error instanceof ModelConfigError) {
-        throw new CoderUnavailableError(
+      if (isDevflowError(error, "MODEL_CONFIG")) {
+        throw coderUnavailableError(
+          "CODER_MISCONFIGURED",
           `the builtin coder has no model endpoint: ${error.message}`,
           BUILTIN_SETUP_HINT,
         );
@@ -186,7 +188,7 @@ async function driveAgent(run: RunContext): Promise<CoderRunResult> {
   } catch (caught) {
     // A cassette that has no answer is a broken scenario, not a coder outcome: fail loudly (unless
     // the run was being stopped anyway, when the call should not have been made at all).
-    const exhausted = findCause(caught, (e): e is ReplayExhaustedError => e instanceof ReplayExhaustedError);
+    const exhausted = findCause(caught, (e) => isDevflowError(e, "REPLAY_EXHAUSTED"));
     if (exhausted !== undefined && !signal.aborted) throw exhausted;
     error = caught;
   }

@@ -1,6 +1,7 @@
 import { GraphRecursionError } from "@langchain/langgraph";
 import type { CoderStatus } from "../../artifacts/schemas/index.js";
-import { ModelCallError } from "../../models/contract.js";
+import { findCause } from "../../errors/index.js";
+import { isModelCallError } from "../../models/contract.js";
 import type { GuardDecision } from "../../tools/loop-guards/index.js";
 import type { BuiltinLimits } from "./limits.js";
 import type { AssistantTurn } from "./transcript.js";
@@ -24,17 +25,6 @@ export interface RunOutcome {
   status: CoderStatus;
   error: string | null;
 }
-
-/** The first error in the `cause` chain that matches (langchain wraps middleware errors). */
-export function findCause<T>(error: unknown, match: (e: unknown) => e is T): T | undefined {
-  for (let e: unknown = error, depth = 0; e !== undefined && depth < 10; depth++) {
-    if (match(e)) return e;
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return undefined;
-}
-
-const isModelCallError = (e: unknown): e is ModelCallError => e instanceof ModelCallError;
 
 /**
  * The CoderStatus of a finished run. "ok" means the model ended by itself with a final message;
@@ -86,16 +76,12 @@ function fromError(error: unknown, limits: BuiltinLimits): RunOutcome {
   const modelError = findCause(error, isModelCallError);
   if (modelError !== undefined) {
     const status: CoderStatus =
-      modelError.kind === "auth" ? "auth" : modelError.kind === "rate_limit" ? "rate_limit" : "error";
+      modelError.code === "MODEL_AUTH"
+        ? "auth"
+        : modelError.code === "MODEL_RATE_LIMIT"
+          ? "rate_limit"
+          : "error";
     return { status, error: modelError.message };
   }
   return { status: "error", error: error instanceof Error ? error.message : String(error) };
-}
-
-/** Transient model failures worth a retry: not when the run itself was stopped meanwhile. */
-export function isTransientModelError(error: unknown): boolean {
-  const modelError = findCause(error, isModelCallError);
-  return (
-    modelError !== undefined && ["rate_limit", "server", "connection", "timeout"].includes(modelError.kind)
-  );
 }

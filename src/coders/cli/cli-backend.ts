@@ -10,7 +10,8 @@ import {
   type CoderBackend,
   type CoderRunRequest,
   type CoderRunResult,
-  CoderUnavailableError,
+  type CoderUnavailableError,
+  coderUnavailableError,
 } from "../contract.js";
 import { findExecutable } from "./binary.js";
 import { BATCH_ENV, mergeEnv, pickEnv } from "./env.js";
@@ -91,7 +92,8 @@ class CliBackend implements CoderBackend {
 
   private missingBinary(): CoderUnavailableError {
     const command = this.options.binary ?? this.spec.binary;
-    return new CoderUnavailableError(
+    return coderUnavailableError(
+      "CODER_NOT_INSTALLED",
       `The ${this.name} coder cannot run: no "${command}" executable was found on PATH. ${this.spec.installHint}`,
       this.spec.installHint,
     );
@@ -142,14 +144,16 @@ class CliBackend implements CoderBackend {
     if (binaryPath === null) throw this.missingBinary();
     const misconfigured = this.spec.misconfiguration;
     if (misconfigured !== undefined) {
-      throw new CoderUnavailableError(
+      throw coderUnavailableError(
+        "CODER_MISCONFIGURED",
         `The ${this.name} coder cannot run: ${misconfigured.reason}`,
         misconfigured.hint,
       );
     }
     // Without a credential these CLIs wait for an interactive sign-in or fail late; say so up front.
     if (!this.spec.authConfigured({ ...this.source, ...request.env })) {
-      throw new CoderUnavailableError(
+      throw coderUnavailableError(
+        "CODER_MISCONFIGURED",
         `The ${this.name} coder has no credentials configured. ${this.spec.authHint}`,
         this.spec.authHint,
       );

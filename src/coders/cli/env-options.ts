@@ -1,4 +1,4 @@
-import { CoderUnavailableError } from "../contract.js";
+import { type CoderUnavailableError, coderUnavailableError } from "../contract.js";
 import type { OpenAiEndpoint, SourceEnv } from "./types.js";
 
 /**
@@ -25,7 +25,8 @@ function value(env: SourceEnv, name: string): string | undefined {
 }
 
 function invalid(name: string, raw: string, expected: string): CoderUnavailableError {
-  return new CoderUnavailableError(
+  return coderUnavailableError(
+    "CODER_MISCONFIGURED",
     `${name}=${JSON.stringify(raw)} is not valid: expected ${expected}.`,
     `Fix or unset ${name}.`,
   );
@@ -65,7 +66,8 @@ export function endpointFromEnv(env: SourceEnv): OpenAiEndpoint | undefined {
     throw invalid(CODER_ENV.baseUrl, baseUrl, "an http(s) URL such as http://127.0.0.1:8080/v1");
   const model = value(env, CODER_ENV.model);
   if (model === undefined) {
-    throw new CoderUnavailableError(
+    throw coderUnavailableError(
+      "CODER_MISCONFIGURED",
       `${CODER_ENV.baseUrl} is set but ${CODER_ENV.model} is not: the coder needs the model id the endpoint serves.`,
       `Set ${CODER_ENV.model} (e.g. qwen2.5-coder) or unset ${CODER_ENV.baseUrl}.`,
     );

@@ -2,10 +2,10 @@ import { type InsightStop, runInsightAgent } from "../../agents/insight/insight-
 import { checkReferences } from "../../agents/insight/insight-references.js";
 import type { Turn } from "../../agents/router/router.js";
 import type { HandoffSource } from "../../artifacts/schemas/index.js";
+import { DevflowError } from "../../errors/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { nowIso } from "../../util/time.js";
 import { assertGitRepo, headCommit } from "../../workspace/index.js";
-import { UsageError } from "../iterate/errors.js";
 import { claimRecordId, writeRecord } from "./lane-records.js";
 
 export interface InsightResult {
@@ -37,7 +37,8 @@ export async function runInsight(input: {
   handoff?: HandoffSource;
 }): Promise<InsightResult> {
   const question = input.question.trim();
-  if (!question) throw new UsageError("the question is empty: ask what you want explained");
+  if (!question)
+    throw new DevflowError("REQUEST_EMPTY", "the question is empty: ask what you want explained");
   const repoRoot = await assertGitRepo(input.repoRoot);
   const head = await headCommit(repoRoot);
   const run = await runInsightAgent({

@@ -3,14 +3,13 @@ import { join } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Turn } from "../../agents/router/router.js";
+import { DevflowError, describeError } from "../../errors/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { assertGitRepo, ensureDevflowDir } from "../../workspace/index.js";
-import { UsageError } from "../iterate/errors.js";
 import type { IterateSettings } from "./deps.js";
 import type { EmitIntakeEvent } from "./events.js";
 import { buildIntakeGraph, type IntakeGraph } from "./intake-graph.js";
 import { IntakeQuestions } from "./nodes/ask.js";
-import { describeError } from "./nodes/shared.js";
 import type { LaneResult, RouteRecord } from "./state.js";
 import { type ThreadInfo, ThreadStore } from "./thread-store.js";
 import { toTurns, userTurn } from "./turns.js";
@@ -116,9 +115,13 @@ export class IntakeSession {
   /** Continues an iterate task of this repository that stopped (Ctrl-C, crash) from its checkpoint. */
   async resumeTask(taskId: string, signal: AbortSignal): Promise<boolean> {
     if (await this.pendingQuestions())
-      throw new UsageError("the iterate lane is waiting for answers: reply to its questions first");
+      throw new DevflowError(
+        "LANE_WAITING",
+        "the iterate lane is waiting for answers: reply to its questions first",
+      );
     if (!existsSync(join(this.repoRoot, ".devflow", "iterate", taskId, "iterator_run.json")))
-      throw new UsageError(
+      throw new DevflowError(
+        "TASK_NOT_FOUND",
         `no iterate task "${taskId}" in ${this.repoRoot} (/runs lists this thread's tasks)`,
       );
     return this.run({ resume: { task_id: taskId, answer: null } }, signal);
@@ -179,8 +182,9 @@ export class IntakeSession {
   }
 }
 
-function unknownThread(threadId: string, repoRoot: string, known: ThreadInfo[]): UsageError {
-  return new UsageError(
+function unknownThread(threadId: string, repoRoot: string, known: ThreadInfo[]): DevflowError {
+  return new DevflowError(
+    "THREAD_NOT_FOUND",
     `no chat thread "${threadId}" in ${repoRoot}; ${known.length ? `known threads: ${known.map((t) => t.id).join(", ")}` : "there are no threads yet (run devflow chat without --thread to start one)"}`,
   );
 }

@@ -4,8 +4,9 @@ import { Command, INTERRUPT, isInterrupted } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Terminal } from "../../artifacts/schemas/index.js";
 import { ArtifactStore } from "../../artifacts/store.js";
-import { CoderUnavailableError } from "../../coders/contract.js";
+import { coderUnavailableError } from "../../coders/contract.js";
 import { resolveCoder } from "../../coders/index.js";
+import { DevflowError } from "../../errors/index.js";
 import type { ModelGateway, UsageSnapshot } from "../../models/contract.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import {
@@ -20,7 +21,6 @@ import {
   openTaskWorktree,
   type TaskWorkspace,
 } from "../../workspace/index.js";
-import { UsageError } from "./errors.js";
 import { buildIterateLane } from "./iterate-lane.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
@@ -72,7 +72,10 @@ export interface IterateRunResult {
 export async function runIterate(opts: IterateRunOptions): Promise<IterateRunResult> {
   const request = opts.request.trim();
   if (!request && !opts.resume)
-    throw new UsageError('the request is empty: say what to change, e.g. devflow iterate "fix …"');
+    throw new DevflowError(
+      "REQUEST_EMPTY",
+      'the request is empty: say what to change, e.g. devflow iterate "fix …"',
+    );
   // The gateway is built on first use: the builtin coder takes it when it is resolved, while a CLI
   // coder's missing binary is still reported before the model configuration is even looked at.
   let runGateway = opts.gateway;
@@ -90,11 +93,15 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   });
   const probe = await coder.probe();
   if (!probe.installed) {
-    throw new CoderUnavailableError(`coder "${coder.name}" is not installed`, probe.hint);
+    throw coderUnavailableError("CODER_NOT_INSTALLED", `coder "${coder.name}" is not installed`, probe.hint);
   }
   if (probe.authConfigured === false) {
     // Refuse before the Framer and Observer spend tokens on a task no coder could run.
-    throw new CoderUnavailableError(`coder "${coder.name}" has no credentials configured`, probe.hint);
+    throw coderUnavailableError(
+      "CODER_MISCONFIGURED",
+      `coder "${coder.name}" has no credentials configured`,
+      probe.hint,
+    );
   }
   const gateway = modelGateway();
 
@@ -102,12 +109,14 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   const located = await locateRepo(opts, taskId);
   const artifactDir = join(located.repoRoot, ".devflow", "iterate", taskId);
   if (opts.resume && !existsSync(join(artifactDir, "iterator_run.json"))) {
-    throw new UsageError(
+    throw new DevflowError(
+      "TASK_NOT_FOUND",
       `no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`,
     );
   }
   if (!opts.resume && existsSync(artifactDir)) {
-    throw new UsageError(
+    throw new DevflowError(
+      "TASK_EXISTS",
       `task "${taskId}" already exists in ${located.repoRoot}: pass --resume to continue it, or --task-id <id> for a new task`,
     );
   }
@@ -217,7 +226,8 @@ async function prepareWorkspace(
 ): Promise<TaskWorkspace> {
   if (opts.resume) {
     const run = await store.read("iterator_run");
-    if (!run) throw new UsageError(`task ${taskId} has no iterator_run.json to resume from`);
+    if (!run)
+      throw new DevflowError("TASK_NOT_FOUND", `task ${taskId} has no iterator_run.json to resume from`);
     const baseCommit = run.workspace.base_commit;
     return located.url
       ? openTaskClone({ cloneDir: located.repoRoot, taskId, baseCommit })

@@ -1,5 +1,5 @@
 import slugify from "@sindresorhus/slugify";
-import { UsageError } from "./errors.js";
+import { DevflowError } from "../../errors/index.js";
 
 const MAX_LENGTH = 60;
 
@@ -7,6 +7,9 @@ const MAX_LENGTH = 60;
 export function taskIdFromRequest(request: string): string {
   const slug = slugify(request).slice(0, MAX_LENGTH).replace(/-+$/, "");
   if (!slug)
-    throw new UsageError("the request has no letters or digits to name the task; pass --task-id <id>");
+    throw new DevflowError(
+      "TASK_ID_INVALID",
+      "the request has no letters or digits to name the task; pass --task-id <id>",
+    );
   return slug;
 }

@@ -1,7 +1,6 @@
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { Route, Turn } from "../../../agents/router/router.js";
-import { CoderUnavailableError } from "../../../coders/contract.js";
-import { redactSecrets, secretsFromEnv } from "../../../util/redact.js";
+import { describeError } from "../../../errors/index.js";
 import { nowIso } from "../../../util/time.js";
 import type { IntakeDeps } from "../deps.js";
 import type { IntakeStateUpdate, LaneResult } from "../state.js";
@@ -50,13 +49,4 @@ export function laneStopped(
   deps.emit({ type: "error", lane, message });
   const text = `The ${lane} lane failed: ${message}${resumeHint ? `\n${resumeHint}` : ""}`;
   return reply(deps, lane, text, { id, outcome: "failed", summary: message, artifact_path: null });
-}
-
-export function describeError(error: unknown): string {
-  const message = redactSecrets(
-    error instanceof Error ? error.message : String(error),
-    secretsFromEnv(process.env),
-  );
-  if (error instanceof CoderUnavailableError && error.hint) return `${message} (${error.hint})`;
-  return message;
 }

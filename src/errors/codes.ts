@@ -1,0 +1,105 @@
+/**
+ * Every way devflow fails, by a stable code, and the category that decides what the user does
+ * about it (and so the CLI's exit code, see src/cli/report-error.ts). One table, so a new code
+ * cannot be thrown without saying which kind of failure it is.
+ */
+
+/**
+ * What the user does next. The CLI maps each category to one exit code:
+ * - `usage`, `config`, `workspace`, `model_config`: exit 2, fix the input or setup and run again.
+ * - `model_answer`, `model_call`, `artifact`, `internal`: exit 1, the run failed (and is
+ *   checkpointed where a lane was running).
+ */
+export const ERROR_CATEGORIES = [
+  "usage",
+  "config",
+  "workspace",
+  "model_config",
+  "model_answer",
+  "model_call",
+  "artifact",
+  "internal",
+] as const;
+export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
+
+export const ERROR_CODES = {
+  // usage: the command line or the chat message asked for something that cannot be done.
+  REQUEST_EMPTY: "usage",
+  BAD_OPTION: "usage",
+  TASK_EXISTS: "usage",
+  TASK_NOT_FOUND: "usage",
+  TASK_ID_INVALID: "usage",
+  THREAD_NOT_FOUND: "usage",
+  LANE_WAITING: "usage",
+  // config: the setup is wrong before any work starts.
+  MODEL_CONFIG: "config",
+  CASSETTE_INVALID: "config",
+  CODER_UNKNOWN: "config",
+  CODER_NOT_INSTALLED: "config",
+  CODER_MISCONFIGURED: "config",
+  // workspace: the repository or the task's checkout is not in a state devflow can use.
+  REPO_UNUSABLE: "workspace",
+  CLONE_FAILED: "workspace",
+  GIT_FAILED: "workspace",
+  TASK_LOCKED: "workspace",
+  CHECKOUT_EXISTS: "workspace",
+  CHECKOUT_UNUSABLE: "workspace",
+  BAD_REVISION: "workspace",
+  COMMIT_REFUSED: "workspace",
+  // model_config: the endpoint refused the configured key or model mid-run.
+  MODEL_AUTH: "model_config",
+  MODEL_NOT_FOUND: "model_config",
+  // model_answer: the model answered, but not validly, even after the repair round.
+  MODEL_NO_VALID_ANSWER: "model_answer",
+  // model_call: the call itself failed (often transient), or a cassette ran out of answers.
+  MODEL_RATE_LIMIT: "model_call",
+  MODEL_SERVER: "model_call",
+  MODEL_CONNECTION: "model_call",
+  MODEL_TIMEOUT: "model_call",
+  MODEL_REQUEST: "model_call",
+  REPLAY_EXHAUSTED: "model_call",
+  // artifact: a file under .devflow/ is broken, stale or cannot be written.
+  ARTIFACT_INVALID: "artifact",
+  ARTIFACT_NOT_JSON: "artifact",
+  STALE_REVISION: "artifact",
+  HISTORY_CONFLICT: "artifact",
+  SCHEMA_FILE_MISSING: "artifact",
+  ARTIFACT_PATH_INVALID: "artifact",
+  ARTIFACT_LOCKED: "artifact",
+  // internal: a bug or an unexpected state.
+  INTERNAL: "internal",
+} as const satisfies Record<string, ErrorCategory>;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+interface ModelCallDetails {
+  /** The HTTP status, when the endpoint answered. */
+  status: number | null;
+}
+
+/** Structured data a caller may branch on, per code; codes without an entry carry none. */
+export interface DetailsByCode {
+  MODEL_NO_VALID_ANSWER: { role: string };
+  REPLAY_EXHAUSTED: {
+    role: string /** 1-based number of the call that found no answer. */;
+    callNumber: number;
+  };
+  MODEL_AUTH: ModelCallDetails;
+  MODEL_NOT_FOUND: ModelCallDetails;
+  MODEL_RATE_LIMIT: ModelCallDetails;
+  MODEL_SERVER: ModelCallDetails;
+  MODEL_CONNECTION: ModelCallDetails;
+  MODEL_TIMEOUT: ModelCallDetails;
+  MODEL_REQUEST: ModelCallDetails;
+  /** `problems` are `<json pointer>: <message>`. */
+  ARTIFACT_INVALID: { schema: string; file: string | null; line: number | null; problems: readonly string[] };
+  ARTIFACT_NOT_JSON: { file: string; line: number | null };
+  STALE_REVISION: { artifact: string; onDisk: number; expected: number };
+  HISTORY_CONFLICT: { file: string; current: string };
+  SCHEMA_FILE_MISSING: { file: string };
+}
+
+export type DetailsOf<C extends ErrorCode> = C extends keyof DetailsByCode ? DetailsByCode[C] : undefined;
+
+export function categoryOf(code: ErrorCode): ErrorCategory {
+  return ERROR_CODES[code];
+}
