@@ -1,7 +1,7 @@
 import { GraphRecursionError } from "@langchain/langgraph";
-import type { CoderStatus } from "../../artifacts/schemas/index.js";
 import { ModelCallError } from "../../models/contract.js";
 import type { GuardDecision } from "../../tools/loop-guards/index.js";
+import type { CoderFailureStatus, CoderOutcome } from "../contract.js";
 import type { BuiltinLimits } from "./limits.js";
 import type { AssistantTurn } from "./transcript.js";
 
@@ -20,10 +20,8 @@ export interface RunFacts {
   limits: BuiltinLimits;
 }
 
-export interface RunOutcome {
-  status: CoderStatus;
-  error: string | null;
-}
+/** How the builtin run ended: the contract's outcome (error null exactly when ok). */
+export type RunOutcome = CoderOutcome;
 
 /** The first error in the `cause` chain that matches (langchain wraps middleware errors). */
 export function findCause<T>(error: unknown, match: (e: unknown) => e is T): T | undefined {
@@ -85,7 +83,7 @@ function fromError(error: unknown, limits: BuiltinLimits): RunOutcome {
   }
   const modelError = findCause(error, isModelCallError);
   if (modelError !== undefined) {
-    const status: CoderStatus =
+    const status: CoderFailureStatus =
       modelError.kind === "auth" ? "auth" : modelError.kind === "rate_limit" ? "rate_limit" : "error";
     return { status, error: modelError.message };
   }
