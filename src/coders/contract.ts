@@ -46,11 +46,6 @@ export interface CoderRunFacts {
 /** Discriminated by status (CoderOutcome): `error` is null exactly when the status is ok. */
 export type CoderRunResult = CoderOutcome & CoderRunFacts;
 
-/** An outcome from a status and a cause, for code that decides the status at run time. */
-export function coderOutcome(status: CoderStatus, cause: string): CoderOutcome {
-  return status === "ok" ? { status, error: null } : { status, error: cause };
-}
-
 export interface CoderProbe {
   name: string;
   installed: boolean;

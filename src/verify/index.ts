@@ -12,7 +12,7 @@ export {
   naivePromptBytes,
 } from "../agents/critic/critic-prompt.js";
 export { CriterionVerdict, CriticVerdict } from "../agents/critic/critic-verdict.js";
-export { type CompletionGateOptions, completionGate, GATE_ORDER } from "./completion-gate.js";
+export { type CompletionGateOptions, completionGate } from "./completion-gate.js";
 export { budgetDiff, splitDiff } from "./diff-budget.js";
 export { ENVELOPE_EXCERPT_BYTES, skippedEnvelope } from "./envelope.js";
 export { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
