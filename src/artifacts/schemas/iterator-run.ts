@@ -71,7 +71,7 @@ export const Terminal = z.object({
   commit: z.string().nullable(),
   questions: z.array(z.string()),
   gate: GateVerdict.optional().describe(
-    "The gate verdict that decided a completed or exhausted run, caveats included; absent when no gate ran",
+    "The gate verdict that decided the run (completed, exhausted, or blocked on plan_invalid), caveats included; absent when no gate decided it",
   ),
   at: Timestamp,
 });

@@ -59,7 +59,7 @@ export interface TerminalInput {
   branch?: string | null;
   commit?: string | null;
   questions?: string[];
-  /** The gate verdict that decided the run (completed or exhausted), carried unchanged. */
+  /** The gate verdict that decided the run (completed, exhausted, or blocked on plan_invalid), carried unchanged. */
   gate?: GateVerdict;
 }
 

@@ -80,7 +80,12 @@ export const gate: NodeBody = async (state, deps) => {
   }
   if (planInvalid) {
     const reason = `the critic judged the task's assumptions wrong (plan_invalid) in ${attemptId}: ${reasons}. Re-frame the request with the missing facts.`;
-    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    await terminate(deps.store, deps.gateway, {
+      verdict: "blocked",
+      reason,
+      branch: state.branch,
+      gate: verdict,
+    });
     return {
       goto: "__end__",
       update: { gateResult: "fail" },
