@@ -8,7 +8,7 @@ export const ENVELOPE_EXCERPT_BYTES = 8 * 1024;
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** What a verifier decides; the stamp (verifier, attempt, clock) is added by `finish`. */
-export type Outcome<V extends VerifierName> = OmitEach<
+type Outcome<V extends VerifierName> = OmitEach<
   EnvelopeOf<V>,
   "verifier" | "attempt_id" | "started_at" | "duration_ms"
 >;
@@ -34,20 +34,15 @@ export function startEnvelope<V extends VerifierName>(verifier: V, attemptId: st
   };
 }
 
-/** An envelope for a verifier that was not run, with its typed skip payload. */
-export function skippedEnvelope<V extends "regression" | "critic">(
-  verifier: V,
-  attemptId: string,
-  summary: string,
-  payload: EnvelopeOf<V>["native_payload"],
-): EnvelopeOf<V> {
-  return startEnvelope(verifier, attemptId).finish({
+/** The critic's envelope when it is not asked because a deterministic verifier did not pass (ADR 0004). */
+export function criticNotAsked(attemptId: string): EnvelopeOf<"critic"> {
+  return startEnvelope("critic", attemptId).finish({
     overall_result: "skipped",
     green_condition_alignment: "not_applicable",
-    summary,
+    summary: "not run: a deterministic verifier did not pass",
     evidence_refs: [],
-    native_payload: payload,
-  } as unknown as Outcome<V>);
+    native_payload: { skip_reason: "deterministic_verifier_failed" },
+  });
 }
 
 /** Names a list for a one-line summary without letting a long list swamp it. */

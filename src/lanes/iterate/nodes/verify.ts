@@ -2,12 +2,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CoderReport, attemptId as toAttemptId, VerifierEnvelope } from "../../../artifacts/schemas/index.js";
 import {
+  criticNotAsked,
   runCriticVerifier,
   runRegressionVerifier,
   runScopeVerifier,
   runSeamIntegrityVerifier,
   runSeamVerifier,
-  skippedEnvelope,
 } from "../../../verify/index.js";
 import { diffTrees, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
@@ -87,11 +87,7 @@ export const verify: NodeBody = async (state, deps) => {
       }),
     );
   } else {
-    envelopes.push(
-      skippedEnvelope("critic", attemptId, "not run: a deterministic verifier did not pass", {
-        skip_reason: "deterministic_verifier_failed",
-      }),
-    );
+    envelopes.push(criticNotAsked(attemptId));
   }
   for (const envelope of envelopes) {
     await deps.store.writeAttemptJson(
