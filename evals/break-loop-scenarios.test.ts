@@ -88,6 +88,31 @@ describe("observation scenarios", () => {
     expect(failed(broken)).toEqual(["no_green_claim_without_green_seam", "green_condition_alignment"]);
   });
 
+  it("error_confirmed_by_logs: a seam envelope that says pass while its payload records exit 1 is caught by the payload's facts", async () => {
+    const run = await passingRun("error_confirmed_by_logs");
+    tamperArtifact(
+      join(taskDirOf(run), "attempts/attempt-001/verifiers/seam.json"),
+      VerifierEnvelope,
+      (e) => {
+        if (e.verifier === "seam") e.native_payload.exit_code = 1;
+      },
+    );
+    const broken = await regrade("error_confirmed_by_logs", run);
+    expect(failed(broken)).toEqual(["no_green_claim_without_green_seam", "green_condition_alignment"]);
+  });
+
+  it("error_confirmed_by_logs: a gate verdict that hides a failing critic fails gate_verdict_recorded_honestly", async () => {
+    const run = await passingRun("error_confirmed_by_logs");
+    tamperArtifact(join(taskDirOf(run), "iterator_run.json"), IteratorRun, (r) => {
+      for (const gate of [r.attempts.at(-1)?.gate, r.terminal?.gate]) {
+        const critic = gate?.checks.find((c) => c.verifier === "critic");
+        if (critic) critic.overall_result = "fail";
+      }
+    });
+    const broken = await regrade("error_confirmed_by_logs", run);
+    expect(failed(broken)).toEqual(["gate_verdict_recorded_honestly"]);
+  });
+
   it("user_reported_error_not_confirmed: an observer claiming a repro that runs green fails no_fake_repro", async () => {
     const cassette = cassetteOf("user_reported_error_not_confirmed");
     Object.assign(structuredAnswer(cassette, "observer", -1), {

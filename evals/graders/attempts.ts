@@ -37,7 +37,7 @@ export function gradeAttempts(a: RunArtifacts): Check[] {
           .split("/")
           .at(-1)
           ?.replace(/\.json$/, "") ?? "";
-      const envelope = attempt?.envelopes[name];
+      const envelope = attempt?.envelopeByFile[name];
       if (!envelope) refProblems.push(`${summary.attempt_id}: ${ref.path} does not exist or is invalid`);
       else if (envelope.overall_result !== ref.overall_result)
         refProblems.push(

@@ -78,7 +78,11 @@ export function gradeNarrowVerification(a: RunArtifacts): Check[] {
       problems.push(
         `${attempt.id} seam ran \`${String(seam.native_payload.command)}\`, not the observed seam \`${seamCommand}\``,
       );
-    else if (regression && regression.native_payload.command === seamCommand)
+    else if (
+      regression &&
+      "command" in regression.native_payload &&
+      regression.native_payload.command === seamCommand
+    )
       problems.push(`${attempt.id}: the seam is the whole regression suite`);
   }
   if (a.attempts.length === 0) problems.push("no coder attempt was verified");

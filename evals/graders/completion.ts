@@ -1,6 +1,8 @@
 import type { ExpectedBehaviour } from "../../scenarios/scenario.js";
+import { isCriticJudged } from "../../src/artifacts/schemas/index.js";
 import { check, checkProblems } from "../grade.js";
 import type { Check, ScenarioRun } from "../types.js";
+import { gradeGateRecord } from "./gate-record.js";
 import type { AttemptArtifacts, RunArtifacts } from "./run-artifacts.js";
 
 /** Verifiers that must pass for a green claim (regression may be skipped only when no test command exists). */
@@ -41,7 +43,7 @@ export function gradeCompletionTruth(a: RunArtifacts): Check[] {
     if (last?.verdict !== "pass") problems.push("completed although the last attempt did not pass the gate");
     if (!run.terminal.commit) problems.push("completed without a commit on the task branch");
   }
-  return [checkProblems("no_green_claim_without_green_seam", problems)];
+  return [checkProblems("no_green_claim_without_green_seam", problems), ...gradeGateRecord(a)];
 }
 
 function greenProblems(id: string, attempt: AttemptArtifacts | undefined): string[] {
@@ -52,6 +54,9 @@ function greenProblems(id: string, attempt: AttemptArtifacts | undefined): strin
     problems.push(
       `${id} is recorded as pass but its seam is ${seam ? `${seam.overall_result}/${seam.green_condition_alignment}` : "missing"}`,
     );
+  } else if (seam.native_payload.exit_code !== 0) {
+    // The recorded fact, not the label: a green claim needs the seam command to have exited 0.
+    problems.push(`${id} is recorded as pass but its seam command exited ${seam.native_payload.exit_code}`);
   }
   for (const name of MUST_PASS.slice(1)) {
     const envelope = attempt.envelopes[name];
@@ -68,8 +73,8 @@ function greenProblems(id: string, attempt: AttemptArtifacts | undefined): strin
 /** No success claim without the requested outcome: the critic judged every success criterion met. */
 export function gradeCriteriaMet(a: RunArtifacts): Check[] {
   const last = a.attempts.at(-1);
-  const criteria = last?.envelopes.critic?.native_payload.criteria;
-  const verdicts = Array.isArray(criteria) ? criteria.map((c) => (c as { verdict?: unknown }).verdict) : [];
+  const payload = last?.envelopes.critic?.native_payload;
+  const verdicts = payload && isCriticJudged(payload) ? payload.criteria.map((c) => c.verdict) : [];
   const unmet = verdicts.filter((v) => v !== "met").length;
   return [
     check(

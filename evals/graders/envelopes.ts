@@ -1,3 +1,4 @@
+import type { SeamPayload } from "../../src/artifacts/schemas/index.js";
 import { VerifierName } from "../../src/artifacts/schemas/index.js";
 import { check, checkProblems } from "../grade.js";
 import type { Check } from "../types.js";
@@ -15,7 +16,7 @@ export function gradeEnvelopes(a: RunArtifacts): Check[] {
     if (attempt.envelopeFiles.length === 0) continue;
     for (const file of attempt.envelopeFiles) {
       const name = file.replace(/\.json$/, "");
-      const envelope = attempt.envelopes[name];
+      const envelope = attempt.envelopeByFile[name];
       if (!envelope) {
         problems.push(`attempts/${attempt.id}/verifiers/${file} is not a valid envelope`);
         continue;
@@ -40,7 +41,10 @@ export function gradeEnvelopes(a: RunArtifacts): Check[] {
 
 /**
  * The seam verifier judges against the observation's own green condition: its payload carries
- * that condition, a green seam reports `aligned` and a red one `misaligned`.
+ * that condition, and its verdict agrees with the facts its typed payload records (the seam
+ * command's exit code), not merely with its own result label: a seam that ran and exited 0 is a
+ * `pass`, `aligned`; one that ran and failed is a `fail`, `misaligned`; one that could not run
+ * (timeout, abort, spawn failure) is an `error` of `unknown` alignment.
  */
 export function gradeGreenConditionAlignment(a: RunArtifacts): Check[] {
   const condition = a.observation?.expected_green_condition ?? null;
@@ -48,13 +52,29 @@ export function gradeGreenConditionAlignment(a: RunArtifacts): Check[] {
   for (const attempt of a.attempts) {
     const seam = attempt.envelopes.seam;
     if (!seam) continue;
-    if (seam.native_payload.expected_green_condition !== condition)
+    const facts = seam.native_payload;
+    if (facts.expected_green_condition !== condition)
       problems.push(`${attempt.id} seam envelope does not cite the observation's green condition`);
-    const expected =
-      seam.overall_result === "pass" ? "aligned" : seam.overall_result === "fail" ? "misaligned" : "unknown";
-    if (seam.green_condition_alignment !== expected)
+    const [result, alignment] = seamVerdictFromFacts(facts);
+    if (seam.overall_result !== result)
+      problems.push(
+        `${attempt.id} seam says ${seam.overall_result} but its command ${facts.exit_code === null ? "did not exit" : `exited ${facts.exit_code}`}`,
+      );
+    else if (seam.green_condition_alignment !== alignment)
       problems.push(`${attempt.id} seam ${seam.overall_result} reports ${seam.green_condition_alignment}`);
   }
   if (a.attempts.every((x) => !x.envelopes.seam)) problems.push("no seam verdict in any attempt");
   return [checkProblems("green_condition_alignment", problems)];
+}
+
+/**
+ * The seam verdict the recorded facts support, worked out here rather than taken from devflow: a
+ * command that did not finish (timeout, abort, spawn failure) or that the shell could not find
+ * (126/127) proves nothing; exit 0 is green; any other exit is red.
+ */
+function seamVerdictFromFacts(facts: SeamPayload): ["pass" | "fail" | "error", string] {
+  const ran = !facts.timed_out && !facts.aborted && facts.spawn_error === null;
+  if (!ran || facts.exit_code === 126 || facts.exit_code === 127) return ["error", "unknown"];
+  if (facts.exit_code === 0) return ["pass", "aligned"];
+  return ["fail", "misaligned"];
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   CoderReport,
   DevflowEvent,
+  type EnvelopeOf,
   type IteratorRun,
   Lesson,
   type ObservationArtifact,
@@ -10,14 +11,20 @@ import {
   type RevisionedName,
   type TaskArtifact,
   VerifierEnvelope,
+  type VerifierName,
 } from "../../src/artifacts/schemas/index.js";
 import { ArtifactStore } from "../../src/artifacts/store.js";
+
+/** An attempt's envelopes by verifier, each typed with its own payload schema. */
+export type EnvelopesByVerifier = { [V in VerifierName]?: EnvelopeOf<V> };
 
 export interface AttemptArtifacts {
   id: string;
   report: CoderReport | null;
-  /** Every envelope under verifiers/, by verifier name (file name without .json). */
-  envelopes: Record<string, VerifierEnvelope>;
+  /** Every envelope that parsed, by its file name without .json (which should be its verifier). */
+  envelopeByFile: Record<string, VerifierEnvelope>;
+  /** The envelopes filed under their own verifier's name, typed per verifier. */
+  envelopes: EnvelopesByVerifier;
   /** File names under verifiers/ ending in .json. */
   envelopeFiles: string[];
 }
@@ -72,21 +79,21 @@ export async function loadRunArtifacts(taskDir: string | null): Promise<RunArtif
   const attempts: AttemptArtifacts[] = [];
   for (const id of attemptIds) {
     const envelopeFiles = listJson(join(taskDir, "attempts", id, "verifiers"));
-    const envelopes: Record<string, VerifierEnvelope> = {};
+    const envelopeByFile: Record<string, VerifierEnvelope> = {};
     for (const file of envelopeFiles) {
       const envelope = await attempt(
         `attempts/${id}/verifiers/${file}`,
         () => store.readAttemptJson(id, `verifiers/${file}`, VerifierEnvelope),
         null,
       );
-      if (envelope) envelopes[file.replace(/\.json$/, "")] = envelope;
+      if (envelope) envelopeByFile[file.replace(/\.json$/, "")] = envelope;
     }
     const report = await attempt(
       `attempts/${id}/coder_report.json`,
       () => store.readAttemptJson(id, "coder_report.json", CoderReport),
       null,
     );
-    attempts.push({ id, report, envelopes, envelopeFiles });
+    attempts.push({ id, report, envelopeByFile, envelopes: byVerifier(envelopeByFile), envelopeFiles });
   }
 
   return {
@@ -101,6 +108,15 @@ export async function loadRunArtifacts(taskDir: string | null): Promise<RunArtif
     events: await attempt("events.jsonl", () => store.readJsonl("events.jsonl", DevflowEvent), []),
     problems,
   };
+}
+
+function byVerifier(byFile: Record<string, VerifierEnvelope>): EnvelopesByVerifier {
+  const out: EnvelopesByVerifier = {};
+  const put = <V extends VerifierName>(e: EnvelopeOf<V>) => {
+    (out as Record<V, EnvelopeOf<V>>)[e.verifier as V] = e;
+  };
+  for (const [name, e] of Object.entries(byFile)) if (e.verifier === name) put(e);
+  return out;
 }
 
 function listJson(dir: string): string[] {

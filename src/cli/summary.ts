@@ -1,6 +1,10 @@
 import type { IterateRunResult } from "../lanes/iterate/run-iterate.js";
+import { caveatLines, passedVerifiers } from "../verify/index.js";
 
-/** The closing summary a person reads: verdict, branch, where the evidence is, what it cost. */
+/**
+ * The closing summary a person reads: verdict, branch, where the evidence is, what it cost, and,
+ * when a gate decided the run, what it checked and what it did not (its caveats).
+ */
 export function renderSummary(r: IterateRunResult): string {
   const t = r.terminal;
   const usage = r.usage.total;
@@ -16,7 +20,10 @@ export function renderSummary(r: IterateRunResult): string {
       `${usage.total_tokens} in ${usage.calls} call(s), $${usage.cost_usd.toFixed(4)}${coderPart(r)}`,
     ],
   ];
+  if (t.gate) rows.splice(2, 0, ["checked", passedVerifiers(t.gate).join(", ") || "nothing passed"]);
   const lines = rows.map(([k, v]) => `${k.padEnd(10)}${v}`);
+  const caveats = t.gate ? caveatLines(t.gate) : [];
+  if (caveats.length) lines.push("not checked", ...caveats.map((c) => `  - ${c}`));
   if (t.questions.length) lines.push("questions", ...t.questions.map((q) => `  - ${q}`));
   return `${lines.join("\n")}\n`;
 }

@@ -21,6 +21,7 @@ import type {
   PrepareInput,
 } from "./cli/types.js";
 import { UsageTotals } from "./cli/usage.js";
+import type { CoderFailureStatus } from "./contract.js";
 
 export type ClaudePermissionMode =
   | "acceptEdits"
@@ -126,7 +127,7 @@ function claudeUsage(result: JsonObject): Interpretation["usage"] {
   return totals.result();
 }
 
-function failureStatus(result: JsonObject): Interpretation["status"] {
+function failureStatus(result: JsonObject): CoderFailureStatus {
   const subtype = getString(result, "subtype");
   if (subtype === "error_max_turns" || getString(result, "terminal_reason") === "max_turns")
     return "turn_limit";

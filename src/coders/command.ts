@@ -8,6 +8,7 @@ import { excerpt, OMITTED_MARKER_LINE } from "../util/truncate.js";
 import {
   CODER_GROUP_FILE,
   type CoderBackend,
+  type CoderOutcome,
   type CoderProbe,
   type CoderRunRequest,
   type CoderRunResult,
@@ -31,7 +32,7 @@ function lastLines(output: string, count: number, maxBytes: number): string {
   return excerpt(lines.slice(-count).join("\n"), maxBytes).text;
 }
 
-function outcome(run: ProcessRunResult, timeoutMs: number): Pick<CoderRunResult, "status" | "error"> {
+function outcome(run: ProcessRunResult, timeoutMs: number): CoderOutcome {
   if (run.spawnError !== null) return { status: "error", error: run.spawnError };
   if (run.timedOut) {
     return {

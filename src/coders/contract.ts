@@ -21,17 +21,31 @@ export interface CoderUsage {
   cost_usd: number | null;
 }
 
-/** Discriminated by status; `ok` means the CLI's structured output reported success, not "exit 0". */
-export interface CoderRunResult {
-  status: CoderStatus;
+/** Every status but ok: the run ended without the coder reporting success. */
+export type CoderFailureStatus = Exclude<CoderStatus, "ok">;
+
+/**
+ * How a coder run ended, discriminated by status. `ok` means the backend's structured output
+ * reported success (not merely "exit 0") and carries no error; every other status carries the
+ * human-readable cause. `timeout` and `aborted` are decided by the runner (devflow stopped the
+ * run); the rest by the backend's interpretation of its output.
+ */
+export type CoderOutcome =
+  | { status: "ok"; error: null }
+  | { [S in CoderFailureStatus]: { status: S; error: string } }[CoderFailureStatus];
+
+/** What one coder run left behind, whatever its outcome. */
+export interface CoderRunFacts {
+  /** The process's exit code; null when it was killed or the backend runs in-process. */
   exitCode: number | null;
   finalMessage: string;
   transcriptPath: string;
   durationMs: number;
   usage: CoderUsage | null;
-  /** Human-readable reason when status is not ok. */
-  error: string | null;
 }
+
+/** Discriminated by status (CoderOutcome): `error` is null exactly when the status is ok. */
+export type CoderRunResult = CoderOutcome & CoderRunFacts;
 
 export interface CoderProbe {
   name: string;

@@ -15,6 +15,7 @@ import type {
   PrepareInput,
 } from "./cli/types.js";
 import { UsageTotals } from "./cli/usage.js";
+import type { CoderFailureStatus } from "./contract.js";
 
 export interface OpencodeOptions extends CliRuntimeOptions {
   /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
@@ -94,7 +95,7 @@ export function buildOpencodeArgs(
 export class OpencodeStream {
   readonly texts = new Map<string, string>();
   private lastTextId: string | null = null;
-  readonly errors: Array<{ message: string; status: Interpretation["status"] }> = [];
+  readonly errors: Array<{ message: string; status: CoderFailureStatus }> = [];
   readonly usage = new UsageTotals();
   events = 0;
 
@@ -127,7 +128,7 @@ export class OpencodeStream {
   }
 }
 
-function describeError(error: JsonObject | undefined): { message: string; status: Interpretation["status"] } {
+function describeError(error: JsonObject | undefined): { message: string; status: CoderFailureStatus } {
   const name = getString(error, "name") ?? "Error";
   const data = getObject(error, "data");
   const message = `${name}: ${getString(data, "message") ?? JSON.stringify(data ?? {})}`;

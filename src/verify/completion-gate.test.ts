@@ -1,27 +1,24 @@
 import { describe, expect, it } from "vitest";
+import { envelopeFor } from "../../test/support/verifier-envelopes.js";
 import { VerifierEnvelope, type VerifierName } from "../artifacts/schemas/verifier-envelope.js";
 import { completionGate } from "./completion-gate.js";
 
 type Result = VerifierEnvelope["overall_result"];
 type Alignment = VerifierEnvelope["green_condition_alignment"];
 
+/** A verifier's envelope, parsed through the schema whenever the schema admits the result. */
 function env(
   verifier: VerifierName,
   result: Result,
   alignment?: Alignment,
   attempt = "attempt-001",
 ): VerifierEnvelope {
-  return VerifierEnvelope.parse({
-    verifier,
+  const e = envelopeFor(verifier, result, {
     attempt_id: attempt,
-    overall_result: result,
     green_condition_alignment: alignment ?? (verifier === "seam" ? "aligned" : "not_applicable"),
-    summary: `${verifier} said ${result}`,
-    evidence_refs: [],
-    started_at: "2025-01-01T00:00:00.000Z",
-    duration_ms: 1,
-    native_payload: {},
   });
+  const parsed = VerifierEnvelope.safeParse(e);
+  return parsed.success ? parsed.data : e;
 }
 
 const allPass = (): VerifierEnvelope[] => [
@@ -36,10 +33,21 @@ function replace(list: VerifierEnvelope[], next: VerifierEnvelope): VerifierEnve
   return list.map((e) => (e.verifier === next.verifier ? next : e));
 }
 
+const A1 = "attempt-001";
+
 describe("completionGate", () => {
   it("passes when all five verifiers pass and the seam is aligned", () => {
-    const gate = completionGate(allPass(), { requireRegression: true });
-    expect(gate).toEqual({ pass: true, reasons: [], notes: [] });
+    const gate = completionGate(allPass(), { attemptId: A1, requireRegression: true });
+    expect(gate).toEqual({
+      result: "pass",
+      attempt_id: A1,
+      reasons: [],
+      caveats: [],
+      checks: ["seam", "seam_integrity", "scope", "critic", "regression"].map((verifier) => ({
+        verifier,
+        overall_result: "pass",
+      })),
+    });
   });
 
   const names: VerifierName[] = ["seam", "seam_integrity", "scope", "critic", "regression"];
@@ -48,9 +56,10 @@ describe("completionGate", () => {
     for (const outcome of outcomes) {
       it(`fails when ${name} is ${outcome}, naming it`, () => {
         const gate = completionGate(replace(allPass(), env(name, outcome, "unknown")), {
+          attemptId: A1,
           requireRegression: false,
         });
-        expect(gate.pass).toBe(false);
+        expect(gate.result).toBe("fail");
         expect(gate.reasons).toHaveLength(1);
         expect(gate.reasons[0]).toMatch(new RegExp(`^${name}: `));
         expect(gate.reasons[0]).toContain(`${name} said ${outcome}`);
@@ -59,15 +68,16 @@ describe("completionGate", () => {
     it(`fails when ${name} did not run at all`, () => {
       const gate = completionGate(
         allPass().filter((e) => e.verifier !== name),
-        { requireRegression: false },
+        { attemptId: A1, requireRegression: false },
       );
-      expect(gate.pass).toBe(false);
+      expect(gate.result).toBe("fail");
       expect(gate.reasons).toEqual([`${name}: no result (the verifier did not run)`]);
     });
   }
 
   it("treats an error as a failure and says so", () => {
     const gate = completionGate(replace(allPass(), env("critic", "error", "unknown")), {
+      attemptId: A1,
       requireRegression: false,
     });
     expect(gate.reasons[0]).toContain("could not run, which counts as a failure");
@@ -76,53 +86,64 @@ describe("completionGate", () => {
   for (const alignment of ["misaligned", "unknown", "not_applicable"] as const) {
     it(`refuses a passing seam whose alignment is ${alignment}`, () => {
       const gate = completionGate(replace(allPass(), env("seam", "pass", alignment)), {
+        attemptId: A1,
         requireRegression: true,
       });
-      expect(gate.pass).toBe(false);
+      expect(gate.result).toBe("fail");
       expect(gate.reasons[0]).toContain(`"${alignment}"`);
     });
   }
 
-  it("accepts a skipped regression when none is required, with a note", () => {
+  it("accepts a skipped regression when none is required, with a caveat", () => {
     const gate = completionGate(replace(allPass(), env("regression", "skipped")), {
+      attemptId: A1,
       requireRegression: false,
     });
-    expect(gate.pass).toBe(true);
-    expect(gate.notes).toHaveLength(1);
-    expect(gate.notes[0]).toMatch(/^regression: not run/);
+    expect(gate.result).toBe("pass");
+    expect(gate.caveats).toHaveLength(1);
+    expect(gate.caveats[0]?.verifier).toBe("regression");
+    expect(gate.caveats[0]?.caveat).toMatch(/^not run/);
   });
 
   it("refuses a skipped regression when one is required", () => {
     const gate = completionGate(replace(allPass(), env("regression", "skipped")), {
+      attemptId: A1,
       requireRegression: true,
     });
-    expect(gate.pass).toBe(false);
+    expect(gate.result).toBe("fail");
     expect(gate.reasons[0]).toContain("a regression run is required");
   });
 
   for (const name of ["seam", "seam_integrity", "scope", "critic"] as const) {
     it(`refuses a skipped ${name} even when regression is optional`, () => {
-      const gate = completionGate(replace(allPass(), env(name, "skipped")), { requireRegression: false });
-      expect(gate.pass).toBe(false);
+      const gate = completionGate(replace(allPass(), env(name, "skipped")), {
+        attemptId: A1,
+        requireRegression: false,
+      });
+      expect(gate.result).toBe("fail");
       expect(gate.reasons[0]).toContain("not allowed");
     });
   }
 
   it("fails on any failing duplicate of a verifier", () => {
-    const gate = completionGate([...allPass(), env("scope", "fail")], { requireRegression: true });
-    expect(gate.pass).toBe(false);
+    const gate = completionGate([...allPass(), env("scope", "fail")], {
+      attemptId: A1,
+      requireRegression: true,
+    });
+    expect(gate.result).toBe("fail");
     expect(gate.reasons).toEqual(["scope: failed (scope said fail)"]);
   });
 
   it("refuses to judge envelopes from different attempts together", () => {
     const mixed = replace(allPass(), env("critic", "pass", "aligned", "attempt-002"));
-    const gate = completionGate(mixed, { requireRegression: true });
-    expect(gate.pass).toBe(false);
+    const gate = completionGate(mixed, { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("fail");
     expect(gate.reasons[0]).toContain("attempt-001, attempt-002");
   });
 
   it("lists every broken condition, not only the first", () => {
     const gate = completionGate([env("seam", "fail", "misaligned"), env("critic", "fail", "misaligned")], {
+      attemptId: A1,
       requireRegression: true,
     });
     expect(gate.reasons.map((r) => r.split(":")[0])).toEqual([
@@ -135,6 +156,13 @@ describe("completionGate", () => {
   });
 
   it("fails on no envelopes at all", () => {
-    expect(completionGate([], { requireRegression: false }).pass).toBe(false);
+    expect(completionGate([], { attemptId: A1, requireRegression: false }).result).toBe("fail");
+  });
+
+  it("refuses envelopes of another attempt than the one it judges", () => {
+    const other = allPass().map((e) => ({ ...e, attempt_id: "attempt-002" }));
+    const gate = completionGate(other, { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("fail");
+    expect(gate.reasons[0]).toContain("attempt-001, attempt-002");
   });
 });

@@ -1,19 +1,21 @@
+import type { GateCaveat, GateCheck, GateVerdict } from "../artifacts/schemas/gate-verdict.js";
 import type { VerifierEnvelope, VerifierName } from "../artifacts/schemas/verifier-envelope.js";
 
 export interface CompletionGateOptions {
+  /** The attempt being judged: every envelope must come from it. */
+  attemptId: string;
   /** True when the user asked for a regression run (e.g. passed --test-cmd) or policy demands one. */
   requireRegression: boolean;
 }
 
-export interface CompletionGateResult {
-  pass: boolean;
-  /** Why the gate refused, one line per broken condition (empty when it passes). */
-  reasons: string[];
-  /** Caveats of a pass that a user should see, e.g. that no regression suite was run. */
-  notes: string[];
-}
-
-const REQUIRED: readonly VerifierName[] = ["seam", "seam_integrity", "scope", "critic", "regression"];
+/** The order the gate reads verifiers in, and the order a verdict lists them. */
+export const GATE_ORDER: readonly VerifierName[] = [
+  "seam",
+  "seam_integrity",
+  "scope",
+  "critic",
+  "regression",
+];
 
 /**
  * The Iterator's completion gate (seeds/03 "Completion gate"): completion only when
@@ -23,38 +25,46 @@ const REQUIRED: readonly VerifierName[] = ["seam", "seam_integrity", "scope", "c
  *  4. observation evidence and final behaviour agree → seam aligned + seam_integrity pass
  *  5. no blocker invalidates the claim            → critic pass (it fails on blockers / plan_invalid)
  * plus "no test green on base is red now" (regression). A verifier that could not run ("error")
- * or is missing is a failure, never a pass (ARCHITECTURE principle 3).
+ * or is missing is a failure, never a pass (ARCHITECTURE principle 3). What a pass leaves
+ * unchecked (regression skipped without a test command) is a caveat of the verdict, so every
+ * record of the pass can say so.
  */
 export function completionGate(
   envelopes: readonly VerifierEnvelope[],
   options: CompletionGateOptions,
-): CompletionGateResult {
+): GateVerdict {
   const reasons: string[] = [];
-  const notes: string[] = [];
+  const caveats: GateCaveat[] = [];
+  const checks: GateCheck[] = [];
 
-  const attemptIds = [...new Set(envelopes.map((e) => e.attempt_id))];
-  if (attemptIds.length > 1) {
+  const foreign = [...new Set(envelopes.map((e) => e.attempt_id))].filter((id) => id !== options.attemptId);
+  if (foreign.length > 0) {
     reasons.push(
-      `verifier results come from different attempts (${attemptIds.join(", ")}); judge one attempt at a time`,
+      `verifier results come from different attempts (${[options.attemptId, ...foreign].join(", ")}); judge one attempt at a time`,
     );
   }
 
-  for (const name of REQUIRED) {
+  for (const name of GATE_ORDER) {
     const mine = envelopes.filter((e) => e.verifier === name);
     if (mine.length === 0) {
       reasons.push(`${name}: no result (the verifier did not run)`);
       continue;
     }
     for (const e of mine) {
+      checks.push({ verifier: name, overall_result: e.overall_result });
       const problem = judge(e, options);
       if (problem.reason) reasons.push(`${name}: ${problem.reason}`);
-      if (problem.note) notes.push(`${name}: ${problem.note}`);
+      if (problem.caveat) caveats.push({ verifier: name, caveat: problem.caveat });
     }
   }
-  return { pass: reasons.length === 0, reasons, notes };
+  const [first, ...rest] = reasons;
+  const judged = { attempt_id: options.attemptId, checks, caveats };
+  return first === undefined
+    ? { result: "pass", ...judged, reasons: [] }
+    : { result: "fail", ...judged, reasons: [first, ...rest] };
 }
 
-function judge(e: VerifierEnvelope, options: CompletionGateOptions): { reason?: string; note?: string } {
+function judge(e: VerifierEnvelope, options: CompletionGateOptions): { reason?: string; caveat?: string } {
   const said = e.summary ? ` (${e.summary})` : "";
   switch (e.overall_result) {
     case "error":
@@ -63,7 +73,7 @@ function judge(e: VerifierEnvelope, options: CompletionGateOptions): { reason?: 
       return { reason: `failed${said}` };
     case "skipped":
       if (e.verifier === "regression" && !options.requireRegression) {
-        return { note: `not run, so regressions were not checked${said}` };
+        return { caveat: `not run, so regressions were not checked${said}` };
       }
       if (e.verifier === "regression") {
         return { reason: `skipped, but a regression run is required${said}` };

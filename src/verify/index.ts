@@ -12,9 +12,10 @@ export {
   naivePromptBytes,
 } from "../agents/critic/critic-prompt.js";
 export { CriterionVerdict, CriticVerdict } from "../agents/critic/critic-verdict.js";
-export { type CompletionGateOptions, type CompletionGateResult, completionGate } from "./completion-gate.js";
+export { type CompletionGateOptions, completionGate } from "./completion-gate.js";
 export { budgetDiff, splitDiff } from "./diff-budget.js";
-export { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
+export { criticNotAsked, ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
+export { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
 export {
   type BaselineInput,
   NO_TEST_COMMAND_SUMMARY,

@@ -1,4 +1,7 @@
-import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import type {
+  RegressionComparedPayload,
+  RegressionEnvelope,
+} from "../artifacts/schemas/verifier-envelope.js";
 import { nameList, startEnvelope } from "./envelope.js";
 import { commandMissing, runVerifierCommand } from "./run-command.js";
 import { parseTestResults, type TestOutcome } from "./test-results.js";
@@ -60,7 +63,7 @@ export const NO_TEST_COMMAND_SUMMARY =
  * missing now. Without per-test output on both sides it compares exit codes, and says so; a red
  * baseline that cannot be compared per test fails rather than passing silently.
  */
-export async function runRegressionVerifier(input: RegressionVerifierInput): Promise<VerifierEnvelope> {
+export async function runRegressionVerifier(input: RegressionVerifierInput): Promise<RegressionEnvelope> {
   const env = startEnvelope("regression", input.attemptId);
   if (input.command === null || input.command.trim() === "") {
     return env.finish({
@@ -124,10 +127,17 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
   });
 }
 
+/** What a comparison adds to the run's common payload fields. */
+type ComparisonPayload = RegressionComparedPayload extends infer P
+  ? P extends unknown
+    ? Omit<P, "command" | "exit_code" | "baseline_exit_code" | "output_excerpt" | "output_truncated">
+    : never
+  : never;
+
 interface Comparison {
   pass: boolean;
   summary: string;
-  payload: Record<string, unknown>;
+  payload: ComparisonPayload;
 }
 
 function compare(
@@ -148,7 +158,7 @@ function compare(
   }
   if (baseline.tests && now) return comparePerTest(baseline.tests, baseline.exitCode, exitCode, now);
 
-  const payload = {
+  const payload: ComparisonPayload = {
     compared: "exit_code",
     per_test_unavailable: baseline.tests ? "current run" : "baseline",
   };
@@ -185,7 +195,7 @@ function comparePerTest(
     if (was === "fail" && is === "fail") stillFailing.push(name);
   }
   const newFailures = [...now].filter(([name, is]) => is === "fail" && !(name in base)).map(([name]) => name);
-  const payload = {
+  const payload: ComparisonPayload = {
     compared: "per_test",
     tests_on_base: Object.keys(base).length,
     tests_now: now.size,

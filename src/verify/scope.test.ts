@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import { ScopeEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { runScopeVerifier } from "./scope.js";
 
 const scope = (allowed_paths: string[]) => ({
@@ -10,7 +10,7 @@ const scope = (allowed_paths: string[]) => ({
 
 function run(changedFiles: string[], allowed: string[], seamFiles: string[] = []) {
   const e = runScopeVerifier({ changedFiles, scope: scope(allowed), seamFiles, attemptId: "attempt-001" });
-  return VerifierEnvelope.parse(e);
+  return ScopeEnvelope.parse(e);
 }
 
 describe("runScopeVerifier", () => {

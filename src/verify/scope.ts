@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import type { TaskArtifact } from "../artifacts/schemas/task-artifact.js";
-import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import type { ScopeEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { nameList, startEnvelope } from "./envelope.js";
 
 export interface ScopeVerifierInput {
@@ -15,7 +15,7 @@ export interface ScopeVerifierInput {
 /** devflow's own state: never part of the change, whatever git reports. */
 const DEVFLOW_DIR = /^\.devflow(\/|$)/;
 
-export function runScopeVerifier(input: ScopeVerifierInput): VerifierEnvelope {
+export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
   const env = startEnvelope("scope", input.attemptId);
   const patterns = input.scope.allowed_paths.map(normalizePath).filter((p) => p.length > 0);
   const changed = [...new Set(input.changedFiles.map(normalizePath))].filter(

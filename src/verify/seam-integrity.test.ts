@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import { SeamIntegrityEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { hashSeamFiles, runSeamIntegrityVerifier } from "./seam-integrity.js";
 
 let dir: string;
@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 const verify = async (hashes: Record<string, string | null>) =>
-  VerifierEnvelope.parse(
+  SeamIntegrityEnvelope.parse(
     await runSeamIntegrityVerifier({ worktree: dir, seamFileHashes: hashes, attemptId: "attempt-001" }),
   );
 
@@ -40,7 +40,7 @@ describe("seam integrity", () => {
     const e = await verify(hashes);
     expect(e.overall_result).toBe("fail");
     expect(e.summary).toContain("test/csv.test.mjs (edited)");
-    expect(e.native_payload.edited).toEqual(["test/csv.test.mjs"]);
+    expect(e.native_payload).toMatchObject({ edited: ["test/csv.test.mjs"] });
   });
 
   it("fails naming a deleted seam file", async () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import type { SeamIntegrityEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { nameList, startEnvelope } from "./envelope.js";
 
 /** Repo-relative seam path → sha256 of its content, or null when it did not exist. */
@@ -25,7 +25,7 @@ export interface SeamIntegrityInput {
 }
 
 /** Fails when any seam file changed since it was fingerprinted: a coder must fix code, not the test. */
-export async function runSeamIntegrityVerifier(input: SeamIntegrityInput): Promise<VerifierEnvelope> {
+export async function runSeamIntegrityVerifier(input: SeamIntegrityInput): Promise<SeamIntegrityEnvelope> {
   const env = startEnvelope("seam_integrity", input.attemptId);
   const files = Object.keys(input.seamFileHashes);
   let now: SeamFileHashes;

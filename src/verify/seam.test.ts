@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import { SeamEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 import { checkSeamRedOnBase, runSeamVerifier } from "./seam.js";
 
@@ -30,7 +30,7 @@ async function seam(command: string, timeoutMs = 20_000) {
     logPath,
     attemptId: "attempt-002",
   });
-  return { e: VerifierEnvelope.parse(e), logPath };
+  return { e: SeamEnvelope.parse(e), logPath };
 }
 
 describe("runSeamVerifier", () => {

@@ -1,4 +1,4 @@
-import type { VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
 import { startEnvelope } from "./envelope.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 
@@ -19,7 +19,7 @@ export interface SeamVerifierInput {
 }
 
 /** devflow's own re-run of the seam after an attempt: exit 0 is green, anything else is not. */
-export async function runSeamVerifier(input: SeamVerifierInput): Promise<VerifierEnvelope> {
+export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnvelope> {
   const env = startEnvelope("seam", input.attemptId);
   const run = await runVerifierCommand({
     command: input.seam.command,
@@ -28,7 +28,7 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<Verifie
     logPath: input.logPath,
     signal: input.signal,
   });
-  const payload = {
+  const payload: SeamPayload = {
     command: input.seam.command,
     files: input.seam.files,
     expected_green_condition: input.expectedGreenCondition,

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CoderReport, Lesson, VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
+import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import {
   CORRECT_FIX,
   coderScript,
@@ -40,6 +41,42 @@ describe("iterate lane, end to end on a real repo", () => {
       );
       expect(envelope?.overall_result, name).toBe("pass");
     }
+  });
+
+  it("with no test command, records regression as not checked and never claims it passed", async () => {
+    const repo = createFixtureRepo("csv-import");
+    const pkg = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
+    delete pkg.scripts;
+    writeFileSync(join(repo, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    git(repo, "commit", "-qam", "no test script");
+    const run = await runLane({ repo, coder: coderScript(CORRECT_FIX) });
+    expect(run.error).toBeNull();
+    expect(run.result?.terminal.verdict).toBe("completed");
+
+    const regression = await run.store.readAttemptJson(
+      "attempt-001",
+      "verifiers/regression.json",
+      VerifierEnvelope,
+    );
+    expect(regression?.overall_result).toBe("skipped");
+    expect(regression?.native_payload).toEqual({ command: null, skip_reason: "no_test_command" });
+
+    // The terminal record and the attempt carry the gate's verdict, caveat included, unchanged.
+    const iterator = await run.store.read("iterator_run");
+    const gate = iterator?.terminal?.gate;
+    expect(gate?.result).toBe("pass");
+    expect(gate?.caveats.map((c) => c.verifier)).toEqual(["regression"]);
+    expect(gate?.checks).toContainEqual({ verifier: "regression", overall_result: "skipped" });
+    expect(iterator?.attempts[0]?.gate).toEqual(gate);
+    expect(iterator?.attempts[0]?.summary).toMatch(/not checked: regression/);
+    expect(iterator?.terminal?.reason).toMatch(/not checked: regression/);
+    expect(run.result?.terminal.gate).toEqual(gate);
+
+    // The commit names what passed and what was not checked; it never claims regression passed.
+    const message = git(run.repo, "log", "-1", "--format=%B", `devflow/${TASK_ID}`);
+    expect(message).toContain("Verified by devflow: seam, seam_integrity, scope and critic passed.");
+    expect(message).toMatch(/^Not checked: regression: not run, so regressions were not checked/m);
+    expect(message).not.toMatch(/regression[^\n]*passed/);
   });
 
   it("near miss then repair: attempt-001 fails, attempt-002 passes with the lesson in its prompt", async () => {

@@ -1,7 +1,7 @@
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ObservationArtifact } from "../../artifacts/schemas/observation-artifact.js";
 import type { TaskArtifact } from "../../artifacts/schemas/task-artifact.js";
-import type { VerifierEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
+import type { SeamEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { redactSecrets, secretsFromEnv } from "../../util/redact.js";
 import { excerpt } from "../../util/truncate.js";
@@ -24,7 +24,7 @@ export interface CriticPromptInput {
   /** Where the full diff is on disk (attempts/attempt-NNN/diff.patch). */
   diffPath: string;
   /** devflow's own seam run for this attempt; null when it has none. */
-  seamEnvelope: VerifierEnvelope | null;
+  seamEnvelope: SeamEnvelope | null;
   coderFinalMessage: string;
   /** The coder's full transcript, named (never inlined) as evidence. */
   coderTranscriptPath?: string;
@@ -108,7 +108,7 @@ export function naivePromptBytes(diff: string, log: string, taskText = ""): numb
   return utf8Bytes(JSON.stringify({ task: taskText, junie_output: log, git_diff: diff }));
 }
 
-function seamResult(env: VerifierEnvelope | null): string {
+function seamResult(env: SeamEnvelope | null): string {
   if (!env) return "(devflow has no seam result for this attempt)";
   const output = env.native_payload.output_excerpt;
   const lines = [

@@ -1,4 +1,4 @@
-import type { VerifierEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
+import type { CriticEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { startEnvelope } from "../../verify/envelope.js";
 import { buildCriticPrompt, type CriticPromptInput } from "./critic-prompt.js";
@@ -21,7 +21,7 @@ export interface JudgedCriterion extends CriterionVerdict {
  * evidence (buildCriticPrompt). Passes only when every criterion is met, there are no blockers
  * and the plan is not declared invalid; a model failure is an "error" envelope, never a pass.
  */
-export async function runCriticVerifier(input: CriticVerifierInput): Promise<VerifierEnvelope> {
+export async function runCriticVerifier(input: CriticVerifierInput): Promise<CriticEnvelope> {
   const env = startEnvelope("critic", input.attemptId);
   let prompt: ReturnType<typeof buildCriticPrompt>;
   try {
@@ -32,7 +32,7 @@ export async function runCriticVerifier(input: CriticVerifierInput): Promise<Ver
       green_condition_alignment: "unknown",
       summary: `could not build the critic prompt: ${(err as Error).message}`,
       evidence_refs: [input.diffPath],
-      native_payload: {},
+      native_payload: { skip_reason: "prompt_not_built" },
     });
   }
   const promptStats = { prompt_bytes: prompt.bytes, diff: prompt.diff };

@@ -14,6 +14,7 @@ export * from "./coder-report.js";
 export * from "./common.js";
 export * from "./conversation.js";
 export * from "./event.js";
+export * from "./gate-verdict.js";
 export * from "./idea-brief.js";
 export * from "./insight-answer.js";
 export * from "./iterator-run.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CoderStatus } from "./coder-report.js";
 import { AttemptId, Revision, Timestamp, Usage } from "./common.js";
+import { GateVerdict } from "./gate-verdict.js";
 import { VerifierName } from "./verifier-envelope.js";
 
 export const RunState = z.enum([
@@ -54,6 +55,9 @@ export const AttemptSummary = z.object({
   respawn_reason: z.string().nullable(),
   verifier_refs: z.array(z.object({ verifier: VerifierName, overall_result: z.string(), path: z.string() })),
   coder_report_ref: z.string(),
+  gate: GateVerdict.optional().describe(
+    "The completion gate's verdict (absent in records written before it was kept)",
+  ),
   started_at: Timestamp,
   duration_ms: z.number().min(0),
   usage: Usage,
@@ -66,6 +70,9 @@ export const Terminal = z.object({
   branch: z.string().nullable(),
   commit: z.string().nullable(),
   questions: z.array(z.string()),
+  gate: GateVerdict.optional().describe(
+    "The gate verdict that decided the run (completed, exhausted, or blocked on plan_invalid), caveats included; absent when no gate decided it",
+  ),
   at: Timestamp,
 });
 export type Terminal = z.infer<typeof Terminal>;

@@ -206,12 +206,11 @@ async function driveAgent(run: RunContext): Promise<CoderRunResult> {
   const durationMs = Date.now() - run.started;
   transcript.record({ type: "end", status: outcome.status, error: outcome.error, duration_ms: durationMs });
   return {
-    status: outcome.status,
+    ...(outcome.status === "ok" ? outcome : { status: outcome.status, error: redact(outcome.error) }),
     exitCode: null,
     finalMessage: excerpt(redact(transcript.lastAssistant?.text ?? ""), FINAL_MESSAGE_BYTES).text,
     transcriptPath: run.transcriptPath,
     durationMs,
     usage: coderUsageSince(gateway, usageBefore),
-    error: outcome.error === null ? null : redact(outcome.error),
   };
 }

@@ -1,8 +1,8 @@
 import { GraphRecursionError } from "@langchain/langgraph";
-import type { CoderStatus } from "../../artifacts/schemas/index.js";
 import { findCause } from "../../errors/index.js";
 import { isModelCallError } from "../../models/contract.js";
 import type { GuardDecision } from "../../tools/loop-guards/index.js";
+import type { CoderFailureStatus, CoderOutcome } from "../contract.js";
 import type { BuiltinLimits } from "./limits.js";
 import type { AssistantTurn } from "./transcript.js";
 
@@ -21,10 +21,8 @@ export interface RunFacts {
   limits: BuiltinLimits;
 }
 
-export interface RunOutcome {
-  status: CoderStatus;
-  error: string | null;
-}
+/** How the builtin run ended: the contract's outcome (error null exactly when ok). */
+export type RunOutcome = CoderOutcome;
 
 /**
  * The CoderStatus of a finished run. "ok" means the model ended by itself with a final message;
@@ -75,7 +73,7 @@ function fromError(error: unknown, limits: BuiltinLimits): RunOutcome {
   }
   const modelError = findCause(error, isModelCallError);
   if (modelError !== undefined) {
-    const status: CoderStatus =
+    const status: CoderFailureStatus =
       modelError.code === "MODEL_AUTH"
         ? "auth"
         : modelError.code === "MODEL_RATE_LIMIT"

@@ -8,6 +8,7 @@ import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import {
   CODER_GROUP_FILE,
   type CoderBackend,
+  type CoderOutcome,
   type CoderRunRequest,
   type CoderRunResult,
   type CoderUnavailableError,
@@ -58,11 +59,7 @@ async function writeConfigFiles(files: ReadonlyArray<{ path: string; content: st
   }
 }
 
-function statusOf(
-  run: ProcessRunResult,
-  interpretation: Interpretation,
-  timeoutMs: number,
-): Pick<CoderRunResult, "status" | "error"> {
+function statusOf(run: ProcessRunResult, interpretation: Interpretation, timeoutMs: number): CoderOutcome {
   // A run that was stopped is reported as stopped, whatever the CLI managed to print before.
   if (run.timedOut)
     return {
@@ -71,7 +68,9 @@ function statusOf(
     };
   if (run.aborted)
     return { status: "aborted", error: "the run was aborted; the coder's process group was killed" };
-  return { status: interpretation.status, error: interpretation.error };
+  return interpretation.status === "ok"
+    ? { status: "ok", error: null }
+    : { status: interpretation.status, error: interpretation.error };
 }
 
 class CliBackend implements CoderBackend {
@@ -217,15 +216,14 @@ class CliBackend implements CoderBackend {
     timeoutMs: number,
   ): CoderRunResult {
     const redact = createRedactor(secretsFromEnv(env));
-    const { status, error } = statusOf(run, interpretation, timeoutMs);
+    const outcome = statusOf(run, interpretation, timeoutMs);
     return {
-      status,
+      ...(outcome.status === "ok" ? outcome : { status: outcome.status, error: redact(outcome.error) }),
       exitCode: run.exitCode,
       finalMessage: redact(interpretation.finalMessage),
       transcriptPath,
       durationMs: run.durationMs,
       usage: interpretation.usage,
-      error: error === null ? null : redact(error),
     };
   }
 }

@@ -1,18 +1,14 @@
-import type { CoderStatus } from "../../artifacts/schemas/index.js";
 import type { ProcessRunResult } from "../../process/types.js";
-import type { CoderBackend, CoderProbe, CoderUsage } from "../contract.js";
+import type { CoderBackend, CoderOutcome, CoderProbe, CoderUsage } from "../contract.js";
 
 /** Where a backend reads credentials and settings from; `process.env` unless a test injects one. */
 export type SourceEnv = Readonly<Record<string, string | undefined>>;
 
 /** What a backend concluded from the CLI's structured output (timeout/abort are decided by the runner). */
-export interface Interpretation {
-  status: CoderStatus;
+export type Interpretation = CoderOutcome & {
   finalMessage: string;
   usage: CoderUsage | null;
-  /** Human-readable cause when status is not ok. */
-  error: string | null;
-}
+};
 
 export interface PrepareInput {
   prompt: string;

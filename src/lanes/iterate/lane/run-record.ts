@@ -1,6 +1,7 @@
 import {
   type AttemptSummary,
   emptyUsage,
+  type GateVerdict,
   type IteratorRun,
   type RunState,
   type Terminal,
@@ -58,6 +59,8 @@ export interface TerminalInput {
   branch?: string | null;
   commit?: string | null;
   questions?: string[];
+  /** The gate verdict that decided the run (completed, exhausted, or blocked on plan_invalid), carried unchanged. */
+  gate?: GateVerdict;
 }
 
 const STATE_FOR_VERDICT: Record<Terminal["verdict"], RunState> = {
@@ -81,6 +84,7 @@ export async function terminate(
     branch: input.branch ?? null,
     commit: input.commit ?? null,
     questions: input.questions ?? [],
+    ...(input.gate ? { gate: input.gate } : {}),
     at: nowIso(),
   };
   await updateRun(store, (run) => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildCoderPrompt } from "../../../agents/coder/coder-prompt.js";
 import { CoderReport, Lesson, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
-import { CODER_GROUP_FILE } from "../../../coders/contract.js";
+import { CODER_GROUP_FILE, type CoderRunResult } from "../../../coders/contract.js";
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
 import { nowIso } from "../../../util/time.js";
 import { commitsSince, diffTrees, headCommit, snapshotTree } from "../../../workspace/index.js";
@@ -11,7 +11,9 @@ import { terminate, transition } from "../lane/run-record.js";
 import { linkDependencies } from "../link-dependencies.js";
 
 /** Coder statuses that a retry cannot fix: stop with the reason instead of burning attempts. */
-const FATAL = new Set(["auth", "rate_limit", "budget"]);
+const FATAL = ["auth", "rate_limit", "budget"] as const;
+type FatalRun = Extract<CoderRunResult, { status: (typeof FATAL)[number] }>;
+const isFatal = (r: CoderRunResult): r is FatalRun => (FATAL as readonly string[]).includes(r.status);
 
 /**
  * One coder run for the current judge attempt. A timeout re-runs the same attempt with a longer
@@ -130,8 +132,8 @@ export const code: NodeBody = async (state, deps) => {
       ok: false,
     };
   }
-  if (FATAL.has(result.status)) {
-    const reason = `coder ${deps.coder.name} stopped with ${result.status}: ${result.error ?? report.final_message}`;
+  if (isFatal(result)) {
+    const reason = `coder ${deps.coder.name} stopped with ${result.status}: ${result.error || report.final_message}`;
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
     return { ...base, goto: "__end__", line, ok: false, runState: "blocked" };
   }

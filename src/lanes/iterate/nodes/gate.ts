@@ -1,13 +1,14 @@
 import {
   type AttemptSummary,
   CoderReport,
+  isCriticJudged,
   Lesson,
   attemptId as toAttemptId,
   VerifierEnvelope,
   VerifierName,
 } from "../../../artifacts/schemas/index.js";
 import { nowIso } from "../../../util/time.js";
-import { completionGate } from "../../../verify/index.js";
+import { completionGate, verdictLine } from "../../../verify/index.js";
 import { commitAll } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { recordAttempt, terminate } from "../lane/run-record.js";
@@ -27,9 +28,12 @@ export const gate: NodeBody = async (state, deps) => {
   }
   const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
   if (!report) throw new Error(`gate: ${attemptId}/coder_report.json is missing`);
-  const verdict = completionGate(envelopes, { requireRegression: deps.options.testCommand !== null });
+  const verdict = completionGate(envelopes, {
+    attemptId,
+    requireRegression: deps.options.testCommand !== null,
+  });
   const planInvalid = envelopes.some(
-    (e) => e.verifier === "critic" && e.native_payload.plan_invalid === true,
+    (e) => e.verifier === "critic" && isCriticJudged(e.native_payload) && e.native_payload.plan_invalid,
   );
 
   const summary: AttemptSummary = {
@@ -37,8 +41,8 @@ export const gate: NodeBody = async (state, deps) => {
     judge_attempt: state.judgeAttempt,
     timeout_attempts: state.timeoutAttempt,
     coder_status: report.status,
-    verdict: verdict.pass ? "pass" : "fail",
-    summary: verdict.pass ? "all verifiers passed" : verdict.reasons.join("; "),
+    verdict: verdict.result,
+    summary: verdictLine(verdict),
     respawn_reason: null,
     verifier_refs: envelopes.map((e) => ({
       verifier: e.verifier,
@@ -46,6 +50,7 @@ export const gate: NodeBody = async (state, deps) => {
       path: `attempts/${attemptId}/verifiers/${e.verifier}.json`,
     })),
     coder_report_ref: `attempts/${attemptId}/coder_report.json`,
+    gate: verdict,
     started_at: report.started_at,
     duration_ms: Date.now() - Date.parse(report.started_at),
     usage: deps.gateway.usage().by_attempt[attemptId] ?? {
@@ -58,8 +63,11 @@ export const gate: NodeBody = async (state, deps) => {
   };
   await recordAttempt(deps.store, summary, deps.gateway);
 
-  if (verdict.pass) {
-    return { goto: "commit", update: { gateResult: "pass" }, line: `${attemptId} pass`, attemptId };
+  if (verdict.result === "pass") {
+    const caveats = verdict.caveats.length
+      ? ` (not checked: ${verdict.caveats.map((c) => c.verifier).join(", ")})`
+      : "";
+    return { goto: "commit", update: { gateResult: "pass" }, line: `${attemptId} pass${caveats}`, attemptId };
   }
   const reasons = verdict.reasons.join("; ");
   if (planInvalid && deps.options.interactive && state.replans < MAX_REPLANS) {
@@ -72,7 +80,12 @@ export const gate: NodeBody = async (state, deps) => {
   }
   if (planInvalid) {
     const reason = `the critic judged the task's assumptions wrong (plan_invalid) in ${attemptId}: ${reasons}. Re-frame the request with the missing facts.`;
-    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    await terminate(deps.store, deps.gateway, {
+      verdict: "blocked",
+      reason,
+      branch: state.branch,
+      gate: verdict,
+    });
     return {
       goto: "__end__",
       update: { gateResult: "fail" },
@@ -113,7 +126,13 @@ export const gate: NodeBody = async (state, deps) => {
     `devflow(${state.taskId}): unverified work after ${state.judgeAttempt} attempt(s)\n\nNot completed: ${reasons}`,
   );
   const reason = `${state.judgeAttempt} judge attempt(s) used without passing the completion gate; last: ${reasons}`;
-  await terminate(deps.store, deps.gateway, { verdict: "exhausted", reason, branch: state.branch, commit });
+  await terminate(deps.store, deps.gateway, {
+    verdict: "exhausted",
+    reason,
+    branch: state.branch,
+    commit,
+    gate: verdict,
+  });
   return {
     goto: "__end__",
     update: { gateResult: "fail" },

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CoderReport, attemptId as toAttemptId, VerifierEnvelope } from "../../../artifacts/schemas/index.js";
-import { nowIso } from "../../../util/time.js";
 import {
+  criticNotAsked,
   runCriticVerifier,
   runRegressionVerifier,
   runScopeVerifier,
@@ -52,21 +52,16 @@ export const verify: NodeBody = async (state, deps) => {
       seamFileHashes: state.seamFileHashes,
       attemptId,
     }),
-    state.testCommand
-      ? await runRegressionVerifier({
-          worktree: state.worktree,
-          command: state.testCommand,
-          baseline: state.baseline,
-          timeoutMs,
-          logPath: join(dir, "verifiers", "regression.log"),
-          attemptId,
-          ...signal,
-        })
-      : skipped(
-          "regression",
-          attemptId,
-          "no test command detected; pass --test-cmd to check for regressions",
-        ),
+    // Without a test command this is a typed skip (no_test_command), which the gate turns into a caveat.
+    await runRegressionVerifier({
+      worktree: state.worktree,
+      command: state.testCommand,
+      baseline: state.baseline,
+      timeoutMs,
+      logPath: join(dir, "verifiers", "regression.log"),
+      attemptId,
+      ...signal,
+    }),
     await runScopeVerifier({
       changedFiles: cumulative.files,
       scope: task.scope_boundary,
@@ -92,7 +87,7 @@ export const verify: NodeBody = async (state, deps) => {
       }),
     );
   } else {
-    envelopes.push(skipped("critic", attemptId, "not run: a deterministic verifier did not pass"));
+    envelopes.push(criticNotAsked(attemptId));
   }
   for (const envelope of envelopes) {
     await deps.store.writeAttemptJson(
@@ -114,22 +109,4 @@ export const verify: NodeBody = async (state, deps) => {
 
 function mark(result: VerifierEnvelope["overall_result"]): string {
   return { pass: "✓", fail: "✗", error: "!", skipped: "–" }[result];
-}
-
-function skipped(
-  verifier: VerifierEnvelope["verifier"],
-  attemptId: string,
-  summary: string,
-): VerifierEnvelope {
-  return {
-    verifier,
-    attempt_id: attemptId,
-    overall_result: "skipped",
-    green_condition_alignment: "not_applicable",
-    summary,
-    evidence_refs: [],
-    started_at: nowIso(),
-    duration_ms: 0,
-    native_payload: {},
-  };
 }

@@ -1,0 +1,140 @@
+import { z } from "zod";
+
+/*
+ * Each verifier's native_payload, one schema per shape it writes. Every variant is a closed object
+ * (as the generated JSON Schema is), so a payload matches exactly one variant and the variant
+ * tells what happened: whether a command ran, whether a comparison was made, whether the model
+ * was asked. The field names are the ones devflow has always written.
+ */
+
+/** What running one command produced (verify/run-command.ts), as the seam verifier records it. */
+export const SeamPayload = z.strictObject({
+  command: z.string(),
+  files: z.array(z.string()),
+  expected_green_condition: z.string().nullable(),
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timed_out: z.boolean(),
+  aborted: z.boolean(),
+  spawn_error: z.string().nullable(),
+  output_excerpt: z.string(),
+  output_truncated: z.boolean(),
+  total_output_bytes: z.number().int().min(0),
+  duration_ms: z.number().min(0),
+});
+export type SeamPayload = z.infer<typeof SeamPayload>;
+
+const FileHashes = z.record(z.string(), z.string().nullable());
+
+/** The seam files were fingerprinted again and compared with the fingerprints taken on base. */
+export const SeamIntegrityChecked = z.strictObject({
+  expected: FileHashes,
+  actual: FileHashes,
+  edited: z.array(z.string()),
+  deleted: z.array(z.string()),
+  created: z.array(z.string()),
+});
+/** The files could not be fingerprinted (error). */
+export const SeamIntegrityUnchecked = z.strictObject({ files: z.array(z.string()) });
+export const SeamIntegrityPayload = z.union([SeamIntegrityChecked, SeamIntegrityUnchecked]);
+export type SeamIntegrityPayload = z.infer<typeof SeamIntegrityPayload>;
+export const isIntegrityChecked = (p: SeamIntegrityPayload): p is z.infer<typeof SeamIntegrityChecked> =>
+  "expected" in p;
+
+/** No test command, so the suite was not run (the only way regression may be skipped). */
+export const RegressionSkipped = z.strictObject({
+  // Optional: older runs wrote `{}` for this case.
+  command: z.null().optional(),
+  skip_reason: z.literal("no_test_command").optional(),
+});
+/** The suite was not started: no baseline, or the baseline ran another command (error). */
+export const RegressionNotStarted = z.strictObject({
+  command: z.string(),
+  baseline_command: z.string().optional(),
+});
+const regressionRun = {
+  command: z.string(),
+  exit_code: z.number().int().nullable(),
+  baseline_exit_code: z.number().int().nullable(),
+  output_excerpt: z.string(),
+  output_truncated: z.boolean(),
+};
+/** The suite was started but produced no verdict (timeout, not found, spawn failure: error). */
+export const RegressionNoVerdict = z.strictObject(regressionRun);
+/** Compared by exit code only, because per-test results were missing on one side (or the baseline did not run). */
+export const RegressionByExitCode = z.strictObject({
+  ...regressionRun,
+  compared: z.literal("exit_code"),
+  per_test_unavailable: z.enum(["current run", "baseline"]).optional(),
+});
+/** Compared test by test against the baseline. */
+export const RegressionPerTest = z.strictObject({
+  ...regressionRun,
+  compared: z.literal("per_test"),
+  tests_on_base: z.number().int().min(0),
+  tests_now: z.number().int().min(0),
+  regressions: z.array(z.object({ name: z.string(), now: z.enum(["fail", "missing"]) })),
+  newly_passing: z.array(z.string()),
+  still_failing: z.array(z.string()),
+  new_failures: z.array(z.string()),
+});
+export const RegressionPayload = z.union([
+  RegressionPerTest,
+  RegressionByExitCode,
+  RegressionNoVerdict,
+  RegressionNotStarted,
+  RegressionSkipped,
+]);
+export type RegressionPayload = z.infer<typeof RegressionPayload>;
+export type RegressionComparedPayload =
+  | z.infer<typeof RegressionPerTest>
+  | z.infer<typeof RegressionByExitCode>;
+export const isRegressionCompared = (p: RegressionPayload): p is RegressionComparedPayload => "compared" in p;
+export const isRegressionSkipped = (p: RegressionPayload): p is z.infer<typeof RegressionSkipped> =>
+  !("exit_code" in p) && !("baseline_command" in p) && (p.command === undefined || p.command === null);
+
+export const ScopePayload = z.strictObject({
+  allowed_paths: z.array(z.string()),
+  changed_files: z.array(z.string()),
+  out_of_scope: z.array(z.string()),
+  restricted: z.boolean(),
+});
+export type ScopePayload = z.infer<typeof ScopePayload>;
+
+const promptStats = {
+  prompt_bytes: z.number().int().min(0),
+  diff: z.strictObject({
+    shownBytes: z.number().int().min(0),
+    totalBytes: z.number().int().min(0),
+    files: z.array(z.string()),
+    truncatedFiles: z.array(z.string()),
+  }),
+  model: z.string(),
+};
+export const JudgedCriterionPayload = z.strictObject({
+  index: z.number().int().min(0),
+  criterion: z.string(),
+  verdict: z.enum(["met", "unmet", "unclear"]),
+  reason: z.string(),
+  answered: z.boolean(),
+});
+/** The critic model answered: one judged verdict per success criterion. */
+export const CriticJudged = z.strictObject({
+  ...promptStats,
+  criteria: z.array(JudgedCriterionPayload),
+  blockers: z.array(z.string()),
+  plan_invalid: z.boolean(),
+  critic_summary: z.string(),
+  unmatched_model_criteria: z.array(z.string()),
+});
+/** The prompt was built but the model gave no verdict (error). */
+export const CriticUnanswered = z.strictObject(promptStats);
+/** The model was not asked: a deterministic verifier failed (skipped), or the prompt could not be built (error). */
+export const CriticNotAsked = z.strictObject({
+  // Optional: older runs wrote `{}`.
+  skip_reason: z.enum(["deterministic_verifier_failed", "prompt_not_built"]).optional(),
+});
+export const CriticPayload = z.union([CriticJudged, CriticUnanswered, CriticNotAsked]);
+export type CriticPayload = z.infer<typeof CriticPayload>;
+export type CriticJudgedPayload = z.infer<typeof CriticJudged>;
+export const isCriticJudged = (p: CriticPayload): p is CriticJudgedPayload => "criteria" in p;

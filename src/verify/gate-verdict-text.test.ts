@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { envelopeFor } from "../../test/support/verifier-envelopes.js";
+import { completionGate } from "./completion-gate.js";
+import { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
+
+const gate = (regression: "pass" | "skipped" | "fail") =>
+  completionGate(
+    [
+      envelopeFor("seam", "pass"),
+      envelopeFor("seam_integrity", "pass"),
+      envelopeFor("scope", "pass"),
+      envelopeFor("critic", "pass"),
+      envelopeFor("regression", regression),
+    ],
+    { attemptId: "attempt-001", requireRegression: false },
+  );
+
+describe("the words of a gate verdict", () => {
+  it("names every verifier when all passed, with no caveat", () => {
+    const v = gate("pass");
+    expect(commitBody(v)).toBe(
+      "Verified by devflow: seam, seam_integrity, scope, critic and regression passed.",
+    );
+    expect(verdictLine(v)).toBe("all verifiers passed");
+    expect(caveatLines(v)).toEqual([]);
+  });
+
+  it("with regression skipped, never claims it passed and says it was not checked", () => {
+    const v = gate("skipped");
+    expect(passedVerifiers(v)).toEqual(["seam", "seam_integrity", "scope", "critic"]);
+    const body = commitBody(v);
+    expect(body.split("\n")[0]).toBe("Verified by devflow: seam, seam_integrity, scope and critic passed.");
+    expect(body).toMatch(
+      /^Not checked: regression: not run, so regressions were not checked \(regression said skipped\)$/m,
+    );
+    expect(verdictLine(v)).toMatch(
+      /^seam, seam_integrity, scope and critic passed; not checked: regression: /,
+    );
+  });
+
+  it("a failing verdict's line is its reasons", () => {
+    const v = gate("fail");
+    expect(v.result).toBe("fail");
+    expect(verdictLine(v)).toBe("regression: failed (regression said fail)");
+  });
+});
