@@ -1,12 +1,12 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { type HandoffSource, type IdeaBrief, IdeaPlan } from "../../artifacts/schemas/index.js";
 import { claimRecordId, writeRecord } from "../../lanes/intake/lane-records.js";
-import { renderTurns } from "../../lanes/intake/turns.js";
 import { UsageError } from "../../lanes/iterate/errors.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { nowIso } from "../../util/time.js";
 import { assertGitRepo, repoMap } from "../../workspace/index.js";
+import { renderTurns } from "../kit/render-turns.js";
 import type { Turn } from "../router/router.js";
 
 /**

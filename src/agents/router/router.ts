@@ -1,8 +1,8 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
-import { renderTurns } from "../../lanes/intake/turns.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
+import { renderTurns } from "../kit/render-turns.js";
 
 export const Route = z.enum(["idea", "insight", "iterate", "neither"]);
 export type Route = z.infer<typeof Route>;
