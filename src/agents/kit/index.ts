@@ -9,4 +9,5 @@ export {
   type ToolAgentResult,
   type ToolAgentSpec,
   type ToolAgentStats,
+  thrownBy,
 } from "./run-tool-agent.js";

@@ -210,6 +210,11 @@ export async function runToolAgent<S extends z.ZodObject>(
   return { ...counts, status: "no_answer" };
 }
 
+/** What the run threw (failed, aborted, step limit); null when it ended by itself. */
+export function thrownBy(result: ToolAgentResult<unknown>): unknown {
+  return "error" in result ? result.error : null;
+}
+
 /** Tool calls that actually ran (calls refused by the tool call limit come back as error messages). */
 function countToolCalls(messages: BaseMessage[], toolNames: Set<string>): number {
   return messages.filter(

@@ -1,8 +1,9 @@
 import { GraphRecursionError } from "@langchain/langgraph";
+import type { BuiltinLimits } from "../../agents/builtin-coder/index.js";
+import { findCause } from "../../agents/kit/index.js";
 import type { CoderStatus } from "../../artifacts/schemas/index.js";
 import { ModelCallError } from "../../models/contract.js";
 import type { GuardDecision } from "../../tools/loop-guards/index.js";
-import type { BuiltinLimits } from "./limits.js";
 import type { AssistantTurn } from "./transcript.js";
 
 /** Everything a builtin run's status is decided from, gathered after the agent stopped. */
@@ -23,15 +24,6 @@ export interface RunFacts {
 export interface RunOutcome {
   status: CoderStatus;
   error: string | null;
-}
-
-/** The first error in the `cause` chain that matches (langchain wraps middleware errors). */
-export function findCause<T>(error: unknown, match: (e: unknown) => e is T): T | undefined {
-  for (let e: unknown = error, depth = 0; e !== undefined && depth < 10; depth++) {
-    if (match(e)) return e;
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return undefined;
 }
 
 const isModelCallError = (e: unknown): e is ModelCallError => e instanceof ModelCallError;
@@ -90,12 +82,4 @@ function fromError(error: unknown, limits: BuiltinLimits): RunOutcome {
     return { status, error: modelError.message };
   }
   return { status: "error", error: error instanceof Error ? error.message : String(error) };
-}
-
-/** Transient model failures worth a retry: not when the run itself was stopped meanwhile. */
-export function isTransientModelError(error: unknown): boolean {
-  const modelError = findCause(error, isModelCallError);
-  return (
-    modelError !== undefined && ["rate_limit", "server", "connection", "timeout"].includes(modelError.kind)
-  );
 }
