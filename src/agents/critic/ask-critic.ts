@@ -1,5 +1,5 @@
 import type { ModelGateway } from "../../models/contract.js";
-import { askStructured } from "../kit/ask-structured.js";
+import { askStructured } from "../kit/index.js";
 import type { CriticPrompt } from "./critic-prompt.js";
 import { CriticVerdict } from "./critic-verdict.js";
 

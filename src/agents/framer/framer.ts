@@ -1,7 +1,7 @@
 import { TaskFraming } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
-import { askStructured } from "../kit/ask-structured.js";
+import { askStructured } from "../kit/index.js";
 
 export interface FramerInput {
   gateway: ModelGateway;

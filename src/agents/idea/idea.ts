@@ -2,8 +2,7 @@ import { IdeaPlan } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { repoMap } from "../../workspace/index.js";
-import { askStructured } from "../kit/ask-structured.js";
-import { renderTurns } from "../kit/render-turns.js";
+import { askStructured, renderTurns } from "../kit/index.js";
 import type { Turn } from "../router/router.js";
 
 /**

@@ -9,7 +9,7 @@ import type { ModelGateway } from "../../models/contract.js";
 import { bulletList } from "../../util/markdown.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { excerpt } from "../../util/truncate.js";
-import { askStructured } from "../kit/ask-structured.js";
+import { askStructured } from "../kit/index.js";
 
 /** The Iterator model's one judgement call: what the next attempt needs (agents/iterator). */
 export const RepairGuidance = z.object({

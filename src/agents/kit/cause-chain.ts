@@ -8,7 +8,7 @@ const TRANSIENT_MODEL_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 /** The errors an error was caused by, itself first (langchain wraps middleware errors in others). */
-export function* causeChain(error: unknown): Generator<unknown> {
+function* causeChain(error: unknown): Generator<unknown> {
   for (let e: unknown = error, depth = 0; e !== undefined && depth < 10; depth++) {
     yield e;
     e = e instanceof Error ? e.cause : undefined;

@@ -1,6 +1,6 @@
 export { askStructured, type StructuredAsk } from "./ask-structured.js";
-export { causeChain, findCause, isTransientModelError, ownError } from "./cause-chain.js";
-export { MAX_PRIOR_TURNS, renderTurns } from "./render-turns.js";
+export { findCause } from "./cause-chain.js";
+export { renderTurns } from "./render-turns.js";
 export {
   type AnswerSpec,
   type ModelRetrySpec,

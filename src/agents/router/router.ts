@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
-import { askStructured } from "../kit/ask-structured.js";
-import { renderTurns } from "../kit/render-turns.js";
+import { askStructured, renderTurns } from "../kit/index.js";
 
 export const Route = z.enum(["idea", "insight", "iterate", "neither"]);
 export type Route = z.infer<typeof Route>;
