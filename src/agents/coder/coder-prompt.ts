@@ -1,5 +1,5 @@
 import type { Lesson, ObservationArtifact, TaskArtifact } from "../../artifacts/schemas/index.js";
-import { bulletList } from "../../lanes/iterate/markdown.js";
+import { bulletList } from "../../util/markdown.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 
 export interface CoderPromptInput {

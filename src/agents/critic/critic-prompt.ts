@@ -31,6 +31,9 @@ export interface CriticPromptInput {
 }
 
 export interface CriticPrompt {
+  /** The filled system prompt (prompt.md) and the user message (input.md). */
+  system: string;
+  user: string;
   messages: BaseMessage[];
   /** UTF-8 bytes of all message contents: what this design costs per review. */
   bytes: number;
@@ -88,6 +91,8 @@ export function buildCriticPrompt(input: CriticPromptInput): CriticPrompt {
 
   const messages = [new SystemMessage(system), new HumanMessage(user)];
   return {
+    system,
+    user,
     messages,
     bytes: utf8Bytes(system) + utf8Bytes(user),
     diff: {

@@ -1,8 +1,9 @@
 import type { CriticEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { startEnvelope } from "../../verify/envelope.js";
+import { askCritic } from "./ask-critic.js";
 import { buildCriticPrompt, type CriticPromptInput } from "./critic-prompt.js";
-import { type CriterionVerdict, CriticVerdict } from "./critic-verdict.js";
+import type { CriterionVerdict, CriticVerdict } from "./critic-verdict.js";
 
 export interface CriticVerifierInput extends CriticPromptInput {
   gateway: ModelGateway;
@@ -39,14 +40,7 @@ export async function runCriticVerifier(input: CriticVerifierInput): Promise<Cri
 
   let verdict: CriticVerdict;
   try {
-    verdict = await input.gateway.structured({
-      role: "critic",
-      name: "critic_verdict",
-      description: "One verdict per success criterion, blockers, and whether the task's plan is invalid",
-      schema: CriticVerdict,
-      messages: prompt.messages,
-      attemptId: input.attemptId,
-    });
+    verdict = await askCritic(input.gateway, prompt, input.attemptId);
   } catch (err) {
     return env.finish({
       overall_result: "error",

@@ -1,12 +1,8 @@
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { type HandoffSource, type IdeaBrief, IdeaPlan } from "../../artifacts/schemas/index.js";
-import { DevflowError } from "../../errors/index.js";
-import { claimRecordId, writeRecord } from "../../lanes/intake/lane-records.js";
-import { renderTurns } from "../../lanes/intake/turns.js";
+import { IdeaPlan } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
-import { nowIso } from "../../util/time.js";
-import { assertGitRepo, repoMap } from "../../workspace/index.js";
+import { repoMap } from "../../workspace/index.js";
+import { askStructured, renderTurns } from "../kit/index.js";
 import type { Turn } from "../router/router.js";
 
 /**
@@ -36,48 +32,30 @@ const PlanAnswer = IdeaPlan.superRefine((plan, ctx) => {
 });
 
 /**
- * The idea lane: a planning brief for a request too broad for the iterate lane, written to
- * `.devflow/idea/<id>/idea_brief.json`. Every proposed task is shaped to be handed to the iterate
- * lane later (one of its task types, a self-contained request, a few observable criteria).
+ * The idea agent: one structured call that plans a request too broad for the iterate lane. Every
+ * proposed task is shaped to be handed to the iterate lane later (one of its task types, a
+ * self-contained request, a few observable criteria). The idea lane (src/lanes/intake/idea.ts)
+ * records the brief.
  */
-export async function runIdea(input: {
+export async function askIdeaPlan(input: {
   gateway: ModelGateway;
+  /** A git repository (already checked); its map is shown to the model. */
   repoRoot: string;
+  /** The request, trimmed and non-empty. */
   request: string;
   priorTurns: Turn[];
-  /** Set when the iterate lane promoted the request here. */
-  handoff?: HandoffSource;
-}): Promise<{ id: string; brief: IdeaBrief; artifactPath: string }> {
-  const request = input.request.trim();
-  if (!request) throw new DevflowError("REQUEST_EMPTY", "the request is empty: describe the feature to plan");
-  const repoRoot = await assertGitRepo(input.repoRoot);
+}): Promise<IdeaPlan> {
   const turns = renderTurns(input.priorTurns);
-  const map = await repoMap(repoRoot, { maxFiles: 300 });
-  const plan = await input.gateway.structured({
+  const map = await repoMap(input.repoRoot, { maxFiles: 300 });
+  return askStructured({
+    gateway: input.gateway,
     role: "idea",
     name: "idea_brief",
     description: "A planning brief whose tasks each fit the iterate lane",
     schema: PlanAnswer,
-    messages: [
-      new SystemMessage(loadPrompt("idea")),
-      new HumanMessage(
-        [`## Request\n${request}`, turns && `## Prior turns\n${turns}`, `## Repository map\n${map}`]
-          .filter(Boolean)
-          .join("\n\n"),
-      ),
-    ],
+    system: loadPrompt("idea"),
+    input: [`## Request\n${input.request}`, turns && `## Prior turns\n${turns}`, `## Repository map\n${map}`]
+      .filter(Boolean)
+      .join("\n\n"),
   });
-  const id = claimRecordId(repoRoot, "idea", plan.title || request);
-  const brief: IdeaBrief = {
-    artifact: "idea_brief",
-    id,
-    request,
-    prior_turns: input.priorTurns,
-    ...plan,
-    source_handoff: input.handoff ?? null,
-    model: input.gateway.modelName("idea"),
-    created_at: nowIso(),
-  };
-  const artifactPath = await writeRecord(repoRoot, "idea", brief);
-  return { id, brief, artifactPath };
 }

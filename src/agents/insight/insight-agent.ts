@@ -1,20 +1,9 @@
-import { GraphRecursionError } from "@langchain/langgraph";
-import {
-  type BaseMessage,
-  createAgent,
-  HumanMessage,
-  modelCallLimitMiddleware,
-  ToolMessage,
-  toolCallLimitMiddleware,
-  toolStrategy,
-} from "langchain";
 import { InsightFindings } from "../../artifacts/schemas/index.js";
-import { unwrapDevflowError } from "../../errors/index.js";
-import { renderTurns } from "../../lanes/intake/turns.js";
-import { type ModelGateway, structuredOutputError } from "../../models/contract.js";
-import { answerRepairMiddleware, readOnlyTools, type ToolContext } from "../../tools/index.js";
+import type { ModelGateway } from "../../models/contract.js";
+import { readOnlyTools, type ToolContext } from "../../tools/index.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { repoMap } from "../../workspace/index.js";
+import { renderTurns, runToolAgent } from "../kit/index.js";
 import type { Turn } from "../router/router.js";
 
 /** The structured-answer tool the insight agent ends with; cassettes may name it. */
@@ -38,15 +27,10 @@ export interface InsightAgentResult {
   toolCalls: number;
 }
 
-const FindingsAnswer = InsightFindings.meta({
-  title: INSIGHT_ANSWER_TOOL,
-  description: "Your final answer with its file and line references. Call this exactly once, at the end.",
-});
-
 /**
- * The insight investigation: a createAgent agent over the repository with the read-only tools
- * only (list_files, read_file, search). It has no tool that runs a command or writes a file, so
- * it cannot change the working tree or git state whatever the model asks for.
+ * The insight investigation: a tool agent (runToolAgent) over the repository with the read-only
+ * tools only (list_files, read_file, search). It has no tool that runs a command or writes a file,
+ * so it cannot change the working tree or git state whatever the model asks for.
  */
 export async function runInsightAgent(input: {
   gateway: ModelGateway;
@@ -59,74 +43,37 @@ export async function runInsightAgent(input: {
   const limits = { ...DEFAULT_INSIGHT_LIMITS, ...input.limits };
   const signal = input.signal ?? new AbortController().signal;
   const ctx: ToolContext = { worktree: input.repoRoot, signal, written: new Set() };
-  const tools = readOnlyTools(ctx);
-  const toolNames = new Set(tools.map((t) => t.name));
   const map = await repoMap(input.repoRoot, { maxFiles: 300 });
+  const turns = renderTurns(input.priorTurns);
 
-  const agent = createAgent({
+  const run = await runToolAgent({
+    name: "insight",
+    role: "insight",
     model: input.gateway.chatModel("insight"),
-    tools,
+    tools: readOnlyTools(ctx),
     systemPrompt: fillPrompt(loadPrompt("insight"), {
       answer_tool: INSIGHT_ANSWER_TOOL,
       repo_map: map.trim() || "(no repository map available; use list_files)",
       model_call_limit: String(limits.modelCalls),
       tool_call_limit: String(limits.toolCalls),
     }),
-    // handleError false: an invalid answer is repaired by answerRepairMiddleware (see src/tools).
-    responseFormat: toolStrategy(FindingsAnswer, { handleError: false }),
-    middleware: [
-      modelCallLimitMiddleware({ runLimit: limits.modelCalls, exitBehavior: "end" }),
-      toolCallLimitMiddleware({ runLimit: limits.toolCalls, exitBehavior: "continue" }),
-      answerRepairMiddleware({
-        role: "insight",
-        answerTool: INSIGHT_ANSWER_TOOL,
-        feedback: (problems) =>
-          fillPrompt(loadPrompt("insight", "answer-repair.md"), {
-            answer_tool: INSIGHT_ANSWER_TOOL,
-            problems,
-          }),
-      }),
-    ],
-    name: "insight",
+    input: [turns && `## Prior turns\n${turns}`, `## Question\n${input.question.trim()}`]
+      .filter(Boolean)
+      .join("\n\n"),
+    limits,
+    answer: {
+      tool: INSIGHT_ANSWER_TOOL,
+      description: "Your final answer with its file and line references. Call this exactly once, at the end.",
+      schema: InsightFindings,
+      owner: "the insight agent's",
+      repairFeedback: (problems) =>
+        fillPrompt(loadPrompt("insight", "answer-repair.md"), { answer_tool: INSIGHT_ANSWER_TOOL, problems }),
+    },
+    signal,
   });
-
-  const turns = renderTurns(input.priorTurns);
-  const question = [turns && `## Prior turns\n${turns}`, `## Question\n${input.question.trim()}`]
-    .filter(Boolean)
-    .join("\n\n");
-  let last: { messages: BaseMessage[]; structuredResponse?: unknown; threadModelCallCount?: number } = {
-    messages: [],
-  };
-  let stepLimitHit = false;
-  try {
-    const stream = await agent.stream(
-      { messages: [new HumanMessage(question)] },
-      { streamMode: "values", signal, recursionLimit: (limits.modelCalls + 2) * 10 },
-    );
-    for await (const state of stream) last = state;
-  } catch (error) {
-    if (!(error instanceof GraphRecursionError)) throw unwrapDevflowError(error);
-    stepLimitHit = true;
-  }
-
-  const toolCalls = last.messages.filter(
-    (m) => ToolMessage.isInstance(m) && m.name !== undefined && toolNames.has(m.name) && m.status !== "error",
-  ).length;
-  if (last.structuredResponse !== undefined && !stepLimitHit) {
-    const parsed = InsightFindings.safeParse(last.structuredResponse);
-    if (!parsed.success) {
-      throw structuredOutputError(
-        "insight",
-        `the insight agent's ${INSIGHT_ANSWER_TOOL} answer does not match the schema: ${parsed.error.message}`,
-      );
-    }
-    return { findings: parsed.data, stoppedBy: null, toolCalls };
-  }
-  const modelCalls = last.threadModelCallCount ?? 0;
-  const stoppedBy: InsightStop = stepLimitHit
-    ? "step_limit"
-    : modelCalls >= limits.modelCalls
-      ? "model_call_limit"
-      : "no_answer";
-  return { findings: null, stoppedBy, toolCalls };
+  if (run.status === "failed" || run.status === "aborted") throw run.error;
+  if (run.status === "answered") return { findings: run.answer, stoppedBy: null, toolCalls: run.toolCalls };
+  const stoppedBy: InsightStop =
+    run.status === "no_answer" ? "no_answer" : run.limit === "steps" ? "step_limit" : "model_call_limit";
+  return { findings: null, stoppedBy, toolCalls: run.toolCalls };
 }

@@ -1,7 +1,7 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { renderTurns } from "../../lanes/intake/turns.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
+import { renderTurns } from "../kit/index.js";
 import type { Turn } from "../router/router.js";
 
 /** What devflow can do, shown after a `neither` reply and by the chat's /help. */

@@ -1,19 +1,8 @@
-import { GraphRecursionError } from "@langchain/langgraph";
-import {
-  type BaseMessage,
-  createAgent,
-  HumanMessage,
-  modelCallLimitMiddleware,
-  modelRetryMiddleware,
-  ToolMessage,
-  toolCallLimitMiddleware,
-  toolStrategy,
-} from "langchain";
 import { ObservationFindings, type TaskArtifact } from "../../artifacts/schemas/index.js";
-import { unwrapDevflowError } from "../../errors/index.js";
-import { isTransientModelError, type ModelGateway, structuredOutputError } from "../../models/contract.js";
-import { answerRepairMiddleware, observerTools, type ToolContext } from "../../tools/index.js";
+import type { ModelGateway } from "../../models/contract.js";
+import { observerTools, type ToolContext } from "../../tools/index.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
+import { runToolAgent } from "../kit/index.js";
 
 /** The structured-answer tool createAgent offers the model; replay cassettes may name it. */
 export const OBSERVER_ANSWER_TOOL = "observation_findings";
@@ -61,97 +50,49 @@ export interface ObserverAgentResult {
   stoppedBy: ObserverStop;
 }
 
-const FindingsAnswer = ObservationFindings.meta({
-  title: OBSERVER_ANSWER_TOOL,
-  description: "Your final observation. Call this exactly once, at the end.",
-});
-
 /**
- * The Observer: a langchain createAgent agent with the read/run/add-a-test tools. Its limits are
- * langchain middleware; when they stop it, or it ends without answering, the result is an
- * honest inconclusive finding built here, never a seam the model did not deliver.
+ * The Observer: a tool agent (runToolAgent) with the read/run/add-a-test tools. When its limits
+ * stop it, or it ends without answering, the result is an honest inconclusive finding built here,
+ * never a seam the model did not deliver.
  */
 export async function runObserverAgent(input: ObserverAgentInput): Promise<ObserverAgentResult> {
   const limits = { ...DEFAULT_OBSERVER_LIMITS, ...input.limits };
   const signal = input.signal ?? new AbortController().signal;
   const ctx: ToolContext = { worktree: input.worktree, signal, written: new Set() };
-  const tools = observerTools(ctx, { runCommand: { defaultTimeoutMs: limits.commandTimeoutMs } });
-  const toolNames = new Set(tools.map((t) => t.name));
 
-  const agent = createAgent({
-    model: input.gateway.chatModel("observer"),
-    tools,
-    systemPrompt: observerSystemPrompt(input.task, input.repoMap, limits),
-    // handleError false: an invalid answer is repaired by answerRepairMiddleware (see there why).
-    responseFormat: toolStrategy(FindingsAnswer, { handleError: false }),
-    middleware: [
-      modelCallLimitMiddleware({ runLimit: limits.modelCalls, exitBehavior: "end" }),
-      toolCallLimitMiddleware({ runLimit: limits.toolCalls, exitBehavior: "continue" }),
-      modelRetryMiddleware({
-        maxRetries: limits.modelRetries,
-        initialDelayMs: limits.modelRetryDelayMs,
-        retryOn: isTransientModelError,
-        onFailure: "error",
-      }),
-      answerRepairMiddleware({
-        role: "observer",
-        answerTool: OBSERVER_ANSWER_TOOL,
-        feedback: (problems) =>
-          fillPrompt(loadPrompt("observer", "answer-repair.md"), {
-            answer_tool: OBSERVER_ANSWER_TOOL,
-            problems,
-          }),
-      }),
-    ],
+  const run = await runToolAgent({
     name: "observer",
+    role: "observer",
+    model: input.gateway.chatModel("observer"),
+    tools: observerTools(ctx, { runCommand: { defaultTimeoutMs: limits.commandTimeoutMs } }),
+    systemPrompt: observerSystemPrompt(input.task, input.repoMap, limits),
+    input: input.task.request,
+    limits,
+    modelRetry: { maxRetries: limits.modelRetries, initialDelayMs: limits.modelRetryDelayMs },
+    answer: {
+      tool: OBSERVER_ANSWER_TOOL,
+      description: "Your final observation. Call this exactly once, at the end.",
+      schema: ObservationFindings,
+      owner: "the observer's",
+      repairFeedback: (problems) =>
+        fillPrompt(loadPrompt("observer", "answer-repair.md"), {
+          answer_tool: OBSERVER_ANSWER_TOOL,
+          problems,
+        }),
+    },
+    signal,
   });
+  if (run.status === "failed" || run.status === "aborted") throw run.error;
 
-  let last: { messages: BaseMessage[]; structuredResponse?: unknown; threadModelCallCount?: number } = {
-    messages: [],
+  const counts = {
+    writtenFiles: [...ctx.written].sort(),
+    toolCalls: run.toolCalls,
+    modelCalls: run.modelCalls,
   };
-  let stepLimitHit = false;
-  try {
-    const stream = await agent.stream(
-      { messages: [new HumanMessage(input.task.request)] },
-      // Each model turn passes through several graph steps (middleware hooks, tools); the model
-      // call limit is meant to trip long before this backstop does.
-      { streamMode: "values", signal, recursionLimit: (limits.modelCalls + 2) * 10 },
-    );
-    for await (const state of stream) last = state;
-  } catch (error) {
-    if (!(error instanceof GraphRecursionError)) throw unwrapDevflowError(error);
-    stepLimitHit = true;
-  }
-
-  const writtenFiles = [...ctx.written].sort();
-  const modelCalls = last.threadModelCallCount ?? 0;
-  const toolCalls = countToolCalls(last.messages, toolNames);
-  const counts = { writtenFiles, toolCalls, modelCalls };
-
-  if (last.structuredResponse !== undefined && !stepLimitHit) {
-    const parsed = ObservationFindings.safeParse(last.structuredResponse);
-    if (!parsed.success) {
-      throw structuredOutputError(
-        "observer",
-        `the observer's ${OBSERVER_ANSWER_TOOL} answer does not match the schema: ${parsed.error.message}`,
-      );
-    }
-    return { findings: parsed.data, ...counts, stoppedBy: null };
-  }
-
-  const stoppedBy: ObserverStop = stepLimitHit
-    ? "step_limit"
-    : modelCalls >= limits.modelCalls
-      ? "model_call_limit"
-      : "no_answer";
+  if (run.status === "answered") return { findings: run.answer, ...counts, stoppedBy: null };
+  const stoppedBy: Exclude<ObserverStop, null> =
+    run.status === "no_answer" ? "no_answer" : run.limit === "steps" ? "step_limit" : "model_call_limit";
   return { findings: unfinishedFindings(stoppedBy, limits, counts), ...counts, stoppedBy };
-}
-
-/** Tool calls that actually ran (calls refused by the tool call limit come back as error messages). */
-function countToolCalls(messages: BaseMessage[], toolNames: Set<string>): number {
-  return messages.filter(
-    (m) => ToolMessage.isInstance(m) && m.name !== undefined && toolNames.has(m.name) && m.status !== "error",
-  ).length;
 }
 
 function unfinishedFindings(

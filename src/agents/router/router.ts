@@ -1,8 +1,7 @@
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
-import { renderTurns } from "../../lanes/intake/turns.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
+import { askStructured, renderTurns } from "../kit/index.js";
 
 export const Route = z.enum(["idea", "insight", "iterate", "neither"]);
 export type Route = z.infer<typeof Route>;
@@ -27,18 +26,15 @@ export async function routeMessage(input: {
   priorTurns: Turn[];
 }): Promise<RouteDecision> {
   const turns = renderTurns(input.priorTurns);
-  return input.gateway.structured({
+  return askStructured({
+    gateway: input.gateway,
     role: "router",
     name: "route_decision",
     description: "Which devflow lane handles the new message, why, and how sure you are",
     schema: RouteDecision,
-    messages: [
-      new SystemMessage(loadPrompt("router")),
-      new HumanMessage(
-        [turns && `## Prior turns\n${turns}`, `## New message\n${input.message.trim()}`]
-          .filter(Boolean)
-          .join("\n\n"),
-      ),
-    ],
+    system: loadPrompt("router"),
+    input: [turns && `## Prior turns\n${turns}`, `## New message\n${input.message.trim()}`]
+      .filter(Boolean)
+      .join("\n\n"),
   });
 }

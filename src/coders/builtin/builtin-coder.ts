@@ -1,18 +1,14 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import {
-  createAgent,
-  HumanMessage,
-  modelCallLimitMiddleware,
-  modelRetryMiddleware,
-  toolCallLimitMiddleware,
-} from "langchain";
+  type BuiltinLimits,
+  DEFAULT_BUILTIN_LIMITS,
+  runBuiltinCoderAgent,
+} from "../../agents/builtin-coder/index.js";
+import { thrownBy } from "../../agents/kit/index.js";
 import { findCause, isDevflowError } from "../../errors/index.js";
-import { isTransientModelError, type ModelGateway } from "../../models/contract.js";
+import type { ModelGateway } from "../../models/contract.js";
 import { createModelGateway } from "../../models/create-gateway.js";
-import type { ToolContext } from "../../tools/index.js";
-import { type GuardDecision, loopGuardMiddleware } from "../../tools/loop-guards/index.js";
-import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import { excerpt } from "../../util/truncate.js";
 import { TRANSCRIPT_FILE } from "../cli/cli-backend.js";
@@ -23,15 +19,11 @@ import {
   type CoderRunResult,
   coderUnavailableError,
 } from "../contract.js";
-import { type BuiltinLimits, DEFAULT_BUILTIN_LIMITS } from "./limits.js";
 import { decideOutcome } from "./outcome.js";
-import { builtinCoderTools } from "./tools.js";
 import { CoderTranscript } from "./transcript.js";
-import { transcriptMiddleware } from "./transcript-middleware.js";
 import { coderUsageSince } from "./usage.js";
 
 export const BUILTIN_CODER = "builtin";
-const PROMPT_AGENT = "builtin-coder";
 const PROMPT_FILE = "coder_prompt.md";
 const FINAL_MESSAGE_BYTES = 4096;
 
@@ -47,9 +39,10 @@ export interface BuiltinCoderOptions {
 }
 
 /**
- * devflow's own coder: a langchain createAgent agent over the model gateway's "coder" role, with
- * tools confined to the worktree, langchain's call limits and model retry, and junco's loop guards
- * as middleware. It never commits; the lane reads the changes from git.
+ * The `builtin` coder backend: the probe/run contract around devflow's own coding agent
+ * (src/agents/builtin-coder, on the model gateway's "coder" role). This adapter writes the attempt's
+ * prompt and transcript files, bounds the run by its timeout, and maps how the agent ended to a
+ * CoderRunResult. It never commits; the lane reads the changes from git.
  */
 export function createBuiltinCoder(options: BuiltinCoderOptions = {}): CoderBackend {
   const limits: BuiltinLimits = { ...DEFAULT_BUILTIN_LIMITS, ...options.limits };
@@ -133,39 +126,7 @@ async function driveAgent(run: RunContext): Promise<CoderRunResult> {
   const { request, gateway, limits, transcript, redact } = run;
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-  const ctx: ToolContext = { worktree: resolve(request.worktree), signal, written: new Set() };
   const usageBefore = gateway.usage().by_role.coder;
-  let guardStop: GuardDecision | null = null;
-
-  const agent = createAgent({
-    model: gateway.chatModel("coder"),
-    tools: builtinCoderTools(ctx, { commandTimeoutMs: limits.commandTimeoutMs }),
-    systemPrompt: fillPrompt(loadPrompt(PROMPT_AGENT), {
-      model_call_limit: String(limits.modelCalls),
-      tool_call_limit: String(limits.toolCalls),
-    }),
-    middleware: [
-      transcriptMiddleware(transcript, redact),
-      modelCallLimitMiddleware({ runLimit: limits.modelCalls, exitBehavior: "end" }),
-      toolCallLimitMiddleware({ runLimit: limits.toolCalls, exitBehavior: "continue" }),
-      modelRetryMiddleware({
-        maxRetries: limits.modelRetries,
-        initialDelayMs: limits.modelRetryDelayMs,
-        retryOn: (error) => !signal.aborted && isTransientModelError(error),
-        onFailure: "error",
-      }),
-      loopGuardMiddleware({
-        outputTokenBudget: limits.outputTokenBudget,
-        nudge: (trip) =>
-          fillPrompt(loadPrompt(PROMPT_AGENT, `nudge-${trip.kind}.md`), { detail: trip.detail }).trim(),
-        onDecision: (decision) => {
-          transcript.record({ type: "guard", ...decision });
-          if (decision.action === "stop") guardStop = decision;
-        },
-      }),
-    ],
-    name: "coder-builtin",
-  });
 
   transcript.record({
     type: "start",
@@ -175,23 +136,20 @@ async function driveAgent(run: RunContext): Promise<CoderRunResult> {
     timeout_ms: request.timeoutMs,
     limits,
   });
-  let error: unknown = null;
-  try {
-    const stream = await agent.stream(
-      { messages: [new HumanMessage(request.prompt)] },
-      // The model call limit is meant to end the run long before this backstop of graph steps.
-      { streamMode: "values", signal, recursionLimit: (limits.modelCalls + 2) * 10 },
-    );
-    for await (const _state of stream) {
-      // Progress is recorded by the middleware as it happens; the final state adds nothing.
-    }
-  } catch (caught) {
-    // A cassette that has no answer is a broken scenario, not a coder outcome: fail loudly (unless
-    // the run was being stopped anyway, when the call should not have been made at all).
-    const exhausted = findCause(caught, (e) => isDevflowError(e, "REPLAY_EXHAUSTED"));
-    if (exhausted !== undefined && !signal.aborted) throw exhausted;
-    error = caught;
-  }
+  const { run: agentRun, guardStop } = await runBuiltinCoderAgent({
+    model: gateway.chatModel("coder"),
+    prompt: request.prompt,
+    worktree: resolve(request.worktree),
+    limits,
+    signal,
+    log: transcript,
+    redact,
+  });
+  const error = thrownBy(agentRun);
+  // A cassette that has no answer is a broken scenario, not a coder outcome: fail loudly (unless
+  // the run was being stopped anyway, when the call should not have been made at all).
+  const exhausted = findCause(error, (e) => isDevflowError(e, "REPLAY_EXHAUSTED"));
+  if (exhausted !== undefined && !signal.aborted) throw exhausted;
 
   const outcome = decideOutcome({
     aborted: request.signal?.aborted === true,

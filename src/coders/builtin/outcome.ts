@@ -1,9 +1,9 @@
 import { GraphRecursionError } from "@langchain/langgraph";
+import type { BuiltinLimits } from "../../agents/builtin-coder/index.js";
 import { findCause } from "../../errors/index.js";
 import { isModelCallError } from "../../models/contract.js";
 import type { GuardDecision } from "../../tools/loop-guards/index.js";
 import type { CoderFailureStatus, CoderOutcome } from "../contract.js";
-import type { BuiltinLimits } from "./limits.js";
 import type { AssistantTurn } from "./transcript.js";
 
 /** Everything a builtin run's status is decided from, gathered after the agent stopped. */

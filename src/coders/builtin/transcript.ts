@@ -1,3 +1,4 @@
+import type { CoderRunLog, LoggedAnswer } from "../../agents/builtin-coder/index.js";
 import { OutputCapture } from "../../process/output-capture.js";
 import { MIN_EXCERPT_BYTES } from "../../util/truncate.js";
 
@@ -14,7 +15,7 @@ export interface AssistantTurn {
  * secrets) and capped, with the usual truncation note. It also keeps the counts the run's status
  * is decided from.
  */
-export class CoderTranscript {
+export class CoderTranscript implements CoderRunLog {
   private readonly capture: OutputCapture;
   private closed = false;
   modelCalls = 0;
@@ -32,7 +33,7 @@ export class CoderTranscript {
     });
   }
 
-  assistant(turn: AssistantTurn & { toolCallList: { name: string; args: unknown }[]; usage: unknown }): void {
+  assistant(turn: LoggedAnswer): void {
     this.modelCalls++;
     this.toolCallsRequested += turn.toolCalls;
     this.lastAssistant = { text: turn.text, toolCalls: turn.toolCalls };

@@ -11,6 +11,3 @@ export function stepsMarkdown(attemptId: string, reason: string, steps: string[]
   const list = steps.map((s, i) => `${i + 1}. ${s}`).join("\n");
   return `# Steps to complete the task\n\nAfter ${attemptId}: ${reason}\n\n${list}\n`;
 }
-
-export const bulletList = (items: readonly string[], empty = "(none)"): string =>
-  items.length ? items.map((i) => `- ${i}`).join("\n") : empty;

@@ -1,6 +1,5 @@
 import { relative } from "node:path";
 import { Command, END } from "@langchain/langgraph";
-import { runIdea } from "../../../agents/idea/idea.js";
 import { runNeither } from "../../../agents/neither/neither.js";
 import type { Turn } from "../../../agents/router/router.js";
 import type { HandoffSource } from "../../../artifacts/schemas/index.js";
@@ -8,6 +7,7 @@ import { renderBrief } from "../brief-text.js";
 import type { IntakeDeps } from "../deps.js";
 import { detached } from "../detached.js";
 import { linkDownstream } from "../handoff.js";
+import { runIdea } from "../idea.js";
 import { runInsight } from "../insight.js";
 import type { IntakeStateValue } from "../state.js";
 import { currentMessage, laneStopped, reply } from "./shared.js";

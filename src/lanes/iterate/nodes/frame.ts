@@ -1,40 +1,23 @@
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { TaskFraming } from "../../../artifacts/schemas/index.js";
-import { loadPrompt } from "../../../util/prompts.js";
+import { frameTask } from "../../../agents/framer/framer.js";
 import { nowIso } from "../../../util/time.js";
 import { repoMap } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
 import { confirmationMarkdown } from "../markdown.js";
 
-/** Framer: request (+ prior turns, answers, repo map) → task_artifact, next revision of the same task. */
+/** Frame: the Framer's answer (src/agents/framer) → task_artifact, next revision of the same task. */
 export const frame: NodeBody = async (state, deps) => {
   await transition(
     deps.store,
     "framing",
     state.answers.length ? "re-framing with the user's answers" : "framing the request",
   );
-  const map = await repoMap(state.worktree, { maxFiles: 300 });
-  const turns = state.priorTurns.map((t) => `${t.role}: ${t.content}`).join("\n");
-  const answers = state.answers.map((a, i) => `${i + 1}. ${a}`).join("\n");
-  const framing = await deps.gateway.structured({
-    role: "framer",
-    name: "task_framing",
-    description: "The bounded task artifact for this request",
-    schema: TaskFraming,
-    messages: [
-      new SystemMessage(loadPrompt("framer")),
-      new HumanMessage(
-        [
-          `## Request\n${state.request}`,
-          turns && `## Prior turns\n${turns}`,
-          answers && `## Answers to earlier questions\n${answers}`,
-          `## Repository map\n${map}`,
-        ]
-          .filter(Boolean)
-          .join("\n\n"),
-      ),
-    ],
+  const framing = await frameTask({
+    gateway: deps.gateway,
+    request: state.request,
+    priorTurns: state.priorTurns,
+    answers: state.answers,
+    repoMap: await repoMap(state.worktree, { maxFiles: 300 }),
   });
 
   const previous = await deps.store.read("task_artifact");

@@ -1,5 +1,4 @@
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { RepairGuidance } from "../../../agents/iterator/repair-guidance.js";
+import { askRepairGuidance } from "../../../agents/iterator/repair-guidance.js";
 import {
   CoderReport,
   Lesson,
@@ -7,21 +6,15 @@ import {
   VerifierEnvelope,
   VerifierName,
 } from "../../../artifacts/schemas/index.js";
-import { loadPrompt } from "../../../util/prompts.js";
 import { nowIso } from "../../../util/time.js";
-import { excerpt } from "../../../util/truncate.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { bookUsage, pushState, terminate, updateRun } from "../lane/run-record.js";
-import { bulletList, stepsMarkdown } from "../markdown.js";
-
-/** Budgets for what the repair model reads: excerpts, with the full text kept on disk. */
-const DIFF_BUDGET = 6 * 1024;
-const CLAIM_BUDGET = 2 * 1024;
-const SUMMARY_BUDGET = 1024;
+import { stepsMarkdown } from "../markdown.js";
 
 /**
- * After a failed gate: one lesson into lessons.jsonl, steps_to_complete_the_task.md for the next
- * attempt, the respawn reason on the attempt record, then a new judge attempt.
+ * After a failed gate: the Iterator's guidance (src/agents/iterator), then one lesson into
+ * lessons.jsonl, steps_to_complete_the_task.md for the next attempt, the respawn reason on the
+ * attempt record, then a new judge attempt.
  */
 export const repair: NodeBody = async (state, deps) => {
   const attemptId = toAttemptId(state.judgeAttempt);
@@ -38,27 +31,15 @@ export const repair: NodeBody = async (state, deps) => {
   const lessons = await deps.store.readJsonl("lessons.jsonl", Lesson);
   const diff = (await deps.store.readText(`attempts/${attemptId}/cumulative.diff.patch`)) ?? "";
 
-  const guidance = await deps.gateway.structured({
-    role: "iterator",
-    name: "repair_guidance",
-    description: "What the next coder attempt needs to pass verification",
-    schema: RepairGuidance,
+  const guidance = await askRepairGuidance({
+    gateway: deps.gateway,
     attemptId,
-    messages: [
-      new SystemMessage(loadPrompt("iterator")),
-      new HumanMessage(
-        [
-          `## Task\n${task.title}\n\nSuccess criteria:\n${bulletList(task.success_criteria)}\n\nScope: ${task.scope_boundary.statement}`,
-          `## Failing seam\n\`${observation.failing_seam?.command}\`; green when: ${observation.expected_green_condition ?? "exit 0"}`,
-          `## Failed verifiers (${attemptId})\n${failed
-            .map((e) => `- ${e.verifier} (${e.overall_result}): ${excerpt(e.summary, SUMMARY_BUDGET).text}`)
-            .join("\n")}`,
-          `## Change so far (excerpt; full diff at attempts/${attemptId}/cumulative.diff.patch)\n${excerpt(diff, DIFF_BUDGET).text}`,
-          `## Coder's own claim (not trusted)\n${excerpt(report?.final_message ?? "", CLAIM_BUDGET).text}`,
-          `## Earlier lessons\n${bulletList(lessons.map((l) => `${l.attempt_id}: ${l.lesson}`))}`,
-        ].join("\n\n"),
-      ),
-    ],
+    task,
+    observation,
+    failed,
+    cumulativeDiff: diff,
+    coderClaim: report?.final_message ?? "",
+    lessons,
   });
 
   await deps.store.appendJsonl("lessons.jsonl", Lesson, {

@@ -1,5 +1,5 @@
 import { AIMessage, createMiddleware, ToolMessage } from "langchain";
-import type { CoderTranscript } from "./transcript.js";
+import type { CoderRunLog } from "./run-log.js";
 
 /**
  * Writes every model answer and tool result to the transcript as it happens (an aborted run keeps
@@ -7,7 +7,7 @@ import type { CoderTranscript } from "./transcript.js";
  * the model sees them: the tools redact devflow's environment, not what a request brought along.
  * It is the outermost middleware, so retried model calls are logged once, as they were answered.
  */
-export function transcriptMiddleware(transcript: CoderTranscript, redact: (text: string) => string) {
+export function transcriptMiddleware(transcript: CoderRunLog, redact: (text: string) => string) {
   return createMiddleware({
     name: "CoderTranscriptMiddleware",
     wrapModelCall: async (request, handler) => {

@@ -14,7 +14,7 @@ import { loadPrompt } from "../../util/prompts.js";
 /**
  * The builtin coder's kit: read and search, edit and write files, run commands, all confined to
  * the worktree. run_command's own description speaks to the Observer ("your job is to observe"),
- * so the coder's tool gets the coder's description from src/agents/builtin-coder/run_command.md.
+ * so the coder's tool gets the coder's description from run_command.md here.
  */
 export function builtinCoderTools(ctx: ToolContext, options: { commandTimeoutMs: number }): AgentTool[] {
   const runCommand = runCommandTool({ defaultTimeoutMs: options.commandTimeoutMs }).bind(ctx);
