@@ -3,12 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ScenarioRun } from "../evals/types.js";
 import type { Scenario } from "../scenarios/scenario.js";
-import { emptyUsage } from "../src/artifacts/schemas/index.js";
-import { DEFAULT_LANE_OPTIONS, type LaneOptions } from "../src/lanes/iterate/lane/deps.js";
-import type { Cassette } from "../src/models/cassette.js";
-import type { ModelGateway, UsageSnapshot } from "../src/models/contract.js";
-import { createModelGateway } from "../src/models/create-gateway.js";
-import { PACKAGE_ROOT } from "../src/util/paths.js";
+import {
+  type Cassette,
+  createModelGateway,
+  DEFAULT_LANE_OPTIONS,
+  emptyUsage,
+  type LaneOptions,
+  type ModelGateway,
+  PACKAGE_ROOT,
+  type PlaygroundMode,
+  type UsageSnapshot,
+} from "../src/index.js";
 import { runArmScenario } from "./runners/arm.js";
 import type { RunContext } from "./runners/context.js";
 import { runLaneScenario } from "./runners/lane.js";
@@ -27,7 +32,7 @@ const REPLAY_LANE: Partial<LaneOptions> = {
   commandTimeoutMs: 60_000,
 };
 
-export type PlaygroundMode = "replay" | "live" | "record";
+export type { PlaygroundMode };
 
 export interface ExecuteOptions {
   mode: PlaygroundMode;

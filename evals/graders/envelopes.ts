@@ -1,4 +1,4 @@
-import { VerifierName } from "../../src/artifacts/schemas/index.js";
+import { VerifierName } from "../../src/index.js";
 import { check, checkProblems } from "../grade.js";
 import type { Check } from "../types.js";
 import type { RunArtifacts } from "./run-artifacts.js";

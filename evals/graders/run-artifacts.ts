@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+  ArtifactStore,
   CoderReport,
   DevflowEvent,
   type IteratorRun,
@@ -10,8 +11,7 @@ import {
   type RevisionedName,
   type TaskArtifact,
   VerifierEnvelope,
-} from "../../src/artifacts/schemas/index.js";
-import { ArtifactStore } from "../../src/artifacts/store.js";
+} from "../../src/index.js";
 
 export interface AttemptArtifacts {
   id: string;
