@@ -62,7 +62,30 @@ export async function gradeScenario(
   } catch (error) {
     evaluation = { ok: false, notes: [`the evaluator crashed: ${messageOf(error)}`], criteria: {} };
   }
-  return { execution, evaluation };
+  return { execution, evaluation: withCassetteConsumed(evaluation, execution, scenario.cassette) };
+}
+
+/**
+ * A replay that passed but left cassette answers unused has drifted from its cassette (the lane
+ * made fewer calls than were recorded): it fails, naming each role and how many answers are left.
+ * A run that already failed stopped early, so leftovers say nothing new there.
+ */
+function withCassetteConsumed(
+  evaluation: Evaluation,
+  execution: ScenarioExecution,
+  cassette: string,
+): Evaluation {
+  const left = Object.entries(execution.unusedReplies).filter(([, n]) => n > 0);
+  if (!evaluation.ok || left.length === 0) return evaluation;
+  const counts = left.map(([role, n]) => `${role}: ${n}`).join(", ");
+  return {
+    ok: false,
+    notes: [
+      `cassette_fully_replayed: ${cassette} has answers no call used (${counts}); trim them or find the missing calls`,
+      ...evaluation.notes,
+    ],
+    criteria: { ...evaluation.criteria, cassette_fully_replayed: "fail" },
+  };
 }
 
 /**

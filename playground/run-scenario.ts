@@ -5,6 +5,7 @@ import type { ScenarioRun } from "../evals/types.js";
 import type { Scenario } from "../scenarios/scenario.js";
 import {
   type Cassette,
+  type CassetteConsumption,
   createModelGateway,
   DEFAULT_LANE_OPTIONS,
   emptyUsage,
@@ -12,6 +13,7 @@ import {
   type ModelGateway,
   PACKAGE_ROOT,
   type PlaygroundMode,
+  type Role,
   type UsageSnapshot,
 } from "../src/index.js";
 import { runArmScenario } from "./runners/arm.js";
@@ -50,6 +52,8 @@ export interface ExecuteOptions {
 
 export interface ScenarioExecution {
   run: ScenarioRun;
+  /** Replay: the cassette's answers no call consumed, per role (empty when every one was used). */
+  unusedReplies: Partial<Record<Role, number>>;
   usage: UsageSnapshot;
   durationMs: number;
 }
@@ -72,7 +76,7 @@ export function cassettePathFor(
  * The gateway of one run: each scenario gets its own, so parallel runs never share a cassette
  * queue. A replacement cassette is written to a temp file, read at once, and removed.
  */
-export function gatewayFor(scenario: Scenario, opts: ExecuteOptions): ModelGateway {
+export function gatewayFor(scenario: Scenario, opts: ExecuteOptions): ModelGateway & CassetteConsumption {
   const env = opts.env ?? process.env;
   if (opts.mode === "live") return createModelGateway({ mode: "live", model: opts.model, env });
   if (!opts.cassette || opts.mode !== "replay") {
@@ -100,7 +104,7 @@ export function gatewayFor(scenario: Scenario, opts: ExecuteOptions): ModelGatew
  */
 export async function executeScenario(scenario: Scenario, opts: ExecuteOptions): Promise<ScenarioExecution> {
   const started = performance.now();
-  let gateway: ModelGateway | null = null;
+  let gateway: (ModelGateway & CassetteConsumption) | null = null;
   let run: ScenarioRun;
   try {
     gateway = gatewayFor(scenario, opts);
@@ -130,6 +134,7 @@ export async function executeScenario(scenario: Scenario, opts: ExecuteOptions):
   }
   return {
     run,
+    unusedReplies: gateway?.unusedReplies() ?? {},
     usage: gateway?.usage() ?? emptySnapshot(),
     durationMs: Math.round(performance.now() - started),
   };

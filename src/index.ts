@@ -33,7 +33,6 @@ export type { LaneResult, RouteRecord } from "./lanes/intake/state.js";
 export {
   buildIterateLane,
   ITERATE_NODES,
-  type IterateLane,
   type IterateNodeName,
   type LaneSubset,
 } from "./lanes/iterate/iterate-lane.js";
@@ -46,7 +45,7 @@ export type { IterateStateUpdate } from "./lanes/iterate/state.js";
 // Model gateway and cassettes
 export { type Cassette, type CassetteEntry, loadCassette } from "./models/cassette.js";
 export type { ModelGateway, Role, UsageSnapshot } from "./models/contract.js";
-export { createModelGateway } from "./models/create-gateway.js";
+export { type CassetteConsumption, createModelGateway } from "./models/create-gateway.js";
 // Paths and time
 export { PACKAGE_ROOT } from "./util/paths.js";
 export { nowIso } from "./util/time.js";

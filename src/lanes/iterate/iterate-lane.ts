@@ -66,5 +66,3 @@ export function buildIterateLane(deps: LaneDeps, checkpointer: BaseCheckpointSav
     .addEdge("handoff", END)
     .compile({ checkpointer, interruptBefore: stopBefore });
 }
-
-export type IterateLane = ReturnType<typeof buildIterateLane>;
