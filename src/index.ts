@@ -11,29 +11,20 @@ export * from "./artifacts/schemas/index.js";
 export { ArtifactStore } from "./artifacts/store.js";
 export { parseArtifact } from "./artifacts/validate.js";
 // The CLI (npm run eval runs `devflow playground` through it)
-export type {
-  PlaygroundCommand,
-  PlaygroundCommandContext,
-  PlaygroundCommandOutcome,
-  PlaygroundFlags,
-  PlaygroundMode,
-} from "./cli/commands/playground-entry.js";
-export type { CliIO } from "./cli/io.js";
+export type { PlaygroundCommand, PlaygroundMode } from "./cli/commands/playground-entry.js";
 export { processIO } from "./cli/io.js";
 export { runCli } from "./cli/program.js";
 // Coders
 export { DEFAULT_CODER, resolveCoder } from "./coders/index.js";
 // Bundled sample projects and the demo
 export { createFixtureRepo, FIXTURES_DIR } from "./fixtures/create-fixture-repo.js";
-export { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "./fixtures/demo.js";
+export { DEMO_REQUEST } from "./fixtures/demo.js";
 // Lanes
 export type { IntakeEvent } from "./lanes/intake/events.js";
 export { IntakeSession } from "./lanes/intake/session.js";
 export type { LaneResult, RouteRecord } from "./lanes/intake/state.js";
 export {
   buildIterateLane,
-  ITERATE_NODES,
-  type IterateNodeName,
   type LaneSubset,
 } from "./lanes/iterate/iterate-lane.js";
 export { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lanes/iterate/lane/deps.js";

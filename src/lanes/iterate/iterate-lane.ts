@@ -15,7 +15,7 @@ import { replan } from "./nodes/replan.js";
 import { verify } from "./nodes/verify.js";
 import { IterateState } from "./state.js";
 
-export const ITERATE_NODES = [
+const ITERATE_NODES = [
   "frame",
   "observe",
   "readiness",
