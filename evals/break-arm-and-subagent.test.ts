@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { PromotionHandoff } from "../src/artifacts/schemas/index.js";
+import { PromotionHandoff } from "../src/index.js";
 import {
   cassetteOf,
   cleanupRuns,
@@ -23,7 +23,7 @@ afterAll(cleanupRuns);
 
 describe("arm-level evaluators fail when the arm misbehaves", () => {
   it("devin_iterate_routing: a broad feature routed to iterate fails routes_feature_to_idea", async () => {
-    const cassette = cassetteOf("devin_iterate_routing");
+    const cassette = await cassetteOf("devin_iterate_routing");
     Object.assign(structuredAnswer(cassette, "router", 2), { route: "iterate" });
     const { evaluation } = await runGraded("devin_iterate_routing", { cassette });
     expect(evaluation.ok).toBe(false);
@@ -31,7 +31,7 @@ describe("arm-level evaluators fail when the arm misbehaves", () => {
   });
 
   it("iterate_error_fix: a fix request routed to insight never reaches the lane", async () => {
-    const cassette = cassetteOf("iterate_error_fix");
+    const cassette = await cassetteOf("iterate_error_fix");
     // The last router answer is the request's (the scenario's prior turn is routed first).
     Object.assign(structuredAnswer(cassette, "router", -1), { route: "insight" });
     const { run, evaluation } = await runGraded("iterate_error_fix", { cassette });
@@ -66,7 +66,7 @@ describe("arm-level evaluators fail when the arm misbehaves", () => {
   });
 
   it("iterate_to_insight_reroute: an insight lane that fails after the reroute leaves no downstream record", async () => {
-    const cassette = cassetteOf("iterate_to_insight_reroute");
+    const cassette = await cassetteOf("iterate_to_insight_reroute");
     delete cassette.calls.insight;
     const { run, evaluation } = await runGraded("iterate_to_insight_reroute", { cassette });
     expect(run.error).toMatch(/insight/);
@@ -102,14 +102,14 @@ describe("arm-level evaluators fail when the arm misbehaves", () => {
 
 describe("subagent evaluators fail when the agent misbehaves", () => {
   it("framer_task_framing: vague success criteria fail observable_success_criteria", async () => {
-    const cassette = cassetteOf("framer_task_framing");
+    const cassette = await cassetteOf("framer_task_framing");
     Object.assign(structuredAnswer(cassette, "framer", 0), { success_criteria: ["the import works better"] });
     const { evaluation } = await runGraded("framer_task_framing", { cassette });
     expect(failed(evaluation)).toEqual(["observable_success_criteria"]);
   });
 
   it("framer_scope_boundary: a whole-repo scope with nothing left out fails the scope criteria", async () => {
-    const cassette = cassetteOf("framer_scope_boundary");
+    const cassette = await cassetteOf("framer_scope_boundary");
     const framing = structuredAnswer(cassette, "framer", 0);
     framing.scope_boundary = {
       statement: "Fix the import and rewrite the parser.",
@@ -121,7 +121,7 @@ describe("subagent evaluators fail when the agent misbehaves", () => {
   });
 
   it("observer_evidence_seam: invented line numbers and no log evidence fail evidence_grounded and log_evidence", async () => {
-    const cassette = cassetteOf("observer_evidence_seam");
+    const cassette = await cassetteOf("observer_evidence_seam");
     const findings = structuredAnswer(cassette, "observer", -1);
     findings.evidence = [
       { claim: "acceptInvite calls save too early", refs: [{ kind: "file", ref: "src/invites.js:999" }] },
@@ -136,7 +136,7 @@ describe("subagent evaluators fail when the agent misbehaves", () => {
   });
 
   it("observer_repro_creation: a 'repro' that passes on base is caught as a fake repro", async () => {
-    const cassette = cassetteOf("observer_repro_creation");
+    const cassette = await cassetteOf("observer_repro_creation");
     Object.assign(structuredAnswer(cassette, "observer", -1), {
       failing_seam: {
         description: "The cart tests",

@@ -1,7 +1,7 @@
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { IteratorRun, PromotionHandoff, VerifierEnvelope } from "../src/artifacts/schemas/index.js";
+import { IteratorRun, PromotionHandoff, VerifierEnvelope } from "../src/index.js";
 import {
   cassetteOf,
   cleanupRuns,
@@ -29,7 +29,7 @@ async function passingRun(name: string) {
 
 describe("framing scenarios", () => {
   it("messy_error_report_with_partial_location: a second task_details type fails shared_task_details", async () => {
-    const cassette = cassetteOf("messy_error_report_with_partial_location");
+    const cassette = await cassetteOf("messy_error_report_with_partial_location");
     const framing = structuredAnswer(cassette, "framer", 0);
     framing.task_details = {
       ...(framing.task_details as object),
@@ -40,7 +40,7 @@ describe("framing scenarios", () => {
   });
 
   it("tiny_copy_or_behavior_tweak: inflating the tweak into an improvement fails task_type and stays_task_scale", async () => {
-    const cassette = cassetteOf("tiny_copy_or_behavior_tweak");
+    const cassette = await cassetteOf("tiny_copy_or_behavior_tweak");
     const framing = structuredAnswer(cassette, "framer", 0);
     Object.assign(framing, {
       task_type: "targeted_improvement",
@@ -64,7 +64,7 @@ describe("framing scenarios", () => {
   });
 
   it("underspecified_but_repairable_request: claiming certainty (observe, no unknowns) fails the honesty criteria", async () => {
-    const cassette = cassetteOf("underspecified_but_repairable_request");
+    const cassette = await cassetteOf("underspecified_but_repairable_request");
     Object.assign(structuredAnswer(cassette, "framer", 0), {
       recommended_next_step: "observe",
       blocking_unknowns: [],
@@ -114,7 +114,7 @@ describe("observation scenarios", () => {
   });
 
   it("user_reported_error_not_confirmed: an observer claiming a repro that runs green fails no_fake_repro", async () => {
-    const cassette = cassetteOf("user_reported_error_not_confirmed");
+    const cassette = await cassetteOf("user_reported_error_not_confirmed");
     Object.assign(structuredAnswer(cassette, "observer", -1), {
       status: "confirmed",
       verdict: "ready_for_coder",
@@ -131,7 +131,7 @@ describe("observation scenarios", () => {
   });
 
   it("targeted_improvement_red_seam: a seam that runs the whole suite fails seam_narrow", async () => {
-    const cassette = cassetteOf("targeted_improvement_red_seam");
+    const cassette = await cassetteOf("targeted_improvement_red_seam");
     const findings = structuredAnswer(cassette, "observer", -1);
     findings.failing_seam = {
       description: "The whole suite",
@@ -155,7 +155,7 @@ describe("iterator loop scenarios", () => {
   });
 
   it("missing_truth_blocks_safe_implementation: spawning the coder on a made-up seam fails stops_before_coding", async () => {
-    const cassette = cassetteOf("missing_truth_blocks_safe_implementation");
+    const cassette = await cassetteOf("missing_truth_blocks_safe_implementation");
     Object.assign(structuredAnswer(cassette, "observer", -1), {
       status: "seam_created",
       verdict: "ready_for_coder",

@@ -5,10 +5,7 @@ import type { z } from "zod";
 import { gradeScenario } from "../playground/run-playground.js";
 import { CASSETTES_DIR, type ExecuteOptions } from "../playground/run-scenario.js";
 import { findScenario } from "../scenarios/index.js";
-import type { Cassette, CassetteEntry } from "../src/models/cassette.js";
-import { loadCassette } from "../src/models/cassette.js";
-import type { Role } from "../src/models/contract.js";
-import { evaluatorFor } from "./index.js";
+import { type Cassette, type CassetteEntry, loadCassette, type Role } from "../src/index.js";
 import type { Evaluation, ScenarioRun } from "./types.js";
 
 /** Tests only: how the evaluator tests break a scenario on purpose and grade the broken run. */
@@ -31,14 +28,18 @@ export async function runGraded(
   name: string,
   overrides: { cassette?: Cassette; coderScript?: string } = {},
 ): Promise<GradedRun> {
-  const { execution, evaluation } = await gradeScenario(findScenario(name), { ...REPLAY, ...overrides });
+  const { execution, evaluation } = await gradeScenario(await findScenario(name), {
+    ...REPLAY,
+    ...overrides,
+  });
   if (execution.run.repo) made.push(dirname(execution.run.repo));
   return { run: execution.run, evaluation };
 }
 
 /** Grades an existing run again (after its artifacts were tampered with). */
-export function regrade(name: string, run: ScenarioRun): Promise<Evaluation> {
-  return evaluatorFor(name)(findScenario(name), run);
+export async function regrade(name: string, run: ScenarioRun): Promise<Evaluation> {
+  const { scenario, evaluate } = await findScenario(name);
+  return evaluate(scenario, run);
 }
 
 /** The run's task directory (a test that tampers with artifacts needs one). */
@@ -54,8 +55,9 @@ export function cleanupRuns(): void {
 }
 
 /** A deep copy of a scenario's cassette, to change one answer. */
-export function cassetteOf(name: string): Cassette {
-  return structuredClone(loadCassette(join(CASSETTES_DIR, findScenario(name).cassette)));
+export async function cassetteOf(name: string): Promise<Cassette> {
+  const { scenario } = await findScenario(name);
+  return structuredClone(loadCassette(join(CASSETTES_DIR, scenario.cassette)));
 }
 
 /** The structured answer of `role`'s entry `index` (negative counts from the end), for editing in place. */

@@ -1,56 +1,35 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { CASSETTES_DIR, SCENARIOS_DIR } from "../playground/run-scenario.js";
-import { findScenario, SCENARIOS } from "../scenarios/index.js";
-import { FIXTURES_DIR } from "../src/fixtures/create-fixture-repo.js";
-import { loadCassette } from "../src/models/cassette.js";
-import { EVALUATORS } from "./index.js";
+import { allScenarios, findScenario, loadScenarios, scenarioFiles } from "../scenarios/index.js";
+import { FIXTURES_DIR, loadCassette } from "../src/index.js";
 
-/** seeds/03: scenarios/README.md's list, then the thirteen of artifact-and-loop-scenarios.md. */
-const SEEDS_03 = [
-  "devin_iterate_routing",
-  "iterate_error_fix",
-  "iterate_quick_change",
-  "iterate_to_insight_reroute",
-  "iterate_to_idea_promotion",
-  "framer_task_framing",
-  "framer_scope_boundary",
-  "observer_evidence_seam",
-  "observer_repro_creation",
-  "coder_bounded_fix",
-  "coder_artifact_alignment",
-  "messy_error_report_with_partial_location",
-  "tiny_copy_or_behavior_tweak",
-  "underspecified_but_repairable_request",
-  "error_confirmed_by_logs",
-  "user_reported_error_not_confirmed",
-  "targeted_improvement_red_seam",
-  "coder_near_miss_then_repair_success",
-  "missing_truth_blocks_safe_implementation",
-  "request_outgrows_iterate_during_loop",
-  "reroute_to_insight_after_observation",
-  "scoped_fix_succeeds_first_pass",
-  "first_pass_fails_but_report_is_honest",
-  "revised_task_before_coding",
-];
+/** seeds/03: scenarios/README.md's eleven, then the thirteen of artifact-and-loop-scenarios.md. */
+const SEEDS_03_COUNT = 24;
+
+const scenarios = await allScenarios();
 
 describe("the scenario suite", () => {
-  it("holds every seeds/03 scenario exactly once, each in its own file named after it", () => {
-    expect(SCENARIOS.map((s) => s.name).sort()).toEqual([...SEEDS_03].sort());
-    const files = readdirSync(SCENARIOS_DIR).filter(
-      (f) => /^[a-z_]+\.ts$/.test(f) && f !== "scenario.ts" && f !== "index.ts",
-    );
-    expect(files.map((f) => f.replace(/\.ts$/, "")).sort()).toEqual([...SEEDS_03].sort());
+  it("discovers every seeds/03 scenario exactly once, each in its own file named after it", () => {
+    const names = scenarios.map((m) => m.scenario.name);
+    expect(names).toHaveLength(SEEDS_03_COUNT);
+    expect(new Set(names).size).toBe(names.length);
+    expect(
+      scenarioFiles(SCENARIOS_DIR)
+        .map((f) => f.replace(/\.ts$/, ""))
+        .sort(),
+    ).toEqual([...names].sort());
   });
 
-  it.each(SCENARIOS.map((s) => [s.name, s] as const))(
+  it.each(scenarios.map((m) => [m.scenario.name, m] as const))(
     "%s is runnable: cassette, fixture, coder, evaluator",
-    (name, s) => {
+    (_name, { scenario: s, evaluate }) => {
       expect(() => loadCassette(join(CASSETTES_DIR, s.cassette))).not.toThrow();
       expect(existsSync(join(FIXTURES_DIR, s.input.fixture, "package.json"))).toBe(true);
       if (s.input.coder) expect(existsSync(join(SCENARIOS_DIR, "coders", s.input.coder))).toBe(true);
-      expect(EVALUATORS[name]).toBeTypeOf("function");
+      expect(evaluate).toBeTypeOf("function");
       if (s.kind === "framer" || s.kind === "observer" || s.kind === "coder")
         expect(s.input.role).toBe(s.kind);
       if (s.kind === "observer" || s.kind === "coder") expect(s.input.task).toBeDefined();
@@ -59,9 +38,51 @@ describe("the scenario suite", () => {
     },
   );
 
-  it("an unknown scenario name is refused with the list of known names", () => {
-    expect(() => findScenario("iterate_eror_fix")).toThrow(
+  it("an unknown scenario name is refused with the list of known names", async () => {
+    await expect(findScenario("iterate_eror_fix")).rejects.toThrow(
       /no scenario named "iterate_eror_fix"; known scenarios: devin_iterate_routing, /,
     );
+  });
+});
+
+describe("scenario discovery", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  function folder(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), "devflow-scenarios-"));
+    dirs.push(dir);
+    for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
+    return dir;
+  }
+  const definition = (name: string) =>
+    `export const scenario = { name: "${name}", description: "", kind: "lane", group: "arm", input: {}, expected: { checks: [] }, cassette: "x.json" };\n`;
+  const evaluator = "export const evaluate = async () => ({ ok: true, notes: [], criteria: {} });\n";
+
+  it("a file without an evaluator is an error naming the file", async () => {
+    const dir = folder({ "lonely.ts": definition("lonely") });
+    await expect(loadScenarios(dir)).rejects.toThrow(/scenarios\/lonely\.ts: no `export const evaluate/);
+  });
+
+  it("a file without a definition, or with a definition named otherwise, is an error naming the file", async () => {
+    await expect(loadScenarios(folder({ "bare.ts": evaluator }))).rejects.toThrow(
+      /scenarios\/bare\.ts: no `export const scenario/,
+    );
+    await expect(loadScenarios(folder({ "a_name.ts": definition("other") + evaluator }))).rejects.toThrow(
+      /scenarios\/a_name\.ts: its scenario is named "other", not "a_name"/,
+    );
+  });
+
+  it("leaves index.ts, scenario.ts and tests out and orders scenarios by group, then name", async () => {
+    const dir = folder({
+      "b.ts": definition("b") + evaluator,
+      "a.ts": definition("a").replace('"arm"', '"subagent"') + evaluator,
+      "c.ts": definition("c") + evaluator,
+      "index.ts": "export {};\n",
+      "scenario.ts": "export {};\n",
+      "c.test.ts": "export {};\n",
+    });
+    expect((await loadScenarios(dir)).map((m) => m.scenario.name)).toEqual(["b", "c", "a"]);
   });
 });

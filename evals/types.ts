@@ -1,6 +1,5 @@
 import type { Route, Scenario } from "../scenarios/scenario.js";
-import type { RouteDecision } from "../src/agents/router/router.js";
-import type { Terminal } from "../src/artifacts/schemas/index.js";
+import type { RouteDecision, Terminal } from "../src/index.js";
 
 export type { RouteDecision };
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { findScenario } from "../scenarios/index.js";
-import { loadCassette } from "../src/models/cassette.js";
+import { loadCassette } from "../src/index.js";
 import { type OpenAIServer, startOpenAIServer, toolCallAnswer } from "../test/support/openai-server.js";
 import { runPlayground } from "./run-playground.js";
 
@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 /** The routing scenario through the suite runner, in `mode`, against the test endpoint when there is one. */
-function routeSuite(
+async function routeSuite(
   mode: "record" | "replay" | "live",
   cassetteDir: string,
   cassette = "devin_iterate_routing.json",
@@ -31,8 +31,9 @@ function routeSuite(
   const env = server
     ? { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-not-a-real-key", PATH: process.env.PATH ?? "" }
     : undefined;
+  const routing = await findScenario("devin_iterate_routing");
   return runPlayground({
-    scenarios: [{ ...findScenario("devin_iterate_routing"), cassette }],
+    scenarios: [{ ...routing, scenario: { ...routing.scenario, cassette } }],
     mode,
     model: "gpt-4.1-mini",
     coder: null,

@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, relative, resolve } from "node:path";
-import { evaluatorFor } from "../evals/index.js";
 import type { Evaluation } from "../evals/types.js";
-import type { Scenario, ScenarioGroup, ScenarioKind } from "../scenarios/scenario.js";
+import type { ScenarioModule } from "../scenarios/index.js";
+import type { ScenarioGroup, ScenarioKind } from "../scenarios/scenario.js";
 import { mapBounded } from "./bounded-pool.js";
 import {
   type ExecuteOptions,
@@ -43,7 +43,7 @@ export interface PlaygroundReport {
 }
 
 export interface PlaygroundOptions extends Omit<ExecuteOptions, "cassette" | "coderScript"> {
-  scenarios: readonly Scenario[];
+  scenarios: readonly ScenarioModule[];
   concurrency: number;
   /** Keep every run's fixture repo (failed runs are always kept). */
   keep: boolean;
@@ -52,17 +52,40 @@ export interface PlaygroundOptions extends Omit<ExecuteOptions, "cassette" | "co
 
 /** Runs one scenario and grades it with its evaluator; an evaluator that throws fails the scenario. */
 export async function gradeScenario(
-  scenario: Scenario,
+  { scenario, evaluate }: ScenarioModule,
   opts: ExecuteOptions,
 ): Promise<{ execution: ScenarioExecution; evaluation: Evaluation }> {
   const execution = await executeScenario(scenario, opts);
   let evaluation: Evaluation;
   try {
-    evaluation = await evaluatorFor(scenario.name)(scenario, execution.run);
+    evaluation = await evaluate(scenario, execution.run);
   } catch (error) {
     evaluation = { ok: false, notes: [`the evaluator crashed: ${messageOf(error)}`], criteria: {} };
   }
-  return { execution, evaluation };
+  return { execution, evaluation: withCassetteConsumed(evaluation, execution, scenario.cassette) };
+}
+
+/**
+ * A replay that passed but left cassette answers unused has drifted from its cassette (the lane
+ * made fewer calls than were recorded): it fails, naming each role and how many answers are left.
+ * A run that already failed stopped early, so leftovers say nothing new there.
+ */
+function withCassetteConsumed(
+  evaluation: Evaluation,
+  execution: ScenarioExecution,
+  cassette: string,
+): Evaluation {
+  const left = Object.entries(execution.unusedReplies).filter(([, n]) => n > 0);
+  if (!evaluation.ok || left.length === 0) return evaluation;
+  const counts = left.map(([role, n]) => `${role}: ${n}`).join(", ");
+  return {
+    ok: false,
+    notes: [
+      `cassette_fully_replayed: ${cassette} has answers no call used (${counts}); trim them or find the missing calls`,
+      ...evaluation.notes,
+    ],
+    criteria: { ...evaluation.criteria, cassette_fully_replayed: "fail" },
+  };
 }
 
 /**
@@ -72,8 +95,9 @@ export async function gradeScenario(
 export async function runPlayground(opts: PlaygroundOptions): Promise<PlaygroundReport> {
   const startedAt = new Date().toISOString();
   const started = performance.now();
-  const results = await mapBounded(opts.scenarios, opts.concurrency, async (scenario) => {
-    const { execution, evaluation } = await gradeScenario(scenario, opts);
+  const results = await mapBounded(opts.scenarios, opts.concurrency, async (module) => {
+    const { scenario } = module;
+    const { execution, evaluation } = await gradeScenario(module, opts);
     const values = Object.values(evaluation.criteria);
     const repo = execution.run.repo;
     const keep = opts.keep || !evaluation.ok;

@@ -3,12 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ScenarioRun } from "../evals/types.js";
 import type { Scenario } from "../scenarios/scenario.js";
-import { emptyUsage } from "../src/artifacts/schemas/index.js";
-import { DEFAULT_LANE_OPTIONS, type LaneOptions } from "../src/lanes/iterate/lane/deps.js";
-import type { Cassette } from "../src/models/cassette.js";
-import type { ModelGateway, UsageSnapshot } from "../src/models/contract.js";
-import { createModelGateway } from "../src/models/create-gateway.js";
-import { PACKAGE_ROOT } from "../src/util/paths.js";
+import {
+  type Cassette,
+  type CassetteConsumption,
+  createModelGateway,
+  DEFAULT_LANE_OPTIONS,
+  emptyUsage,
+  type LaneOptions,
+  type ModelGateway,
+  PACKAGE_ROOT,
+  type PlaygroundMode,
+  type Role,
+  type UsageSnapshot,
+} from "../src/index.js";
 import { runArmScenario } from "./runners/arm.js";
 import type { RunContext } from "./runners/context.js";
 import { runLaneScenario } from "./runners/lane.js";
@@ -27,7 +34,7 @@ const REPLAY_LANE: Partial<LaneOptions> = {
   commandTimeoutMs: 60_000,
 };
 
-export type PlaygroundMode = "replay" | "live" | "record";
+export type { PlaygroundMode };
 
 export interface ExecuteOptions {
   mode: PlaygroundMode;
@@ -45,6 +52,8 @@ export interface ExecuteOptions {
 
 export interface ScenarioExecution {
   run: ScenarioRun;
+  /** Replay: the cassette's answers no call consumed, per role (empty when every one was used). */
+  unusedReplies: Partial<Record<Role, number>>;
   usage: UsageSnapshot;
   durationMs: number;
 }
@@ -67,7 +76,7 @@ export function cassettePathFor(
  * The gateway of one run: each scenario gets its own, so parallel runs never share a cassette
  * queue. A replacement cassette is written to a temp file, read at once, and removed.
  */
-export function gatewayFor(scenario: Scenario, opts: ExecuteOptions): ModelGateway {
+export function gatewayFor(scenario: Scenario, opts: ExecuteOptions): ModelGateway & CassetteConsumption {
   const env = opts.env ?? process.env;
   if (opts.mode === "live") return createModelGateway({ mode: "live", model: opts.model, env });
   if (!opts.cassette || opts.mode !== "replay") {
@@ -95,7 +104,7 @@ export function gatewayFor(scenario: Scenario, opts: ExecuteOptions): ModelGatew
  */
 export async function executeScenario(scenario: Scenario, opts: ExecuteOptions): Promise<ScenarioExecution> {
   const started = performance.now();
-  let gateway: ModelGateway | null = null;
+  let gateway: (ModelGateway & CassetteConsumption) | null = null;
   let run: ScenarioRun;
   try {
     gateway = gatewayFor(scenario, opts);
@@ -125,6 +134,7 @@ export async function executeScenario(scenario: Scenario, opts: ExecuteOptions):
   }
   return {
     run,
+    unusedReplies: gateway?.unusedReplies() ?? {},
     usage: gateway?.usage() ?? emptySnapshot(),
     durationMs: Math.round(performance.now() - started),
   };

@@ -1,3 +1,9 @@
+import { grade } from "../evals/grade.js";
+import { gradeAlignment } from "../evals/graders/coder-report.js";
+import { gradeGreenConditionAlignment } from "../evals/graders/envelopes.js";
+import { gradeCoderRun } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
 const REPRO = `import assert from "node:assert/strict";
@@ -11,7 +17,7 @@ test("imports emails with surrounding spaces, trimmed", () => {
 });
 `;
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "coder_artifact_alignment",
   description:
     "The Coder's change stays aligned to the supplied observation artifact: it fixes the seam the Observer bounded (email validation before trimming) and not some other problem.",
@@ -96,3 +102,13 @@ export default defineScenario({
   },
   cassette: "coder_artifact_alignment.json",
 });
+
+/** One coder run: the change lands on the code the observation bounded, judged against its green condition. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  return grade([
+    ...gradeCoderRun(a, run, scenario.expected),
+    ...gradeAlignment(a),
+    ...gradeGreenConditionAlignment(a),
+  ]);
+};

@@ -1,3 +1,7 @@
+import { grade } from "../evals/grade.js";
+import { gradeCoderRun } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
 const REPRO = `import assert from "node:assert/strict";
@@ -12,7 +16,7 @@ test("accepting a valid invite answers 200 with accepted_at set", () => {
 });
 `;
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "coder_bounded_fix",
   description:
     "The Coder receives framed and observed artifacts for the invite-acceptance 500 and applies the minimal fix (set accepted_at before persisting) instead of broadening the change; devflow's verifiers judge it.",
@@ -96,3 +100,7 @@ export default defineScenario({
   },
   cassette: "coder_bounded_fix.json",
 });
+
+/** One coder run plus its verifiers and the gate: the minimal fix turns the seam green inside the scoped file. */
+export const evaluate: Evaluator = async (scenario, run) =>
+  grade(gradeCoderRun(await loadRunArtifacts(run.taskDir), run, scenario.expected));

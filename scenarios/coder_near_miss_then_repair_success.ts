@@ -1,7 +1,16 @@
-import { DEMO_REQUEST } from "../src/cli/commands/demo.js";
+import { grade } from "../evals/grade.js";
+import { gradeRepairContext } from "../evals/graders/coder-report.js";
+import { gradeCriteriaMet } from "../evals/graders/completion.js";
+import { gradeGreenConditionAlignment } from "../evals/graders/envelopes.js";
+import { gradeLaneRecord } from "../evals/graders/lane-record.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeScope } from "../evals/graders/scope.js";
+import { gradeReadiness, gradeRejectsPrematureSuccess, gradeRespawns } from "../evals/graders/supervision.js";
+import type { Evaluator } from "../evals/types.js";
+import { DEMO_REQUEST } from "../src/index.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "coder_near_miss_then_repair_success",
   description:
     "The demo run: the coder's first attempt is a near miss that claims success; the Iterator rejects it from the red seam, respawns with an explicit reason and lessons, and attempt-002 converges on the green condition.",
@@ -37,3 +46,19 @@ export default defineScenario({
   },
   cassette: "demo.json",
 });
+
+/** The premature claim is rejected, the respawn explained and informed, and attempt-002 converges. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([
+    ...(await gradeLaneRecord(a, run, e)),
+    ...(await gradeReadiness(a)),
+    ...gradeRejectsPrematureSuccess(a),
+    ...gradeRespawns(a),
+    ...gradeRepairContext(a),
+    ...gradeGreenConditionAlignment(a),
+    ...gradeCriteriaMet(a),
+    ...gradeScope(a, e),
+  ]);
+};

@@ -1,6 +1,9 @@
+import { grade } from "../evals/grade.js";
+import { gradeRoute } from "../evals/graders/routing.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "devin_iterate_routing",
   description:
     "The intake router sends a concrete fix request (with its conversation) to iterate, and keeps the other lanes apart: investigation-only goes to insight, broad feature planning to idea, and a small tweak stays in iterate instead of being inflated.",
@@ -49,3 +52,12 @@ export default defineScenario({
   },
   cassette: "devin_iterate_routing.json",
 });
+
+/** Route evals 1-4 of seeds/03: each message lands in its lane, with a stated rationale. */
+export const evaluate: Evaluator = async (_scenario, run) =>
+  grade([
+    ...gradeRoute(run.routes, "request", "routes_fix_to_iterate"),
+    ...gradeRoute(run.routes, "investigation_only", "routes_investigation_to_insight"),
+    ...gradeRoute(run.routes, "broad_feature", "routes_feature_to_idea"),
+    ...gradeRoute(run.routes, "small_tweak", "keeps_small_in_iterate"),
+  ]);

@@ -1,6 +1,12 @@
+import { grade } from "../evals/grade.js";
+import { gradeGreenConditionAlignment } from "../evals/graders/envelopes.js";
+import { gradeObservedLane } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeScope } from "../evals/graders/scope.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "error_confirmed_by_logs",
   description:
     "A reported 500 with a server log is confirmed by the Observer (log evidence plus a repro command), ready_for_coder, with a green condition that the later seam verifier summaries cite.",
@@ -34,3 +40,14 @@ export default defineScenario({
   },
   cassette: "error_confirmed_by_logs.json",
 });
+
+/** Log evidence, a confirmed repro, ready_for_coder, and seam verdicts that cite the green condition. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([
+    ...(await gradeObservedLane(a, run, e, { requireLogEvidence: true })),
+    ...gradeGreenConditionAlignment(a),
+    ...gradeScope(a, e),
+  ]);
+};

@@ -1,6 +1,11 @@
+import { grade } from "../evals/grade.js";
+import { gradeFramerRun } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeOutOfScope, gradeTaskScale } from "../evals/graders/task-artifact.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "framer_scope_boundary",
   description:
     "A fix request that also floats 'redo the whole parser' is framed as the bounded fix only: the rewrite is named out of scope, the allowed paths stay narrow, the criteria stay few.",
@@ -25,3 +30,10 @@ export default defineScenario({
   },
   cassette: "framer_scope_boundary.json",
 });
+
+/** Framer node alone: the fix is framed, the floated rewrite is kept out of scope, and the task stays task-scale. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([...(await gradeFramerRun(a, run, e)), ...gradeOutOfScope(a, e), ...gradeTaskScale(a)]);
+};

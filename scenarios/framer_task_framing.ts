@@ -1,6 +1,11 @@
+import { grade } from "../evals/grade.js";
+import { gradeFramerRun } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeTaskMentions } from "../evals/graders/task-artifact.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "framer_task_framing",
   description:
     "A vague chat message ('that import thing... sort it out') plus the prior turns that hold the facts becomes a well-formed task_artifact: error_fix, hints, facts from the conversation, observable criteria, a bounded scope.",
@@ -33,3 +38,10 @@ export default defineScenario({
   },
   cassette: "framer_task_framing.json",
 });
+
+/** Framer node alone: vague chat plus prior turns → a complete task artifact grounded in what the user said. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([...(await gradeFramerRun(a, run, e)), ...gradeTaskMentions(a, e)]);
+};

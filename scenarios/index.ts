@@ -1,68 +1,99 @@
-import coder_artifact_alignment from "./coder_artifact_alignment.js";
-import coder_bounded_fix from "./coder_bounded_fix.js";
-import coder_near_miss_then_repair_success from "./coder_near_miss_then_repair_success.js";
-import devin_iterate_routing from "./devin_iterate_routing.js";
-import error_confirmed_by_logs from "./error_confirmed_by_logs.js";
-import first_pass_fails_but_report_is_honest from "./first_pass_fails_but_report_is_honest.js";
-import framer_scope_boundary from "./framer_scope_boundary.js";
-import framer_task_framing from "./framer_task_framing.js";
-import iterate_error_fix from "./iterate_error_fix.js";
-import iterate_quick_change from "./iterate_quick_change.js";
-import iterate_to_idea_promotion from "./iterate_to_idea_promotion.js";
-import iterate_to_insight_reroute from "./iterate_to_insight_reroute.js";
-import messy_error_report_with_partial_location from "./messy_error_report_with_partial_location.js";
-import missing_truth_blocks_safe_implementation from "./missing_truth_blocks_safe_implementation.js";
-import observer_evidence_seam from "./observer_evidence_seam.js";
-import observer_repro_creation from "./observer_repro_creation.js";
-import request_outgrows_iterate_during_loop from "./request_outgrows_iterate_during_loop.js";
-import reroute_to_insight_after_observation from "./reroute_to_insight_after_observation.js";
-import revised_task_before_coding from "./revised_task_before_coding.js";
-import type { Scenario } from "./scenario.js";
-import scoped_fix_succeeds_first_pass from "./scoped_fix_succeeds_first_pass.js";
-import targeted_improvement_red_seam from "./targeted_improvement_red_seam.js";
-import tiny_copy_or_behavior_tweak from "./tiny_copy_or_behavior_tweak.js";
-import underspecified_but_repairable_request from "./underspecified_but_repairable_request.js";
-import user_reported_error_not_confirmed from "./user_reported_error_not_confirmed.js";
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Evaluator } from "../evals/types.js";
+import type { Scenario, ScenarioGroup } from "./scenario.js";
 
-/**
- * Every scenario, in the order of seeds/03: the arm-level and subagent scenarios of its
- * scenarios/README.md, then the framing, observation, iterator-loop and coder-attempt scenarios of
- * artifact-and-loop-scenarios.md.
- */
-export const SCENARIOS: readonly Scenario[] = [
-  devin_iterate_routing,
-  iterate_error_fix,
-  iterate_quick_change,
-  iterate_to_insight_reroute,
-  iterate_to_idea_promotion,
-  framer_task_framing,
-  framer_scope_boundary,
-  observer_evidence_seam,
-  observer_repro_creation,
-  coder_bounded_fix,
-  coder_artifact_alignment,
-  messy_error_report_with_partial_location,
-  tiny_copy_or_behavior_tweak,
-  underspecified_but_repairable_request,
-  error_confirmed_by_logs,
-  user_reported_error_not_confirmed,
-  targeted_improvement_red_seam,
-  coder_near_miss_then_repair_success,
-  missing_truth_blocks_safe_implementation,
-  request_outgrows_iterate_during_loop,
-  reroute_to_insight_after_observation,
-  scoped_fix_succeeds_first_pass,
-  first_pass_fails_but_report_is_honest,
-  revised_task_before_coding,
+/** This folder: every `<name>.ts` here except scenario.ts and index.ts is one scenario. */
+export const SCENARIOS_DIR = dirname(fileURLToPath(import.meta.url));
+const NOT_SCENARIOS = new Set(["index.ts", "scenario.ts"]);
+
+/** A scenario file: the scenario's definition and the evaluator that grades its runs. */
+export interface ScenarioModule {
+  scenario: Scenario;
+  evaluate: Evaluator;
+}
+
+/** Reports list scenarios by the order of seeds/03's lists, then by name. */
+const GROUP_ORDER: readonly ScenarioGroup[] = [
+  "arm",
+  "subagent",
+  "framing",
+  "observation",
+  "iterator_loop",
+  "coder_attempt",
 ];
 
+/** The scenario files of a folder (`<name>.ts`, tests and helpers left out). */
+export function scenarioFiles(dir = SCENARIOS_DIR): string[] {
+  return readdirSync(dir)
+    .filter((f) => /^[a-z0-9_]+\.ts$/.test(f) && !NOT_SCENARIOS.has(f))
+    .sort();
+}
+
+/**
+ * Discovers every scenario: each file is imported and must export `scenario` (named after the
+ * file) and `evaluate`; a file that does not is an error naming it. There is no list to keep.
+ */
+export async function loadScenarios(dir = SCENARIOS_DIR): Promise<readonly ScenarioModule[]> {
+  const modules = await Promise.all(
+    scenarioFiles(dir).map(async (file) =>
+      asScenarioModule(file, await import(pathToFileURL(join(dir, file)).href)),
+    ),
+  );
+  const rank = (m: ScenarioModule) => GROUP_ORDER.indexOf(m.scenario.group);
+  return modules.sort((a, b) => rank(a) - rank(b) || a.scenario.name.localeCompare(b.scenario.name));
+}
+
+let discovered: Promise<readonly ScenarioModule[]> | null = null;
+
+/** The scenarios of this folder, discovered once per process. */
+export function allScenarios(): Promise<readonly ScenarioModule[]> {
+  discovered ??= loadScenarios();
+  return discovered;
+}
+
 /** The scenario with this name, or an error listing the known names. */
-export function findScenario(name: string): Scenario {
-  const found = SCENARIOS.find((s) => s.name === name);
+export async function findScenario(name: string): Promise<ScenarioModule> {
+  const all = await allScenarios();
+  const found = all.find((m) => m.scenario.name === name);
   if (!found) {
     throw new Error(
-      `no scenario named "${name}"; known scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`,
+      `no scenario named "${name}"; known scenarios: ${all.map((m) => m.scenario.name).join(", ")}`,
     );
   }
   return found;
+}
+
+/** Checks what a scenario file exports; the error names the file and what is missing. */
+export function asScenarioModule(file: string, loaded: unknown): ScenarioModule {
+  const name = file.replace(/\.ts$/, "");
+  const problems: string[] = [];
+  const exports = typeof loaded === "object" && loaded !== null ? loaded : {};
+  const scenario = "scenario" in exports ? exports.scenario : undefined;
+  const evaluate = "evaluate" in exports ? exports.evaluate : undefined;
+  if (!isScenario(scenario)) problems.push("no `export const scenario = defineScenario({...})`");
+  else if (scenario.name !== name) problems.push(`its scenario is named "${scenario.name}", not "${name}"`);
+  if (typeof evaluate !== "function") problems.push("no `export const evaluate: Evaluator`");
+  if (problems.length > 0 || !isScenario(scenario) || !isEvaluator(evaluate))
+    throw new Error(`scenarios/${file}: ${problems.join("; ")}`);
+  return { scenario, evaluate };
+}
+
+function isScenario(value: unknown): value is Scenario {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "name" in value &&
+    typeof value.name === "string" &&
+    "kind" in value &&
+    "group" in value &&
+    "input" in value &&
+    "expected" in value &&
+    "cassette" in value
+  );
+}
+
+function isEvaluator(value: unknown): value is Evaluator {
+  return typeof value === "function";
 }

@@ -1,6 +1,14 @@
+import { grade } from "../evals/grade.js";
+import { gradeObservedLane } from "../evals/graders/profiles.js";
+import { gradeRoute } from "../evals/graders/routing.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeScope } from "../evals/graders/scope.js";
+import { gradeSpawnDiscipline } from "../evals/graders/supervision.js";
+import { gradeTaskArtifact } from "../evals/graders/task-artifact.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "iterate_error_fix",
   description:
     "A reproducible error reported in chat is routed to iterate, framed as an error_fix, confirmed with a red repro test, fixed by the coder on the first attempt and completed only after devflow re-ran the seam and the suite.",
@@ -31,3 +39,16 @@ export default defineScenario({
   },
   cassette: "iterate_error_fix.json",
 });
+
+/** Router → framed error_fix → red seam → one scoped attempt → completed on green evidence. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([
+    ...gradeRoute(run.routes, "request", "routes_to_iterate"),
+    ...(await gradeObservedLane(a, run, e)),
+    ...gradeTaskArtifact(a, e),
+    ...gradeSpawnDiscipline(a),
+    ...gradeScope(a, e),
+  ]);
+};

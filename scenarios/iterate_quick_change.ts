@@ -1,6 +1,13 @@
+import { grade } from "../evals/grade.js";
+import { gradeObservedLane } from "../evals/graders/profiles.js";
+import { gradeRoute } from "../evals/graders/routing.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeScope } from "../evals/graders/scope.js";
+import { gradeTaskArtifact, gradeTaskScale } from "../evals/graders/task-artifact.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "iterate_quick_change",
   description:
     "A small copy tweak is routed to iterate and stays small: a quick_change with one target surface, a seam asserting the new text, and a one-file change.",
@@ -29,3 +36,16 @@ export default defineScenario({
   },
   cassette: "iterate_quick_change.json",
 });
+
+/** A copy tweak stays a quick_change: small task, one seam, one file changed, completed. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([
+    ...gradeRoute(run.routes, "request", "routes_to_iterate"),
+    ...(await gradeObservedLane(a, run, e)),
+    ...gradeTaskArtifact(a, e),
+    ...gradeTaskScale(a, { criteria: 3, paths: 2 }),
+    ...gradeScope(a, e),
+  ]);
+};

@@ -1,3 +1,7 @@
+import { grade } from "../evals/grade.js";
+import { gradeObserverRun } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
 const LOG = [
@@ -7,7 +11,7 @@ const LOG = [
   "    at acceptInvite (src/invites.js:22:24)",
 ].join("\n");
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "observer_evidence_seam",
   description:
     "Given a framed error with the user's log, the Observer finds the failing seam from evidence: it reads the code the trace names, reproduces the 500 with the project's own support script, and cites the log, the lines and the command.",
@@ -62,3 +66,11 @@ export default defineScenario({
   },
   cassette: "observer_evidence_seam.json",
 });
+
+/** Observer node alone: the error is confirmed from the user's log and a command devflow saw fail on base. */
+export const evaluate: Evaluator = async (scenario, run) =>
+  grade(
+    gradeObserverRun(await loadRunArtifacts(run.taskDir), run, scenario.expected, {
+      requireLogEvidence: true,
+    }),
+  );

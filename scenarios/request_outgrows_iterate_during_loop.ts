@@ -1,6 +1,11 @@
+import { grade } from "../evals/grade.js";
+import { gradeRevisedLane } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeStopsBeforeCoding } from "../evals/graders/supervision.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "request_outgrows_iterate_during_loop",
   description:
     "'Handle quoted fields' needs a question; the user's answer grows it into dialects, encodings and a preview UI. The re-framed task (r2) is observed and the lane promotes to idea, with the handoff citing task r2 and its observation.",
@@ -29,3 +34,10 @@ export default defineScenario({
   },
   cassette: "request_outgrows_iterate_during_loop.json",
 });
+
+/** Grown by the user's answer, the re-framed task is promoted; the handoff cites task r2 and its observation. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([...(await gradeRevisedLane(a, run, e)), ...gradeStopsBeforeCoding(a)]);
+};

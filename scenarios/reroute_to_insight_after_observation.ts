@@ -1,6 +1,10 @@
+import { grade } from "../evals/grade.js";
+import { gradeStoppedLane } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "reroute_to_insight_after_observation",
   description:
     "The Observer finds that rejecting rows without a name is deliberate: the user needs an explanation, so the Iterator reroutes to insight (target_lane=insight, downstream_ref null) instead of spawning a coder.",
@@ -25,3 +29,7 @@ export default defineScenario({
   },
   cassette: "reroute_to_insight_after_observation.json",
 });
+
+/** Diagnosis, not implementation: rerouted to insight with an auditable handoff, no coder spawned. */
+export const evaluate: Evaluator = async (scenario, run) =>
+  grade(await gradeStoppedLane(await loadRunArtifacts(run.taskDir), run, scenario.expected));

@@ -1,15 +1,16 @@
 import type { z } from "zod";
-import type { Route, Turn } from "../src/agents/router/router.js";
 import type {
+  LaneOptions,
   ObservationFindings,
   ObservationStatus,
   ObservationVerdict,
+  Route,
   RunState,
   TaskFraming,
   TaskType,
   Terminal,
-} from "../src/artifacts/schemas/index.js";
-import type { LaneOptions } from "../src/lanes/iterate/lane/deps.js";
+  Turn,
+} from "../src/index.js";
 
 export type { Route, Turn };
 

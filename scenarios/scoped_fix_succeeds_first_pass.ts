@@ -1,6 +1,19 @@
+import { grade } from "../evals/grade.js";
+import {
+  gradeCoderHonesty,
+  gradeCoderReports,
+  gradeNarrowVerification,
+} from "../evals/graders/coder-report.js";
+import { gradeCriteriaMet } from "../evals/graders/completion.js";
+import { gradeGreenConditionAlignment } from "../evals/graders/envelopes.js";
+import { gradeLaneRecord } from "../evals/graders/lane-record.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeScope } from "../evals/graders/scope.js";
+import { gradeSpawnDiscipline } from "../evals/graders/supervision.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "scoped_fix_succeeds_first_pass",
   description:
     "A clearly located bug is fixed on the first attempt inside the scoped file; the run record points at attempt-scoped verifier artifacts whose shared fields say pass and aligned.",
@@ -28,3 +41,19 @@ export default defineScenario({
   },
   cassette: "scoped_fix_succeeds_first_pass.json",
 });
+
+/** One attempt, in scope, narrowly verified, completion backed by attempt-scoped envelopes. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([
+    ...(await gradeLaneRecord(a, run, e)),
+    ...gradeSpawnDiscipline(a),
+    ...gradeScope(a, e),
+    ...gradeNarrowVerification(a),
+    ...gradeGreenConditionAlignment(a),
+    ...gradeCriteriaMet(a),
+    ...gradeCoderReports(a),
+    ...gradeCoderHonesty(a),
+  ]);
+};

@@ -1,6 +1,11 @@
+import { grade } from "../evals/grade.js";
+import { gradeFramerRun } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeTaskMentions, gradeTaskScale } from "../evals/graders/task-artifact.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "tiny_copy_or_behavior_tweak",
   description:
     "A one-word label change is framed as a quick_change with one observable criterion and one allowed file, not inflated into planning.",
@@ -26,3 +31,14 @@ export default defineScenario({
   },
   cassette: "tiny_copy_or_behavior_tweak.json",
 });
+
+/** Framer node alone: a one-word tweak → quick_change, one observable criterion, one file: no inflation. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([
+    ...(await gradeFramerRun(a, run, e)),
+    ...gradeTaskMentions(a, e),
+    ...gradeTaskScale(a, { criteria: 2, paths: 1 }),
+  ]);
+};

@@ -1,6 +1,12 @@
+import { grade } from "../evals/grade.js";
+import { gradeObservedLane } from "../evals/graders/profiles.js";
+import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
+import { gradeSpawnDiscipline } from "../evals/graders/supervision.js";
+import { gradeTaskArtifact } from "../evals/graders/task-artifact.js";
+import type { Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
 
-export default defineScenario({
+export const scenario = defineScenario({
   name: "underspecified_but_repairable_request",
   description:
     "'The cart total looks wrong sometimes' is framed honestly (investigate_first, a blocking unknown); the Observer then establishes the truth with a red repro, and only then does the Iterator let the coder in.",
@@ -28,3 +34,14 @@ export default defineScenario({
   },
   cassette: "underspecified_but_repairable_request.json",
 });
+
+/** investigate_first with honest unknowns; the coder only after the observation established the truth. */
+export const evaluate: Evaluator = async (scenario, run) => {
+  const a = await loadRunArtifacts(run.taskDir);
+  const e = scenario.expected;
+  return grade([
+    ...(await gradeObservedLane(a, run, e)),
+    ...gradeTaskArtifact(a, e),
+    ...gradeSpawnDiscipline(a),
+  ]);
+};

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { attemptId } from "../../src/artifacts/schemas/index.js";
+import { attemptId } from "../../src/index.js";
 import { checkProblems, type Problem } from "../grade.js";
 import type { Check } from "../types.js";
 import type { RunArtifacts } from "./run-artifacts.js";

@@ -1,5 +1,5 @@
 import type { ExpectedBehaviour } from "../../scenarios/scenario.js";
-import { isCriticJudged } from "../../src/artifacts/schemas/index.js";
+import { isCriticJudged } from "../../src/index.js";
 import { check, checkProblems } from "../grade.js";
 import type { Check, ScenarioRun } from "../types.js";
 import { gradeGateRecord } from "./gate-record.js";

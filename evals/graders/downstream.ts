@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { ExpectedBehaviour } from "../../scenarios/scenario.js";
-import { parseArtifact } from "../../src/artifacts/validate.js";
+import { parseArtifact } from "../../src/index.js";
 import { checkProblems, type Problem } from "../grade.js";
 import type { Check, ScenarioRun } from "../types.js";
 import type { RunArtifacts } from "./run-artifacts.js";

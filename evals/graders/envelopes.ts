@@ -1,5 +1,4 @@
-import type { SeamPayload } from "../../src/artifacts/schemas/index.js";
-import { VerifierName } from "../../src/artifacts/schemas/index.js";
+import { type SeamPayload, VerifierName } from "../../src/index.js";
 import { check, checkProblems } from "../grade.js";
 import type { Check } from "../types.js";
 import type { RunArtifacts } from "./run-artifacts.js";

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import type { GateVerdict, VerifierName } from "../../src/artifacts/schemas/index.js";
+import type { GateVerdict, VerifierName } from "../../src/index.js";
 import { checkProblems } from "../grade.js";
 import type { Check } from "../types.js";
 import type { AttemptArtifacts, RunArtifacts } from "./run-artifacts.js";

@@ -1,4 +1,4 @@
-import { REVISIONED, type RevisionedName } from "../../src/artifacts/schemas/index.js";
+import { REVISIONED, type RevisionedName } from "../../src/index.js";
 import { check, checkProblems } from "../grade.js";
 import type { Check } from "../types.js";
 import type { RunArtifacts } from "./run-artifacts.js";

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+  ArtifactStore,
   CoderReport,
   DevflowEvent,
   type EnvelopeOf,
@@ -12,8 +13,7 @@ import {
   type TaskArtifact,
   VerifierEnvelope,
   type VerifierName,
-} from "../../src/artifacts/schemas/index.js";
-import { ArtifactStore } from "../../src/artifacts/store.js";
+} from "../../src/index.js";
 
 /** An attempt's envelopes by verifier, each typed with its own payload schema. */
 export type EnvelopesByVerifier = { [V in VerifierName]?: EnvelopeOf<V> };

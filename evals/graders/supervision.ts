@@ -1,4 +1,4 @@
-import type { RunState } from "../../src/artifacts/schemas/index.js";
+import type { RunState } from "../../src/index.js";
 import { check, checkProblems } from "../grade.js";
 import type { Check } from "../types.js";
 import type { RunArtifacts } from "./run-artifacts.js";

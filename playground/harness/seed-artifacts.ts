@@ -1,18 +1,18 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ScenarioInput } from "../../scenarios/scenario.js";
-import type {
-  IteratorRun,
-  ObservationArtifact,
-  TaskArtifact,
-  TaskFraming,
-} from "../../src/artifacts/schemas/index.js";
-import type { ArtifactStore } from "../../src/artifacts/store.js";
-import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
-import { createRunRecord } from "../../src/lanes/iterate/lane/run-record.js";
-import { nowIso } from "../../src/util/time.js";
-import { checkSeamRedOnBase } from "../../src/verify/index.js";
-import type { TaskWorkspace } from "../../src/workspace/index.js";
+import {
+  type ArtifactStore,
+  checkSeamRedOnBase,
+  createRunRecord,
+  type IteratorRun,
+  type LaneOptions,
+  nowIso,
+  type ObservationArtifact,
+  type TaskArtifact,
+  type TaskFraming,
+  type TaskWorkspace,
+} from "../../src/index.js";
 
 /**
  * The run record a lane starts with, so a node run alone finds the iterator_run it updates. Its

@@ -1,6 +1,10 @@
-import { ArtifactStore } from "../../src/artifacts/store.js";
-import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import { createTaskWorktree, ensureDevflowDir, type TaskWorkspace } from "../../src/workspace/index.js";
+import {
+  ArtifactStore,
+  createFixtureRepo,
+  createTaskWorktree,
+  ensureDevflowDir,
+  type TaskWorkspace,
+} from "../../src/index.js";
 
 export interface PreparedTask {
   repo: string;

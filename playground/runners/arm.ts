@@ -1,12 +1,15 @@
 import { join } from "node:path";
 import type { RoutedMessage, ScenarioRun } from "../../evals/types.js";
 import type { Scenario } from "../../scenarios/scenario.js";
-import { ArtifactStore } from "../../src/artifacts/store.js";
-import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import type { IntakeEvent } from "../../src/lanes/intake/events.js";
-import { IntakeSession } from "../../src/lanes/intake/session.js";
-import type { LaneResult, RouteRecord } from "../../src/lanes/intake/state.js";
-import { taskWorktreePath } from "../../src/workspace/index.js";
+import {
+  ArtifactStore,
+  createFixtureRepo,
+  type IntakeEvent,
+  IntakeSession,
+  type LaneResult,
+  type RouteRecord,
+  taskWorktreePath,
+} from "../../src/index.js";
 import type { RunContext } from "./context.js";
 import { routeScenarioMessages } from "./routing.js";
 

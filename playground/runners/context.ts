@@ -1,6 +1,4 @@
-import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
-import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
-import type { ModelGateway } from "../../src/models/contract.js";
+import type { DevflowEvent, LaneOptions, ModelGateway } from "../../src/index.js";
 
 /** What every runner gets: the model gateway of this run, the coder to use and the lane limits. */
 export interface RunContext {

@@ -1,10 +1,13 @@
 import { join } from "node:path";
 import type { ScenarioRun } from "../../evals/types.js";
 import type { Scenario } from "../../scenarios/scenario.js";
-import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import type { QuestionsInterrupt } from "../../src/lanes/iterate/nodes/ask.js";
-import { type IterateRunResult, runIterate } from "../../src/lanes/iterate/run-iterate.js";
-import { taskWorktreePath } from "../../src/workspace/index.js";
+import {
+  createFixtureRepo,
+  type IterateRunResult,
+  type QuestionsInterrupt,
+  runIterate,
+  taskWorktreePath,
+} from "../../src/index.js";
 import type { RunContext } from "./context.js";
 import { messageOf } from "./routing.js";
 

@@ -1,6 +1,6 @@
 import type { RoutedMessage } from "../../evals/types.js";
 import type { Scenario } from "../../scenarios/scenario.js";
-import { routeMessage } from "../../src/agents/router/router.js";
+import { routeMessage } from "../../src/index.js";
 import type { RunContext } from "./context.js";
 
 /**

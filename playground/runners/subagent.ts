@@ -1,33 +1,32 @@
 import type { ScenarioRun } from "../../evals/types.js";
 import type { Scenario } from "../../scenarios/scenario.js";
-import { resolveCoder } from "../../src/coders/index.js";
-import type { NodeBody } from "../../src/lanes/iterate/lane/define-node.js";
-import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
-import { Reporter } from "../../src/lanes/iterate/lane/reporter.js";
-import { code } from "../../src/lanes/iterate/nodes/code.js";
-import { frame } from "../../src/lanes/iterate/nodes/frame.js";
-import { gate } from "../../src/lanes/iterate/nodes/gate.js";
-import { observe } from "../../src/lanes/iterate/nodes/observe.js";
-import { readiness } from "../../src/lanes/iterate/nodes/readiness.js";
-import { verify } from "../../src/lanes/iterate/nodes/verify.js";
-import { hashSeamFiles } from "../../src/verify/index.js";
-import { snapshotTree } from "../../src/workspace/index.js";
-import { nodeState, runNodeChain } from "../harness/node-chain.js";
+import {
+  DEFAULT_LANE_OPTIONS,
+  hashSeamFiles,
+  type IterateStateUpdate,
+  type LaneDeps,
+  type LaneOptions,
+  type LaneSubset,
+  Reporter,
+  resolveCoder,
+  snapshotTree,
+} from "../../src/index.js";
 import { seedObservation, seedRunRecord, seedTask } from "../harness/seed-artifacts.js";
 import { prepareTask } from "../harness/task-workspace.js";
 import type { RunContext } from "./context.js";
+import { runLaneSubset } from "./lane-subset.js";
 import { messageOf } from "./routing.js";
 
 /**
- * Which nodes each subagent scenario runs, from which node: the framer's frame node, the
+ * Which part of the real lane each subagent scenario runs: the framer's frame node, the
  * observer's observe node (the Observer agent plus devflow's seam check), and for the coder one
  * coder run with its verifiers and the completion gate (readiness first, because it takes the
  * regression baseline the regression verifier compares against).
  */
-const CHAINS: Record<"framer" | "observer" | "coder", { first: string; nodes: Record<string, NodeBody> }> = {
-  framer: { first: "frame", nodes: { frame } },
-  observer: { first: "observe", nodes: { observe } },
-  coder: { first: "readiness", nodes: { readiness, code, verify, gate } },
+const SUBSETS: Record<"framer" | "observer" | "coder", LaneSubset> = {
+  framer: { entry: "frame", nodes: ["frame"] },
+  observer: { entry: "observe", nodes: ["observe"] },
+  coder: { entry: "readiness", nodes: ["readiness", "code", "verify", "gate"] },
 };
 
 /**
@@ -72,7 +71,7 @@ export async function runSubagentScenario(scenario: Scenario, ctx: RunContext): 
       reporter: new Reporter(taskId, (event) => ctx.onEvent?.(event), store),
       options: lane,
     };
-    let state = nodeState({
+    let input: IterateStateUpdate = {
       taskId,
       request: scenario.input.request,
       priorTurns: scenario.input.priorTurns,
@@ -80,7 +79,7 @@ export async function runSubagentScenario(scenario: Scenario, ctx: RunContext): 
       worktree: workspace.worktree,
       branch: workspace.branch,
       baseCommit: workspace.baseCommit,
-    });
+    };
     if (role !== "framer") {
       if (!scenario.input.task)
         throw new Error(`scenario ${scenario.name}: a ${role} scenario needs input.task`);
@@ -95,16 +94,14 @@ export async function runSubagentScenario(scenario: Scenario, ctx: RunContext): 
           scenario.input.observation,
           lane.commandTimeoutMs,
         );
-        state = nodeState({
-          ...state,
+        input = {
+          ...input,
           seamTree: await snapshotTree(workspace.worktree),
           seamFileHashes: await hashSeamFiles(workspace.worktree, observation.failing_seam?.files ?? []),
-        });
+        };
       }
     }
-    const chain = CHAINS[role];
-    const result = await runNodeChain(deps, state, chain.nodes, chain.first);
-    return { ...base, steps: result.steps };
+    return { ...base, steps: await runLaneSubset(deps, SUBSETS[role], input, taskId) };
   } catch (error) {
     return { ...base, error: messageOf(error) };
   }

@@ -37,8 +37,6 @@ const MessageEntry = z.strictObject({
 export const CassetteEntry = z.union([StructuredEntry, MessageEntry]);
 export type CassetteEntry = z.infer<typeof CassetteEntry>;
 export type StructuredEntry = z.infer<typeof StructuredEntry>;
-export type MessageEntry = z.infer<typeof MessageEntry>;
-export type CassetteToolCall = z.infer<typeof CassetteToolCall>;
 
 export interface Cassette {
   version: typeof CASSETTE_VERSION;

@@ -34,10 +34,19 @@ export interface ModelGatewayOptions {
 }
 
 /**
+ * What a gateway says about its cassette once a replay ends: the answers per role that no call
+ * consumed (only replay mode can have any). A replay that leaves answers unused has drifted from
+ * its cassette.
+ */
+export interface CassetteConsumption {
+  unusedReplies(): Partial<Record<Role, number>>;
+}
+
+/**
  * The model gateway for a run. Configuration problems (no key or endpoint, missing or malformed
  * cassette) throw a MODEL_CONFIG DevflowError here, before any work starts.
  */
-export function createModelGateway(opts: ModelGatewayOptions): ModelGateway {
+export function createModelGateway(opts: ModelGatewayOptions): ModelGateway & CassetteConsumption {
   if (!MODES.includes(opts.mode)) {
     throw new DevflowError(
       "MODEL_CONFIG",
@@ -87,6 +96,7 @@ export function createModelGateway(opts: ModelGatewayOptions): ModelGateway {
     async flush(): Promise<void> {
       models.flush();
     },
+    unusedReplies: () => models.unusedReplies(),
   };
 }
 
@@ -94,6 +104,7 @@ interface ModelFactory {
   /** A fresh chat model for a role; with a usage handler it books its own calls. */
   create(role: Role, usage?: UsageCallbackHandler): BaseChatModel;
   flush(): void;
+  unusedReplies(): Partial<Record<Role, number>>;
 }
 
 function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => string): ModelFactory {
@@ -104,6 +115,7 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
       create: (role, usage) =>
         new ReplayChatModel(player, role, usage === undefined ? {} : { callbacks: [usage] }),
       flush: () => {},
+      unusedReplies: () => player.unused(),
     };
   }
   const endpoint = resolveEndpoint(env);
@@ -115,7 +127,7 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       ...(usage === undefined ? {} : { callbacks: [usage] }),
     });
-  if (opts.mode === "live") return { create: live, flush: () => {} };
+  if (opts.mode === "live") return { create: live, flush: () => {}, unusedReplies: () => ({}) };
   const recorder = new CassetteRecorder(requireCassettePath(opts), [
     ...secretsOf(endpoint),
     ...secretsFromEnv(env),
@@ -124,6 +136,7 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
     create: (role, usage) =>
       new RecordingChatModel(live(role), recorder, role, usage === undefined ? {} : { callbacks: [usage] }),
     flush: () => recorder.write(),
+    unusedReplies: () => ({}),
   };
 }
 

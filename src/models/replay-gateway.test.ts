@@ -30,6 +30,16 @@ function cassette(content: unknown, name = "cassette.json"): string {
 }
 
 describe("replay gateway", () => {
+  it("reports the answers no call consumed, per role, once a replay ends", async () => {
+    const answer = { structured: { verdict: "pass", notes: "ok" } };
+    const path = cassette({ version: 1, calls: { critic: [answer, answer, answer], framer: [answer] } });
+    const gateway = createModelGateway({ mode: "replay", cassettePath: path, env: {} });
+    expect(gateway.unusedReplies()).toEqual({ critic: 3, framer: 1 });
+    await gateway.structured(verdictCall("critic"));
+    await gateway.structured(verdictCall("framer"));
+    expect(gateway.unusedReplies()).toEqual({ critic: 2 });
+  });
+
   it("answers each role's calls in order from its own queue, without any endpoint configured", async () => {
     const path = cassette({
       version: 1,

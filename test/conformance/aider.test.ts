@@ -2,12 +2,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAiderBackend } from "../../src/coders/aider.js";
 import { CONFIG_HOME_DIR } from "../../src/coders/cli/cli-backend.js";
-import { runCoderConformance } from "./conformance.js";
 import { createStubWorld } from "./harness.js";
+import { type CliCoderInitializer, coderConformanceSpec } from "./spec/index.js";
 
 const KEY = "sk-proj-aider0123456789abcdefghijkl";
 
-runCoderConformance((options) => createAiderBackend(options), {
+const initializer: CliCoderInitializer = {
+  kind: "cli",
+  createBackend: (options) => createAiderBackend(options),
   cli: "aider",
   authEnv: { OPENAI_API_KEY: KEY },
   secretEnv: "OPENAI_API_KEY",
@@ -25,7 +27,9 @@ runCoderConformance((options) => createAiderBackend(options), {
       expect.arrayContaining(["--chat-history-file", join(home, "aider.chat.history.md")]),
     );
   },
-});
+};
+
+coderConformanceSpec(initializer);
 
 describe("aider specifics", () => {
   it("an error aider retried and recovered from does not fail the run", async () => {

@@ -9,7 +9,7 @@ import {
   startOpenAIServer,
   textAnswer,
 } from "../support/openai-server.js";
-import { type InProcessDriver, runInProcessCoderConformance, type ScriptedAnswer } from "./conformance.js";
+import { coderConformanceSpec, type InProcessCoderInitializer, type ScriptedAnswer } from "./spec/index.js";
 
 /** Fast retries, so the rate-limit case does not wait on real backoff. */
 const LIMITS: Partial<BuiltinLimits> = { modelRetries: 1, modelRetryDelayMs: 1 };
@@ -37,7 +37,8 @@ function serverAnswer(answer: ScriptedAnswer): ScriptedResponse {
   };
 }
 
-const replayDriver: InProcessDriver = {
+const replayDriver: InProcessCoderInitializer = {
+  kind: "in-process",
   name: "builtin over a replay cassette",
   httpErrors: false,
   async start(script, world, options) {
@@ -51,7 +52,8 @@ const replayDriver: InProcessDriver = {
   },
 };
 
-const openAIServerDriver: InProcessDriver = {
+const openAIServerDriver: InProcessCoderInitializer = {
+  kind: "in-process",
   name: "builtin over ChatOpenAI and an OpenAI-compatible server",
   httpErrors: true,
   async start(script, _world, options) {
@@ -69,5 +71,5 @@ const openAIServerDriver: InProcessDriver = {
   },
 };
 
-runInProcessCoderConformance(replayDriver);
-runInProcessCoderConformance(openAIServerDriver);
+coderConformanceSpec(replayDriver);
+coderConformanceSpec(openAIServerDriver);

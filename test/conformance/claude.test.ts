@@ -2,12 +2,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClaudeBackend } from "../../src/coders/claude.js";
 import { CONFIG_HOME_DIR } from "../../src/coders/cli/cli-backend.js";
-import { runCoderConformance } from "./conformance.js";
 import { createStubWorld } from "./harness.js";
+import { type CliCoderInitializer, coderConformanceSpec } from "./spec/index.js";
 
 const KEY = "sk-ant-api03-test0123456789abcdefghij";
 
-runCoderConformance((options) => createClaudeBackend(options), {
+const initializer: CliCoderInitializer = {
+  kind: "cli",
+  createBackend: (options) => createClaudeBackend(options),
   cli: "claude",
   authEnv: { ANTHROPIC_API_KEY: KEY },
   secretEnv: "ANTHROPIC_API_KEY",
@@ -19,7 +21,9 @@ runCoderConformance((options) => createClaudeBackend(options), {
     expect(call.argv).toEqual(expect.arrayContaining(["--permission-mode", "acceptEdits"]));
     expect(call.env.CLAUDE_CONFIG_DIR).toBe(join(world.attemptDir, CONFIG_HOME_DIR));
   },
-});
+};
+
+coderConformanceSpec(initializer);
 
 describe("claude specifics", () => {
   const runWith = async (scenario: string, options: Parameters<typeof createClaudeBackend>[0] = {}) => {

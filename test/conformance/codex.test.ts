@@ -4,12 +4,14 @@ import { describe, expect, it } from "vitest";
 import { CONFIG_HOME_DIR } from "../../src/coders/cli/cli-backend.js";
 import { createCodexBackend } from "../../src/coders/codex.js";
 import { isCoderUnavailable } from "../../src/coders/contract.js";
-import { runCoderConformance } from "./conformance.js";
 import { createStubWorld } from "./harness.js";
+import { type CliCoderInitializer, coderConformanceSpec } from "./spec/index.js";
 
 const KEY = "sk-proj-test0123456789abcdefghijkl";
 
-runCoderConformance((options) => createCodexBackend(options), {
+const initializer: CliCoderInitializer = {
+  kind: "cli",
+  createBackend: (options) => createCodexBackend(options),
   cli: "codex",
   authEnv: { CODEX_API_KEY: KEY },
   secretEnv: "CODEX_API_KEY",
@@ -22,7 +24,9 @@ runCoderConformance((options) => createCodexBackend(options), {
     expect(call.argv.at(-1)).toBe(prompt);
     expect(call.env.CODEX_HOME).toBe(join(world.attemptDir, CONFIG_HOME_DIR));
   },
-});
+};
+
+coderConformanceSpec(initializer);
 
 describe("codex specifics", () => {
   it("a chat-completions endpoint is reported by probe and refused by run, before spawning", async () => {

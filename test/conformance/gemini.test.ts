@@ -2,12 +2,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_HOME_DIR } from "../../src/coders/cli/cli-backend.js";
 import { createGeminiBackend, type GeminiOptions } from "../../src/coders/gemini.js";
-import { runCoderConformance } from "./conformance.js";
 import { createStubWorld } from "./harness.js";
+import { type CliCoderInitializer, coderConformanceSpec } from "./spec/index.js";
 
 const KEY = "AIzaSy-test0123456789abcdefghijklmnop";
 
-runCoderConformance((options) => createGeminiBackend(options), {
+const initializer: CliCoderInitializer = {
+  kind: "cli",
+  createBackend: (options) => createGeminiBackend(options),
   cli: "gemini",
   authEnv: { GEMINI_API_KEY: KEY },
   secretEnv: "GEMINI_API_KEY",
@@ -22,7 +24,9 @@ runCoderConformance((options) => createGeminiBackend(options), {
     expect(call.env.GEMINI_CLI_HOME).toBe(join(world.attemptDir, CONFIG_HOME_DIR));
     expect(call.env.GEMINI_CLI_TRUST_WORKSPACE).toBe("true");
   },
-});
+};
+
+coderConformanceSpec(initializer);
 
 describe("gemini specifics: documented exit codes", () => {
   const runWith = async (scenario: string, options: GeminiOptions = {}) => {

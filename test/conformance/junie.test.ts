@@ -2,12 +2,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_HOME_DIR } from "../../src/coders/cli/cli-backend.js";
 import { createJunieBackend } from "../../src/coders/junie.js";
-import { runCoderConformance } from "./conformance.js";
 import { createStubWorld } from "./harness.js";
+import { type CliCoderInitializer, coderConformanceSpec } from "./spec/index.js";
 
 const KEY = "junie-test-key-0123456789abcdef";
 
-runCoderConformance((options) => createJunieBackend(options), {
+const initializer: CliCoderInitializer = {
+  kind: "cli",
+  createBackend: (options) => createJunieBackend(options),
   cli: "junie",
   authEnv: { JUNIE_API_KEY: KEY },
   secretEnv: "JUNIE_API_KEY",
@@ -31,7 +33,9 @@ runCoderConformance((options) => createJunieBackend(options), {
     // The key travels in the environment, never on argv where `ps` shows it.
     expect(call.argv.join(" ")).not.toContain(KEY);
   },
-});
+};
+
+coderConformanceSpec(initializer);
 
 describe("junie specifics", () => {
   it('an "Empty" result is a failure even with exit code 0 and no errors', async () => {

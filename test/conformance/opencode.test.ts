@@ -2,11 +2,13 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { CONFIG_HOME_DIR } from "../../src/coders/cli/cli-backend.js";
 import { createOpencodeBackend } from "../../src/coders/opencode.js";
-import { runCoderConformance } from "./conformance.js";
+import { type CliCoderInitializer, coderConformanceSpec } from "./spec/index.js";
 
 const KEY = "sk-ant-api03-opencode0123456789abcdef";
 
-runCoderConformance((options) => createOpencodeBackend(options), {
+const initializer: CliCoderInitializer = {
+  kind: "cli",
+  createBackend: (options) => createOpencodeBackend(options),
   cli: "opencode",
   authEnv: { ANTHROPIC_API_KEY: KEY },
   secretEnv: "ANTHROPIC_API_KEY",
@@ -23,4 +25,6 @@ runCoderConformance((options) => createOpencodeBackend(options), {
     expect(call.env.XDG_DATA_HOME).toBe(join(world.attemptDir, CONFIG_HOME_DIR, "data"));
     expect(call.env.OPENCODE_DISABLE_CLAUDE_CODE_PROMPT).toBe("1");
   },
-});
+};
+
+coderConformanceSpec(initializer);

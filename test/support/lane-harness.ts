@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
 import { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_REQUEST } from "../../src/fixtures/demo.js";
 import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
 import {
   type IterateRunOptions,
@@ -11,16 +12,12 @@ import {
   runIterate,
 } from "../../src/lanes/iterate/run-iterate.js";
 import type { Cassette } from "../../src/models/cassette.js";
-import { PACKAGE_ROOT } from "../../src/util/paths.js";
 
-export const DEMO_REQUEST =
-  "CSV import rejects emails that have spaces around them, like ' alice@example.com '. They should be trimmed and imported.";
+export { DEMO_REQUEST };
 
 /** A deep copy of the demo cassette, for tests to vary one answer at a time. */
 export function demoCassette(): Cassette {
-  return JSON.parse(
-    readFileSync(join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json"), "utf8"),
-  ) as Cassette;
+  return JSON.parse(readFileSync(DEMO_CASSETTE, "utf8")) as Cassette;
 }
 
 export function tempDir(prefix = "devflow-test-"): string {
@@ -41,7 +38,7 @@ export function coderScript(source: string): string {
   return `command:node ${JSON.stringify(path)}`;
 }
 
-export const NEAR_MISS_CODER = `command:node ${JSON.stringify(join(PACKAGE_ROOT, "scenarios", "coders", "near-miss-coder.mjs"))}`;
+export const NEAR_MISS_CODER = `command:node ${JSON.stringify(DEMO_CODER_SCRIPT)}`;
 
 /** Applies the real fix at once. */
 export const CORRECT_FIX = `

@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { CoderReport } from "./coder-report.js";
 import { DevflowEvent } from "./event.js";
 import { IdeaBrief } from "./idea-brief.js";
@@ -32,7 +31,6 @@ export const REVISIONED = {
   promotion_handoff: PromotionHandoff,
 } as const;
 export type RevisionedName = keyof typeof REVISIONED;
-export type RevisionedValue<N extends RevisionedName> = z.infer<(typeof REVISIONED)[N]>;
 
 /** Every schema that gets a generated JSON Schema in schemas/. */
 export const ALL_SCHEMAS = {

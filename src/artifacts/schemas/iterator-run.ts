@@ -21,15 +21,6 @@ export const RunState = z.enum([
 ]);
 export type RunState = z.infer<typeof RunState>;
 
-export const TERMINAL_STATES = [
-  "completed",
-  "blocked",
-  "exhausted",
-  "promoted",
-  "rerouted",
-  "needs_more_context",
-] as const;
-
 export const Readiness = z.object({
   status: z.enum(["ready", "not_ready", "blocked"]),
   reason: z.string(),

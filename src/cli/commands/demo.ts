@@ -1,15 +1,11 @@
-import { join } from "node:path";
 import type { Command } from "commander";
 import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
+import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "../../fixtures/demo.js";
 import { runIterate } from "../../lanes/iterate/run-iterate.js";
-import { PACKAGE_ROOT } from "../../util/paths.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
-
-export const DEMO_REQUEST =
-  "CSV import rejects emails that have spaces around them, like ' alice@example.com '. They should be trimmed and imported.";
 
 /**
  * The built-in demo: the whole iterate lane on the bundled csv-import sample with a replayed model
@@ -22,18 +18,17 @@ export function registerDemo(program: Command, io: CliIO): void {
     .option("--dir <path>", "where to create the sample repo (default: a new temp dir)")
     .option("--json", "one JSON event per line on stdout")
     .action(async (flags: { dir?: string; json?: boolean }) => {
-      const repo = createFixtureRepo("csv-import", flags.dir);
+      const repo = createFixtureRepo(DEMO_FIXTURE, flags.dir);
       io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
-      const coder = join(PACKAGE_ROOT, "scenarios", "coders", "near-miss-coder.mjs");
       const result = await runIterate({
         request: DEMO_REQUEST,
         repo,
         baseDir: ".",
         resume: false,
         model: "gpt-4.1-mini",
-        coder: `command:node ${JSON.stringify(coder)}`,
+        coder: `command:node ${JSON.stringify(DEMO_CODER_SCRIPT)}`,
         mode: "replay",
-        cassettePath: join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json"),
+        cassettePath: DEMO_CASSETTE,
         lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
         onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
       });

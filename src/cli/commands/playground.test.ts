@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Command } from "commander";
 import { afterEach, describe, expect, it } from "vitest";
-import { SCENARIOS } from "../../../scenarios/index.js";
+import { scenarioFiles } from "../../../scenarios/index.js";
 import { registerPlayground } from "./playground.js";
 
 interface Run {
@@ -123,7 +123,7 @@ describe("devflow playground", () => {
   it("--list names every scenario with its kind and group", async () => {
     const run = await playground("--list");
     expect(run.code).toBe(0);
-    expect(run.out.trim().split("\n")).toHaveLength(SCENARIOS.length);
+    expect(run.out.trim().split("\n")).toHaveLength(scenarioFiles().length);
     expect(run.out).toMatch(/^coder_bounded_fix\s+coder\s+subagent$/m);
   });
 });

@@ -15,12 +15,39 @@ import { replan } from "./nodes/replan.js";
 import { verify } from "./nodes/verify.js";
 import { IterateState } from "./state.js";
 
+const ITERATE_NODES = [
+  "frame",
+  "observe",
+  "readiness",
+  "code",
+  "verify",
+  "gate",
+  "replan",
+  "repair",
+  "commit",
+  "handoff",
+  "ask",
+] as const;
+export type IterateNodeName = (typeof ITERATE_NODES)[number];
+
+/**
+ * A part of the lane: start at `entry` and run only `nodes`; the run pauses (an interruptBefore)
+ * at the first successor outside them. The playground runs one agent's nodes this way on the real
+ * compiled graph, with its real routing and state merge.
+ */
+export interface LaneSubset {
+  entry: IterateNodeName;
+  nodes: readonly IterateNodeName[];
+}
+
 /**
  * The iterate lane (ARCHITECTURE §3): wiring only. Every transition is decided by a node from
- * typed artifacts and verifier results; no model ever picks the next phase.
+ * typed artifacts and verifier results; no model ever picks the next phase. Without `subset` it is
+ * the whole lane from `frame`.
  */
-export function buildIterateLane(deps: LaneDeps, checkpointer: BaseCheckpointSaver) {
+export function buildIterateLane(deps: LaneDeps, checkpointer: BaseCheckpointSaver, subset?: LaneSubset) {
   const node = (name: string, body: Parameters<typeof defineNode>[2]) => defineNode(name, deps, body);
+  const stopBefore = subset ? ITERATE_NODES.filter((n) => !subset.nodes.includes(n)) : [];
   return new StateGraph(IterateState)
     .addNode("frame", node("frame", frame), { ends: ["observe", "ask"] })
     .addNode("observe", node("observe", observe))
@@ -33,11 +60,9 @@ export function buildIterateLane(deps: LaneDeps, checkpointer: BaseCheckpointSav
     .addNode("commit", node("commit", commit))
     .addNode("handoff", node("handoff", handoff))
     .addNode("ask", node("ask", ask), { ends: ["frame", END] })
-    .addEdge(START, "frame")
+    .addEdge(START, subset?.entry ?? "frame")
     .addEdge("observe", "readiness")
     .addEdge("commit", END)
     .addEdge("handoff", END)
-    .compile({ checkpointer });
+    .compile({ checkpointer, interruptBefore: stopBefore });
 }
-
-export type IterateLane = ReturnType<typeof buildIterateLane>;
