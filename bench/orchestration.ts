@@ -12,8 +12,8 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
 import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
-import { ArtifactStore } from "../src/artifacts/store.js";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
+import { openTaskStore } from "../src/home/index.js";
 import { runIterate } from "../src/lanes/iterate/run-iterate.js";
 import type { ModelGateway, StructuredCall } from "../src/models/contract.js";
 import { createModelGateway } from "../src/models/create-gateway.js";
@@ -79,7 +79,7 @@ async function runOnce(coder: string) {
     onProgress: () => {},
   });
   const wallMs = performance.now() - started;
-  const store = new ArtifactStore(join(repo, ".devflow", "iterate", "bench"));
+  const store = openTaskStore(repo, "bench");
   const events = readFileSync(join(store.dir, "events.jsonl"), "utf8")
     .trim()
     .split("\n")

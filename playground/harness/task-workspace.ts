@@ -1,6 +1,7 @@
-import { ArtifactStore } from "../../src/artifacts/store.js";
+import type { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import { createTaskWorktree, ensureDevflowDir, type TaskWorkspace } from "../../src/workspace/index.js";
+import { ensureDevflowDir, openTaskStore } from "../../src/home/index.js";
+import { createTaskWorktree, type TaskWorkspace } from "../../src/workspace/index.js";
 
 export interface PreparedTask {
   repo: string;
@@ -16,5 +17,5 @@ export async function prepareTask(fixture: string, taskId: string): Promise<Prep
   const repo = createFixtureRepo(fixture);
   ensureDevflowDir(repo);
   const workspace = await createTaskWorktree({ repoRoot: repo, taskId });
-  return { repo, workspace, store: ArtifactStore.forTask(repo, taskId) };
+  return { repo, workspace, store: openTaskStore(repo, taskId) };
 }

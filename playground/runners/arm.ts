@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type { RoutedMessage, ScenarioRun } from "../../evals/types.js";
 import type { Scenario } from "../../scenarios/scenario.js";
-import { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { openTaskStore } from "../../src/home/index.js";
 import type { IntakeEvent } from "../../src/lanes/intake/events.js";
 import { IntakeSession } from "../../src/lanes/intake/session.js";
 import type { LaneResult, RouteRecord } from "../../src/lanes/intake/state.js";
@@ -79,7 +79,7 @@ async function runConversation(scenario: Scenario, ctx: RunContext): Promise<Sce
     session.close();
   }
   const taskId = results.find((r) => r.lane === "iterate")?.id ?? null;
-  const run = taskId ? await ArtifactStore.forTask(repo, taskId).read("iterator_run") : null;
+  const run = taskId ? await openTaskStore(repo, taskId).read("iterator_run") : null;
   return {
     scenario: scenario.name,
     repo,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ensureDevflowDir, worktreesDir } from "./devflow-dir.js";
+import { ensureDevflowDir, worktreesDir } from "../home/paths.js";
 import { WorkspaceError } from "./errors.js";
 import { runGit } from "./git.js";
 

@@ -1,6 +1,6 @@
 import { WorkspaceError } from "./errors.js";
 import { runGit } from "./git.js";
-import { TASK_BRANCH_PREFIX } from "./task-id.js";
+import { TASK_BRANCH_PREFIX } from "./task-branch.js";
 
 const IDENTITY = { name: "devflow", email: "devflow@localhost" };
 

@@ -2,8 +2,9 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
-import { ArtifactStore } from "../../src/artifacts/store.js";
+import type { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { openTaskStore } from "../../src/home/index.js";
 import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
 import {
   type IterateRunOptions,
@@ -97,7 +98,7 @@ export async function runLane(input: LaneRunInput): Promise<LaneRun> {
   } catch (e) {
     error = e;
   }
-  return { repo, result, error, store: new ArtifactStore(join(repo, ".devflow", "iterate", taskId)), events };
+  return { repo, result, error, store: openTaskStore(repo, taskId), events };
 }
 
 /** The demo cassette with the Observer's final answer changed: the usual way to script an observation. */

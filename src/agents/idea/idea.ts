@@ -1,6 +1,6 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { type HandoffSource, type IdeaBrief, IdeaPlan } from "../../artifacts/schemas/index.js";
-import { claimRecordId, writeRecord } from "../../lanes/intake/lane-records.js";
+import { claimRecordId, writeRecord } from "../../home/index.js";
 import { renderTurns } from "../../lanes/intake/turns.js";
 import { UsageError } from "../../lanes/iterate/errors.js";
 import type { ModelGateway } from "../../models/contract.js";

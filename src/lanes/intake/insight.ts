@@ -2,11 +2,11 @@ import { type InsightStop, runInsightAgent } from "../../agents/insight/insight-
 import { checkReferences } from "../../agents/insight/insight-references.js";
 import type { Turn } from "../../agents/router/router.js";
 import type { HandoffSource } from "../../artifacts/schemas/index.js";
+import { claimRecordId, writeRecord } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { nowIso } from "../../util/time.js";
 import { assertGitRepo, headCommit } from "../../workspace/index.js";
 import { UsageError } from "../iterate/errors.js";
-import { claimRecordId, writeRecord } from "./lane-records.js";
 
 export interface InsightResult {
   id: string;

@@ -1,10 +1,16 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { Command } from "@langchain/langgraph";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Turn } from "../../agents/router/router.js";
+import {
+  isTaskId,
+  openCheckpointer,
+  openExistingCheckpointer,
+  type ThreadInfo,
+  ThreadStore,
+  taskExists,
+} from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
-import { assertGitRepo, ensureDevflowDir } from "../../workspace/index.js";
+import { assertGitRepo } from "../../workspace/index.js";
 import { UsageError } from "../iterate/errors.js";
 import type { IterateSettings } from "./deps.js";
 import type { EmitIntakeEvent } from "./events.js";
@@ -12,7 +18,6 @@ import { buildIntakeGraph, type IntakeGraph } from "./intake-graph.js";
 import { IntakeQuestions } from "./nodes/ask.js";
 import { describeError } from "./nodes/shared.js";
 import type { LaneResult, RouteRecord } from "./state.js";
-import { type ThreadInfo, ThreadStore } from "./thread-store.js";
 import { toTurns, userTurn } from "./turns.js";
 
 export interface IntakeSessionOptions {
@@ -24,8 +29,6 @@ export interface IntakeSessionOptions {
   iterate: IterateSettings;
   emit: EmitIntakeEvent;
 }
-
-const STATE_DB = "state.sqlite";
 
 /**
  * One chat conversation on one repository: sends messages through the intake graph and reads the
@@ -63,8 +66,7 @@ export class IntakeSession {
   /** Refuses a path that is not a git repository, and an unknown thread id (listing the known ones). */
   static async open(opts: IntakeSessionOptions): Promise<IntakeSession> {
     const repoRoot = await assertGitRepo(opts.repo);
-    ensureDevflowDir(repoRoot);
-    const saver = SqliteSaver.fromConnString(join(repoRoot, ".devflow", STATE_DB));
+    const saver = openCheckpointer(repoRoot);
     const threads = new ThreadStore(saver.db);
     let thread: ThreadInfo;
     if (opts.threadId !== undefined) {
@@ -84,9 +86,8 @@ export class IntakeSession {
   /** The repository's chat threads, most recent first, without creating anything on disk. */
   static async listThreads(repo: string): Promise<{ repoRoot: string; threads: ThreadInfo[] }> {
     const repoRoot = await assertGitRepo(repo);
-    const path = join(repoRoot, ".devflow", STATE_DB);
-    if (!existsSync(path)) return { repoRoot, threads: [] };
-    const saver = SqliteSaver.fromConnString(path);
+    const saver = openExistingCheckpointer(repoRoot);
+    if (!saver) return { repoRoot, threads: [] };
     try {
       return { repoRoot, threads: new ThreadStore(saver.db).list() };
     } finally {
@@ -117,7 +118,7 @@ export class IntakeSession {
   async resumeTask(taskId: string, signal: AbortSignal): Promise<boolean> {
     if (await this.pendingQuestions())
       throw new UsageError("the iterate lane is waiting for answers: reply to its questions first");
-    if (!existsSync(join(this.repoRoot, ".devflow", "iterate", taskId, "iterator_run.json")))
+    if (!isTaskId(taskId) || !taskExists(this.repoRoot, taskId))
       throw new UsageError(
         `no iterate task "${taskId}" in ${this.repoRoot} (/runs lists this thread's tasks)`,
       );

@@ -1,20 +1,27 @@
-import { existsSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Command, INTERRUPT, isInterrupted } from "@langchain/langgraph";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Terminal } from "../../artifacts/schemas/index.js";
-import { ArtifactStore } from "../../artifacts/store.js";
+import type { ArtifactStore } from "../../artifacts/store.js";
 import { CoderUnavailableError } from "../../coders/contract.js";
 import { resolveCoder } from "../../coders/index.js";
+import {
+  assertTaskId,
+  ensureDevflowDir,
+  listTasks,
+  lockTask,
+  openCheckpointer,
+  openTaskStore,
+  taskDir,
+  taskDirTaken,
+  taskExists,
+  taskIdFromRequest,
+} from "../../home/index.js";
 import type { ModelGateway, UsageSnapshot } from "../../models/contract.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import {
-  acquireTaskLock,
   assertGitRepo,
-  assertTaskId,
   cloneForTask,
   createTaskWorktree,
-  ensureDevflowDir,
   isGitUrl,
   openTaskClone,
   openTaskWorktree,
@@ -27,7 +34,6 @@ import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import { createRunRecord } from "./lane/run-record.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
-import { taskIdFromRequest } from "./task-id.js";
 
 export interface IterateRunOptions {
   request: string;
@@ -98,23 +104,23 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   }
   const gateway = modelGateway();
 
-  const taskId = assertTaskId(opts.taskId ?? taskIdFromRequest(request));
+  const taskId = assertTaskId(opts.taskId ?? requestTaskId(request));
   const located = await locateRepo(opts, taskId);
-  const artifactDir = join(located.repoRoot, ".devflow", "iterate", taskId);
-  if (opts.resume && !existsSync(join(artifactDir, "iterator_run.json"))) {
+  const artifactDir = taskDir(located.repoRoot, taskId);
+  if (opts.resume && !taskExists(located.repoRoot, taskId)) {
     throw new UsageError(
       `no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`,
     );
   }
-  if (!opts.resume && existsSync(artifactDir)) {
+  if (!opts.resume && taskDirTaken(located.repoRoot, taskId)) {
     throw new UsageError(
       `task "${taskId}" already exists in ${located.repoRoot}: pass --resume to continue it, or --task-id <id> for a new task`,
     );
   }
   ensureDevflowDir(located.repoRoot);
-  const store = new ArtifactStore(artifactDir);
-  const release = await acquireTaskLock(artifactDir);
-  const saver = SqliteSaver.fromConnString(join(located.repoRoot, ".devflow", "state.sqlite"));
+  const store = openTaskStore(located.repoRoot, taskId);
+  const release = await lockTask(located.repoRoot, taskId);
+  const saver = openCheckpointer(located.repoRoot);
   try {
     const workspace = await prepareWorkspace(opts, located, store, taskId);
     const lane: LaneOptions = {
@@ -228,7 +234,13 @@ async function prepareWorkspace(
 }
 
 function knownTasks(repoRoot: string): string {
-  const dir = join(repoRoot, ".devflow", "iterate");
-  const ids = existsSync(dir) ? readdirSync(dir) : [];
+  const ids = listTasks(repoRoot);
   return ids.length ? ids.join(", ") : "(none)";
+}
+
+/** Default task id: the slug of the request (seeds/00: "Add login form" → add-login-form). */
+function requestTaskId(request: string): string {
+  const id = taskIdFromRequest(request);
+  if (!id) throw new UsageError("the request has no letters or digits to name the task; pass --task-id <id>");
+  return id;
 }

@@ -1,11 +1,9 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { Command, END } from "@langchain/langgraph";
+import { freshTaskId, taskDirLabel, taskExists } from "../../../home/index.js";
 import { type IterateRunResult, runIterate } from "../../iterate/run-iterate.js";
-import { taskIdFromRequest } from "../../iterate/task-id.js";
 import type { IntakeDeps } from "../deps.js";
 import { detached } from "../detached.js";
-import { readHandoff, taskDirLabel } from "../handoff.js";
+import { readHandoff } from "../handoff.js";
 import type { IntakeStateValue } from "../state.js";
 import { InFlightNodes } from "./in-flight.js";
 import { currentMessage, laneStopped, reply } from "./shared.js";
@@ -79,7 +77,7 @@ export function iterateNode(deps: IntakeDeps) {
       const hint = `The run is resumable: /resume ${taskId} (or devflow iterate --resume --task-id ${taskId} --repo ${deps.repoRoot}).`;
       return new Command({
         update: {
-          ...laneStopped(deps, "iterate", taskId, error, existsTask(deps, taskId) ? hint : null),
+          ...laneStopped(deps, "iterate", taskId, error, taskExists(deps.repoRoot, taskId) ? hint : null),
           resume: null,
         },
         goto: END,
@@ -130,22 +128,4 @@ function summarize(result: IterateRunResult): string {
   lines.push(`  artifacts ${taskDirLabel(result.taskId)}`, `  attempts  ${result.attempts}`);
   if (t.questions.length) lines.push("  questions", ...t.questions.map((q) => `    - ${q}`));
   return lines.join("\n");
-}
-
-/** A task id from the message that no earlier task of this repo uses (the same request twice gets -2). */
-function freshTaskId(repoRoot: string, message: string): string {
-  let base: string;
-  try {
-    base = taskIdFromRequest(message);
-  } catch {
-    base = "chat-task";
-  }
-  for (let n = 1; ; n++) {
-    const id = n === 1 ? base : `${base}-${n}`;
-    if (!existsSync(join(repoRoot, taskDirLabel(id)))) return id;
-  }
-}
-
-function existsTask(deps: IntakeDeps, taskId: string): boolean {
-  return existsSync(join(deps.repoRoot, taskDirLabel(taskId), "iterator_run.json"));
 }

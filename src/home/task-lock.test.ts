@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { removeDir, tempDir } from "../../test/support/test-repo.js";
-import { WorkspaceError } from "./errors.js";
+import { WorkspaceError } from "../workspace/errors.js";
 import { acquireTaskLock } from "./task-lock.js";
 
 const dirs: string[] = [];
