@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Command } from "commander";
 import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
-import { runIterate } from "../../lanes/iterate/run-iterate.js";
+import { runIterate } from "../../lanes/iterate/run.js";
 import { PACKAGE_ROOT } from "../../util/paths.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -25,7 +25,7 @@ export function registerDemo(program: Command, io: CliIO): void {
       const repo = createFixtureRepo("csv-import", flags.dir);
       io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
       const coder = join(PACKAGE_ROOT, "scenarios", "coders", "near-miss-coder.mjs");
-      const result = await runIterate({
+      const outcome = await runIterate({
         request: DEMO_REQUEST,
         repo,
         baseDir: ".",
@@ -37,6 +37,9 @@ export function registerDemo(program: Command, io: CliIO): void {
         lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
         onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
       });
+      // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
+      if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
+      const { result } = outcome;
       if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
       else io.err(`\n${renderSummary(result)}`);
       io.setExitCode(exitCodeFor(result.terminal.verdict));

@@ -1,23 +1,5 @@
-import { relative } from "node:path";
-import type { PromotionHandoff } from "../../artifacts/schemas/index.js";
 import { openTaskStore, withTaskLock } from "../../home/index.js";
 import type { LaneHandoff } from "./state.js";
-
-/** An iterate task's promotion_handoff.json, its path relative to the repo root, and the task's request. */
-export async function readHandoff(
-  repoRoot: string,
-  taskId: string,
-): Promise<{ handoff: PromotionHandoff; path: string; request: string | null } | null> {
-  const store = openTaskStore(repoRoot, taskId);
-  const handoff = await store.read("promotion_handoff");
-  if (!handoff) return null;
-  const task = await store.read("task_artifact");
-  return {
-    handoff,
-    path: relative(repoRoot, store.path("promotion_handoff")),
-    request: task?.request ?? null,
-  };
-}
 
 /**
  * Records which insight/idea record picked the handoff up (`downstream_ref`, a new revision of

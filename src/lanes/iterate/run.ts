@@ -1,6 +1,6 @@
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { Command, INTERRUPT, isInterrupted } from "@langchain/langgraph";
-import type { Terminal } from "../../artifacts/schemas/index.js";
+import type { ConversationTurn } from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { CoderUnavailableError } from "../../coders/contract.js";
 import { resolveCoder } from "../../coders/index.js";
@@ -16,7 +16,7 @@ import {
   taskExists,
   taskIdFromRequest,
 } from "../../home/index.js";
-import type { ModelGateway, UsageSnapshot } from "../../models/contract.js";
+import type { ModelGateway } from "../../models/contract.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import {
   assertGitRepo,
@@ -27,6 +27,7 @@ import {
   openTaskWorktree,
   type TaskWorkspace,
 } from "../../workspace/index.js";
+import type { IterateOutcome, IterateResult } from "../outcome.js";
 import { UsageError } from "./errors.js";
 import { buildIterateLane } from "./iterate-lane.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
@@ -35,24 +36,23 @@ import { createRunRecord } from "./lane/run-record.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
 
-export interface IterateRunOptions {
-  request: string;
+/** How the iterate lane runs, whichever task it works on: one per CLI command or chat message. */
+export interface IterateLaneSettings {
   /** Local path or git URL; default: the current directory. */
   repo: string;
   /** Where a URL is cloned (default "."). */
   baseDir: string;
-  taskId?: string;
-  resume: boolean;
   model: string;
   coder: string;
   mode: "live" | "replay" | "record";
   cassettePath?: string;
   lane: Partial<LaneOptions>;
   onProgress: ProgressSink;
-  /** Interactive runs answer needs_more_context questions here; absent = stop with exit 3. */
-  onQuestions?: (q: QuestionsInterrupt) => Promise<string>;
-  /** Earlier turns of the conversation the request comes from (chat); the Framer reads them. */
-  priorTurns?: { role: "user" | "assistant"; content: string }[];
+  /**
+   * The driver answers questions (a TTY, the chat): the lane pauses and returns `needs_answers`.
+   * Otherwise a task that needs answers ends `needs_more_context` (exit 3).
+   */
+  interactive?: boolean;
   /** Asked once before the first coder run (chat without --yes); false ends the lane as blocked. */
   confirmCoder?: LaneDeps["confirmCoder"];
   signal?: AbortSignal;
@@ -61,34 +61,57 @@ export interface IterateRunOptions {
   gateway?: ModelGateway;
 }
 
-export interface IterateRunResult {
-  taskId: string;
-  terminal: Terminal;
-  artifactDir: string;
-  worktree: string;
-  branch: string;
-  attempts: number;
-  usage: UsageSnapshot;
+/** A new task, or (`resume`) an existing one continued from its checkpoint. */
+export interface IterateStart {
+  request: string;
+  taskId?: string;
+  resume: boolean;
+  /** Earlier turns of the conversation the request comes from (chat); the Framer reads them. */
+  priorTurns?: ConversationTurn[];
 }
 
+export type IterateRunOptions = IterateLaneSettings & IterateStart;
+
 /**
- * Runs (or resumes) the iterate lane for one request. Everything that can be refused is checked
- * before any model call: the request, the coder, the model configuration, the repo, the task id.
+ * The iterate lane runner. `run` starts (or, with `resume`, continues) a task; `resume(taskId,
+ * answer)` continues a task that returned `needs_answers` with the answer. Both return an
+ * `IterateOutcome`. The model gateway is built once per lane and shared by run and resume, so
+ * usage adds up and a replayed cassette continues where it stopped.
  */
-export async function runIterate(opts: IterateRunOptions): Promise<IterateRunResult> {
-  const request = opts.request.trim();
-  if (!request && !opts.resume)
-    throw new UsageError('the request is empty: say what to change, e.g. devflow iterate "fix …"');
-  // The gateway is built on first use: the builtin coder takes it when it is resolved, while a CLI
-  // coder's missing binary is still reported before the model configuration is even looked at.
-  let runGateway = opts.gateway;
+export function iterateLane(settings: IterateLaneSettings) {
+  let gateway = settings.gateway;
+  // Built on first use: the builtin coder takes it when it is resolved, while a CLI coder's missing
+  // binary is still reported before the model configuration is even looked at.
   const modelGateway = (): ModelGateway =>
-    (runGateway ??= createModelGateway({
-      mode: opts.mode,
-      model: opts.model,
-      ...(opts.cassettePath ? { cassettePath: opts.cassettePath } : {}),
-      env: opts.env ?? process.env,
+    (gateway ??= createModelGateway({
+      mode: settings.mode,
+      model: settings.model,
+      ...(settings.cassettePath ? { cassettePath: settings.cassettePath } : {}),
+      env: settings.env ?? process.env,
     }));
+  return {
+    run: (start: IterateStart) => runTask(settings, modelGateway, start, null),
+    resume: (taskId: string, answer: string | null) =>
+      runTask(settings, modelGateway, { request: "", taskId, resume: true }, answer),
+  };
+}
+
+/** One call: `iterateLane(opts).run(opts)`. */
+export const runIterate = (opts: IterateRunOptions): Promise<IterateOutcome> => iterateLane(opts).run(opts);
+
+/**
+ * Everything that can be refused is checked before any model call: the request, the coder, the
+ * model configuration, the repo, the task id.
+ */
+async function runTask(
+  opts: IterateLaneSettings,
+  modelGateway: () => ModelGateway,
+  start: IterateStart,
+  answer: string | null,
+): Promise<IterateOutcome> {
+  const request = start.request.trim();
+  if (!request && !start.resume)
+    throw new UsageError('the request is empty: say what to change, e.g. devflow iterate "fix …"');
   const coder = resolveCoder(opts.coder, {
     get models() {
       return modelGateway();
@@ -104,15 +127,15 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   }
   const gateway = modelGateway();
 
-  const taskId = assertTaskId(opts.taskId ?? requestTaskId(request));
+  const taskId = assertTaskId(start.taskId ?? requestTaskId(request));
   const located = await locateRepo(opts, taskId);
   const artifactDir = taskDir(located.repoRoot, taskId);
-  if (opts.resume && !taskExists(located.repoRoot, taskId)) {
+  if (start.resume && !taskExists(located.repoRoot, taskId)) {
     throw new UsageError(
       `no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`,
     );
   }
-  if (!opts.resume && taskDirTaken(located.repoRoot, taskId)) {
+  if (!start.resume && taskDirTaken(located.repoRoot, taskId)) {
     throw new UsageError(
       `task "${taskId}" already exists in ${located.repoRoot}: pass --resume to continue it, or --task-id <id> for a new task`,
     );
@@ -122,13 +145,13 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
   const release = await lockTask(located.repoRoot, taskId);
   const saver = openCheckpointer(located.repoRoot);
   try {
-    const workspace = await prepareWorkspace(opts, located, store, taskId);
+    const workspace = await prepareWorkspace(opts, start, located, store, taskId);
     const lane: LaneOptions = {
       ...DEFAULT_LANE_OPTIONS,
       ...opts.lane,
-      interactive: Boolean(opts.onQuestions),
+      interactive: Boolean(opts.interactive),
     };
-    if (!opts.resume)
+    if (!start.resume)
       await createRunRecord(store, {
         taskId,
         workspace,
@@ -158,37 +181,39 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
     const snapshot = await graph.getState(config);
-    let input: Parameters<typeof graph.invoke>[0] =
-      snapshot.next.length > 0 || snapshot.tasks.length > 0
+    const [pending] = snapshot.tasks.flatMap((t) => t.interrupts);
+    const waiting = pending?.value as QuestionsInterrupt | undefined;
+    // A task paused at a question: without an answer there is nothing to run, it asks again.
+    if (waiting && answer === null) return needsAnswers(waiting);
+    const input: Parameters<typeof graph.invoke>[0] = waiting
+      ? new Command({ resume: answer })
+      : snapshot.next.length > 0 || snapshot.tasks.length > 0
         ? null
         : {
             taskId,
             request,
-            priorTurns: opts.priorTurns ?? [],
+            priorTurns: start.priorTurns ?? [],
             repoRoot: workspace.repoRoot,
             worktree: workspace.worktree,
             branch: workspace.branch,
             baseCommit: workspace.baseCommit,
           };
-    const pending = snapshot.tasks.flatMap((t) => t.interrupts);
-    if (pending.length && opts.onQuestions) {
-      input = new Command({ resume: await opts.onQuestions(pending[0]?.value as QuestionsInterrupt) });
-    }
     const alreadyDone =
-      opts.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
-    while (!alreadyDone) {
+      start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
+    if (!alreadyDone) {
       const out = await graph.invoke(input, config);
-      if (!isInterrupted<QuestionsInterrupt>(out)) break;
-      const question = out[INTERRUPT][0]?.value;
-      if (!question || !opts.onQuestions) break;
-      input = new Command({ resume: await opts.onQuestions(question) });
+      const question = isInterrupted<QuestionsInterrupt>(out) ? out[INTERRUPT][0]?.value : undefined;
+      if (question) {
+        await gateway.flush();
+        return needsAnswers(question);
+      }
     }
     await gateway.flush();
 
     const run = await store.read("iterator_run");
     if (!run?.terminal)
       throw new Error(`the lane stopped without a verdict for task ${taskId}; resume with --resume`);
-    return {
+    const result: IterateResult = {
       taskId,
       terminal: run.terminal,
       artifactDir,
@@ -197,9 +222,41 @@ export async function runIterate(opts: IterateRunOptions): Promise<IterateRunRes
       attempts: run.attempts.length,
       usage: gateway.usage(),
     };
+    const handoff = await handoffOf(located.repoRoot, store, result);
+    return handoff ?? { kind: "finished", lane: "iterate", result };
   } finally {
     await release();
   }
+}
+
+const needsAnswers = (q: QuestionsInterrupt): IterateOutcome => ({
+  kind: "needs_answers",
+  lane: "iterate",
+  task_id: q.taskId,
+  asks: q.kind,
+  questions: q.questions,
+});
+
+/** A promoted or rerouted task continues in the lane its promotion_handoff.json names. */
+async function handoffOf(
+  repoRoot: string,
+  store: ArtifactStore,
+  result: IterateResult,
+): Promise<IterateOutcome | null> {
+  const { verdict, reason } = result.terminal;
+  if (verdict !== "promoted" && verdict !== "rerouted") return null;
+  const handoff = await store.read("promotion_handoff");
+  if (!handoff) return null;
+  const task = await store.read("task_artifact");
+  return {
+    kind: "handoff",
+    lane: "iterate",
+    target: handoff.target_lane,
+    request: task?.request ?? "",
+    reason,
+    path: relative(repoRoot, store.path("promotion_handoff")),
+    result,
+  };
 }
 
 interface LocatedRepo {
@@ -207,7 +264,7 @@ interface LocatedRepo {
   url: string | null;
 }
 
-async function locateRepo(opts: IterateRunOptions, taskId: string): Promise<LocatedRepo> {
+async function locateRepo(opts: IterateLaneSettings, taskId: string): Promise<LocatedRepo> {
   if (isGitUrl(opts.repo)) {
     const repoRoot = resolve(opts.baseDir, taskId);
     return { repoRoot, url: opts.repo };
@@ -216,12 +273,13 @@ async function locateRepo(opts: IterateRunOptions, taskId: string): Promise<Loca
 }
 
 async function prepareWorkspace(
-  opts: IterateRunOptions,
+  opts: IterateLaneSettings,
+  start: IterateStart,
   located: LocatedRepo,
   store: ArtifactStore,
   taskId: string,
 ): Promise<TaskWorkspace> {
-  if (opts.resume) {
+  if (start.resume) {
     const run = await store.read("iterator_run");
     if (!run) throw new UsageError(`task ${taskId} has no iterator_run.json to resume from`);
     const baseCommit = run.workspace.base_commit;
