@@ -1,4 +1,5 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
 import { type HandoffSource, type IdeaBrief, IdeaPlan } from "../../artifacts/schemas/index.js";
 import { claimRecordId, writeRecord } from "../../home/index.js";
 import { renderTurns } from "../../lanes/intake/turns.js";
@@ -7,7 +8,6 @@ import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { nowIso } from "../../util/time.js";
 import { assertGitRepo, repoMap } from "../../workspace/index.js";
-import type { Turn } from "../router/router.js";
 
 /**
  * What the model must answer. Beyond the artifact's shape: tasks are numbered T1, T2, … in order

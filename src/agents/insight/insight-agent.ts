@@ -8,6 +8,7 @@ import {
   toolCallLimitMiddleware,
   toolStrategy,
 } from "langchain";
+import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
 import { InsightFindings } from "../../artifacts/schemas/index.js";
 import { renderTurns } from "../../lanes/intake/turns.js";
 import {
@@ -19,7 +20,6 @@ import {
 import { answerRepairMiddleware, readOnlyTools, type ToolContext } from "../../tools/index.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { repoMap } from "../../workspace/index.js";
-import type { Turn } from "../router/router.js";
 
 /** The structured-answer tool the insight agent ends with; cassettes may name it. */
 export const INSIGHT_ANSWER_TOOL = "insight_answer";

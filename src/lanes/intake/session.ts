@@ -1,6 +1,6 @@
 import { Command } from "@langchain/langgraph";
 import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import type { Turn } from "../../agents/router/router.js";
+import type { ConversationTurn } from "../../artifacts/schemas/index.js";
 import {
   isTaskId,
   openCheckpointer,
@@ -131,7 +131,7 @@ export class IntakeSession {
     return pending ? IntakeQuestions.parse(pending.value) : null;
   }
 
-  async turns(): Promise<Turn[]> {
+  async turns(): Promise<ConversationTurn[]> {
     return toTurns((await this.values())?.messages ?? []);
   }
 
