@@ -10,7 +10,6 @@ import {
 } from "langchain";
 import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
 import { InsightFindings } from "../../artifacts/schemas/index.js";
-import { renderTurns } from "../../lanes/intake/turns.js";
 import {
   ModelCallError,
   type ModelGateway,
@@ -18,6 +17,7 @@ import {
   StructuredOutputError,
 } from "../../models/contract.js";
 import { answerRepairMiddleware, readOnlyTools, type ToolContext } from "../../tools/index.js";
+import { renderTurns } from "../../util/prior-turns.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { repoMap } from "../../workspace/index.js";
 

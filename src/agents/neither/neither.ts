@@ -1,7 +1,7 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
-import { renderTurns } from "../../lanes/intake/turns.js";
 import type { ModelGateway } from "../../models/contract.js";
+import { renderTurns } from "../../util/prior-turns.js";
 import { loadPrompt } from "../../util/prompts.js";
 
 /** What devflow can do, shown after a `neither` reply and by the chat's /help. */

@@ -1,8 +1,8 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
-import { renderTurns } from "../../lanes/intake/turns.js";
 import type { ModelGateway } from "../../models/contract.js";
+import { renderTurns } from "../../util/prior-turns.js";
 import { loadPrompt } from "../../util/prompts.js";
 
 export const Route = z.enum(["idea", "insight", "iterate", "neither"]);
