@@ -123,7 +123,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
       lane.resume,
     );
     if (outcome.kind === "needs_answers") {
-      // Only a task paused by an interactive driver gets here (e.g. `--resume --yes` of a chat task).
+      // Only when a question went unanswered (the lane was interactive but nothing could ask).
       if (flags.json) io.out(`${JSON.stringify({ type: "needs_answers", ...outcome })}\n`);
       io.err(
         `\n${outcome.task_id} is waiting for answers:\n${outcome.questions.map((x) => `  - ${x}`).join("\n")}\nAnswer them: devflow iterate --resume --task-id ${outcome.task_id} (on a terminal)\n`,

@@ -183,21 +183,23 @@ async function runTask(
     const snapshot = await graph.getState(config);
     const [pending] = snapshot.tasks.flatMap((t) => t.interrupts);
     const waiting = pending?.value as QuestionsInterrupt | undefined;
-    // A task paused at a question: without an answer there is nothing to run, it asks again.
-    if (waiting && answer === null) return needsAnswers(waiting);
-    const input: Parameters<typeof graph.invoke>[0] = waiting
-      ? new Command({ resume: answer })
-      : snapshot.next.length > 0 || snapshot.tasks.length > 0
-        ? null
-        : {
-            taskId,
-            request,
-            priorTurns: start.priorTurns ?? [],
-            repoRoot: workspace.repoRoot,
-            worktree: workspace.worktree,
-            branch: workspace.branch,
-            baseCommit: workspace.baseCommit,
-          };
+    // A task paused at a question and no answer: an interactive driver is asked again (nothing
+    // runs); otherwise the paused node re-runs non-interactively and ends the task with the questions.
+    if (waiting && answer === null && lane.interactive) return needsAnswers(waiting);
+    const input: Parameters<typeof graph.invoke>[0] =
+      waiting && answer !== null
+        ? new Command({ resume: answer })
+        : snapshot.next.length > 0 || snapshot.tasks.length > 0
+          ? null
+          : {
+              taskId,
+              request,
+              priorTurns: start.priorTurns ?? [],
+              repoRoot: workspace.repoRoot,
+              worktree: workspace.worktree,
+              branch: workspace.branch,
+              baseCommit: workspace.baseCommit,
+            };
     const alreadyDone =
       start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
     if (!alreadyDone) {
