@@ -12,9 +12,9 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
 import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
-import { ArtifactStore } from "../src/artifacts/store.js";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
-import { runIterate } from "../src/lanes/iterate/run-iterate.js";
+import { openTaskStore } from "../src/home/index.js";
+import { runIterate } from "../src/lanes/iterate/run.js";
 import type { ModelGateway, StructuredCall } from "../src/models/contract.js";
 import { createModelGateway } from "../src/models/create-gateway.js";
 import { PACKAGE_ROOT } from "../src/util/paths.js";
@@ -65,7 +65,7 @@ async function runOnce(coder: string) {
   const repo = createFixtureRepo("csv-import");
   const measured = measuredGateway();
   const started = performance.now();
-  const result = await runIterate({
+  const outcome = await runIterate({
     request: REQUEST,
     repo,
     baseDir: ".",
@@ -78,8 +78,10 @@ async function runOnce(coder: string) {
     lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
     onProgress: () => {},
   });
+  if (outcome.kind === "needs_answers") throw new Error("the bench lane paused with questions");
+  const { result } = outcome;
   const wallMs = performance.now() - started;
-  const store = new ArtifactStore(join(repo, ".devflow", "iterate", "bench"));
+  const store = openTaskStore(repo, "bench");
   const events = readFileSync(join(store.dir, "events.jsonl"), "utf8")
     .trim()
     .split("\n")

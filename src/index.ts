@@ -19,6 +19,8 @@ export { DEFAULT_CODER, resolveCoder } from "./coders/index.js";
 // Bundled sample projects and the demo
 export { createFixtureRepo, FIXTURES_DIR } from "./fixtures/create-fixture-repo.js";
 export { DEMO_REQUEST } from "./fixtures/demo.js";
+// The .devflow home: paths, stores
+export { ensureDevflowDir, openTaskStore, taskDir } from "./home/index.js";
 // Lanes
 export type { IntakeEvent } from "./lanes/intake/events.js";
 export { IntakeSession } from "./lanes/intake/session.js";
@@ -31,8 +33,9 @@ export { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lanes/i
 export { Reporter } from "./lanes/iterate/lane/reporter.js";
 export { createRunRecord } from "./lanes/iterate/lane/run-record.js";
 export type { QuestionsInterrupt } from "./lanes/iterate/nodes/ask.js";
-export { type IterateRunResult, runIterate } from "./lanes/iterate/run-iterate.js";
+export { iterateLane, runIterate } from "./lanes/iterate/run.js";
 export type { IterateStateUpdate } from "./lanes/iterate/state.js";
+export { answerLane, type IterateResult, type LaneOutcome, type NeedsAnswers } from "./lanes/outcome.js";
 // Model gateway and cassettes
 export { type Cassette, type CassetteEntry, loadCassette } from "./models/cassette.js";
 export type { ModelGateway, Role, UsageSnapshot } from "./models/contract.js";
@@ -44,7 +47,6 @@ export { nowIso } from "./util/time.js";
 export { checkSeamRedOnBase, hashSeamFiles } from "./verify/index.js";
 export {
   createTaskWorktree,
-  ensureDevflowDir,
   snapshotTree,
   type TaskWorkspace,
   taskWorktreePath,

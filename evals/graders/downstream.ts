@@ -26,6 +26,8 @@ function downstreamProblems(run: ScenarioRun, a: RunArtifacts, target: "insight"
   if (!a.handoff) return ["promotion_handoff.json is missing"];
   if (!ref) return [`promotion_handoff.json has no downstream_ref: the ${target} lane never picked it up`];
   const name = RECORD_FILE[target];
+  // The documented on-disk layout (README "Files a run writes"), spelled out on purpose: the
+  // grader checks the contract itself instead of asking devflow where it put things.
   const relPath = join(".devflow", target, ref, `${name}.json`);
   const file = join(run.repo, relPath);
   if (!existsSync(file)) return [`downstream_ref ${ref} names ${relPath}, which does not exist`];

@@ -1,8 +1,9 @@
 import {
-  ArtifactStore,
+  type ArtifactStore,
   createFixtureRepo,
   createTaskWorktree,
   ensureDevflowDir,
+  openTaskStore,
   type TaskWorkspace,
 } from "../../src/index.js";
 
@@ -20,5 +21,5 @@ export async function prepareTask(fixture: string, taskId: string): Promise<Prep
   const repo = createFixtureRepo(fixture);
   ensureDevflowDir(repo);
   const workspace = await createTaskWorktree({ repoRoot: repo, taskId });
-  return { repo, workspace, store: ArtifactStore.forTask(repo, taskId) };
+  return { repo, workspace, store: openTaskStore(repo, taskId) };
 }

@@ -1,13 +1,13 @@
-import { join } from "node:path";
 import type { RoutedMessage, ScenarioRun } from "../../evals/types.js";
 import type { Scenario } from "../../scenarios/scenario.js";
 import {
-  ArtifactStore,
   createFixtureRepo,
   type IntakeEvent,
   IntakeSession,
   type LaneResult,
+  openTaskStore,
   type RouteRecord,
+  taskDir,
   taskWorktreePath,
 } from "../../src/index.js";
 import type { RunContext } from "./context.js";
@@ -82,11 +82,11 @@ async function runConversation(scenario: Scenario, ctx: RunContext): Promise<Sce
     session.close();
   }
   const taskId = results.find((r) => r.lane === "iterate")?.id ?? null;
-  const run = taskId ? await ArtifactStore.forTask(repo, taskId).read("iterator_run") : null;
+  const run = taskId ? await openTaskStore(repo, taskId).read("iterator_run") : null;
   return {
     scenario: scenario.name,
     repo,
-    taskDir: taskId ? join(repo, ".devflow", "iterate", taskId) : null,
+    taskDir: taskId ? taskDir(repo, taskId) : null,
     worktree: taskId ? taskWorktreePath(repo, taskId) : null,
     routes: routedMessages(scenario, routes, errors),
     terminal: run?.terminal ?? null,

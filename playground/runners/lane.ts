@@ -1,11 +1,12 @@
-import { join } from "node:path";
 import type { ScenarioRun } from "../../evals/types.js";
 import type { Scenario } from "../../scenarios/scenario.js";
 import {
+  answerLane,
   createFixtureRepo,
-  type IterateRunResult,
-  type QuestionsInterrupt,
-  runIterate,
+  type IterateResult,
+  iterateLane,
+  type NeedsAnswers,
+  taskDir,
   taskWorktreePath,
 } from "../../src/index.js";
 import type { RunContext } from "./context.js";
@@ -20,40 +21,44 @@ export async function runLaneScenario(scenario: Scenario, ctx: RunContext): Prom
   const repo = createFixtureRepo(scenario.input.fixture);
   const taskId = scenario.name;
   const answers = scenario.input.answers ? [...scenario.input.answers] : null;
-  const onQuestions = async (q: QuestionsInterrupt): Promise<string> => {
+  const onQuestions = async (q: NeedsAnswers): Promise<string> => {
     const answer = answers?.shift();
     if (answer === undefined) {
       throw new Error(
-        `scenario ${scenario.name} has no answer left for the ${q.kind} question: ${q.questions.join(" / ")}`,
+        `scenario ${scenario.name} has no answer left for the ${q.asks} question: ${q.questions.join(" / ")}`,
       );
     }
     return answer;
   };
-  let result: IterateRunResult | null = null;
+  let result: IterateResult | null = null;
   let error: string | null = null;
   try {
-    result = await runIterate({
-      request: scenario.input.request,
-      priorTurns: scenario.input.priorTurns,
+    const lane = iterateLane({
       repo,
       baseDir: repo,
-      taskId,
-      resume: false,
       model: ctx.model,
       coder: ctx.coder,
       mode: ctx.gateway.mode,
       gateway: ctx.gateway,
       lane: { ...ctx.lane, ...scenario.input.lane },
       onProgress: (event) => ctx.onEvent?.(event),
-      ...(answers ? { onQuestions } : {}),
+      interactive: answers !== null,
     });
+    const first = await lane.run({
+      request: scenario.input.request,
+      priorTurns: scenario.input.priorTurns,
+      taskId,
+      resume: false,
+    });
+    const outcome = await answerLane(first, onQuestions, lane.resume);
+    if (outcome.kind !== "needs_answers") result = outcome.result;
   } catch (e) {
     error = messageOf(e);
   }
   return {
     scenario: scenario.name,
     repo,
-    taskDir: join(repo, ".devflow", "iterate", taskId),
+    taskDir: taskDir(repo, taskId),
     worktree: result?.worktree ?? taskWorktreePath(repo, taskId),
     routes: [],
     terminal: result?.terminal ?? null,

@@ -6,11 +6,10 @@ export { SCHEMAS_DIR, schemaFilePath, schemaId } from "./schema-files.js";
 export * from "./schemas/index.js";
 export {
   ArtifactStore,
-  type ArtifactStoreOptions,
   type RevisionedInput,
   type WriteOptions,
 } from "./store.js";
-export { historyFileName, taskDirFor } from "./task-paths.js";
+export { historyFileName } from "./task-paths.js";
 export {
   ajvCheck,
   type CheckTarget,

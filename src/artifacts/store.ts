@@ -12,14 +12,12 @@ import {
   type RevisionedName,
   type SchemaName,
 } from "./schemas/index.js";
-import { DEFAULT_LOCK_STALE_MS, LOCK_NAME, withTaskLock } from "./task-lock.js";
 import {
   assertAttemptId,
   attemptNumber,
   historyFileName,
   historyRevisionOf,
   resolveInside,
-  taskDirFor,
 } from "./task-paths.js";
 import {
   type CheckTarget,
@@ -29,16 +27,12 @@ import {
   type SchemaValue,
   validateArtifact,
 } from "./validate.js";
+import { serializeWrites, TASK_LOCK_FILES } from "./write-queue.js";
 
 /** What a caller hands to `write`: the artifact without its revision (the store assigns it). */
 export type RevisionedInput<N extends RevisionedName> = Omit<z.input<(typeof REVISIONED)[N]>, "revision"> & {
   revision?: number;
 };
-
-export interface ArtifactStoreOptions {
-  /** How old a task-dir lock must be before it counts as left by a crashed writer (min 2000). */
-  lockStaleMs?: number;
-}
 
 export interface WriteOptions {
   /** The revision this value was computed from: the one on disk now, 0 when the artifact does not exist yet. */
@@ -55,22 +49,13 @@ const MANAGED = new Set<string>([
 ]);
 
 /**
- * The artifacts of one task: `<repo>/.devflow/iterate/<task_id>/`. Revisioned artifacts are
+ * The artifacts of one task, in the dir it is given (src/home puts it at
+ * `<repo>/.devflow/iterate/<task_id>/`; open it there with `openTaskStore`). Revisioned artifacts are
  * validated on every read and write (ajv against schemas/, then zod) and replaced atomically; every
  * earlier revision is kept in history/ and a write based on a stale revision is refused.
  */
 export class ArtifactStore {
-  readonly dir: string;
-  private readonly lockStaleMs: number;
-
-  constructor(taskDir: string, options: ArtifactStoreOptions = {}) {
-    this.dir = taskDir;
-    this.lockStaleMs = options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
-  }
-
-  static forTask(repoRoot: string, taskId: string, options: ArtifactStoreOptions = {}): ArtifactStore {
-    return new ArtifactStore(taskDirFor(repoRoot, taskId), options);
-  }
+  constructor(readonly dir: string) {}
 
   /** Absolute path of a revisioned artifact's current file. */
   path(name: RevisionedName): string {
@@ -98,7 +83,8 @@ export class ArtifactStore {
 
   /**
    * Writes revision `expectedRevision + 1`. Validation comes first (an invalid value never reaches
-   * disk); then, under the task-dir lock, the revision on disk is compared, the current file is
+   * disk); then, queued behind this process's other writes to the task dir (another process
+   * cannot write it: it would need the task lock), the revision on disk is compared, the current file is
    * copied to history/ and the new one renamed into place.
    */
   async write<N extends RevisionedName>(
@@ -116,7 +102,7 @@ export class ArtifactStore {
     const candidate = { ...value, revision: expected + 1 };
     const parsed = parseArtifact(name, candidate, { file, action: "write" });
     await mkdir(this.dir, { recursive: true });
-    await withTaskLock(this.dir, `write ${name}`, this.lockStaleMs, async () => {
+    await serializeWrites(this.dir, async () => {
       const current = await this.load(name, file);
       const onDisk = current?.value.revision ?? 0;
       if (onDisk !== expected) throw staleRevisionError(name, onDisk, expected);
@@ -212,11 +198,7 @@ export class ArtifactStore {
    */
   async writeText(relPath: string, text: string): Promise<string> {
     const file = resolveInside(this.dir, relPath, "task file");
-    if (
-      MANAGED.has(relPath) ||
-      relPath.startsWith(`${HISTORY_DIR}/`) ||
-      relPath.split("/").includes(LOCK_NAME)
-    ) {
+    if (MANAGED.has(relPath) || relPath.startsWith(`${HISTORY_DIR}/`) || TASK_LOCK_FILES.includes(relPath)) {
       throw artifactPathError(`${relPath} is managed by the artifact store; it cannot be written as text`);
     }
     if (relPath.endsWith(".json") || relPath.endsWith(".jsonl")) {

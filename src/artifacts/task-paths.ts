@@ -2,22 +2,6 @@ import { isAbsolute, join } from "node:path";
 import { artifactPathError } from "./errors.js";
 import { ATTEMPT_ID } from "./schemas/index.js";
 
-/** `<repo>/.devflow/iterate/<task_id>/` (ARCHITECTURE §4). */
-export function taskDirFor(repoRoot: string, taskId: string): string {
-  return join(repoRoot, ".devflow", "iterate", assertTaskDirName(taskId));
-}
-
-/** The same rule as branch-safe task ids: it becomes a folder name, so it must not climb out or hide. */
-export function assertTaskDirName(taskId: string): string {
-  const ok = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(taskId) && !taskId.includes("..") && taskId.length <= 200;
-  if (!ok) {
-    throw artifactPathError(
-      `task id ${JSON.stringify(taskId)} cannot be a folder name: use letters, digits, '-', '_' and '.', starting with a letter or digit`,
-    );
-  }
-  return taskId;
-}
-
 export function assertAttemptId(attemptId: string): string {
   if (!ATTEMPT_ID.test(attemptId)) {
     throw artifactPathError(

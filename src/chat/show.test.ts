@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { exampleArtifacts } from "../../test/support/artifact-examples.js";
 import { tempDir } from "../../test/support/lane-harness.js";
-import { ArtifactStore } from "../artifacts/store.js";
-import { claimRecordId, writeRecord } from "../lanes/intake/lane-records.js";
+import { claimRecordId, openTaskStore, writeRecord } from "../home/index.js";
 import type { LaneResult } from "../lanes/intake/state.js";
 import { runsTable, showRun } from "./show.js";
 
@@ -23,7 +22,7 @@ const AT = "2025-01-01T12:00:00.000Z";
 
 async function writeRun(root: string, taskId: string, terminal: boolean) {
   const { revision: _, ...run } = exampleArtifacts(taskId).iterator_run;
-  await ArtifactStore.forTask(root, taskId).write(
+  await openTaskStore(root, taskId).write(
     "iterator_run",
     {
       ...run,

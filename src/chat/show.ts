@@ -1,8 +1,5 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { ArtifactStore } from "../artifacts/store.js";
+import { isTaskId, openTaskStore, readRecord, recordFileLabel, taskExists } from "../home/index.js";
 import { renderBrief } from "../lanes/intake/brief-text.js";
-import { readRecord } from "../lanes/intake/lane-records.js";
 import type { LaneResult } from "../lanes/intake/state.js";
 
 /** The latest word on a thread's results: iterate verdicts come from iterator_run.json (the truth on disk). */
@@ -14,7 +11,7 @@ export async function runsTable(repoRoot: string, results: LaneResult[]): Promis
   for (const r of latest.values()) {
     let verdict = r.outcome;
     if (r.lane === "iterate") {
-      const run = await ArtifactStore.forTask(repoRoot, r.id).read("iterator_run");
+      const run = await openTaskStore(repoRoot, r.id).read("iterator_run");
       if (run) verdict = run.terminal?.verdict ?? `${run.run_state}, not finished (/resume ${r.id})`;
     }
     rows.push([r.id, r.lane, verdict, r.summary]);
@@ -29,10 +26,9 @@ export async function runsTable(repoRoot: string, results: LaneResult[]): Promis
 
 /** `/show <id>`: an iterate task, an insight answer or an idea brief of this repository. */
 export async function showRun(repoRoot: string, id: string): Promise<string> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) || id.includes(".."))
+  if (!isTaskId(id))
     return `"${id}" is not a task or record id (ids look like trim-emails or 20250101-120000-how-does-x-work).`;
-  if (existsSync(join(repoRoot, ".devflow", "iterate", id, "iterator_run.json")))
-    return showTask(repoRoot, id);
+  if (taskExists(repoRoot, id)) return showTask(repoRoot, id);
   const insight = readRecord(repoRoot, "insight", id);
   if (insight) {
     const refs = insight.references.map((r) => `  - ${r.path}${r.line === null ? "" : `:${r.line}`}`);
@@ -45,16 +41,16 @@ export async function showRun(repoRoot: string, id: string): Promise<string> {
       "",
       insight.answer,
       refs.length ? `\nReferences:\n${refs.join("\n")}${unverified}` : unverified,
-      `\n${join(".devflow", "insight", id, "insight_answer.json")}`,
+      `\n${recordFileLabel("insight", id)}`,
     ].join("\n");
   }
   const idea = readRecord(repoRoot, "idea", id);
-  if (idea) return `idea ${id}\n${renderBrief(idea)}\n\n${join(".devflow", "idea", id, "idea_brief.json")}`;
+  if (idea) return `idea ${id}\n${renderBrief(idea)}\n\n${recordFileLabel("idea", id)}`;
   return `No task or record "${id}" in ${repoRoot}; /runs lists this thread's.`;
 }
 
 async function showTask(repoRoot: string, id: string): Promise<string> {
-  const store = ArtifactStore.forTask(repoRoot, id);
+  const store = openTaskStore(repoRoot, id);
   const run = await store.read("iterator_run");
   const task = await store.read("task_artifact");
   const observation = await store.read("observation_artifact");

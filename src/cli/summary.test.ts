@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyUsage, type GateVerdict, type Terminal } from "../artifacts/schemas/index.js";
-import type { IterateRunResult } from "../lanes/iterate/run-iterate.js";
+import type { IterateResult } from "../lanes/outcome.js";
 import { renderSummary } from "./summary.js";
 
 const regressionSkipped: GateVerdict = {
@@ -17,7 +17,7 @@ const regressionSkipped: GateVerdict = {
   caveats: [{ verifier: "regression", caveat: "not run, so regressions were not checked (no test command)" }],
 };
 
-function result(terminal: Partial<Terminal>): IterateRunResult {
+function result(terminal: Partial<Terminal>): IterateResult {
   return {
     taskId: "t-1",
     terminal: {

@@ -1,11 +1,11 @@
-import type { IterateRunResult } from "../lanes/iterate/run-iterate.js";
+import type { IterateResult } from "../lanes/outcome.js";
 import { caveatLines, passedVerifiers } from "../verify/index.js";
 
 /**
  * The closing summary a person reads: verdict, branch, where the evidence is, what it cost, and,
  * when a gate decided the run, what it checked and what it did not (its caveats).
  */
-export function renderSummary(r: IterateRunResult): string {
+export function renderSummary(r: IterateResult): string {
   const t = r.terminal;
   const usage = r.usage.total;
   const rows: [string, string][] = [
@@ -29,7 +29,7 @@ export function renderSummary(r: IterateRunResult): string {
 }
 
 /** The coder's own reported spend, when its backend reports one (it is included in the total). */
-function coderPart(r: IterateRunResult): string {
+function coderPart(r: IterateResult): string {
   const coder = r.usage.by_role.coder;
   return coder ? ` (coder: ${coder.total_tokens} tokens, $${coder.cost_usd.toFixed(4)})` : "";
 }

@@ -2,10 +2,11 @@ import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import picomatch from "picomatch";
+import { DEVFLOW_DIR } from "../home/paths.js";
 import { baseEnv } from "../process/env.js";
 
 /** Directories never listed or searched when the worktree is not a git repository. */
-const SKIPPED_DIRS = new Set([".git", ".devflow", "node_modules"]);
+const SKIPPED_DIRS = new Set([".git", DEVFLOW_DIR, "node_modules"]);
 
 /**
  * The repository's files, repo-relative with posix separators, sorted: tracked files plus

@@ -1,6 +1,7 @@
 import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, relative, sep } from "node:path";
 import { z } from "zod";
+import { DEVFLOW_DIR } from "../home/paths.js";
 import { defineTool, loadToolDescription } from "./define-tool.js";
 import { ToolRefusal } from "./tool-refusal.js";
 import { resolveInWorktree, resolveNewFileInWorktree } from "./worktree-path.js";
@@ -8,7 +9,7 @@ import { resolveInWorktree, resolveNewFileInWorktree } from "./worktree-path.js"
 /** A coder writes source files, not artifacts: larger content is almost certainly a mistake. */
 export const WRITE_FILE_MAX_BYTES = 1024 * 1024;
 /** Directories that belong to git and devflow, at any depth (a nested repository's .git too). */
-const RESERVED_DIRS = new Set([".git", ".devflow"]);
+const RESERVED_DIRS = new Set([".git", DEVFLOW_DIR]);
 
 const schema = z.object({
   path: z.string().min(1).describe('File relative to the repository root, e.g. "src/util/dates.ts"'),

@@ -1,13 +1,14 @@
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import { dirname, relative, sep } from "node:path";
 import { z } from "zod";
+import { DEVFLOW_DIR } from "../home/paths.js";
 import { defineTool, loadToolDescription } from "./define-tool.js";
 import { ToolRefusal } from "./tool-refusal.js";
 import { resolveNewFileInWorktree } from "./worktree-path.js";
 
 export const WRITE_TEST_FILE_MAX_BYTES = 64 * 1024;
 /** Top-level directories that belong to git and devflow, never to a repro test. */
-const RESERVED_DIRS = new Set([".git", ".devflow"]);
+const RESERVED_DIRS = new Set([".git", DEVFLOW_DIR]);
 
 const schema = z.object({
   path: z

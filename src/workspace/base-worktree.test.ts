@@ -9,8 +9,8 @@ import {
   removeDir,
   writeFiles,
 } from "../../test/support/test-repo.js";
+import { worktreesDir } from "../home/paths.js";
 import { withBaseWorktree } from "./base-worktree.js";
-import { worktreesDir } from "./devflow-dir.js";
 
 const dirs: string[] = [];
 afterEach(() => {

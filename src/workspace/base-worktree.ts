@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
-import { ensureDevflowDir, worktreesDir } from "./devflow-dir.js";
+import { ensureDevflowDir, worktreesDir } from "../home/paths.js";
 
 import { runGit } from "./git.js";
 

@@ -2,12 +2,12 @@ import { existsSync, mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
-import { ensureDevflowDir } from "./devflow-dir.js";
+import { ensureDevflowDir } from "../home/paths.js";
 import { errorText } from "./errors.js";
 import { gitAt, gitSucceeds, runGit } from "./git.js";
 import { redactUrl } from "./git-url.js";
+import { taskBranch } from "./task-branch.js";
 import { assertTaskCheckout } from "./task-checkout.js";
-import { taskBranch } from "./task-id.js";
 import type { TaskWorkspace } from "./types.js";
 
 export interface CloneRequest {

@@ -1,7 +1,7 @@
 import { DevflowError } from "../errors/index.js";
 
 import { runGit } from "./git.js";
-import { TASK_BRANCH_PREFIX } from "./task-id.js";
+import { TASK_BRANCH_PREFIX } from "./task-branch.js";
 
 const IDENTITY = { name: "devflow", email: "devflow@localhost" };
 

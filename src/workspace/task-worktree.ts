@@ -2,12 +2,13 @@ import { existsSync, mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
-import { ensureDevflowDir, worktreesDir } from "./devflow-dir.js";
+import { ensureDevflowDir, worktreesDir } from "../home/paths.js";
+import { assertTaskId } from "../home/task-id.js";
 
 import { gitSucceeds, runGit } from "./git.js";
 import { samePath } from "./paths.js";
+import { taskBranch } from "./task-branch.js";
 import { assertTaskCheckout } from "./task-checkout.js";
-import { assertTaskId, taskBranch } from "./task-id.js";
 import type { TaskWorkspace } from "./types.js";
 import { listWorktrees } from "./worktree-list.js";
 

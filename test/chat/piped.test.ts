@@ -1,8 +1,8 @@
 import { existsSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ArtifactStore } from "../../src/artifacts/store.js";
 import { findExecutable } from "../../src/coders/cli/binary.js";
+import { openTaskStore } from "../../src/home/index.js";
 import { CORRECT_FIX, coderScript, DEMO_REQUEST, demoCassette } from "../support/lane-harness.js";
 import { startOpenAIServer, textAnswer, toolCallAnswer } from "../support/openai-server.js";
 import { runPiped } from "./support/chat-process.js";
@@ -148,7 +148,7 @@ describe("devflow chat with piped stdin", () => {
     expect(second.out).toMatch(/\ncompleted: /);
     const taskId = (second.out.match(/\.devflow\/iterate\/(\S+)/) ?? [])[1] ?? "";
     expect(second.out).toMatch(new RegExp(`${taskId}\\s+iterate\\s+completed`));
-    const task = await ArtifactStore.forTask(repo, taskId).read("task_artifact");
+    const task = await openTaskStore(repo, taskId).read("task_artifact");
     expect(task?.revision).toBe(2);
   });
 

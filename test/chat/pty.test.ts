@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ArtifactStore } from "../../src/artifacts/store.js";
+import { openTaskStore } from "../../src/home/index.js";
 import { CORRECT_FIX, coderScript, DEMO_REQUEST, demoCassette } from "../support/lane-harness.js";
 import { runPiped, runPty } from "./support/chat-process.js";
 import { cassetteWith, hangingCoder, isRunning, route, useScratch } from "./support/intake-fixtures.js";
@@ -72,7 +72,7 @@ describe("devflow chat in a terminal", () => {
     expect(isRunning(Number(readFileSync(pidFile, "utf8")))).toBe(false);
 
     const taskId = (run.output.match(/resumable: \/resume (\S+)/) ?? [])[1] ?? "";
-    const store = ArtifactStore.forTask(repo, taskId);
+    const store = openTaskStore(repo, taskId);
     const stopped = await store.read("iterator_run");
     expect(stopped?.terminal).toBeNull();
     expect(stopped?.run_state).toBe("coding");

@@ -202,8 +202,8 @@ describe("devflow iterate: verdicts map to documented exit codes", () => {
     expect(result.type).toBe("result");
     expect(result.terminal.verdict).toBe("promoted");
     expect(lines.filter((l) => l.type === "event").length).toBeGreaterThan(3);
-    const { ArtifactStore } = await import("../../src/artifacts/store.js");
-    const store = new ArtifactStore(join(repo, ".devflow", "iterate", "big"));
+    const { openTaskStore } = await import("../../src/home/index.js");
+    const store = openTaskStore(repo, "big");
     const handoff = await store.read("promotion_handoff");
     expect(handoff?.target_lane).toBe("idea");
     expect(handoff?.source_refs.task_artifact.revision).toBe(1);

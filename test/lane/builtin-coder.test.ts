@@ -3,8 +3,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CoderReport, VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
-import { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { openTaskStore } from "../../src/home/index.js";
 import type { Cassette } from "../../src/models/cassette.js";
 import { cli } from "../support/cli.js";
 import { DEMO_REQUEST, demoCassette, TASK_ID, writeCassette } from "../support/lane-harness.js";
@@ -73,7 +73,7 @@ describe("iterate lane with --coder builtin", () => {
     expect(run.code, run.err).toBe(0);
     expect(run.err).toMatch(/code +✓ attempt-001 ok, 1 file\(s\) changed/);
 
-    const store = new ArtifactStore(join(repo, ".devflow", "iterate", TASK_ID));
+    const store = openTaskStore(repo, TASK_ID);
     const iterator = await store.read("iterator_run");
     expect(iterator?.terminal?.verdict).toBe("completed");
     expect(iterator?.coder_backend).toBe("builtin");

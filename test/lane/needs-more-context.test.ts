@@ -19,11 +19,9 @@ it("interactive needs_more_context: the question interrupts, the answer re-frame
   const run = await runLane({
     cassette,
     coder: coderScript(CORRECT_FIX),
-    extra: {
-      onQuestions: async (q) => {
-        asked.push(q.questions);
-        return "The email field: ' alice@example.com ' has a space on each side.";
-      },
+    onQuestions: async (q) => {
+      asked.push(q.questions);
+      return "The email field: ' alice@example.com ' has a space on each side.";
     },
   });
   expect(run.error).toBeNull();

@@ -26,11 +26,9 @@ it("plan_invalid in an interactive run asks to re-plan; the answer re-frames the
   const run = await runLane({
     cassette: planInvalidCassette(),
     coder: coderScript(CORRECT_FIX),
-    extra: {
-      onQuestions: async (q) => {
-        asked.push(q.kind);
-        return "Files may start with a UTF-8 BOM; only emails need trimming.";
-      },
+    onQuestions: async (q) => {
+      asked.push(q.kind);
+      return "Files may start with a UTF-8 BOM; only emails need trimming.";
     },
   });
   expect(run.error).toBeNull();

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { Lesson } from "../../src/artifacts/schemas/index.js";
-import { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { openTaskStore } from "../../src/home/index.js";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 import { coderScript, DEMO_REQUEST, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
 
@@ -93,7 +93,7 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
 
   const first = devflow(args);
   await waitFor(ready, 90_000);
-  const store = new ArtifactStore(join(repo, ".devflow", "iterate", "killed"));
+  const store = openTaskStore(repo, "killed");
   const attempt1Report = readFileSync(
     join(store.dir, "attempts", "attempt-001", "coder_report.json"),
     "utf8",

@@ -2,15 +2,14 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
-import { ArtifactStore } from "../../src/artifacts/store.js";
+import type { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_REQUEST } from "../../src/fixtures/demo.js";
+import { openTaskStore } from "../../src/home/index.js";
 import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
-import {
-  type IterateRunOptions,
-  type IterateRunResult,
-  runIterate,
-} from "../../src/lanes/iterate/run-iterate.js";
+import type { QuestionsInterrupt } from "../../src/lanes/iterate/nodes/ask.js";
+import { type IterateRunOptions, iterateLane } from "../../src/lanes/iterate/run.js";
+import { answerLane, type IterateOutcome, type IterateResult } from "../../src/lanes/outcome.js";
 import type { Cassette } from "../../src/models/cassette.js";
 
 export { DEMO_REQUEST };
@@ -50,7 +49,9 @@ console.log("Trimmed the email before validating it.");
 
 export interface LaneRun {
   repo: string;
-  result: IterateRunResult | null;
+  /** What the lane finished with (also for a handoff); null when it threw or still waits for answers. */
+  result: IterateResult | null;
+  outcome: IterateOutcome | null;
   error: unknown;
   store: ArtifactStore;
   events: DevflowEvent[];
@@ -65,6 +66,8 @@ export interface LaneRunInput {
   taskId?: string;
   resume?: boolean;
   extra?: Partial<IterateRunOptions>;
+  /** Makes the run interactive: each question the lane pauses with is answered here, then it resumes. */
+  onQuestions?: (q: QuestionsInterrupt) => Promise<string>;
 }
 
 export const TASK_ID = "trim-emails";
@@ -74,27 +77,40 @@ export async function runLane(input: LaneRunInput): Promise<LaneRun> {
   const repo = input.repo ?? createFixtureRepo("csv-import");
   const events: DevflowEvent[] = [];
   const taskId = input.taskId ?? TASK_ID;
-  let result: IterateRunResult | null = null;
+  let outcome: IterateOutcome | null = null;
   let error: unknown = null;
   try {
-    result = await runIterate({
-      request: input.request ?? DEMO_REQUEST,
+    const lane = iterateLane({
       repo,
       baseDir: ".",
-      taskId,
-      resume: input.resume ?? false,
       model: "gpt-4.1-mini",
       coder: input.coder,
       mode: "replay",
       cassettePath: writeCassette(input.cassette ?? demoCassette()),
       lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000, ...input.lane },
       onProgress: (event) => events.push(event),
+      interactive: Boolean(input.onQuestions),
       ...input.extra,
     });
+    const first = await lane.run({
+      request: input.request ?? DEMO_REQUEST,
+      taskId,
+      resume: input.resume ?? false,
+      ...input.extra,
+    });
+    const ask = input.onQuestions;
+    outcome = ask
+      ? await answerLane(
+          first,
+          (q) => ask({ kind: q.asks, taskId: q.task_id, questions: q.questions }),
+          lane.resume,
+        )
+      : first;
   } catch (e) {
     error = e;
   }
-  return { repo, result, error, store: new ArtifactStore(join(repo, ".devflow", "iterate", taskId)), events };
+  const result = outcome && outcome.kind !== "needs_answers" ? outcome.result : null;
+  return { repo, result, outcome, error, store: openTaskStore(repo, taskId), events };
 }
 
 /** The demo cassette with the Observer's final answer changed: the usual way to script an observation. */

@@ -1,9 +1,9 @@
+import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
 import { IdeaPlan } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { repoMap } from "../../workspace/index.js";
 import { askStructured, renderTurns } from "../kit/index.js";
-import type { Turn } from "../router/router.js";
 
 /**
  * What the model must answer. Beyond the artifact's shape: tasks are numbered T1, T2, … in order

@@ -1,10 +1,10 @@
+import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
 import { InsightFindings } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { readOnlyTools, type ToolContext } from "../../tools/index.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { repoMap } from "../../workspace/index.js";
 import { renderTurns, runToolAgent } from "../kit/index.js";
-import type { Turn } from "../router/router.js";
 
 /** The structured-answer tool the insight agent ends with; cassettes may name it. */
 export const INSIGHT_ANSWER_TOOL = "insight_answer";

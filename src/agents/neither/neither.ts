@@ -1,8 +1,8 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { renderTurns } from "../kit/index.js";
-import type { Turn } from "../router/router.js";
 
 /** What devflow can do, shown after a `neither` reply and by the chat's /help. */
 export function capabilitiesHelp(): string {

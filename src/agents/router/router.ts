@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
 import { askStructured, renderTurns } from "../kit/index.js";
@@ -13,7 +14,7 @@ export const RouteDecision = z.object({
 });
 export type RouteDecision = z.infer<typeof RouteDecision>;
 
-export type Turn = { role: "user" | "assistant"; content: string };
+export type { Turn };
 
 /**
  * The intake router (seeds/03 "Route into Iterate when" / "Route away from Iterate when"): one

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Revision, Timestamp } from "./common.js";
+import { ConversationTurn } from "./conversation.js";
 
 export const TaskType = z.enum(["error_fix", "quick_change", "targeted_improvement"]);
 
@@ -63,7 +64,7 @@ export const TaskArtifact = TaskFraming.extend({
   task_id: z.string().min(1),
   revision: Revision,
   request: z.string().min(1),
-  prior_turns: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() })),
+  prior_turns: z.array(ConversationTurn),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
 import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "../../fixtures/demo.js";
-import { runIterate } from "../../lanes/iterate/run-iterate.js";
+import { runIterate } from "../../lanes/iterate/run.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
@@ -20,7 +20,7 @@ export function registerDemo(program: Command, io: CliIO): void {
     .action(async (flags: { dir?: string; json?: boolean }) => {
       const repo = createFixtureRepo(DEMO_FIXTURE, flags.dir);
       io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
-      const result = await runIterate({
+      const outcome = await runIterate({
         request: DEMO_REQUEST,
         repo,
         baseDir: ".",
@@ -32,6 +32,9 @@ export function registerDemo(program: Command, io: CliIO): void {
         lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
         onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
       });
+      // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
+      if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
+      const { result } = outcome;
       if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
       else io.err(`\n${renderSummary(result)}`);
       io.setExitCode(exitCodeFor(result.terminal.verdict));

@@ -1,9 +1,9 @@
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { DevflowError } from "../../errors/index.js";
-import type { QuestionsInterrupt } from "../../lanes/iterate/nodes/ask.js";
-import { runIterate } from "../../lanes/iterate/run-iterate.js";
-import { exitCodeFor } from "../exit-codes.js";
+import { iterateLane } from "../../lanes/iterate/run.js";
+import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
+import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
@@ -94,12 +94,9 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
-    const result = await runIterate({
-      request,
+    const lane = iterateLane({
       repo,
       baseDir: flags.baseDir,
-      ...(flags.taskId ? { taskId: flags.taskId } : {}),
-      resume: Boolean(flags.resume),
       model: flags.model,
       coder: flags.coder,
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
@@ -112,9 +109,29 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
         coderModel: flags.coderModel ?? null,
       },
       onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
-      ...(interactive ? { onQuestions: (q: QuestionsInterrupt) => askQuestions(q, io) } : {}),
+      interactive,
       signal: controller.signal,
     });
+    const first = await lane.run({
+      request,
+      ...(flags.taskId ? { taskId: flags.taskId } : {}),
+      resume: Boolean(flags.resume),
+    });
+    // The same loop the chat runs across messages: needs_answers → ask → resume the same task.
+    const outcome = await answerLane(
+      first,
+      async (q) => (interactive ? askQuestions(q, io) : null),
+      lane.resume,
+    );
+    if (outcome.kind === "needs_answers") {
+      // Only when a question went unanswered (the lane was interactive but nothing could ask).
+      if (flags.json) io.out(`${JSON.stringify({ type: "needs_answers", ...outcome })}\n`);
+      io.err(
+        `\n${outcome.task_id} is waiting for answers:\n${outcome.questions.map((x) => `  - ${x}`).join("\n")}\nAnswer them: devflow iterate --resume --task-id ${outcome.task_id} (on a terminal)\n`,
+      );
+      return EXIT.blockedOrNeedsContext;
+    }
+    const { result } = outcome;
     if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
     else io.err(`\n${renderSummary(result)}`);
     return exitCodeFor(result.terminal.verdict);
@@ -141,8 +158,10 @@ async function defaultRepo(interactive: boolean): Promise<string> {
   }
 }
 
-async function askQuestions(q: QuestionsInterrupt, io: CliIO): Promise<string> {
-  io.err(`\ndevflow needs more context for ${q.taskId}:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`);
+async function askQuestions(q: NeedsAnswers, io: CliIO): Promise<string> {
+  io.err(
+    `\ndevflow needs more context for ${q.task_id}:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`,
+  );
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return (await rl.question("Your answer: ")).trim();

@@ -1,15 +1,17 @@
 import { type BaseCheckpointSaver, END, START, StateGraph } from "@langchain/langgraph";
 import type { IntakeDeps } from "./deps.js";
 import { askNode } from "./nodes/ask.js";
-import { iterateNode } from "./nodes/iterate.js";
-import { ideaNode, insightNode, neitherNode } from "./nodes/records.js";
+import { ideaNode, insightNode, iterateNode } from "./nodes/lanes.js";
+import { neitherNode } from "./nodes/neither.js";
 import { routeNode } from "./nodes/route.js";
 import { IntakeState } from "./state.js";
 
 /**
- * The intake graph (ARCHITECTURE §3): every message goes through the router to one lane. The
- * iterate lane is a node function around runIterate (its own thread, never a subgraph); when it
- * hands a request over, the turn continues in the insight or idea lane.
+ * The intake graph (ARCHITECTURE §3) routes and records only: every message goes through the
+ * router to one lane node, which calls that lane's runner and records the LaneOutcome it returned
+ * (nodes/record-outcome.ts). The iterate lane keeps its own thread (thread id = task id, never a
+ * subgraph); `needs_answers` pauses the conversation at `ask`, and a handoff continues the turn in
+ * the insight or idea lane.
  */
 export function buildIntakeGraph(deps: IntakeDeps, checkpointer: BaseCheckpointSaver) {
   return new StateGraph(IntakeState)

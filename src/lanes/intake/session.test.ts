@@ -13,8 +13,8 @@ import {
   useScratch,
 } from "../../../test/chat/support/intake-fixtures.js";
 import { CORRECT_FIX, coderScript, DEMO_REQUEST, demoCassette } from "../../../test/support/lane-harness.js";
-import { ArtifactStore } from "../../artifacts/store.js";
 import { parseArtifact } from "../../artifacts/validate.js";
+import { openTaskStore } from "../../home/index.js";
 import type { Cassette } from "../../models/cassette.js";
 import type { CoderConfirmation } from "../iterate/lane/deps.js";
 import type { IntakeEvent } from "./events.js";
@@ -122,7 +122,7 @@ async function expectLinkedHandoff(
   ]);
   const [iterate, record] = results;
   const taskId = iterate?.id ?? "";
-  const handoff = await ArtifactStore.forTask(repo, taskId).read("promotion_handoff");
+  const handoff = await openTaskStore(repo, taskId).read("promotion_handoff");
   expect(handoff?.target_lane).toBe(target);
   expect(handoff?.downstream_ref).toBe(record?.id);
   const path = record?.artifact_path ?? "";
@@ -191,7 +191,7 @@ describe("IntakeSession", () => {
     });
     expect(await second.session.pendingQuestions()).toBeNull();
 
-    const store = ArtifactStore.forTask(repo, taskId);
+    const store = openTaskStore(repo, taskId);
     const task = await store.read("task_artifact");
     expect(task?.revision).toBe(2);
     expect(task?.prior_turns.at(-1)?.content).toBe("The email field: a space on each side.");
@@ -211,7 +211,7 @@ describe("IntakeSession", () => {
     await session.send("we import contacts from CSV files", signal());
     await session.send(DEMO_REQUEST, signal());
     const [result] = await session.results();
-    const task = await ArtifactStore.forTask(repo, result?.id ?? "").read("task_artifact");
+    const task = await openTaskStore(repo, result?.id ?? "").read("task_artifact");
     expect(task?.prior_turns[0]).toEqual({ role: "user", content: "we import contacts from CSV files" });
     expect(result?.outcome).toBe("completed");
   });
@@ -238,7 +238,7 @@ describe("IntakeSession", () => {
       message: expect.stringMatching(/resumable: \/resume /),
     });
     const taskId = stopped?.type === "stopped" ? stopped.id : "";
-    const run = await ArtifactStore.forTask(repo, taskId).read("iterator_run");
+    const run = await openTaskStore(repo, taskId).read("iterator_run");
     expect(run?.terminal).toBeNull();
     expect(run?.run_state).toBe("coding");
     const threadId = first.session.thread.id;
@@ -278,7 +278,7 @@ describe("IntakeSession", () => {
     const result = events.find((e) => e.type === "result");
     expect(result).toMatchObject({ outcome: "blocked" });
     const taskId = result?.type === "result" ? result.id : "";
-    const run = await ArtifactStore.forTask(repo, taskId).read("iterator_run");
+    const run = await openTaskStore(repo, taskId).read("iterator_run");
     expect(run?.terminal?.reason).toBe("the user declined to start the coder");
     expect(run?.attempts).toEqual([]);
     expect(existsSync(join(repo, ".devflow", "iterate", taskId, "attempts"))).toBe(false);

@@ -1,17 +1,22 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { Command } from "@langchain/langgraph";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import type { Turn } from "../../agents/router/router.js";
+import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import type { ConversationTurn } from "../../artifacts/schemas/index.js";
 import { DevflowError, describeError } from "../../errors/index.js";
+import {
+  isTaskId,
+  openCheckpointer,
+  openExistingCheckpointer,
+  type ThreadInfo,
+  ThreadStore,
+  taskExists,
+} from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
-import { assertGitRepo, ensureDevflowDir } from "../../workspace/index.js";
+import { assertGitRepo } from "../../workspace/index.js";
 import type { IterateSettings } from "./deps.js";
 import type { EmitIntakeEvent } from "./events.js";
 import { buildIntakeGraph, type IntakeGraph } from "./intake-graph.js";
 import { IntakeQuestions } from "./nodes/ask.js";
 import type { LaneResult, RouteRecord } from "./state.js";
-import { type ThreadInfo, ThreadStore } from "./thread-store.js";
 import { toTurns, userTurn } from "./turns.js";
 
 export interface IntakeSessionOptions {
@@ -23,8 +28,6 @@ export interface IntakeSessionOptions {
   iterate: IterateSettings;
   emit: EmitIntakeEvent;
 }
-
-const STATE_DB = "state.sqlite";
 
 /**
  * One chat conversation on one repository: sends messages through the intake graph and reads the
@@ -62,8 +65,7 @@ export class IntakeSession {
   /** Refuses a path that is not a git repository, and an unknown thread id (listing the known ones). */
   static async open(opts: IntakeSessionOptions): Promise<IntakeSession> {
     const repoRoot = await assertGitRepo(opts.repo);
-    ensureDevflowDir(repoRoot);
-    const saver = SqliteSaver.fromConnString(join(repoRoot, ".devflow", STATE_DB));
+    const saver = openCheckpointer(repoRoot);
     const threads = new ThreadStore(saver.db);
     let thread: ThreadInfo;
     if (opts.threadId !== undefined) {
@@ -83,9 +85,8 @@ export class IntakeSession {
   /** The repository's chat threads, most recent first, without creating anything on disk. */
   static async listThreads(repo: string): Promise<{ repoRoot: string; threads: ThreadInfo[] }> {
     const repoRoot = await assertGitRepo(repo);
-    const path = join(repoRoot, ".devflow", STATE_DB);
-    if (!existsSync(path)) return { repoRoot, threads: [] };
-    const saver = SqliteSaver.fromConnString(path);
+    const saver = openExistingCheckpointer(repoRoot);
+    if (!saver) return { repoRoot, threads: [] };
     try {
       return { repoRoot, threads: new ThreadStore(saver.db).list() };
     } finally {
@@ -119,7 +120,7 @@ export class IntakeSession {
         "LANE_WAITING",
         "the iterate lane is waiting for answers: reply to its questions first",
       );
-    if (!existsSync(join(this.repoRoot, ".devflow", "iterate", taskId, "iterator_run.json")))
+    if (!isTaskId(taskId) || !taskExists(this.repoRoot, taskId))
       throw new DevflowError(
         "TASK_NOT_FOUND",
         `no iterate task "${taskId}" in ${this.repoRoot} (/runs lists this thread's tasks)`,
@@ -133,7 +134,7 @@ export class IntakeSession {
     return pending ? IntakeQuestions.parse(pending.value) : null;
   }
 
-  async turns(): Promise<Turn[]> {
+  async turns(): Promise<ConversationTurn[]> {
     return toTurns((await this.values())?.messages ?? []);
   }
 

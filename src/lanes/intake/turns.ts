@@ -1,9 +1,9 @@
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import type { Turn } from "../../agents/router/router.js";
+import type { ConversationTurn } from "../../artifacts/schemas/index.js";
 
 /** The conversation's messages as turns (tool or system messages never reach a chat thread). */
-export function toTurns(messages: BaseMessage[]): Turn[] {
-  return messages.flatMap((m): Turn[] => {
+export function toTurns(messages: BaseMessage[]): ConversationTurn[] {
+  return messages.flatMap((m): ConversationTurn[] => {
     const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content);
     if (HumanMessage.isInstance(m)) return [{ role: "user", content }];
     if (AIMessage.isInstance(m)) return [{ role: "assistant", content }];

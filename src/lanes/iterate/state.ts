@@ -1,6 +1,6 @@
 import { StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { Terminal } from "../../artifacts/schemas/index.js";
+import { ConversationTurn, Terminal } from "../../artifacts/schemas/index.js";
 
 /**
  * What the iterate lane checkpoints between nodes. Deliberately small: the artifacts on disk are
@@ -10,9 +10,7 @@ import { Terminal } from "../../artifacts/schemas/index.js";
 export const IterateState = new StateSchema({
   taskId: z.string(),
   request: z.string(),
-  priorTurns: z
-    .array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() }))
-    .default(() => []),
+  priorTurns: z.array(ConversationTurn).default(() => []),
   /** Answers the user gave to needs_more_context questions; re-framing reads them. */
   answers: z.array(z.string()).default(() => []),
 

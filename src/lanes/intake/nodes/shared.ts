@@ -1,5 +1,7 @@
+import { relative } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import type { Route, Turn } from "../../../agents/router/router.js";
+import type { Route } from "../../../agents/router/router.js";
+import type { ConversationTurn } from "../../../artifacts/schemas/index.js";
 import { describeError } from "../../../errors/index.js";
 import { nowIso } from "../../../util/time.js";
 import type { IntakeDeps } from "../deps.js";
@@ -7,7 +9,7 @@ import type { IntakeStateUpdate, LaneResult } from "../state.js";
 import { assistantTurn, toTurns } from "../turns.js";
 
 /** The message being handled and the turns before it. */
-export function currentMessage(messages: BaseMessage[]): { message: string; priorTurns: Turn[] } {
+export function currentMessage(messages: BaseMessage[]): { message: string; priorTurns: ConversationTurn[] } {
   const index = messages.findLastIndex((m) => HumanMessage.isInstance(m));
   const last = messages[index];
   const message = last === undefined ? "" : typeof last.content === "string" ? last.content : last.text;
@@ -40,13 +42,27 @@ export function laneStopped(
   error: unknown,
   resumeHint: string | null,
 ): IntakeStateUpdate {
-  if (deps.signal().aborted) {
+  return stoppedReply(deps, lane, id, describeError(error), deps.signal().aborted, resumeHint);
+}
+
+/** The reply and /runs record of a lane that stopped (Ctrl-C) or failed with `message`. */
+export function stoppedReply(
+  deps: IntakeDeps,
+  lane: Route,
+  id: string,
+  message: string,
+  stopped: boolean,
+  resumeHint: string | null,
+): IntakeStateUpdate {
+  if (stopped) {
     const text = `Stopped.${resumeHint ? ` ${resumeHint}` : ""}`;
     deps.emit({ type: "stopped", lane, id, message: text });
     return reply(deps, lane, text, { id, outcome: "stopped", summary: text, artifact_path: null });
   }
-  const message = describeError(error);
   deps.emit({ type: "error", lane, message });
   const text = `The ${lane} lane failed: ${message}${resumeHint ? `\n${resumeHint}` : ""}`;
   return reply(deps, lane, text, { id, outcome: "failed", summary: message, artifact_path: null });
 }
+
+/** A path of the conversation's repository as the chat shows it. */
+export const relativeToRepo = (deps: IntakeDeps, path: string): string => relative(deps.repoRoot, path);

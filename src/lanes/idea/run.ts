@@ -1,24 +1,26 @@
 import { askIdeaPlan } from "../../agents/idea/idea.js";
-import type { Turn } from "../../agents/router/router.js";
-import type { HandoffSource, IdeaBrief } from "../../artifacts/schemas/index.js";
+import type { ConversationTurn, HandoffSource, IdeaBrief } from "../../artifacts/schemas/index.js";
 import { DevflowError } from "../../errors/index.js";
+import { claimRecordId, writeRecord } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { nowIso } from "../../util/time.js";
 import { assertGitRepo } from "../../workspace/index.js";
-import { claimRecordId, writeRecord } from "./lane-records.js";
+import type { IdeaOutcome } from "../outcome.js";
 
-/**
- * The idea lane: a planning brief for a request too broad for the iterate lane (the idea agent,
- * src/agents/idea), written to `.devflow/idea/<id>/idea_brief.json`.
- */
-export async function runIdea(input: {
+export interface IdeaInput {
   gateway: ModelGateway;
   repoRoot: string;
   request: string;
-  priorTurns: Turn[];
+  priorTurns: ConversationTurn[];
   /** Set when the iterate lane promoted the request here. */
   handoff?: HandoffSource;
-}): Promise<{ id: string; brief: IdeaBrief; artifactPath: string }> {
+}
+
+/**
+ * The idea lane runner: the idea planner (src/agents/idea) plans the request, and the lane writes
+ * the planning brief to `.devflow/idea/<id>/idea_brief.json` and finishes with it.
+ */
+export async function runIdea(input: IdeaInput): Promise<IdeaOutcome> {
   const request = input.request.trim();
   if (!request) throw new DevflowError("REQUEST_EMPTY", "the request is empty: describe the feature to plan");
   const repoRoot = await assertGitRepo(input.repoRoot);
@@ -35,5 +37,5 @@ export async function runIdea(input: {
     created_at: nowIso(),
   };
   const artifactPath = await writeRecord(repoRoot, "idea", brief);
-  return { id, brief, artifactPath };
+  return { kind: "finished", lane: "idea", result: { id, brief, artifactPath } };
 }

@@ -5,7 +5,7 @@ import { replayGateway, useScratch } from "../../../test/chat/support/intake-fix
 import { type IdeaPlan, TaskType } from "../../artifacts/schemas/index.js";
 import { parseArtifact } from "../../artifacts/validate.js";
 import type { CassetteEntry } from "../../models/cassette.js";
-import { runIdea } from "./idea.js";
+import { runIdea } from "./run.js";
 
 const fixture = useScratch().repo;
 const gatewayFor = (idea: CassetteEntry[]) => replayGateway({ idea });
@@ -42,7 +42,7 @@ const PLAN: IdeaPlan = {
 describe("runIdea", () => {
   it("writes a validated brief whose tasks are iterate-lane sized", async () => {
     const repo = fixture();
-    const result = await runIdea({
+    const { result } = await runIdea({
       gateway: gatewayFor([{ structured: PLAN }]),
       repoRoot: repo,
       request: "Import contacts from several sources without duplicates",
@@ -70,7 +70,7 @@ describe("runIdea", () => {
     if (!t1 || !t2) throw new Error("plan lost its tasks");
     t1.depends_on = ["T2"];
     t2.id = "T7";
-    const result = await runIdea({
+    const { result } = await runIdea({
       gateway: gatewayFor([{ structured: forward }, { structured: PLAN }]),
       repoRoot: repo,
       request: "Import contacts from several sources",

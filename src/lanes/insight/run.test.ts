@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { replayGateway, useScratch } from "../../../test/chat/support/intake-fixtures.js";
 import { parseArtifact } from "../../artifacts/validate.js";
 import type { CassetteEntry } from "../../models/cassette.js";
-import { runInsight } from "./insight.js";
+import { runInsight } from "./run.js";
 
 const scratch = useScratch();
 const fixture = scratch.repo;
@@ -69,7 +69,7 @@ describe("runInsight", () => {
       { structured: ANSWER },
     ]);
 
-    const result = await runInsight({
+    const { result } = await runInsight({
       gateway,
       repoRoot: repo,
       question: "Why are emails with spaces rejected?",
@@ -101,7 +101,7 @@ describe("runInsight", () => {
   it("keeps only references that exist in the repo and records the rest as unverified", async () => {
     const repo = fixture();
     const gateway = gatewayFor([{ structured: ANSWER }]);
-    const result = await runInsight({
+    const { result } = await runInsight({
       gateway,
       repoRoot: repo,
       question: "Why are emails with spaces rejected?",
@@ -126,7 +126,7 @@ describe("runInsight", () => {
   it("says honestly that it stopped when the model never answers", async () => {
     const repo = fixture();
     const gateway = gatewayFor([{ content: "I think it is fine." }]);
-    const result = await runInsight({
+    const { result } = await runInsight({
       gateway,
       repoRoot: repo,
       question: "Is parseCsv safe?",

@@ -4,7 +4,8 @@ import { hostname } from "node:os";
 import { basename, join, resolve } from "node:path";
 import lockfile from "proper-lockfile";
 import { DevflowError } from "../errors/index.js";
-import { errorText } from "./errors.js";
+import { errorText } from "../workspace/errors.js";
+import { taskDir } from "./paths.js";
 
 /** A lock not refreshed for this long belongs to a crashed run and is taken over. */
 const STALE_MS = 30_000;
@@ -19,10 +20,12 @@ export interface TaskLockOptions {
 }
 
 /**
- * Makes sure only one devflow run works on a task at a time, by locking its artifact folder
- * (`<artifactDir>/run.lock`). Returns the release function; releasing twice is harmless.
- * A lock whose owner process is gone (same host, e.g. after a crash or SIGKILL) is taken over at
- * once, so `--resume` right after a crash does not have to wait for the stale window.
+ * The one lock of a task dir (docs/decisions/0010-one-home.md): whoever writes a task's artifacts
+ * holds it, a run for its whole length, a short writer (the chat linking a handoff) for one write.
+ * Held as `<taskDir>/run.lock` (proper-lockfile, refreshed while held) with `{pid, host}` in
+ * `run.owner`. Returns the release function; releasing twice is harmless. A lock whose owner
+ * process is gone (same host, e.g. after a crash or SIGKILL) is taken over at once, so `--resume`
+ * right after a crash does not have to wait for the stale window.
  */
 export async function acquireTaskLock(
   artifactDir: string,
@@ -34,8 +37,8 @@ export async function acquireTaskLock(
   const ownerPath = join(dir, "run.owner");
   await mkdir(dir, { recursive: true });
   const lock = () =>
-    // proper-lockfile tracks held locks per *target* path in-process; the artifact store locks the
-    // task dir itself for its writes, so this lock targets a distinct path or each would release the other.
+    // proper-lockfile tracks held locks per *target* path in-process; targeting a path of our own
+    // (not the dir) keeps this lock independent of anything else that might lock the dir.
     lockfile.lock(join(dir, "run"), {
       lockfilePath: lockPath,
       stale: STALE_MS,
@@ -127,4 +130,18 @@ function describeOwner(ownerPath: string): string {
 
 function isLocked(error: unknown): boolean {
   return error instanceof Error && "code" in error && error.code === "ELOCKED";
+}
+
+/** The task lock of `.devflow/iterate/<taskId>` (see acquireTaskLock). */
+export const lockTask = (repoRoot: string, taskId: string, options: TaskLockOptions = {}) =>
+  acquireTaskLock(taskDir(repoRoot, taskId), options);
+
+/** Runs one short write to a task that is not running under the task lock; refused while a run holds it. */
+export async function withTaskLock<T>(repoRoot: string, taskId: string, fn: () => Promise<T>): Promise<T> {
+  const release = await lockTask(repoRoot, taskId);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { ensureDevflowDir } from "./devflow-dir.js";
+import { ensureDevflowDir } from "./paths.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { z } from "zod";
-import { nowIso } from "../../util/time.js";
+import { nowIso } from "../util/time.js";
+import { newThreadId } from "./mint-id.js";
 
 const ThreadRow = z.object({
   id: z.string(),
@@ -11,12 +11,6 @@ const ThreadRow = z.object({
   updated_at: z.string(),
 });
 export type ThreadInfo = z.infer<typeof ThreadRow>;
-
-/** Chat thread ids: `chat-<yyyymmdd-hhmmss>-<4 hex>`, never a valid-looking task id clash. */
-export function newThreadId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `chat-${stamp}-${randomBytes(2).toString("hex")}`;
-}
 
 /**
  * The list of chat threads of a repository, in a table of its own beside LangGraph's checkpoint

@@ -1,19 +1,21 @@
 import { type InsightStop, runInsightAgent } from "../../agents/insight/insight-agent.js";
 import { checkReferences } from "../../agents/insight/insight-references.js";
-import type { Turn } from "../../agents/router/router.js";
-import type { HandoffSource } from "../../artifacts/schemas/index.js";
+import type { ConversationTurn, HandoffSource } from "../../artifacts/schemas/index.js";
 import { DevflowError } from "../../errors/index.js";
+import { claimRecordId, writeRecord } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { nowIso } from "../../util/time.js";
 import { assertGitRepo, headCommit } from "../../workspace/index.js";
-import { claimRecordId, writeRecord } from "./lane-records.js";
+import type { InsightOutcome } from "../outcome.js";
 
-export interface InsightResult {
-  id: string;
-  answer: string;
-  /** Verified references only (the file exists in the repo and the line is within it). */
-  references: { path: string; line: number | null }[];
-  artifactPath: string;
+export interface InsightInput {
+  gateway: ModelGateway;
+  repoRoot: string;
+  question: string;
+  priorTurns: ConversationTurn[];
+  signal?: AbortSignal;
+  /** Set when the iterate lane rerouted the request here. */
+  handoff?: HandoffSource;
 }
 
 const STOPPED: Record<InsightStop, string> = {
@@ -23,19 +25,11 @@ const STOPPED: Record<InsightStop, string> = {
 };
 
 /**
- * The insight lane: a read-only investigation of the repository that answers with file and line
+ * The insight lane runner: a read-only investigation of the repository that answers with file and line
  * references and records the answer under `.devflow/insight/<id>/insight_answer.json`. Nothing in
  * the working tree, the index or the refs is touched (the tools cannot write).
  */
-export async function runInsight(input: {
-  gateway: ModelGateway;
-  repoRoot: string;
-  question: string;
-  priorTurns: Turn[];
-  signal?: AbortSignal;
-  /** Set when the iterate lane rerouted the request here. */
-  handoff?: HandoffSource;
-}): Promise<InsightResult> {
+export async function runInsight(input: InsightInput): Promise<InsightOutcome> {
   const question = input.question.trim();
   if (!question)
     throw new DevflowError("REQUEST_EMPTY", "the question is empty: ask what you want explained");
@@ -69,5 +63,5 @@ export async function runInsight(input: {
     tool_calls: run.toolCalls,
     created_at: nowIso(),
   });
-  return { id, answer, references, artifactPath };
+  return { kind: "finished", lane: "insight", result: { id, answer, references, artifactPath } };
 }

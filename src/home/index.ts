@@ -1,0 +1,23 @@
+export { openCheckpointer, openExistingCheckpointer } from "./checkpointer.js";
+export { claimRecordId, freshTaskId, newThreadId, taskIdFromRequest } from "./mint-id.js";
+export {
+  DEVFLOW_DIR,
+  devflowDir,
+  ensureDevflowDir,
+  listTasks,
+  RECORD_FILE,
+  type RecordLane,
+  recordFileLabel,
+  recordRoot,
+  statePath,
+  taskDir,
+  taskDirLabel,
+  taskDirTaken,
+  taskExists,
+  worktreesDir,
+} from "./paths.js";
+export { listRecords, readRecord, writeRecord } from "./record-store.js";
+export { assertTaskId, isTaskId } from "./task-id.js";
+export { acquireTaskLock, lockTask, type TaskLockOptions, withTaskLock } from "./task-lock.js";
+export { openTaskStore } from "./task-store.js";
+export { type ThreadInfo, ThreadStore } from "./thread-store.js";

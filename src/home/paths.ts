@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assertTaskId } from "./task-id.js";
+
+/**
+ * Every path under `<repo>/.devflow/` is built here and nowhere else, so the layout of devflow's
+ * home (ARCHITECTURE §4) has one owner:
+ *
+ *   .devflow/.gitignore            `*`: nothing devflow writes shows up in git status
+ *   .devflow/state.sqlite          LangGraph checkpoints (lane and chat threads) + chat_threads table
+ *   .devflow/iterate/<task id>/    an iterate task's artifacts (the ArtifactStore's dir)
+ *   .devflow/insight/<record id>/  an insight answer
+ *   .devflow/idea/<record id>/     an idea brief
+ *   .devflow/worktrees/<task id>   a task's git worktree (and `.base-*` verification checkouts)
+ */
+export const DEVFLOW_DIR = ".devflow";
+
+/** The lanes that leave a record of their own (iterate has its task dirs). */
+export type RecordLane = "insight" | "idea";
+
+/** `<repo>/.devflow` */
+export const devflowDir = (repoRoot: string): string => join(repoRoot, DEVFLOW_DIR);
+
+/**
+ * Creates `<repo>/.devflow/` with a `.gitignore` of `*`, so nothing devflow writes there (state,
+ * artifacts, worktrees) ever shows up in `git status` or a commit. The user's own .gitignore is
+ * never touched. Returns the `.devflow` path.
+ */
+export function ensureDevflowDir(repoRoot: string): string {
+  const dir = devflowDir(repoRoot);
+  mkdirSync(dir, { recursive: true });
+  const ignoreFile = join(dir, ".gitignore");
+  const wanted = "*\n";
+  if (readIfExists(ignoreFile) !== wanted) writeFileSync(ignoreFile, wanted);
+  return dir;
+}
+
+/** `<repo>/.devflow/state.sqlite`: every checkpointed thread of this repository. */
+export const statePath = (repoRoot: string): string => join(devflowDir(repoRoot), "state.sqlite");
+
+/** `<repo>/.devflow/worktrees/`: task worktrees and temporary base checkouts. */
+export const worktreesDir = (repoRoot: string): string => join(devflowDir(repoRoot), "worktrees");
+
+/** `<repo>/.devflow/iterate/` */
+const tasksRoot = (repoRoot: string): string => join(devflowDir(repoRoot), "iterate");
+
+/** `.devflow/iterate/<task id>`, relative to the repository root (for messages and records). */
+export const taskDirLabel = (taskId: string): string => join(DEVFLOW_DIR, "iterate", assertTaskId(taskId));
+
+/** `<repo>/.devflow/iterate/<task id>/`: the task's artifact dir. The id is checked first. */
+export const taskDir = (repoRoot: string, taskId: string): string => join(repoRoot, taskDirLabel(taskId));
+
+/** A task exists once its run record is written (an empty or half-made dir is not a task). */
+export const taskExists = (repoRoot: string, taskId: string): boolean =>
+  existsSync(join(taskDir(repoRoot, taskId), "iterator_run.json"));
+
+/** Whether anything (even a half-made dir) occupies the task's id: a new task must not reuse it. */
+export const taskDirTaken = (repoRoot: string, taskId: string): boolean =>
+  existsSync(taskDir(repoRoot, taskId));
+
+/** Ids of the repository's iterate tasks (any dir under .devflow/iterate), sorted. */
+export function listTasks(repoRoot: string): string[] {
+  try {
+    return readdirSync(tasksRoot(repoRoot)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `<repo>/.devflow/<lane>/` */
+export const recordRoot = (repoRoot: string, lane: RecordLane): string => join(devflowDir(repoRoot), lane);
+
+/** `.devflow/<lane>/<id>/<file>.json`, relative to the repository root. */
+export const recordFileLabel = (lane: RecordLane, id: string): string =>
+  join(DEVFLOW_DIR, lane, assertTaskId(id), `${RECORD_FILE[lane]}.json`);
+
+/** The artifact each record lane writes. */
+export const RECORD_FILE = { insight: "insight_answer", idea: "idea_brief" } as const;
+
+function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}

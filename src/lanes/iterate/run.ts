@@ -1,0 +1,320 @@
+import { relative, resolve } from "node:path";
+import { Command, INTERRUPT, isInterrupted } from "@langchain/langgraph";
+import type { ConversationTurn } from "../../artifacts/schemas/index.js";
+import type { ArtifactStore } from "../../artifacts/store.js";
+import { coderUnavailableError } from "../../coders/contract.js";
+import { resolveCoder } from "../../coders/index.js";
+import { DevflowError } from "../../errors/index.js";
+import {
+  assertTaskId,
+  ensureDevflowDir,
+  listTasks,
+  lockTask,
+  openCheckpointer,
+  openTaskStore,
+  taskDir,
+  taskDirTaken,
+  taskExists,
+  taskIdFromRequest,
+} from "../../home/index.js";
+import type { ModelGateway } from "../../models/contract.js";
+import { createModelGateway } from "../../models/create-gateway.js";
+import {
+  assertGitRepo,
+  cloneForTask,
+  createTaskWorktree,
+  isGitUrl,
+  openTaskClone,
+  openTaskWorktree,
+  type TaskWorkspace,
+} from "../../workspace/index.js";
+import type { IterateOutcome, IterateResult } from "../outcome.js";
+import { buildIterateLane } from "./iterate-lane.js";
+import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
+import { type ProgressSink, Reporter } from "./lane/reporter.js";
+import { createRunRecord } from "./lane/run-record.js";
+import type { QuestionsInterrupt } from "./nodes/ask.js";
+import { MAX_REPLANS } from "./nodes/replan.js";
+
+/** How the iterate lane runs, whichever task it works on: one per CLI command or chat message. */
+export interface IterateLaneSettings {
+  /** Local path or git URL; default: the current directory. */
+  repo: string;
+  /** Where a URL is cloned (default "."). */
+  baseDir: string;
+  model: string;
+  coder: string;
+  mode: "live" | "replay" | "record";
+  cassettePath?: string;
+  lane: Partial<LaneOptions>;
+  onProgress: ProgressSink;
+  /**
+   * The driver answers questions (a TTY, the chat): the lane pauses and returns `needs_answers`.
+   * Otherwise a task that needs answers ends `needs_more_context` (exit 3).
+   */
+  interactive?: boolean;
+  /** Asked once before the first coder run (chat without --yes); false ends the lane as blocked. */
+  confirmCoder?: LaneDeps["confirmCoder"];
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  /** Inject a gateway (tests, playground); otherwise built from mode/model/cassette. */
+  gateway?: ModelGateway;
+}
+
+/** A new task, or (`resume`) an existing one continued from its checkpoint. */
+export interface IterateStart {
+  request: string;
+  taskId?: string;
+  resume: boolean;
+  /** Earlier turns of the conversation the request comes from (chat); the Framer reads them. */
+  priorTurns?: ConversationTurn[];
+}
+
+export type IterateRunOptions = IterateLaneSettings & IterateStart;
+
+/**
+ * The iterate lane runner. `run` starts (or, with `resume`, continues) a task; `resume(taskId,
+ * answer)` continues a task that returned `needs_answers` with the answer. Both return an
+ * `IterateOutcome`. The model gateway is built once per lane and shared by run and resume, so
+ * usage adds up and a replayed cassette continues where it stopped.
+ */
+export function iterateLane(settings: IterateLaneSettings) {
+  let gateway = settings.gateway;
+  // Built on first use: the builtin coder takes it when it is resolved, while a CLI coder's missing
+  // binary is still reported before the model configuration is even looked at.
+  const modelGateway = (): ModelGateway =>
+    (gateway ??= createModelGateway({
+      mode: settings.mode,
+      model: settings.model,
+      ...(settings.cassettePath ? { cassettePath: settings.cassettePath } : {}),
+      env: settings.env ?? process.env,
+    }));
+  return {
+    run: (start: IterateStart) => runTask(settings, modelGateway, start, null),
+    resume: (taskId: string, answer: string | null) =>
+      runTask(settings, modelGateway, { request: "", taskId, resume: true }, answer),
+  };
+}
+
+/** One call: `iterateLane(opts).run(opts)`. */
+export const runIterate = (opts: IterateRunOptions): Promise<IterateOutcome> => iterateLane(opts).run(opts);
+
+/**
+ * Everything that can be refused is checked before any model call: the request, the coder, the
+ * model configuration, the repo, the task id.
+ */
+async function runTask(
+  opts: IterateLaneSettings,
+  modelGateway: () => ModelGateway,
+  start: IterateStart,
+  answer: string | null,
+): Promise<IterateOutcome> {
+  const request = start.request.trim();
+  if (!request && !start.resume)
+    throw new DevflowError(
+      "REQUEST_EMPTY",
+      'the request is empty: say what to change, e.g. devflow iterate "fix …"',
+    );
+  const coder = resolveCoder(opts.coder, {
+    get models() {
+      return modelGateway();
+    },
+  });
+  const probe = await coder.probe();
+  if (!probe.installed) {
+    throw coderUnavailableError("CODER_NOT_INSTALLED", `coder "${coder.name}" is not installed`, probe.hint);
+  }
+  if (probe.authConfigured === false) {
+    // Refuse before the Framer and Observer spend tokens on a task no coder could run.
+    throw coderUnavailableError(
+      "CODER_MISCONFIGURED",
+      `coder "${coder.name}" has no credentials configured`,
+      probe.hint,
+    );
+  }
+  const gateway = modelGateway();
+
+  const taskId = assertTaskId(start.taskId ?? requestTaskId(request));
+  const located = await locateRepo(opts, taskId);
+  const artifactDir = taskDir(located.repoRoot, taskId);
+  if (start.resume && !taskExists(located.repoRoot, taskId)) {
+    throw new DevflowError(
+      "TASK_NOT_FOUND",
+      `no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`,
+    );
+  }
+  if (!start.resume && taskDirTaken(located.repoRoot, taskId)) {
+    throw new DevflowError(
+      "TASK_EXISTS",
+      `task "${taskId}" already exists in ${located.repoRoot}: pass --resume to continue it, or --task-id <id> for a new task`,
+    );
+  }
+  ensureDevflowDir(located.repoRoot);
+  const store = openTaskStore(located.repoRoot, taskId);
+  const release = await lockTask(located.repoRoot, taskId);
+  const saver = openCheckpointer(located.repoRoot);
+  try {
+    const workspace = await prepareWorkspace(opts, start, located, store, taskId);
+    const lane: LaneOptions = {
+      ...DEFAULT_LANE_OPTIONS,
+      ...opts.lane,
+      interactive: Boolean(opts.interactive),
+    };
+    if (!start.resume)
+      await createRunRecord(store, {
+        taskId,
+        workspace,
+        lane,
+        coder: coder.name,
+        model: gateway.modelName("framer"),
+        reason: "run started",
+      });
+
+    const reporter = new Reporter(taskId, opts.onProgress, store);
+    const graph = buildIterateLane(
+      {
+        gateway,
+        coder,
+        store,
+        reporter,
+        options: lane,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.confirmCoder ? { confirmCoder: opts.confirmCoder } : {}),
+      },
+      saver,
+    );
+    const config = {
+      configurable: { thread_id: taskId },
+      recursionLimit: 40 + 12 * (lane.maxJudgeAttempts + lane.maxEscalations) + 20 * MAX_REPLANS,
+      durability: "sync" as const,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
+    const snapshot = await graph.getState(config);
+    const [pending] = snapshot.tasks.flatMap((t) => t.interrupts);
+    const waiting = pending?.value as QuestionsInterrupt | undefined;
+    // A task paused at a question and no answer: an interactive driver is asked again (nothing
+    // runs); otherwise the paused node re-runs non-interactively and ends the task with the questions.
+    if (waiting && answer === null && lane.interactive) return needsAnswers(waiting);
+    const input: Parameters<typeof graph.invoke>[0] =
+      waiting && answer !== null
+        ? new Command({ resume: answer })
+        : snapshot.next.length > 0 || snapshot.tasks.length > 0
+          ? null
+          : {
+              taskId,
+              request,
+              priorTurns: start.priorTurns ?? [],
+              repoRoot: workspace.repoRoot,
+              worktree: workspace.worktree,
+              branch: workspace.branch,
+              baseCommit: workspace.baseCommit,
+            };
+    const alreadyDone =
+      start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
+    if (!alreadyDone) {
+      const out = await graph.invoke(input, config);
+      const question = isInterrupted<QuestionsInterrupt>(out) ? out[INTERRUPT][0]?.value : undefined;
+      if (question) {
+        await gateway.flush();
+        return needsAnswers(question);
+      }
+    }
+    await gateway.flush();
+
+    const run = await store.read("iterator_run");
+    if (!run?.terminal)
+      throw new Error(`the lane stopped without a verdict for task ${taskId}; resume with --resume`);
+    const result: IterateResult = {
+      taskId,
+      terminal: run.terminal,
+      artifactDir,
+      worktree: workspace.worktree,
+      branch: workspace.branch,
+      attempts: run.attempts.length,
+      usage: gateway.usage(),
+    };
+    const handoff = await handoffOf(located.repoRoot, store, result);
+    return handoff ?? { kind: "finished", lane: "iterate", result };
+  } finally {
+    await release();
+  }
+}
+
+const needsAnswers = (q: QuestionsInterrupt): IterateOutcome => ({
+  kind: "needs_answers",
+  lane: "iterate",
+  task_id: q.taskId,
+  asks: q.kind,
+  questions: q.questions,
+});
+
+/** A promoted or rerouted task continues in the lane its promotion_handoff.json names. */
+async function handoffOf(
+  repoRoot: string,
+  store: ArtifactStore,
+  result: IterateResult,
+): Promise<IterateOutcome | null> {
+  const { verdict, reason } = result.terminal;
+  if (verdict !== "promoted" && verdict !== "rerouted") return null;
+  const handoff = await store.read("promotion_handoff");
+  if (!handoff) return null;
+  const task = await store.read("task_artifact");
+  return {
+    kind: "handoff",
+    lane: "iterate",
+    target: handoff.target_lane,
+    request: task?.request ?? "",
+    reason,
+    path: relative(repoRoot, store.path("promotion_handoff")),
+    result,
+  };
+}
+
+interface LocatedRepo {
+  repoRoot: string;
+  url: string | null;
+}
+
+async function locateRepo(opts: IterateLaneSettings, taskId: string): Promise<LocatedRepo> {
+  if (isGitUrl(opts.repo)) {
+    const repoRoot = resolve(opts.baseDir, taskId);
+    return { repoRoot, url: opts.repo };
+  }
+  return { repoRoot: await assertGitRepo(resolve(opts.repo)), url: null };
+}
+
+async function prepareWorkspace(
+  opts: IterateLaneSettings,
+  start: IterateStart,
+  located: LocatedRepo,
+  store: ArtifactStore,
+  taskId: string,
+): Promise<TaskWorkspace> {
+  if (start.resume) {
+    const run = await store.read("iterator_run");
+    if (!run)
+      throw new DevflowError("TASK_NOT_FOUND", `task ${taskId} has no iterator_run.json to resume from`);
+    const baseCommit = run.workspace.base_commit;
+    return located.url
+      ? openTaskClone({ cloneDir: located.repoRoot, taskId, baseCommit })
+      : openTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
+  }
+  if (located.url) return cloneForTask({ url: located.url, baseDir: resolve(opts.baseDir), taskId });
+  return createTaskWorktree({ repoRoot: located.repoRoot, taskId });
+}
+
+function knownTasks(repoRoot: string): string {
+  const ids = listTasks(repoRoot);
+  return ids.length ? ids.join(", ") : "(none)";
+}
+
+/** Default task id: the slug of the request (seeds/00: "Add login form" → add-login-form). */
+function requestTaskId(request: string): string {
+  const id = taskIdFromRequest(request);
+  if (!id)
+    throw new DevflowError(
+      "TASK_ID_INVALID",
+      "the request has no letters or digits to name the task; pass --task-id <id>",
+    );
+  return id;
+}
