@@ -75,8 +75,3 @@ export function schemaFileError(file: string, detail: string): DevflowError<"SCH
 export function artifactPathError(message: string): DevflowError<"ARTIFACT_PATH_INVALID"> {
   return new DevflowError("ARTIFACT_PATH_INVALID", message);
 }
-
-/** The task dir lock could not be taken (another writer holds it) or was lost mid-write. */
-export function artifactLockError(message: string): DevflowError<"ARTIFACT_LOCKED"> {
-  return new DevflowError("ARTIFACT_LOCKED", message);
-}

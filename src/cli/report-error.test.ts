@@ -96,7 +96,10 @@ describe("reportError", () => {
       details: { status: 429 },
     });
     expect(report(transient)).toEqual({ code: 1, lines: ["devflow: rate limited (HTTP 429)"] });
-    expect(report(new DevflowError("ARTIFACT_LOCKED", "could not lock")).code).toBe(1);
+    expect(
+      report(new DevflowError("ARTIFACT_NOT_JSON", "not JSON", { details: { file: "x.json", line: 1 } }))
+        .code,
+    ).toBe(1);
     expect(report(new TypeError("x is undefined"))).toEqual({ code: 1, lines: ["devflow: x is undefined"] });
     expect(report("thrown string")).toEqual({ code: 1, lines: ["devflow: thrown string"] });
   });

@@ -65,7 +65,6 @@ export const ERROR_CODES = {
   HISTORY_CONFLICT: "artifact",
   SCHEMA_FILE_MISSING: "artifact",
   ARTIFACT_PATH_INVALID: "artifact",
-  ARTIFACT_LOCKED: "artifact",
   // internal: a bug or an unexpected state.
   INTERNAL: "internal",
 } as const satisfies Record<string, ErrorCategory>;
