@@ -30,11 +30,36 @@ module.exports = {
       to: { path: "^src/", pathNot: "^src/(artifacts|errors|util)/" },
     },
     {
+      name: "errors-are-a-leaf",
+      comment: "src/errors (DevflowError) is used by everything, so it imports nothing of ours but src/util.",
+      severity: "error",
+      from: { path: "^src/errors/", pathNot: TEST_FILE },
+      to: { path: "^src/", pathNot: "^src/(errors|util)/" },
+    },
+    {
+      name: "home-below-workspace",
+      comment:
+        "src/home owns .devflow/ for everyone (ADR 0010): it imports only artifacts, errors and util, " +
+        "so workspace, tools and lanes can all ask it.",
+      severity: "error",
+      from: { path: "^src/home/", pathNot: TEST_FILE },
+      to: { path: "^src/", pathNot: "^src/(home|artifacts|errors|util)/" },
+    },
+    {
       name: "agents-below-lanes-and-cli",
-      comment: "Agents are used by lanes and the CLI, never the other way round.",
+      comment:
+        "Agents are used by lanes, verifiers, coders and the CLI, never the other way round " +
+        "(the critic verifier in src/verify calls the critic agent, ADR 0014).",
       severity: "error",
       from: { path: "^src/agents/", pathNot: TEST_FILE },
-      to: { path: "^src/(lanes|cli)/" },
+      to: { path: "^src/(lanes|cli|chat|verify|coders|home)/" },
+    },
+    {
+      name: "verify-below-lanes",
+      comment: "Verifiers are run by the iterate lane; they never reach back into lanes, the chat or the CLI.",
+      severity: "error",
+      from: { path: "^src/verify/", pathNot: TEST_FILE },
+      to: { path: "^src/(lanes|cli|chat)/" },
     },
     {
       name: "lanes-below-cli",

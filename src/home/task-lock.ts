@@ -3,8 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join, resolve } from "node:path";
 import lockfile from "proper-lockfile";
-import { DevflowError } from "../errors/index.js";
-import { errorText } from "../workspace/errors.js";
+import { DevflowError, messageOf } from "../errors/index.js";
 import { taskDir } from "./paths.js";
 
 /** A lock not refreshed for this long belongs to a crashed run and is taken over. */
@@ -48,7 +47,7 @@ export async function acquireTaskLock(
         options.onCompromised ??
         ((error) =>
           process.emitWarning(
-            `devflow's lock on task ${taskId} was lost (${errorText(error)}); another run may be working on it too`,
+            `devflow's lock on task ${taskId} was lost (${messageOf(error)}); another run may be working on it too`,
           )),
     });
   let release: () => Promise<void>;
@@ -70,7 +69,7 @@ export async function acquireTaskLock(
     }
     throw new DevflowError(
       "TASK_LOCKED",
-      `could not lock task ${taskId} (${lockPath}): ${errorText(error)}`,
+      `could not lock task ${taskId} (${lockPath}): ${messageOf(error)}`,
       {
         cause: error,
       },

@@ -44,9 +44,3 @@ export function criticNotAsked(attemptId: string): EnvelopeOf<"critic"> {
     native_payload: { skip_reason: "deterministic_verifier_failed" },
   });
 }
-
-/** Names a list for a one-line summary without letting a long list swamp it. */
-export function nameList(items: readonly string[], max = 10): string {
-  if (items.length <= max) return items.join(", ");
-  return `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
-}

@@ -1,10 +1,4 @@
 export {
-  type CriticVerifierInput,
-  type JudgedCriterion,
-  matchCriteria,
-  runCriticVerifier,
-} from "../agents/critic/critic.js";
-export {
   buildCriticPrompt,
   CRITIC_LIMITS,
   type CriticPrompt,
@@ -12,8 +6,14 @@ export {
   naivePromptBytes,
 } from "../agents/critic/critic-prompt.js";
 export { CriterionVerdict, CriticVerdict } from "../agents/critic/critic-verdict.js";
+export { budgetDiff, splitDiff } from "../agents/critic/diff-budget.js";
 export { type CompletionGateOptions, completionGate } from "./completion-gate.js";
-export { budgetDiff, splitDiff } from "./diff-budget.js";
+export {
+  type CriticVerifierInput,
+  type JudgedCriterion,
+  matchCriteria,
+  runCriticVerifier,
+} from "./critic.js";
 export { criticNotAsked, ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 export { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
 export {

@@ -2,7 +2,8 @@ import type {
   RegressionComparedPayload,
   RegressionEnvelope,
 } from "../artifacts/schemas/verifier-envelope.js";
-import { nameList, startEnvelope } from "./envelope.js";
+import { nameList } from "../util/markdown.js";
+import { startEnvelope } from "./envelope.js";
 import { commandMissing, runVerifierCommand } from "./run-command.js";
 import { parseTestResults, type TestOutcome } from "./test-results.js";
 

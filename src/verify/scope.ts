@@ -1,7 +1,8 @@
 import picomatch from "picomatch";
 import type { TaskArtifact } from "../artifacts/schemas/task-artifact.js";
 import type { ScopeEnvelope } from "../artifacts/schemas/verifier-envelope.js";
-import { nameList, startEnvelope } from "./envelope.js";
+import { nameList } from "../util/markdown.js";
+import { startEnvelope } from "./envelope.js";
 
 export interface ScopeVerifierInput {
   /** Repo-relative paths changed by the attempt (from git, never from the coder). */

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { SeamIntegrityEnvelope } from "../artifacts/schemas/verifier-envelope.js";
-import { nameList, startEnvelope } from "./envelope.js";
+import { nameList } from "../util/markdown.js";
+import { startEnvelope } from "./envelope.js";
 
 /** Repo-relative seam path → sha256 of its content, or null when it did not exist. */
 export type SeamFileHashes = Record<string, string | null>;

@@ -85,6 +85,10 @@ describe("the dependency-cruiser rules", () => {
       "src/artifacts/bad.ts": "import { lane } from '../lanes/iterate.js';\nexport const b = lane;\n",
       "src/agents/bad.ts": "import { main } from '../cli/main.js';\nexport const a = main;\n",
       "src/lanes/bad.ts": "import { main } from '../cli/main.js';\nexport const l = main;\n",
+      "src/errors/bad.ts": "import { store } from '../artifacts/store.js';\nexport const e = store;\n",
+      "src/home/bad.ts": "import { framer } from '../agents/framer.js';\nexport const h = framer;\n",
+      "src/verify/seam.ts": "import { lane } from '../lanes/iterate.js';\nexport const s = lane;\n",
+      "src/agents/critic.ts": "import { s } from '../verify/seam.js';\nexport const c = s;\n",
       "src/util/ping.ts": "import type { Pong } from './pong.js';\nexport type Ping = { pong: Pong };\n",
       "src/util/pong.ts": "import type { Ping } from './ping.js';\nexport type Pong = { ping: Ping };\n",
     });
@@ -96,6 +100,10 @@ describe("the dependency-cruiser rules", () => {
         "artifacts-are-a-leaf: src/artifacts/bad.ts → src/lanes/iterate.ts",
         "agents-below-lanes-and-cli: src/agents/bad.ts → src/cli/main.ts",
         "lanes-below-cli: src/lanes/bad.ts → src/cli/main.ts",
+        "errors-are-a-leaf: src/errors/bad.ts → src/artifacts/store.ts",
+        "home-below-workspace: src/home/bad.ts → src/agents/framer.ts",
+        "verify-below-lanes: src/verify/seam.ts → src/lanes/iterate.ts",
+        "agents-below-lanes-and-cli: src/agents/critic.ts → src/verify/seam.ts",
         "no-circular: src/util/ping.ts → src/util/pong.ts",
       ]),
     );

@@ -2,11 +2,11 @@ import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/m
 import type { ObservationArtifact } from "../../artifacts/schemas/observation-artifact.js";
 import type { TaskArtifact } from "../../artifacts/schemas/task-artifact.js";
 import type { SeamEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
+import { nameList } from "../../util/markdown.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { redactSecrets, secretsFromEnv } from "../../util/redact.js";
 import { excerpt } from "../../util/truncate.js";
-import { budgetDiff } from "../../verify/diff-budget.js";
-import { nameList } from "../../verify/envelope.js";
+import { budgetDiff } from "./diff-budget.js";
 
 /** Budgets for what the critic sees; the full artifacts are referenced by path, never inlined. */
 export const CRITIC_LIMITS = {

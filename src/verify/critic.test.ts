@@ -2,20 +2,20 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { seamPayload } from "../../../test/support/verifier-envelopes.js";
-import { emptyUsage } from "../../artifacts/schemas/common.js";
-import { ObservationArtifact } from "../../artifacts/schemas/observation-artifact.js";
-import { TaskArtifact } from "../../artifacts/schemas/task-artifact.js";
-import { CriticEnvelope, SeamEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
+import { seamPayload } from "../../test/support/verifier-envelopes.js";
+import { buildCriticPrompt, CRITIC_LIMITS, naivePromptBytes } from "../agents/critic/critic-prompt.js";
+import type { CriticVerdict } from "../agents/critic/critic-verdict.js";
+import { emptyUsage } from "../artifacts/schemas/common.js";
+import { ObservationArtifact } from "../artifacts/schemas/observation-artifact.js";
+import { TaskArtifact } from "../artifacts/schemas/task-artifact.js";
+import { CriticEnvelope, SeamEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import {
   type ModelGateway,
   type StructuredCall,
   structuredOutputError,
   type UsageSnapshot,
-} from "../../models/contract.js";
+} from "../models/contract.js";
 import { matchCriteria, runCriticVerifier } from "./critic.js";
-import { buildCriticPrompt, CRITIC_LIMITS, naivePromptBytes } from "./critic-prompt.js";
-import type { CriticVerdict } from "./critic-verdict.js";
 
 const NOW = "2025-01-01T00:00:00.000Z";
 

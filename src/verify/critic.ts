@@ -1,9 +1,9 @@
-import type { CriticEnvelope } from "../../artifacts/schemas/verifier-envelope.js";
-import type { ModelGateway } from "../../models/contract.js";
-import { startEnvelope } from "../../verify/envelope.js";
-import { askCritic } from "./ask-critic.js";
-import { buildCriticPrompt, type CriticPromptInput } from "./critic-prompt.js";
-import type { CriterionVerdict, CriticVerdict } from "./critic-verdict.js";
+import { askCritic } from "../agents/critic/ask-critic.js";
+import { buildCriticPrompt, type CriticPromptInput } from "../agents/critic/critic-prompt.js";
+import type { CriterionVerdict, CriticVerdict } from "../agents/critic/critic-verdict.js";
+import type { CriticEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import type { ModelGateway } from "../models/contract.js";
+import { startEnvelope } from "./envelope.js";
 
 export interface CriticVerifierInput extends CriticPromptInput {
   gateway: ModelGateway;
