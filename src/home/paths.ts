@@ -4,7 +4,7 @@ import { assertTaskId } from "./task-id.js";
 
 /**
  * Every path under `<repo>/.devflow/` is built here and nowhere else, so the layout of devflow's
- * home (ARCHITECTURE §4) has one owner:
+ * home (docs/architecture.md) has one owner:
  *
  *   .devflow/.gitignore            `*`: nothing devflow writes shows up in git status
  *   .devflow/state.sqlite          LangGraph checkpoints (lane and chat threads) + chat_threads table

@@ -23,7 +23,7 @@ export type OverallResult = z.infer<typeof OverallResult>;
 export const GreenConditionAlignment = z.enum(["aligned", "misaligned", "not_applicable", "unknown"]);
 export type GreenConditionAlignment = z.infer<typeof GreenConditionAlignment>;
 
-/** The fields every verifier writes, whatever it runs (ARCHITECTURE §4); only native_payload differs. */
+/** The fields every verifier writes, whatever it runs (docs/architecture.md); only native_payload differs. */
 const shared = {
   attempt_id: z.string(),
   overall_result: OverallResult,

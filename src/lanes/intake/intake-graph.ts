@@ -7,7 +7,7 @@ import { routeNode } from "./nodes/route.js";
 import { IntakeState } from "./state.js";
 
 /**
- * The intake graph (ARCHITECTURE §3) routes and records only: every message goes through the
+ * The intake graph (docs/architecture.md) routes and records only: every message goes through the
  * router to one lane node, which calls that lane's runner and records the LaneOutcome it returned
  * (nodes/record-outcome.ts). The iterate lane keeps its own thread (thread id = task id, never a
  * subgraph); `needs_answers` pauses the conversation at `ask`, and a handoff continues the turn in

@@ -41,7 +41,7 @@ export interface LaneSubset {
 }
 
 /**
- * The iterate lane (ARCHITECTURE §3): wiring only. Every transition is decided by a node from
+ * The iterate lane (docs/architecture.md): wiring only. Every transition is decided by a node from
  * typed artifacts and verifier results; no model ever picks the next phase. Without `subset` it is
  * the whole lane from `frame`.
  */
