@@ -25,7 +25,7 @@ export const GATE_ORDER: readonly VerifierName[] = [
  *  4. observation evidence and final behaviour agree → seam aligned + seam_integrity pass
  *  5. no blocker invalidates the claim            → critic pass (it fails on blockers / plan_invalid)
  * plus "no test green on base is red now" (regression). A verifier that could not run ("error")
- * or is missing is a failure, never a pass (ARCHITECTURE principle 3). What a pass leaves
+ * or is missing is a failure, never a pass (docs/architecture.md, "Principles"). What a pass leaves
  * unchecked (regression skipped without a test command) is a caveat of the verdict, so every
  * record of the pass can say so.
  */
