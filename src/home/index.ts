@@ -16,7 +16,7 @@ export {
   taskExists,
   worktreesDir,
 } from "./paths.js";
-export { listRecords, readRecord, writeRecord } from "./record-store.js";
+export { readRecord, writeRecord } from "./record-store.js";
 export { assertTaskId, isTaskId } from "./task-id.js";
 export { acquireTaskLock, lockTask, type TaskLockOptions, withTaskLock } from "./task-lock.js";
 export { openTaskStore } from "./task-store.js";

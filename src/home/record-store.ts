@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { parseArtifact, type SchemaValue } from "../artifacts/validate.js";
@@ -39,13 +39,4 @@ export function readRecord<L extends RecordLane>(
     return null;
   }
   return parseArtifact(RECORD_FILE[lane], JSON.parse(text), { file: path, action: "read" });
-}
-
-/** Ids of a lane's records, oldest first (ids start with their creation time). */
-export function listRecords(repoRoot: string, lane: RecordLane): string[] {
-  try {
-    return readdirSync(recordRoot(repoRoot, lane)).sort();
-  } catch {
-    return [];
-  }
 }

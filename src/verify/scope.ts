@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import type { TaskArtifact } from "../artifacts/schemas/task-artifact.js";
 import type { ScopeEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import { DEVFLOW_DIR } from "../home/index.js";
 import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
 
@@ -14,14 +15,12 @@ export interface ScopeVerifierInput {
 }
 
 /** devflow's own state: never part of the change, whatever git reports. */
-const DEVFLOW_DIR = /^\.devflow(\/|$)/;
+const inDevflowDir = (file: string): boolean => file === DEVFLOW_DIR || file.startsWith(`${DEVFLOW_DIR}/`);
 
 export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
   const env = startEnvelope("scope", input.attemptId);
   const patterns = input.scope.allowed_paths.map(normalizePath).filter((p) => p.length > 0);
-  const changed = [...new Set(input.changedFiles.map(normalizePath))].filter(
-    (f) => f && !DEVFLOW_DIR.test(f),
-  );
+  const changed = [...new Set(input.changedFiles.map(normalizePath))].filter((f) => f && !inDevflowDir(f));
   const payload = { allowed_paths: input.scope.allowed_paths, changed_files: changed };
 
   if (patterns.length === 0) {

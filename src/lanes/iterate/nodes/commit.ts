@@ -1,4 +1,5 @@
 import { attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
+import { taskDirLabel } from "../../../home/index.js";
 import { commitBody } from "../../../verify/index.js";
 import { commitAll, commitsSince } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
@@ -20,7 +21,7 @@ export const commit: NodeBody = async (state, deps) => {
   const title = task?.title ?? state.request;
   const sha = await commitAll(
     state.worktree,
-    `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\nArtifacts: .devflow/iterate/${state.taskId}/`,
+    `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\nArtifacts: ${taskDirLabel(state.taskId)}/`,
   );
   const commits = await commitsSince(state.worktree, state.baseCommit);
   const head = sha ?? commits.at(0)?.sha ?? null;
