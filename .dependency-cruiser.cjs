@@ -56,7 +56,8 @@ module.exports = {
     },
     {
       name: "verify-below-lanes",
-      comment: "Verifiers are run by the iterate lane; they never reach back into lanes, the chat or the CLI.",
+      comment:
+        "Verifiers are run by the iterate lane; they never reach back into lanes, the chat or the CLI.",
       severity: "error",
       from: { path: "^src/verify/", pathNot: TEST_FILE },
       to: { path: "^src/(lanes|cli|chat)/" },
