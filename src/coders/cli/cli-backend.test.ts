@@ -58,6 +58,7 @@ describe("createCliBackend", () => {
       prompt: "p",
       worktree: join(root, "wt"),
       attemptDir: join(root, "attempt"),
+      scratchDir: join(root, "scratch"),
       env: { FAKE_HOME: "/home/user/.fake", EJ_RUNNER_PWD: "/elsewhere" },
       timeoutMs: 30_000,
     });
