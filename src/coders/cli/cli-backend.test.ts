@@ -64,7 +64,9 @@ describe("createCliBackend", () => {
     });
     expect(result.status).toBe("ok");
     const seen = readFileSync(dump, "utf8");
-    expect(seen).toContain(`FAKE_HOME=${join(root, "attempt", CONFIG_HOME_DIR)}`);
+    // The config home is in the scratch dir, never in the attempt dir (ADR 0018).
+    expect(seen).toContain(`FAKE_HOME=${join(root, "scratch", CONFIG_HOME_DIR)}`);
+    expect(seen).not.toContain(join(root, "attempt"));
     expect(seen).toContain("FROM_SPEC=1");
     expect(seen).toContain("FAKE_KEY=fake-key-123456");
     expect(seen).toContain("settings.json");
