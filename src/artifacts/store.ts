@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { mkdir, readdir, readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { z } from "zod";
 import { artifactParseError, artifactPathError, historyConflictError, staleRevisionError } from "./errors.js";
@@ -55,7 +56,36 @@ const MANAGED = new Set<string>([
  * earlier revision is kept in history/ and a write based on a stale revision is refused.
  */
 export class ArtifactStore {
+  /** sha256 of the bytes this instance last wrote, by absolute path (ADR 0018). */
+  private readonly written = new Map<string, string>();
+  /** Files found changed behind this instance's back, kept even after a later write replaced them. */
+  private readonly tampered = new Set<string>();
+
   constructor(readonly dir: string) {}
+
+  /**
+   * Task-dir files (relative paths, sorted) whose bytes differ from what this instance last wrote
+   * there: changed, replaced or deleted by someone else (a coder, a process it left behind). A file
+   * found changed stays listed even after the store overwrote it, so a later write cannot launder
+   * the change. Only covers files written by this instance (a resumed run starts with none).
+   */
+  async changedBehindOurBack(): Promise<string[]> {
+    for (const file of this.written.keys()) await this.noteIfChanged(file);
+    return [...this.tampered].map((file) => relative(this.dir, file)).sort();
+  }
+
+  private async noteIfChanged(file: string): Promise<void> {
+    const expected = this.written.get(file);
+    if (expected === undefined) return;
+    const raw = await readOrNull(file);
+    if (raw === null || sha256(raw) !== expected) this.tampered.add(file);
+  }
+
+  private async writeTracked(file: string, text: string): Promise<void> {
+    await this.noteIfChanged(file);
+    await writeFileAtomic(file, text);
+    this.written.set(file, sha256(text));
+  }
 
   /** Absolute path of a revisioned artifact's current file. */
   path(name: RevisionedName): string {
@@ -107,7 +137,7 @@ export class ArtifactStore {
       const onDisk = current?.value.revision ?? 0;
       if (onDisk !== expected) throw staleRevisionError(name, onDisk, expected);
       if (current) await this.keepHistory(name, onDisk, file, current.raw);
-      await writeFileAtomic(file, serialize(parsed));
+      await this.writeTracked(file, serialize(parsed));
     });
     return parsed;
   }
@@ -162,7 +192,7 @@ export class ArtifactStore {
     const file = this.attemptJsonPath(attemptId, relPath);
     const parsed = checkWith(schema, value, { file, action: "write" });
     await mkdir(dirname(file), { recursive: true });
-    await writeFileAtomic(file, serialize(parsed));
+    await this.writeTracked(file, serialize(parsed));
     return parsed;
   }
 
@@ -207,7 +237,7 @@ export class ArtifactStore {
       );
     }
     await mkdir(dirname(file), { recursive: true });
-    await writeFileAtomic(file, text);
+    await this.writeTracked(file, text);
     return file;
   }
 
@@ -275,6 +305,10 @@ function assertRevisionedName(name: string): RevisionedName {
     );
   }
   return name;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 function serialize(value: unknown): string {

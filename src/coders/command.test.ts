@@ -9,10 +9,12 @@ import type { CoderRunRequest } from "./contract.js";
 let root: string;
 let worktree: string;
 let attemptDir: string;
+let scratchDir: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "devflow-command-coder-"));
   worktree = join(root, "worktree");
   attemptDir = join(root, "iterate", "attempts", "attempt-001");
+  scratchDir = join(root, "scratch");
   mkdirSync(worktree);
 });
 afterEach(() => {
@@ -23,6 +25,7 @@ const request = (overrides: Partial<CoderRunRequest> = {}): CoderRunRequest => (
   prompt: 'Fix the bug in `add()` — it must return a + b.\n\n$HOME and "quotes" stay literal ✓\n',
   worktree,
   attemptDir,
+  scratchDir,
   env: {},
   timeoutMs: 60_000,
   ...overrides,
@@ -42,7 +45,7 @@ describe("command coder", () => {
 
   it("runs in the worktree, hands over the prompt file and reports ok on exit 0", async () => {
     const coder = createCommandCoder(
-      'cp "$DEVFLOW_PROMPT_FILE" received-prompt.md && echo "$DEVFLOW_ATTEMPT_DIR|$DEVFLOW_WORKTREE|$DEVFLOW_MODEL" && echo && echo done',
+      'cp "$DEVFLOW_PROMPT_FILE" received-prompt.md && echo "$DEVFLOW_PROMPT_FILE|$DEVFLOW_WORKTREE|$DEVFLOW_MODEL" && echo && echo done',
     );
     const req = request({ model: "gpt-4.1-mini" });
     const result = await coder.run(req);
@@ -51,11 +54,13 @@ describe("command coder", () => {
     expect(result.error).toBeNull();
     expect(result.usage).toBeNull();
     expect(readFileSync(join(worktree, "received-prompt.md"), "utf8")).toBe(req.prompt);
-    expect(readFileSync(join(attemptDir, "coder_prompt.md"), "utf8")).toBe(req.prompt);
-    expect(result.finalMessage).toBe(`${attemptDir}|${worktree}|gpt-4.1-mini\ndone`);
+    // The prompt file is in the scratch dir: the coder is told no path into the attempt dir.
+    const promptFile = join(scratchDir, "coder_prompt.md");
+    expect(readFileSync(promptFile, "utf8")).toBe(req.prompt);
+    expect(result.finalMessage).toBe(`${promptFile}|${worktree}|gpt-4.1-mini\ndone`);
     expect(result.transcriptPath).toBe(join(attemptDir, "coder_transcript.log"));
     expect(readFileSync(result.transcriptPath, "utf8")).toBe(
-      `${attemptDir}|${worktree}|gpt-4.1-mini\n\ndone\n`,
+      `${promptFile}|${worktree}|gpt-4.1-mini\n\ndone\n`,
     );
   });
 
@@ -115,7 +120,16 @@ describe("command coder", () => {
     const result = await createCommandCoder("echo hi").run(request({ worktree: join(root, "missing") }));
     expect(result.status).toBe("error");
     expect(result.error).toContain("does not exist");
-    expect(existsSync(join(attemptDir, "coder_prompt.md"))).toBe(true);
+    expect(existsSync(join(scratchDir, "coder_prompt.md"))).toBe(true);
+  });
+
+  it("tells the coder no path into the attempt dir: no DEVFLOW_ATTEMPT_DIR, no variable naming it", async () => {
+    const result = await createCommandCoder("env").run(request());
+    expect(result.status).toBe("ok");
+    const env = readFileSync(result.transcriptPath, "utf8");
+    expect(env).toContain(`DEVFLOW_WORKTREE=${worktree}`);
+    expect(env).not.toContain("DEVFLOW_ATTEMPT_DIR");
+    expect(env).not.toContain(join(root, "iterate"));
   });
 
   it("refuses an empty command", () => {

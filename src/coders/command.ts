@@ -87,16 +87,18 @@ export function createCommandCoder(shellCommand: string): CoderBackend {
 
     async run(request: CoderRunRequest): Promise<CoderRunResult> {
       const attemptDir = resolve(request.attemptDir);
+      const scratchDir = resolve(request.scratchDir);
       const worktree = resolve(request.worktree);
       await mkdir(attemptDir, { recursive: true });
-      const promptFile = join(attemptDir, PROMPT_FILE);
+      await mkdir(scratchDir, { recursive: true });
+      // The prompt file lives in the scratch dir: its path is the only one the coder is told besides the worktree.
+      const promptFile = join(scratchDir, PROMPT_FILE);
       await writeFile(promptFile, request.prompt, "utf8");
       const transcriptPath = join(attemptDir, TRANSCRIPT_FILE);
       const env = {
         ...baseEnv(),
         ...request.env,
         DEVFLOW_PROMPT_FILE: promptFile,
-        DEVFLOW_ATTEMPT_DIR: attemptDir,
         DEVFLOW_WORKTREE: worktree,
         ...(request.model !== undefined ? { DEVFLOW_MODEL: request.model } : {}),
       };

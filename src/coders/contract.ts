@@ -6,8 +6,17 @@ export interface CoderRunRequest {
   prompt: string;
   /** The task worktree: the only directory the coder may change. */
   worktree: string;
-  /** attempts/attempt-NNN/: where the transcript, prompt file and per-run config home go. */
+  /**
+   * attempts/attempt-NNN/: devflow's record of the run (transcript, process-group file). Never given
+   * to the coder (no env variable, no argument, no prompt text): the coder has no path to devflow's
+   * artifacts (ADR 0018).
+   */
   attemptDir: string;
+  /**
+   * A per-run directory outside the task's artifact dir that the coder may read and write: the
+   * prompt file and a CLI's per-run config home go here. The caller creates and removes it.
+   */
+  scratchDir: string;
   /** Extra environment on top of the runner's allowlist (API keys the backend needs, ...). */
   env: Record<string, string>;
   timeoutMs: number;

@@ -10,7 +10,6 @@ const run = (exitCode: number | null, output = "") => ({ exitCode, output });
 const input = {
   prompt: "fix it",
   worktree: "/w",
-  attemptDir: "/a",
   configHome: "/a/coder-home",
   model: undefined,
 };

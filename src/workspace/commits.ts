@@ -1,7 +1,8 @@
 import { DevflowError } from "../errors/index.js";
 
+import { compareAndSwapRef } from "./branch-guard.js";
 import { runGit } from "./git.js";
-import { TASK_BRANCH_PREFIX } from "./task-branch.js";
+import { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 
 const IDENTITY = { name: "devflow", email: "devflow@localhost" };
 
@@ -51,6 +52,48 @@ export async function commitAll(worktree: string, message: string): Promise<stri
     allowHooksPathOverride: true,
   });
   return headCommit(worktree);
+}
+
+/**
+ * The completion commit (ADR 0018): stages the worktree, writes its tree, makes a commit on top of
+ * `expectedHead` with `commit-tree`, and moves `refs/heads/devflow/<task_id>` to it only if the ref
+ * still points at `expectedHead` (`git update-ref <ref> <new> <old>`). HEAD must point at exactly
+ * that ref, so another `devflow/*` branch is never accepted. Returns the new sha, or null when the
+ * tree equals `expectedHead`'s (the ref is still checked).
+ */
+export async function commitOnTaskBranch(
+  worktree: string,
+  taskId: string,
+  expectedHead: string,
+  message: string,
+): Promise<string | null> {
+  const ref = `refs/heads/${taskBranch(taskId)}`;
+  const headRef = (await runGit(worktree, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "")).trim();
+  if (headRef !== ref) {
+    throw new DevflowError(
+      "COMMIT_REFUSED",
+      `refusing to commit in ${worktree}: HEAD points at ${headRef || "a detached commit"}, not ${ref} (the only branch devflow accepts for this task)`,
+    );
+  }
+  if (message.trim() === "")
+    throw new DevflowError("COMMIT_REFUSED", "commit message is empty: pass a message describing the change");
+  if (expectedHead.startsWith("-")) throw new DevflowError("BAD_REVISION", `invalid commit ${expectedHead}`);
+  await runGit(worktree, ["add", "--all"]);
+  const tree = (await runGit(worktree, ["write-tree"])).trim();
+  const parentTree = (await runGit(worktree, ["rev-parse", `${expectedHead}^{tree}`])).trim();
+  if (tree === parentTree) {
+    await compareAndSwapRef(worktree, ref, expectedHead, expectedHead);
+    return null;
+  }
+  const sha = (
+    await runGit(worktree, ["commit-tree", tree, "-p", expectedHead, "-m", message], {
+      env: IDENTITY_ENV,
+      config: COMMIT_CONFIG,
+      allowHooksPathOverride: true,
+    })
+  ).trim();
+  await compareAndSwapRef(worktree, ref, sha, expectedHead);
+  return sha;
 }
 
 export interface CommitSummary {

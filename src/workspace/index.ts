@@ -1,6 +1,13 @@
 export { withBaseWorktree } from "./base-worktree.js";
+export {
+  compareAndSwapRef,
+  isAncestor,
+  type TaskBranchState,
+  taskBranchFindings,
+  taskBranchState,
+} from "./branch-guard.js";
 export { type CloneRequest, cloneForTask, openTaskClone } from "./clone.js";
-export { type CommitSummary, commitAll, commitsSince, headCommit } from "./commits.js";
+export { type CommitSummary, commitAll, commitOnTaskBranch, commitsSince, headCommit } from "./commits.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";
 export { type RepoMapOptions, repoMap } from "./repo-map.js";

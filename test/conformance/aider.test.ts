@@ -17,7 +17,7 @@ const initializer: CliCoderInitializer = {
   installStep: "python -m pip install aider-install && aider-install",
   expectedUsage: { input_tokens: 2300, output_tokens: 150, cost_usd: 0.02 },
   expectInvocation(call, world, prompt) {
-    const home = join(world.attemptDir, CONFIG_HOME_DIR);
+    const home = join(world.scratchDir, CONFIG_HOME_DIR);
     expect(call.argv.slice(0, 2)).toEqual(["--message-file", join(home, "aider-message.md")]);
     expect(call.message).toBe(prompt);
     expect(call.argv).toEqual(
@@ -40,6 +40,7 @@ describe("aider specifics", () => {
         prompt: "do it",
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv("retried"),
         timeoutMs: 60_000,
       });

@@ -19,7 +19,7 @@ const initializer: CliCoderInitializer = {
   expectInvocation(call, world) {
     expect(call.argv.slice(0, 4)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
     expect(call.argv).toEqual(expect.arrayContaining(["--permission-mode", "acceptEdits"]));
-    expect(call.env.CLAUDE_CONFIG_DIR).toBe(join(world.attemptDir, CONFIG_HOME_DIR));
+    expect(call.env.CLAUDE_CONFIG_DIR).toBe(join(world.scratchDir, CONFIG_HOME_DIR));
   },
 };
 
@@ -37,6 +37,7 @@ describe("claude specifics", () => {
         prompt: "do it",
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv(scenario),
         timeoutMs: 60_000,
       });

@@ -22,7 +22,7 @@ const initializer: CliCoderInitializer = {
     expect(call.argv.slice(0, 4)).toEqual(["exec", "--json", "-C", world.worktree]);
     expect(call.argv).toEqual(expect.arrayContaining(["--sandbox", "workspace-write"]));
     expect(call.argv.at(-1)).toBe(prompt);
-    expect(call.env.CODEX_HOME).toBe(join(world.attemptDir, CONFIG_HOME_DIR));
+    expect(call.env.CODEX_HOME).toBe(join(world.scratchDir, CONFIG_HOME_DIR));
   },
 };
 
@@ -42,6 +42,7 @@ describe("codex specifics", () => {
           prompt: "x",
           worktree: world.worktree,
           attemptDir: world.attemptDir,
+          scratchDir: world.scratchDir,
           env: world.stubEnv("success"),
           timeoutMs: 60_000,
         })
@@ -61,6 +62,7 @@ describe("codex specifics", () => {
         prompt: "do it",
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv("sandbox_failure"),
         timeoutMs: 60_000,
       });
@@ -83,6 +85,7 @@ describe("codex specifics", () => {
         prompt: "do it",
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv("success"),
         timeoutMs: 60_000,
       });
@@ -103,6 +106,7 @@ describe("codex specifics", () => {
         prompt,
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv("success"),
         timeoutMs: 60_000,
       });

@@ -21,7 +21,7 @@ const initializer: CliCoderInitializer = {
     expect(call.argv).toEqual(
       expect.arrayContaining(["--output-format", "json", "--approval-mode", "yolo", "--skip-trust"]),
     );
-    expect(call.env.GEMINI_CLI_HOME).toBe(join(world.attemptDir, CONFIG_HOME_DIR));
+    expect(call.env.GEMINI_CLI_HOME).toBe(join(world.scratchDir, CONFIG_HOME_DIR));
     expect(call.env.GEMINI_CLI_TRUST_WORKSPACE).toBe("true");
   },
 };
@@ -40,6 +40,7 @@ describe("gemini specifics: documented exit codes", () => {
         prompt: "do it",
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv(scenario),
         timeoutMs: 60_000,
       });

@@ -35,6 +35,8 @@ export interface CoderWorld {
   root: string;
   worktree: string;
   attemptDir: string;
+  /** The per-run scratch dir the coder may write (prompt file, CLI config home); not the attempt dir. */
+  scratchDir: string;
   baseSha: string;
   /** Where a hanging command writes the pid of the grandchild it left running. */
   pidFile: string;
@@ -68,6 +70,7 @@ export function createCoderWorld(name: string): CoderWorld {
   const root = mkdtempSync(join(tmpdir(), `devflow-conformance-${name}-`));
   const worktree = join(root, "worktree");
   const attemptDir = join(root, "attempts", "attempt-001");
+  const scratchDir = join(root, "scratch");
   const home = join(root, "home");
   for (const dir of [worktree, attemptDir, home]) mkdirSync(dir, { recursive: true });
   const gitEnv = { PATH: defaultToolPath(), HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
@@ -86,6 +89,7 @@ export function createCoderWorld(name: string): CoderWorld {
     root,
     worktree,
     attemptDir,
+    scratchDir,
     baseSha: git(["rev-parse", "HEAD"]),
     pidFile: join(root, "grandchild.pid"),
     startedFile: join(root, "started"),

@@ -17,7 +17,7 @@ const initializer: CliCoderInitializer = {
   installStep: "curl -fsSL https://junie.jetbrains.com/install.sh | bash",
   expectedUsage: { input_tokens: 150, output_tokens: 25, cost_usd: 0.015 },
   expectInvocation(call, world) {
-    const home = join(world.attemptDir, CONFIG_HOME_DIR);
+    const home = join(world.scratchDir, CONFIG_HOME_DIR);
     expect(call.argv).toEqual(
       expect.arrayContaining([
         "--output-format=json",
@@ -46,6 +46,7 @@ describe("junie specifics", () => {
         prompt: "do it",
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv("empty_result"),
         timeoutMs: 60_000,
       });
@@ -71,6 +72,7 @@ describe("junie specifics", () => {
         prompt: "do it",
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv("success"),
         timeoutMs: 60_000,
       });
@@ -98,6 +100,7 @@ describe("junie specifics", () => {
         prompt: "do it",
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: world.stubEnv("success"),
         timeoutMs: 60_000,
       });

@@ -21,8 +21,8 @@ const initializer: CliCoderInitializer = {
     const config = JSON.parse(call.env.OPENCODE_CONFIG_CONTENT ?? "{}");
     // Nothing may resolve to "ask": `opencode run` would wait forever.
     expect(config.permission).toEqual({ "*": "allow", external_directory: "deny" });
-    expect(call.env.XDG_CONFIG_HOME).toBe(join(world.attemptDir, CONFIG_HOME_DIR, "config"));
-    expect(call.env.XDG_DATA_HOME).toBe(join(world.attemptDir, CONFIG_HOME_DIR, "data"));
+    expect(call.env.XDG_CONFIG_HOME).toBe(join(world.scratchDir, CONFIG_HOME_DIR, "config"));
+    expect(call.env.XDG_DATA_HOME).toBe(join(world.scratchDir, CONFIG_HOME_DIR, "data"));
     expect(call.env.OPENCODE_DISABLE_CLAUDE_CODE_PROMPT).toBe("1");
   },
 };

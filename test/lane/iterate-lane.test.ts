@@ -11,6 +11,7 @@ import {
   NEAR_MISS_CODER,
   runLane,
   TASK_ID,
+  tempDir,
 } from "../support/lane-harness.js";
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
@@ -165,10 +166,12 @@ describe("iterate lane, end to end on a real repo", () => {
   });
 
   it("a coder timeout escalates without consuming a judge attempt", async () => {
+    // The marker lives in a dir the test owns: the coder is told no path into devflow's artifacts.
+    const markerDir = tempDir("devflow-slow-once-");
     const slowOnce = `
       import * as fs from "node:fs";
       import * as path from "node:path";
-      const marker = path.join(process.env.DEVFLOW_ATTEMPT_DIR, "slow-once");
+      const marker = path.join(${JSON.stringify(markerDir)}, "slow-once");
       if (!fs.existsSync(marker)) { fs.writeFileSync(marker, "x"); await new Promise((r) => setTimeout(r, 60000)); }
       ${CORRECT_FIX}
     `;

@@ -11,6 +11,7 @@ import { VerifierEnvelope } from "./verifier-envelope.js";
 
 export * from "./coder-report.js";
 export * from "./common.js";
+export * from "./contract.js";
 export * from "./conversation.js";
 export * from "./event.js";
 export * from "./gate-verdict.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CoderStatus } from "./coder-report.js";
 import { AttemptId, Revision, Timestamp, Usage } from "./common.js";
+import { Contract } from "./contract.js";
 import { GateVerdict } from "./gate-verdict.js";
 import { VerifierName } from "./verifier-envelope.js";
 
@@ -30,6 +31,13 @@ export const Readiness = z.object({
   }),
   seam_red_confirmed: z.boolean(),
   decided_at: Timestamp,
+  contract: Contract.optional().describe(
+    "The contract pinned in the lane's state when the task became ready (absent otherwise); ADR 0018",
+  ),
+  contract_sha256: z
+    .string()
+    .optional()
+    .describe("sha256 of the contract's canonical JSON (keys sorted), so a reader can check it"),
 });
 
 export const AttemptSummary = z.object({

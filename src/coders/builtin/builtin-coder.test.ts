@@ -31,6 +31,7 @@ const request = (overrides: { timeoutMs?: number } = {}) => ({
   prompt: "Make the change.",
   worktree: world.worktree,
   attemptDir: world.attemptDir,
+  scratchDir: join(world.root, "scratch"),
   env: {},
   timeoutMs: 60_000,
   ...overrides,

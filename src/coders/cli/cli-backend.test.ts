@@ -58,12 +58,15 @@ describe("createCliBackend", () => {
       prompt: "p",
       worktree: join(root, "wt"),
       attemptDir: join(root, "attempt"),
+      scratchDir: join(root, "scratch"),
       env: { FAKE_HOME: "/home/user/.fake", EJ_RUNNER_PWD: "/elsewhere" },
       timeoutMs: 30_000,
     });
     expect(result.status).toBe("ok");
     const seen = readFileSync(dump, "utf8");
-    expect(seen).toContain(`FAKE_HOME=${join(root, "attempt", CONFIG_HOME_DIR)}`);
+    // The config home is in the scratch dir, never in the attempt dir (ADR 0018).
+    expect(seen).toContain(`FAKE_HOME=${join(root, "scratch", CONFIG_HOME_DIR)}`);
+    expect(seen).not.toContain(join(root, "attempt"));
     expect(seen).toContain("FROM_SPEC=1");
     expect(seen).toContain("FAKE_KEY=fake-key-123456");
     expect(seen).toContain("settings.json");

@@ -19,7 +19,7 @@ import { BATCH_ENV, mergeEnv, pickEnv } from "./env.js";
 import type { CliBackendSpec, CliCoderProbe, CliRuntimeOptions, Interpretation, SourceEnv } from "./types.js";
 
 export const TRANSCRIPT_FILE = "coder_transcript.log";
-/** The per-run config home inside the attempt dir; removed after the run (it can hold the CLI's copy of the env). */
+/** The per-run config home inside the request's scratch dir (never the attempt dir); removed after the run (it can hold the CLI's copy of the env). */
 export const CONFIG_HOME_DIR = "coder-home";
 export const DEFAULT_VERSION_TIMEOUT_MS = 10_000;
 
@@ -157,14 +157,14 @@ class CliBackend implements CoderBackend {
         this.spec.authHint,
       );
     }
-    const configHome = join(request.attemptDir, CONFIG_HOME_DIR);
+    // In the per-run scratch dir, not the attempt dir: the CLI may write its home, never devflow's artifacts.
+    const configHome = join(request.scratchDir, CONFIG_HOME_DIR);
     await rm(configHome, { recursive: true, force: true });
     await mkdir(configHome, { recursive: true, mode: 0o700 });
     try {
       const prepared = this.spec.prepare({
         prompt: request.prompt,
         worktree: request.worktree,
-        attemptDir: request.attemptDir,
         configHome,
         model: request.model,
         sourceEnv: { ...this.source, ...request.env },

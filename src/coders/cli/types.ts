@@ -13,8 +13,7 @@ export type Interpretation = CoderOutcome & {
 export interface PrepareInput {
   prompt: string;
   worktree: string;
-  attemptDir: string;
-  /** Fresh, empty, per-run directory under the attempt dir; removed after the run. */
+  /** Fresh, empty, per-run directory under the request's scratch dir (never the attempt dir); removed after the run. */
   configHome: string;
   model: string | undefined;
   sourceEnv: SourceEnv;

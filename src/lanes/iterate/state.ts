@@ -1,6 +1,12 @@
 import { StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { ConversationTurn, Terminal } from "../../artifacts/schemas/index.js";
+import {
+  Contract,
+  ConversationTurn,
+  GateVerdict,
+  Terminal,
+  VerifierEnvelope,
+} from "../../artifacts/schemas/index.js";
 
 /**
  * What the iterate lane checkpoints between nodes. Deliberately small: the artifacts on disk are
@@ -36,6 +42,20 @@ export const IterateState = new StateSchema({
     })
     .nullable()
     .default(null),
+
+  /**
+   * What every attempt is judged against, pinned at readiness (ADR 0018). verify, gate and commit
+   * use this, never the task/observation re-read from disk after a coder ran.
+   */
+  contract: Contract.nullable().default(null),
+  /** The task branch's commit devflow last accepted (null: the base commit); the coder may only add on top. */
+  branchHead: z.string().nullable().default(null),
+  /** The task branch's commit right after the last coder run; commit moves the branch from it (CAS). */
+  coderHead: z.string().nullable().default(null),
+  /** The current attempt's verifier results as verify produced them; the gate decides from these. */
+  verifierResults: z.array(VerifierEnvelope).default(() => []),
+  /** The gate's verdict on the current attempt; commit writes its message from this. */
+  gateVerdict: GateVerdict.nullable().default(null),
 
   /** Judge attempts started so far; the current attempt id is attempt-<judgeAttempt>. */
   judgeAttempt: z.number().int().default(0),

@@ -45,6 +45,7 @@ export function cliCoderSpec(controls: CliCoderInitializer): void {
       prompt: CONFORMANCE_PROMPT,
       worktree: world.worktree,
       attemptDir: world.attemptDir,
+      scratchDir: world.scratchDir,
       env: world.stubEnv(scenario, { STUB_SECRET_ENV: controls.secretEnv }),
       timeoutMs: 60_000,
       ...overrides,
@@ -80,7 +81,7 @@ export function cliCoderSpec(controls: CliCoderInitializer): void {
       expect(world.git(["status", "--porcelain"])).toContain("stub-edit.txt");
       expect(result.transcriptPath).toBe(join(world.attemptDir, "coder_transcript.log"));
       expect(existsSync(result.transcriptPath)).toBe(true);
-      expect(existsSync(join(world.attemptDir, CONFIG_HOME_DIR))).toBe(false);
+      expect(existsSync(join(world.scratchDir, CONFIG_HOME_DIR))).toBe(false);
     });
 
     it("passes the documented flags, closes or fully writes stdin, and hands over only allowed variables", async () => {

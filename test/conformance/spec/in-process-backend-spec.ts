@@ -60,6 +60,7 @@ export function inProcessCoderSpec(driver: InProcessCoderInitializer): void {
         prompt: CONFORMANCE_PROMPT,
         worktree: world.worktree,
         attemptDir: world.attemptDir,
+        scratchDir: world.scratchDir,
         env: {},
         timeoutMs: 60_000,
         ...overrides,

@@ -1,14 +1,25 @@
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildCoderPrompt } from "../../../agents/coder/coder-prompt.js";
 import { CoderReport, Lesson, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { CODER_GROUP_FILE, type CoderRunResult } from "../../../coders/contract.js";
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
 import { nowIso } from "../../../util/time.js";
-import { commitsSince, diffTrees, headCommit, snapshotTree } from "../../../workspace/index.js";
+import {
+  commitsSince,
+  diffTrees,
+  headCommit,
+  snapshotTree,
+  taskBranchState,
+} from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate, transition } from "../lane/run-record.js";
 import { linkDependencies } from "../link-dependencies.js";
+
+/** Recorded when the task branch is gone after a run: matches no commit, so the gate reports it. */
+const NO_COMMIT = "0".repeat(40);
 
 /** Coder statuses that a retry cannot fix: stop with the reason instead of burning attempts. */
 const FATAL = ["auth", "rate_limit", "budget"] as const;
@@ -51,15 +62,23 @@ export const code: NodeBody = async (state, deps) => {
   const before = state.attemptTree ?? state.seamTree ?? (await snapshotTree(state.worktree));
   const headBefore = await headCommit(state.worktree);
   const started = nowIso();
-  const result = await deps.coder.run({
-    prompt,
-    worktree: state.worktree,
-    attemptDir: dir,
-    env: {},
-    timeoutMs,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
-  });
+  // The coder is told the worktree and this scratch dir only, never the attempt dir (ADR 0018).
+  const scratchDir = await mkdtemp(join(tmpdir(), "devflow-coder-"));
+  const result = await deps.coder
+    .run({
+      prompt,
+      worktree: state.worktree,
+      attemptDir: dir,
+      scratchDir,
+      env: {},
+      timeoutMs,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
+    })
+    .finally(() => rm(scratchDir, { recursive: true, force: true }));
+  // Where the task branch stands after the run: the gate checks it is still there, on top of what
+  // devflow accepted before, and commit moves it from exactly there (ADR 0018).
+  const coderHead = (await taskBranchState(state.worktree, state.taskId)).sha ?? NO_COMMIT;
   if (result.usage) {
     deps.gateway.recordExternalUsage("coder", result.usage, result.usage.cost_usd, attemptId);
   }
@@ -127,6 +146,7 @@ export const code: NodeBody = async (state, deps) => {
         timeoutAttempt: state.timeoutAttempt + 1,
         escalations: state.escalations + 1,
         attemptTree: after,
+        coderHead,
       },
       line: `${line}; escalating timeout ×${state.timeoutAttempt + 1} (not a judge attempt)`,
       ok: false,
@@ -140,7 +160,7 @@ export const code: NodeBody = async (state, deps) => {
   return {
     ...base,
     goto: "verify",
-    update: { attemptTree: after },
+    update: { attemptTree: after, coderHead },
     line,
     ok: result.status === "ok",
     runState: "coding",

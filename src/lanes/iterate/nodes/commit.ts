@@ -1,28 +1,39 @@
 import { attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { taskDirLabel } from "../../../home/index.js";
 import { commitBody } from "../../../verify/index.js";
-import { commitAll, commitsSince } from "../../../workspace/index.js";
+import { commitOnTaskBranch, commitsSince } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate } from "../lane/run-record.js";
 
 /**
  * The orchestrator, not the coder, makes the commit that claims completion. The claim is the gate
- * verdict the gate node recorded for this attempt, read back unchanged: the message names what
- * passed and what was not checked, never a fixed list.
+ * verdict the gate node handed over in state for this attempt, unchanged: the message names what
+ * passed and what was not checked, never a fixed list. The commit goes on
+ * `refs/heads/devflow/<task_id>` only, by compare-and-swap from the commit the gate accepted; a
+ * branch moved since is refused (ADR 0018).
  */
 export const commit: NodeBody = async (state, deps) => {
   const attemptId = toAttemptId(state.judgeAttempt);
-  const run = await deps.store.read("iterator_run");
-  const gate = run?.attempts.find((a) => a.attempt_id === attemptId)?.gate;
-  if (gate?.result !== "pass") {
-    throw new Error(`commit: iterator_run.json holds no passing gate verdict for ${attemptId}`);
+  const gate = state.gateVerdict;
+  if (gate?.result !== "pass" || gate.attempt_id !== attemptId) {
+    throw new Error(`commit: the lane state holds no passing gate verdict for ${attemptId}`);
   }
   const task = await deps.store.read("task_artifact");
   const title = task?.title ?? state.request;
-  const sha = await commitAll(
-    state.worktree,
-    `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\nArtifacts: ${taskDirLabel(state.taskId)}/`,
-  );
+  const expected = state.branchHead ?? state.baseCommit;
+  let sha: string | null;
+  try {
+    sha = await commitOnTaskBranch(
+      state.worktree,
+      state.taskId,
+      expected,
+      `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\nArtifacts: ${taskDirLabel(state.taskId)}/`,
+    );
+  } catch (error) {
+    const reason = `tamper: the task branch changed after the gate passed ${attemptId}: ${error instanceof Error ? error.message : String(error)}`;
+    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    return { line: `${state.branch} moved; not committed`, ok: false, runState: "blocked" };
+  }
   const commits = await commitsSince(state.worktree, state.baseCommit);
   const head = sha ?? commits.at(0)?.sha ?? null;
   const coderCommits = commits.filter((c) => c.sha !== sha);

@@ -1,37 +1,39 @@
 import {
   type AttemptSummary,
   CoderReport,
+  type GateVerdict,
   isCriticJudged,
   Lesson,
   attemptId as toAttemptId,
-  VerifierEnvelope,
-  VerifierName,
 } from "../../../artifacts/schemas/index.js";
 import { nowIso } from "../../../util/time.js";
 import { completionGate, verdictLine } from "../../../verify/index.js";
-import { commitAll } from "../../../workspace/index.js";
+import { commitOnTaskBranch } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
+import { tamperFindings } from "../lane/integrity.js";
 import { recordAttempt, terminate } from "../lane/run-record.js";
 import { stepsMarkdown } from "../markdown.js";
 import { MAX_REPLANS } from "./replan.js";
 
 /**
- * The completion gate (seeds/03): reads the attempt's envelopes back from disk (the artifacts are
- * the truth, not in-memory results) and passes only when all five conditions hold.
+ * The completion gate (seeds/03): decides from the verifier results verify handed over in state
+ * (the envelopes on disk are the record, ADR 0018) and passes only when all five conditions hold
+ * and the tamper check finds nothing: a task dir file, the pinned contract, an envelope or the task
+ * branch changed behind devflow's back fails the attempt and stops the run (blocked).
  */
 export const gate: NodeBody = async (state, deps) => {
   const attemptId = toAttemptId(state.judgeAttempt);
-  const envelopes: VerifierEnvelope[] = [];
-  for (const name of VerifierName.options) {
-    const envelope = await deps.store.readAttemptJson(attemptId, `verifiers/${name}.json`, VerifierEnvelope);
-    if (envelope) envelopes.push(envelope);
-  }
+  const envelopes = state.verifierResults.filter((e) => e.attempt_id === attemptId);
   const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
   if (!report) throw new Error(`gate: ${attemptId}/coder_report.json is missing`);
-  const verdict = completionGate(envelopes, {
+  const judged = completionGate(envelopes, {
     attemptId,
     requireRegression: deps.options.testCommand !== null,
   });
+  const tamper = (await tamperFindings(state, deps, attemptId)).map((f) => `tamper: ${f}`);
+  const verdict: GateVerdict = tamper.length
+    ? { ...judged, result: "fail", reasons: [...tamper, ...judged.reasons] }
+    : judged;
   const planInvalid = envelopes.some(
     (e) => e.verifier === "critic" && isCriticJudged(e.native_payload) && e.native_payload.plan_invalid,
   );
@@ -63,17 +65,44 @@ export const gate: NodeBody = async (state, deps) => {
   };
   await recordAttempt(deps.store, summary, deps.gateway);
 
+  if (tamper.length) {
+    // Loud, and final: a record that changed behind devflow's back cannot be judged again.
+    const reason = `${attemptId} failed the tamper check: ${tamper.join("; ")}`;
+    await terminate(deps.store, deps.gateway, {
+      verdict: "blocked",
+      reason,
+      branch: state.branch,
+      gate: verdict,
+    });
+    return {
+      goto: "__end__",
+      update: { gateResult: "fail", gateVerdict: verdict },
+      line: `${attemptId} tamper: ${tamper.length} finding(s)`,
+      ok: false,
+      attemptId,
+      runState: "blocked",
+      detail: { tamper },
+    };
+  }
+  // The coder's own commits on top of the accepted head are accepted with the attempt.
+  const accepted = { branchHead: state.coderHead ?? state.branchHead, gateVerdict: verdict };
+
   if (verdict.result === "pass") {
     const caveats = verdict.caveats.length
       ? ` (not checked: ${verdict.caveats.map((c) => c.verifier).join(", ")})`
       : "";
-    return { goto: "commit", update: { gateResult: "pass" }, line: `${attemptId} pass${caveats}`, attemptId };
+    return {
+      goto: "commit",
+      update: { ...accepted, gateResult: "pass" },
+      line: `${attemptId} pass${caveats}`,
+      attemptId,
+    };
   }
   const reasons = verdict.reasons.join("; ");
   if (planInvalid && deps.options.interactive && state.replans < MAX_REPLANS) {
     return {
       goto: "replan",
-      update: { gateResult: "fail" },
+      update: { ...accepted, gateResult: "fail" },
       line: `${attemptId} plan_invalid; asking to re-plan`,
       ok: false,
     };
@@ -88,7 +117,7 @@ export const gate: NodeBody = async (state, deps) => {
     });
     return {
       goto: "__end__",
-      update: { gateResult: "fail" },
+      update: { ...accepted, gateResult: "fail" },
       line: `${attemptId} plan_invalid`,
       ok: false,
       runState: "blocked",
@@ -97,7 +126,7 @@ export const gate: NodeBody = async (state, deps) => {
   if (state.judgeAttempt < deps.options.maxJudgeAttempts) {
     return {
       goto: "repair",
-      update: { gateResult: "fail" },
+      update: { ...accepted, gateResult: "fail" },
       line: `${attemptId} fail: ${reasons}`,
       ok: false,
       attemptId,
@@ -121,8 +150,10 @@ export const gate: NodeBody = async (state, deps) => {
     ),
   );
   // Keep the work on the branch, clearly labelled as not verified.
-  const commit = await commitAll(
+  const commit = await commitOnTaskBranch(
     state.worktree,
+    state.taskId,
+    state.coderHead ?? state.branchHead ?? state.baseCommit,
     `devflow(${state.taskId}): unverified work after ${state.judgeAttempt} attempt(s)\n\nNot completed: ${reasons}`,
   );
   const reason = `${state.judgeAttempt} judge attempt(s) used without passing the completion gate; last: ${reasons}`;
@@ -135,7 +166,7 @@ export const gate: NodeBody = async (state, deps) => {
   });
   return {
     goto: "__end__",
-    update: { gateResult: "fail" },
+    update: { ...accepted, gateResult: "fail" },
     line: `${attemptId} fail; attempts exhausted`,
     ok: false,
     runState: "exhausted",

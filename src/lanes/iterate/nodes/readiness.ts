@@ -1,5 +1,10 @@
 import { join } from "node:path";
-import type { IteratorRun } from "../../../artifacts/schemas/index.js";
+import {
+  type Contract,
+  canonicalSha256,
+  contractSha256,
+  type IteratorRun,
+} from "../../../artifacts/schemas/index.js";
 import { nowIso } from "../../../util/time.js";
 import { detectTestCommand, takeRegressionBaseline } from "../../../verify/index.js";
 import { withBaseWorktree } from "../../../workspace/index.js";
@@ -23,9 +28,16 @@ export const readiness: NodeBody = async (state, deps) => {
     observation_artifact_revision: observation.revision,
   };
   const seamRed = observation.seam_check?.red === true;
-  const decide = async (status: Readiness["status"], reason: string) => {
+  const decide = async (status: Readiness["status"], reason: string, contract?: Contract) => {
     await updateRun(deps.store, (run) => {
-      run.readiness = { status, reason, cites, seam_red_confirmed: seamRed, decided_at: nowIso() };
+      run.readiness = {
+        status,
+        reason,
+        cites,
+        seam_red_confirmed: seamRed,
+        decided_at: nowIso(),
+        ...(contract ? { contract, contract_sha256: contractSha256(contract) } : {}),
+      };
       pushState(run, status === "ready" ? "ready_for_coder" : "awaiting_readiness", reason);
     });
   };
@@ -100,10 +112,27 @@ export const readiness: NodeBody = async (state, deps) => {
     }
   }
 
-  await decide("ready", `seam \`${observation.failing_seam.command}\` is red on base; spawning the coder`);
+  // The contract every attempt is judged against, pinned before any coder can write anything.
+  const seam = observation.failing_seam;
+  const contract: Contract = {
+    task_id: state.taskId,
+    task_artifact_revision: task.revision,
+    observation_artifact_revision: observation.revision,
+    task_artifact_sha256: canonicalSha256(task),
+    observation_artifact_sha256: canonicalSha256(observation),
+    base_commit: state.baseCommit,
+    seam_command: seam.command,
+    seam_files: [...seam.files].sort().map((path) => ({ path, sha256: state.seamFileHashes[path] ?? null })),
+    seam_tests: [],
+    expected_green_condition: observation.expected_green_condition,
+    scope: task.scope_boundary,
+    test_command: detected,
+  };
+  await decide("ready", `seam \`${seam.command}\` is red on base; spawning the coder`, contract);
   return {
     goto: "code",
     update: {
+      contract,
       testCommand: detected,
       baseline,
       // After a re-plan the attempt numbering goes on: attempt ids never repeat within a task.

@@ -1,6 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CoderReport, attemptId as toAttemptId, VerifierEnvelope } from "../../../artifacts/schemas/index.js";
+import {
+  CoderReport,
+  canonicalSha256,
+  attemptId as toAttemptId,
+  VerifierEnvelope,
+} from "../../../artifacts/schemas/index.js";
 import {
   criticNotAsked,
   runCriticVerifier,
@@ -15,18 +20,18 @@ import { transition } from "../lane/run-record.js";
 
 /**
  * Runs every verifier itself and writes one normalized envelope each under
- * attempts/attempt-NNN/verifiers/. The critic (a model call) only runs when the deterministic
- * verifiers pass: its verdict cannot rescue a red seam, so asking would only spend tokens.
+ * attempts/attempt-NNN/verifiers/ (the record); the results go to the gate in state. Every input
+ * comes from the contract pinned at readiness (ADR 0018), never from the task or observation read
+ * back after the coder ran. The critic (a model call) only runs when the deterministic verifiers
+ * pass: its verdict cannot rescue a red seam, so asking would only spend tokens.
  */
 export const verify: NodeBody = async (state, deps) => {
   const attemptId = toAttemptId(state.judgeAttempt);
   deps.gateway.setAttempt(attemptId);
   await transition(deps.store, "verifying", `${attemptId}: re-running the evidence`);
-  const task = await deps.store.read("task_artifact");
-  const observation = await deps.store.read("observation_artifact");
-  const seam = observation?.failing_seam;
-  if (!task || !observation || !seam || !state.seamTree)
-    throw new Error("verify: the seam or artifacts are missing");
+  const contract = state.contract;
+  if (!contract || !state.seamTree) throw new Error("verify: no contract was pinned at readiness");
+  const seamFiles = contract.seam_files.map((f) => f.path);
   const dir = deps.store.attemptDir(attemptId);
   mkdirSync(join(dir, "verifiers"), { recursive: true });
   const timeoutMs = deps.options.commandTimeoutMs;
@@ -38,8 +43,8 @@ export const verify: NodeBody = async (state, deps) => {
 
   const seamEnvelope = await runSeamVerifier({
     worktree: state.worktree,
-    seam: { command: seam.command, files: seam.files },
-    expectedGreenCondition: observation.expected_green_condition,
+    seam: { command: contract.seam_command, files: seamFiles },
+    expectedGreenCondition: contract.expected_green_condition,
     timeoutMs,
     logPath: join(dir, "verifiers", "seam.log"),
     attemptId,
@@ -49,13 +54,13 @@ export const verify: NodeBody = async (state, deps) => {
     seamEnvelope,
     await runSeamIntegrityVerifier({
       worktree: state.worktree,
-      seamFileHashes: state.seamFileHashes,
+      seamFileHashes: Object.fromEntries(contract.seam_files.map((f) => [f.path, f.sha256])),
       attemptId,
     }),
     // Without a test command this is a typed skip (no_test_command), which the gate turns into a caveat.
     await runRegressionVerifier({
       worktree: state.worktree,
-      command: state.testCommand,
+      command: contract.test_command,
       baseline: state.baseline,
       timeoutMs,
       logPath: join(dir, "verifiers", "regression.log"),
@@ -64,15 +69,24 @@ export const verify: NodeBody = async (state, deps) => {
     }),
     await runScopeVerifier({
       changedFiles: cumulative.files,
-      scope: task.scope_boundary,
-      seamFiles: seam.files,
+      scope: contract.scope,
+      seamFiles,
       attemptId,
     }),
   ];
   const deterministicPass = envelopes.every(
     (e) => e.overall_result === "pass" || e.overall_result === "skipped",
   );
-  if (deterministicPass) {
+  // The critic's prompt needs the full task and observation: only the exact pinned revisions are
+  // used; anything else is tampering, which the gate reports (the critic is then not asked).
+  const task = await deps.store.read("task_artifact").catch(() => null);
+  const observation = await deps.store.read("observation_artifact").catch(() => null);
+  const pinned =
+    task !== null &&
+    observation !== null &&
+    canonicalSha256(task) === contract.task_artifact_sha256 &&
+    canonicalSha256(observation) === contract.observation_artifact_sha256;
+  if (deterministicPass && pinned) {
     const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
     envelopes.push(
       await runCriticVerifier({
@@ -89,17 +103,21 @@ export const verify: NodeBody = async (state, deps) => {
   } else {
     envelopes.push(criticNotAsked(attemptId));
   }
+  const results: VerifierEnvelope[] = [];
   for (const envelope of envelopes) {
-    await deps.store.writeAttemptJson(
-      attemptId,
-      `verifiers/${envelope.verifier}.json`,
-      VerifierEnvelope,
-      envelope,
+    results.push(
+      await deps.store.writeAttemptJson(
+        attemptId,
+        `verifiers/${envelope.verifier}.json`,
+        VerifierEnvelope,
+        envelope,
+      ),
     );
   }
   const summary = envelopes.map((e) => `${e.verifier} ${mark(e.overall_result)}`).join(" ");
   return {
     goto: "gate",
+    update: { verifierResults: results },
     line: `${attemptId} ${summary}`,
     attemptId,
     ok: deterministicPass,

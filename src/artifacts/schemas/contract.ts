@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { ScopeBoundary } from "./task-artifact.js";
+
+/** One file the seam consists of, with its sha256 when the contract was pinned (null: absent then). */
+export const ContractSeamFile = z.object({
+  path: z.string().min(1),
+  sha256: z.string().nullable(),
+});
+
+/**
+ * What an attempt is judged against, pinned at readiness in the lane's checkpointed state before any
+ * coder runs (ADR 0018). verify, gate and commit use this copy, never the task or observation read
+ * back from disk after a coder ran; a difference between the two is a tamper finding.
+ */
+export const Contract = z.object({
+  task_id: z.string().min(1),
+  task_artifact_revision: z.number().int().min(1),
+  observation_artifact_revision: z.number().int().min(1),
+  task_artifact_sha256: z.string().describe("sha256 of the task artifact's canonical JSON at that revision"),
+  observation_artifact_sha256: z
+    .string()
+    .describe("sha256 of the observation artifact's canonical JSON at that revision"),
+  base_commit: z.string().min(1),
+  seam_command: z.string().min(1),
+  seam_files: z.array(ContractSeamFile).describe("Sorted by path"),
+  seam_tests: z
+    .array(z.string())
+    .describe("Named identities of the seam's failing tests on base; empty until they are collected"),
+  expected_green_condition: z.string().nullable(),
+  scope: ScopeBoundary.describe(
+    "The task's scope boundary (allowed_paths is what the scope verifier enforces)",
+  ),
+  test_command: z.string().nullable().describe("The regression command; null when there is none"),
+});
+export type Contract = z.infer<typeof Contract>;
+
+/** sha256 of the contract's canonical JSON (object keys sorted at every level), hex. */
+export function contractSha256(contract: Contract): string {
+  return canonicalSha256(contract);
+}
+
+/** sha256 of any value's canonical JSON, hex. */
+export function canonicalSha256(value: unknown): string {
+  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+}
+
+/** JSON with object keys sorted at every level and undefined members dropped: equal values, equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,75 @@
+import { DevflowError } from "../errors/index.js";
+import { gitSucceeds, runGit } from "./git.js";
+import { taskBranch } from "./task-branch.js";
+
+/** Where the task branch stands now: what HEAD points at and the commit of `refs/heads/devflow/<id>`. */
+export interface TaskBranchState {
+  /** Full ref HEAD points at, or null on a detached HEAD. */
+  headRef: string | null;
+  /** The commit of `refs/heads/devflow/<task_id>`, or null when the ref is gone. */
+  sha: string | null;
+}
+
+export async function taskBranchState(worktree: string, taskId: string): Promise<TaskBranchState> {
+  const ref = `refs/heads/${taskBranch(taskId)}`;
+  const headRef = (await runGit(worktree, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "")).trim();
+  const sha = (
+    await runGit(worktree, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).catch(() => "")
+  ).trim();
+  return { headRef: headRef === "" ? null : headRef, sha: sha === "" ? null : sha };
+}
+
+/** True when `ancestor` is `descendant` or one of its ancestors. */
+export async function isAncestor(worktree: string, ancestor: string, descendant: string): Promise<boolean> {
+  if (ancestor.startsWith("-") || descendant.startsWith("-")) return false;
+  return gitSucceeds(worktree, ["merge-base", "--is-ancestor", ancestor, descendant]);
+}
+
+/**
+ * Branch integrity (ADR 0018): the only branch accepted for a task is `refs/heads/devflow/<task_id>`,
+ * HEAD must point at it, it must stand at `expected` (the commit devflow recorded after the coder
+ * ran), and `since` (the commit devflow accepted before that run) must be an ancestor of it, so the
+ * coder only added commits on top. Returns one finding per broken condition; empty when intact.
+ */
+export async function taskBranchFindings(
+  worktree: string,
+  taskId: string,
+  expected: { head: string; since: string },
+): Promise<string[]> {
+  const ref = `refs/heads/${taskBranch(taskId)}`;
+  const now = await taskBranchState(worktree, taskId);
+  const findings: string[] = [];
+  if (now.headRef !== ref) {
+    findings.push(`HEAD of the task checkout points at ${now.headRef ?? "a detached commit"}, not ${ref}`);
+  }
+  if (now.sha === null) {
+    findings.push(`${ref} is gone`);
+  } else if (now.sha !== expected.head) {
+    findings.push(
+      `${ref} moved to ${now.sha.slice(0, 12)} after devflow recorded ${expected.head.slice(0, 12)}`,
+    );
+  }
+  if (!(await isAncestor(worktree, expected.since, expected.head))) {
+    findings.push(
+      `${ref} was rewritten: ${expected.head.slice(0, 12)} does not descend from ${expected.since.slice(0, 12)}, the commit devflow accepted before the coder ran`,
+    );
+  }
+  return findings;
+}
+
+/** `git update-ref <ref> <new> <old>`: moves the ref only if it still points at `old`. */
+export async function compareAndSwapRef(
+  worktree: string,
+  ref: string,
+  next: string,
+  old: string,
+): Promise<void> {
+  try {
+    await runGit(worktree, ["update-ref", "-m", "devflow: commit", ref, next, old]);
+  } catch (error) {
+    throw new DevflowError(
+      "COMMIT_REFUSED",
+      `refusing to move ${ref}: it no longer points at ${old.slice(0, 12)}, the commit devflow verified on (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+}
