@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { buildCoderPrompt } from "../../../agents/coder/coder-prompt.js";
 import { CoderReport, Lesson, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { CODER_GROUP_FILE, type CoderRunResult } from "../../../coders/contract.js";
+import { endMarkedProcesses, newRunMarker } from "../../../process/containment.js";
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
 import { nowIso } from "../../../util/time.js";
 import { commitsSince, diffTrees, headCommit, snapshotTree } from "../../../workspace/index.js";
@@ -51,6 +52,7 @@ export const code: NodeBody = async (state, deps) => {
   const before = state.attemptTree ?? state.seamTree ?? (await snapshotTree(state.worktree));
   const headBefore = await headCommit(state.worktree);
   const started = nowIso();
+  const runMarker = newRunMarker();
   const result = await deps.coder.run({
     prompt,
     worktree: state.worktree,
@@ -59,7 +61,10 @@ export const code: NodeBody = async (state, deps) => {
     timeoutMs,
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
+    runMarker,
   });
+  // Nothing the coder started may run on while devflow snapshots and verifies (issue 9, class 2).
+  const survivors = await endMarkedProcesses(runMarker);
   if (result.usage) {
     deps.gateway.recordExternalUsage("coder", result.usage, result.usage.cost_usd, attemptId);
   }
@@ -104,6 +109,11 @@ export const code: NodeBody = async (state, deps) => {
     },
   };
 
+  if (survivors.length > 0) {
+    const reason = `process_survived: process(es) ${survivors.join(", ")} started by the coder in ${attemptId} could not be ended; devflow does not verify while they can still change the worktree`;
+    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    return { ...base, goto: "__end__", line: `${line} (${reason})`, ok: false, runState: "blocked" };
+  }
   if (result.status === "aborted") {
     // Leave the checkpoint before this node: --resume re-runs this attempt from the start.
     throw new Error(`coder run aborted during ${attemptId}; resume with --resume`);
