@@ -3,6 +3,13 @@ export { type CloneRequest, cloneForTask, openTaskClone } from "./clone.js";
 export { type CommitSummary, commitAll, commitsSince, headCommit } from "./commits.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";
+export {
+  compareFingerprints,
+  type FingerprintLimits,
+  fingerprintRepo,
+  type RepoFingerprint,
+  uncommittedPaths,
+} from "./repo-fingerprint.js";
 export { type RepoMapOptions, repoMap } from "./repo-map.js";
 export { diffTrees, snapshotTree, type TreeDiff } from "./snapshot.js";
 export { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
