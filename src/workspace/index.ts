@@ -1,5 +1,6 @@
 export { withBaseWorktree } from "./base-worktree.js";
 export { type CloneRequest, cloneForTask, openTaskClone } from "./clone.js";
+export { CODER_GITCONFIG_FILE, coderGitEnv } from "./coder-git-env.js";
 export { type CommitSummary, commitAll, commitsSince, headCommit } from "./commits.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";

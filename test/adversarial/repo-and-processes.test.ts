@@ -144,6 +144,34 @@ describe("the user's repository is checked (class 7)", () => {
   });
 });
 
+describe("the coder's git configuration", () => {
+  it("is a per-run global config: the user's ~/.gitconfig is neither read nor written, and the run completes", async () => {
+    const home = tempDir("devflow-home-");
+    const userConfig = "[user]\n\tname = The User\n[alias]\n\tst = status\n";
+    writeFileSync(join(home, ".gitconfig"), userConfig);
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const run = await runLane({
+        coder: coderScript(`${PRELUDE}
+          console.log("identity:", git("config", "--global", "--get", "user.name"));
+          git("config", "--global", "pwned.key", "yes");
+          try { git("st"); console.log("alias: yes"); } catch { console.log("alias: no"); }`),
+      });
+      expect(run.result?.terminal.verdict).toBe("completed");
+      expect(readFileSync(join(home, ".gitconfig"), "utf8")).toBe(userConfig);
+      const transcript = readFileSync(
+        join(run.store.dir, "attempts", "attempt-001", "coder_transcript.log"),
+        "utf8",
+      );
+      expect(transcript).toContain("identity: devflow coder");
+      expect(transcript).toContain("alias: no");
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
+});
+
 /**
  * A background process that sleeps past the coder's exit, then sabotages: it edits the fix in the
  * worktree (after verification, before the commit) and writes into the user's checkout. It writes

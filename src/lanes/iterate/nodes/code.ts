@@ -6,7 +6,7 @@ import { CODER_GROUP_FILE, type CoderRunResult } from "../../../coders/contract.
 import { endMarkedProcesses, newRunMarker } from "../../../process/containment.js";
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
 import { nowIso } from "../../../util/time.js";
-import { commitsSince, diffTrees, headCommit, snapshotTree } from "../../../workspace/index.js";
+import { coderGitEnv, commitsSince, diffTrees, headCommit, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate, transition } from "../lane/run-record.js";
 import { linkDependencies } from "../link-dependencies.js";
@@ -57,7 +57,7 @@ export const code: NodeBody = async (state, deps) => {
     prompt,
     worktree: state.worktree,
     attemptDir: dir,
-    env: {},
+    env: coderGitEnv(dir),
     timeoutMs,
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
