@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pidNamespacePrefix } from "./containment.js";
 import { baseEnv } from "./env.js";
 import { processIsRunning } from "./process-group.js";
 import { runProcess } from "./run-process.js";
@@ -401,6 +402,25 @@ describe("runProcess confine", () => {
     expect(result.survivors).toEqual([]);
     expect(isGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
   });
+
+  it.skipIf(pidNamespacePrefix() === null)(
+    "with a PID namespace, also ends a setsid process that cleared its environment (no marker)",
+    async () => {
+      const pidFile = join(dir, "unmarked.pid");
+      const result = await runProcess({
+        command: `setsid env -i /bin/sh -c 'read -r p _ < /proc/self/stat; echo $p > "$0"; exec /bin/sleep 300' "${pidFile}" & sleep 0.5`,
+        shell: true,
+        cwd: dir,
+        env,
+        timeoutMs: 30_000,
+        confine: true,
+      });
+      expect(result.pidNamespace).toBe(true);
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      for (let i = 0; i < 100 && !isGone(pid); i++) await sleep(20);
+      expect(isGone(pid)).toBe(true);
+    },
+  );
 
   it("ends it by its marker also without a PID namespace", async () => {
     const { resetContainmentProbe } = await import("./containment.js");
