@@ -88,7 +88,11 @@ describe("command coder", () => {
 
   it("reports timeout and kills what the command started", async () => {
     const pidFile = join(root, "child.pid");
-    const coder = createCommandCoder(`sleep 300 & echo $! > "${pidFile}"; wait`);
+    // The child records its pid as the test sees it (the coder runs in its own PID namespace,
+    // where $! is namespace-local): the shell reads /proc/self itself, then becomes sleep.
+    const coder = createCommandCoder(
+      `sh -c 'read -r p _ < /proc/self/stat; echo $p > "$0"; exec sleep 300' "${pidFile}" & sleep 0.5; wait`,
+    );
     const result = await coder.run(request({ timeoutMs: 3000 }));
     expect(result.status).toBe("timeout");
     expect(result.error).toContain("3000 ms");

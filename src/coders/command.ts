@@ -111,6 +111,8 @@ export function createCommandCoder(shellCommand: string): CoderBackend {
         timeoutMs: request.timeoutMs,
         transcriptPath,
         groupIdFile: join(request.attemptDir, CODER_GROUP_FILE),
+        confine: true,
+        ...(request.runMarker !== undefined ? { runMarker: request.runMarker } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
       });
       return {

@@ -22,6 +22,11 @@ export interface CoderRunRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   model?: string;
+  /**
+   * Marker for the run's processes (ProcessRunOptions.runMarker): a backend that spawns a process
+   * runs it confined with this marker, so the caller can check afterwards that none survived.
+   */
+  runMarker?: string;
 }
 
 export interface CoderUsage {

@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   CHECKOUT_UNUSABLE: "workspace",
   BAD_REVISION: "workspace",
   COMMIT_REFUSED: "workspace",
+  USER_REPO_CHANGED: "workspace",
   // model_config: the endpoint refused the configured key or model mid-run.
   MODEL_AUTH: "model_config",
   MODEL_NOT_FOUND: "model_config",

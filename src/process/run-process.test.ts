@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pidNamespacePrefix } from "./containment.js";
 import { baseEnv } from "./env.js";
 import { processIsRunning } from "./process-group.js";
 import { runProcess } from "./run-process.js";
@@ -379,5 +380,76 @@ describe("runProcess spawn failures", () => {
 
   it("rejects a non-positive timeout as a programming error", async () => {
     await expect(runProcess({ command: "true", cwd: dir, env, timeoutMs: 0 })).rejects.toThrow(/timeoutMs/);
+  });
+});
+
+describe("runProcess confine", () => {
+  /** A shell line that leaves a `setsid` process behind and records its pid as this test sees it. */
+  const escapee = (pidFile: string): string =>
+    `setsid sh -c 'read -r p _ < /proc/self/stat; echo $p > "$0"; exec sleep 300' "${pidFile}" & sleep 0.5; echo done`;
+
+  it("ends a setsid process that left the process group", async () => {
+    const pidFile = join(dir, "escaped.pid");
+    const result = await runProcess({
+      command: escapee(pidFile),
+      shell: true,
+      cwd: dir,
+      env,
+      timeoutMs: 30_000,
+      confine: true,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.survivors).toEqual([]);
+    expect(isGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+  });
+
+  it.skipIf(pidNamespacePrefix() === null)(
+    "with a PID namespace, also ends a setsid process that cleared its environment (no marker)",
+    async () => {
+      const pidFile = join(dir, "unmarked.pid");
+      const result = await runProcess({
+        command: `setsid env -i /bin/sh -c 'read -r p _ < /proc/self/stat; echo $p > "$0"; exec /bin/sleep 300' "${pidFile}" & sleep 0.5`,
+        shell: true,
+        cwd: dir,
+        env,
+        timeoutMs: 30_000,
+        confine: true,
+      });
+      expect(result.pidNamespace).toBe(true);
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      for (let i = 0; i < 100 && !isGone(pid); i++) await sleep(20);
+      expect(isGone(pid)).toBe(true);
+    },
+  );
+
+  it("ends it by its marker also without a PID namespace", async () => {
+    const { resetContainmentProbe } = await import("./containment.js");
+    process.env.DEVFLOW_NO_PID_NAMESPACE = "1";
+    resetContainmentProbe();
+    try {
+      const pidFile = join(dir, "escaped.pid");
+      const result = await runProcess({
+        command: escapee(pidFile),
+        shell: true,
+        cwd: dir,
+        env,
+        timeoutMs: 30_000,
+        confine: true,
+      });
+      expect(result.pidNamespace).toBe(false);
+      expect(result.output).toContain("left the process group were killed");
+      expect(isGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+    } finally {
+      delete process.env.DEVFLOW_NO_PID_NAMESPACE;
+      resetContainmentProbe();
+    }
+  });
+
+  it("without confine a setsid process is not the runner's to end (the coder path always confines)", async () => {
+    const pidFile = join(dir, "escaped.pid");
+    await runProcess({ command: escapee(pidFile), shell: true, cwd: dir, env, timeoutMs: 30_000 });
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(isGone(pid)).toBe(false);
+    process.kill(pid, "SIGKILL");
   });
 });

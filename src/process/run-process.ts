@@ -2,6 +2,13 @@ import { rmSync, statSync, writeFileSync } from "node:fs";
 import { execa } from "execa";
 import { secretsFromEnv } from "../util/redact.js";
 import { MIN_EXCERPT_BYTES } from "../util/truncate.js";
+import {
+  endMarkedProcesses,
+  newRunMarker,
+  pidNamespacePrefix,
+  processesWithMarker,
+  RUN_MARKER_ENV,
+} from "./containment.js";
 import { OutputCapture } from "./output-capture.js";
 import { groupIsAlive, terminateGroup, trackGroup, untrackGroup } from "./process-group.js";
 import type { ProcessRunOptions, ProcessRunResult } from "./types.js";
@@ -12,7 +19,10 @@ export const DEFAULT_MAX_EXCERPT_BYTES = 64 * 1024;
 /** After the child exits, how long its pipes may take to deliver what is still buffered. */
 const DRAIN_MS = 250;
 
-type Outcome = Pick<ProcessRunResult, "exitCode" | "signal" | "timedOut" | "aborted" | "spawnError">;
+type Outcome = Pick<
+  ProcessRunResult,
+  "exitCode" | "signal" | "timedOut" | "aborted" | "spawnError" | "survivors" | "pidNamespace"
+>;
 
 const NOT_STARTED: Outcome = {
   exitCode: null,
@@ -20,6 +30,8 @@ const NOT_STARTED: Outcome = {
   timedOut: false,
   aborted: false,
   spawnError: null,
+  survivors: [],
+  pidNamespace: false,
 };
 
 /**
@@ -95,9 +107,17 @@ async function supervise(
   if (cwdProblem !== null) return { ...NOT_STARTED, spawnError: cwdProblem };
 
   // `sh -c <line> sh <args...>`: extra args become "$1"... of the command line, never re-parsed.
-  const [file, args] = opts.shell
+  const [command, commandArgs] = opts.shell
     ? ["/bin/sh", ["-c", opts.command, "sh", ...(opts.args ?? [])]]
     : [opts.command, opts.args ?? []];
+  // A confined run: its own PID namespace where possible, and a marker in its environment.
+  const marker = opts.confine ? (opts.runMarker ?? newRunMarker()) : null;
+  const namespace = opts.confine ? pidNamespacePrefix() : null;
+  const [file, args] =
+    namespace === null
+      ? [command, commandArgs]
+      : [namespace[0] as string, [...namespace.slice(1), command, ...commandArgs]];
+  const env = marker === null ? opts.env : { ...opts.env, [RUN_MARKER_ENV]: marker };
   const stdinOption =
     opts.stdin === undefined || opts.stdin === "closed"
       ? { stdin: "ignore" as const }
@@ -105,7 +125,7 @@ async function supervise(
   const child = execa(file, args, {
     ...stdinOption,
     cwd: opts.cwd,
-    env: opts.env,
+    env,
     extendEnv: false,
     detached: true, // its own process group, so a timeout can end grandchildren too
     buffer: false,
@@ -156,6 +176,9 @@ async function supervise(
     await settledWithin(settled, DRAIN_MS);
     const leftovers = ending === null && groupIsAlive(pgid);
     await endGroup();
+    // Whatever left the group (setsid, double fork) but still carries the run's marker.
+    const escaped = marker === null ? [] : processesWithMarker(marker);
+    const survivors = marker === null || escaped.length === 0 ? [] : await endMarkedProcesses(marker);
     if (!(await settledWithin(settled, DRAIN_MS))) {
       // A process that escaped the group (setsid) still holds the pipes: stop reading.
       child.stdout?.destroy();
@@ -164,12 +187,18 @@ async function supervise(
     }
     if (leftovers)
       capture.note("[devflow: the command left background processes running; they were terminated]");
+    if (escaped.length > 0)
+      capture.note(`[devflow: ${escaped.length} process(es) that left the process group were killed]`);
+    if (survivors.length > 0)
+      capture.note(`[devflow: process(es) ${survivors.join(", ")} of this run could not be ended]`);
     return {
       exitCode: exit.code,
       signal: exit.signal,
       timedOut: stopReason === "timeout",
       aborted: stopReason === "abort",
       spawnError: null,
+      survivors,
+      pidNamespace: namespace !== null,
     };
   } finally {
     clearTimeout(timer);

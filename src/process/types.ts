@@ -33,6 +33,15 @@ export interface ProcessRunOptions {
    * ends), so a later devflow can stop a coder that a crashed (SIGKILLed) devflow left running.
    */
   groupIdFile?: string;
+  /**
+   * Confine the run (coders): on Linux it runs as PID 1 of its own PID namespace when `unshare`
+   * works for this user (everything it started dies with it), and its environment carries
+   * `DEVFLOW_RUN_MARKER=<runMarker>`; after it ends, every process still carrying the marker is
+   * killed. What could not be killed is in `survivors`. See containment.ts and ADR 0020.
+   */
+  confine?: boolean;
+  /** The marker of a confined run (default: a fresh one), so the caller can check for it later. */
+  runMarker?: string;
 }
 
 export interface ProcessRunResult {
@@ -47,4 +56,8 @@ export interface ProcessRunResult {
   outputTruncated: boolean;
   totalOutputBytes: number;
   durationMs: number;
+  /** Pids of processes of a confined run still alive after devflow tried to end them (normally empty). */
+  survivors: number[];
+  /** Whether the run had its own PID namespace. */
+  pidNamespace: boolean;
 }

@@ -44,6 +44,14 @@ const INHERITED_ENV_ALLOWANCES = {
 /** Output is parsed, so a user's `color.ui=always` must not put escape codes into it. */
 const NEUTRAL_CONFIG = ["color.ui=false"];
 
+/**
+ * devflow's own plumbing (worktree add, snapshots, diffs, commits) runs no hooks and no fsmonitor
+ * daemon: a task checkout shares the user's `.git`, so a hook there may be the user's or one a
+ * coder planted (ADR 0020). Only runGit gets them; simple-git calls (clone, repo checks) run
+ * before any coder and in fresh clones.
+ */
+const NO_HOOKS_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false"];
+
 export interface GitOptions {
   /** Extra environment variables for this git process (they win over the inherited ones). */
   env?: Record<string, string>;
@@ -87,7 +95,7 @@ export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
  * per-attempt overhead (measured by `npm run bench`). Same environment and config as gitAt.
  */
 export async function runGit(baseDir: string, args: string[], options: GitOptions = {}): Promise<string> {
-  const config = [...NEUTRAL_CONFIG, ...(options.config ?? [])].flatMap((c) => ["-c", c]);
+  const config = [...NEUTRAL_CONFIG, ...NO_HOOKS_CONFIG, ...(options.config ?? [])].flatMap((c) => ["-c", c]);
   let result: Awaited<ReturnType<typeof execa>>;
   try {
     result = await execa("git", [...config, ...args], {

@@ -7,9 +7,17 @@ export {
   taskBranchState,
 } from "./branch-guard.js";
 export { type CloneRequest, cloneForTask, openTaskClone } from "./clone.js";
+export { CODER_GITCONFIG_FILE, coderGitEnv } from "./coder-git-env.js";
 export { type CommitSummary, commitAll, commitOnTaskBranch, commitsSince, headCommit } from "./commits.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";
+export {
+  compareFingerprints,
+  type FingerprintLimits,
+  fingerprintRepo,
+  type RepoFingerprint,
+  uncommittedPaths,
+} from "./repo-fingerprint.js";
 export { type RepoMapOptions, repoMap } from "./repo-map.js";
 export { diffTrees, snapshotTree, type TreeDiff } from "./snapshot.js";
 export { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";

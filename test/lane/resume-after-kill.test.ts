@@ -68,7 +68,8 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
     if (!prompt.includes("Known errors from prior attempts")) {
       fs.writeFileSync(f, src.replace("if (!EMAIL.test(row.email))", "if (!EMAIL.test(row.email.trimEnd()))"));
     } else if (!fs.existsSync(${JSON.stringify(ready)})) {
-      fs.writeFileSync(${JSON.stringify(ready)}, String(process.pid));
+      // The pid as this test sees it: the coder runs in its own PID namespace (ADR 0020).
+      fs.writeFileSync(${JSON.stringify(ready)}, fs.readlinkSync("/proc/self"));
       await new Promise((r) => setTimeout(r, 120000));
     } else {
       fs.writeFileSync(f, src.replace("row.email.trimEnd()", "row.email.trim()"));

@@ -3,7 +3,7 @@
 // STUB_* variables, which reach the stub only because the test passes them as the request's env, or
 // because a per-test wrapper script sets them (the iterate lane passes no extra env to a coder).
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const scenario = process.env.STUB_SCENARIO ?? "success";
@@ -27,8 +27,20 @@ export function record(fields) {
   );
 }
 
+/**
+ * This process's pid as the test sees it: a confined coder runs in its own PID namespace, where
+ * process.pid is namespace-local; /proc/self (the test's /proc) names the outer pid.
+ */
+export function outerPid() {
+  try {
+    return Number(readlinkSync("/proc/self"));
+  } catch {
+    return process.pid;
+  }
+}
+
 export function markStarted() {
-  if (process.env.STUB_STARTED_FILE) writeFileSync(process.env.STUB_STARTED_FILE, String(process.pid));
+  if (process.env.STUB_STARTED_FILE) writeFileSync(process.env.STUB_STARTED_FILE, String(outerPid()));
 }
 
 /** Handles `--version` like the real CLIs; returns true when it did. */
@@ -125,15 +137,27 @@ export async function writeMany(bytes, line) {
  * can check that nothing is left running.
  */
 export function hang() {
-  const child = spawn(
+  // The grandchild writes its own outer pid (see outerPid); "started" is marked once it has.
+  const pidFile = process.env.STUB_PID_FILE;
+  spawn(
     process.execPath,
-    ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"],
+    [
+      "-e",
+      "const fs = require('node:fs'); process.on('SIGTERM', () => {});" +
+        " let pid = process.pid; try { pid = Number(fs.readlinkSync('/proc/self')); } catch {}" +
+        " if (process.env.STUB_PID_FILE) fs.writeFileSync(process.env.STUB_PID_FILE + '.tmp', String(pid));" +
+        " if (process.env.STUB_PID_FILE) fs.renameSync(process.env.STUB_PID_FILE + '.tmp', process.env.STUB_PID_FILE);" +
+        " setInterval(() => {}, 1000);",
+    ],
     { stdio: ["ignore", "inherit", "inherit"] },
   );
-  if (process.env.STUB_PID_FILE) writeFileSync(process.env.STUB_PID_FILE, String(child.pid));
   process.on("SIGTERM", () => {});
-  markStarted();
-  process.stdout.write("working...\n");
+  const ready = setInterval(() => {
+    if (pidFile && !existsSync(pidFile)) return;
+    clearInterval(ready);
+    markStarted();
+    process.stdout.write("working...\n");
+  }, 10);
   setInterval(() => {}, 1000);
 }
 

@@ -181,6 +181,8 @@ class CliBackend implements CoderBackend {
         timeoutMs: request.timeoutMs,
         transcriptPath,
         groupIdFile: join(request.attemptDir, CODER_GROUP_FILE),
+        confine: true,
+        ...(request.runMarker !== undefined ? { runMarker: request.runMarker } : {}),
         onStdoutLine: (line) => prepared.onStdoutLine(line),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),

@@ -32,9 +32,10 @@ import type { IterateOutcome, IterateResult } from "../outcome.js";
 import { buildIterateLane } from "./iterate-lane.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
-import { createRunRecord } from "./lane/run-record.js";
+import { createRunRecord, terminate } from "./lane/run-record.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
+import { UserRepoCheck } from "./user-repo-check.js";
 
 /** How the iterate lane runs, whichever task it works on: one per CLI command or chat message. */
 export interface IterateLaneSettings {
@@ -171,70 +172,122 @@ async function runTask(
       });
 
     const reporter = new Reporter(taskId, opts.onProgress, store);
-    const graph = buildIterateLane(
-      {
-        gateway,
-        coder,
-        store,
-        reporter,
-        options: lane,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        ...(opts.confirmCoder ? { confirmCoder: opts.confirmCoder } : {}),
-      },
-      saver,
-    );
-    const config = {
-      configurable: { thread_id: taskId },
-      recursionLimit: 40 + 12 * (lane.maxJudgeAttempts + lane.maxEscalations) + 20 * MAX_REPLANS,
-      durability: "sync" as const,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    };
-    const snapshot = await graph.getState(config);
-    const [pending] = snapshot.tasks.flatMap((t) => t.interrupts);
-    const waiting = pending?.value as QuestionsInterrupt | undefined;
-    // A task paused at a question and no answer: an interactive driver is asked again (nothing
-    // runs); otherwise the paused node re-runs non-interactively and ends the task with the questions.
-    if (waiting && answer === null && lane.interactive) return needsAnswers(waiting);
-    const input: Parameters<typeof graph.invoke>[0] =
-      waiting && answer !== null
-        ? new Command({ resume: answer })
-        : snapshot.next.length > 0 || snapshot.tasks.length > 0
-          ? null
-          : {
-              taskId,
-              request,
-              priorTurns: start.priorTurns ?? [],
-              repoRoot: workspace.repoRoot,
-              worktree: workspace.worktree,
-              branch: workspace.branch,
-              baseCommit: workspace.baseCommit,
-            };
-    const alreadyDone =
-      start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
-    if (!alreadyDone) {
-      const out = await graph.invoke(input, config);
-      const question = isInterrupted<QuestionsInterrupt>(out) ? out[INTERRUPT][0]?.value : undefined;
-      if (question) {
-        await gateway.flush();
-        return needsAnswers(question);
-      }
+    // The user's checkout is compared at every exit with how it was when the task started; a clone
+    // of a URL is devflow's own checkout, not the user's (ADR 0020).
+    const repoCheck = located.url ? null : await UserRepoCheck.start(located.repoRoot, artifactDir, reporter);
+    let outcome: IterateOutcome;
+    try {
+      outcome = await driveGraph();
+    } catch (error) {
+      const finding = await repoCheck?.finish();
+      if (finding) throw new DevflowError("USER_REPO_CHANGED", finding.summary, { cause: error });
+      throw error;
     }
-    await gateway.flush();
-
-    const run = await store.read("iterator_run");
-    if (!run?.terminal)
-      throw new Error(`the lane stopped without a verdict for task ${taskId}; resume with --resume`);
-    const result: IterateResult = {
-      taskId,
-      terminal: run.terminal,
-      artifactDir,
-      worktree: workspace.worktree,
+    const finding = await repoCheck?.finish();
+    if (!finding) return outcome;
+    await reporter.emit({
+      node: "repo",
+      phase: "info",
+      ok: false,
+      outcome: finding.summary,
+      durationMs: null,
+      runState: "blocked",
+      attemptId: null,
+      tokens: 0,
+      costUsd: 0,
+      detail: { finding: finding.finding, changes: finding.changes },
+    });
+    const previous = (await store.read("iterator_run"))?.terminal;
+    const terminal = await terminate(store, gateway, {
+      verdict: "blocked",
+      reason: previous
+        ? `${finding.summary}; the run had ended ${previous.verdict}: ${previous.reason}`
+        : finding.summary,
       branch: workspace.branch,
-      attempts: run.attempts.length,
-      usage: gateway.usage(),
+      commit: previous?.commit ?? null,
+    });
+    await gateway.flush();
+    const run = await store.read("iterator_run");
+    return {
+      kind: "finished",
+      lane: "iterate",
+      result: {
+        taskId,
+        terminal,
+        artifactDir,
+        worktree: workspace.worktree,
+        branch: workspace.branch,
+        attempts: run?.attempts.length ?? 0,
+        usage: gateway.usage(),
+      },
     };
-    const handoff = await handoffOf(located.repoRoot, store, result);
-    return handoff ?? { kind: "finished", lane: "iterate", result };
+
+    async function driveGraph(): Promise<IterateOutcome> {
+      const graph = buildIterateLane(
+        {
+          gateway,
+          coder,
+          store,
+          reporter,
+          options: lane,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(opts.confirmCoder ? { confirmCoder: opts.confirmCoder } : {}),
+        },
+        saver,
+      );
+      const config = {
+        configurable: { thread_id: taskId },
+        recursionLimit: 40 + 12 * (lane.maxJudgeAttempts + lane.maxEscalations) + 20 * MAX_REPLANS,
+        durability: "sync" as const,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      };
+      const snapshot = await graph.getState(config);
+      const [pending] = snapshot.tasks.flatMap((t) => t.interrupts);
+      const waiting = pending?.value as QuestionsInterrupt | undefined;
+      // A task paused at a question and no answer: an interactive driver is asked again (nothing
+      // runs); otherwise the paused node re-runs non-interactively and ends the task with the questions.
+      if (waiting && answer === null && lane.interactive) return needsAnswers(waiting);
+      const input: Parameters<typeof graph.invoke>[0] =
+        waiting && answer !== null
+          ? new Command({ resume: answer })
+          : snapshot.next.length > 0 || snapshot.tasks.length > 0
+            ? null
+            : {
+                taskId,
+                request,
+                priorTurns: start.priorTurns ?? [],
+                repoRoot: workspace.repoRoot,
+                worktree: workspace.worktree,
+                branch: workspace.branch,
+                baseCommit: workspace.baseCommit,
+              };
+      const alreadyDone =
+        start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
+      if (!alreadyDone) {
+        const out = await graph.invoke(input, config);
+        const question = isInterrupted<QuestionsInterrupt>(out) ? out[INTERRUPT][0]?.value : undefined;
+        if (question) {
+          await gateway.flush();
+          return needsAnswers(question);
+        }
+      }
+      await gateway.flush();
+
+      const run = await store.read("iterator_run");
+      if (!run?.terminal)
+        throw new Error(`the lane stopped without a verdict for task ${taskId}; resume with --resume`);
+      const result: IterateResult = {
+        taskId,
+        terminal: run.terminal,
+        artifactDir,
+        worktree: workspace.worktree,
+        branch: workspace.branch,
+        attempts: run.attempts.length,
+        usage: gateway.usage(),
+      };
+      const handoff = await handoffOf(located.repoRoot, store, result);
+      return handoff ?? { kind: "finished", lane: "iterate", result };
+    }
   } finally {
     await release();
   }

@@ -73,8 +73,9 @@ export function unsureFraming(question: string) {
 /** A `command:` coder that writes its pid to `pidFile` and then hangs (until it is killed). */
 export function hangingCoder(pidFile: string): string {
   return coderScript(`
-    import { writeFileSync } from "node:fs";
-    writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+    import { readlinkSync, writeFileSync } from "node:fs";
+    // The pid as the test sees it: the coder runs in its own PID namespace (ADR 0020).
+    writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self"));
     setTimeout(() => {}, 600_000);
   `);
 }

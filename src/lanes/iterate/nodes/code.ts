@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { buildCoderPrompt } from "../../../agents/coder/coder-prompt.js";
 import { CoderReport, Lesson, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { CODER_GROUP_FILE, type CoderRunResult } from "../../../coders/contract.js";
+import { endMarkedProcesses, newRunMarker } from "../../../process/containment.js";
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
 import { nowIso } from "../../../util/time.js";
 import {
+  coderGitEnv,
   commitsSince,
   diffTrees,
   headCommit,
@@ -62,20 +64,29 @@ export const code: NodeBody = async (state, deps) => {
   const before = state.attemptTree ?? state.seamTree ?? (await snapshotTree(state.worktree));
   const headBefore = await headCommit(state.worktree);
   const started = nowIso();
-  // The coder is told the worktree and this scratch dir only, never the attempt dir (ADR 0018).
+  // The coder is told the worktree and this scratch dir only, never the attempt dir (ADR 0018);
+  // its per-run git config lives in the scratch dir too.
   const scratchDir = await mkdtemp(join(tmpdir(), "devflow-coder-"));
-  const result = await deps.coder
-    .run({
+  const runMarker = newRunMarker();
+  let survivors: Awaited<ReturnType<typeof endMarkedProcesses>>;
+  let result: Awaited<ReturnType<typeof deps.coder.run>>;
+  try {
+    result = await deps.coder.run({
       prompt,
       worktree: state.worktree,
       attemptDir: dir,
       scratchDir,
-      env: {},
+      env: coderGitEnv(scratchDir),
       timeoutMs,
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
-    })
-    .finally(() => rm(scratchDir, { recursive: true, force: true }));
+      runMarker,
+    });
+  } finally {
+    // Nothing the coder started may run on while devflow snapshots and verifies (issue 9, class 2).
+    survivors = await endMarkedProcesses(runMarker);
+    await rm(scratchDir, { recursive: true, force: true });
+  }
   // Where the task branch stands after the run: the gate checks it is still there, on top of what
   // devflow accepted before, and commit moves it from exactly there (ADR 0018).
   const coderHead = (await taskBranchState(state.worktree, state.taskId)).sha ?? NO_COMMIT;
@@ -123,6 +134,11 @@ export const code: NodeBody = async (state, deps) => {
     },
   };
 
+  if (survivors.length > 0) {
+    const reason = `process_survived: process(es) ${survivors.join(", ")} started by the coder in ${attemptId} could not be ended; devflow does not verify while they can still change the worktree`;
+    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    return { ...base, goto: "__end__", line: `${line} (${reason})`, ok: false, runState: "blocked" };
+  }
   if (result.status === "aborted") {
     // Leave the checkpoint before this node: --resume re-runs this attempt from the start.
     throw new Error(`coder run aborted during ${attemptId}; resume with --resume`);

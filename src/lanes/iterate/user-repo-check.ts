@@ -1,0 +1,97 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { nowIso } from "../../util/time.js";
+import {
+  compareFingerprints,
+  fingerprintRepo,
+  type RepoFingerprint,
+  uncommittedPaths,
+} from "../../workspace/index.js";
+import type { Reporter } from "./lane/reporter.js";
+
+/**
+ * The "before" fingerprint in the task dir, written by the first run only, so a resumed run
+ * compares with the real start. Not an artifact (the store validates artifacts; this is devflow's
+ * own bookkeeping, validated here on read). The findings go to events.jsonl and the terminal.
+ */
+export const FINGERPRINT_FILE = "user_repo_fingerprint.json";
+
+const Fingerprint = z.object({
+  version: z.literal(1),
+  head: z.object({ symbolic: z.string().nullable(), commit: z.string().nullable() }),
+  refs: z.record(z.string(), z.string()),
+  git_files: z.record(z.string(), z.string()),
+  status: z.array(z.string()),
+  files: z.record(z.string(), z.string()),
+  ignored: z.object({ mode: z.enum(["content", "stat", "count"]), count: z.number(), hash: z.string() }),
+});
+const Stored = z.object({ at: z.string(), fingerprint: Fingerprint });
+
+export interface UserRepoFinding {
+  finding: "user_repo_changed";
+  repo: string;
+  changes: string[];
+  /** One line for the terminal reason and the CLI. */
+  summary: string;
+}
+
+/**
+ * The user's checkout is fingerprinted when a task starts and compared at every exit of the run
+ * (issue 9, class 7; ADR 0020). The first run of a task stores the fingerprint in the task dir; a
+ * resumed run reuses it, so a change made while the task was stopped (by a coder left behind, or
+ * by hand) is reported too.
+ */
+export class UserRepoCheck {
+  private constructor(
+    private readonly repoRoot: string,
+    private readonly before: RepoFingerprint,
+  ) {}
+
+  static async start(repoRoot: string, artifactDir: string, reporter: Reporter): Promise<UserRepoCheck> {
+    const file = join(artifactDir, FINGERPRINT_FILE);
+    let before = readStored(file);
+    if (before === null) {
+      before = await fingerprintRepo(repoRoot);
+      writeFileSync(`${file}.tmp`, `${JSON.stringify({ at: nowIso(), fingerprint: before })}\n`);
+      renameSync(`${file}.tmp`, file);
+      const dirty = uncommittedPaths(before);
+      if (dirty.length > 0) {
+        const head = before.head.commit?.slice(0, 10) ?? "(none)";
+        const shown = `${dirty.slice(0, 5).join(", ")}${dirty.length > 5 ? ", …" : ""}`;
+        await reporter.emit({
+          node: "repo",
+          phase: "info",
+          ok: false,
+          outcome: `the task starts from HEAD ${head}; uncommitted changes are not included (${dirty.length} path(s): ${shown})`,
+          durationMs: null,
+          runState: null,
+          attemptId: null,
+          tokens: 0,
+          costUsd: 0,
+          detail: { uncommitted: dirty.slice(0, 50) },
+        });
+      }
+    }
+    return new UserRepoCheck(repoRoot, before);
+  }
+
+  /** Compares the checkout with the start: null when identical, else the finding. */
+  async finish(): Promise<UserRepoFinding | null> {
+    const changes = compareFingerprints(this.before, await fingerprintRepo(this.repoRoot));
+    if (changes.length === 0) return null;
+    const more = changes.length > 3 ? `; and ${changes.length - 3} more, see events.jsonl` : "";
+    const summary = `user_repo_changed: your checkout ${this.repoRoot} changed during the run (${changes.slice(0, 3).join("; ")}${more})`;
+    return { finding: "user_repo_changed", repo: this.repoRoot, changes, summary };
+  }
+}
+
+/** The stored fingerprint, or null when there is none or it is unreadable (then a new one is taken). */
+function readStored(file: string): RepoFingerprint | null {
+  if (!existsSync(file)) return null;
+  try {
+    return Stored.parse(JSON.parse(readFileSync(file, "utf8"))).fingerprint;
+  } catch {
+    return null;
+  }
+}
