@@ -43,6 +43,9 @@ export const verify: NodeBody = async (state, deps) => {
     timeoutMs,
     logPath: join(dir, "verifiers", "seam.log"),
     attemptId,
+    tests: state.seamTests,
+    invocation: state.seamInvocation,
+    runs: deps.options.seamRuns,
     ...signal,
   });
   const envelopes: VerifierEnvelope[] = [
@@ -60,6 +63,9 @@ export const verify: NodeBody = async (state, deps) => {
       timeoutMs,
       logPath: join(dir, "verifiers", "regression.log"),
       attemptId,
+      seamTests: state.seamTests,
+      changedFiles: cumulative.files,
+      allowedPaths: task.scope_boundary.allowed_paths,
       ...signal,
     }),
     await runScopeVerifier({
