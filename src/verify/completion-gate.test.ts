@@ -36,6 +36,30 @@ function replace(list: VerifierEnvelope[], next: VerifierEnvelope): VerifierEnve
 const A1 = "attempt-001";
 
 describe("completionGate", () => {
+  it("never passes an empty change, whatever the verifiers say", () => {
+    const scope = env("scope", "pass");
+    const empty = {
+      ...scope,
+      native_payload: { allowed_paths: [], changed_files: [], out_of_scope: [], restricted: false },
+    } as VerifierEnvelope;
+    const gate = completionGate(replace(allPass(), empty), { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("fail");
+    expect(gate.reasons).toEqual([
+      "empty change: the attempt changed no tracked file, so there is nothing to complete",
+    ]);
+  });
+
+  it("passes a seam judged by exit code only with a caveat saying so", () => {
+    const seam = env("seam", "pass", "aligned");
+    const byExit = {
+      ...seam,
+      native_payload: { ...(seam.native_payload as object), evidence: "exit_code" },
+    } as VerifierEnvelope;
+    const gate = completionGate(replace(allPass(), byExit), { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("pass");
+    expect(gate.caveats).toEqual([{ verifier: "seam", caveat: "seam identified by exit code only" }]);
+  });
+
   it("passes when all five verifiers pass and the seam is aligned", () => {
     const gate = completionGate(allPass(), { attemptId: A1, requireRegression: true });
     expect(gate).toEqual({
