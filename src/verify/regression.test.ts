@@ -1,4 +1,4 @@
-import { mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -243,5 +243,56 @@ describe("runRegressionVerifier", () => {
     const e = await verify("node --test", b);
     expect(e.overall_result).toBe("fail");
     expect(e.summary).toContain("baseline could not run");
+  });
+});
+
+describe("the test setup the attempt may not change", () => {
+  const pkg = (test: string) =>
+    writeFile(join(dir, "package.json"), JSON.stringify({ name: "f", private: true, scripts: { test } }));
+  const run = (b: RegressionBaseline, changedFiles: string[], allowedPaths: string[] = []) =>
+    runRegressionVerifier({
+      worktree: dir,
+      command: "npm test --silent",
+      baseline: b,
+      timeoutMs: 30_000,
+      logPath: join(dir, ".logs", "regression.log"),
+      attemptId: "attempt-001",
+      changedFiles,
+      allowedPaths,
+    }).then((e) => RegressionEnvelope.parse(e));
+
+  it("runs the base's pinned script, not the attempt's, and fails on the changed scripts", async () => {
+    await pkg("node --test");
+    const b = await baseline("npm test --silent");
+    await fixTrim();
+    await writeFile(
+      join(dir, "calc.mjs"),
+      "export const add = () => 0;\nexport const trim = (s) => s.trim();\n",
+    );
+    await pkg("exit 0");
+    const e = await run(b, ["calc.mjs", "package.json"]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("test setup in package.json");
+    expect(e.summary).toContain("calc.test.mjs > add works (fail)");
+    expect(e.native_payload).toMatchObject({ ran_command: expect.stringContaining("node --test") });
+  });
+
+  it("fails on a changed .npmrc unless the task's scope names it exactly", async () => {
+    await pkg("node --test");
+    const b = await baseline("npm test --silent");
+    await fixTrim();
+    await writeFile(join(dir, ".npmrc"), "node-options=--require ./x.cjs\n");
+    expect((await run(b, ["calc.mjs", ".npmrc"])).summary).toContain("the attempt changed .npmrc");
+    expect((await run(b, ["calc.mjs", ".npmrc"], ["src/"])).overall_result).toBe("fail");
+    expect((await run(b, ["calc.mjs", ".npmrc"], [".npmrc"])).overall_result).toBe("pass");
+  });
+
+  it("a package.json change that leaves the test setup alone is no finding", async () => {
+    await pkg("node --test");
+    const b = await baseline("npm test --silent");
+    await fixTrim();
+    const text = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
+    await writeFile(join(dir, "package.json"), JSON.stringify({ ...text, version: "1.0.1" }));
+    expect((await run(b, ["calc.mjs", "package.json"])).overall_result).toBe("pass");
   });
 });
