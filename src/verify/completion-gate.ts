@@ -60,11 +60,17 @@ export function completionGate(
       if (problem.caveat) caveats.push({ verifier: name, caveat: problem.caveat });
     }
   }
-  // An attempt that changed no tracked file fixed nothing in the repository, whatever the
+  // An attempt whose tree equals base outside the seam's files fixed nothing in the repository, whatever the
   // verifiers say (a runner patched in node_modules, a flaky seam that happened to pass).
   const scope = envelopes.find((e) => e.verifier === "scope");
-  if (scope?.verifier === "scope" && scope.native_payload.changed_files.length === 0)
-    reasons.push("empty change: the attempt changed no tracked file, so there is nothing to complete");
+  const changed =
+    scope?.verifier === "scope"
+      ? (scope.native_payload.changed_since_base ?? scope.native_payload.changed_files)
+      : null;
+  if (changed !== null && changed.length === 0)
+    reasons.push(
+      "empty change: no tracked file differs from base outside the seam's own files, so there is nothing to complete",
+    );
   const seam = envelopes.find((e) => e.verifier === "seam");
   if (
     seam?.verifier === "seam" &&

@@ -124,6 +124,8 @@ export const ScopePayload = z.strictObject({
   changed_files: z.array(z.string()),
   out_of_scope: z.array(z.string()),
   restricted: z.boolean(),
+  /** Tracked files that differ from the base commit, the seam's own files left out: empty = nothing was changed. */
+  changed_since_base: z.array(z.string()).optional(),
 });
 export type ScopePayload = z.infer<typeof ScopePayload>;
 

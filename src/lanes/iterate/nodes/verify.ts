@@ -73,6 +73,8 @@ export const verify: NodeBody = async (state, deps) => {
       scope: task.scope_boundary,
       seamFiles: seam.files,
       attemptId,
+      // Against base, not the seam tree: a fix kept from an earlier attempt (re-plan) is a change.
+      changedSinceBase: (await diffTrees(state.worktree, state.baseCommit, current)).files,
     }),
   ];
   const deterministicPass = envelopes.every(
