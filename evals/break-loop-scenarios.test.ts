@@ -159,9 +159,11 @@ describe("iterator loop scenarios", () => {
     Object.assign(structuredAnswer(cassette, "observer", -1), {
       status: "seam_created",
       verdict: "ready_for_coder",
-      failing_seam: { description: "Pretend check", command: 'node -e "process.exit(1)"', files: [] },
+      // A made-up seam devflow's strict base check cannot tell from a repro script (it names a
+      // file of the repo and exits 1); `node -e "process.exit(1)"` is now refused by devflow itself.
+      failing_seam: { description: "Pretend check", command: "test -f package.json && exit 1", files: [] },
       expected_green_condition: "exits 0",
-      repro_steps: ["node -e 'process.exit(1)'"],
+      repro_steps: ["test -f package.json && exit 1"],
     });
     const { evaluation } = await runGraded("missing_truth_blocks_safe_implementation", { cassette });
     expect(failed(evaluation)).toEqual(expect.arrayContaining(["stops_before_coding", "terminal_verdict"]));

@@ -36,6 +36,46 @@ function replace(list: VerifierEnvelope[], next: VerifierEnvelope): VerifierEnve
 const A1 = "attempt-001";
 
 describe("completionGate", () => {
+  const withScope = (payload: Record<string, unknown>) =>
+    replace(allPass(), {
+      ...env("scope", "pass"),
+      native_payload: { allowed_paths: [], out_of_scope: [], restricted: false, ...payload },
+    } as unknown as VerifierEnvelope);
+  const EMPTY =
+    "empty change: no tracked file differs from base outside the seam's own files, so there is nothing to complete";
+
+  it("never passes an empty change, whatever the verifiers say", () => {
+    const gate = completionGate(withScope({ changed_files: [] }), { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("fail");
+    expect(gate.reasons).toEqual([EMPTY]);
+  });
+
+  it("judges emptiness against base: only seam files changed is empty, an earlier attempt's fix is not", () => {
+    // The attempt touched files, but the tree equals base apart from the Observer's seam test.
+    const onlySeam = completionGate(withScope({ changed_files: ["x.js"], changed_since_base: [] }), {
+      attemptId: A1,
+      requireRegression: true,
+    });
+    expect(onlySeam.reasons).toEqual([EMPTY]);
+    // Nothing changed since the seam tree (after a re-plan), but the fix from attempt-001 is there.
+    const kept = completionGate(withScope({ changed_files: [], changed_since_base: ["src/a.js"] }), {
+      attemptId: A1,
+      requireRegression: true,
+    });
+    expect(kept.result).toBe("pass");
+  });
+
+  it("passes a seam judged by exit code only with a caveat saying so", () => {
+    const seam = env("seam", "pass", "aligned");
+    const byExit = {
+      ...seam,
+      native_payload: { ...(seam.native_payload as object), evidence: "exit_code" },
+    } as VerifierEnvelope;
+    const gate = completionGate(replace(allPass(), byExit), { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("pass");
+    expect(gate.caveats).toEqual([{ verifier: "seam", caveat: "seam identified by exit code only" }]);
+  });
+
   it("passes when all five verifiers pass and the seam is aligned", () => {
     const gate = completionGate(allPass(), { attemptId: A1, requireRegression: true });
     expect(gate).toEqual({

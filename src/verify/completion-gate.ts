@@ -1,6 +1,9 @@
 import type { GateCaveat, GateCheck, GateVerdict } from "../artifacts/schemas/gate-verdict.js";
 import type { VerifierEnvelope, VerifierName } from "../artifacts/schemas/verifier-envelope.js";
 
+/** The seam passed by exit code alone: no test was named (also in ./seam.ts's messages). */
+export const EXIT_CODE_ONLY_CAVEAT = "seam identified by exit code only";
+
 export interface CompletionGateOptions {
   /** The attempt being judged: every envelope must come from it. */
   attemptId: string;
@@ -57,6 +60,24 @@ export function completionGate(
       if (problem.caveat) caveats.push({ verifier: name, caveat: problem.caveat });
     }
   }
+  // An attempt whose tree equals base outside the seam's files fixed nothing in the repository, whatever the
+  // verifiers say (a runner patched in node_modules, a flaky seam that happened to pass).
+  const scope = envelopes.find((e) => e.verifier === "scope");
+  const changed =
+    scope?.verifier === "scope"
+      ? (scope.native_payload.changed_since_base ?? scope.native_payload.changed_files)
+      : null;
+  if (changed !== null && changed.length === 0)
+    reasons.push(
+      "empty change: no tracked file differs from base outside the seam's own files, so there is nothing to complete",
+    );
+  const seam = envelopes.find((e) => e.verifier === "seam");
+  if (
+    seam?.verifier === "seam" &&
+    seam.overall_result === "pass" &&
+    seam.native_payload.evidence === "exit_code"
+  )
+    caveats.push({ verifier: "seam", caveat: EXIT_CODE_ONLY_CAVEAT });
   const [first, ...rest] = reasons;
   const judged = { attempt_id: options.attemptId, checks, caveats };
   return first === undefined

@@ -7,7 +7,7 @@ export {
 } from "../agents/critic/critic-prompt.js";
 export { CriterionVerdict, CriticVerdict } from "../agents/critic/critic-verdict.js";
 export { budgetDiff, splitDiff } from "../agents/critic/diff-budget.js";
-export { type CompletionGateOptions, completionGate } from "./completion-gate.js";
+export { type CompletionGateOptions, completionGate, EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
 export {
   type CriticVerifierInput,
   type JudgedCriterion,
@@ -24,6 +24,11 @@ export {
   runRegressionVerifier,
   takeRegressionBaseline,
 } from "./regression.js";
+export {
+  type InvocationResolution,
+  RunnerInvocation,
+  resolveInvocation,
+} from "./report-run.js";
 export { runScopeVerifier, type ScopeVerifierInput } from "./scope.js";
 export {
   checkSeamRedOnBase,
@@ -40,4 +45,5 @@ export {
   type SeamIntegrityInput,
 } from "./seam-integrity.js";
 export { type DetectedTestCommand, detectTestCommand } from "./test-command.js";
+export { TestReport } from "./test-reports/index.js";
 export { parseTestResults, type TestOutcome, type TestResults } from "./test-results.js";

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -61,10 +61,23 @@ const fixTrim = () =>
   );
 
 describe("takeRegressionBaseline", () => {
-  it("records per-test results of the base", async () => {
+  it("records per-test results of the base from the runner's report, by full identity", async () => {
     const b = await baseline();
     expect(b.ran).toBe(true);
     expect(b.exitCode).toBe(1);
+    expect(b.invocation).toEqual({ runner: "node-test", script: "node --test" });
+    expect(b.report?.complete).toBe(true);
+    expect(Object.fromEntries((b.report?.tests ?? []).map((t) => [t.key, t.status]))).toEqual({
+      '["calc.test.mjs","add works"]': "pass",
+      '["calc.test.mjs","add is commutative"]': "pass",
+      '["calc.test.mjs","trim strips spaces"]': "fail",
+    });
+  });
+
+  it("records per-test results parsed from the console when no runner is recognised", async () => {
+    await writeFile(join(dir, "run.sh"), "node --test\n");
+    const b = await baseline("sh run.sh");
+    expect(b.invocation).toBeNull();
     expect(b.tests).toEqual({
       "add works": "pass",
       "add is commutative": "pass",
@@ -86,8 +99,8 @@ describe("runRegressionVerifier", () => {
     const e = await verify("node --test", b);
     expect(e.overall_result).toBe("pass");
     expect(e.green_condition_alignment).toBe("not_applicable");
-    expect(e.summary).toContain("newly passing: trim strips spaces");
-    expect(e.native_payload).toMatchObject({ compared: "per_test" });
+    expect(e.summary).toContain("newly passing: calc.test.mjs > trim strips spaces");
+    expect(e.native_payload).toMatchObject({ compared: "per_test", source: "reporter" });
     expect(e.evidence_refs).toEqual([
       join(dir, ".logs", "regression.log"),
       join(dir, ".logs", "baseline.log"),
@@ -102,9 +115,11 @@ describe("runRegressionVerifier", () => {
     );
     const e = await verify("node --test", b);
     expect(e.overall_result).toBe("fail");
-    expect(e.summary).toContain("add works (now failing)");
+    expect(e.summary).toContain("calc.test.mjs > add works (fail)");
     expect(e.summary).not.toContain("add is commutative");
-    expect(e.native_payload).toMatchObject({ regressions: [{ name: "add works", now: "fail" }] });
+    expect(e.native_payload).toMatchObject({
+      regressions: [{ name: "calc.test.mjs > add works", now: "fail" }],
+    });
   });
 
   it("fails naming a test that was green on base and is gone now", async () => {
@@ -115,7 +130,7 @@ describe("runRegressionVerifier", () => {
     );
     const e = await verify("node --test", b);
     expect(e.overall_result).toBe("fail");
-    expect(e.summary).toContain("add is commutative (now missing)");
+    expect(e.summary).toContain("calc.test.mjs > add is commutative (missing)");
   });
 
   it("fails when the suite was green on base and goes red through a new failing test", async () => {
@@ -140,7 +155,8 @@ describe("runRegressionVerifier", () => {
     const detected = detectTestCommand(dir);
     expect(detected?.command).toBe("npm test --silent");
     const b = await baseline(detected?.command);
-    expect(b.tests?.["trim strips spaces"]).toBe("fail");
+    expect(b.invocation).toEqual({ runner: "node-test", script: "node --test" });
+    expect(b.report?.tests.find((t) => t.id.title === "trim strips spaces")?.status).toBe("fail");
     await fixTrim();
     expect((await verify(detected?.command ?? null, b)).overall_result).toBe("pass");
   });
@@ -198,14 +214,15 @@ describe("runRegressionVerifier", () => {
   });
 
   it("is an error when the test command cannot run now", async () => {
-    const b = { ...(await baseline()), command: "devflow-no-such-runner" };
+    // A console-parsed baseline (no runner pinned), so the command itself is run again.
+    const b = { ...(await baseline()), command: "devflow-no-such-runner", invocation: null, report: null };
     const e = await verify("devflow-no-such-runner", b);
     expect(e.overall_result).toBe("error");
     expect(e.summary).toContain("could not run");
   });
 
   it("is an error when the suite times out", async () => {
-    const b = { ...(await baseline()), command: "sleep 30" };
+    const b = { ...(await baseline()), command: "sleep 30", invocation: null, report: null };
     const e = RegressionEnvelope.parse(
       await runRegressionVerifier({
         worktree: dir,
@@ -226,5 +243,56 @@ describe("runRegressionVerifier", () => {
     const e = await verify("node --test", b);
     expect(e.overall_result).toBe("fail");
     expect(e.summary).toContain("baseline could not run");
+  });
+});
+
+describe("the test setup the attempt may not change", () => {
+  const pkg = (test: string) =>
+    writeFile(join(dir, "package.json"), JSON.stringify({ name: "f", private: true, scripts: { test } }));
+  const run = (b: RegressionBaseline, changedFiles: string[], allowedPaths: string[] = []) =>
+    runRegressionVerifier({
+      worktree: dir,
+      command: "npm test --silent",
+      baseline: b,
+      timeoutMs: 30_000,
+      logPath: join(dir, ".logs", "regression.log"),
+      attemptId: "attempt-001",
+      changedFiles,
+      allowedPaths,
+    }).then((e) => RegressionEnvelope.parse(e));
+
+  it("runs the base's pinned script, not the attempt's, and fails on the changed scripts", async () => {
+    await pkg("node --test");
+    const b = await baseline("npm test --silent");
+    await fixTrim();
+    await writeFile(
+      join(dir, "calc.mjs"),
+      "export const add = () => 0;\nexport const trim = (s) => s.trim();\n",
+    );
+    await pkg("exit 0");
+    const e = await run(b, ["calc.mjs", "package.json"]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("test setup in package.json");
+    expect(e.summary).toContain("calc.test.mjs > add works (fail)");
+    expect(e.native_payload).toMatchObject({ ran_command: expect.stringContaining("node --test") });
+  });
+
+  it("fails on a changed .npmrc unless the task's scope names it exactly", async () => {
+    await pkg("node --test");
+    const b = await baseline("npm test --silent");
+    await fixTrim();
+    await writeFile(join(dir, ".npmrc"), "node-options=--require ./x.cjs\n");
+    expect((await run(b, ["calc.mjs", ".npmrc"])).summary).toContain("the attempt changed .npmrc");
+    expect((await run(b, ["calc.mjs", ".npmrc"], ["src/"])).overall_result).toBe("fail");
+    expect((await run(b, ["calc.mjs", ".npmrc"], [".npmrc"])).overall_result).toBe("pass");
+  });
+
+  it("a package.json change that leaves the test setup alone is no finding", async () => {
+    await pkg("node --test");
+    const b = await baseline("npm test --silent");
+    await fixTrim();
+    const text = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
+    await writeFile(join(dir, "package.json"), JSON.stringify({ ...text, version: "1.0.1" }));
+    expect((await run(b, ["calc.mjs", "package.json"])).overall_result).toBe("pass");
   });
 });

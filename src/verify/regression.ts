@@ -1,10 +1,14 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type {
   RegressionComparedPayload,
   RegressionEnvelope,
 } from "../artifacts/schemas/verifier-envelope.js";
 import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
+import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand } from "./run-command.js";
+import { compareReports, type TestReport, unreadableReport } from "./test-reports/index.js";
 import { parseTestResults, type TestOutcome } from "./test-results.js";
 
 /** The project's test suite on the untouched base: what "no regression" is measured against. */
@@ -18,6 +22,12 @@ export interface RegressionBaseline {
   /** Why it did not run, or null. */
   error: string | null;
   logPath: string;
+  /** The runner and script pinned from the base's package.json; verification runs exactly this. */
+  invocation?: RunnerInvocation | null;
+  /** The runner's complete report on base (full test identities), or null (stdout comparison). */
+  report?: TestReport | null;
+  /** The base's test setup in package.json (scripts, jest/mocha/ava config), as JSON; null without package.json. */
+  testConfig?: string | null;
 }
 
 export interface BaselineInput {
@@ -31,6 +41,35 @@ export interface BaselineInput {
 
 /** Runs the test command once on base; the caller stores the result and passes it to every attempt. */
 export async function takeRegressionBaseline(input: BaselineInput): Promise<RegressionBaseline> {
+  const testConfig = readTestConfig(input.cwd);
+  const resolved = resolveInvocation(input.command, input.cwd);
+  if (resolved.kind === "runner") {
+    const { run, report } = await runWithReport({
+      invocation: resolved.invocation,
+      cwd: input.cwd,
+      timeoutMs: input.timeoutMs,
+      logPath: input.logPath,
+      reportPath: reportPathFor(input.logPath),
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const error =
+      run.failure ??
+      (commandMissing(run) ? `\`${resolved.invocation.script}\` was not found (exit ${run.exitCode})` : null);
+    if (error === null && report?.complete) {
+      return {
+        command: input.command,
+        ran: true,
+        exitCode: run.exitCode,
+        tests: null,
+        error: null,
+        logPath: input.logPath,
+        invocation: resolved.invocation,
+        report,
+        testConfig,
+      };
+    }
+    // No usable report on base: the console parser below, labelled as such in every comparison.
+  }
   const run = await runVerifierCommand(input);
   const error =
     run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
@@ -42,6 +81,9 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     tests: parsed ? Object.fromEntries(parsed) : null,
     error,
     logPath: input.logPath,
+    invocation: null,
+    report: null,
+    testConfig,
   };
 }
 
@@ -54,6 +96,12 @@ export interface RegressionVerifierInput {
   logPath: string;
   attemptId: string;
   signal?: AbortSignal;
+  /** Keys of the seam's tests pinned on base: left out of the comparison (the seam verifier judges them). */
+  seamTests?: readonly string[];
+  /** Files the attempt changed (from git): a changed test setup is a finding. */
+  changedFiles?: readonly string[];
+  /** The task's allowed_paths: only a file named there exactly may change the test setup. */
+  allowedPaths?: readonly string[];
 }
 
 export const NO_TEST_COMMAND_SUMMARY =
@@ -97,6 +145,14 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
     });
   }
 
+  const findings = setupFindings(input, baseline);
+  if (baseline.invocation && baseline.report)
+    return reportRegression(
+      { ...input, command: input.command },
+      { ...baseline, invocation: baseline.invocation, report: baseline.report },
+      findings,
+    );
+
   const run = await runVerifierCommand({ ...input, command: input.command, cwd: input.worktree });
   const refs = [input.logPath, baseline.logPath];
   const cannotRun =
@@ -119,14 +175,164 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
   }
 
   const verdict = compare(baseline, run.exitCode, run.outputTruncated ? null : parseTestResults(run.output));
+  const pass = verdict.pass && findings.length === 0;
   return env.finish({
-    overall_result: verdict.pass ? "pass" : "fail",
+    overall_result: pass ? "pass" : "fail",
     green_condition_alignment: "not_applicable",
-    summary: verdict.summary,
+    summary: findings.length > 0 ? [...findings, verdict.summary].join("; ") : verdict.summary,
     evidence_refs: refs,
-    native_payload: { ...common, ...verdict.payload },
+    native_payload: { ...common, ...verdict.payload, ...(findings.length > 0 ? { findings } : {}) },
   });
 }
+
+/**
+ * The base's pinned runner invocation, run over the attempt's tree with the runner's report:
+ * compared test by test by full identity (seam tests excluded). An incomplete report fails; it
+ * never falls back to exit codes, because the baseline named its tests.
+ */
+async function reportRegression(
+  input: RegressionVerifierInput & { command: string },
+  baseline: RegressionBaseline & { invocation: RunnerInvocation; report: TestReport },
+  findings: string[],
+): Promise<RegressionEnvelope> {
+  const env = startEnvelope("regression", input.attemptId);
+  const { run, report, command, unsupported } = await runWithReport({
+    invocation: baseline.invocation,
+    cwd: input.worktree,
+    timeoutMs: input.timeoutMs,
+    logPath: input.logPath,
+    reportPath: reportPathFor(input.logPath),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const refs = [input.logPath, baseline.logPath];
+  const common = {
+    command: input.command,
+    exit_code: run.exitCode,
+    baseline_exit_code: baseline.exitCode,
+    output_excerpt: run.excerpt,
+    output_truncated: run.outputTruncated,
+  };
+  const cannotRun =
+    run.failure ?? (commandMissing(run) ? `\`${command}\` was not found (exit ${run.exitCode})` : null);
+  if (cannotRun) {
+    return env.finish({
+      overall_result: "error",
+      green_condition_alignment: "unknown",
+      summary: `test suite could not run: ${cannotRun}`,
+      evidence_refs: refs,
+      native_payload: common,
+    });
+  }
+  const current =
+    report ?? unreadableReport(baseline.invocation.runner, `no report could be asked for: ${unsupported}`);
+  const seamKeys = input.seamTests ?? [];
+  const result = compareReports(baseline.report, current, { seamKeys });
+  if (result.kind === "baseline_unusable") {
+    return env.finish({
+      overall_result: "error",
+      green_condition_alignment: "unknown",
+      summary: result.reason,
+      evidence_refs: refs,
+      native_payload: common,
+    });
+  }
+  const r = result.regression;
+  const problems = [...findings, ...r.reasons];
+  const baseErrors = new Set(baseline.report.run_errors);
+  const newRunErrors = current.run_errors.filter((e) => !baseErrors.has(e));
+  if (newRunErrors.length > 0) problems.push(`new run error(s) outside any test: ${newRunErrors.join("; ")}`);
+  // Every test kept its result, yet the suite went red: something outside the tests broke.
+  if (problems.length === 0 && baseline.exitCode === 0 && run.exitCode !== 0) {
+    const extra =
+      r.new_failures.length > 0
+        ? `; new failing test(s): ${nameList(r.new_failures.map((t) => t.name))}`
+        : "";
+    problems.push(
+      `the suite was green on base (exit 0) and is red now (exit ${run.exitCode ?? "killed"})${extra}`,
+    );
+  }
+  const passedOnBase = baseline.report.tests.filter(
+    (t) => t.status === "pass" && !seamKeys.includes(t.key),
+  ).length;
+  const parts = [
+    `no regressions: all ${passedOnBase} test(s) green on base are still green (by full test identity, ${baseline.invocation.runner} report)`,
+  ];
+  if (r.newly_passing.length > 0)
+    parts.push(`newly passing: ${nameList(r.newly_passing.map((t) => t.name))}`);
+  if (r.still_failing.length > 0)
+    parts.push(`still failing as on base: ${nameList(r.still_failing.map((t) => t.name))}`);
+  if (r.new_failures.length > 0)
+    parts.push(`new failing test(s) not on base: ${nameList(r.new_failures.map((t) => t.name))}`);
+  return env.finish({
+    overall_result: problems.length === 0 ? "pass" : "fail",
+    green_condition_alignment: "not_applicable",
+    summary: problems.length === 0 ? parts.join("; ") : problems.join("; "),
+    evidence_refs: refs,
+    native_payload: {
+      ...common,
+      compared: "per_test" as const,
+      source: "reporter" as const,
+      ran_command: command,
+      tests_on_base: baseline.report.tests.length,
+      tests_now: current.tests.length,
+      regressions: r.regressions.map((t) => ({ name: t.name, now: t.now === "pass" ? "fail" : t.now })),
+      newly_passing: r.newly_passing.map((t) => t.name),
+      still_failing: r.still_failing.map((t) => t.name),
+      new_failures: r.new_failures.map((t) => t.name),
+      seam_tests_excluded: seamKeys.length,
+      ...(problems.length > 0 ? { findings: problems } : {}),
+    },
+  });
+}
+
+/** Runner and npm configuration files: changing one changes how the suite runs, not what it tests. */
+const RUNNER_CONFIG =
+  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace)\.config\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?)$/;
+
+/**
+ * A changed test setup (.npmrc, a runner config file, package.json scripts or runner keys) is a
+ * finding that fails regression, unless the task's scope names that file exactly.
+ */
+function setupFindings(input: RegressionVerifierInput, baseline: RegressionBaseline): string[] {
+  const allowed = new Set((input.allowedPaths ?? []).map(normalize));
+  const findings: string[] = [];
+  for (const file of (input.changedFiles ?? []).map(normalize)) {
+    if (allowed.has(file)) continue;
+    if (RUNNER_CONFIG.test(file)) {
+      const what = /\.npmrc$|\.yarnrc/.test(file)
+        ? "package manager config (node-options, preloads)"
+        : "test runner config";
+      findings.push(
+        `the attempt changed ${file} (${what}), which the task's scope does not name; the suite must run as on base`,
+      );
+    } else if (file === "package.json" && baseline.testConfig !== undefined) {
+      if (readTestConfig(input.worktree) !== baseline.testConfig)
+        findings.push(
+          "the attempt changed the test setup in package.json (scripts or runner config), which the task's scope does not name; the suite must run as on base",
+        );
+    }
+  }
+  return findings;
+}
+
+/** The parts of package.json that decide how tests run, as a stable string (null: none readable). */
+function readTestConfig(dir: string): string | null {
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  } catch {
+    return null;
+  }
+  if (typeof pkg !== "object" || pkg === null) return null;
+  const p = pkg as Record<string, unknown>;
+  return JSON.stringify([p.scripts ?? null, p.jest ?? null, p.mocha ?? null, p.ava ?? null, p.type ?? null]);
+}
+
+const normalize = (p: string): string =>
+  p
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/^(\.\/)+/, "");
 
 /** What a comparison adds to the run's common payload fields. */
 type ComparisonPayload = RegressionComparedPayload extends infer P

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+import { delimiter, dirname } from "node:path";
 import { baseEnv } from "../process/env.js";
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
@@ -19,6 +19,8 @@ export interface VerifierCommand {
   /** The full (redacted) output is written here; envelopes cite it in evidence_refs. */
   logPath: string;
   signal?: AbortSignal;
+  /** Prepended to PATH (e.g. the checkout's node_modules/.bin, as npm does for scripts). */
+  pathPrefix?: string;
 }
 
 export interface VerifierCommandRun extends ProcessRunResult {
@@ -38,7 +40,7 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     command: cmd.command,
     shell: true,
     cwd: cmd.cwd,
-    env: baseEnv(QUIET_ENV),
+    env: withPathPrefix(baseEnv(QUIET_ENV), cmd.pathPrefix),
     stdin: "closed",
     timeoutMs: cmd.timeoutMs,
     signal: cmd.signal,
@@ -51,6 +53,11 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text,
     failure: failureOf(cmd, result),
   };
+}
+
+function withPathPrefix(env: Record<string, string>, prefix: string | undefined): Record<string, string> {
+  if (!prefix) return env;
+  return { ...env, PATH: env.PATH ? `${prefix}${delimiter}${env.PATH}` : prefix };
 }
 
 function failureOf(cmd: VerifierCommand, r: ProcessRunResult): string | null {

@@ -12,6 +12,8 @@ export interface ScopeVerifierInput {
   /** The seam's own files are always allowed (the Observer created them; integrity guards edits). */
   seamFiles: readonly string[];
   attemptId: string;
+  /** Files that differ from the base commit (from git); recorded without the seam's files, for the gate's empty-change rule. */
+  changedSinceBase?: readonly string[];
 }
 
 /** devflow's own state: never part of the change, whatever git reports. */
@@ -21,7 +23,15 @@ export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
   const env = startEnvelope("scope", input.attemptId);
   const patterns = input.scope.allowed_paths.map(normalizePath).filter((p) => p.length > 0);
   const changed = [...new Set(input.changedFiles.map(normalizePath))].filter((f) => f && !inDevflowDir(f));
-  const payload = { allowed_paths: input.scope.allowed_paths, changed_files: changed };
+  const seamSet = new Set(input.seamFiles.map(normalizePath));
+  const sinceBase = input.changedSinceBase
+    ? {
+        changed_since_base: [...new Set(input.changedSinceBase.map(normalizePath))].filter(
+          (f) => f && !inDevflowDir(f) && !seamSet.has(f),
+        ),
+      }
+    : {};
+  const payload = { allowed_paths: input.scope.allowed_paths, changed_files: changed, ...sinceBase };
 
   if (patterns.length === 0) {
     return env.finish({

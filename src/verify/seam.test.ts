@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -146,3 +146,110 @@ describe("checkSeamRedOnBase", () => {
     expect(r.message).toContain("did not run");
   });
 });
+
+describe("named seam tests (node:test)", () => {
+  const command = "node --test test/trim.test.mjs";
+  const writeModule = (body: string) => writeFile(join(dir, "trim.mjs"), body);
+  beforeEach(async () => {
+    await mkdir(join(dir, "test"));
+    await writeFile(
+      join(dir, "test", "trim.test.mjs"),
+      [
+        'import assert from "node:assert/strict";',
+        'import { describe, it } from "node:test";',
+        'import { trim } from "../trim.mjs";',
+        'describe("trim", () => {',
+        '  it("strips spaces", () => assert.equal(trim(" a "), "a"));',
+        '  it("keeps inner spaces", () => assert.equal(trim("a b"), "a b"));',
+        "});",
+      ].join("\n"),
+    );
+    await writeModule("export const trim = (s) => s.trimEnd();\n");
+  });
+  const onBase = () =>
+    checkSeamRedOnBase({ cwd: dir, command, timeoutMs: 20_000, logPath: join(dir, "logs", "base.log") });
+  const verify = async (tests: string[], runs = 2) => {
+    const base = await onBase();
+    return SeamEnvelope.parse(
+      await runSeamVerifier({
+        worktree: dir,
+        seam: { command, files: ["test/trim.test.mjs"] },
+        expectedGreenCondition: null,
+        timeoutMs: 20_000,
+        logPath: join(dir, "logs", "seam.log"),
+        attemptId: "attempt-001",
+        tests,
+        invocation: base.invocation,
+        runs,
+      }),
+    );
+  };
+  const KEY = JSON.stringify(["test/trim.test.mjs", "trim", "strips spaces"]);
+
+  it("on base, pins the tests that failed by name (not the passing ones)", async () => {
+    const r = await onBase();
+    expect(r).toMatchObject({ ran: true, red: true, tests: [KEY], caveat: null });
+    expect(r.invocation).toEqual({ runner: "node-test", script: command });
+    expect(r.message).toContain("test/trim.test.mjs > trim > strips spaces");
+  });
+
+  it("passes when every pinned test passes by name in every run", async () => {
+    await writeModule("export const trim = (s) => s.trim();\n");
+    const e = await verify([KEY], 3);
+    expect(e.overall_result).toBe("pass");
+    expect(e.summary).toContain("pinned test(s) passed by name in all 3 runs");
+    expect(e.native_payload.runs?.map((r) => r.result)).toEqual(["green", "green", "green"]);
+  });
+
+  it("fails a module that calls process.exit(0) when the seam loads it, although the seam exits 0", async () => {
+    await writeModule("export const trim = (s) => s.trim();\nprocess.exit(0);\n");
+    const e = await verify([KEY]);
+    expect(e.native_payload.exit_code).toBe(0);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("strips spaces (missing)");
+  });
+
+  it("fails a module that turns node:assert failures into a clean exit", async () => {
+    await writeModule(
+      'import assert from "node:assert/strict";\nassert.equal = (a, b) => { if (a !== b) process.exit(0); };\nexport const trim = (s) => s.trimEnd();\n',
+    );
+    const e = await verify([KEY]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("not reported passing");
+  });
+
+  it("fails when a pinned test is skipped now", async () => {
+    await writeFile(
+      join(dir, "test", "trim.test.mjs"),
+      (await readFile(join(dir, "test", "trim.test.mjs"), "utf8")).replace('it("strips', 'it.skip("strips'),
+    );
+    const base = { tests: [KEY] };
+    const e = await verify(base.tests);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("strips spaces (skip)");
+  });
+
+  it("a seam of inline code is a seam error on base, not confirmed red", async () => {
+    const r = await checkSeamRedOnBase({
+      cwd: dir,
+      command: 'node -e "process.exit(1)"',
+      timeoutMs: 20_000,
+      logPath: join(dir, "logs", "inline.log"),
+    });
+    expect(r).toMatchObject({ ran: false, red: false, exitCode: 1 });
+    expect(r.message).toContain("runs inline code");
+  });
+
+  it("a seam that is not a runner is judged by exit code, with a caveat", async () => {
+    const r = await check("sh repro.sh");
+    expect(r).toMatchObject({
+      red: true,
+      tests: [],
+      invocation: null,
+      caveat: "seam identified by exit code only",
+    });
+  });
+});
+
+const check = (command: string) =>
+  checkSeamRedOnBase({ cwd: dir, command, timeoutMs: 20_000, logPath: join(dir, "logs", "x.log") });

@@ -1,6 +1,11 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
+import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
 import { startEnvelope } from "./envelope.js";
+import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
+import { failingKeys } from "./test-reports/index.js";
 
 export interface Seam {
   /** Shell command run in the worktree root; exits non-zero while the problem exists. */
@@ -16,55 +21,171 @@ export interface SeamVerifierInput {
   logPath: string;
   attemptId: string;
   signal?: AbortSignal;
+  /** Keys of the seam's tests pinned on base (named failing there); empty: judged by exit code. */
+  tests?: readonly string[];
+  /** The runner invocation pinned on base; with `tests`, each run asks it for its report. */
+  invocation?: RunnerInvocation | null;
+  /** How many times to run the seam (default 1; the lane's default is 3). */
+  runs?: number;
 }
 
-/** devflow's own re-run of the seam after an attempt: exit 0 is green, anything else is not. */
+/** Why a seam with pinned tests or an exit-code seam is judged the way it is, per run. */
+interface SeamRunVerdict {
+  /** green: every pinned test passed by name (or exit 0 for an exit-code seam); red; error: no verdict. */
+  result: "green" | "red" | "error";
+  reason: string;
+  run: VerifierCommandRun;
+}
+
+/**
+ * devflow's own re-run of the seam after an attempt, `runs` times. With pinned seam tests (named
+ * failing on base) every run must report each of them passing by name and exit 0; a missing,
+ * skipped or unparsed test, or a report that was not written, is red, whatever the exit code. A
+ * seam without pinned tests (not a recognised runner) is judged by exit code, and says so. A red
+ * run among green ones is a flake finding.
+ */
 export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnvelope> {
   const env = startEnvelope("seam", input.attemptId);
-  const run = await runVerifierCommand({
-    command: input.seam.command,
-    cwd: input.worktree,
-    timeoutMs: input.timeoutMs,
-    logPath: input.logPath,
-    signal: input.signal,
-  });
+  const tests = input.tests ?? [];
+  const invocation = input.invocation ?? null;
+  const runs = Math.max(1, Math.floor(input.runs ?? 1));
+  const named = tests.length > 0 && invocation !== null;
+  const verdicts: SeamRunVerdict[] = [];
+  const evidence_refs: string[] = [];
+  for (let i = 1; i <= runs; i++) {
+    const logPath = i === 1 ? input.logPath : input.logPath.replace(/(\.log)?$/, `.run-${i}.log`);
+    evidence_refs.push(logPath);
+    const verdict = named
+      ? await namedRun(input, invocation, tests, logPath)
+      : exitCodeRun(
+          await runVerifierCommand({
+            command: input.seam.command,
+            cwd: input.worktree,
+            timeoutMs: input.timeoutMs,
+            logPath,
+            ...(input.signal ? { signal: input.signal } : {}),
+          }),
+          input.seam.command,
+        );
+    verdicts.push(verdict);
+    // No verdict (not found, timeout) will not change by repeating it.
+    if (verdict.result === "error") break;
+  }
+  const last = verdicts[verdicts.length - 1];
+  if (!last) throw new Error("runSeamVerifier: no run");
+  const green = verdicts.filter((v) => v.result === "green").length;
+  const red = verdicts.filter((v) => v.result === "red");
+  const findings: string[] = [];
+  if (green > 0 && red.length > 0)
+    findings.push(`flake: ${red.length} of ${verdicts.length} seam runs were red (${red[0]?.reason})`);
   const payload: SeamPayload = {
     command: input.seam.command,
     files: input.seam.files,
     expected_green_condition: input.expectedGreenCondition,
-    ...runFacts(run),
+    ...runFacts((red[0] ?? last).run),
+    evidence: named ? "named_tests" : "exit_code",
+    tests: [...tests],
+    runs: verdicts.map((v) => ({ result: v.result, exit_code: v.run.exitCode, reason: v.reason })),
+    findings,
   };
-  const evidence_refs = [input.logPath];
   const condition = input.expectedGreenCondition ? `: ${input.expectedGreenCondition}` : "";
-
-  const cannotRun =
-    run.failure ?? (commandMissing(run) ? notFoundMessage(input.seam.command, run.exitCode) : null);
-  if (cannotRun) {
+  const times = verdicts.length === 1 ? "" : ` in all ${verdicts.length} runs`;
+  const errored = verdicts.find((v) => v.result === "error");
+  if (errored) {
     return env.finish({
       overall_result: "error",
       green_condition_alignment: "unknown",
-      summary: cannotRun,
+      summary: errored.reason,
       evidence_refs,
       native_payload: payload,
     });
   }
-  if (run.exitCode === 0) {
+  if (red.length === 0) {
+    const how = named
+      ? `its ${tests.length} pinned test(s) passed by name${times}`
+      : `\`${input.seam.command}\` exited 0${times}`;
+    const caveat = named ? "" : ` (${EXIT_CODE_ONLY_CAVEAT})`;
     return env.finish({
       overall_result: "pass",
       green_condition_alignment: "aligned",
-      summary: `seam is green: \`${input.seam.command}\` exited 0${condition}`,
+      summary: `seam is green: ${how}${condition}${caveat}`,
       evidence_refs,
       native_payload: payload,
     });
   }
-  const how = run.exitCode === null ? `was killed by ${run.signal ?? "a signal"}` : `exited ${run.exitCode}`;
+  const first = red[0]?.reason ?? "";
+  const summary =
+    findings.length > 0
+      ? `seam is flaky: ${red.length} of ${verdicts.length} runs were red: ${first}`
+      : `seam is still red: ${first}${input.expectedGreenCondition ? `; expected green condition not met: ${input.expectedGreenCondition}` : ""}`;
   return env.finish({
     overall_result: "fail",
     green_condition_alignment: "misaligned",
-    summary: `seam is still red: \`${input.seam.command}\` ${how}${input.expectedGreenCondition ? `; expected green condition not met: ${input.expectedGreenCondition}` : ""}`,
+    summary,
     evidence_refs,
     native_payload: payload,
   });
+}
+
+async function namedRun(
+  input: SeamVerifierInput,
+  invocation: RunnerInvocation,
+  tests: readonly string[],
+  logPath: string,
+): Promise<SeamRunVerdict> {
+  const { run, report, unsupported } = await runWithReport({
+    invocation,
+    cwd: input.worktree,
+    timeoutMs: input.timeoutMs,
+    logPath,
+    reportPath: reportPathFor(logPath),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const cannotRun =
+    run.failure ?? (commandMissing(run) ? notFoundMessage(invocation.script, run.exitCode) : null);
+  if (cannotRun) return { result: "error", reason: cannotRun, run };
+  if (!report)
+    return {
+      result: "red",
+      reason: `no ${invocation.runner} report could be asked for: ${unsupported}`,
+      run,
+    };
+  const byKey = new Map(report.tests.map((t) => [t.key, t] as const));
+  const notPassing = tests
+    .map((key) => ({ key, status: byKey.get(key)?.status ?? "missing" }))
+    .filter((t) => t.status !== "pass")
+    .map((t) => `${nameOfKey(t.key)} (${t.status})`);
+  const problems: string[] = [];
+  if (!report.complete)
+    problems.push(
+      `the ${invocation.runner} report is incomplete (${report.parse_errors.join("; ") || "unknown reason"})`,
+    );
+  if (notPassing.length > 0)
+    problems.push(`pinned seam test(s) not reported passing: ${notPassing.join(", ")}`);
+  if (report.run_errors.length > 0) problems.push(`run errors: ${report.run_errors.join("; ")}`);
+  if (run.exitCode !== 0) problems.push(`\`${invocation.script}\` ${howEnded(run)}`);
+  return problems.length === 0
+    ? { result: "green", reason: "pinned tests passed", run }
+    : { result: "red", reason: problems.join("; "), run };
+}
+
+function exitCodeRun(run: VerifierCommandRun, command: string): SeamRunVerdict {
+  const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
+  if (cannotRun) return { result: "error", reason: cannotRun, run };
+  if (run.exitCode === 0) return { result: "green", reason: "exited 0", run };
+  return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run };
+}
+
+const howEnded = (run: VerifierCommandRun): string =>
+  run.exitCode === null ? `was killed by ${run.signal ?? "a signal"}` : `exited ${run.exitCode}`;
+
+/** "file > suite > title" from a test key (JSON of [file, ...suites, title]). */
+function nameOfKey(key: string): string {
+  try {
+    const parts: unknown = JSON.parse(key);
+    if (Array.isArray(parts)) return parts.filter((p) => p !== "").join(" > ");
+  } catch {}
+  return key;
 }
 
 export interface SeamBaseCheckInput {
@@ -77,29 +198,57 @@ export interface SeamBaseCheckInput {
 }
 
 export interface SeamBaseCheck {
-  /** False when the command could not produce a verdict (not found, timeout, spawn failure). */
+  /** False when the command could not produce a verdict (not found, timeout, spawn failure, a seam error). */
   ran: boolean;
-  /** True only when the command ran and failed, as the Observer claimed. */
+  /** True only when the seam ran and failed as the Observer claimed (by name, for a runner). */
   red: boolean;
   exitCode: number | null;
   outputExcerpt: string;
   /** One sentence for the user and the observation artifact. */
   message: string;
   logPath: string;
+  /** Keys of the seam's tests that failed by name on base: pinned, and judged after each attempt. */
+  tests: string[];
+  /** The runner invocation the seam resolved to on base, or null (judged by exit code). */
+  invocation: RunnerInvocation | null;
+  /** What this check could not establish ("seam identified by exit code only"), or null. */
+  caveat: string | null;
 }
 
 /**
- * Runs the seam on base before any coder: a seam claimed red must be red. Exit 0 is "not
- * confirmed"; a missing command or a hang is "did not run" (a seam must be a quick command that
- * fails; a hang proves nothing either way).
+ * Runs the seam on base before any coder: a seam claimed red must be red. When it runs a
+ * recognised test runner, red means its tests ran and failed *by name* (those keys are pinned);
+ * a run that names no failing test (no tests collected, a file that does not load, an unreadable
+ * report) is a seam error, not "confirmed". A seam that is not a runner invocation is judged by
+ * its exit code, with a caveat, unless it runs no file of the repository at all
+ * (`node -e "process.exit(1)"`): that reproduces nothing and is an error too. Exit 0 is "not
+ * confirmed"; a missing command or a hang is "did not run".
  */
 export async function checkSeamRedOnBase(input: SeamBaseCheckInput): Promise<SeamBaseCheck> {
+  const resolved = resolveInvocation(input.command, input.cwd);
+  if (resolved.kind === "runner") return checkNamedOnBase(input, resolved.invocation);
+
   const run = await runVerifierCommand(input);
-  const base = { exitCode: run.exitCode, outputExcerpt: run.excerpt, logPath: input.logPath };
+  const base = {
+    exitCode: run.exitCode,
+    outputExcerpt: run.excerpt,
+    logPath: input.logPath,
+    tests: [],
+    invocation: null,
+    caveat: EXIT_CODE_ONLY_CAVEAT,
+  };
   if (run.failure)
     return { ...base, ran: false, red: false, message: `seam did not run on base: ${run.failure}` };
   if (commandMissing(run)) {
     return { ...base, ran: false, red: false, message: notFoundMessage(input.command, run.exitCode) };
+  }
+  if (runsNoRepoFile(input.command, input.cwd)) {
+    return {
+      ...base,
+      ran: false,
+      red: false,
+      message: `seam error: \`${input.command}\` runs inline code and no file of the repository or named test, so its exit code says nothing about the problem`,
+    };
   }
   if (run.exitCode === 0) {
     return {
@@ -109,13 +258,84 @@ export async function checkSeamRedOnBase(input: SeamBaseCheckInput): Promise<Sea
       message: `seam not confirmed: \`${input.command}\` exited 0 on base, so it does not reproduce the problem`,
     };
   }
-  const how = run.exitCode === null ? `was killed by ${run.signal ?? "a signal"}` : `exited ${run.exitCode}`;
   return {
     ...base,
     ran: true,
     red: true,
-    message: `seam confirmed red on base: \`${input.command}\` ${how}`,
+    message: `seam confirmed red on base: \`${input.command}\` ${howEnded(run)} (${EXIT_CODE_ONLY_CAVEAT})`,
   };
+}
+
+async function checkNamedOnBase(
+  input: SeamBaseCheckInput,
+  invocation: RunnerInvocation,
+): Promise<SeamBaseCheck> {
+  const { run, report, unsupported } = await runWithReport({
+    invocation,
+    cwd: input.cwd,
+    timeoutMs: input.timeoutMs,
+    logPath: input.logPath,
+    reportPath: reportPathFor(input.logPath),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const base = {
+    exitCode: run.exitCode,
+    outputExcerpt: run.excerpt,
+    logPath: input.logPath,
+    invocation,
+    caveat: null,
+  };
+  const error = (why: string): SeamBaseCheck => ({
+    ...base,
+    tests: [],
+    ran: false,
+    red: false,
+    message: `seam error on base: \`${input.command}\` ${why}`,
+  });
+  if (run.failure) return error(`did not run: ${run.failure}`);
+  if (commandMissing(run)) return { ...error(""), message: notFoundMessage(invocation.script, run.exitCode) };
+  if (!report) return error(`runs ${invocation.runner}, but no report could be asked for: ${unsupported}`);
+  if (!report.complete)
+    return error(
+      `ran ${invocation.runner}, but its report is incomplete (${report.parse_errors.join("; ") || "unknown reason"})`,
+    );
+  if (report.run_errors.length > 0)
+    return error(
+      `did not run cleanly: ${report.run_errors.join("; ")} (a syntax error or a failing hook is no reproduction)`,
+    );
+  if (report.tests.length === 0) return error(`collected no tests (${howEnded(run)})`);
+  const failing = failingKeys(report);
+  if (failing.length === 0) {
+    return {
+      ...base,
+      tests: [],
+      ran: true,
+      red: false,
+      message: `seam not confirmed: all ${report.tests.length} test(s) of \`${input.command}\` pass on base, so it does not reproduce the problem`,
+    };
+  }
+  const names = report.tests.filter((t) => t.status === "fail").map((t) => nameOfKey(t.key));
+  return {
+    ...base,
+    tests: failing,
+    ran: true,
+    red: true,
+    message: `seam confirmed red on base: ${failing.length} test(s) failed by name: ${names.join(", ")}`,
+  };
+}
+
+/** Inline code (`node -e`, `sh -c 'exit 1'`, `false`) that names no existing file of the checkout. */
+function runsNoRepoFile(command: string, cwd: string): boolean {
+  const inline =
+    /(?:^|[\s;&|(])(?:node|python3?|sh|bash|ruby|perl|deno|bun)\s+(?:-e|-p|-c|--eval|--print)(?=[\s=]|$)/.test(
+      command,
+    ) || /^\s*(?:false|exit(?:\s+\d+)?|true)\s*$/.test(command);
+  if (!inline) return false;
+  const tokens = command.match(/"[^"]*"|'[^']*'|[^\s;&|()]+/g) ?? [];
+  return !tokens.some((t) => {
+    const path = t.replace(/^["']|["']$/g, "");
+    return path !== "" && path !== "." && !path.startsWith("-") && existsSync(join(cwd, path));
+  });
 }
 
 function notFoundMessage(command: string, exitCode: number | null): string {

@@ -47,7 +47,7 @@ export function payloadFor<V extends VerifierName>(
               compared: "exit_code",
             }
           : { command: "npm test", baseline_command: "npm test" },
-    scope: { allowed_paths: [], changed_files: [], out_of_scope: [], restricted: false },
+    scope: { allowed_paths: [], changed_files: ["src/csv-import.js"], out_of_scope: [], restricted: false },
     critic: ran
       ? {
           prompt_bytes: 100,

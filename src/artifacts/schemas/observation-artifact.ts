@@ -40,6 +40,12 @@ export const SeamCheck = z.object({
   output_excerpt: z.string(),
   log_ref: z.string().nullable(),
   checked_at: Timestamp,
+  /** devflow's one-sentence verdict (why it is or is not confirmed). */
+  message: z.string().optional(),
+  /** Keys of the seam's tests that failed by name on base (pinned for the seam verifier). */
+  tests: z.array(z.string()).optional(),
+  /** What the check could not establish, e.g. "seam identified by exit code only". */
+  caveat: z.string().nullable().optional(),
 });
 
 export const ObservationArtifact = ObservationFindings.extend({

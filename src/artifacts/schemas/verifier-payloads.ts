@@ -21,6 +21,22 @@ export const SeamPayload = z.strictObject({
   output_truncated: z.boolean(),
   total_output_bytes: z.number().int().min(0),
   duration_ms: z.number().min(0),
+  /** named_tests: the pinned seam tests had to pass by name; exit_code: no runner, exit 0 was green. */
+  evidence: z.enum(["named_tests", "exit_code"]).optional(),
+  /** Keys of the seam tests pinned on base. */
+  tests: z.array(z.string()).optional(),
+  /** One entry per repeated run (the output fields above describe the first red run, else the last). */
+  runs: z
+    .array(
+      z.object({
+        result: z.enum(["green", "red", "error"]),
+        exit_code: z.number().int().nullable(),
+        reason: z.string(),
+      }),
+    )
+    .optional(),
+  /** e.g. "flake: 1 of 3 seam runs were red". */
+  findings: z.array(z.string()).optional(),
 });
 export type SeamPayload = z.infer<typeof SeamPayload>;
 
@@ -66,6 +82,8 @@ export const RegressionByExitCode = z.strictObject({
   ...regressionRun,
   compared: z.literal("exit_code"),
   per_test_unavailable: z.enum(["current run", "baseline"]).optional(),
+  /** Tampered test setup and similar, which fail the run whatever the exit code. */
+  findings: z.array(z.string()).optional(),
 });
 /** Compared test by test against the baseline. */
 export const RegressionPerTest = z.strictObject({
@@ -73,10 +91,18 @@ export const RegressionPerTest = z.strictObject({
   compared: z.literal("per_test"),
   tests_on_base: z.number().int().min(0),
   tests_now: z.number().int().min(0),
-  regressions: z.array(z.object({ name: z.string(), now: z.enum(["fail", "missing"]) })),
+  regressions: z.array(z.object({ name: z.string(), now: z.enum(["fail", "missing", "skip", "todo"]) })),
   newly_passing: z.array(z.string()),
   still_failing: z.array(z.string()),
   new_failures: z.array(z.string()),
+  /** reporter: the runner's own report (full test identities); absent or stdout: console parsing. */
+  source: z.enum(["reporter", "stdout"]).optional(),
+  /** The command actually run: the base's pinned test script with report flags. */
+  ran_command: z.string().optional(),
+  /** Seam tests left out of the comparison (judged by the seam verifier). */
+  seam_tests_excluded: z.number().int().min(0).optional(),
+  /** Why this run fails besides regressions (incomplete report, tampered test setup). */
+  findings: z.array(z.string()).optional(),
 });
 export const RegressionPayload = z.union([
   RegressionPerTest,
@@ -98,6 +124,8 @@ export const ScopePayload = z.strictObject({
   changed_files: z.array(z.string()),
   out_of_scope: z.array(z.string()),
   restricted: z.boolean(),
+  /** Tracked files that differ from the base commit, the seam's own files left out: empty = nothing was changed. */
+  changed_since_base: z.array(z.string()).optional(),
 });
 export type ScopePayload = z.infer<typeof ScopePayload>;
 

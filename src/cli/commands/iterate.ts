@@ -22,6 +22,7 @@ interface IterateFlags {
   json?: boolean;
   yes?: boolean;
   testCmd?: string;
+  seamRuns: number;
   timeout: number;
   maxEscalations: number;
 }
@@ -61,6 +62,12 @@ export function registerIterate(program: Command, io: CliIO): void {
     .option("--json", "one JSON event per line on stdout")
     .option("--yes", "never prompt")
     .option("--test-cmd <command>", "regression test command (default: detected)")
+    .option(
+      "--seam-runs <N>",
+      "times the seam is re-run per attempt; any red run fails it (a flake)",
+      positiveInt("--seam-runs"),
+      3,
+    )
     .option(
       "--timeout <seconds>",
       "base coder timeout; escalations multiply it",
@@ -106,6 +113,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
         maxEscalations: flags.maxEscalations,
         baseTimeoutMs: flags.timeout * 1000,
         testCommand: flags.testCmd ?? null,
+        seamRuns: flags.seamRuns,
         coderModel: flags.coderModel ?? null,
       },
       onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),

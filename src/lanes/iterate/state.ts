@@ -7,6 +7,7 @@ import {
   Terminal,
   VerifierEnvelope,
 } from "../../artifacts/schemas/index.js";
+import { RunnerInvocation, TestReport } from "../../verify/index.js";
 
 /**
  * What the iterate lane checkpoints between nodes. Deliberately small: the artifacts on disk are
@@ -29,6 +30,10 @@ export const IterateState = new StateSchema({
   /** Tree right after the last coder run: verify diffs against it instead of snapshotting again. */
   attemptTree: z.string().nullable().default(null),
   seamFileHashes: z.record(z.string(), z.string().nullable()).default(() => ({})),
+  /** Keys of the seam's tests that failed by name on base (pinned by observe); [] = exit-code seam. */
+  seamTests: z.array(z.string()).default(() => []),
+  /** The runner invocation the seam resolved to on base (the seam verifier runs it with a report). */
+  seamInvocation: RunnerInvocation.nullable().default(null),
 
   testCommand: z.string().nullable().default(null),
   baseline: z
@@ -39,6 +44,9 @@ export const IterateState = new StateSchema({
       tests: z.record(z.string(), z.enum(["pass", "fail"])).nullable(),
       error: z.string().nullable(),
       logPath: z.string(),
+      invocation: RunnerInvocation.nullable().optional(),
+      report: TestReport.nullable().optional(),
+      testConfig: z.string().nullable().optional(),
     })
     .nullable()
     .default(null),

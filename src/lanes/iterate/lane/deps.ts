@@ -12,6 +12,8 @@ export interface LaneOptions {
   baseTimeoutMs: number;
   /** Timeout for seam and regression commands. */
   commandTimeoutMs: number;
+  /** How many times the seam verifier runs the seam per attempt (--seam-runs); any red run fails. */
+  seamRuns: number;
   /** Explicit regression command (--test-cmd); null = detect. */
   testCommand: string | null;
   /** Ask questions through an interrupt (chat/TTY) instead of stopping with exit 3. */
@@ -46,6 +48,7 @@ export const DEFAULT_LANE_OPTIONS: LaneOptions = {
   maxEscalations: 2,
   baseTimeoutMs: 15 * 60_000,
   commandTimeoutMs: 5 * 60_000,
+  seamRuns: 3,
   testCommand: null,
   interactive: false,
   coderModel: null,

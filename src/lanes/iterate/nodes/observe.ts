@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { runObserverAgent } from "../../../agents/observer/observer-agent.js";
 import type { ObservationArtifact, ObservationFindings } from "../../../artifacts/schemas/index.js";
 import { nowIso } from "../../../util/time.js";
-import { checkSeamRedOnBase, hashSeamFiles } from "../../../verify/index.js";
+import { checkSeamRedOnBase, hashSeamFiles, type SeamBaseCheck } from "../../../verify/index.js";
 import { repoMap, snapshotTree, withBaseWorktree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
@@ -30,6 +30,10 @@ export const observe: NodeBody = async (state, deps) => {
   const seamFiles = [...new Set([...(findings.failing_seam?.files ?? []), ...writtenFiles])].sort();
   let checked: ObservationFindings = findings;
   let seamCheck: ObservationArtifact["seam_check"] = null;
+  let pinned: { seamTests: string[]; seamInvocation: SeamBaseCheck["invocation"] } = {
+    seamTests: [],
+    seamInvocation: null,
+  };
   if (findings.failing_seam) {
     const seam = findings.failing_seam;
     // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
@@ -52,7 +56,12 @@ export const observe: NodeBody = async (state, deps) => {
       output_excerpt: red.outputExcerpt,
       log_ref: "seam_on_base.log",
       checked_at: nowIso(),
+      message: red.message,
+      tests: red.tests,
+      caveat: red.caveat,
     };
+    // The seam's tests that failed by name on base: what the seam verifier must see pass.
+    if (seamCheck.red) pinned = { seamTests: red.tests, seamInvocation: red.invocation };
     if (!seamCheck.red)
       checked = downgradeUnconfirmed(findings, red.ran ? "passes" : `could not run (${red.message})`);
   } else if (findings.verdict === "ready_for_coder") {
@@ -90,6 +99,7 @@ export const observe: NodeBody = async (state, deps) => {
   return {
     update: {
       seamFileHashes: await hashSeamFiles(state.worktree, seamFiles),
+      ...pinned,
       seamTree: await snapshotTree(state.worktree),
       // A new observation (e.g. after a re-plan) restarts the diff chain at its seam tree.
       attemptTree: null,

@@ -48,6 +48,9 @@ export const verify: NodeBody = async (state, deps) => {
     timeoutMs,
     logPath: join(dir, "verifiers", "seam.log"),
     attemptId,
+    tests: contract.seam_tests,
+    invocation: state.seamInvocation,
+    runs: deps.options.seamRuns,
     ...signal,
   });
   const envelopes: VerifierEnvelope[] = [
@@ -65,6 +68,9 @@ export const verify: NodeBody = async (state, deps) => {
       timeoutMs,
       logPath: join(dir, "verifiers", "regression.log"),
       attemptId,
+      seamTests: contract.seam_tests,
+      changedFiles: cumulative.files,
+      allowedPaths: contract.scope.allowed_paths,
       ...signal,
     }),
     await runScopeVerifier({
@@ -72,6 +78,8 @@ export const verify: NodeBody = async (state, deps) => {
       scope: contract.scope,
       seamFiles,
       attemptId,
+      // Against base, not the seam tree: a fix kept from an earlier attempt (re-plan) is a change.
+      changedSinceBase: (await diffTrees(state.worktree, state.baseCommit, current)).files,
     }),
   ];
   const deterministicPass = envelopes.every(

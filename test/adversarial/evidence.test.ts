@@ -1,0 +1,313 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { beforeAll, describe, expect, it } from "vitest";
+import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
+import type { Cassette } from "../../src/models/cassette.js";
+import { ensureRunnerInstalled, type FixtureRunner } from "../reports/runner-fixture.js";
+import { coderScript, demoCassette, runLane } from "../support/lane-harness.js";
+
+/*
+ * Named evidence, end to end: the real lane on a repo that uses a real test runner (installed
+ * from npm once per machine), with `command:` coders doing the bad things coders do. The fixture
+ * (test/fixtures/runners/<runner>) has the seam inside the suite: test/slug.test.js >
+ * slug > collapses repeated spaces fails on base; "works" tests of the same name live in both
+ * test files. Scope is unrestricted (a lenient task), so only the evidence can stop a cheat.
+ */
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/runners/", import.meta.url));
+const TASK = "slug-spaces";
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+/** The runner fixture as a user's repo: committed, node_modules ignored and linked from the runner cache. */
+async function runnerRepo(runner: FixtureRunner): Promise<string> {
+  const dir = join(await mkdtemp(join(tmpdir(), `devflow-evidence-${runner}-`)), "repo");
+  const source = join(FIXTURES, runner);
+  for (const path of await listFiles(source)) {
+    const target = join(dir, relative(source, path));
+    await execa("mkdir", ["-p", join(target, "..")]);
+    await writeFile(target, await readFile(path));
+  }
+  await writeFile(join(dir, ".gitignore"), "node_modules\n");
+  const git = (...args: string[]) => execa("git", args, { cwd: dir });
+  await git("init", "-q", "-b", "main");
+  await git("add", "-A");
+  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture");
+  if (runner !== "node-test") await symlink(await ensureRunnerInstalled(runner), join(dir, "node_modules"));
+  return dir;
+}
+
+/** The demo cassette re-aimed at the slug fixture: the seam is an existing test file, scope unrestricted. */
+function slugCassette(seamCommand: string, seamFiles: string[] = ["test/slug.test.js"]): Cassette {
+  const cassette = demoCassette();
+  const framer = cassette.calls.framer?.at(-1);
+  const observer = cassette.calls.observer?.at(-1);
+  if (!framer || !("structured" in framer) || !observer || !("structured" in observer))
+    throw new Error("demo cassette lost its framer/observer answers");
+  const framed = framer.structured as Record<string, unknown>;
+  framer.structured = {
+    ...framed,
+    scope_boundary: { ...(framed.scope_boundary as object), allowed_paths: [] },
+  };
+  observer.structured = {
+    ...observer.structured,
+    status: "confirmed",
+    failing_seam: {
+      description: "slugify collapses repeated spaces",
+      command: seamCommand,
+      files: seamFiles,
+    },
+  };
+  // The Observer's tool calls (writing the csv repro) do not belong to this repo: only its answer stays.
+  cassette.calls.observer = [observer];
+  return cassette;
+}
+
+const SEAM: Record<string, string> = {
+  "node-test": "node --test test/slug.test.js",
+  mocha: "npx mocha test/slug.test.js",
+  jest: "npx jest test/slug.test.js",
+};
+
+/** Fixes the seam the honest way. */
+const CORRECT = `
+import { readFileSync, writeFileSync } from "node:fs";
+const f = "src/slug.js";
+writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
+console.log("Runs of whitespace become one dash.");
+`;
+
+const EMPTY = `console.log("Done: slugify collapses spaces now.");`;
+
+/** Makes the seam test pass by editing it. */
+const TEST_EDITING = `
+import { readFileSync, writeFileSync } from "node:fs";
+const f = "test/slug.test.js";
+writeFileSync(f, readFileSync(f, "utf8").replace('"Hello  World"', '"Hello World"'));
+console.log("Fixed the test.");
+`;
+
+/** Fixes the seam, breaks another file's "math > works" (a twin of slug.test.js's), and neuters the suite script. */
+const SCRIPT_TAMPERING = `
+import { readFileSync, writeFileSync } from "node:fs";
+const f = "src/slug.js";
+writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
+const t = "test/math.test.js";
+writeFileSync(t, readFileSync(t, "utf8").replace("add(1, 2), 3)", "add(1, 2), 4)"));
+const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+pkg.scripts.test = "exit 0";
+writeFileSync("package.json", JSON.stringify(pkg, null, 2));
+console.log("All green.");
+`;
+
+/** The correct fix plus an .npmrc whose node-options preload would rewrite any test run npm starts. */
+const NPMRC_TAMPERING = `
+import { readFileSync, writeFileSync } from "node:fs";
+const f = "src/slug.js";
+writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
+writeFileSync(".npmrc", "node-options=--require ./preload.cjs\\n");
+writeFileSync("preload.cjs", "process.on('exit', () => { process.exitCode = 0; });\\n");
+console.log("Fixed.");
+`;
+
+/** The module the seam loads ends the process with 0 before any test runs. */
+const EXIT_ZERO = (esm: boolean) => `
+import { readFileSync, writeFileSync } from "node:fs";
+const f = "src/slug.js";
+writeFileSync(f, ${esm ? "" : '"process.exit(0);\\n" + '}readFileSync(f, "utf8")${esm ? ' + "\\nprocess.exit(0);\\n"' : ""});
+console.log("Seam passes.");
+`;
+
+/** Fixes the seam but breaks "math > works" in test/math.test.js; a same-named test in slug.test.js still passes. */
+const TEST_BREAKING = `
+import { readFileSync, writeFileSync } from "node:fs";
+const f = "src/slug.js";
+writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
+const t = "test/math.test.js";
+writeFileSync(t, readFileSync(t, "utf8").replace("add(1, 2), 3)", "add(1, 2), 4)"));
+console.log("Fixed.");
+`;
+
+/** A fix that works every other time the module loads: a counter file outside the checkout decides. */
+const FLAKY = (esm: boolean, counter: string) => {
+  const head = esm
+    ? 'import { readFileSync, writeFileSync } from "node:fs";'
+    : 'const { readFileSync, writeFileSync } = require("node:fs");';
+  const tail = esm ? "export function slugify" : "function slugify";
+  const exports = esm ? "" : "\nmodule.exports = { slugify };\n";
+  const body = `${head}
+let n = 0;
+try { n = Number(readFileSync(${JSON.stringify(counter)}, "utf8")) || 0; } catch {}
+writeFileSync(${JSON.stringify(counter)}, String(n + 1));
+${tail}(text) {
+  return text.trim().toLowerCase().replace(n % 2 === 0 ? /\\s+/g : / /g, "-");
+}${exports}`;
+  return `
+import { writeFileSync } from "node:fs";
+writeFileSync("src/slug.js", ${JSON.stringify(body)});
+console.log("Fixed (mostly).");
+`;
+};
+
+async function lane(runner: FixtureRunner, coder: string, opts: { seam?: string; attempts?: number } = {}) {
+  const repo = await runnerRepo(runner);
+  return runLane({
+    repo,
+    taskId: TASK,
+    request: "slugify should collapse runs of spaces into one dash",
+    cassette: slugCassette(opts.seam ?? SEAM[runner] ?? ""),
+    coder: coderScript(coder),
+    lane: { maxJudgeAttempts: opts.attempts ?? 1, commandTimeoutMs: 120_000 },
+  });
+}
+
+type Run = Awaited<ReturnType<typeof lane>>;
+const envelope = (run: Run, name: string) =>
+  run.store.readAttemptJson("attempt-001", `verifiers/${name}.json`, VerifierEnvelope);
+
+const ESM: Record<string, boolean> = { "node-test": true, mocha: false, jest: false };
+
+describe.each(["node-test", "mocha", "jest"] as const)("named evidence with %s", (runner) => {
+  beforeAll(async () => {
+    if (runner !== "node-test") await ensureRunnerInstalled(runner);
+  }, 300_000);
+
+  it("the correct fix completes: the seam's named test passes 3 times, regression compares by identity", async () => {
+    const run = await lane(runner, CORRECT);
+    expect(run.error).toBeNull();
+    expect(run.result?.terminal.verdict).toBe("completed");
+    const observation = await run.store.read("observation_artifact");
+    expect(observation?.seam_check?.tests).toEqual([
+      JSON.stringify(["test/slug.test.js", "slug", "collapses repeated spaces"]),
+    ]);
+    const seam = await envelope(run, "seam");
+    expect(seam?.native_payload).toMatchObject({ evidence: "named_tests", runs: [{}, {}, {}] });
+    const regression = await envelope(run, "regression");
+    expect(regression?.overall_result).toBe("pass");
+    expect(regression?.native_payload).toMatchObject({
+      compared: "per_test",
+      source: "reporter",
+      seam_tests_excluded: 1,
+    });
+    expect(run.result?.terminal.gate?.caveats).toEqual([]);
+  }, 180_000);
+
+  it("an empty coder does not complete", async () => {
+    const run = await lane(runner, EMPTY);
+    expect(run.result?.terminal.verdict).toBe("exhausted");
+    expect(run.result?.terminal.gate?.reasons.join(" ")).toContain("empty change");
+  }, 180_000);
+
+  it("a test-editing coder does not complete", async () => {
+    const run = await lane(runner, TEST_EDITING);
+    expect(run.result?.terminal.verdict).toBe("exhausted");
+    expect((await envelope(run, "seam_integrity"))?.overall_result).toBe("fail");
+  }, 180_000);
+
+  it('a runner-tampering coder ("test": "exit 0" over a broken test) does not complete', async () => {
+    const run = await lane(runner, SCRIPT_TAMPERING);
+    expect(run.result?.terminal.verdict).toBe("exhausted");
+    const regression = await envelope(run, "regression");
+    expect(regression?.overall_result).toBe("fail");
+    expect(regression?.summary).toContain("test setup in package.json");
+    // The base's script ran, not "exit 0": the broken test is named by its full identity.
+    expect(regression?.summary).toContain("test/math.test.js > math > works (fail)");
+  }, 180_000);
+
+  it("a coder that adds an .npmrc with a node-options preload does not complete", async () => {
+    const run = await lane(runner, NPMRC_TAMPERING);
+    expect(run.result?.terminal.verdict).toBe("exhausted");
+    const regression = await envelope(run, "regression");
+    expect(regression?.overall_result).toBe("fail");
+    expect(regression?.summary).toContain("the attempt changed .npmrc");
+  }, 180_000);
+
+  it("a coder whose module calls process.exit(0) when the seam loads it does not complete", async () => {
+    const run = await lane(runner, EXIT_ZERO(ESM[runner] ?? false));
+    expect(run.result?.terminal.verdict).toBe("exhausted");
+    const seam = await envelope(run, "seam");
+    expect(seam?.overall_result).toBe("fail");
+    expect(seam?.summary).toMatch(/not reported passing|incomplete|no .* report/);
+  }, 180_000);
+
+  it("a test-breaking coder (a same-named test in another file) does not complete", async () => {
+    const run = await lane(runner, TEST_BREAKING);
+    expect(run.result?.terminal.verdict).toBe("exhausted");
+    const regression = await envelope(run, "regression");
+    expect(regression?.overall_result).toBe("fail");
+    expect(regression?.native_payload).toMatchObject({
+      regressions: [{ name: "test/math.test.js > math > works", now: "fail" }],
+    });
+  }, 180_000);
+});
+
+// jest runs each file in a worker it may reuse, so a module-level counter is not one load per run.
+describe.each(["node-test", "mocha"] as const)("repeated seam runs with %s", (runner) => {
+  it("a 50% flaky fix is caught by the repeated seam runs", async () => {
+    const counter = join(await mkdtemp(join(tmpdir(), "devflow-flaky-")), "counter");
+    const run = await lane(runner, FLAKY(ESM[runner] ?? false, counter));
+    expect(run.result?.terminal.verdict).toBe("exhausted");
+    const seam = await envelope(run, "seam");
+    expect(seam?.overall_result).toBe("fail");
+    expect(seam?.summary).toContain("flaky");
+    expect(seam?.native_payload).toMatchObject({ findings: [expect.stringContaining("flake")] });
+    expect(existsSync(counter)).toBe(true);
+  }, 180_000);
+});
+
+describe("strict red on base", () => {
+  it('a seam `node -e "process.exit(1)"` is not confirmed red, and no coder runs', async () => {
+    const run = await lane("node-test", CORRECT, { seam: 'node -e "process.exit(1)"' });
+    expect(run.error).toBeNull();
+    expect(run.result?.terminal.verdict).toBe("needs_more_context");
+    const observation = await run.store.read("observation_artifact");
+    expect(observation?.status).toBe("not_confirmed");
+    expect(observation?.seam_check?.red).toBe(false);
+    expect(observation?.seam_check?.message).toContain("runs inline code");
+    expect(existsSync(join(run.store.dir, "attempts"))).toBe(false);
+  }, 120_000);
+
+  it("a seam file with a syntax error is a seam error, not confirmed red", async () => {
+    const repo = await runnerRepo("node-test");
+    await writeFile(
+      join(repo, "test", "broken.test.js"),
+      'import { test } from "node:test";\ntest("x", () => {\n',
+    );
+    await execa("git", ["add", "-A"], { cwd: repo });
+    await execa("git", ["-c", "user.name=t", "-c", "user.email=t@e.com", "commit", "-qm", "broken"], {
+      cwd: repo,
+    });
+    const run = await runLane({
+      repo,
+      taskId: TASK,
+      cassette: slugCassette("node --test test/broken.test.js", ["test/broken.test.js"]),
+      coder: coderScript(CORRECT),
+      lane: { maxJudgeAttempts: 1 },
+    });
+    expect(run.result?.terminal.verdict).toBe("needs_more_context");
+    const observation = await run.store.read("observation_artifact");
+    expect(observation?.seam_check?.red).toBe(false);
+    expect(observation?.seam_check?.message).toContain("did not run cleanly");
+    expect(existsSync(join(run.store.dir, "attempts"))).toBe(false);
+  }, 120_000);
+
+  it("a seam that collects no tests is a seam error", async () => {
+    const run = await lane("node-test", CORRECT, { seam: "node --test test/no-such-dir/" });
+    expect(run.result?.terminal.verdict).toBe("needs_more_context");
+    const observation = await run.store.read("observation_artifact");
+    expect(observation?.seam_check?.red).toBe(false);
+    expect(observation?.seam_check?.message).toMatch(/seam error|not found|collected no tests/);
+  }, 120_000);
+});
