@@ -26,7 +26,9 @@ export const Contract = z.object({
   seam_files: z.array(ContractSeamFile).describe("Sorted by path"),
   seam_tests: z
     .array(z.string())
-    .describe("Full-path identities of the seam's tests that failed by name on base (empty for a seam judged by exit code only)"),
+    .describe(
+      "Full-path identities of the seam's tests that failed by name on base (empty for a seam judged by exit code only)",
+    ),
   expected_green_condition: z.string().nullable(),
   scope: ScopeBoundary.describe(
     "The task's scope boundary (allowed_paths is what the scope verifier enforces)",
