@@ -110,7 +110,12 @@ describe("the pinned contract: a coder cannot rewrite what it is judged against"
     expect(contract?.seam_files.map((f) => f.path)).toEqual(["test/email-trim.test.js"]);
     expect(contract?.seam_files[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(contract?.base_commit).toBe(git(run.repo, "rev-parse", "main").trim());
-    expect(contract?.seam_tests).toEqual([]);
+    // The seam's tests pinned by name on base (observe) are part of the contract.
+    const observation = await run.store.read("observation_artifact");
+    expect(contract?.seam_tests).toEqual(observation?.seam_check?.tests);
+    expect(contract?.seam_tests).toEqual([
+      JSON.stringify(["test/email-trim.test.js", "imports emails with surrounding spaces, trimmed"]),
+    ]);
     expect(contract && readiness?.contract_sha256).toBe(contract && contractSha256(contract));
   });
 });
