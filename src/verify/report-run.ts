@@ -61,14 +61,10 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   const detection = detectRunner(setup);
   if (detection.kind === "none") return { kind: "none", reason: detection.reason };
   const runner = detection.adapter.runner;
-  return {
-    kind: "runner",
-    invocation: {
-      runner,
-      script: detection.script,
-      binaries: (RUNNER_BINARIES[runner] ?? []).map((n) => resolveBinary(cwd, n)),
-    },
-  };
+  const names = RUNNER_BINARIES[runner] ?? [];
+  const invocation: RunnerInvocation = { runner, script: detection.script };
+  if (names.length > 0) invocation.binaries = names.map((n) => resolveBinary(cwd, n));
+  return { kind: "runner", invocation };
 }
 
 /** The node_modules/.bin names a runner's script may call (node itself is always devflow's node). */
