@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { z } from "zod";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import {
@@ -17,7 +18,18 @@ import {
  * base's test script when the command was `npm test`). Verification runs exactly this, with the
  * runner's report flags added, never the attempt's package.json scripts.
  */
-export const RunnerInvocation = z.object({ runner: RunnerName, script: z.string() });
+export const RunnerInvocation = z.object({
+  runner: RunnerName,
+  script: z.string(),
+  /**
+   * The runner's binaries as resolved in the base checkout's node_modules/.bin (realpath and
+   * content hash; null when absent there). Verification calls them by these absolute paths, and an
+   * attempt whose checkout resolves them differently is a tamper finding (ADR 0022).
+   */
+  binaries: z
+    .array(z.object({ name: z.string(), path: z.string().nullable(), sha256: z.string().nullable() }))
+    .optional(),
+});
 export type RunnerInvocation = z.infer<typeof RunnerInvocation>;
 
 /** `npm test`, `npm t`, `npm run test`, `yarn test`, `pnpm test`, with an optional `--silent`/`-s`. */
@@ -48,7 +60,60 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   }
   const detection = detectRunner(setup);
   if (detection.kind === "none") return { kind: "none", reason: detection.reason };
-  return { kind: "runner", invocation: { runner: detection.adapter.runner, script: detection.script } };
+  const runner = detection.adapter.runner;
+  const names = RUNNER_BINARIES[runner] ?? [];
+  const invocation: RunnerInvocation = { runner, script: detection.script };
+  if (names.length > 0) invocation.binaries = names.map((n) => resolveBinary(cwd, n));
+  return { kind: "runner", invocation };
+}
+
+/** The node_modules/.bin names a runner's script may call (node itself is always devflow's node). */
+const RUNNER_BINARIES: Partial<Record<RunnerName, readonly string[]>> = {
+  mocha: ["mocha", "_mocha"],
+  jest: ["jest"],
+  vitest: ["vitest"],
+  tape: ["tape"],
+};
+
+type PinnedBinary = NonNullable<RunnerInvocation["binaries"]>[number];
+
+/** Where `name` resolves in `cwd`'s node_modules/.bin: realpath and content hash (nulls: absent). */
+export function resolveBinary(cwd: string, name: string): PinnedBinary {
+  const link = join(cwd, "node_modules", ".bin", name);
+  if (!existsSync(link)) return { name, path: null, sha256: null };
+  try {
+    const path = realpathSync(link);
+    return { name, path, sha256: createHash("sha256").update(readFileSync(path)).digest("hex") };
+  } catch {
+    return { name, path: null, sha256: null };
+  }
+}
+
+/** Pinned binaries the checkout in `cwd` now resolves differently (another file or other bytes). */
+export function changedBinaries(invocation: RunnerInvocation, cwd: string): string[] {
+  const changed: string[] = [];
+  for (const pinned of invocation.binaries ?? []) {
+    const now = resolveBinary(cwd, pinned.name);
+    if (now.path !== pinned.path || now.sha256 !== pinned.sha256)
+      changed.push(
+        `node_modules/.bin/${pinned.name} resolves to ${now.path ?? "nothing"} (${now.sha256?.slice(0, 12) ?? "-"}), not ${pinned.path ?? "nothing"} (${pinned.sha256?.slice(0, 12) ?? "-"}) as on base`,
+      );
+  }
+  return changed;
+}
+
+/**
+ * A bin directory of devflow's own (next to the log, outside the checkout) that comes first on
+ * PATH: \`node\` is the node running devflow (process.execPath), each pinned runner binary is its
+ * base path. Nothing the coder writes into the checkout's node_modules/.bin can shadow them.
+ */
+function pinnedBinDir(invocation: RunnerInvocation, logPath: string): string {
+  const dir = `${logPath}.bin`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  symlinkSync(process.execPath, join(dir, "node"));
+  for (const b of invocation.binaries ?? []) if (b.path) symlinkSync(b.path, join(dir, b.name));
+  return dir;
 }
 
 export interface ReportRun {
@@ -78,14 +143,28 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const request = adapter.command(input.invocation.script, input.reportPath);
   const command = request.kind === "report_file" ? request.command : input.invocation.script;
   await removeStaleReport(input.reportPath);
+  const tampered = changedBinaries(input.invocation, input.cwd);
   const run = await runVerifierCommand({
     command,
     cwd: input.cwd,
     timeoutMs: input.timeoutMs,
     logPath: input.logPath,
-    pathPrefix: join(input.cwd, "node_modules", ".bin"),
+    pathPrefix: [pinnedBinDir(input.invocation, input.logPath), join(input.cwd, "node_modules", ".bin")].join(
+      delimiter,
+    ),
     ...(input.signal ? { signal: input.signal } : {}),
   });
+  const after = changedBinaries(input.invocation, input.cwd);
+  if (tampered.length > 0 || after.length > 0)
+    return {
+      run: {
+        ...run,
+        failure: `tamper: the runner binaries differ from base: ${[...new Set([...tampered, ...after])].join("; ")}`,
+      },
+      report: null,
+      command,
+      unsupported: null,
+    };
   if (request.kind !== "report_file") return { run, report: null, command, unsupported: request.reason };
   const report = await readReportFile(adapter, input.reportPath, input.cwd);
   return { run, report, command, unsupported: null };

@@ -38,6 +38,7 @@ describe("cloneForTask", () => {
       branch: "devflow/fix-bug",
       baseCommit: head,
       kind: "clone",
+      gitLink: { gitDir: join(target, ".git"), gitFile: null, commonDir: join(target, ".git") },
     });
     expect(git(target, "symbolic-ref", "--short", "HEAD").trim()).toBe("devflow/fix-bug");
     expect(git(target, "remote", "get-url", "origin").trim()).toBe(url);

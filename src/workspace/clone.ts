@@ -5,6 +5,7 @@ import { DevflowError } from "../errors/index.js";
 import { ensureDevflowDir } from "../home/paths.js";
 import { errorText } from "./errors.js";
 import { gitAt, gitSucceeds, runGit } from "./git.js";
+import { recordGitLink, reopenCloneLink } from "./git-link.js";
 import { redactUrl } from "./git-url.js";
 import { taskBranch } from "./task-branch.js";
 import { assertTaskCheckout } from "./task-checkout.js";
@@ -52,7 +53,8 @@ export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Prom
     const baseCommit = (await runGit(target, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
     await runGit(target, ["checkout", "-b", branch]);
     ensureDevflowDir(target);
-    return { repoRoot: target, worktree: target, branch, baseCommit, kind: "clone" };
+    const gitLink = await recordGitLink(target);
+    return { repoRoot: target, worktree: target, branch, baseCommit, kind: "clone", gitLink };
   } catch (error) {
     // The folder did not exist before this call, so removing it only undoes our own work.
     await rm(target, { recursive: true, force: true });
@@ -78,9 +80,10 @@ export async function openTaskClone({
       `the clone of task ${taskId} is gone (${dir}); it cannot be resumed, start the task again without --resume`,
     );
   }
+  const gitLink = reopenCloneLink(dir);
   await assertTaskCheckout(dir, branch, baseCommit);
   ensureDevflowDir(dir);
-  return { repoRoot: dir, worktree: dir, branch, baseCommit, kind: "clone" };
+  return { repoRoot: dir, worktree: dir, branch, baseCommit, kind: "clone", gitLink };
 }
 
 /** git's own reason, on one line, without progress chatter or the credentials in the URL. */

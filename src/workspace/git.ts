@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { execa } from "execa";
 import { GitError, type SimpleGit, simpleGit } from "simple-git";
 import { DevflowError } from "../errors/index.js";
@@ -73,6 +74,29 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
   return { ...env, ...extra };
 }
 
+/**
+ * The git dir of each task checkout, recorded when devflow created or opened it (before any coder
+ * ran). devflow's own git in that checkout runs with explicit GIT_DIR/GIT_WORK_TREE, so a `.git`
+ * file the coder rewrote (`gitdir: <its own repo>`) is never followed (ADR 0022).
+ */
+const PINNED_GIT_DIRS = new Map<string, string>();
+
+/** From now on devflow's git in `worktree` uses `gitDir`, whatever `<worktree>/.git` says. */
+export function pinGitDir(worktree: string, gitDir: string): void {
+  PINNED_GIT_DIRS.set(resolve(worktree), resolve(gitDir));
+}
+
+/** The git dir pinned for `worktree`, or null. */
+export function pinnedGitDir(worktree: string): string | null {
+  return PINNED_GIT_DIRS.get(resolve(worktree)) ?? null;
+}
+
+/** GIT_DIR/GIT_WORK_TREE for a pinned checkout (empty for any other directory). */
+function pinnedGitEnv(baseDir: string): Record<string, string> {
+  const gitDir = pinnedGitDir(baseDir);
+  return gitDir ? { GIT_DIR: gitDir, GIT_WORK_TREE: resolve(baseDir) } : {};
+}
+
 /** A simple-git instance rooted at `baseDir` that treats any non-zero exit as an error. */
 export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
   return simpleGit({
@@ -85,7 +109,7 @@ export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
       if (result.exitCode === 0) return undefined;
       return Buffer.concat([...result.stdErr, ...result.stdOut]);
     },
-  }).env(gitEnv(options.env));
+  }).env(gitEnv({ ...pinnedGitEnv(baseDir), ...options.env }));
 }
 
 /**
@@ -100,7 +124,7 @@ export async function runGit(baseDir: string, args: string[], options: GitOption
   try {
     result = await execa("git", [...config, ...args], {
       cwd: baseDir,
-      env: gitEnv(options.env),
+      env: gitEnv({ ...pinnedGitEnv(baseDir), ...options.env }),
       extendEnv: false,
       reject: false,
       stripFinalNewline: false,

@@ -9,6 +9,7 @@ export {
 export { type CloneRequest, cloneForTask, openTaskClone } from "./clone.js";
 export { CODER_GITCONFIG_FILE, coderGitEnv } from "./coder-git-env.js";
 export { type CommitSummary, commitAll, commitOnTaskBranch, commitsSince, headCommit } from "./commits.js";
+export { checkGitLink, type GitLink, gitLinkFindings } from "./git-link.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";
 export {

@@ -48,6 +48,11 @@ describe("createTaskWorktree", () => {
       branch: "devflow/add-login",
       baseCommit: head,
       kind: "worktree",
+      gitLink: {
+        gitDir: join(root, ".git", "worktrees", "add-login"),
+        gitFile: `gitdir: ${join(root, ".git", "worktrees", "add-login")}\n`,
+        commonDir: join(root, ".git"),
+      },
     });
     expect(git(ws.worktree, "symbolic-ref", "--short", "HEAD").trim()).toBe("devflow/add-login");
     expect(git(ws.worktree, "rev-parse", "HEAD").trim()).toBe(head);

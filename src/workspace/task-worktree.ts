@@ -6,6 +6,7 @@ import { ensureDevflowDir, worktreesDir } from "../home/paths.js";
 import { assertTaskId } from "../home/task-id.js";
 
 import { gitSucceeds, runGit } from "./git.js";
+import { recordGitLink, reopenWorktreeLink } from "./git-link.js";
 import { samePath } from "./paths.js";
 import { taskBranch } from "./task-branch.js";
 import { assertTaskCheckout } from "./task-checkout.js";
@@ -48,7 +49,8 @@ export async function createTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef):
   // Branch from the resolved sha, so a commit landing meanwhile cannot shift the base.
   const baseCommit = (await runGit(repoRoot, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
   await runGit(repoRoot, ["worktree", "add", "-b", branch, worktree, baseCommit]);
-  return { repoRoot, worktree, branch, baseCommit, kind: "worktree" };
+  const gitLink = await recordGitLink(worktree);
+  return { repoRoot, worktree, branch, baseCommit, kind: "worktree", gitLink };
 }
 
 /** Reopens the worktree of an earlier run of `taskId` (for --resume), checking it is still usable. */
@@ -72,8 +74,9 @@ export async function openTaskWorktree({
       `${worktree} is not a registered git worktree of ${repoRoot}; remove the folder and start the task again without --resume`,
     );
   }
+  const gitLink = await reopenWorktreeLink(repoRoot, worktree);
   await assertTaskCheckout(worktree, branch, baseCommit);
-  return { repoRoot, worktree, branch, baseCommit, kind: "worktree" };
+  return { repoRoot, worktree, branch, baseCommit, kind: "worktree", gitLink };
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { GitLink } from "./git-link.js";
+
 /** Where one task's work happens. The user's own checkout is never one of these. */
 export interface TaskWorkspace {
   /** The repository devflow works for: the user's repo (worktree) or the clone itself (clone). */
@@ -9,4 +11,6 @@ export interface TaskWorkspace {
   /** The commit the task branched from; diffs and baselines are taken against it. */
   baseCommit: string;
   kind: "worktree" | "clone";
+  /** The checkout's real git dir and `.git` link, recorded before any coder ran (ADR 0022). */
+  gitLink?: GitLink;
 }

@@ -6,7 +6,7 @@ import {
   type RevisionedName,
   VerifierEnvelope,
 } from "../../../artifacts/schemas/index.js";
-import { taskBranchFindings } from "../../../workspace/index.js";
+import { checkGitLink, taskBranchFindings } from "../../../workspace/index.js";
 import type { IterateStateValue } from "../state.js";
 import type { LaneDeps } from "./deps.js";
 
@@ -66,6 +66,8 @@ export async function tamperFindings(
       })),
     );
   }
+  // 6. The checkout's link to its git dir (the worktree's `.git` file, commondir; ADR 0022).
+  findings.push(...checkGitLink(state.worktree));
   return findings;
 }
 

@@ -1,7 +1,7 @@
 import { attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { taskDirLabel } from "../../../home/index.js";
 import { commitBody } from "../../../verify/index.js";
-import { commitOnTaskBranch, commitsSince } from "../../../workspace/index.js";
+import { checkGitLink, commitOnTaskBranch, commitsSince } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate } from "../lane/run-record.js";
 
@@ -21,6 +21,12 @@ export const commit: NodeBody = async (state, deps) => {
   const task = await deps.store.read("task_artifact");
   const title = task?.title ?? state.request;
   const expected = state.branchHead ?? state.baseCommit;
+  const relinked = checkGitLink(state.worktree);
+  if (relinked.length) {
+    const reason = `tamper: ${relinked.join("; ")}`;
+    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    return { line: `${state.branch}: checkout relinked; not committed`, ok: false, runState: "blocked" };
+  }
   let sha: string | null;
   try {
     sha = await commitOnTaskBranch(
