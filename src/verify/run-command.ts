@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { delimiter, dirname } from "node:path";
-import { endMarkedProcesses, newRunMarker } from "../process/containment.js";
+import { endMarkedProcesses, newRunMarker, processesWithMarker } from "../process/containment.js";
 import { baseEnv } from "../process/env.js";
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
@@ -58,7 +58,8 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     maxOutputBytes: FULL_OUTPUT_CAP_BYTES,
     maxExcerptBytes: FULL_OUTPUT_CAP_BYTES,
   });
-  const lingering = await endMarkedProcesses(runMarker);
+  // runProcess already ended what it found; a process started after its scan is caught here.
+  const lingering = processesWithMarker(runMarker).length > 0 ? await endMarkedProcesses(runMarker) : [];
   const survivors = [...new Set([...result.survivors, ...lingering])];
   return {
     ...result,
