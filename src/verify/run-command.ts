@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { delimiter, dirname } from "node:path";
+import { endMarkedProcesses, newRunMarker, processesWithMarker } from "../process/containment.js";
 import { baseEnv } from "../process/env.js";
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
@@ -33,10 +34,19 @@ export interface VerifierCommandRun extends ProcessRunResult {
 // Non-interactive and colourless: watch modes stay off and per-test lines stay parseable.
 const QUIET_ENV = { CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
 
-/** Runs a seam or test command through the shared process runner, in its own process group. */
+/**
+ * Runs a seam or test command through the shared process runner, confined like a coder (ADR 0020,
+ * 0023): its own process group, its own PID namespace where available, and its own run marker.
+ * The command runs the coder's code, so anything it starts is the coder's: after it returns, every
+ * process still carrying the marker is ended, and one that cannot be ended makes the run a
+ * `process_survived` failure (an error verdict, never a pass).
+ */
 export async function runVerifierCommand(cmd: VerifierCommand): Promise<VerifierCommandRun> {
   await mkdir(dirname(cmd.logPath), { recursive: true });
+  const runMarker = newRunMarker();
   const result = await runProcess({
+    confine: true,
+    runMarker,
     command: cmd.command,
     shell: true,
     cwd: cmd.cwd,
@@ -48,10 +58,14 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     maxOutputBytes: FULL_OUTPUT_CAP_BYTES,
     maxExcerptBytes: FULL_OUTPUT_CAP_BYTES,
   });
+  // runProcess already ended what it found; a process started after its scan is caught here.
+  const lingering = processesWithMarker(runMarker).length > 0 ? await endMarkedProcesses(runMarker) : [];
+  const survivors = [...new Set([...result.survivors, ...lingering])];
   return {
     ...result,
+    survivors,
     excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text,
-    failure: failureOf(cmd, result),
+    failure: failureOf(cmd, { ...result, survivors }),
   };
 }
 
@@ -61,6 +75,8 @@ function withPathPrefix(env: Record<string, string>, prefix: string | undefined)
 }
 
 function failureOf(cmd: VerifierCommand, r: ProcessRunResult): string | null {
+  if (r.survivors.length > 0)
+    return `process_survived: process(es) ${r.survivors.join(", ")} started by \`${cmd.command}\` could not be ended; nothing it ran may count while they can still change the worktree`;
   if (r.spawnError) return `could not start \`${cmd.command}\`: ${r.spawnError}`;
   if (r.timedOut) return `\`${cmd.command}\` timed out after ${formatMs(cmd.timeoutMs)} and was killed`;
   if (r.aborted) return `\`${cmd.command}\` was aborted before it finished`;

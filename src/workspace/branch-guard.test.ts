@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
 import { taskBranchFindings } from "./branch-guard.js";
 import { commitOnTaskBranch, headCommit } from "./commits.js";
+import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
 
 const dirs: string[] = [];
@@ -22,12 +23,24 @@ describe("commitOnTaskBranch", () => {
   it("commits on top of the expected head and moves only refs/heads/devflow/<task_id>", async () => {
     const ws = await taskWorktree();
     writeFiles(ws.worktree, { "a.txt": "a\n" });
-    const sha = await commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, "devflow: add a");
+    const tree = await snapshotTree(ws.worktree);
+    const sha = await commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, tree, "devflow: add a");
     expect(sha).not.toBeNull();
     expect(await headCommit(ws.worktree)).toBe(sha);
     expect(git(ws.worktree, "rev-parse", `${sha}^`).trim()).toBe(ws.baseCommit);
     expect(git(ws.worktree, "status", "--porcelain").trim()).toBe("");
-    expect(await commitOnTaskBranch(ws.worktree, TASK, sha ?? "", "devflow: nothing")).toBeNull();
+    expect(await commitOnTaskBranch(ws.worktree, TASK, sha ?? "", tree, "devflow: nothing")).toBeNull();
+  });
+
+  it("commits exactly the given (verified) tree, never what the worktree holds later", async () => {
+    const ws = await taskWorktree();
+    writeFiles(ws.worktree, { "a.txt": "verified\n" });
+    const verified = await snapshotTree(ws.worktree);
+    writeFiles(ws.worktree, { "a.txt": "changed after verification\n", "evil.txt": "x\n" });
+    const sha = await commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, verified, "devflow: add a");
+    expect(git(ws.worktree, "rev-parse", `${sha}^{tree}`).trim()).toBe(verified);
+    expect(git(ws.worktree, "show", `${sha}:a.txt`)).toBe("verified\n");
+    expect(git(ws.worktree, "ls-tree", "--name-only", sha ?? "")).not.toContain("evil.txt");
   });
 
   it("refuses when the branch moved away from the expected head (compare-and-swap)", async () => {
@@ -36,7 +49,9 @@ describe("commitOnTaskBranch", () => {
     git(ws.worktree, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qam", "x", "--allow-empty");
     const moved = (await headCommit(ws.worktree)).trim();
     expect(moved).not.toBe(ws.baseCommit);
-    await expect(commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, "devflow: fix")).rejects.toMatchObject({
+    await expect(
+      commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, await snapshotTree(ws.worktree), "devflow: fix"),
+    ).rejects.toMatchObject({
       code: "COMMIT_REFUSED",
     });
     expect(git(ws.worktree, "rev-parse", REF).trim()).toBe(moved);
@@ -46,9 +61,9 @@ describe("commitOnTaskBranch", () => {
     const ws = await taskWorktree();
     git(ws.worktree, "checkout", "-qb", "devflow/other");
     writeFiles(ws.worktree, { "a.txt": "a\n" });
-    await expect(commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, "devflow: fix")).rejects.toThrow(
-      /refs\/heads\/devflow\/other, not refs\/heads\/devflow\/guard-test/,
-    );
+    await expect(
+      commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, await snapshotTree(ws.worktree), "devflow: fix"),
+    ).rejects.toThrow(/refs\/heads\/devflow\/other, not refs\/heads\/devflow\/guard-test/);
   });
 });
 

@@ -55,16 +55,18 @@ export async function commitAll(worktree: string, message: string): Promise<stri
 }
 
 /**
- * The completion commit (ADR 0018): stages the worktree, writes its tree, makes a commit on top of
- * `expectedHead` with `commit-tree`, and moves `refs/heads/devflow/<task_id>` to it only if the ref
- * still points at `expectedHead` (`git update-ref <ref> <new> <old>`). HEAD must point at exactly
- * that ref, so another `devflow/*` branch is never accepted. Returns the new sha, or null when the
- * tree equals `expectedHead`'s (the ref is still checked).
+ * The completion commit (ADR 0018, 0023): commits exactly `tree` (the snapshot that was verified,
+ * never the live worktree, which a process may have changed since) on top of `expectedHead` with
+ * `commit-tree`, and moves `refs/heads/devflow/<task_id>` to it only if the ref still points at
+ * `expectedHead` (`git update-ref <ref> <new> <old>`). HEAD must point at exactly that ref, so
+ * another `devflow/*` branch is never accepted. The worktree's index is then set to `tree`.
+ * Returns the new sha, or null when the tree equals `expectedHead`'s (the ref is still checked).
  */
 export async function commitOnTaskBranch(
   worktree: string,
   taskId: string,
   expectedHead: string,
+  tree: string,
   message: string,
 ): Promise<string | null> {
   const ref = `refs/heads/${taskBranch(taskId)}`;
@@ -78,8 +80,9 @@ export async function commitOnTaskBranch(
   if (message.trim() === "")
     throw new DevflowError("COMMIT_REFUSED", "commit message is empty: pass a message describing the change");
   if (expectedHead.startsWith("-")) throw new DevflowError("BAD_REVISION", `invalid commit ${expectedHead}`);
-  await runGit(worktree, ["add", "--all"]);
-  const tree = (await runGit(worktree, ["write-tree"])).trim();
+  if (!/^[0-9a-f]{40,64}$/.test(tree))
+    throw new DevflowError("BAD_REVISION", `invalid tree ${JSON.stringify(tree)}: pass a tree sha`);
+  await runGit(worktree, ["cat-file", "-e", `${tree}^{tree}`]);
   const parentTree = (await runGit(worktree, ["rev-parse", `${expectedHead}^{tree}`])).trim();
   if (tree === parentTree) {
     await compareAndSwapRef(worktree, ref, expectedHead, expectedHead);
@@ -93,6 +96,8 @@ export async function commitOnTaskBranch(
     })
   ).trim();
   await compareAndSwapRef(worktree, ref, sha, expectedHead);
+  // The index follows the new HEAD, so `git status` in the worktree shows what was committed.
+  await runGit(worktree, ["read-tree", tree]);
   return sha;
 }
 

@@ -1,7 +1,13 @@
 import { attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { taskDirLabel } from "../../../home/index.js";
 import { commitBody } from "../../../verify/index.js";
-import { checkGitLink, commitOnTaskBranch, commitsSince } from "../../../workspace/index.js";
+import {
+  checkGitLink,
+  commitOnTaskBranch,
+  commitsSince,
+  diffTrees,
+  snapshotTree,
+} from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate } from "../lane/run-record.js";
 
@@ -27,12 +33,24 @@ export const commit: NodeBody = async (state, deps) => {
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
     return { line: `${state.branch}: checkout relinked; not committed`, ok: false, runState: "blocked" };
   }
+  // Commit exactly the tree the verifiers judged (taken right after the coder ran), never the live
+  // worktree: a process may have changed it since. If it did, that is tampering (ADR 0023).
+  const verified = state.attemptTree;
+  if (!verified) throw new Error(`commit: the lane state holds no verified tree for ${attemptId}`);
+  const now = await snapshotTree(state.worktree);
+  if (now !== verified) {
+    const changed = (await diffTrees(state.worktree, verified, now)).files;
+    const reason = `tamper: the worktree changed after ${attemptId} was verified (${changed.join(", ") || "tree differs"}); the unverified change is not committed`;
+    await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
+    return { line: reason, ok: false, runState: "blocked", detail: { tamper: changed } };
+  }
   let sha: string | null;
   try {
     sha = await commitOnTaskBranch(
       state.worktree,
       state.taskId,
       expected,
+      verified,
       `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\nArtifacts: ${taskDirLabel(state.taskId)}/`,
     );
   } catch (error) {

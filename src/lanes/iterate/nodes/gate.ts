@@ -8,7 +8,7 @@ import {
 } from "../../../artifacts/schemas/index.js";
 import { nowIso } from "../../../util/time.js";
 import { completionGate, verdictLine } from "../../../verify/index.js";
-import { commitOnTaskBranch } from "../../../workspace/index.js";
+import { commitOnTaskBranch, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { tamperFindings } from "../lane/integrity.js";
 import { recordAttempt, terminate } from "../lane/run-record.js";
@@ -149,11 +149,12 @@ export const gate: NodeBody = async (state, deps) => {
       failed.map((e) => `Make the ${e.verifier} verifier pass: ${e.summary}`),
     ),
   );
-  // Keep the work on the branch, clearly labelled as not verified.
+  // Keep the work on the branch, clearly labelled as not verified: the tree the verifiers judged.
   const commit = await commitOnTaskBranch(
     state.worktree,
     state.taskId,
     state.coderHead ?? state.branchHead ?? state.baseCommit,
+    state.attemptTree ?? (await snapshotTree(state.worktree)),
     `devflow(${state.taskId}): unverified work after ${state.judgeAttempt} attempt(s)\n\nNot completed: ${reasons}`,
   );
   const reason = `${state.judgeAttempt} judge attempt(s) used without passing the completion gate; last: ${reasons}`;

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { processIsRunning } from "../process/process-group.js";
+import { runVerifierCommand } from "./run-command.js";
+
+const containment = vi.hoisted(() => ({ forceSurvivor: false }));
+vi.mock("../process/containment.js", async (importActual) => {
+  const actual = await importActual<typeof import("../process/containment.js")>();
+  return {
+    ...actual,
+    processesWithMarker: (marker: string) =>
+      containment.forceSurvivor ? [999_999] : actual.processesWithMarker(marker),
+    endMarkedProcesses: async (marker: string, waitMs?: number) =>
+      containment.forceSurvivor ? [999_999] : actual.endMarkedProcesses(marker, waitMs),
+  };
+});
+
+const dirs: string[] = [];
+afterEach(() => {
+  containment.forceSurvivor = false;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), "devflow-verifier-cmd-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("runVerifierCommand (ADR 0023)", () => {
+  it("ends a detached process the command started (setsid), before it returns", async () => {
+    const dir = scratch();
+    const pidFile = join(dir, "daemon.pid");
+    const daemon = `require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, require("node:fs").readlinkSync("/proc/self")); setTimeout(() => {}, 30000);`;
+    const script = `const c = require("node:child_process").spawn(process.execPath, ["-e", ${JSON.stringify(daemon)}], { detached: true, stdio: "ignore" }); c.unref(); setTimeout(() => {}, 300);`;
+    const run = await runVerifierCommand({
+      command: `node -e ${JSON.stringify(script)}`,
+      cwd: dir,
+      timeoutMs: 20_000,
+      logPath: join(dir, "log", "seam.log"),
+    });
+    expect(run.failure).toBeNull();
+    expect(run.exitCode).toBe(0);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await sleep(50);
+    expect(processIsRunning(pid)).toBe(false);
+  }, 30_000);
+
+  it("makes a process that cannot be ended a process_survived failure, never a verdict", async () => {
+    containment.forceSurvivor = true;
+    const dir = scratch();
+    const run = await runVerifierCommand({
+      command: "exit 0",
+      cwd: dir,
+      timeoutMs: 10_000,
+      logPath: join(dir, "log", "seam.log"),
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.survivors).toEqual([999_999]);
+    expect(run.failure).toMatch(
+      /^process_survived: process\(es\) 999999 started by `exit 0` could not be ended/,
+    );
+  });
+});
