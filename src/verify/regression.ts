@@ -164,15 +164,7 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
     output_excerpt: run.excerpt,
     output_truncated: run.outputTruncated,
   };
-  if (cannotRun) {
-    return env.finish({
-      overall_result: "error",
-      green_condition_alignment: "unknown",
-      summary: `test suite could not run: ${cannotRun}`,
-      evidence_refs: refs,
-      native_payload: common,
-    });
-  }
+  if (cannotRun) return couldNotRun(env, cannotRun, refs, common);
 
   const verdict = compare(baseline, run.exitCode, run.outputTruncated ? null : parseTestResults(run.output));
   const pass = verdict.pass && findings.length === 0;
@@ -214,15 +206,7 @@ async function reportRegression(
   };
   const cannotRun =
     run.failure ?? (commandMissing(run) ? `\`${command}\` was not found (exit ${run.exitCode})` : null);
-  if (cannotRun) {
-    return env.finish({
-      overall_result: "error",
-      green_condition_alignment: "unknown",
-      summary: `test suite could not run: ${cannotRun}`,
-      evidence_refs: refs,
-      native_payload: common,
-    });
-  }
+  if (cannotRun) return couldNotRun(env, cannotRun, refs, common);
   const current =
     report ?? unreadableReport(baseline.invocation.runner, `no report could be asked for: ${unsupported}`);
   const seamKeys = input.seamTests ?? [];
@@ -437,4 +421,20 @@ function comparePerTest(
   if (stillFailing.length > 0) parts.push(`still failing as on base: ${nameList(stillFailing)}`);
   if (newFailures.length > 0) parts.push(`new failing test(s) not on base: ${nameList(newFailures)}`);
   return { pass: true, summary: parts.join("; "), payload };
+}
+
+/** The one envelope for a suite that could not run: an error, never a pass or a fail. */
+function couldNotRun(
+  env: ReturnType<typeof startEnvelope<"regression">>,
+  cannotRun: string,
+  refs: string[],
+  common: RegressionEnvelope["native_payload"],
+): RegressionEnvelope {
+  return env.finish({
+    overall_result: "error",
+    green_condition_alignment: "unknown",
+    summary: `test suite could not run: ${cannotRun}`,
+    evidence_refs: refs,
+    native_payload: common,
+  });
 }
