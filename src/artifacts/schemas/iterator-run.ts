@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CoderStatus } from "./coder-report.js";
+import { CoderRunOutcome, CoderStatus } from "./coder-report.js";
 import { AttemptId, Revision, Timestamp, Usage } from "./common.js";
 import { Contract } from "./contract.js";
 import { GateVerdict } from "./gate-verdict.js";
@@ -49,6 +49,9 @@ export const AttemptSummary = z.object({
     .min(1)
     .describe("Coder runs in this attempt, counting timeout escalations"),
   coder_status: CoderStatus,
+  coder_outcome: CoderRunOutcome.optional().describe(
+    "How the coder run ended; *_partial: it did not finish but its change was verified (absent in older records)",
+  ),
   verdict: z.enum(["pass", "fail"]),
   summary: z.string(),
   respawn_reason: z.string().nullable(),

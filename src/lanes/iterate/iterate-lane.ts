@@ -54,7 +54,7 @@ export function buildIterateLane(deps: LaneDeps, checkpointer: BaseCheckpointSav
     .addNode("readiness", node("readiness", readiness), { ends: ["code", "ask", "handoff", END] })
     .addNode("code", node("code", code), { ends: ["verify", "code", END] })
     .addNode("verify", node("verify", verify), { ends: ["gate"] })
-    .addNode("gate", node("gate", gate), { ends: ["commit", "repair", "replan", END] })
+    .addNode("gate", node("gate", gate), { ends: ["commit", "repair", "replan", "code", END] })
     .addNode("replan", node("replan", replan), { ends: ["frame", END] })
     .addNode("repair", node("repair", repair), { ends: ["code", END] })
     .addNode("commit", node("commit", commit))

@@ -19,6 +19,7 @@ import {
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate, transition } from "../lane/run-record.js";
 import { linkDependencies } from "../link-dependencies.js";
+import { coderRunOutcome, isSalvaged } from "../salvage.js";
 
 /** Recorded when the task branch is gone after a run: matches no commit, so the gate reports it. */
 const NO_COMMIT = "0".repeat(40);
@@ -95,6 +96,9 @@ export const code: NodeBody = async (state, deps) => {
   }
   const after = await snapshotTree(state.worktree);
   const diff = await diffTrees(state.worktree, before, after);
+  // Judged from the tree, never from how the coder says it ended (ADR 0026): a timed-out or crashed
+  // run that changed the tree is verified; one whose processes outlived it is never trusted.
+  const outcome = survivors.length > 0 ? "stopped" : coderRunOutcome(result.status, after !== before);
   await deps.store.writeText(`attempts/${attemptId}/diff.patch`, diff.patch);
   const usage = result.usage
     ? {
@@ -111,6 +115,7 @@ export const code: NodeBody = async (state, deps) => {
     attempt_id: attemptId,
     backend: deps.coder.name,
     status: result.status,
+    coder_outcome: outcome,
     exit_code: result.exitCode,
     timeout_ms: timeoutMs,
     timeout_attempt: state.timeoutAttempt,
@@ -123,11 +128,12 @@ export const code: NodeBody = async (state, deps) => {
     started_at: started,
     duration_ms: result.durationMs,
   });
-  const line = `${attemptId} ${result.status}, ${diff.files.length} file(s) changed`;
+  const line = `${attemptId} ${result.status}, ${diff.files.length} file(s) changed${isSalvaged(outcome) ? `; verifying the change anyway (${outcome})` : ""}`;
   const base = {
     attemptId,
     detail: {
       status: result.status,
+      coder_outcome: outcome,
       changed_files: diff.files,
       timeout_ms: timeoutMs,
       stopped_orphan_pgid: orphan,
@@ -143,7 +149,9 @@ export const code: NodeBody = async (state, deps) => {
     // Leave the checkpoint before this node: --resume re-runs this attempt from the start.
     throw new Error(`coder run aborted during ${attemptId}; resume with --resume`);
   }
-  if (result.status === "timeout") {
+  // A timeout that changed nothing has nothing to verify: re-run with a longer timeout. One that
+  // changed the tree goes to verify below (timed_out_partial) like a finished run.
+  if (outcome === "timed_out") {
     if (state.escalations >= deps.options.maxEscalations) {
       const reason = `coder timed out after ${timeoutMs} ms in ${attemptId} and the ${deps.options.maxEscalations} timeout escalation(s) are used up`;
       await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });

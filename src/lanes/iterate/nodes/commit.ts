@@ -1,4 +1,4 @@
-import { attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
+import { CoderReport, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { taskDirLabel } from "../../../home/index.js";
 import { commitBody } from "../../../verify/index.js";
 import {
@@ -10,6 +10,7 @@ import {
 } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate } from "../lane/run-record.js";
+import { salvageNote } from "../salvage.js";
 
 /**
  * The orchestrator, not the coder, makes the commit that claims completion. The claim is the gate
@@ -44,6 +45,9 @@ export const commit: NodeBody = async (state, deps) => {
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
     return { line: reason, ok: false, runState: "blocked", detail: { tamper: changed } };
   }
+  // Not a gate caveat (every check ran on the change): a recorded fact about the coder (ADR 0026).
+  const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
+  const salvaged = report ? salvageNote(report) : null;
   let sha: string | null;
   try {
     sha = await commitOnTaskBranch(
@@ -51,7 +55,7 @@ export const commit: NodeBody = async (state, deps) => {
       state.taskId,
       expected,
       verified,
-      `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\nArtifacts: ${taskDirLabel(state.taskId)}/`,
+      `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\n${salvaged ? `Coder: ${salvaged}.\n` : ""}Artifacts: ${taskDirLabel(state.taskId)}/`,
     );
   } catch (error) {
     const reason = `tamper: the task branch changed after the gate passed ${attemptId}: ${error instanceof Error ? error.message : String(error)}`;
@@ -67,7 +71,7 @@ export const commit: NodeBody = async (state, deps) => {
     : "";
   await terminate(deps.store, deps.gateway, {
     verdict: "completed",
-    reason: `completion gate passed in attempt ${state.judgeAttempt}${kept}${unchecked}`,
+    reason: `completion gate passed in attempt ${state.judgeAttempt}${kept}${unchecked}${salvaged ? `; ${salvaged}` : ""}`,
     branch: state.branch,
     commit: head,
     gate,

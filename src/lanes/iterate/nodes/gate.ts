@@ -13,6 +13,7 @@ import type { NodeBody } from "../lane/define-node.js";
 import { tamperFindings } from "../lane/integrity.js";
 import { recordAttempt, terminate } from "../lane/run-record.js";
 import { stepsMarkdown } from "../markdown.js";
+import { recordFailedSalvage, salvageNote } from "../salvage.js";
 import { MAX_REPLANS } from "./replan.js";
 
 /**
@@ -43,6 +44,7 @@ export const gate: NodeBody = async (state, deps) => {
     judge_attempt: state.judgeAttempt,
     timeout_attempts: state.timeoutAttempt,
     coder_status: report.status,
+    ...(report.coder_outcome ? { coder_outcome: report.coder_outcome } : {}),
     verdict: verdict.result,
     summary: verdictLine(verdict),
     respawn_reason: null,
@@ -91,10 +93,11 @@ export const gate: NodeBody = async (state, deps) => {
     const caveats = verdict.caveats.length
       ? ` (not checked: ${verdict.caveats.map((c) => c.verifier).join(", ")})`
       : "";
+    const salvaged = salvageNote(report);
     return {
       goto: "commit",
       update: { ...accepted, gateResult: "pass" },
-      line: `${attemptId} pass${caveats}`,
+      line: `${attemptId} pass${caveats}${salvaged ? ` (${salvaged})` : ""}`,
       attemptId,
     };
   }
@@ -121,6 +124,23 @@ export const gate: NodeBody = async (state, deps) => {
       line: `${attemptId} plan_invalid`,
       ok: false,
       runState: "blocked",
+    };
+  }
+  if (report.coder_outcome === "timed_out_partial" && state.escalations < deps.options.maxEscalations) {
+    // ADR 0026: the timeout escalation applies as to any timeout, with the verifier failure as context.
+    const failed = envelopes.filter((e) => e.overall_result === "fail" || e.overall_result === "error");
+    await recordFailedSalvage(deps.store, attemptId, failed, reasons);
+    return {
+      goto: "code",
+      update: {
+        ...accepted,
+        gateResult: "fail",
+        timeoutAttempt: state.timeoutAttempt + 1,
+        escalations: state.escalations + 1,
+      },
+      line: `${attemptId} fail after a timeout: ${reasons}; escalating timeout ×${state.timeoutAttempt + 1} (not a judge attempt)`,
+      ok: false,
+      attemptId,
     };
   }
   if (state.judgeAttempt < deps.options.maxJudgeAttempts) {
