@@ -8,7 +8,7 @@ export interface LaneOptions {
   maxJudgeAttempts: number;
   /** Timeout escalations over the whole run (seeds/04): separate from judge attempts. */
   maxEscalations: number;
-  /** First coder timeout; escalation k runs with baseTimeoutMs × k. */
+  /** First coder timeout; coder run k of an attempt runs with baseTimeoutMs × k, so escalation k gets × (k + 1). */
   baseTimeoutMs: number;
   /** Timeout for seam and regression commands. */
   commandTimeoutMs: number;
