@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join, posix, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
@@ -58,7 +58,7 @@ export async function openVerifyCheckout(request: VerifyCheckoutRequest): Promis
   // Rewritten on every open: a test run in the checkout may have changed them.
   writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, ".git"), `gitdir: ${gitDir}\n`);
+  writeGitFile(dir, gitDir);
   pinGitDir(dir, gitDir);
   pinSnapshotStore(coderCheckout, {
     gitDir,
@@ -114,11 +114,17 @@ export async function resetVerifyCheckout(
       "BAD_REVISION",
       `invalid tree ${JSON.stringify(treeish)}: pass a tree or commit sha`,
     );
-  writeFileSync(join(checkout.dir, ".git"), `gitdir: ${checkout.gitDir}\n`);
+  writeGitFile(checkout.dir, checkout.gitDir);
   await rm(join(checkout.gitDir, "index.lock"), { force: true });
   await runGit(checkout.dir, ["read-tree", "-u", "--reset", treeish]);
   const kept = keep.filter((link) => isSymlinkTo(join(checkout.dir, link.path), link.target));
   await runGit(checkout.dir, ["clean", "-ffdxq", ...kept.flatMap((link) => ["-e", `/${link.path}`])]);
+}
+
+/** The checkout's `.git` link, for git run by the tests (devflow's own git never reads it: GIT_DIR is pinned). */
+function writeGitFile(dir: string, gitDir: string): void {
+  rmSync(join(dir, ".git"), { recursive: true, force: true });
+  writeFileSync(join(dir, ".git"), `gitdir: ${gitDir}\n`);
 }
 
 function isSymlinkTo(path: string, target: string): boolean {
