@@ -53,7 +53,10 @@ describe("runScopeVerifier", () => {
   });
 
   it("fails on snapshot findings, naming each, even when scope is not restricted", () => {
-    const findings = ["ignored, not in the snapshot: build/fix.js", "symlink leaving the repository: x -> /etc"];
+    const findings = [
+      "ignored, not in the snapshot: build/fix.js",
+      "symlink leaving the repository: x -> /etc",
+    ];
     const e = ScopeEnvelope.parse(
       runScopeVerifier({
         changedFiles: ["src/import/a.ts"],
