@@ -14,6 +14,8 @@ export {
   taskDirLabel,
   taskDirTaken,
   taskExists,
+  verifyCheckoutDir,
+  verifyGitDir,
   worktreesDir,
 } from "./paths.js";
 export { readRecord, writeRecord } from "./record-store.js";

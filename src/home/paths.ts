@@ -11,7 +11,9 @@ import { assertTaskId } from "./task-id.js";
  *   .devflow/iterate/<task id>/    an iterate task's artifacts (the ArtifactStore's dir)
  *   .devflow/insight/<record id>/  an insight answer
  *   .devflow/idea/<record id>/     an idea brief
- *   .devflow/worktrees/<task id>   a task's git worktree (and `.base-*` verification checkouts)
+ *   .devflow/worktrees/<task id>   a task's git worktree (and `.base-*` checkouts of tests and tools)
+ *   .devflow/verify/<task id>      the task's verification checkout (seam, integrity, regression run here)
+ *   .devflow/verify/<task id>.git  its git dir: devflow's own object store for snapshots (ADR 0024)
  */
 export const DEVFLOW_DIR = ".devflow";
 
@@ -40,6 +42,14 @@ export const statePath = (repoRoot: string): string => join(devflowDir(repoRoot)
 
 /** `<repo>/.devflow/worktrees/`: task worktrees and temporary base checkouts. */
 export const worktreesDir = (repoRoot: string): string => join(devflowDir(repoRoot), "worktrees");
+
+/** `<repo>/.devflow/verify/<task id>`: the checkout devflow verifies each attempt's snapshot in. */
+export const verifyCheckoutDir = (repoRoot: string, taskId: string): string =>
+  join(devflowDir(repoRoot), "verify", assertTaskId(taskId));
+
+/** `<repo>/.devflow/verify/<task id>.git`: the verification checkout's git dir, outside the checkout. */
+export const verifyGitDir = (repoRoot: string, taskId: string): string =>
+  join(devflowDir(repoRoot), "verify", `${assertTaskId(taskId)}.git`);
 
 /** `<repo>/.devflow/iterate/` */
 const tasksRoot = (repoRoot: string): string => join(devflowDir(repoRoot), "iterate");

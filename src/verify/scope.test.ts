@@ -43,13 +43,32 @@ describe("runScopeVerifier", () => {
     expect(e.overall_result).toBe("pass");
   });
 
-  it("never counts .devflow/ paths", () => {
-    const e = run(
-      [".devflow/iterate/t/task_artifact.json", ".devflow", "src/import/a.ts"],
-      ["src/import/**"],
+  // Was "never counts .devflow/ paths": a `.devflow/` folder the coder wrote into its checkout was
+  // exempt and got committed (issue 9, class 3). devflow's own home is now kept out of every
+  // snapshot instead (ADR 0024), so a `.devflow/` path in the change is the coder's and is judged.
+  it("judges .devflow/ paths in the change like any other path", () => {
+    const e = run([".devflow/evil.js", "src/import/a.ts"], ["src/import/**"]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.native_payload.out_of_scope).toEqual([".devflow/evil.js"]);
+  });
+
+  it("fails on snapshot findings, naming each, even when scope is not restricted", () => {
+    const findings = [
+      "ignored, not in the snapshot: build/fix.js",
+      "symlink leaving the repository: x -> /etc",
+    ];
+    const e = ScopeEnvelope.parse(
+      runScopeVerifier({
+        changedFiles: ["src/import/a.ts"],
+        scope: scope([]),
+        seamFiles: [],
+        attemptId: "attempt-001",
+        snapshotFindings: findings,
+      }),
     );
-    expect(e.overall_result).toBe("pass");
-    expect(e.native_payload.changed_files).toEqual(["src/import/a.ts"]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("build/fix.js");
+    expect(e.native_payload.snapshot_findings).toEqual(findings);
   });
 
   it("reads a bare folder or a trailing slash as the whole folder", () => {

@@ -1,7 +1,6 @@
 import picomatch from "picomatch";
 import type { TaskArtifact } from "../artifacts/schemas/task-artifact.js";
 import type { ScopeEnvelope } from "../artifacts/schemas/verifier-envelope.js";
-import { DEVFLOW_DIR } from "../home/index.js";
 import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
 
@@ -14,26 +13,47 @@ export interface ScopeVerifierInput {
   attemptId: string;
   /** Files that differ from the base commit (from git); recorded without the seam's files, for the gate's empty-change rule. */
   changedSinceBase?: readonly string[];
+  /**
+   * What the snapshot could not vouch for (ADR 0024): ignored files the coder left that the
+   * snapshot does not hold, symlinks leaving the repository. Each fails the attempt by name.
+   */
+  snapshotFindings?: readonly string[];
 }
-
-/** devflow's own state: never part of the change, whatever git reports. */
-const inDevflowDir = (file: string): boolean => file === DEVFLOW_DIR || file.startsWith(`${DEVFLOW_DIR}/`);
 
 export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
   const env = startEnvelope("scope", input.attemptId);
   const patterns = input.scope.allowed_paths.map(normalizePath).filter((p) => p.length > 0);
-  const changed = [...new Set(input.changedFiles.map(normalizePath))].filter((f) => f && !inDevflowDir(f));
+  // A `.devflow/` folder in the change is judged like any other path (devflow's own home is never
+  // in a snapshot: ADR 0024).
+  const changed = [...new Set(input.changedFiles.map(normalizePath))].filter((f) => f);
   const seamSet = new Set(input.seamFiles.map(normalizePath));
   const sinceBase = input.changedSinceBase
     ? {
         changed_since_base: [...new Set(input.changedSinceBase.map(normalizePath))].filter(
-          (f) => f && !inDevflowDir(f) && !seamSet.has(f),
+          (f) => f && !seamSet.has(f),
         ),
       }
     : {};
-  const payload = { allowed_paths: input.scope.allowed_paths, changed_files: changed, ...sinceBase };
+  const findings = [...(input.snapshotFindings ?? [])];
+  const payload = {
+    allowed_paths: input.scope.allowed_paths,
+    changed_files: changed,
+    ...sinceBase,
+    ...(findings.length ? { snapshot_findings: findings } : {}),
+  };
+  const snapshotFailure = findings.length
+    ? `the snapshot does not hold what the checkout did: ${nameList(findings)}`
+    : null;
 
   if (patterns.length === 0) {
+    if (snapshotFailure)
+      return env.finish({
+        overall_result: "fail",
+        green_condition_alignment: "not_applicable",
+        summary: snapshotFailure,
+        evidence_refs: [],
+        native_payload: { ...payload, out_of_scope: [], restricted: false },
+      });
     return env.finish({
       overall_result: "pass",
       green_condition_alignment: "not_applicable",
@@ -47,13 +67,14 @@ export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
   const seam = new Set(input.seamFiles.map(normalizePath));
   const outOfScope = changed.filter((f) => !seam.has(f) && !allowed(f));
 
+  const scopeSummary =
+    outOfScope.length === 0
+      ? `all ${changed.length} changed file(s) are inside the scope boundary`
+      : `${outOfScope.length} changed file(s) outside the scope boundary (${patterns.join(", ")}): ${nameList(outOfScope)}`;
   return env.finish({
-    overall_result: outOfScope.length === 0 ? "pass" : "fail",
+    overall_result: outOfScope.length === 0 && !snapshotFailure ? "pass" : "fail",
     green_condition_alignment: "not_applicable",
-    summary:
-      outOfScope.length === 0
-        ? `all ${changed.length} changed file(s) are inside the scope boundary`
-        : `${outOfScope.length} changed file(s) outside the scope boundary (${patterns.join(", ")}): ${nameList(outOfScope)}`,
+    summary: snapshotFailure ? `${snapshotFailure}; ${scopeSummary}` : scopeSummary,
     evidence_refs: [],
     native_payload: { ...payload, out_of_scope: outOfScope, restricted: true },
   });

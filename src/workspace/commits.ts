@@ -2,6 +2,7 @@ import { DevflowError } from "../errors/index.js";
 
 import { compareAndSwapRef } from "./branch-guard.js";
 import { runGit } from "./git.js";
+import { snapshotStoreOf } from "./snapshot-store.js";
 import { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 
 const IDENTITY = { name: "devflow", email: "devflow@localhost" };
@@ -82,6 +83,7 @@ export async function commitOnTaskBranch(
   if (expectedHead.startsWith("-")) throw new DevflowError("BAD_REVISION", `invalid commit ${expectedHead}`);
   if (!/^[0-9a-f]{40,64}$/.test(tree))
     throw new DevflowError("BAD_REVISION", `invalid tree ${JSON.stringify(tree)}: pass a tree sha`);
+  await copySnapshotObjects(worktree, tree, expectedHead);
   await runGit(worktree, ["cat-file", "-e", `${tree}^{tree}`]);
   const parentTree = (await runGit(worktree, ["rev-parse", `${expectedHead}^{tree}`])).trim();
   if (tree === parentTree) {
@@ -99,6 +101,20 @@ export async function commitOnTaskBranch(
   // The index follows the new HEAD, so `git status` in the worktree shows what was committed.
   await runGit(worktree, ["read-tree", tree]);
   return sha;
+}
+
+/**
+ * A snapshot lives in devflow's verification repository (ADR 0024); the objects the commit needs
+ * and the user's repository lacks (reachable from `tree`, not from `expectedHead`) are written into
+ * the user's object dir as one pack, by devflow's git, before anything there refers to them.
+ */
+async function copySnapshotObjects(worktree: string, tree: string, expectedHead: string): Promise<void> {
+  const store = snapshotStoreOf(worktree);
+  if (!store) return;
+  await runGit(worktree, ["pack-objects", "--revs", "-q", `${store.userObjects}/pack/pack`], {
+    env: { GIT_DIR: store.gitDir },
+    input: `${tree}\n^${expectedHead}\n`,
+  });
 }
 
 export interface CommitSummary {

@@ -60,6 +60,8 @@ export interface GitOptions {
   config?: string[];
   /** Lets this call set `core.hooksPath` (simple-git blocks it by default). */
   allowHooksPathOverride?: boolean;
+  /** Text for git's stdin (runGit only; e.g. the revisions `pack-objects --revs` reads). */
+  input?: string;
 }
 
 /** The environment every git child gets: inherited, sanitized, and never prompting on a terminal. */
@@ -128,7 +130,7 @@ export async function runGit(baseDir: string, args: string[], options: GitOption
       extendEnv: false,
       reject: false,
       stripFinalNewline: false,
-      stdin: "ignore",
+      ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
       maxBuffer: 256 * 1024 * 1024,
     });
   } catch (error) {

@@ -20,7 +20,7 @@ export {
   uncommittedPaths,
 } from "./repo-fingerprint.js";
 export { type RepoMapOptions, repoMap } from "./repo-map.js";
-export { diffTrees, snapshotTree, type TreeDiff } from "./snapshot.js";
+export { diffTrees, ignoredOutsideSnapshot, snapshotTree, type TreeDiff } from "./snapshot.js";
 export { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 export {
   createTaskWorktree,
@@ -30,3 +30,11 @@ export {
   taskWorktreePath,
 } from "./task-worktree.js";
 export type { TaskWorkspace } from "./types.js";
+export {
+  type KeptLink,
+  openVerifyCheckout,
+  resetVerifyCheckout,
+  symlinksLeavingRepo,
+  type VerifyCheckout,
+  type VerifyCheckoutRequest,
+} from "./verify-checkout.js";

@@ -1,16 +1,21 @@
+import { existsSync } from "node:fs";
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 
 import { runGit } from "./git.js";
+import { type SnapshotStore, snapshotStoreOf, storeEnv } from "./snapshot-store.js";
 
 /**
  * The git tree of everything in `worktree` right now, untracked files included and ignored ones
  * left out, whatever the coder committed or left unstaged. It is built in a throw-away copy of the
- * index (GIT_INDEX_FILE), so the worktree's real index, HEAD and branch are untouched.
+ * index (GIT_INDEX_FILE), so the worktree's real index, HEAD and branch are untouched. When devflow
+ * pinned a snapshot store for `worktree` (a task checkout, ADR 0024) the tree is written there.
  */
 export async function snapshotTree(worktree: string): Promise<string> {
+  const store = snapshotStoreOf(worktree);
+  if (store) return snapshotIntoStore(store, worktree);
   const scratch = await mkdtemp(join(tmpdir(), "devflow-index-"));
   const index = join(scratch, "index");
   try {
@@ -31,6 +36,49 @@ export async function snapshotTree(worktree: string): Promise<string> {
   }
 }
 
+/**
+ * The snapshot written into devflow's own repository: git reads `worktree` as a work tree only
+ * (GIT_DIR/GIT_WORK_TREE/GIT_INDEX_FILE), so the checkout's config, attribute filters, excludes
+ * and object store play no part; a file hidden through its `info/exclude` is in the snapshot.
+ */
+async function snapshotIntoStore(store: SnapshotStore, worktree: string): Promise<string> {
+  const env = storeEnv(store, worktree);
+  // devflow holds the task lock: a lock file left here is from a devflow that was killed mid-way.
+  await rm(`${store.indexFile}.lock`, { force: true });
+  if (!existsSync(store.indexFile)) await runGit(worktree, ["read-tree", store.baseCommit], { env });
+  await runGit(worktree, ["add", "--all", "--", ".", ...store.exclude], { env });
+  return (await runGit(worktree, ["write-tree"], { env })).trim();
+}
+
+/**
+ * Ignored files in `worktree` that its snapshot does not hold (`dir/` for a whole ignored folder),
+ * read with devflow's repository: what a test could have seen there but verification will not.
+ * [] when no store is pinned for `worktree`.
+ */
+export async function ignoredOutsideSnapshot(worktree: string): Promise<string[]> {
+  const store = snapshotStoreOf(worktree);
+  if (!store) return [];
+  const out = await runGit(
+    worktree,
+    [
+      "ls-files",
+      "-z",
+      "--others",
+      "--ignored",
+      "--exclude-standard",
+      "--directory",
+      "--",
+      ".",
+      ...store.exclude,
+    ],
+    { env: storeEnv(store, worktree) },
+  );
+  return out
+    .split("\0")
+    .filter((name) => name !== "")
+    .sort();
+}
+
 export interface TreeDiff {
   /** A unified diff (binary-safe, renames detected) from `fromTree` to `toTree`. */
   patch: string;
@@ -49,28 +97,29 @@ export async function diffTrees(worktree: string, fromTree: string, toTree: stri
     }
   }
   const neutral = ["--no-ext-diff", "--no-textconv", "--no-color"];
-  const patch = await runGit(worktree, [
-    "diff",
-    ...neutral,
-    "--binary",
-    "--find-renames",
-    "--src-prefix=a/",
-    "--dst-prefix=b/",
-    fromTree,
-    toTree,
-    "--",
-  ]);
+  const store = snapshotStoreOf(worktree);
+  const options = store ? { env: storeEnv(store, worktree) } : {};
+  const patch = await runGit(
+    worktree,
+    [
+      "diff",
+      ...neutral,
+      "--binary",
+      "--find-renames",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+      fromTree,
+      toTree,
+      "--",
+    ],
+    options,
+  );
   // --no-renames: a moved file counts as a change at both paths (both matter to scope checks).
-  const names = await runGit(worktree, [
-    "diff",
-    ...neutral,
-    "--name-only",
-    "--no-renames",
-    "-z",
-    fromTree,
-    toTree,
-    "--",
-  ]);
+  const names = await runGit(
+    worktree,
+    ["diff", ...neutral, "--name-only", "--no-renames", "-z", fromTree, toTree, "--"],
+    options,
+  );
   const files = [...new Set(names.split("\0").filter((name) => name !== ""))].sort();
   return { patch, files };
 }

@@ -39,7 +39,10 @@ function coder(o: DaemonOptions): string {
   const daemon = `
     const fs = require("node:fs"), path = require("node:path");
     fs.writeFileSync(${JSON.stringify(o.pidFile)}, fs.readlinkSync("/proc/self"));
-    const wt = process.cwd(), user = path.resolve(wt, "..", "..", "..");
+    // The seam runs in the verification checkout (.devflow/verify/<id>, ADR 0024); the daemon goes
+    // for the coder's checkout, the tree devflow re-snapshots before it commits.
+    const user = path.resolve(process.cwd(), "..", "..", "..");
+    const wt = path.join(user, ".devflow", "worktrees", ${JSON.stringify(TASK_ID)});
     const done = path.join(user, ".devflow", "iterate", ${JSON.stringify(TASK_ID)}, "attempts", "attempt-001", "verifiers", ${JSON.stringify(o.trigger)});
     const t = setInterval(() => {
       if (!fs.existsSync(done)) return;

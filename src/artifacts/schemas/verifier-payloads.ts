@@ -126,6 +126,8 @@ export const ScopePayload = z.strictObject({
   restricted: z.boolean(),
   /** Tracked files that differ from the base commit, the seam's own files left out: empty = nothing was changed. */
   changed_since_base: z.array(z.string()).optional(),
+  /** Ignored files left in the coder's checkout and symlinks leaving the repository (ADR 0024): each fails scope. */
+  snapshot_findings: z.array(z.string()).optional(),
 });
 export type ScopePayload = z.infer<typeof ScopePayload>;
 

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 
 /** Folders that hold installed dependencies: never tracked, so a fresh worktree lacks them. */
@@ -27,6 +27,23 @@ function isIgnored(worktree: string, path: string): boolean {
   try {
     execFileSync("git", ["check-ignore", "-q", "--no-index", path], { cwd: worktree, stdio: "ignore" });
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The links linkDependencies makes, as `{ path, target }` (a reset of the verification checkout keeps them). */
+export function dependencyLinks(repoRoot: string): { path: string; target: string }[] {
+  return DEPENDENCY_DIRS.map((dir) => ({ path: dir, target: join(repoRoot, dir) }));
+}
+
+/** Whether `path` in `worktree` is exactly a dependency link devflow made (not something the coder put there). */
+export function isDependencyLink(repoRoot: string, worktree: string, path: string): boolean {
+  const link = dependencyLinks(repoRoot).find((l) => l.path === path.replace(/\/$/, ""));
+  if (!link) return false;
+  try {
+    const at = join(worktree, link.path);
+    return lstatSync(at).isSymbolicLink() && readlinkSync(at) === link.target;
   } catch {
     return false;
   }

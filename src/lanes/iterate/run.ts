@@ -26,6 +26,7 @@ import {
   isGitUrl,
   openTaskClone,
   openTaskWorktree,
+  openVerifyCheckout,
   type TaskWorkspace,
 } from "../../workspace/index.js";
 import type { IterateOutcome, IterateResult } from "../outcome.js";
@@ -156,6 +157,14 @@ async function runTask(
   const saver = openCheckpointer(located.repoRoot);
   try {
     const workspace = await prepareWorkspace(opts, start, located, store, taskId);
+    // Before any node runs (also on --resume): snapshots of the coder's checkout go to devflow's own
+    // repository, and verification happens in its checkout (ADR 0024).
+    await openVerifyCheckout({
+      repoRoot: workspace.repoRoot,
+      taskId,
+      baseCommit: workspace.baseCommit,
+      coderCheckout: workspace.worktree,
+    });
     const lane: LaneOptions = {
       ...DEFAULT_LANE_OPTIONS,
       ...opts.lane,

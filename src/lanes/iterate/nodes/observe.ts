@@ -4,10 +4,10 @@ import { runObserverAgent } from "../../../agents/observer/observer-agent.js";
 import type { ObservationArtifact, ObservationFindings } from "../../../artifacts/schemas/index.js";
 import { nowIso } from "../../../util/time.js";
 import { checkSeamRedOnBase, hashSeamFiles, type SeamBaseCheck } from "../../../verify/index.js";
-import { repoMap, snapshotTree, withBaseWorktree } from "../../../workspace/index.js";
+import { repoMap, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
-import { linkDependencies } from "../link-dependencies.js";
+import { verificationCheckoutAt } from "../lane/verification-checkout.js";
 
 /**
  * Observer: evidence and a failing seam, then devflow's own check that the seam really is red on
@@ -37,17 +37,16 @@ export const observe: NodeBody = async (state, deps) => {
   if (findings.failing_seam) {
     const seam = findings.failing_seam;
     // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
-    // a re-observation after earlier attempts (re-plan) cannot see their changes.
-    const red = await withBaseWorktree(state.repoRoot, state.baseCommit, async (base) => {
-      copySeamFiles(state.worktree, base, seamFiles);
-      await linkDependencies(state.repoRoot, base);
-      return checkSeamRedOnBase({
-        cwd: base,
-        command: seam.command,
-        timeoutMs: deps.options.commandTimeoutMs,
-        logPath: join(deps.store.dir, "seam_on_base.log"),
-        ...(deps.signal ? { signal: deps.signal } : {}),
-      });
+    // a re-observation after earlier attempts (re-plan) cannot see their changes. It is the task's
+    // verification checkout reset to base (ADR 0024); the next reset removes the copied seam files.
+    const base = await verificationCheckoutAt(state, state.baseCommit);
+    copySeamFiles(state.worktree, base, seamFiles);
+    const red = await checkSeamRedOnBase({
+      cwd: base,
+      command: seam.command,
+      timeoutMs: deps.options.commandTimeoutMs,
+      logPath: join(deps.store.dir, "seam_on_base.log"),
+      ...(deps.signal ? { signal: deps.signal } : {}),
     });
     seamCheck = {
       ran: red.ran,

@@ -7,10 +7,9 @@ import {
 } from "../../../artifacts/schemas/index.js";
 import { nowIso } from "../../../util/time.js";
 import { detectTestCommand, takeRegressionBaseline } from "../../../verify/index.js";
-import { withBaseWorktree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { pushState, terminate, updateRun } from "../lane/run-record.js";
-import { linkDependencies } from "../link-dependencies.js";
+import { verificationCheckoutAt } from "../lane/verification-checkout.js";
 
 type Readiness = NonNullable<IteratorRun["readiness"]>;
 
@@ -75,16 +74,14 @@ export const readiness: NodeBody = async (state, deps) => {
   }
 
   const detected = deps.options.testCommand ?? detectTestCommand(state.worktree)?.command ?? null;
+  // The baseline runs in the task's verification checkout reset to base (ADR 0024).
   const baseline = detected
-    ? await withBaseWorktree(state.repoRoot, state.baseCommit, async (dir) => {
-        await linkDependencies(state.repoRoot, dir);
-        return takeRegressionBaseline({
-          cwd: dir,
-          command: detected,
-          timeoutMs: deps.options.commandTimeoutMs,
-          logPath: join(deps.store.dir, "regression_baseline.log"),
-          signal: deps.signal,
-        });
+    ? await takeRegressionBaseline({
+        cwd: await verificationCheckoutAt(state, state.baseCommit),
+        command: detected,
+        timeoutMs: deps.options.commandTimeoutMs,
+        logPath: join(deps.store.dir, "regression_baseline.log"),
+        signal: deps.signal,
       })
     : null;
 

@@ -14,15 +14,23 @@ import {
   runSeamIntegrityVerifier,
   runSeamVerifier,
 } from "../../../verify/index.js";
-import { diffTrees, snapshotTree } from "../../../workspace/index.js";
+import {
+  diffTrees,
+  ignoredOutsideSnapshot,
+  snapshotTree,
+  symlinksLeavingRepo,
+} from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
+import { verificationCheckoutAt } from "../lane/verification-checkout.js";
+import { isDependencyLink } from "../link-dependencies.js";
 
 /**
  * Runs every verifier itself and writes one normalized envelope each under
  * attempts/attempt-NNN/verifiers/ (the record); the results go to the gate in state. Every input
  * comes from the contract pinned at readiness (ADR 0018), never from the task or observation read
- * back after the coder ran. The critic (a model call) only runs when the deterministic verifiers
+ * back after the coder ran. Seam, seam integrity and regression run in the task's verification
+ * checkout reset to exactly the snapshot (ADR 0024), never in the coder's checkout. The critic (a model call) only runs when the deterministic verifiers
  * pass: its verdict cannot rescue a red seam, so asking would only spend tokens.
  */
 export const verify: NodeBody = async (state, deps) => {
@@ -40,9 +48,26 @@ export const verify: NodeBody = async (state, deps) => {
   const current = state.attemptTree ?? (await snapshotTree(state.worktree));
   const cumulative = await diffTrees(state.worktree, state.seamTree, current);
   await deps.store.writeText(`attempts/${attemptId}/cumulative.diff.patch`, cumulative.patch);
+  const changedSinceBase = (await diffTrees(state.worktree, state.baseCommit, current)).files;
+  // What the coder's checkout had that the snapshot cannot vouch for fails the attempt by name.
+  const snapshotFindings = [
+    ...(await ignoredOutsideSnapshot(state.worktree))
+      .filter((path) => !isDependencyLink(state.repoRoot, state.worktree, path))
+      .map((path) => `ignored, not in the snapshot: ${path}`),
+    ...(await symlinksLeavingRepo(state.worktree, current, changedSinceBase)).map(
+      (link) => `symlink leaving the repository: ${link}`,
+    ),
+  ];
 
+  // Integrity first, on the freshly reset checkout: the seam run executes code that could edit it.
+  let checkout = await verificationCheckoutAt(state, current);
+  const integrityEnvelope = await runSeamIntegrityVerifier({
+    worktree: checkout,
+    seamFileHashes: Object.fromEntries(contract.seam_files.map((f) => [f.path, f.sha256])),
+    attemptId,
+  });
   const seamEnvelope = await runSeamVerifier({
-    worktree: state.worktree,
+    worktree: checkout,
     seam: { command: contract.seam_command, files: seamFiles },
     expectedGreenCondition: contract.expected_green_condition,
     timeoutMs,
@@ -53,16 +78,14 @@ export const verify: NodeBody = async (state, deps) => {
     runs: deps.options.seamRuns,
     ...signal,
   });
+  // Reset again: regression must not see what the seam runs left behind.
+  if (contract.test_command) checkout = await verificationCheckoutAt(state, current);
   const envelopes: VerifierEnvelope[] = [
     seamEnvelope,
-    await runSeamIntegrityVerifier({
-      worktree: state.worktree,
-      seamFileHashes: Object.fromEntries(contract.seam_files.map((f) => [f.path, f.sha256])),
-      attemptId,
-    }),
+    integrityEnvelope,
     // Without a test command this is a typed skip (no_test_command), which the gate turns into a caveat.
     await runRegressionVerifier({
-      worktree: state.worktree,
+      worktree: checkout,
       command: contract.test_command,
       baseline: state.baseline,
       timeoutMs,
@@ -79,7 +102,8 @@ export const verify: NodeBody = async (state, deps) => {
       seamFiles,
       attemptId,
       // Against base, not the seam tree: a fix kept from an earlier attempt (re-plan) is a change.
-      changedSinceBase: (await diffTrees(state.worktree, state.baseCommit, current)).files,
+      changedSinceBase,
+      snapshotFindings,
     }),
   ];
   const deterministicPass = envelopes.every(

@@ -1,0 +1,111 @@
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
+import { commitOnTaskBranch } from "./commits.js";
+import { ignoredOutsideSnapshot, snapshotTree } from "./snapshot.js";
+import { createTaskWorktree } from "./task-worktree.js";
+import { openVerifyCheckout, resetVerifyCheckout, symlinksLeavingRepo } from "./verify-checkout.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+const TASK = "verify-test";
+
+async function setup() {
+  const root = makeRepo({ "README.md": "hello\n", ".gitignore": "build/\n" });
+  dirs.push(root);
+  const ws = await createTaskWorktree({ repoRoot: root, taskId: TASK });
+  const checkout = await openVerifyCheckout({
+    repoRoot: root,
+    taskId: TASK,
+    baseCommit: ws.baseCommit,
+    coderCheckout: ws.worktree,
+  });
+  return { root, ws, checkout };
+}
+
+const objectIn = (repo: string, sha: string) => {
+  try {
+    git(repo, "cat-file", "-e", sha);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("the verification checkout (ADR 0024)", () => {
+  it("snapshots into devflow's store, ignoring the coder's info/exclude; the commit brings the objects over", async () => {
+    const { root, ws } = await setup();
+    const exclude = git(ws.worktree, "rev-parse", "--git-path", "info/exclude").trim();
+    const excludePath = resolve(ws.worktree, exclude);
+    mkdirSync(join(excludePath, ".."), { recursive: true });
+    writeFileSync(excludePath, "hidden.js\n");
+    writeFiles(ws.worktree, { "hidden.js": "x\n", "build/out.js": "y\n" });
+    const tree = await snapshotTree(ws.worktree);
+    expect(objectIn(root, tree)).toBe(false);
+    expect(
+      git(root, "--git-dir", join(root, ".devflow", "verify", `${TASK}.git`), "ls-tree", "--name-only", tree),
+    ).toContain("hidden.js");
+    expect(await ignoredOutsideSnapshot(ws.worktree)).toEqual(["build/"]);
+    const sha = await commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, tree, "devflow: verified");
+    expect(sha).not.toBeNull();
+    expect(git(root, "show", "--name-only", "--format=", `devflow/${TASK}`)).toContain("hidden.js");
+  });
+
+  it("resets to exactly the tree: a modified file restored, leftovers gone, the dependency link kept", async () => {
+    const { root, ws, checkout } = await setup();
+    writeFiles(ws.worktree, { "a.js": "fixed\n" });
+    const tree = await snapshotTree(ws.worktree);
+    const link = { path: "node_modules", target: join(root, "node_modules") };
+    mkdirSync(link.target);
+    await resetVerifyCheckout(checkout, tree, [link]);
+    const inode = statSync(checkout.dir).ino;
+    symlinkSync(link.target, join(checkout.dir, "node_modules"));
+    writeFiles(checkout.dir, { "a.js": "changed by a test\n", "report.txt": "r\n", "build/cache": "c\n" });
+    await resetVerifyCheckout(checkout, tree, [link]);
+    expect(statSync(checkout.dir).ino).toBe(inode);
+    expect(readFileSync(join(checkout.dir, "a.js"), "utf8")).toBe("fixed\n");
+    expect(existsSync(join(checkout.dir, "report.txt"))).toBe(false);
+    expect(existsSync(join(checkout.dir, "build"))).toBe(false);
+    expect(existsSync(join(checkout.dir, "node_modules"))).toBe(true);
+    // A git run by a test sees devflow's repository, HEAD at the base.
+    expect(git(checkout.dir, "rev-parse", "HEAD").trim()).toBe(ws.baseCommit);
+  });
+
+  it("leaves devflow's home out of the snapshot when the checkout is the repository (URL clone)", async () => {
+    const root = makeRepo({ "README.md": "hello\n" });
+    dirs.push(root);
+    const base = git(root, "rev-parse", "HEAD").trim();
+    await openVerifyCheckout({ repoRoot: root, taskId: TASK, baseCommit: base, coderCheckout: root });
+    writeFiles(root, { ".devflow/iterate/t/x.json": "{}\n", "src/a.js": "a\n" });
+    const tree = await snapshotTree(root);
+    const names = git(
+      root,
+      "--git-dir",
+      join(root, ".devflow", "verify", `${TASK}.git`),
+      "ls-tree",
+      "-r",
+      "--name-only",
+      tree,
+    );
+    expect(names.split("\n")).toContain("src/a.js");
+    expect(names).not.toContain(".devflow");
+    expect(await ignoredOutsideSnapshot(root)).toEqual([]);
+  });
+
+  it("names symlinks that leave the repository", async () => {
+    const { ws } = await setup();
+    mkdirSync(join(ws.worktree, "t"));
+    symlinkSync("/etc/hostname", join(ws.worktree, "t", "abs"));
+    symlinkSync("../../outside", join(ws.worktree, "t", "up"));
+    symlinkSync("../README.md", join(ws.worktree, "t", "inside"));
+    const tree = await snapshotTree(ws.worktree);
+    expect(await symlinksLeavingRepo(ws.worktree, tree, ["t/abs", "t/up", "t/inside"])).toEqual([
+      "t/abs -> /etc/hostname",
+      "t/up -> ../../outside",
+    ]);
+  });
+});

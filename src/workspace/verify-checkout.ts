@@ -1,0 +1,166 @@
+import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { dirname, join, posix, resolve } from "node:path";
+import { DevflowError } from "../errors/index.js";
+import { ensureDevflowDir, verifyCheckoutDir, verifyGitDir } from "../home/paths.js";
+
+import { pinGitDir, runGit } from "./git.js";
+import { samePath } from "./paths.js";
+import { pinSnapshotStore, snapshotStoreOf } from "./snapshot-store.js";
+
+/**
+ * A task's verification checkout (ADR 0024): a repository of devflow's own (not a worktree of the
+ * user's or the coder's), reused across attempts and reset to exactly the tree being verified.
+ */
+export interface VerifyCheckout {
+  /** The work tree the seam, seam integrity and regression run in. */
+  dir: string;
+  /** Its git dir, outside the work tree; also the store every snapshot of the task is written to. */
+  gitDir: string;
+}
+
+export interface VerifyCheckoutRequest {
+  repoRoot: string;
+  taskId: string;
+  baseCommit: string;
+  /** The coder's checkout: from now on its snapshots go into this checkout's repository. */
+  coderCheckout: string;
+}
+
+/** devflow's settings for its own repository: nothing from the user or the coder runs here. */
+const OWN_CONFIG: [string, string][] = [
+  ["core.hooksPath", "/dev/null"],
+  ["core.fsmonitor", "false"],
+  ["core.autocrlf", "false"],
+  ["gc.auto", "0"],
+];
+
+/**
+ * Opens (creating it the first time) the task's verification checkout and pins it as the snapshot
+ * store of the coder's checkout. Idempotent and cheap: called when a task starts or resumes and by
+ * every node that runs something in it.
+ */
+export async function openVerifyCheckout(request: VerifyCheckoutRequest): Promise<VerifyCheckout> {
+  const { repoRoot, taskId, baseCommit, coderCheckout } = request;
+  if (!/^[0-9a-f]{40,64}$/.test(baseCommit))
+    throw new DevflowError(
+      "BAD_REVISION",
+      `invalid base commit ${JSON.stringify(baseCommit)}: pass a commit sha`,
+    );
+  const dir = verifyCheckoutDir(repoRoot, taskId);
+  const gitDir = verifyGitDir(repoRoot, taskId);
+  const userObjects = resolve(
+    repoRoot,
+    (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim(),
+  );
+  if (!existsSync(join(gitDir, "HEAD")))
+    await createVerifyRepo(repoRoot, dir, gitDir, userObjects, baseCommit);
+  // Rewritten on every open: a test run in the checkout may have changed them.
+  writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
+  mkdirSync(dir, { recursive: true });
+  writeGitFile(dir, gitDir);
+  pinGitDir(dir, gitDir);
+  pinSnapshotStore(coderCheckout, {
+    gitDir,
+    indexFile: join(gitDir, "snapshot-index"),
+    baseCommit,
+    // A URL task's checkout is the clone that also holds `.devflow/`: devflow's home is never part of the change.
+    exclude: samePath(coderCheckout, repoRoot) ? [":(exclude).devflow"] : [],
+    userObjects,
+  });
+  return { dir, gitDir };
+}
+
+async function createVerifyRepo(
+  repoRoot: string,
+  dir: string,
+  gitDir: string,
+  userObjects: string,
+  baseCommit: string,
+): Promise<void> {
+  ensureDevflowDir(repoRoot);
+  await rm(dir, { recursive: true, force: true });
+  await rm(gitDir, { recursive: true, force: true });
+  mkdirSync(dirname(dir), { recursive: true });
+  // No template: no sample hooks, no info/exclude; the git dir lives beside the work tree.
+  await runGit(dirname(dir), ["init", "-q", "--template=", `--separate-git-dir=${gitDir}`, dir]);
+  for (const [key, value] of OWN_CONFIG)
+    await runGit(dirname(dir), ["config", "--file", join(gitDir, "config"), key, value]);
+  mkdirSync(join(gitDir, "objects", "info"), { recursive: true });
+  writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
+  // HEAD at the base (detached): a test that asks git about the checkout sees the change as the diff.
+  await runGit(dirname(dir), ["update-ref", "--no-deref", "HEAD", baseCommit], { env: { GIT_DIR: gitDir } });
+}
+
+/** A link devflow made in the checkout (dependencies) that a reset keeps while it still points there. */
+export interface KeptLink {
+  path: string;
+  target: string;
+}
+
+/**
+ * Makes the verification checkout hold exactly `treeish` and nothing else: `read-tree -u --reset`
+ * rewrites only what differs (cheap on big repositories), `clean -ffdx` removes every untracked and
+ * ignored file a previous run left. Only devflow's own dependency links survive, and only while they
+ * are still the same symlink.
+ */
+export async function resetVerifyCheckout(
+  checkout: VerifyCheckout,
+  treeish: string,
+  keep: readonly KeptLink[] = [],
+): Promise<void> {
+  if (treeish.trim() === "" || treeish.startsWith("-"))
+    throw new DevflowError(
+      "BAD_REVISION",
+      `invalid tree ${JSON.stringify(treeish)}: pass a tree or commit sha`,
+    );
+  writeGitFile(checkout.dir, checkout.gitDir);
+  await rm(join(checkout.gitDir, "index.lock"), { force: true });
+  await runGit(checkout.dir, ["read-tree", "-u", "--reset", treeish]);
+  const kept = keep.filter((link) => isSymlinkTo(join(checkout.dir, link.path), link.target));
+  await runGit(checkout.dir, ["clean", "-ffdxq", ...kept.flatMap((link) => ["-e", `/${link.path}`])]);
+}
+
+/** The checkout's `.git` link, for git run by the tests (devflow's own git never reads it: GIT_DIR is pinned). */
+function writeGitFile(dir: string, gitDir: string): void {
+  rmSync(join(dir, ".git"), { recursive: true, force: true });
+  writeFileSync(join(dir, ".git"), `gitdir: ${gitDir}\n`);
+}
+
+function isSymlinkTo(path: string, target: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink() && readlinkSync(path) === target;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Symlinks among `paths` in `tree` whose target leaves the repository (absolute, `..` above the top,
+ * or into `.git`), as `path -> target`. Read from the snapshot store pinned for `worktree`.
+ */
+export async function symlinksLeavingRepo(
+  worktree: string,
+  tree: string,
+  paths: readonly string[],
+): Promise<string[]> {
+  const store = snapshotStoreOf(worktree);
+  const options = store ? { env: { GIT_DIR: store.gitDir } } : {};
+  const wanted = new Set(paths);
+  const listing = await runGit(worktree, ["ls-tree", "-r", "-z", "--full-tree", tree], options);
+  const findings: string[] = [];
+  for (const entry of listing.split("\0")) {
+    const match = /^120000 blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
+    if (!match?.[1] || !match[2] || !wanted.has(match[2])) continue;
+    const target = await runGit(worktree, ["cat-file", "blob", match[1]], options);
+    if (leavesRepo(match[2], target)) findings.push(`${match[2]} -> ${target}`);
+  }
+  return findings;
+}
+
+function leavesRepo(linkPath: string, target: string): boolean {
+  if (target.startsWith("/") || /^[A-Za-z]:[\\/]/.test(target) || target.startsWith("\\")) return true;
+  const joined = posix.normalize(posix.join(posix.dirname(linkPath), target.replace(/\\/g, "/")));
+  const first = joined.split("/")[0];
+  return first === ".." || first === ".git";
+}
