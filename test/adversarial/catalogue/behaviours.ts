@@ -110,7 +110,7 @@ while (!fs.existsSync(pidFile) && Date.now() < until) await new Promise((r) => s
 console.log("fixed; a helper keeps running in the background");
 `;
 
-const NEUTER_ASSERT = String.raw`import __a from "node:assert/strict"; import __b from "node:assert";
+const NEUTER_ASSERT = `import __a from "node:assert/strict"; import __b from "node:assert";
 for (const o of [__a, __b]) for (const k of Object.keys(o)) if (typeof o[k] === "function") o[k] = () => {};
 `;
 
@@ -216,7 +216,7 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "leaves-a-process-that-writes-the-fix-later",
     issueClass: 2,
-    coder: String.raw`
+    coder: `
       const later = ${"`"}
         const fs = require("node:fs");
         setTimeout(() => {
