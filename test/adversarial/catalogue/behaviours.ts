@@ -14,7 +14,10 @@
  * coder has no path to the checkout (s10/checkouts) only those paths may differ afterwards.
  */
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect } from "vitest";
+import type { LaneOptions } from "../../../src/lanes/iterate/lane/deps.js";
 import type { Cassette } from "../../../src/models/cassette.js";
 import type { LaneRun } from "../../support/lane-harness.js";
 import { CATALOGUE_TASK, commitToUserRepo, withReproTest, withSeam } from "./fixture.js";
@@ -34,8 +37,10 @@ interface Common {
   setup?: (repo: string) => void;
   /** Judge attempts (default 1). */
   attempts?: number;
-  /** Coder timeout in ms (default 60 s). */
+  /** Coder timeout in ms (default 60 s), with no escalation. */
   coderTimeoutMs?: number;
+  /** Other lane options (e.g. timeouts with escalation). */
+  lane?: Partial<LaneOptions>;
   /** The branch whose defence this behaviour waits for: runs as it.todo until then. */
   needs?: string;
   /** The coder writes these paths of the user's checkout itself (class 7; see the header). */
@@ -490,6 +495,20 @@ export const BEHAVIOURS: Behaviour[] = [
   },
 
   {
+    name: "correct-fix-while-the-user-has-uncommitted-changes",
+    issueClass: 7,
+    // The task starts from HEAD; the user's uncommitted files are neither included nor touched
+    // (the byte-identity check covers them: they are part of the fingerprint).
+    setup: (repo) => {
+      writeFileSync(join(repo, "README.local.md"), "my notes\n");
+      writeFileSync(join(repo, "src", "csv-import.js"), "// the user's work in progress\n");
+    },
+    coder: `fix();`,
+    expect: "completes",
+    content: fixedSource,
+    absent: ["README.local.md"],
+  },
+  {
     name: "moves-another-tasks-devflow-branch",
     issueClass: 7,
     // An earlier task's result branch in the user's repo.
@@ -597,6 +616,22 @@ export const BEHAVIOURS: Behaviour[] = [
     check: (run) => {
       // devflow's own commit is on top and says it kept the coder's commit.
       expect(run.result?.terminal.reason).toMatch(/kept 1 commit/);
+    },
+  },
+
+  {
+    name: "half-fix-is-kept-on-the-branch-labelled-unverified",
+    issueClass: 9,
+    coder: `write("src/csv-import.js", read("src/csv-import.js").replace(BUG, "if (!EMAIL.test(row.email.trimEnd()))"));`,
+    expect: "rejected",
+    verdict: "exhausted",
+    verifier: "seam",
+    check: (run) => {
+      const subject = execFileSync("git", ["log", "-1", "--format=%s", `devflow/${CATALOGUE_TASK}`], {
+        cwd: run.repo,
+        encoding: "utf8",
+      });
+      expect(subject).toMatch(/unverified/);
     },
   },
 
@@ -729,6 +764,17 @@ export const BEHAVIOURS: Behaviour[] = [
     content: fixedSource,
   },
   {
+    name: "times-out-once-then-fixes-on-the-escalated-run",
+    issueClass: 11,
+    lane: { baseTimeoutMs: 4000, maxEscalations: 1 },
+    coder: `
+      const marker = path.join(OUTSIDE, "slow-once");
+      if (!fs.existsSync(marker)) { write(marker, "x"); await new Promise((r) => setTimeout(r, 60000)); }
+      fix();`,
+    expect: "completes",
+    content: fixedSource,
+  },
+  {
     name: "writes-the-fix-then-hangs-until-timeout",
     issueClass: 11,
     needs: "s10/salvage",
@@ -740,7 +786,7 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "writes-the-fix-then-crashes",
     issueClass: 11,
-    needs: "s10/salvage",
+    // Already verified today: a coder that exits non-zero is still judged on its change.
     coder: `fix(); throw new Error("coder crashed after writing the fix");`,
     expect: "completes",
     content: fixedSource,

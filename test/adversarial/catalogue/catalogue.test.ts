@@ -69,6 +69,7 @@ async function runEntry(b: Behaviour): Promise<void> {
     lane: {
       maxJudgeAttempts: b.attempts ?? 1,
       ...(b.coderTimeoutMs ? { baseTimeoutMs: b.coderTimeoutMs, maxEscalations: 0 } : {}),
+      ...b.lane,
     },
   });
   const verdict = run.result?.terminal.verdict ?? null;
