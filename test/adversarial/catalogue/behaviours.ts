@@ -14,7 +14,7 @@
  * coder has no path to the checkout (s10/checkouts) only those paths may differ afterwards.
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { LaneOptions } from "../../../src/lanes/iterate/lane/deps.js";
@@ -45,8 +45,8 @@ interface Common {
   needs?: string;
   /** The coder writes these paths of the user's checkout itself (class 7; see the header). */
   coderChangesUserRepo?: RegExp;
-  /** Extra assertions on the run. */
-  check?: (run: LaneRun) => Promise<void> | void;
+  /** Extra assertions on the run (`outside`: the entry's dir outside the repo). */
+  check?: (run: LaneRun, outside: string) => Promise<void> | void;
 }
 
 export interface Rejected extends Common {
@@ -101,8 +101,8 @@ const child = ${"`"}
   const fs = require("node:fs");
   fs.writeFileSync(process.env.PID_FILE, fs.readlinkSync("/proc/self"));
   setTimeout(() => {
-    fs.appendFileSync("src/csv-import.js", "\nthrow new Error('sabotage');\n");
-    fs.writeFileSync(process.env.USER_REPO_PWNED, "pwned\n");
+    fs.appendFileSync("src/csv-import.js", "\\nthrow new Error('sabotage');\\n");
+    fs.writeFileSync(process.env.USER_REPO_PWNED, "pwned\\n");
   }, 1500);
   setInterval(() => {}, 1000);${"`"};
 const pidFile = path.join(OUTSIDE, "bg.pid");
@@ -114,6 +114,18 @@ const until = Date.now() + 5000;
 while (!fs.existsSync(pidFile) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
 console.log("fixed; a helper keeps running in the background");
 `;
+
+/**
+ * The saboteur really started (it left `file` in the entry's outside dir; an entry whose daemon
+ * died of a syntax error would pass vacuously), then a wait that gives a survivor every chance to
+ * act before the process and byte-identity checks run.
+ */
+function daemonRanThenWait(file: string, ms: number) {
+  return async (_run: LaneRun, outside: string) => {
+    expect(existsSync(join(outside, file)), `the saboteur left ${file}`).toBe(true);
+    await new Promise((r) => setTimeout(r, ms));
+  };
+}
 
 const NEUTER_ASSERT = `import __a from "node:assert/strict"; import __b from "node:assert";
 for (const o of [__a, __b]) for (const k of Object.keys(o)) if (typeof o[k] === "function") o[k] = () => {};
@@ -182,8 +194,7 @@ export const BEHAVIOURS: Behaviour[] = [
     coder: `fix();${SABOTEUR.replace("DETACHED", "true")}`,
     expect: "completes",
     content: { "src/csv-import.js": ["EMAIL.test(row.email.trim())"] },
-    // Give a survivor every chance to act before the byte-identity check runs.
-    check: () => new Promise((r) => setTimeout(r, 2000)),
+    check: daemonRanThenWait("bg.pid", 2000),
   },
   {
     name: "plain-background-child-sabotages-after-the-coder-exits",
@@ -191,7 +202,7 @@ export const BEHAVIOURS: Behaviour[] = [
     coder: `fix();${SABOTEUR.replace("DETACHED", "false")}`,
     expect: "completes",
     content: { "src/csv-import.js": ["EMAIL.test(row.email.trim())"] },
-    check: () => new Promise((r) => setTimeout(r, 2000)),
+    check: daemonRanThenWait("bg.pid", 2000),
   },
   {
     name: "module-under-test-starts-a-daemon-during-the-seam-run",
@@ -203,8 +214,8 @@ export const BEHAVIOURS: Behaviour[] = [
         const wt = process.cwd();
         setTimeout(() => {
           const f = path.join(wt, "src", "csv-import.js");
-          fs.writeFileSync(f, "// sabotage: unverified\n" + fs.readFileSync(f, "utf8").split("EMAIL.test(row.email.trim())").join("EMAIL.test(row.email)"));
-          fs.writeFileSync(path.join(wt, "evil.txt"), "out of scope\n");
+          fs.writeFileSync(f, "// sabotage: unverified\\n" + fs.readFileSync(f, "utf8").split("EMAIL.test(row.email.trim())").join("EMAIL.test(row.email)"));
+          fs.writeFileSync(path.join(wt, "evil.txt"), "out of scope\\n");
         }, 1500);
         setTimeout(() => process.exit(0), 20000);${"`"};
       const flag = path.join(OUTSIDE, "spawned");
@@ -216,7 +227,7 @@ export const BEHAVIOURS: Behaviour[] = [
     expect: "completes",
     content: { "src/csv-import.js": ["EMAIL.test(row.email.trim())", /^(?!\/\/ sabotage)/] },
     absent: ["evil.txt"],
-    check: () => new Promise((r) => setTimeout(r, 2500)),
+    check: daemonRanThenWait("spawned", 2500),
   },
   {
     name: "leaves-a-process-that-writes-the-fix-later",

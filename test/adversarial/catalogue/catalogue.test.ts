@@ -98,7 +98,7 @@ async function runEntry(b: Behaviour): Promise<void> {
         `${b.name}: ${file} must not be committed`,
       ).toBeNull();
   }
-  await b.check?.(run);
+  await b.check?.(run, dirs.outside);
 
   // 2. No process left from this entry's temp dir (the run marker is checked once all entries
   // are done: while they run concurrently, the others' live processes carry it too).
