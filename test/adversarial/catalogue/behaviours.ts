@@ -45,6 +45,12 @@ interface Common {
   needs?: string;
   /** The coder writes these paths of the user's checkout itself (class 7; see the header). */
   coderChangesUserRepo?: RegExp;
+  /**
+   * The coder script does not reach its end on purpose (it crashes, hangs, or exits early in the
+   * first attempt). Every other script must print the end marker in some attempt, so an entry
+   * whose script broke (a syntax error) cannot pass as "rejected" by accident.
+   */
+  coderEnds?: "early";
   /** Extra assertions on the run (`outside`: the entry's dir outside the repo). */
   check?: (run: LaneRun, outside: string) => Promise<void> | void;
 }
@@ -788,6 +794,7 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "writes-the-fix-then-hangs-until-timeout",
     issueClass: 11,
+    coderEnds: "early",
     needs: "s10/salvage",
     coderTimeoutMs: 3000,
     coder: `fix(); await new Promise((r) => setTimeout(r, 600000));`,
@@ -797,6 +804,7 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "writes-the-fix-then-crashes",
     issueClass: 11,
+    coderEnds: "early",
     // Already verified today: a coder that exits non-zero is still judged on its change.
     coder: `fix(); throw new Error("coder crashed after writing the fix");`,
     expect: "completes",

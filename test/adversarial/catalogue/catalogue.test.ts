@@ -8,7 +8,7 @@
  * Entries run concurrently, a few at a time, each on its own byte copy of one shared template.
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { concurrencyLimit } from "../../support/concurrency-limit.js";
@@ -23,6 +23,20 @@ const PARALLEL = Number(process.env.DEVFLOW_CATALOGUE_PARALLEL ?? 3);
 const limited = concurrencyLimit(PARALLEL);
 /** DEVFLOW_CATALOGUE_RUN_NEEDS=1 runs the `needs` entries too (to check a branch before enabling them). */
 const RUN_NEEDS = process.env.DEVFLOW_CATALOGUE_RUN_NEEDS === "1";
+
+/** Printed by every coder script as its last line. */
+const CODER_DONE = "catalogue: coder script done";
+
+/** Every attempt's coder transcript, concatenated. */
+function coderTranscripts(run: LaneRun): string {
+  const attempts = join(run.store.dir, "attempts");
+  if (!existsSync(attempts)) return "";
+  return readdirSync(attempts)
+    .map((a) => join(attempts, a, "coder_transcript.log"))
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f, "utf8"))
+    .join("\n");
+}
 
 const gitShow = (repo: string, spec: string): string | null => {
   try {
@@ -60,7 +74,10 @@ async function runEntry(b: Behaviour): Promise<void> {
   b.setup?.(dirs.repo);
   const before = fingerprintRepo(dirs.repo);
   const script = join(dirs.base, "coder.mjs");
-  writeFileSync(script, `const OUTSIDE = ${JSON.stringify(dirs.outside)};\n${PRELUDE}\n${b.coder}\n`);
+  writeFileSync(
+    script,
+    `const OUTSIDE = ${JSON.stringify(dirs.outside)};\n${PRELUDE}\n${b.coder}\nconsole.log(${JSON.stringify(CODER_DONE)});\n`,
+  );
   const run = await runLane({
     repo: dirs.repo,
     taskId: CATALOGUE_TASK,
@@ -98,6 +115,8 @@ async function runEntry(b: Behaviour): Promise<void> {
         `${b.name}: ${file} must not be committed`,
       ).toBeNull();
   }
+  if (b.coderEnds !== "early" && (b.expect === "completes" || b.verdict !== "needs_more_context"))
+    expect(coderTranscripts(run), `${b.name}: the coder script ran to its end`).toContain(CODER_DONE);
   await b.check?.(run, dirs.outside);
 
   // 2. No process left from this entry's temp dir (the run marker is checked once all entries
