@@ -1,14 +1,12 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
-import type { Cassette } from "../../src/models/cassette.js";
 import { ensureRunnerInstalled, type FixtureRunner } from "../reports/runner-fixture.js";
-import { coderScript, demoCassette, runLane } from "../support/lane-harness.js";
+import { coderScript, runLane } from "../support/lane-harness.js";
+import { attemptEnvelope, runnerRepo, SLUG_TASK, slugCassette, slugLane } from "../support/runner-lane.js";
 
 /*
  * Named evidence, end to end: the real lane on a repo that uses a real test runner (installed
@@ -18,68 +16,7 @@ import { coderScript, demoCassette, runLane } from "../support/lane-harness.js";
  * test files. Scope is unrestricted (a lenient task), so only the evidence can stop a cheat.
  */
 
-const FIXTURES = fileURLToPath(new URL("../fixtures/runners/", import.meta.url));
-const TASK = "slug-spaces";
-
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(path)));
-    else out.push(path);
-  }
-  return out;
-}
-
-/** The runner fixture as a user's repo: committed, node_modules ignored and linked from the runner cache. */
-async function runnerRepo(runner: FixtureRunner): Promise<string> {
-  const dir = join(await mkdtemp(join(tmpdir(), `devflow-evidence-${runner}-`)), "repo");
-  const source = join(FIXTURES, runner);
-  for (const path of await listFiles(source)) {
-    const target = join(dir, relative(source, path));
-    await execa("mkdir", ["-p", join(target, "..")]);
-    await writeFile(target, await readFile(path));
-  }
-  await writeFile(join(dir, ".gitignore"), "node_modules\n");
-  const git = (...args: string[]) => execa("git", args, { cwd: dir });
-  await git("init", "-q", "-b", "main");
-  await git("add", "-A");
-  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture");
-  if (runner !== "node-test") await symlink(await ensureRunnerInstalled(runner), join(dir, "node_modules"));
-  return dir;
-}
-
-/** The demo cassette re-aimed at the slug fixture: the seam is an existing test file, scope unrestricted. */
-function slugCassette(seamCommand: string, seamFiles: string[] = ["test/slug.test.js"]): Cassette {
-  const cassette = demoCassette();
-  const framer = cassette.calls.framer?.at(-1);
-  const observer = cassette.calls.observer?.at(-1);
-  if (!framer || !("structured" in framer) || !observer || !("structured" in observer))
-    throw new Error("demo cassette lost its framer/observer answers");
-  const framed = framer.structured as Record<string, unknown>;
-  framer.structured = {
-    ...framed,
-    scope_boundary: { ...(framed.scope_boundary as object), allowed_paths: [] },
-  };
-  observer.structured = {
-    ...observer.structured,
-    status: "confirmed",
-    failing_seam: {
-      description: "slugify collapses repeated spaces",
-      command: seamCommand,
-      files: seamFiles,
-    },
-  };
-  // The Observer's tool calls (writing the csv repro) do not belong to this repo: only its answer stays.
-  cassette.calls.observer = [observer];
-  return cassette;
-}
-
-const SEAM: Record<string, string> = {
-  "node-test": "node --test test/slug.test.js",
-  mocha: "npx mocha test/slug.test.js",
-  jest: "npx jest test/slug.test.js",
-};
+const TASK = SLUG_TASK;
 
 /** Fixes the seam the honest way. */
 const CORRECT = `
@@ -161,21 +98,12 @@ console.log("Fixed (mostly).");
 `;
 };
 
-async function lane(runner: FixtureRunner, coder: string, opts: { seam?: string; attempts?: number } = {}) {
-  const repo = await runnerRepo(runner);
-  return runLane({
-    repo,
-    taskId: TASK,
-    request: "slugify should collapse runs of spaces into one dash",
-    cassette: slugCassette(opts.seam ?? SEAM[runner] ?? ""),
-    coder: coderScript(coder),
-    lane: { maxJudgeAttempts: opts.attempts ?? 1, commandTimeoutMs: 120_000 },
-  });
+function lane(runner: FixtureRunner, coder: string, opts: { seam?: string; attempts?: number } = {}) {
+  return slugLane(runner, coder, opts);
 }
 
 type Run = Awaited<ReturnType<typeof lane>>;
-const envelope = (run: Run, name: string) =>
-  run.store.readAttemptJson("attempt-001", `verifiers/${name}.json`, VerifierEnvelope);
+const envelope = (run: Run, name: string) => attemptEnvelope(run, name);
 
 const ESM: Record<string, boolean> = { "node-test": true, mocha: false, jest: false };
 

@@ -13,66 +13,12 @@
  * path resolved on base; a runner binary that resolves differently after the attempt (realpath or
  * content hash) is a tamper failure of the verifier.
  */
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import type { Cassette } from "../../src/models/cassette.js";
-import { coderScript, demoCassette, runLane } from "../support/lane-harness.js";
+import { coderScript, runLane } from "../support/lane-harness.js";
+import { runnerRepo, SLUG_REQUEST, SLUG_SEAM, SLUG_TASK, slugCassette } from "../support/runner-lane.js";
 
-const FIXTURE = fileURLToPath(new URL("../fixtures/runners/node-test/", import.meta.url));
-const TASK = "slug-spaces";
-
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(p)));
-    else out.push(p);
-  }
-  return out;
-}
-
-async function repo(): Promise<string> {
-  const dir = join(await mkdtemp(join(tmpdir(), "devflow-bin-hijack-")), "repo");
-  for (const p of await listFiles(FIXTURE)) {
-    const t = join(dir, relative(FIXTURE, p));
-    await mkdir(join(t, ".."), { recursive: true });
-    await writeFile(t, await readFile(p));
-  }
-  await writeFile(join(dir, ".gitignore"), "node_modules\n");
-  const git = (...a: string[]) => execa("git", a, { cwd: dir });
-  await git("init", "-q", "-b", "main");
-  await git("add", "-A");
-  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture");
-  return dir;
-}
-
-function cassette(): Cassette {
-  const c = demoCassette();
-  const framer = c.calls.framer?.at(-1);
-  const observer = c.calls.observer?.at(-1);
-  if (!framer || !("structured" in framer) || !observer || !("structured" in observer))
-    throw new Error("cassette");
-  const framed = framer.structured as Record<string, unknown>;
-  framer.structured = {
-    ...framed,
-    scope_boundary: { ...(framed.scope_boundary as object), allowed_paths: [] },
-  };
-  observer.structured = {
-    ...observer.structured,
-    status: "confirmed",
-    failing_seam: {
-      description: "slugify collapses repeated spaces",
-      command: "node --test test/slug.test.js",
-      files: ["test/slug.test.js"],
-    },
-  };
-  c.calls.observer = [observer];
-  return c;
-}
+const TASK = SLUG_TASK;
 
 const CODER = `
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -87,12 +33,13 @@ console.log("Runs of whitespace become one dash.");
 
 describe("adversarial: an ignored node_modules/.bin/node hijacks the runner", () => {
   it("an ignored node_modules/.bin/node wrapper does not make a buggy change complete", async () => {
-    const dir = await repo();
+    // node:test needs no install: the repo has no node_modules until the coder makes one.
+    const dir = await runnerRepo("node-test", { prefix: "devflow-bin-hijack-" });
     const run = await runLane({
       repo: dir,
       taskId: TASK,
-      request: "slugify should collapse runs of spaces into one dash",
-      cassette: cassette(),
+      request: SLUG_REQUEST,
+      cassette: slugCassette(SLUG_SEAM["node-test"]),
       coder: coderScript(CODER),
       lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
     });

@@ -1,0 +1,71 @@
+/**
+ * Processes a test run left behind, found through /proc (Linux; elsewhere there is nothing to
+ * read and the check is vacuous, as ADR 0020 documents for devflow's own containment).
+ */
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { RUN_MARKER_ENV } from "../../src/process/containment.js";
+
+export interface LeftoverProcess {
+  pid: number;
+  cmdline: string;
+  why: string;
+}
+
+const read = (path: string): Buffer | null => {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+};
+
+const alive = (pid: string): boolean => {
+  const stat = read(`/proc/${pid}/stat`)?.toString("utf8") ?? "";
+  const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+  return stat !== "" && state !== "Z" && state !== "X";
+};
+
+/**
+ * Live processes (other than this one) that carry a devflow run marker started by this process
+ * (`DEVFLOW_RUN_MARKER=devflow-<our pid>-…`; pass `marker: false` while other runs of this
+ * process are still going) or mention `dir` in their command line, environment
+ * or working directory: what a coder or a verification run started from that temp dir.
+ */
+export function leftoverProcesses(
+  dir: string,
+  opts: { marker: boolean } = { marker: true },
+): LeftoverProcess[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const marker = Buffer.from(`${RUN_MARKER_ENV}=devflow-${process.pid}-`);
+  const needle = Buffer.from(dir);
+  const found: LeftoverProcess[] = [];
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid || !alive(pid)) continue;
+    const cmdline = read(`/proc/${pid}/cmdline`) ?? Buffer.alloc(0);
+    const environ = read(`/proc/${pid}/environ`) ?? Buffer.alloc(0);
+    let cwd = "";
+    try {
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      // not ours to read, or gone
+    }
+    const why =
+      opts.marker && environ.includes(marker)
+        ? "carries our run marker"
+        : cmdline.includes(needle)
+          ? "command line names the temp dir"
+          : environ.includes(needle)
+            ? "environment names the temp dir"
+            : cwd.startsWith(dir)
+              ? "runs in the temp dir"
+              : null;
+    if (why)
+      found.push({ pid: Number(pid), cmdline: cmdline.toString("utf8").replace(/\0/g, " ").trim(), why });
+  }
+  return found;
+}

@@ -1,0 +1,122 @@
+/**
+ * The lane harness for repos that use a real test runner (test/fixtures/runners/<runner>): the
+ * fixture committed as a user's repo, and the demo cassette re-aimed at its seam. Shared by the
+ * adversarial and lane suites so the setup lives in one place.
+ */
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
+import type { Cassette } from "../../src/models/cassette.js";
+import { ensureRunnerInstalled, type FixtureRunner } from "../reports/runner-fixture.js";
+import { coderScript, demoCassette, type LaneRun, runLane } from "./lane-harness.js";
+
+export const RUNNER_FIXTURES = fileURLToPath(new URL("../fixtures/runners/", import.meta.url));
+
+/** The task id every runner-fixture lane run uses. */
+export const SLUG_TASK = "slug-spaces";
+export const SLUG_REQUEST = "slugify should collapse runs of spaces into one dash";
+
+/** Every file under `dir`, recursively (absolute paths). */
+export async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+export interface RunnerRepoOptions {
+  /** Link the cached runner in as node_modules (default: yes, except for node:test which needs none). */
+  linkRunner?: boolean;
+  prefix?: string;
+}
+
+/** The runner fixture as a user's repo: committed, node_modules ignored and linked from the runner cache. */
+export async function runnerRepo(runner: FixtureRunner, options: RunnerRepoOptions = {}): Promise<string> {
+  const dir = join(await mkdtemp(join(tmpdir(), options.prefix ?? `devflow-runner-${runner}-`)), "repo");
+  const source = join(RUNNER_FIXTURES, runner);
+  for (const path of await listFiles(source)) {
+    const target = join(dir, relative(source, path));
+    await mkdir(join(target, ".."), { recursive: true });
+    await writeFile(target, await readFile(path));
+  }
+  await writeFile(join(dir, ".gitignore"), "node_modules\n");
+  const git = (...args: string[]) => execa("git", args, { cwd: dir });
+  await git("init", "-q", "-b", "main");
+  await git("add", "-A");
+  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture");
+  if (runner !== "node-test" && options.linkRunner !== false)
+    await symlink(await ensureRunnerInstalled(runner), join(dir, "node_modules"));
+  return dir;
+}
+
+/**
+ * The demo cassette re-aimed at the slug fixture: the seam is an existing test file, scope
+ * unrestricted (a lenient task, so only the evidence can stop a cheat).
+ */
+export function slugCassette(seamCommand: string, seamFiles: string[] = ["test/slug.test.js"]): Cassette {
+  const cassette = demoCassette();
+  const framer = cassette.calls.framer?.at(-1);
+  const observer = cassette.calls.observer?.at(-1);
+  if (!framer || !("structured" in framer) || !observer || !("structured" in observer))
+    throw new Error("demo cassette lost its framer/observer answers");
+  const framed = framer.structured as Record<string, unknown>;
+  framer.structured = {
+    ...framed,
+    scope_boundary: { ...(framed.scope_boundary as object), allowed_paths: [] },
+  };
+  observer.structured = {
+    ...observer.structured,
+    status: "confirmed",
+    failing_seam: {
+      description: "slugify collapses repeated spaces",
+      command: seamCommand,
+      files: seamFiles,
+    },
+  };
+  // The Observer's tool calls (writing the csv repro) do not belong to this repo: only its answer stays.
+  cassette.calls.observer = [observer];
+  return cassette;
+}
+
+/** The seam command per runner: the seam's test file, run by the repo's own runner. */
+export const SLUG_SEAM: Record<FixtureRunner, string> = {
+  "node-test": "node --test test/slug.test.js",
+  mocha: "npx mocha test/slug.test.js",
+  jest: "npx jest test/slug.test.js",
+  vitest: "npx vitest run test/slug.test.js",
+  tape: "npx tape test/slug.test.js",
+};
+
+export interface SlugLaneOptions {
+  seam?: string;
+  attempts?: number;
+  repo?: string;
+}
+
+/** Runs the real iterate lane on a fresh runner fixture with a `command:` coder script. */
+export async function slugLane(
+  runner: FixtureRunner,
+  coder: string,
+  opts: SlugLaneOptions = {},
+): Promise<LaneRun> {
+  const repo = opts.repo ?? (await runnerRepo(runner));
+  return runLane({
+    repo,
+    taskId: SLUG_TASK,
+    request: SLUG_REQUEST,
+    cassette: slugCassette(opts.seam ?? SLUG_SEAM[runner]),
+    coder: coderScript(coder),
+    lane: { maxJudgeAttempts: opts.attempts ?? 1, commandTimeoutMs: 120_000 },
+  });
+}
+
+/** One verifier envelope of an attempt (attempt-001 unless told). */
+export function attemptEnvelope(run: LaneRun, name: string, attempt = "attempt-001") {
+  return run.store.readAttemptJson(attempt, `verifiers/${name}.json`, VerifierEnvelope);
+}
