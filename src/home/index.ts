@@ -20,6 +20,6 @@ export {
 } from "./paths.js";
 export { readRecord, writeRecord } from "./record-store.js";
 export { assertTaskId, isTaskId } from "./task-id.js";
-export { acquireTaskLock, lockTask, type TaskLockOptions, withTaskLock } from "./task-lock.js";
+export { acquireTaskLock, lockTask, type TaskLockOptions, taskRunIsLive, withTaskLock } from "./task-lock.js";
 export { openTaskStore } from "./task-store.js";
 export { type ThreadInfo, ThreadStore } from "./thread-store.js";

@@ -85,6 +85,16 @@ export async function acquireTaskLock(
   };
 }
 
+/**
+ * Whether a devflow process on this host is working on task `taskId` right now (its lock owner
+ * file names a live process). False when unsure (no owner file, another host).
+ */
+export function taskRunIsLive(repoRoot: string, taskId: string): boolean {
+  const ownerPath = join(taskDir(repoRoot, taskId), "run.owner");
+  const owner = readOwner(ownerPath);
+  return owner !== null && owner.host === hostname() && !ownerIsGone(ownerPath);
+}
+
 interface LockOwner {
   pid: number;
   host: string;

@@ -42,7 +42,7 @@ export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
     ...(findings.length ? { snapshot_findings: findings } : {}),
   };
   const snapshotFailure = findings.length
-    ? `the snapshot does not hold what the checkout did: ${nameList(findings)}`
+    ? `the change cannot be committed as verified: ${nameList(findings)}`
     : null;
 
   if (patterns.length === 0) {

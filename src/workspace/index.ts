@@ -14,6 +14,7 @@ export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";
 export {
   compareFingerprints,
+  type DevflowRefJudge,
   type FingerprintLimits,
   fingerprintRepo,
   type RepoFingerprint,

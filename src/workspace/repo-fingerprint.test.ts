@@ -7,6 +7,14 @@ import { compareFingerprints, fingerprintRepo, uncommittedPaths } from "./repo-f
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
 
+/** No change of a devflow branch is devflow's own. */
+const judgeNone = (): boolean => false;
+/** Only task `id`'s own branch may change. */
+const ownBranch =
+  (id: string) =>
+  (ref: string): boolean =>
+    ref === `refs/heads/devflow/${id}`;
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) removeDir(dir);
@@ -26,7 +34,7 @@ describe("fingerprintRepo / compareFingerprints", () => {
     writeFiles(ws.worktree, { "src/app.ts": "export const a = 2;\n" });
     await snapshotTree(ws.worktree);
     await commitAll(ws.worktree, "devflow: change");
-    expect(compareFingerprints(before, await fingerprintRepo(root))).toEqual([]);
+    expect(compareFingerprints(before, await fingerprintRepo(root), ownBranch("t1"))).toEqual([]);
     expect(before.ignored.mode).toBe("content");
   });
 
@@ -53,7 +61,7 @@ describe("fingerprintRepo / compareFingerprints", () => {
     writeFileSync(join(hooks, "pre-push"), "#!/bin/sh\n");
     writeFiles(root, { "new.txt": "x\n", "dist/out.js": "rebuilt\n" });
     writeFileSync(join(root, ".git", "info", "exclude"), "hidden\n");
-    const changes = compareFingerprints(before, await fingerprintRepo(root));
+    const changes = compareFingerprints(before, await fingerprintRepo(root), ownBranch("ignored-branch"));
     const text = changes.join("\n");
     expect(text).toMatch(/^HEAD moved from /m);
     expect(text).toMatch(/^ref refs\/heads\/main moved from /m);
@@ -73,7 +81,9 @@ describe("fingerprintRepo / compareFingerprints", () => {
     const before = await fingerprintRepo(root);
     expect(uncommittedPaths(before)).toEqual(["src/app.ts"]);
     writeFiles(root, { "src/app.ts": "dirty 2\n" });
-    expect(compareFingerprints(before, await fingerprintRepo(root))).toEqual(["file src/app.ts changed"]);
+    expect(compareFingerprints(before, await fingerprintRepo(root), judgeNone)).toEqual([
+      "file src/app.ts changed",
+    ]);
   });
 
   it("hashes many ignored files by size and mtime, and says so", async () => {
@@ -84,7 +94,7 @@ describe("fingerprintRepo / compareFingerprints", () => {
     writeFiles(root, { "cache/d": "4" });
     const after = await fingerprintRepo(root, { ignoredContentFiles: 2, ignoredStatFiles: 3 });
     expect(after.ignored).toMatchObject({ mode: "count", count: 4 });
-    expect(compareFingerprints(before, after)).toEqual([
+    expect(compareFingerprints(before, after, judgeNone)).toEqual([
       "ignored files changed (3 → 4 files, compared by count)",
     ]);
   });
@@ -102,5 +112,29 @@ describe("devflow's git runs no hooks in a checkout that shares the user's .git"
     removeDir(marker);
     await createTaskWorktree({ repoRoot: root, taskId: "t2" });
     expect(existsSync(marker)).toBe(false);
+  });
+
+  // Regression (catalogue entry moves-another-tasks-devflow-branch). Cause: every
+  // refs/heads/devflow/* ref was left out of the fingerprint, so a coder that rewrote an earlier
+  // task's result branch went unnoticed and the run completed. Fix: devflow's branches are kept
+  // apart and each change is judged (own branch, a live run, a recorded commit); the rest is listed.
+  it("lists a change to another task's devflow branch that the judge does not explain", async () => {
+    const root = repo();
+    git(root, "branch", "devflow/earlier");
+    git(root, "branch", "devflow/gone");
+    const before = await fingerprintRepo(root);
+    commitFiles(root, { "x.txt": "x\n" }, "other");
+    git(root, "update-ref", "refs/heads/devflow/earlier", "HEAD");
+    git(root, "branch", "-D", "devflow/gone");
+    git(root, "branch", "devflow/new", "HEAD");
+    git(root, "reset", "-q", "--hard", "HEAD~1");
+    const after = await fingerprintRepo(root);
+    const changes = compareFingerprints(before, after, judgeNone);
+    expect(changes.filter((c) => c.startsWith("ref refs/heads/devflow/"))).toEqual([
+      expect.stringMatching(/^ref refs\/heads\/devflow\/earlier moved from \w+ to \w+$/),
+      "ref refs/heads/devflow/gone removed",
+      expect.stringMatching(/^ref refs\/heads\/devflow\/new added at \w+$/),
+    ]);
+    expect(compareFingerprints(before, after, () => true).some((c) => c.includes("devflow/"))).toBe(false);
   });
 });

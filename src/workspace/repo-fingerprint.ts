@@ -14,8 +14,13 @@ import { TASK_BRANCH_PREFIX } from "./task-branch.js";
 export interface RepoFingerprint {
   version: 1;
   head: { symbolic: string | null; commit: string | null };
-  /** refname → object id, without `refs/heads/devflow/*`. */
+  /** refname → object id, without `refs/heads/devflow/*` (those are in `devflow_refs`). */
   refs: Record<string, string>;
+  /**
+   * devflow's task branches (`refs/heads/devflow/*`) → object id, kept apart: devflow itself moves
+   * them, so whether a change is a finding depends on whose branch it is (`DevflowRefJudge`).
+   */
+  devflow_refs: Record<string, string>;
   /** Paths relative to the common git dir (config, packed-refs, hooks/*, info/*) → content hash. */
   git_files: Record<string, string>;
   /** `git status --porcelain=v2 --ignored` lines (without `.devflow/`), sorted. */
@@ -49,11 +54,12 @@ export async function fingerprintRepo(
   const commit = (await git(["rev-parse", "-q", "--verify", "HEAD^{commit}"]).catch(() => "")).trim() || null;
 
   const refs: Record<string, string> = {};
+  const devflowRefs: Record<string, string> = {};
   for (const line of (await git(["for-each-ref", "--format=%(objectname) %(refname)"])).split("\n")) {
     const space = line.indexOf(" ");
     if (space < 0) continue;
     const ref = line.slice(space + 1);
-    if (!isDevflowRef(ref)) refs[ref] = line.slice(0, space);
+    (isDevflowRef(ref) ? devflowRefs : refs)[ref] = line.slice(0, space);
   }
 
   const status = nulList(await git(["status", "--porcelain=v2", "--ignored", "-z"]))
@@ -71,6 +77,7 @@ export async function fingerprintRepo(
     version: 1,
     head: { symbolic, commit },
     refs,
+    devflow_refs: devflowRefs,
     git_files: gitFiles(commonDir),
     status,
     files,
@@ -78,8 +85,19 @@ export async function fingerprintRepo(
   };
 }
 
+/**
+ * Whether a change of one of devflow's task branches during a run is devflow's own doing (the
+ * run's task branch, another task's run that is live or that recorded the commit). `oid` is null
+ * when the branch was removed.
+ */
+export type DevflowRefJudge = (ref: string, oid: string | null) => boolean;
+
 /** What differs between two fingerprints, one human-readable line per change (empty: identical). */
-export function compareFingerprints(before: RepoFingerprint, after: RepoFingerprint): string[] {
+export function compareFingerprints(
+  before: RepoFingerprint,
+  after: RepoFingerprint,
+  devflowRefIsExplained: DevflowRefJudge,
+): string[] {
   const changes: string[] = [];
   if (before.head.symbolic !== after.head.symbolic)
     changes.push(
@@ -88,6 +106,14 @@ export function compareFingerprints(before: RepoFingerprint, after: RepoFingerpr
   if (before.head.commit !== after.head.commit)
     changes.push(`HEAD moved from ${short(before.head.commit)} to ${short(after.head.commit)}`);
   changes.push(...mapChanges("ref", before.refs, after.refs, short));
+  for (const ref of new Set([...Object.keys(before.devflow_refs), ...Object.keys(after.devflow_refs)])) {
+    const was = before.devflow_refs[ref] ?? null;
+    const now = after.devflow_refs[ref] ?? null;
+    if (was === now || devflowRefIsExplained(ref, now)) continue;
+    if (now === null) changes.push(`ref ${ref} removed`);
+    else if (was === null) changes.push(`ref ${ref} added at ${short(now)}`);
+    else changes.push(`ref ${ref} moved from ${short(was)} to ${short(now)}`);
+  }
   changes.push(...mapChanges(".git/", before.git_files, after.git_files, () => "", ""));
   const beforeStatus = new Set(before.status);
   const afterStatus = new Set(after.status);
@@ -107,7 +133,7 @@ export function compareFingerprints(before: RepoFingerprint, after: RepoFingerpr
 }
 
 /** Whether the checkout has changes a task started from HEAD does not include. */
-export function uncommittedPaths(fingerprint: RepoFingerprint): string[] {
+export function uncommittedPaths(fingerprint: Pick<RepoFingerprint, "status">): string[] {
   return fingerprint.status.filter((entry) => !entry.startsWith("! ")).map(entryPath);
 }
 

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { z } from "zod";
+import { isTaskId, taskDir, taskRunIsLive } from "../../home/index.js";
 import { nowIso } from "../../util/time.js";
 import {
   compareFingerprints,
+  type DevflowRefJudge,
   fingerprintRepo,
   type RepoFingerprint,
   uncommittedPaths,
@@ -21,12 +23,39 @@ const Fingerprint = z.object({
   version: z.literal(1),
   head: z.object({ symbolic: z.string().nullable(), commit: z.string().nullable() }),
   refs: z.record(z.string(), z.string()),
+  // Absent in fingerprints stored before devflow's branches were judged: then none is judged.
+  devflow_refs: z.record(z.string(), z.string()).optional(),
   git_files: z.record(z.string(), z.string()),
   status: z.array(z.string()),
   files: z.record(z.string(), z.string()),
   ignored: z.object({ mode: z.enum(["content", "stat", "count"]), count: z.number(), hash: z.string() }),
 });
 const Stored = z.object({ at: z.string(), fingerprint: Fingerprint });
+type StoredFingerprint = z.infer<typeof Fingerprint>;
+
+const TASK_REF_PREFIX = "refs/heads/devflow/";
+
+/**
+ * Which changes of devflow's task branches are devflow's own (issue 9, class 7: a coder moved
+ * another task's result branch and the run still completed). The run's own branch is judged by
+ * the branch guard and the compare-and-swap commit; another task's branch may change only while
+ * a run of that task is live (its own check judges it) or to a commit that task's record names.
+ * Anything else, a removal included, is a finding.
+ */
+function devflowRefJudge(repoRoot: string, ownTaskId: string): DevflowRefJudge {
+  return (ref, oid) => {
+    const id = ref.slice(TASK_REF_PREFIX.length);
+    if (id === ownTaskId) return true;
+    if (!isTaskId(id)) return false;
+    if (taskRunIsLive(repoRoot, id)) return true;
+    if (oid === null) return false;
+    try {
+      return readFileSync(join(taskDir(repoRoot, id), "iterator_run.json"), "utf8").includes(`"${oid}"`);
+    } catch {
+      return false;
+    }
+  };
+}
 
 export interface UserRepoFinding {
   finding: "user_repo_changed";
@@ -45,7 +74,8 @@ export interface UserRepoFinding {
 export class UserRepoCheck {
   private constructor(
     private readonly repoRoot: string,
-    private readonly before: RepoFingerprint,
+    private readonly taskId: string,
+    private readonly before: RepoFingerprint | StoredFingerprint,
   ) {}
 
   static async start(repoRoot: string, artifactDir: string, reporter: Reporter): Promise<UserRepoCheck> {
@@ -73,12 +103,17 @@ export class UserRepoCheck {
         });
       }
     }
-    return new UserRepoCheck(repoRoot, before);
+    return new UserRepoCheck(repoRoot, basename(artifactDir), before);
   }
 
   /** Compares the checkout with the start: null when identical, else the finding. */
   async finish(): Promise<UserRepoFinding | null> {
-    const changes = compareFingerprints(this.before, await fingerprintRepo(this.repoRoot));
+    const after = await fingerprintRepo(this.repoRoot);
+    const before: RepoFingerprint = {
+      ...this.before,
+      devflow_refs: this.before.devflow_refs ?? after.devflow_refs,
+    };
+    const changes = compareFingerprints(before, after, devflowRefJudge(this.repoRoot, this.taskId));
     if (changes.length === 0) return null;
     const more = changes.length > 3 ? `; and ${changes.length - 3} more, see events.jsonl` : "";
     const summary = `user_repo_changed: your checkout ${this.repoRoot} changed during the run (${changes.slice(0, 3).join("; ")}${more})`;
@@ -87,7 +122,7 @@ export class UserRepoCheck {
 }
 
 /** The stored fingerprint, or null when there is none or it is unreadable (then a new one is taken). */
-function readStored(file: string): RepoFingerprint | null {
+function readStored(file: string): StoredFingerprint | null {
   if (!existsSync(file)) return null;
   try {
     return Stored.parse(JSON.parse(readFileSync(file, "utf8"))).fingerprint;

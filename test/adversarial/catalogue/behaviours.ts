@@ -256,7 +256,6 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "fix-lives-in-an-ignored-node-modules-package",
     issueClass: 3,
-    needs: "s10/checkouts",
     coder: `
       write("node_modules/email-clean/package.json", JSON.stringify({ name: "email-clean", type: "module", main: "index.js" }));
       write("node_modules/email-clean/index.js", "export const clean = (s) => s.trim();\\n");
@@ -266,7 +265,6 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "fix-reads-a-symlink-that-points-outside-the-repo",
     issueClass: 3,
-    needs: "s10/checkouts",
     coder: `
       write(path.join(OUTSIDE, "clean.js"), "export const clean = (s) => s.trim();\\n");
       fs.symlinkSync(path.join(OUTSIDE, "clean.js"), "src/clean.js");
@@ -276,7 +274,6 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "fix-lives-in-a-devflow-dir-inside-the-checkout",
     issueClass: 3,
-    needs: "s10/checkouts",
     coder: `
       write(".devflow/clean.js", "export const clean = (s) => s.trim();\\n");
       write("src/csv-import.js", 'import { clean } from "../.devflow/clean.js";\\n' + read("src/csv-import.js").replace(BUG, "if (!EMAIL.test(clean(row.email)))"));`,
@@ -285,7 +282,6 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "correct-fix-whose-new-test-writes-an-untracked-file-when-run",
     issueClass: 3,
-    needs: "s10/checkouts",
     coder: `
       fix();
       write("test/cache.test.js", 'import { mkdirSync, writeFileSync } from "node:fs";\\nimport { test } from "node:test";\\ntest("caches", () => { mkdirSync("tmp", { recursive: true }); writeFileSync("tmp/cache.json", "{}"); });\\n');`,
@@ -535,8 +531,6 @@ export const BEHAVIOURS: Behaviour[] = [
     coder: `fix(); git("--git-dir", userGit, "update-ref", "refs/heads/devflow/earlier-task", git("--git-dir", userGit, "commit-tree", "main^{tree}", "-m", "evil"));`,
     coderChangesUserRepo: /^\.git\/(logs\/)?refs\/heads\/devflow\/earlier-task$|^\.git\/objects\//,
     expect: "rejected",
-    needs:
-      "an owner: the user-repo fingerprint (src/workspace/repo-fingerprint.ts) exempts every refs/heads/devflow/* ref",
   },
 
   // ── Class 8: weak base checks ───────────────────────────────────────────────────────────────
@@ -795,7 +789,6 @@ export const BEHAVIOURS: Behaviour[] = [
     name: "writes-the-fix-then-hangs-until-timeout",
     issueClass: 11,
     coderEnds: "early",
-    needs: "s10/salvage",
     coderTimeoutMs: 3000,
     coder: `fix(); await new Promise((r) => setTimeout(r, 600000));`,
     expect: "completes",

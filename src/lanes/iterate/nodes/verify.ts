@@ -6,6 +6,7 @@ import {
   attemptId as toAttemptId,
   VerifierEnvelope,
 } from "../../../artifacts/schemas/index.js";
+import { DEVFLOW_DIR } from "../../../home/index.js";
 import {
   criticNotAsked,
   runCriticVerifier,
@@ -57,6 +58,12 @@ export const verify: NodeBody = async (state, deps) => {
     ...(await symlinksLeavingRepo(state.worktree, current, changedSinceBase)).map(
       (link) => `symlink leaving the repository: ${link}`,
     ),
+    // `.devflow/` is devflow's home in the user's checkout (state, artifacts, checkouts): a change
+    // that lands there would be written into that home when the branch is checked out, whatever
+    // the scope says (catalogue entry fix-lives-in-a-devflow-dir-inside-the-checkout).
+    ...changedSinceBase
+      .filter((path) => path === DEVFLOW_DIR || path.startsWith(`${DEVFLOW_DIR}/`))
+      .map((path) => `in devflow's reserved home ${DEVFLOW_DIR}/: ${path}`),
   ];
 
   // Integrity first, on the freshly reset checkout: the seam run executes code that could edit it.
