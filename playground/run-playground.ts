@@ -89,7 +89,7 @@ function withReferee(evaluation: Evaluation, checks: Check[]): Evaluation {
   const referee = grade(checks);
   return {
     ok: evaluation.ok && referee.ok,
-    notes: [...referee.notes.filter((n) => !referee.ok && n.startsWith("referee_")), ...evaluation.notes],
+    notes: [...referee.notes, ...evaluation.notes],
     criteria: { ...evaluation.criteria, ...referee.criteria },
   };
 }
