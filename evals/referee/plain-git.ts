@@ -39,9 +39,14 @@ export async function refCommit(repo: string, ref: string): Promise<string | nul
 export async function cloneAt(repo: string, ref: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "devflow-referee-"));
   const checkout = join(dir, "clone");
-  await git(dir, ["clone", "--quiet", "--no-hardlinks", "--no-checkout", repo, checkout]);
-  const at = /^[0-9a-f]{40}$/.test(ref) ? ref : `refs/remotes/origin/${ref}`;
-  await git(checkout, ["checkout", "--quiet", "--detach", at]);
+  try {
+    await git(dir, ["clone", "--quiet", "--no-hardlinks", "--no-checkout", repo, checkout]);
+    const at = /^[0-9a-f]{40}$/.test(ref) ? ref : `refs/remotes/origin/${ref}`;
+    await git(checkout, ["checkout", "--quiet", "--detach", at]);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const deps = join(repo, "node_modules");
   if (existsSync(deps) && !existsSync(join(checkout, "node_modules")))
     symlinkSync(deps, join(checkout, "node_modules"), "dir");
