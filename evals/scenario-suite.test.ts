@@ -5,16 +5,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CASSETTES_DIR, SCENARIOS_DIR } from "../playground/run-scenario.js";
 import { allScenarios, findScenario, loadScenarios, scenarioFiles } from "../scenarios/index.js";
 import { FIXTURES_DIR, loadCassette } from "../src/index.js";
+import { hiddenTests } from "./referee/hidden-tests.js";
 
 /** seeds/03: scenarios/README.md's eleven, then the thirteen of artifact-and-loop-scenarios.md. */
 const SEEDS_03_COUNT = 24;
+/** Added for the referee's mutation check (ADR 0027): each catches a mutation nothing else did. */
+const MUTATION_SCENARIOS = ["critic_rejects_special_cased_fix", "observer_fake_repro_not_confirmed"];
 
 const scenarios = await allScenarios();
 
 describe("the scenario suite", () => {
   it("discovers every seeds/03 scenario exactly once, each in its own file named after it", () => {
     const names = scenarios.map((m) => m.scenario.name);
-    expect(names).toHaveLength(SEEDS_03_COUNT);
+    expect(names).toHaveLength(SEEDS_03_COUNT + MUTATION_SCENARIOS.length);
+    expect(names).toEqual(expect.arrayContaining(MUTATION_SCENARIOS));
     expect(new Set(names).size).toBe(names.length);
     expect(
       scenarioFiles(SCENARIOS_DIR)
@@ -35,6 +39,7 @@ describe("the scenario suite", () => {
       if (s.kind === "observer" || s.kind === "coder") expect(s.input.task).toBeDefined();
       if (s.kind === "coder") expect(s.input.observation).toBeDefined();
       expect(s.expected.checks.length).toBeGreaterThan(0);
+      if (s.expected.terminal === "completed") expect(hiddenTests(s.referee?.hidden ?? "")).not.toEqual({});
     },
   );
 

@@ -1,7 +1,9 @@
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, relative, resolve } from "node:path";
-import type { Evaluation } from "../evals/types.js";
+import { grade } from "../evals/grade.js";
+import { refereeRun } from "../evals/referee/referee.js";
+import type { Check, Evaluation } from "../evals/types.js";
 import type { ScenarioModule } from "../scenarios/index.js";
 import type { ScenarioGroup, ScenarioKind } from "../scenarios/scenario.js";
 import { mapBounded } from "./bounded-pool.js";
@@ -62,7 +64,34 @@ export async function gradeScenario(
   } catch (error) {
     evaluation = { ok: false, notes: [`the evaluator crashed: ${messageOf(error)}`], criteria: {} };
   }
+  evaluation = withReferee(evaluation, await refereeChecks(scenario, execution, opts));
   return { execution, evaluation: withCassetteConsumed(evaluation, execution, scenario.cassette) };
+}
+
+/** The independent referee's checks (evals/referee); a referee that cannot run fails the scenario. */
+async function refereeChecks(
+  scenario: ScenarioModule["scenario"],
+  execution: ScenarioExecution,
+  opts: ExecuteOptions,
+): Promise<Check[]> {
+  try {
+    return await refereeRun(scenario, execution.run, { cassetteDir: opts.cassetteDir });
+  } catch (error) {
+    return [
+      { criterion: "referee_ran", pass: false, note: `the referee could not run: ${messageOf(error)}` },
+    ];
+  }
+}
+
+/** The evaluator's verdict plus the referee's: both must pass, referee failures listed first. */
+function withReferee(evaluation: Evaluation, checks: Check[]): Evaluation {
+  if (checks.length === 0) return evaluation;
+  const referee = grade(checks);
+  return {
+    ok: evaluation.ok && referee.ok,
+    notes: [...referee.notes, ...evaluation.notes],
+    criteria: { ...evaluation.criteria, ...referee.criteria },
+  };
 }
 
 /**

@@ -101,6 +101,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "coder_artifact_alignment.json",
+  referee: { hidden: "csv-trim-email" },
 });
 
 /** One coder run: the change lands on the code the observation bounded, judged against its green condition. */

@@ -99,6 +99,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "coder_bounded_fix.json",
+  referee: { hidden: "invite-accept" },
 });
 
 /** One coder run plus its verifiers and the gate: the minimal fix turns the seam green inside the scoped file. */

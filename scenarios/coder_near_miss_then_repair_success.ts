@@ -45,6 +45,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "demo.json",
+  referee: { hidden: "csv-trim-email" },
 });
 
 /** The premature claim is rejected, the respawn explained and informed, and attempt-002 converges. */

@@ -39,6 +39,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "error_confirmed_by_logs.json",
+  referee: { hidden: "invite-accept" },
 });
 
 /** Log evidence, a confirmed repro, ready_for_coder, and seam verdicts that cite the green condition. */

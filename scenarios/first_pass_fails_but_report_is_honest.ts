@@ -37,6 +37,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "first_pass_fails_but_report_is_honest.json",
+  referee: { hidden: "invite-accept" },
 });
 
 /** The failed attempt reports honestly and actionably; the retry is repair-specific and succeeds. */

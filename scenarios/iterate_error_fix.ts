@@ -38,6 +38,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "iterate_error_fix.json",
+  referee: { hidden: "csv-trim-email" },
 });
 
 /** Router → framed error_fix → red seam → one scoped attempt → completed on green evidence. */

@@ -35,6 +35,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "iterate_quick_change.json",
+  referee: { hidden: "cart-empty-copy" },
 });
 
 /** A copy tweak stays a quick_change: small task, one seam, one file changed, completed. */

@@ -31,6 +31,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "revised_task_before_coding.json",
+  referee: { hidden: "csv-trim-email" },
 });
 
 /** The task is amended in place (r2, r1 in history/) and readiness cites r2 before the coder runs. */

@@ -109,6 +109,18 @@ export interface Scenario {
    * `--record` never overwrites it: it writes scenarios/cassettes/<name>.json.
    */
   cassette: string;
+  /**
+   * What the independent referee (evals/referee) checks besides the scenario's own seam: the
+   * hidden acceptance test under scenarios/hidden/<hidden>/, which no agent, prompt, cassette or
+   * fixture ever sees. Every scenario that can end `completed` names one.
+   */
+  referee?: RefereeDefinition;
+}
+
+/** The referee's part of a scenario definition (ADR 0027). */
+export interface RefereeDefinition {
+  /** A folder under scenarios/hidden/ holding `*.test.mjs` files run with `node --test`. */
+  hidden: string;
 }
 
 /** Identity, so scenario files get the type checked where they are written. */

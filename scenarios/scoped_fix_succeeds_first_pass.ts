@@ -40,6 +40,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "scoped_fix_succeeds_first_pass.json",
+  referee: { hidden: "cart-quantity-total" },
 });
 
 /** One attempt, in scope, narrowly verified, completion backed by attempt-scoped envelopes. */

@@ -37,6 +37,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "targeted_improvement_red_seam.json",
+  referee: { hidden: "csv-dedupe-email" },
 });
 
 /** One bounded red seam with an explicit green condition, and envelopes aligned against it. */

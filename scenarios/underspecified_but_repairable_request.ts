@@ -33,6 +33,7 @@ export const scenario = defineScenario({
     ],
   },
   cassette: "underspecified_but_repairable_request.json",
+  referee: { hidden: "cart-quantity-total" },
 });
 
 /** investigate_first with honest unknowns; the coder only after the observation established the truth. */

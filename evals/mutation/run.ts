@@ -1,0 +1,152 @@
+import { execFileSync, spawn } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { applyEdit, MUTATIONS, type Mutation } from "./mutations.js";
+
+/**
+ * `npm run eval:mutants` (ADR 0027): proves the scenario suite catches a lying verifier. For each
+ * mutation it copies the source (every tracked and untracked, not ignored file; node_modules
+ * linked) into a temp dir, applies the mutation as a source edit, runs the whole scenario suite
+ * there, and records which scenarios went red. It fails when a mutation turns no scenario red, when
+ * its anchor is gone (a mutation that no longer applies is not a silent pass), or when the suite
+ * did not produce a report. Prints a table: mutation → scenarios that went red (and why).
+ */
+
+interface Outcome {
+  mutation: Mutation;
+  /** Why the mutation could not be judged (anchor gone, suite did not report), or null. */
+  problem: string | null;
+  red: { name: string; criteria: string[] }[];
+  total: number;
+  durationMs: number;
+}
+
+interface ReportShape {
+  results: {
+    name: string;
+    ok: boolean;
+    keptAt: string | null;
+    evaluation: { criteria: Record<string, string> };
+  }[];
+}
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..", "..");
+
+async function main(): Promise<number> {
+  const only = process.argv.slice(2);
+  const selected = only.length > 0 ? MUTATIONS.filter((m) => only.includes(m.name)) : MUTATIONS;
+  const outcomes: Outcome[] = [];
+  for (const mutation of selected) {
+    process.stderr.write(`mutant ${mutation.name}: ${mutation.lie} …\n`);
+    outcomes.push(await runMutant(mutation));
+  }
+  process.stdout.write(renderTable(outcomes));
+  const failed = outcomes.filter((o) => o.problem !== null || o.red.length === 0);
+  process.stdout.write(
+    failed.length === 0
+      ? `${outcomes.length} mutation(s), each caught by at least one scenario\n`
+      : `${failed.length} of ${outcomes.length} mutation(s) NOT caught: ${failed.map((o) => o.mutation.name).join(", ")}\n`,
+  );
+  return failed.length === 0 ? 0 : 1;
+}
+
+async function runMutant(mutation: Mutation): Promise<Outcome> {
+  const started = performance.now();
+  const tmp = mkdtempSync(join(tmpdir(), "devflow-mutant-"));
+  const outcome = (problem: string | null, red: Outcome["red"] = [], total = 0): Outcome => ({
+    mutation,
+    problem,
+    red,
+    total,
+    durationMs: Math.round(performance.now() - started),
+  });
+  try {
+    const copy = join(tmp, "src-copy");
+    copySource(ROOT, copy);
+    for (const edit of mutation.edits) {
+      const path = join(copy, edit.file);
+      if (!existsSync(path)) return outcome(`${edit.file} does not exist`);
+      const applied = applyEdit(readFileSync(path, "utf8"), edit);
+      if ("problem" in applied) return outcome(applied.problem);
+      writeFileSync(path, applied.text);
+    }
+    const reportDir = join(tmp, "report");
+    const exit = await runSuite(copy, reportDir);
+    const reportPath = join(reportDir, "report.json");
+    if (!existsSync(reportPath)) return outcome(`the suite wrote no report (exit ${exit})`);
+    const report = JSON.parse(readFileSync(reportPath, "utf8")) as ReportShape;
+    for (const r of report.results) if (r.keptAt) removeKeptRun(r.keptAt);
+    const red = report.results
+      .filter((r) => !r.ok)
+      .map((r) => ({
+        name: r.name,
+        criteria: Object.entries(r.evaluation.criteria)
+          .filter(([, v]) => v === "fail")
+          .map(([k]) => k),
+      }));
+    return outcome(null, red, report.results.length);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Tracked and untracked (not ignored) files, so uncommitted work is mutated too; node_modules linked. */
+function copySource(root: string, to: string): void {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  for (const file of listed.split("\0").filter(Boolean)) {
+    const from = join(root, file);
+    if (!existsSync(from)) continue; // deleted in the working tree
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    copyFileSync(from, join(to, file));
+  }
+  symlinkSync(join(root, "node_modules"), join(to, "node_modules"), "dir");
+}
+
+/** `tsx playground/main.ts` in the copy: the same suite `npm run eval` runs, replayed from cassettes. */
+function runSuite(copy: string, reportDir: string): Promise<number | null> {
+  return new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      [join(copy, "node_modules", "tsx", "dist", "cli.mjs"), "playground/main.ts", "--report", reportDir],
+      { cwd: copy, stdio: ["ignore", "ignore", "inherit"] },
+    );
+    child.on("error", fail);
+    child.on("close", (code) => done(code));
+  });
+}
+
+/** A failed scenario keeps its temp fixture repo; a mutant fails many, so they are removed here. */
+function removeKeptRun(repo: string): void {
+  const dir = dirname(resolve(repo));
+  const inTmp = !relative(resolve(tmpdir()), dir).startsWith("..");
+  if (inTmp && /devflow-[^/]+$/.test(dir)) rmSync(dir, { recursive: true, force: true });
+}
+
+function renderTable(outcomes: Outcome[]): string {
+  const lines = ["", "mutation → scenarios that went red", ""];
+  for (const o of outcomes) {
+    const verdict = o.problem ? "FAILED" : o.red.length === 0 ? "NOT CAUGHT" : "caught";
+    lines.push(
+      `${o.mutation.name} (${o.mutation.lie}): ${verdict}, ${o.red.length}/${o.total} red, ${(o.durationMs / 1000).toFixed(1)}s`,
+    );
+    if (o.problem) lines.push(`  - ${o.problem}`);
+    for (const r of o.red) lines.push(`  - ${r.name}: ${r.criteria.join(", ")}`);
+  }
+  return `${lines.join("\n")}\n\n`;
+}
+
+process.exitCode = await main();
