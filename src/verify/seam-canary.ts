@@ -84,7 +84,10 @@ function planCanary(
   const nonce = randomBytes(6).toString("hex");
   const messageNonce = randomBytes(9).toString("hex");
   const writes = files.map((seamFile, i) => {
-    const path = posix.join(posix.dirname(seamFile), canaryName(basename(seamFile), `${nonce}${i}`));
+    const path = posix.join(
+      posix.dirname(seamFile),
+      canaryName(basename(seamFile), `${nonce}${i}`, invocation.runner),
+    );
     const source = readFileSync(join(checkoutDir, seamFile), "utf8");
     const title = `devflow seam canary ${nonce}${i}`;
     const text = canarySource({
@@ -115,12 +118,23 @@ function planCanary(
 }
 
 /**
+ * mocha and tape load every test file into one process before any test runs, so the seam's modules
+ * (and their side effects) are loaded whatever the order; but a canary loaded before the seam file
+ * would register the seam's tests as its own (mocha names a test after the file being loaded).
+ * Their canary's name therefore starts with the seam file's whole name: in the sorted expansion of
+ * the project's own glob it comes right after the seam file (`slug.test.js.devflow-canary-N.js`).
+ */
+const ONE_PROCESS_RUNNERS = new Set(["mocha", "tape"]);
+
+/**
  * A name the runner's default pattern (and a project's like it) still matches: the nonce goes
  * before the test suffix (`slug.test.js` → `slug.devflow-canary-N.test.js`); a name with a
  * `test` prefix keeps it (`test-slug.js` → `test-slug-devflow-canary-N.js`); anything else keeps
- * its suffix (`slug_test.js` → `devflow-canary-N-slug_test.js`).
+ * its suffix (`slug_test.js` → `devflow-canary-N-slug_test.js`). mocha and tape: see above.
  */
-export function canaryName(seamFileName: string, nonce: string): string {
+export function canaryName(seamFileName: string, nonce: string, runner: string): string {
+  if (ONE_PROCESS_RUNNERS.has(runner))
+    return `${seamFileName}.devflow-canary-${nonce}${extname(seamFileName)}`;
   const dot = seamFileName.indexOf(".");
   const stem = dot === -1 ? seamFileName : seamFileName.slice(0, dot);
   const rest = dot === -1 ? "" : seamFileName.slice(dot);
