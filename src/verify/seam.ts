@@ -39,6 +39,8 @@ interface SeamRunVerdict {
   run: VerifierCommandRun;
   /** What the seam canary showed in this run (ADR 0028). */
   canary: CanaryRunStatus;
+  /** A pinned test that passed in this run and failed when loaded again in it (the canary's copy). */
+  flake?: string;
 }
 
 type CanaryRunStatus = NonNullable<SeamPayload["canary"]>;
@@ -86,8 +88,10 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
   const green = verdicts.filter((v) => v.result === "green").length;
   const red = verdicts.filter((v) => v.result === "red");
   const findings: string[] = [];
+  const flakyLoad = verdicts.find((v) => v.flake)?.flake;
   if (green > 0 && red.length > 0)
     findings.push(`flake: ${red.length} of ${verdicts.length} seam runs were red (${red[0]?.reason})`);
+  else if (flakyLoad) findings.push(`flake: ${flakyLoad}`);
   // One tampered run is enough: a tamper may be keyed on chance to pass some runs.
   const canary =
     verdicts.find((v) => v.canary.status === "tampered")?.canary ??
@@ -134,7 +138,9 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
   const summary =
     green > 0
       ? `seam is flaky: ${red.length} of ${verdicts.length} runs were red: ${first}`
-      : `seam is still red: ${first}${input.expectedGreenCondition ? `; expected green condition not met: ${input.expectedGreenCondition}` : ""}`;
+      : flakyLoad && canary.status !== "tampered"
+        ? `seam is flaky: ${flakyLoad}`
+        : `seam is still red: ${first}${input.expectedGreenCondition ? `; expected green condition not met: ${input.expectedGreenCondition}` : ""}`;
   return env.finish({
     overall_result: "fail",
     green_condition_alignment: "misaligned",
@@ -184,11 +190,18 @@ async function namedRun(
     // canary's own load of the seam file registers again under the seam file, numbered "#n".
     const copyStatus = (key: string) =>
       report.tests.find((t) => t.status !== "pass" && unnumbered(t.key) === unnumbered(key))?.status;
-    const notPassing = tests
-      .map((key) => ({ key, status: byKey.get(key)?.status ?? "missing" }))
+    const own = tests.map((key) => ({ key, status: byKey.get(key)?.status ?? "missing" }));
+    const flakyCopies = own
+      .filter((t) => t.status === "pass" && copyStatus(t.key) !== undefined)
+      .map((t) => nameOfKey(t.key));
+    const notPassing = own
       .map((t) => (t.status === "pass" ? { ...t, status: copyStatus(t.key) ?? "pass" } : t))
       .filter((t) => t.status !== "pass")
       .map((t) => `${nameOfKey(t.key)} (${t.status})`);
+    const flake =
+      flakyCopies.length > 0
+        ? `pinned seam test(s) passed and failed in the same run, loaded twice: ${flakyCopies.join(", ")}`
+        : undefined;
     const problems: string[] = [];
     // The canary's verdict comes first: when it did not fail, nothing else in this report can be believed.
     if (canary.kind === "placed") {
@@ -219,7 +232,7 @@ async function namedRun(
     } else if (run.exitCode !== 0) problems.push(`\`${invocation.script}\` ${howEnded(run)}`);
     return problems.length === 0
       ? { result: "green", reason: "pinned tests passed", run, ...canaryFacts }
-      : { result: "red", reason: problems.join("; "), run, ...canaryFacts };
+      : { result: "red", reason: problems.join("; "), run, ...canaryFacts, ...(flake ? { flake } : {}) };
   });
 }
 
