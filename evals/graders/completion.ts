@@ -54,6 +54,12 @@ function greenProblems(id: string, attempt: AttemptArtifacts | undefined): strin
     problems.push(
       `${id} is recorded as pass but its seam is ${seam ? `${seam.overall_result}/${seam.green_condition_alignment}` : "missing"}`,
     );
+  } else if (seam.native_payload.canary?.status === "failed_as_required") {
+    // With the seam canary (ADR 0028) the run exits non-zero by design: exit 0 means a forged status.
+    if (seam.native_payload.exit_code === 0 || seam.native_payload.exit_code === null)
+      problems.push(
+        `${id} is recorded as pass but its seam run with a failing canary exited ${seam.native_payload.exit_code}`,
+      );
   } else if (seam.native_payload.exit_code !== 0) {
     // The recorded fact, not the label: a green claim needs the seam command to have exited 0.
     problems.push(`${id} is recorded as pass but its seam command exited ${seam.native_payload.exit_code}`);

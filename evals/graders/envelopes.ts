@@ -1,4 +1,4 @@
-import { type SeamPayload, VerifierName } from "../../src/index.js";
+import { type SeamEnvelope, type SeamPayload, VerifierName } from "../../src/index.js";
 import { check, checkProblems } from "../grade.js";
 import type { Check } from "../types.js";
 import type { RunArtifacts } from "./run-artifacts.js";
@@ -54,7 +54,7 @@ export function gradeGreenConditionAlignment(a: RunArtifacts): Check[] {
     const facts = seam.native_payload;
     if (facts.expected_green_condition !== condition)
       problems.push(`${attempt.id} seam envelope does not cite the observation's green condition`);
-    const [result, alignment] = seamVerdictFromFacts(facts);
+    const [result, alignment] = seamVerdictFromFacts(facts, seam.overall_result);
     if (seam.overall_result !== result)
       problems.push(
         `${attempt.id} seam says ${seam.overall_result} but its command ${facts.exit_code === null ? "did not exit" : `exited ${facts.exit_code}`}`,
@@ -69,11 +69,21 @@ export function gradeGreenConditionAlignment(a: RunArtifacts): Check[] {
 /**
  * The seam verdict the recorded facts support, worked out here rather than taken from devflow: a
  * command that did not finish (timeout, abort, spawn failure) or that the shell could not find
- * (126/127) proves nothing; exit 0 is green; any other exit is red.
+ * (126/127) proves nothing; exit 0 is green; any other exit is red. A run with the seam canary
+ * (ADR 0028) exits non-zero by design, its canary being a test that must fail: there a canary that
+ * did not fail, or exit 0, is red, and otherwise the exit code cannot tell green from red (the
+ * runner's report, cited in evidence_refs, does), so the label stands.
  */
-function seamVerdictFromFacts(facts: SeamPayload): ["pass" | "fail" | "error", string] {
+function seamVerdictFromFacts(
+  facts: SeamPayload,
+  label: SeamEnvelope["overall_result"],
+): ["pass" | "fail" | "error", string] {
   const ran = !facts.timed_out && !facts.aborted && facts.spawn_error === null;
   if (!ran || facts.exit_code === 126 || facts.exit_code === 127) return ["error", "unknown"];
-  if (facts.exit_code === 0) return ["pass", "aligned"];
+  const canary = facts.canary?.status;
+  if (canary === "tampered") return ["fail", "misaligned"];
+  if (canary === "failed_as_required" && facts.exit_code !== 0)
+    return label === "pass" ? ["pass", "aligned"] : ["fail", "misaligned"];
+  if (canary !== "failed_as_required" && facts.exit_code === 0) return ["pass", "aligned"];
   return ["fail", "misaligned"];
 }

@@ -73,7 +73,35 @@ describe("completionGate", () => {
     } as VerifierEnvelope;
     const gate = completionGate(replace(allPass(), byExit), { attemptId: A1, requireRegression: true });
     expect(gate.result).toBe("pass");
-    expect(gate.caveats).toEqual([{ verifier: "seam", caveat: "seam identified by exit code only" }]);
+    // An exit-code seam has no runner to add a canary to (ADR 0028): the caveat says that too.
+    expect(gate.caveats).toEqual([
+      {
+        verifier: "seam",
+        caveat:
+          "seam identified by exit code only; no seam canary ran, so a neutered assertion library or a forged runner result would go unnoticed",
+      },
+    ]);
+  });
+
+  it("passes a named seam whose canary could not be placed with a caveat naming why", () => {
+    const seam = env("seam", "pass", "aligned");
+    const noCanary = {
+      ...seam,
+      native_payload: {
+        ...(seam.native_payload as object),
+        evidence: "named_tests",
+        canary: { status: "not_run", reason: "no seam test file to place a canary next to" },
+      },
+    } as VerifierEnvelope;
+    const gate = completionGate(replace(allPass(), noCanary), { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("pass");
+    expect(gate.caveats).toEqual([
+      {
+        verifier: "seam",
+        caveat:
+          "no seam canary ran, so a neutered assertion library or a forged runner result would go unnoticed (no seam test file to place a canary next to)",
+      },
+    ]);
   });
 
   it("passes when all five verifiers pass and the seam is aligned", () => {

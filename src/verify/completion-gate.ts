@@ -4,6 +4,10 @@ import type { VerifierEnvelope, VerifierName } from "../artifacts/schemas/verifi
 /** The seam passed by exit code alone: no test was named (also in ./seam.ts's messages). */
 export const EXIT_CODE_ONLY_CAVEAT = "seam identified by exit code only";
 
+/** No seam canary ran (ADR 0028): a neutered assertion library or forged runner output would pass. */
+export const NO_CANARY_CAVEAT =
+  "no seam canary ran, so a neutered assertion library or a forged runner result would go unnoticed";
+
 export interface CompletionGateOptions {
   /** The attempt being judged: every envelope must come from it. */
   attemptId: string;
@@ -72,12 +76,15 @@ export function completionGate(
       "empty change: no tracked file differs from base outside the seam's own files, so there is nothing to complete",
     );
   const seam = envelopes.find((e) => e.verifier === "seam");
-  if (
-    seam?.verifier === "seam" &&
-    seam.overall_result === "pass" &&
-    seam.native_payload.evidence === "exit_code"
-  )
-    caveats.push({ verifier: "seam", caveat: EXIT_CODE_ONLY_CAVEAT });
+  if (seam?.verifier === "seam" && seam.overall_result === "pass") {
+    const exitCodeOnly = seam.native_payload.evidence === "exit_code";
+    const noCanary = exitCodeOnly || seam.native_payload.canary?.status === "not_run";
+    const why = seam.native_payload.canary?.reason;
+    if (exitCodeOnly)
+      caveats.push({ verifier: "seam", caveat: `${EXIT_CODE_ONLY_CAVEAT}; ${NO_CANARY_CAVEAT}` });
+    else if (noCanary)
+      caveats.push({ verifier: "seam", caveat: `${NO_CANARY_CAVEAT}${why ? ` (${why})` : ""}` });
+  }
   const [first, ...rest] = reasons;
   const judged = { attempt_id: options.attemptId, checks, caveats };
   return first === undefined

@@ -7,7 +7,12 @@ export {
 } from "../agents/critic/critic-prompt.js";
 export { CriterionVerdict, CriticVerdict } from "../agents/critic/critic-verdict.js";
 export { budgetDiff, splitDiff } from "../agents/critic/diff-budget.js";
-export { type CompletionGateOptions, completionGate, EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
+export {
+  type CompletionGateOptions,
+  completionGate,
+  EXIT_CODE_ONLY_CAVEAT,
+  NO_CANARY_CAVEAT,
+} from "./completion-gate.js";
 export {
   type CriticVerifierInput,
   type JudgedCriterion,

@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
 import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
 import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
+import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
 import { failingKeys } from "./test-reports/index.js";
 
 export interface Seam {
@@ -35,7 +37,17 @@ interface SeamRunVerdict {
   result: "green" | "red" | "error";
   reason: string;
   run: VerifierCommandRun;
+  /** What the seam canary showed in this run (ADR 0028). */
+  canary: CanaryRunStatus;
+  /** A pinned test that passed in this run and failed when loaded again in it (the canary's copy). */
+  flake?: string;
 }
+
+type CanaryRunStatus = NonNullable<SeamPayload["canary"]>;
+const NO_RUNNER_CANARY: CanaryRunStatus = {
+  status: "not_run",
+  reason: "no runner is pinned: the seam is judged by exit code, so there is no test to add a canary to",
+};
 
 /**
  * devflow's own re-run of the seam after an attempt, `runs` times. With pinned seam tests (named
@@ -76,8 +88,16 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
   const green = verdicts.filter((v) => v.result === "green").length;
   const red = verdicts.filter((v) => v.result === "red");
   const findings: string[] = [];
+  const flakyLoad = verdicts.find((v) => v.flake)?.flake;
   if (green > 0 && red.length > 0)
     findings.push(`flake: ${red.length} of ${verdicts.length} seam runs were red (${red[0]?.reason})`);
+  else if (flakyLoad) findings.push(`flake: ${flakyLoad}`);
+  // One tampered run is enough: a tamper may be keyed on chance to pass some runs.
+  const canary =
+    verdicts.find((v) => v.canary.status === "tampered")?.canary ??
+    verdicts.find((v) => v.canary.status === "not_run")?.canary ??
+    last.canary;
+  if (canary.status === "tampered") findings.push(`tamper: ${canary.reason}`);
   const payload: SeamPayload = {
     command: input.seam.command,
     files: input.seam.files,
@@ -87,6 +107,7 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
     tests: [...tests],
     runs: verdicts.map((v) => ({ result: v.result, exit_code: v.run.exitCode, reason: v.reason })),
     findings,
+    canary,
   };
   const condition = input.expectedGreenCondition ? `: ${input.expectedGreenCondition}` : "";
   const times = verdicts.length === 1 ? "" : ` in all ${verdicts.length} runs`;
@@ -115,9 +136,11 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
   }
   const first = red[0]?.reason ?? "";
   const summary =
-    findings.length > 0
+    green > 0
       ? `seam is flaky: ${red.length} of ${verdicts.length} runs were red: ${first}`
-      : `seam is still red: ${first}${input.expectedGreenCondition ? `; expected green condition not met: ${input.expectedGreenCondition}` : ""}`;
+      : flakyLoad && canary.status !== "tampered"
+        ? `seam is flaky: ${flakyLoad}`
+        : `seam is still red: ${first}${input.expectedGreenCondition ? `; expected green condition not met: ${input.expectedGreenCondition}` : ""}`;
   return env.finish({
     overall_result: "fail",
     green_condition_alignment: "misaligned",
@@ -133,47 +156,112 @@ async function namedRun(
   tests: readonly string[],
   logPath: string,
 ): Promise<SeamRunVerdict> {
-  const { run, report, unsupported } = await runWithReport({
-    invocation,
-    cwd: input.worktree,
-    timeoutMs: input.timeoutMs,
-    logPath,
-    reportPath: reportPathFor(logPath),
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
-  const cannotRun =
-    run.failure ?? (commandMissing(run) ? notFoundMessage(invocation.script, run.exitCode) : null);
-  if (cannotRun) return { result: "error", reason: cannotRun, run };
-  if (!report)
-    return {
-      result: "red",
-      reason: `no ${invocation.runner} report could be asked for: ${unsupported}`,
-      run,
+  // The canary goes next to the pinned tests' files; tape's TAP names no file, so the seam's own.
+  const keyed = tests.map(fileOfKey).filter((f) => f !== "");
+  const seamTestFiles = keyed.length > 0 ? keyed : input.seam.files;
+  return withSeamCanary(input.worktree, invocation, seamTestFiles, async (canary) => {
+    const reportPath = reportPathFor(logPath);
+    const { run, report, unsupported } = await runWithReport({
+      invocation: canary.kind === "placed" ? canary.invocation : invocation,
+      cwd: input.worktree,
+      timeoutMs: input.timeoutMs,
+      logPath,
+      reportPath,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    let canaryFacts: { canary: CanaryRunStatus } = {
+      canary:
+        canary.kind === "placed"
+          ? { status: "failed_as_required", reason: null }
+          : { status: "not_run", reason: canary.reason },
     };
-  const byKey = new Map(report.tests.map((t) => [t.key, t] as const));
-  const notPassing = tests
-    .map((key) => ({ key, status: byKey.get(key)?.status ?? "missing" }))
-    .filter((t) => t.status !== "pass")
-    .map((t) => `${nameOfKey(t.key)} (${t.status})`);
-  const problems: string[] = [];
-  if (!report.complete)
-    problems.push(
-      `the ${invocation.runner} report is incomplete (${report.parse_errors.join("; ") || "unknown reason"})`,
-    );
-  if (notPassing.length > 0)
-    problems.push(`pinned seam test(s) not reported passing: ${notPassing.join(", ")}`);
-  if (report.run_errors.length > 0) problems.push(`run errors: ${report.run_errors.join("; ")}`);
-  if (run.exitCode !== 0) problems.push(`\`${invocation.script}\` ${howEnded(run)}`);
-  return problems.length === 0
-    ? { result: "green", reason: "pinned tests passed", run }
-    : { result: "red", reason: problems.join("; "), run };
+    const cannotRun =
+      run.failure ?? (commandMissing(run) ? notFoundMessage(invocation.script, run.exitCode) : null);
+    if (cannotRun) return { result: "error", reason: cannotRun, run, ...canaryFacts };
+    if (!report)
+      return {
+        result: "red",
+        reason: `no ${invocation.runner} report could be asked for: ${unsupported}`,
+        run,
+        ...canaryFacts,
+      };
+    const byKey = new Map(report.tests.map((t) => [t.key, t] as const));
+    // Every copy of a pinned test must pass too: node:test reports the seam's tests that the
+    // canary's own load of the seam file registers again under the seam file, numbered "#n".
+    const copyStatus = (key: string) =>
+      report.tests.find((t) => t.status !== "pass" && unnumbered(t.key) === unnumbered(key))?.status;
+    const own = tests.map((key) => ({ key, status: byKey.get(key)?.status ?? "missing" }));
+    const flakyCopies = own
+      .filter((t) => t.status === "pass" && copyStatus(t.key) !== undefined)
+      .map((t) => nameOfKey(t.key));
+    const notPassing = own
+      .map((t) => (t.status === "pass" ? { ...t, status: copyStatus(t.key) ?? "pass" } : t))
+      .filter((t) => t.status !== "pass")
+      .map((t) => `${nameOfKey(t.key)} (${t.status})`);
+    const flake =
+      flakyCopies.length > 0
+        ? `pinned seam test(s) passed and failed in the same run, loaded twice: ${flakyCopies.join(", ")}`
+        : undefined;
+    const problems: string[] = [];
+    // The canary's verdict comes first: when it did not fail, nothing else in this report can be believed.
+    if (canary.kind === "placed") {
+      const verdict = judgeCanary(canary, report, await readTextOrNull(reportPath), run.exitCode);
+      if (!verdict.ok) {
+        problems.push(verdict.reason);
+        canaryFacts = { canary: { status: "tampered", reason: verdict.reason } };
+      }
+    }
+    if (!report.complete)
+      problems.push(
+        `the ${invocation.runner} report is incomplete (${report.parse_errors.join("; ") || "unknown reason"})`,
+      );
+    if (notPassing.length > 0)
+      problems.push(`pinned seam test(s) not reported passing: ${notPassing.join(", ")}`);
+    if (report.run_errors.length > 0) problems.push(`run errors: ${report.run_errors.join("; ")}`);
+    if (canary.kind === "placed") {
+      // The failing canary makes the runner exit non-zero, so exit 0 is no longer the sign of a
+      // clean run: every test besides the canary's must not fail.
+      // Pinned tests and their copies are judged above.
+      const pinned = new Set(tests.map(unnumbered));
+      const failing = report.tests
+        .filter((t) => t.status === "fail" && !isCanaryTest(canary, t))
+        .map((t) => unnumbered(t.key))
+        .filter((key) => !pinned.has(key));
+      if (failing.length > 0)
+        problems.push(`test(s) failing in the seam run: ${[...new Set(failing)].map(nameOfKey).join(", ")}`);
+    } else if (run.exitCode !== 0) problems.push(`\`${invocation.script}\` ${howEnded(run)}`);
+    return problems.length === 0
+      ? { result: "green", reason: "pinned tests passed", run, ...canaryFacts }
+      : { result: "red", reason: problems.join("; "), run, ...canaryFacts, ...(flake ? { flake } : {}) };
+  });
+}
+
+/** A test key without the "#n" that numbers repeated paths. */
+const unnumbered = (key: string): string => key.replace(/#\d+$/, "");
+
+/** The file of a test key (JSON of [file, ...suites, title], "#n" for a repeated path); "" if none. */
+function fileOfKey(key: string): string {
+  try {
+    const parts: unknown = JSON.parse(unnumbered(key));
+    if (Array.isArray(parts) && typeof parts[0] === "string") return parts[0];
+  } catch {}
+  return "";
+}
+
+async function readTextOrNull(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return null;
+  }
 }
 
 function exitCodeRun(run: VerifierCommandRun, command: string): SeamRunVerdict {
   const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
-  if (cannotRun) return { result: "error", reason: cannotRun, run };
-  if (run.exitCode === 0) return { result: "green", reason: "exited 0", run };
-  return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run };
+  const canary = NO_RUNNER_CANARY;
+  if (cannotRun) return { result: "error", reason: cannotRun, run, canary };
+  if (run.exitCode === 0) return { result: "green", reason: "exited 0", run, canary };
+  return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run, canary };
 }
 
 const howEnded = (run: VerifierCommandRun): string =>

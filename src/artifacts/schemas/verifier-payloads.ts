@@ -37,6 +37,14 @@ export const SeamPayload = z.strictObject({
     .optional(),
   /** e.g. "flake: 1 of 3 seam runs were red". */
   findings: z.array(z.string()).optional(),
+  /**
+   * The seam canary (ADR 0028): a test devflow adds to each named seam run that must fail.
+   * failed_as_required: it failed in every run; tampered: in some run it passed, was skipped or
+   * missing, or the runner exited 0 (reason says which); not_run: no canary (reason says why).
+   */
+  canary: z
+    .object({ status: z.enum(["failed_as_required", "tampered", "not_run"]), reason: z.string().nullable() })
+    .optional(),
 });
 export type SeamPayload = z.infer<typeof SeamPayload>;
 

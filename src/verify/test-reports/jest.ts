@@ -7,6 +7,7 @@ const JEST = binaryPattern("jest");
 /** jest: `--json --outputFile=<file>`; per-test `assertionResults` with `ancestorTitles`. */
 export const jestAdapter: RunnerAdapter = {
   runner: "jest",
+  invocation: JEST,
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(JEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(baseCommand, JEST, `--json --outputFile=${shellQuote(reportPath)}`, "jest");

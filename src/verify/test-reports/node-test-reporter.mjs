@@ -14,7 +14,16 @@ export default async function* devflowNodeTestReporter(source) {
       type: data.details?.type ?? null,
       skip: data.skip !== undefined && data.skip !== false,
       todo: data.todo !== undefined && data.todo !== false,
+      // The failure's own message (node wraps it as the cause of ERR_TEST_FAILURE): the seam
+      // canary's nonce must appear here, so a forged failure cannot stand in for a real one.
+      ...(event.type === "test:fail" ? { message: failureMessage(data.details?.error) } : {}),
     })}\n`;
   }
   yield `${JSON.stringify({ event: "devflow:end" })}\n`;
+}
+
+function failureMessage(error) {
+  const cause = error?.cause ?? error;
+  const message = typeof cause?.message === "string" ? cause.message : String(cause ?? "");
+  return message.slice(0, 2000);
 }

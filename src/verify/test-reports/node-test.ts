@@ -30,6 +30,7 @@ const Event = z.discriminatedUnion("event", [
  */
 export const nodeTestAdapter: RunnerAdapter = {
   runner: "node-test",
+  invocation: NODE_TEST,
   detect: (setup: PackageTestSetup) =>
     setup.script !== null && new RegExp(NODE_TEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {

@@ -22,6 +22,8 @@ export interface ParseOptions {
 /** One test runner: recognise it, ask it for a report, read the report. */
 export interface RunnerAdapter {
   runner: RunnerName;
+  /** Matches the runner's invocation in a script (the binary, plus `run` for vitest): its arguments follow. */
+  invocation: RegExp;
   /** True when the test script invokes this runner. */
   detect(setup: PackageTestSetup): boolean;
   /**

@@ -48,3 +48,52 @@ export function insertAfter(
 export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
+
+/**
+ * Adds arguments at the end of a runner's own argument list inside a shell command line: after its
+ * last argument, before the first unquoted shell separator or redirection (`&&`, `;`, `|`, `)`,
+ * `>`), so a later command in a chain keeps its arguments. Used to append test files to one
+ * invocation (the seam canary); refused when the runner is invoked other than exactly once.
+ */
+export function appendArguments(
+  script: string,
+  pattern: RegExp,
+  args: readonly string[],
+  runnerLabel: string,
+): ScriptInsertion {
+  const matches = [...script.matchAll(new RegExp(pattern.source, "g"))];
+  if (matches.length !== 1)
+    return {
+      ok: false,
+      reason:
+        matches.length === 0
+          ? `the script does not invoke ${runnerLabel}`
+          : `the script invokes ${runnerLabel} ${matches.length} times`,
+    };
+  const match = matches[0] as RegExpMatchArray;
+  const end = endOfArguments(script, (match.index ?? 0) + match[0].length);
+  const head = script.slice(0, end).trimEnd();
+  return { ok: true, command: `${head} ${args.join(" ")}${script.slice(head.length)}` };
+}
+
+/** Index of the first unquoted separator or redirection at or after `from` (script length if none). */
+function endOfArguments(script: string, from: number): number {
+  let quote: "'" | '"' | null = null;
+  for (let i = from; i < script.length; i++) {
+    const c = script[i] as string;
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"') i++;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === "\\") i++;
+    else if (";&|)\n<>".includes(c)) {
+      // A file-descriptor number right before a redirection (`2>&1`) belongs to the redirection.
+      let start = i;
+      if (c === "<" || c === ">") while (start > from && /\d/.test(script[start - 1] as string)) start--;
+      return start;
+    }
+  }
+  return script.length;
+}

@@ -12,6 +12,7 @@ const PIPE = /(?<!\|)\|(?!\|)/;
  */
 export const tapeAdapter: RunnerAdapter = {
   runner: "tape",
+  invocation: TAPE,
   detect: (setup: PackageTestSetup) => setup.script !== null && countInvocations(setup.script, TAPE) > 0,
   command(baseCommand: string, reportPath: string): ReportRequest {
     const count = countInvocations(baseCommand, TAPE);

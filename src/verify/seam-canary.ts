@@ -1,0 +1,222 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join, posix } from "node:path";
+import type { RunnerInvocation } from "./report-run.js";
+import { canarySource } from "./seam-canary-source.js";
+import { RUNNER_ADAPTERS, type TestReport } from "./test-reports/index.js";
+import { appendArguments, shellQuote } from "./test-reports/script-rewrite.js";
+
+/**
+ * The seam canary (ADR 0028): a test file devflow writes next to each pinned seam test file for
+ * one seam run. It loads the seam file first, then registers one test that must fail through the
+ * seam's assertion library. If the run reports it passing, skipped or missing, code loaded by the
+ * seam neutered the assertions or forged the runner's output, and the seam's "pass" means nothing.
+ */
+export type SeamCanary =
+  | {
+      kind: "placed";
+      /** The pinned invocation with the seam test files and the canary files appended. */
+      invocation: RunnerInvocation;
+      /** Canary files, relative to the checkout ("/" separators). */
+      files: string[];
+      /** One title per canary file (same order), each with this run's nonce. */
+      titles: string[];
+      /** The secret the canary's failure message carries. */
+      messageNonce: string;
+    }
+  | { kind: "not_placed"; reason: string };
+
+/** Runners whose report carries a failure's message (node:test through devflow's own reporter). */
+const REPORT_CARRIES_MESSAGE = new Set(["node-test", "mocha", "jest", "vitest", "tape"]);
+
+/**
+ * Writes the canary files into `checkoutDir` (wherever the seam runs: the coder's worktree or a
+ * verification checkout), runs `run` with the canaried invocation, and removes the files in any
+ * case. `seamTestFiles` are the pinned seam tests' files (relative); the canary goes next to each.
+ */
+export async function withSeamCanary<T>(
+  checkoutDir: string,
+  invocation: RunnerInvocation,
+  seamTestFiles: readonly string[],
+  run: (canary: SeamCanary) => Promise<T>,
+): Promise<T> {
+  const plan = planCanary(checkoutDir, invocation, seamTestFiles);
+  if (plan.kind === "not_placed") return run(plan);
+  const written: string[] = [];
+  try {
+    for (const file of plan.writes) {
+      const path = join(checkoutDir, file.path);
+      written.push(path);
+      // "wx": never overwrite a file of the checkout (the nonce makes a clash all but impossible).
+      await writeFile(path, file.text, { flag: "wx" });
+    }
+    return await run(plan.canary);
+  } finally {
+    await Promise.all(written.map((path) => rm(path, { force: true })));
+  }
+}
+
+type CanaryPlan =
+  | {
+      kind: "placed";
+      canary: Extract<SeamCanary, { kind: "placed" }>;
+      writes: { path: string; text: string }[];
+    }
+  | { kind: "not_placed"; reason: string };
+
+function planCanary(
+  checkoutDir: string,
+  invocation: RunnerInvocation,
+  seamTestFiles: readonly string[],
+): CanaryPlan {
+  const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
+  if (!adapter) return { kind: "not_placed", reason: `no canary for runner ${invocation.runner}` };
+  const files = [...new Set(seamTestFiles)].filter((f) => {
+    try {
+      return f !== "" && statSync(join(checkoutDir, f)).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (files.length === 0)
+    return { kind: "not_placed", reason: "no seam test file to place a canary next to" };
+  const nonce = randomBytes(6).toString("hex");
+  const messageNonce = randomBytes(9).toString("hex");
+  const writes = files.map((seamFile, i) => {
+    const path = posix.join(
+      posix.dirname(seamFile),
+      canaryName(basename(seamFile), `${nonce}${i}`, invocation.runner),
+    );
+    const source = readFileSync(join(checkoutDir, seamFile), "utf8");
+    const title = `devflow seam canary ${nonce}${i}`;
+    const text = canarySource({
+      runner: invocation.runner,
+      seamFileName: basename(seamFile),
+      esm: isEsm(checkoutDir, seamFile, source, invocation.runner),
+      registrar: /(?:^|[^\w.$])it(?:\.only)?\s*\(/m.test(source) ? "it" : "test",
+      title,
+      messageNonce,
+    });
+    return { path, text, title };
+  });
+  const args = [...files, ...writes.map((w) => w.path)].map(shellQuote);
+  const appended = appendArguments(invocation.script, adapter.invocation, args, invocation.runner);
+  if (!appended.ok)
+    return { kind: "not_placed", reason: `the canary cannot be added to the invocation: ${appended.reason}` };
+  return {
+    kind: "placed",
+    canary: {
+      kind: "placed",
+      invocation: { ...invocation, script: appended.command },
+      files: writes.map((w) => w.path),
+      titles: writes.map((w) => w.title),
+      messageNonce,
+    },
+    writes,
+  };
+}
+
+/**
+ * mocha and tape load every test file into one process before any test runs, so the seam's modules
+ * (and their side effects) are loaded whatever the order; but a canary loaded before the seam file
+ * would register the seam's tests as its own (mocha names a test after the file being loaded).
+ * Their canary's name therefore starts with the seam file's whole name: in the sorted expansion of
+ * the project's own glob it comes right after the seam file (`slug.test.js.devflow-canary-N.js`).
+ */
+const ONE_PROCESS_RUNNERS = new Set(["mocha", "tape"]);
+
+/**
+ * A name the runner's default pattern (and a project's like it) still matches: the nonce goes
+ * before the test suffix (`slug.test.js` → `slug.devflow-canary-N.test.js`); a name with a
+ * `test` prefix keeps it (`test-slug.js` → `test-slug-devflow-canary-N.js`); anything else keeps
+ * its suffix (`slug_test.js` → `devflow-canary-N-slug_test.js`). mocha and tape: see above.
+ */
+export function canaryName(seamFileName: string, nonce: string, runner: string): string {
+  if (ONE_PROCESS_RUNNERS.has(runner))
+    return `${seamFileName}.devflow-canary-${nonce}${extname(seamFileName)}`;
+  const dot = seamFileName.indexOf(".");
+  const stem = dot === -1 ? seamFileName : seamFileName.slice(0, dot);
+  const rest = dot === -1 ? "" : seamFileName.slice(dot);
+  if (rest.split(".").length > 2) return `${stem}.devflow-canary-${nonce}${rest}`;
+  if (/^test/i.test(stem)) return `${stem}-devflow-canary-${nonce}${rest}`;
+  return `devflow-canary-${nonce}-${seamFileName}`;
+}
+
+/** The module syntax the seam file uses: its extension, its own import/export statements, its package's type. */
+function isEsm(checkoutDir: string, seamFile: string, source: string, runner: string): boolean {
+  const ext = extname(seamFile);
+  if (ext === ".mjs" || ext === ".mts") return true;
+  if (ext === ".cjs" || ext === ".cts") return false;
+  if (/^\s*(?:import\s*[\w{*"']|export\s)/m.test(source)) return true;
+  if (/\brequire\s*\(/.test(source)) return false;
+  if (runner === "vitest") return true;
+  return packageType(checkoutDir, seamFile) === "module";
+}
+
+function packageType(checkoutDir: string, seamFile: string): string | null {
+  let dir = dirname(join(checkoutDir, seamFile));
+  for (;;) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg)) {
+      try {
+        const type = (JSON.parse(readFileSync(pkg, "utf8")) as { type?: unknown }).type;
+        return typeof type === "string" ? type : null;
+      } catch {
+        return null;
+      }
+    }
+    if (dir === checkoutDir || dirname(dir) === dir) return null;
+    dir = dirname(dir);
+  }
+}
+
+export type CanaryVerdict = { ok: true } | { ok: false; reason: string };
+
+/**
+ * The canary must be reported failing by name, with its nonce in the failure message where the
+ * report carries messages, and the runner must exit non-zero (it had a failing test).
+ */
+export function judgeCanary(
+  canary: Extract<SeamCanary, { kind: "placed" }>,
+  report: TestReport,
+  reportText: string | null,
+  exitCode: number | null,
+): CanaryVerdict {
+  const cannotFail = "the seam run cannot fail: the canary test";
+  const tampered = "assertion library or reporter tampered";
+  for (const title of canary.titles) {
+    const found = report.tests.filter((t) => t.id.title === title);
+    if (found.length === 0)
+      return { ok: false, reason: `${cannotFail} "${title}" is missing from the report (${tampered})` };
+    const notFailing = found.find((t) => t.status !== "fail");
+    if (notFailing)
+      return {
+        ok: false,
+        reason: `${cannotFail} "${title}" ${notFailing.status === "pass" ? "passed" : `was reported ${notFailing.status}`} (${tampered})`,
+      };
+  }
+  if (
+    REPORT_CARRIES_MESSAGE.has(report.runner) &&
+    reportText !== null &&
+    !reportText.includes(canary.messageNonce)
+  )
+    return {
+      ok: false,
+      reason: `${cannotFail} failed without its own assertion message, so not through the assertion library (${tampered})`,
+    };
+  if (exitCode === 0)
+    return {
+      ok: false,
+      reason: `the seam run cannot fail: the runner exited 0 although its canary test failed (exit status forged)`,
+    };
+  return { ok: true };
+}
+
+/** Tests of the canary files themselves (for jest/vitest/node:test, the seam's tests loaded again there). */
+export function isCanaryTest(
+  canary: Extract<SeamCanary, { kind: "placed" }>,
+  test: TestReport["tests"][number],
+): boolean {
+  return canary.files.includes(test.id.file) || canary.titles.includes(test.id.title);
+}
