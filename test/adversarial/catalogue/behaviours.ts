@@ -340,7 +340,6 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "module-neuters-node-assert-when-loaded",
     issueClass: 4,
-    needs: "s10/canary",
     coder: `write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT)} + read("src/csv-import.js"));`,
     expect: "rejected",
   },
