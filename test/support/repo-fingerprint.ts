@@ -16,6 +16,12 @@ export function fingerprintRepo(root: string): RepoFingerprint {
     const full = rel ? join(root, rel) : root;
     for (const entry of readdirSync(full, { withFileTypes: true })) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
+      // devflow's home is allowed to change as a whole (DEVFLOW_MAY_CHANGE), and its SQLite
+      // side files come and go while a connection closes: recorded, never walked.
+      if (path === ".devflow") {
+        out.set(".devflow/", "dir (devflow's home, not walked)");
+        continue;
+      }
       const stat = lstatSync(join(root, path));
       const mode = (stat.mode & 0o7777).toString(8);
       if (stat.isSymbolicLink()) out.set(path, `link ${readlinkSync(join(root, path))}`);
