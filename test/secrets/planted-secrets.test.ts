@@ -44,7 +44,12 @@ const read = (p) => { try { return readFileSync(p, "utf8"); } catch { return "";
 let pid = Number(/PPid:\\s+(\\d+)/.exec(read("/proc/self/status"))?.[1] ?? 0);
 for (let hops = 0; pid > 1 && hops < 12; hops++) {
   const environ = read("/proc/" + pid + "/environ");
-  if (environ.includes(${JSON.stringify(MARKER)})) console.log("environment of " + pid + ":\\n" + environ.split("\\0").join("\\n"));
+  if (environ.includes(${JSON.stringify(MARKER)})) {
+    // Values without their names too: a NAME=value heuristic alone would not catch these.
+    const pairs = environ.split("\\0").filter(Boolean);
+    console.log("environment of " + pid + ":\\n" + pairs.join("\\n"));
+    console.log("values: " + pairs.map((kv) => kv.slice(kv.indexOf("=") + 1)).join(" "));
+  }
   pid = Number(/PPid:\\s+(\\d+)/.exec(read("/proc/" + pid + "/status"))?.[1] ?? 0);
 }
 console.error("stderr too: " + ${JSON.stringify(PLANTED.MY_SERVICE_TOKEN)}.length + " chars, see above");
@@ -65,6 +70,11 @@ function echoingCassette(): Cassette {
     if (!entry || !("structured" in entry)) throw new Error(`demo cassette lost its ${role} answer`);
     return entry.structured as Record<string, unknown>;
   };
+  // A tool-calling turn that says a secret: the agent's history carries it into the next request
+  // and into the agent's checkpoint, where only the request and checkpoint boundaries can catch it.
+  const observerTurn = cassette.calls.observer?.[0];
+  if (!observerTurn || !("content" in observerTurn)) throw new Error("demo cassette lost its observer turn");
+  observerTurn.content = `Reading the importer first (the service token is ${PLANTED.MY_SERVICE_TOKEN}).`;
   const framer = structured("framer");
   framer.current_behavior = `${String(framer.current_behavior)} (the import runs with MY_SERVICE_TOKEN ${PLANTED.MY_SERVICE_TOKEN})`;
   const iterator = structured("iterator");
@@ -186,6 +196,7 @@ describe("planted secrets (issue 10, ADR 0030)", () => {
     expect(planted.server.served).toEqual(
       expect.arrayContaining(["framer", "observer", "iterator", "critic"]),
     );
+    expect(leaks(everyByte(planted))).toEqual([]);
     const transcript = readFileSync(
       join(
         planted.repo,
@@ -201,7 +212,6 @@ describe("planted secrets (issue 10, ADR 0030)", () => {
     // The coder did read and print the environment; devflow wrote it redacted, by name.
     expect(transcript).toContain("[redacted:MY_SERVICE_TOKEN]");
     expect(transcript).toContain("[redacted:AWS_SECRET_ACCESS_KEY]");
-    expect(leaks(everyByte(planted))).toEqual([]);
   }, 240_000);
 
   it("a 401 whose body echoes the key leaks it nowhere (stderr, --json stdout, events, state.sqlite)", async () => {
@@ -209,10 +219,10 @@ describe("planted secrets (issue 10, ADR 0030)", () => {
       { kind: "error", status: 401, message: `Incorrect API key provided: ${PLANTED.OPENAI_API_KEY}.` },
       ["--json"],
     );
+    expect(planted.server.bodies.length).toBeGreaterThan(0);
+    expect(leaks(everyByte(planted))).toEqual([]);
     expect(planted.run.code).toBe(2);
     expect(planted.run.stderr).toContain("authentication failed");
     expect(planted.run.stderr).toContain("[redacted:OPENAI_API_KEY]");
-    expect(planted.server.bodies.length).toBeGreaterThan(0);
-    expect(leaks(everyByte(planted))).toEqual([]);
   }, 120_000);
 });

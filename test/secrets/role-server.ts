@@ -133,7 +133,7 @@ function completion(n: number, entry: CassetteEntry, body: RequestBody) {
       ? { role: "assistant", content: "content" in entry ? (entry.content ?? "") : "" }
       : {
           role: "assistant",
-          content: null,
+          content: "content" in entry && entry.content !== "" ? entry.content : null,
           tool_calls: calls.map((call, i) => ({
             id: `call_${n}_${i + 1}`,
             type: "function",
