@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { z } from "zod";
+import { redact, redactDeep } from "../util/redact.js";
 import { artifactParseError, artifactPathError, historyConflictError, staleRevisionError } from "./errors.js";
 import { appendJsonLine, assertJsonlFile, isNotFound, type JsonlFile, readJsonLines } from "./jsonl.js";
 import {
@@ -129,7 +130,8 @@ export class ArtifactStore {
         `expectedRevision for ${name} must be the revision read from disk (an integer >= 0, 0 for a new artifact), got ${String(expected)}`,
       );
     }
-    const candidate = { ...value, revision: expected + 1 };
+    // Redacted before validation: a model that repeats a secret must not get it written (ADR 0030).
+    const candidate = { ...redactDeep(value), revision: expected + 1 };
     const parsed = parseArtifact(name, candidate, { file, action: "write" });
     await mkdir(this.dir, { recursive: true });
     await serializeWrites(this.dir, async () => {
@@ -160,7 +162,7 @@ export class ArtifactStore {
   ): Promise<z.output<S>> {
     const log = assertJsonlFile(file);
     await mkdir(this.dir, { recursive: true });
-    return appendJsonLine(join(this.dir, log), log, schema, value);
+    return appendJsonLine(join(this.dir, log), log, schema, redactDeep(value));
   }
 
   /** Every line of a task log, validated; a bad line is reported with its line number. */
@@ -190,7 +192,7 @@ export class ArtifactStore {
     value: z.input<S>,
   ): Promise<z.output<S>> {
     const file = this.attemptJsonPath(attemptId, relPath);
-    const parsed = checkWith(schema, value, { file, action: "write" });
+    const parsed = checkWith(schema, redactDeep(value), { file, action: "write" });
     await mkdir(dirname(file), { recursive: true });
     await this.writeTracked(file, serialize(parsed));
     return parsed;
@@ -237,7 +239,7 @@ export class ArtifactStore {
       );
     }
     await mkdir(dirname(file), { recursive: true });
-    await this.writeTracked(file, text);
+    await this.writeTracked(file, redact(text));
     return file;
   }
 

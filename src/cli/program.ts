@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { redact } from "../util/redact.js";
 import { registerChat } from "./commands/chat.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerDoctor } from "./commands/doctor.js";
@@ -27,7 +28,10 @@ export function buildProgram(io: CliIO): Command {
 }
 
 /** Runs the CLI and returns the exit code: usage errors (unknown flags too) are 2, as documented. */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+export async function runCli(argv: string[], cliIO: CliIO): Promise<number> {
+  // The last boundary before the terminal: whatever a command prints (progress, summaries, --json
+  // lines, errors) goes out with known secrets redacted (ADR 0030).
+  const io: CliIO = { ...cliIO, out: (t) => cliIO.out(redact(t)), err: (t) => cliIO.err(redact(t)) };
   let code = 0;
   const program = buildProgram({ ...io, setExitCode: (c) => (code = c) });
   // Error hints suggest --resume only for a command that has it.

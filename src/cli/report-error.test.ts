@@ -111,7 +111,8 @@ describe("reportError", () => {
     process.env.DEVFLOW_TEST_PASSWORD = "correct-horse";
     try {
       expect(report(new Error("login as correct-horse failed")).lines).toEqual([
-        `devflow: login as ${REDACTED} failed`,
+        // Named: the registry (src/util/secrets.ts) knows which variable the value came from.
+        "devflow: login as [redacted:DEVFLOW_TEST_PASSWORD] failed",
       ]);
     } finally {
       if (previous === undefined) delete process.env.DEVFLOW_TEST_PASSWORD;

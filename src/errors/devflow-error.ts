@@ -1,3 +1,4 @@
+import { redact, redactDeep } from "../util/redact.js";
 import { categoryOf, type DetailsOf, type ErrorCategory, type ErrorCode } from "./codes.js";
 
 interface BaseOptions {
@@ -27,12 +28,14 @@ export class DevflowError<C extends ErrorCode = ErrorCode> extends Error {
   readonly details: DetailsOf<C>;
 
   constructor(code: C, message: string, ...[options]: OptionsArg<C>) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    // Redacted at birth (ADR 0030): a message quoting a server's body or a coder's output is
+    // printed, put in --json, events.jsonl and the checkpoint; redacting here covers them all.
+    super(redact(message), options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.category = categoryOf(code);
-    this.hint = options?.hint ?? null;
+    this.hint = options?.hint == null ? null : redact(options.hint);
     // The conditional options type guarantees details for exactly the codes that have them.
-    this.details = options?.details as DetailsOf<C>;
+    this.details = redactDeep(options?.details) as DetailsOf<C>;
   }
 }
 

@@ -112,7 +112,7 @@ describe("describeError", () => {
     process.env.DEVFLOW_TEST_TOKEN = "hunter2-value";
     try {
       expect(describeError(new Error("login with hunter2-value failed"))).toBe(
-        `login with ${REDACTED} failed`,
+        "login with [redacted:DEVFLOW_TEST_TOKEN] failed",
       );
     } finally {
       if (previous === undefined) delete process.env.DEVFLOW_TEST_TOKEN;

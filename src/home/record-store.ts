@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { parseArtifact, type SchemaValue } from "../artifacts/validate.js";
+import { redactDeep } from "../util/redact.js";
 import { RECORD_FILE, type RecordLane, recordRoot } from "./paths.js";
 import { assertTaskId } from "./task-id.js";
 
@@ -19,7 +20,8 @@ export async function writeRecord<L extends RecordLane>(
   value: SchemaValue<(typeof RECORD_FILE)[L]>,
 ): Promise<string> {
   const path = recordPath(repoRoot, lane, value.id);
-  const checked = parseArtifact(RECORD_FILE[lane], value, { file: path, action: "write" });
+  // An insight answer or idea brief is model text: it may repeat a secret (ADR 0030).
+  const checked = parseArtifact(RECORD_FILE[lane], redactDeep(value), { file: path, action: "write" });
   await writeFileAtomic(path, `${JSON.stringify(checked, null, 2)}\n`);
   return path;
 }

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { z } from "zod";
+import { redact } from "../util/redact.js";
 import { nowIso } from "../util/time.js";
 import { newThreadId } from "./mint-id.js";
 
@@ -56,7 +57,8 @@ export class ThreadStore {
 
   /** After a turn: the title is the thread's first message, kept once set. */
   touch(id: string, firstMessage: string, turns: number): void {
-    const title = firstMessage.replace(/\s+/g, " ").trim().slice(0, 80);
+    // Redacted before the cut (ADR 0030): a pasted key must not survive as a title, whole or in part.
+    const title = redact(firstMessage).replace(/\s+/g, " ").trim().slice(0, 80);
     this.db
       .prepare(
         "UPDATE chat_threads SET title = CASE WHEN title = '' THEN ? ELSE title END, turns = ?, updated_at = ? WHERE id = ?",

@@ -4,6 +4,8 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
 import { ChatOpenAI, type ChatOpenAICallOptions, type ChatOpenAIFields } from "@langchain/openai";
 import { DevflowError } from "../errors/index.js";
+import { redact, redactDeep } from "../util/redact.js";
+import { registerSecret } from "../util/secrets.js";
 import { type EndpointContext, toModelCallError } from "./model-errors.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -29,7 +31,35 @@ export function resolveEndpoint(env: NodeJS.ProcessEnv): Endpoint {
       "set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible endpoint)",
     );
   }
+  // The configured key is a secret wherever it came from (an `env` other than process.env too).
+  registerSecret("OPENAI_API_KEY", apiKey);
   return { apiKey: apiKey ?? PLACEHOLDER_API_KEY, baseURL, secret: apiKey };
+}
+
+/**
+ * The model-request boundary (ADR 0030): every request body is redacted of known secrets before
+ * it leaves, whatever built it (a repair prompt quoting coder output, a tool result, the critic's
+ * diff excerpt, a message an earlier answer echoed). Headers are untouched: the key must reach
+ * the endpoint there, and only there.
+ */
+export const redactingFetch = async (
+  input: string | URL | Request,
+  init?: RequestInit,
+): Promise<Response> => {
+  const body = init?.body;
+  if (typeof body !== "string") return fetch(input, init);
+  return fetch(input, { ...init, body: redactBody(body) });
+};
+
+function redactBody(body: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return redact(body);
+  }
+  const redacted = redactDeep(json);
+  return redacted === json ? body : JSON.stringify(redacted);
 }
 
 export interface LiveModelOptions {
@@ -54,8 +84,10 @@ export class EndpointChatOpenAI extends ChatOpenAI {
       maxRetries: liveOptions.maxRetries,
       timeout: liveOptions.timeoutMs,
       ...(liveOptions.callbacks === undefined ? {} : { callbacks: liveOptions.callbacks }),
-      configuration:
-        liveOptions.endpoint.baseURL === undefined ? {} : { baseURL: liveOptions.endpoint.baseURL },
+      configuration: {
+        fetch: redactingFetch,
+        ...(liveOptions.endpoint.baseURL === undefined ? {} : { baseURL: liveOptions.endpoint.baseURL }),
+      },
     });
     this.endpointContext = {
       baseURL: liveOptions.endpoint.baseURL ?? DEFAULT_BASE_URL,

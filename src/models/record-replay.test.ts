@@ -164,7 +164,11 @@ describe("record, then replay the written cassette", () => {
     expect(readCassette(path)).toMatchObject({
       calls: {
         insight: [
-          { content: "your key is [REDACTED] and the token [REDACTED] works, deploy with [REDACTED]" },
+          // The configured key is registered (ADR 0030), so it is named; the others are not known by name here.
+          {
+            content:
+              "your key is [redacted:OPENAI_API_KEY] and the token [REDACTED] works, deploy with [REDACTED]",
+          },
         ],
       },
     });

@@ -1,3 +1,5 @@
+import { knownSecrets, redactedLabel, SECRET_MIN_LENGTH, secretEntriesFromEnv } from "./secrets.js";
+
 export const REDACTED = "[REDACTED]";
 
 /** Literal secrets shorter than this are ignored: redacting "abc" everywhere would wreck the text. */
@@ -18,18 +20,34 @@ const quoteOf = (value: string): string =>
 // line), and none may backtrack quadratically on a long run of token characters (a base64 blob,
 // "a.a.a.a..."). Hence matches start only where a run starts (look-behind), lengths are
 // bounded, and "is this name secret?" is decided in the replacer instead of inside the regex.
-const PATTERNS: ReadonlyArray<readonly [RegExp, string | Replacer]> = [
+type Pattern = readonly [RegExp, string | Replacer];
+
+// A value the registry already replaced keeps its name ([redacted:MY_TOKEN]): more useful than [REDACTED].
+const ALREADY_REDACTED = /^["']?\[redacted:[^\]]+\]["']?$/;
+
+const NAME_PATTERNS: readonly Pattern[] = [
   // NAME=value (env files, shell, TOML, CLI flags): keep the name, hide the value, keep its quotes.
   [
     /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,128})([ \t]*=[ \t]*)("[^"\n]+"|'[^'\n]+'|[^\s"'&;,]+)/g,
     (match, name = "", eq = "", value = "") =>
-      SECRET_NAME.test(name) ? `${name}${eq}${quoteOf(value)}${REDACTED}${quoteOf(value)}` : match,
+      SECRET_NAME.test(name) && !ALREADY_REDACTED.test(value)
+        ? `${name}${eq}${quoteOf(value)}${REDACTED}${quoteOf(value)}`
+        : match,
   ],
   // "name": "value" (JSON, YAML flow style).
   [
-    /("([^"\n]{1,128})"[ \t]*:[ \t]*)"(?:[^"\\\n]|\\.)+"/g,
-    (match, prefix = "", name = "") => (SECRET_NAME.test(name) ? `${prefix}"${REDACTED}"` : match),
+    /("([^"\n]{1,128})"[ \t]*:[ \t]*)("(?:[^"\\\n]|\\.)+")/g,
+    (match, prefix = "", name = "", value = "") =>
+      SECRET_NAME.test(name) && !ALREADY_REDACTED.test(value) ? `${prefix}"${REDACTED}"` : match,
   ],
+];
+
+/**
+ * Shapes that are secrets whatever surrounds them. Unlike NAME_PATTERNS they never touch ordinary
+ * text (a `TOKEN=abc` in a seam command stays as it is), so `redact` applies them to artifacts,
+ * checkpoints and model requests, whose content later runs or is read back.
+ */
+const TOKEN_PATTERNS: readonly Pattern[] = [
   // Credentials inside URLs: scheme://user:password@host.
   [/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{1,256}:)[^\s@/]{1,256}@/gi, `$1${REDACTED}@`],
   [/\b(Bearer|Basic)[ \t]+[A-Za-z0-9._~+/=-]{6,}/gi, `$1 ${REDACTED}`],
@@ -41,29 +59,48 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, string | Replacer]> = [
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED],
   // JWT: base64url header and payload (the header always starts with `{"`, i.e. eyJ).
   [/(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, REDACTED],
+  // PEM private keys are multi-line; their header line alone says a key follows.
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/g, REDACTED],
 ];
+
+const PATTERNS: readonly Pattern[] = [...NAME_PATTERNS, ...TOKEN_PATTERNS];
+
+interface Literal {
+  value: string;
+  label: string;
+}
 
 /**
  * Usable literals, longest first so that a secret containing another is replaced whole.
  * Multi-line secrets (PEM keys) are split into lines because redaction runs line by line.
  */
-function normalizeSecrets(knownSecrets: readonly string[]): string[] {
-  const pieces = new Set<string>();
-  for (const secret of knownSecrets) {
+function normalizeSecrets(extra: readonly string[]): Literal[] {
+  const pieces = new Map<string, string>();
+  const add = (secret: string, label: string, min: number) => {
     for (const line of secret.split(/\r?\n/)) {
       const piece = line.trim();
-      if (piece.length >= MIN_SECRET_LENGTH) pieces.add(piece);
+      if (piece.length >= min && !pieces.has(piece)) pieces.set(piece, label);
     }
-  }
-  return [...pieces].sort((a, b) => b.length - a.length);
+  };
+  // The registry first: its values are named in the replacement ([redacted:NAME]).
+  for (const { name, value } of knownSecrets()) add(value, redactedLabel(name), SECRET_MIN_LENGTH);
+  for (const secret of extra) add(secret, REDACTED, MIN_SECRET_LENGTH);
+  return [...pieces]
+    .map(([value, label]) => ({ value, label }))
+    .sort((a, b) => b.value.length - a.value.length);
 }
 
-function redactNormalized(text: string, literals: readonly string[]): string {
+function replaceLiterals(text: string, literals: readonly Literal[]): string {
   let out = text;
-  for (const literal of literals) {
-    if (out.includes(literal)) out = out.split(literal).join(REDACTED);
+  for (const { value, label } of literals) {
+    if (out.includes(value)) out = out.split(value).join(label);
   }
-  for (const [pattern, replacement] of PATTERNS) {
+  return out;
+}
+
+function applyPatterns(text: string, patterns: readonly Pattern[]): string {
+  let out = text;
+  for (const [pattern, replacement] of patterns) {
     pattern.lastIndex = 0;
     out =
       typeof replacement === "string" ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
@@ -71,7 +108,67 @@ function redactNormalized(text: string, literals: readonly string[]): string {
   return out;
 }
 
-/** Replaces API keys, tokens, passwords and every known secret literal in `text` with [REDACTED]. */
+function redactNormalized(text: string, literals: readonly Literal[]): string {
+  return applyPatterns(replaceLiterals(text, literals), PATTERNS);
+}
+
+/**
+ * Every known secret (the registry: devflow's own environment, configured keys) as
+ * `[redacted:NAME]`, plus token shapes (sk-…, AKIA…, ghp_…, JWTs, URL passwords) as [REDACTED].
+ * The boundary redaction for bytes devflow writes or sends whose text must otherwise stay as it is.
+ */
+export function redact(text: string): string {
+  if (text === "") return text;
+  return applyPatterns(replaceLiterals(text, normalizeSecrets([])), TOKEN_PATTERNS);
+}
+
+/**
+ * `redact` on every string (and object key) of a JSON-like value; returns a copy only where
+ * something changed, so a value without secrets is returned as is (same identity).
+ */
+export function redactDeep<T>(value: T): T {
+  const literals = normalizeSecrets([]);
+  const one = (text: string) => applyPatterns(replaceLiterals(text, literals), TOKEN_PATTERNS);
+  return walk(value, one) as T;
+}
+
+function walk(value: unknown, one: (text: string) => string): unknown {
+  if (typeof value === "string") return one(value);
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((item) => {
+      const next = walk(item, one);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? out : value;
+  }
+  if (value !== null && typeof value === "object" && isPlainObject(value)) {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const nextKey = one(key);
+      const next = walk(item, one);
+      if (next !== item || nextKey !== key) changed = true;
+      out[nextKey] = next;
+    }
+    return changed ? out : value;
+  }
+  return value;
+}
+
+// Class instances (messages, Dates, Buffers) are left alone: copying them as plain objects would
+// lose their type. JSON values, the store's and the checkpoint's currency, are plain.
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Replaces API keys, tokens, passwords, `known` literals ([REDACTED]) and every secret of the
+ * registry (src/util/secrets.ts: `[redacted:NAME]`) in `text`. Also rewrites `NAME=value` and
+ * `"name": "value"` pairs whose name looks secret: for text people read (errors, transcripts).
+ */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
   return redactNormalized(text, normalizeSecrets(knownSecrets));
 }
@@ -90,6 +187,9 @@ export function secretsFromEnv(env: Readonly<Record<string, string | undefined>>
       secrets.push(value);
     }
   }
+  // URL passwords too (DATABASE_URL=postgres://app:pw@db/app): the name does not say "secret".
+  for (const entry of secretEntriesFromEnv(env))
+    if (entry.name.endsWith(":password")) secrets.push(entry.value);
   return secrets;
 }
 

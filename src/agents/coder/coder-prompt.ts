@@ -1,6 +1,7 @@
 import type { Lesson, ObservationArtifact, TaskArtifact } from "../../artifacts/schemas/index.js";
 import { bulletList } from "../../util/markdown.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
+import { redact } from "../../util/redact.js";
 
 export interface CoderPromptInput {
   task: TaskArtifact;
@@ -10,8 +11,16 @@ export interface CoderPromptInput {
   steps: string | null;
 }
 
-/** The coder's prompt: the task contract, the seam, and from the second attempt the repair context. */
-export function buildCoderPrompt({ task, observation, lessons, steps }: CoderPromptInput): string {
+/**
+ * The coder's prompt: the task contract, the seam, and from the second attempt the repair context.
+ * Redacted (ADR 0030): it quotes an earlier attempt's output and goes to the coder's own model and
+ * into a prompt file; the coder gets the credentials it needs through its environment, never here.
+ */
+export function buildCoderPrompt(input: CoderPromptInput): string {
+  return redact(fillCoderPrompt(input));
+}
+
+function fillCoderPrompt({ task, observation, lessons, steps }: CoderPromptInput): string {
   const seam = observation.failing_seam;
   const repair =
     lessons.length || steps

@@ -5,6 +5,7 @@ import { baseEnv } from "../../process/env.js";
 import { runProcess } from "../../process/run-process.js";
 import type { ProcessRunResult } from "../../process/types.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
+import { registerSecret, secretEntriesFromEnv } from "../../util/secrets.js";
 import {
   CODER_GROUP_FILE,
   type CoderBackend,
@@ -171,6 +172,9 @@ class CliBackend implements CoderBackend {
       });
       await writeConfigFiles(prepared.files);
       const env = childEnv(this.spec, this.source, configHome, request.env, prepared.env);
+      // The credentials handed to the coder are secrets for the whole run (ADR 0030), also when
+      // they came from a source other than devflow's own environment: registered, every boundary knows them.
+      for (const { name, value } of secretEntriesFromEnv(env)) registerSecret(name, value);
       const transcriptPath = join(request.attemptDir, TRANSCRIPT_FILE);
       const run = await runProcess({
         command: binaryPath,
