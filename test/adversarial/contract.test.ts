@@ -192,7 +192,12 @@ describe("branch integrity: only refs/heads/devflow/<task_id>, where devflow saw
     expect(run.result?.terminal.reason).toMatch(
       /tamper: HEAD of the task checkout points at refs\/heads\/devflow\/elsewhere, not refs\/heads\/devflow\/trim-emails/,
     );
-    expect(git(run.repo, "log", "--format=%s", "devflow/elsewhere")).not.toMatch(/^devflow\(/m);
+    // ADR 0025: the branch the coder switched to exists only in its own checkout; in the user's
+    // repository there is no devflow/elsewhere and the task branch is still at the base.
+    expect(git(run.repo, "for-each-ref", "--format=%(refname)", "refs/heads/devflow/")).toBe(
+      `refs/heads/devflow/${TASK_ID}\n`,
+    );
+    expect(git(run.repo, "rev-parse", `devflow/${TASK_ID}`)).toBe(git(run.repo, "rev-parse", "main"));
   });
 
   it("legitimate: the demo's near miss, then the fix, still completes", async () => {

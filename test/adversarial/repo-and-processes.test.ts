@@ -41,10 +41,14 @@ async function expectCaught(evil: string, expectedChange: RegExp) {
 }
 
 describe("the user's repository is checked (class 7)", () => {
-  it("a coder that moves the user's main through the shared .git does not complete", async () => {
+  // Since ADR 0025 the coder's checkout has a .git of its own: the same commands run in it no longer
+  // reach the user's repository (coder-clone-confinement.test.ts). These four now go to the user's
+  // .git by its path, which only the fingerprint (or, where available, the mount namespace) stops.
+  it("a coder that moves the user's main through the user's .git by path does not complete", async () => {
     await expectCaught(
-      `const moved = git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "evil");
-       git("update-ref", "refs/heads/main", moved);`,
+      `const userGit = join(userRepo, ".git");
+       const moved = git("--git-dir", userGit, "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "evil");
+       git("--git-dir", userGit, "update-ref", "refs/heads/main", moved);`,
       /ref refs\/heads\/main moved|HEAD moved/,
     );
   });
@@ -57,22 +61,25 @@ describe("the user's repository is checked (class 7)", () => {
     );
   });
 
-  it("a coder that adds a hook to the shared .git does not complete", async () => {
+  it("a coder that adds a hook to the user's .git does not complete", async () => {
     await expectCaught(
-      `const hooks = join(git("rev-parse", "--git-common-dir"), "hooks");
+      `const hooks = join(userRepo, ".git", "hooks");
        mkdirSync(hooks, { recursive: true });
        writeFileSync(join(hooks, "post-checkout"), "#!/bin/sh\\necho pwned\\n", { mode: 0o755 });`,
       /\.git\/hooks\/post-checkout added/,
     );
   });
 
-  it("a coder that edits the shared .git/config does not complete", async () => {
-    await expectCaught(`git("config", "--local", "core.pager", "cat; echo pwned");`, /\.git\/config changed/);
+  it("a coder that edits the user's .git/config does not complete", async () => {
+    await expectCaught(
+      `git("-C", userRepo, "config", "--local", "core.pager", "cat; echo pwned");`,
+      /\.git\/config changed/,
+    );
   });
 
-  it("a coder that hides files through the shared info/exclude does not complete", async () => {
+  it("a coder that hides files through the user's info/exclude does not complete", async () => {
     await expectCaught(
-      `const info = join(git("rev-parse", "--git-common-dir"), "info");
+      `const info = join(userRepo, ".git", "info");
        mkdirSync(info, { recursive: true });
        appendFileSync(join(info, "exclude"), "\\nsecret-payload.js\\n");`,
       /\.git\/info\/exclude (changed|added)/,
