@@ -54,9 +54,12 @@ let works: boolean | undefined;
 
 /**
  * The argv prefix that runs a command under `plan`, or null where mount namespaces are not
- * available (not Linux, not privileged: see ADR 0025; `DEVFLOW_NO_MOUNT_NAMESPACE=1` turns it off).
+ * available (not Linux, not privileged: see ADR 0025; `DEVFLOW_NO_MOUNT_NAMESPACE=1` or
+ * `DEVFLOW_NO_PID_NAMESPACE=1` turns it off).
  */
 export function mountNamespacePrefix(plan: MountPlan): string[] | null {
+  // It brings a PID namespace along: turning that off (tests of the fallback) turns this off too.
+  if (process.env.DEVFLOW_NO_PID_NAMESPACE === "1") return null;
   return mountNamespaceWorks() ? mountArgv(plan) : null;
 }
 
