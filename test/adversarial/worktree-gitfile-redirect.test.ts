@@ -20,7 +20,7 @@ import { coderScript, runLane, TASK_ID, tempDir } from "../support/lane-harness.
 function coder(evilDir: string): string {
   return `
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 const git = (...a) => execFileSync("git", a, { encoding: "utf8" }).trim();
 const commonDir = resolve(git("rev-parse", "--git-common-dir"));
@@ -28,7 +28,9 @@ const head = git("rev-parse", "HEAD");
 const evil = ${JSON.stringify(evilDir)};
 git("init", "-q", evil);
 const gd = join(evil, ".git");
-renameSync(commonDir, join(evil, "borrowed.git"));
+// Copied, not renamed: the checkout may be a mount of its own (ADR 0025), so rename would cross devices.
+cpSync(commonDir, join(evil, "borrowed.git"), { recursive: true });
+rmSync(commonDir, { recursive: true, force: true });
 // Borrow every object of the checkout's repository (moved in here, ADR 0025: the checkout's
 // .git is a directory of its own), so devflow's trees and commits resolve here.
 writeFileSync(join(gd, "objects", "info", "alternates"), join(evil, "borrowed.git", "objects") + "\\n");
