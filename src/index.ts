@@ -47,6 +47,7 @@ export { nowIso } from "./util/time.js";
 export { checkSeamRedOnBase, hashSeamFiles } from "./verify/index.js";
 export {
   createTaskWorktree,
+  openVerifyCheckout,
   snapshotTree,
   type TaskWorkspace,
   taskWorktreePath,

@@ -4,6 +4,7 @@ import {
   createTaskWorktree,
   ensureDevflowDir,
   openTaskStore,
+  openVerifyCheckout,
   type TaskWorkspace,
 } from "../../src/index.js";
 
@@ -21,5 +22,13 @@ export async function prepareTask(fixture: string, taskId: string): Promise<Prep
   const repo = createFixtureRepo(fixture);
   ensureDevflowDir(repo);
   const workspace = await createTaskWorktree({ repoRoot: repo, taskId });
+  // As runIterate does before any node: snapshots go to devflow's own repository (ADR 0024); the
+  // coder's checkout has objects of its own (ADR 0025), so a snapshot must not land there.
+  await openVerifyCheckout({
+    repoRoot: repo,
+    taskId,
+    baseCommit: workspace.baseCommit,
+    coderCheckout: workspace.worktree,
+  });
   return { repo, workspace, store: openTaskStore(repo, taskId) };
 }

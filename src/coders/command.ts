@@ -113,6 +113,7 @@ export function createCommandCoder(shellCommand: string): CoderBackend {
         groupIdFile: join(request.attemptDir, CODER_GROUP_FILE),
         confine: true,
         ...(request.runMarker !== undefined ? { runMarker: request.runMarker } : {}),
+        ...(request.mounts !== undefined ? { mounts: request.mounts } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
       });
       return {

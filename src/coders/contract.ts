@@ -1,5 +1,6 @@
 import type { CoderStatus } from "../artifacts/schemas/index.js";
 import { DevflowError, type ErrorCode, isDevflowError } from "../errors/index.js";
+import type { MountPlan } from "../process/mount-namespace.js";
 
 export interface CoderRunRequest {
   /** Full prompt text; backends pass it the way their CLI expects (file, stdin, argument). */
@@ -27,6 +28,12 @@ export interface CoderRunRequest {
    * runs it confined with this marker, so the caller can check afterwards that none survived.
    */
   runMarker?: string;
+  /**
+   * What the coder may see of the repository where a mount namespace works (ADR 0025): the
+   * user's checkout read-only, devflow's home hidden but for `worktree`. A backend that spawns a
+   * process passes it to runProcess.
+   */
+  mounts?: MountPlan;
 }
 
 export interface CoderUsage {

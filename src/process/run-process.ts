@@ -9,6 +9,7 @@ import {
   processesWithMarker,
   RUN_MARKER_ENV,
 } from "./containment.js";
+import { mountNamespacePrefix } from "./mount-namespace.js";
 import { OutputCapture } from "./output-capture.js";
 import { groupIsAlive, terminateGroup, trackGroup, untrackGroup } from "./process-group.js";
 import type { ProcessRunOptions, ProcessRunResult } from "./types.js";
@@ -112,7 +113,10 @@ async function supervise(
     : [opts.command, opts.args ?? []];
   // A confined run: its own PID namespace where possible, and a marker in its environment.
   const marker = opts.confine ? (opts.runMarker ?? newRunMarker()) : null;
-  const namespace = opts.confine ? pidNamespacePrefix() : null;
+  // With a mount plan (coders, ADR 0025) also its own mount namespace where that works.
+  const namespace = opts.confine
+    ? ((opts.mounts ? mountNamespacePrefix(opts.mounts) : null) ?? pidNamespacePrefix())
+    : null;
   const [file, args] =
     namespace === null
       ? [command, commandArgs]

@@ -1,3 +1,4 @@
+import type { MountPlan } from "./mount-namespace.js";
 /** Options for one child process run by devflow (coders, seam and test commands). */
 export interface ProcessRunOptions {
   /** Executable; with `shell: true`, a shell command line. */
@@ -42,6 +43,12 @@ export interface ProcessRunOptions {
   confine?: boolean;
   /** The marker of a confined run (default: a fresh one), so the caller can check for it later. */
   runMarker?: string;
+  /**
+   * For a confined run on Linux where mount namespaces work: the user's checkout read-only,
+   * devflow's home hidden but for the run's own checkout (mount-namespace.ts, ADR 0025). Elsewhere
+   * ignored (the fingerprint and tamper checks detect instead).
+   */
+  mounts?: MountPlan;
 }
 
 export interface ProcessRunResult {

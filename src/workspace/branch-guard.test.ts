@@ -4,6 +4,7 @@ import { taskBranchFindings } from "./branch-guard.js";
 import { commitOnTaskBranch, headCommit } from "./commits.js";
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
+import type { TaskWorkspace } from "./types.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -19,17 +20,30 @@ async function taskWorktree() {
   return createTaskWorktree({ repoRoot: root, taskId: TASK });
 }
 
+const commitOn = (ws: TaskWorkspace, expectedHead: string, tree: string, message: string) =>
+  commitOnTaskBranch({
+    repoRoot: ws.repoRoot,
+    worktree: ws.worktree,
+    taskId: TASK,
+    expectedHead,
+    tree,
+    message,
+  });
+
 describe("commitOnTaskBranch", () => {
-  it("commits on top of the expected head and moves only refs/heads/devflow/<task_id>", async () => {
+  it("commits on top of the expected head and moves only refs/heads/devflow/<task_id> in the user's repository", async () => {
     const ws = await taskWorktree();
+    const userMain = git(ws.repoRoot, "rev-parse", "HEAD").trim();
     writeFiles(ws.worktree, { "a.txt": "a\n" });
     const tree = await snapshotTree(ws.worktree);
-    const sha = await commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, tree, "devflow: add a");
+    const sha = await commitOn(ws, ws.baseCommit, tree, "devflow: add a");
     expect(sha).not.toBeNull();
-    expect(await headCommit(ws.worktree)).toBe(sha);
-    expect(git(ws.worktree, "rev-parse", `${sha}^`).trim()).toBe(ws.baseCommit);
-    expect(git(ws.worktree, "status", "--porcelain").trim()).toBe("");
-    expect(await commitOnTaskBranch(ws.worktree, TASK, sha ?? "", tree, "devflow: nothing")).toBeNull();
+    expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(sha);
+    expect(git(ws.repoRoot, "rev-parse", `${sha}^`).trim()).toBe(ws.baseCommit);
+    expect(git(ws.repoRoot, "rev-parse", "HEAD").trim()).toBe(userMain);
+    // ADR 0025: the coder's checkout is its own repository; devflow's commit is not made there.
+    expect(await headCommit(ws.worktree)).toBe(ws.baseCommit);
+    expect(await commitOn(ws, sha ?? "", tree, "devflow: nothing")).toBeNull();
   });
 
   it("commits exactly the given (verified) tree, never what the worktree holds later", async () => {
@@ -37,33 +51,39 @@ describe("commitOnTaskBranch", () => {
     writeFiles(ws.worktree, { "a.txt": "verified\n" });
     const verified = await snapshotTree(ws.worktree);
     writeFiles(ws.worktree, { "a.txt": "changed after verification\n", "evil.txt": "x\n" });
-    const sha = await commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, verified, "devflow: add a");
-    expect(git(ws.worktree, "rev-parse", `${sha}^{tree}`).trim()).toBe(verified);
-    expect(git(ws.worktree, "show", `${sha}:a.txt`)).toBe("verified\n");
-    expect(git(ws.worktree, "ls-tree", "--name-only", sha ?? "")).not.toContain("evil.txt");
+    const sha = await commitOn(ws, ws.baseCommit, verified, "devflow: add a");
+    expect(git(ws.repoRoot, "rev-parse", `${sha}^{tree}`).trim()).toBe(verified);
+    expect(git(ws.repoRoot, "show", `${sha}:a.txt`)).toBe("verified\n");
+    expect(git(ws.repoRoot, "ls-tree", "--name-only", sha ?? "")).not.toContain("evil.txt");
   });
 
-  it("refuses when the branch moved away from the expected head (compare-and-swap)", async () => {
+  it("refuses when the user's task branch moved away from the expected head (compare-and-swap)", async () => {
     const ws = await taskWorktree();
+    git(ws.repoRoot, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--allow-empty", "-m", "x");
+    const moved = git(ws.repoRoot, "rev-parse", "HEAD").trim();
+    git(ws.repoRoot, "update-ref", REF, moved);
     writeFiles(ws.worktree, { "a.txt": "a\n" });
-    git(ws.worktree, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qam", "x", "--allow-empty");
-    const moved = (await headCommit(ws.worktree)).trim();
-    expect(moved).not.toBe(ws.baseCommit);
     await expect(
-      commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, await snapshotTree(ws.worktree), "devflow: fix"),
+      commitOn(ws, ws.baseCommit, await snapshotTree(ws.worktree), "devflow: fix"),
     ).rejects.toMatchObject({
       code: "COMMIT_REFUSED",
     });
-    expect(git(ws.worktree, "rev-parse", REF).trim()).toBe(moved);
+    expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(moved);
   });
 
-  it("refuses any other devflow/* branch", async () => {
+  it("commits on refs/heads/devflow/<task_id> only, whatever branch the coder's checkout is on", async () => {
+    // Was: refused when the worktree's HEAD was on another devflow/* branch. The commit no longer
+    // runs in the coder's checkout (ADR 0025), so its HEAD cannot choose the branch; the gate's
+    // taskBranchFindings still reports the switch as tampering (test below).
     const ws = await taskWorktree();
     git(ws.worktree, "checkout", "-qb", "devflow/other");
     writeFiles(ws.worktree, { "a.txt": "a\n" });
-    await expect(
-      commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, await snapshotTree(ws.worktree), "devflow: fix"),
-    ).rejects.toThrow(/refs\/heads\/devflow\/other, not refs\/heads\/devflow\/guard-test/);
+    const sha = await commitOn(ws, ws.baseCommit, await snapshotTree(ws.worktree), "devflow: fix");
+    expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(sha);
+    expect(git(ws.repoRoot, "for-each-ref", "--format=%(refname)", "refs/heads/devflow/")).toBe(`${REF}\n`);
+    expect(
+      await taskBranchFindings(ws.worktree, TASK, { head: ws.baseCommit, since: ws.baseCommit }),
+    ).toEqual([`HEAD of the task checkout points at refs/heads/devflow/other, not ${REF}`]);
   });
 });
 

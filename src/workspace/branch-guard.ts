@@ -73,3 +73,25 @@ export async function compareAndSwapRef(
     );
   }
 }
+
+/**
+ * The task branch in the user's repository (ADR 0025): only devflow moves it, so it must stand
+ * exactly where devflow left it (`expected`: the base, or devflow's own previous commit). The coder
+ * cannot reach it through git from its own checkout; a change is a tamper finding all the same.
+ */
+export async function userTaskBranchFindings(
+  repoRoot: string,
+  taskId: string,
+  expected: string,
+): Promise<string[]> {
+  const ref = `refs/heads/${taskBranch(taskId)}`;
+  const sha = (
+    await runGit(repoRoot, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).catch(() => "")
+  ).trim();
+  if (sha === "") return [`${ref} is gone from ${repoRoot}`];
+  if (sha !== expected)
+    return [
+      `${ref} in ${repoRoot} moved to ${sha.slice(0, 12)}; devflow left it at ${expected.slice(0, 12)}`,
+    ];
+  return [];
+}

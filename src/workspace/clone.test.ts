@@ -32,23 +32,29 @@ describe("cloneForTask", () => {
     const ws = await cloneForTask({ url, baseDir, taskId: "fix-bug" });
 
     const target = join(baseDir, "fix-bug");
+    // ADR 0025: the clone is devflow's stand-in for the user's repository; the coder gets its own
+    // checkout of it (was: the coder worked in the clone itself, on devflow/fix-bug).
+    const checkout = join(target, ".devflow", "worktrees", "fix-bug");
     expect(ws).toEqual({
       repoRoot: target,
-      worktree: target,
+      worktree: checkout,
       branch: "devflow/fix-bug",
       baseCommit: head,
       kind: "clone",
-      gitLink: { gitDir: join(target, ".git"), gitFile: null, commonDir: join(target, ".git") },
+      gitLink: { gitDir: join(checkout, ".git"), gitFile: null, commonDir: join(checkout, ".git") },
     });
-    expect(git(target, "symbolic-ref", "--short", "HEAD").trim()).toBe("devflow/fix-bug");
+    expect(git(checkout, "symbolic-ref", "--short", "HEAD").trim()).toBe("devflow/fix-bug");
+    expect(git(target, "rev-parse", "devflow/fix-bug").trim()).toBe(head);
     expect(git(target, "remote", "get-url", "origin").trim()).toBe(url);
+    expect(git(checkout, "remote")).toBe("");
     // .devflow lives in the clone and is invisible to git there.
     expect(existsSync(join(target, ".devflow", ".gitignore"))).toBe(true);
     writeFiles(target, { ".devflow/iterate/fix-bug/task_artifact.json": "{}" });
     expect(git(target, "status", "--porcelain", "--untracked-files=all")).toBe("");
-    // Committing in the clone never reaches the remote.
-    writeFiles(target, { "src/b.ts": "export const b = 1;\n" });
-    expect(await commitAll(target, "devflow: b")).not.toBeNull();
+    // Committing in the coder's checkout reaches neither the clone's task branch nor the remote.
+    writeFiles(checkout, { "src/b.ts": "export const b = 1;\n" });
+    expect(await commitAll(checkout, "devflow: b")).not.toBeNull();
+    expect(git(target, "rev-parse", "devflow/fix-bug").trim()).toBe(head);
     expect(git(bare, "show-ref")).toBe(remoteRefs);
   });
 
@@ -103,11 +109,11 @@ describe("openTaskClone", () => {
     dirs.push(baseDir);
     const ws = await cloneForTask({ url, baseDir, taskId: "again" });
     await expect(
-      openTaskClone({ cloneDir: ws.worktree, taskId: "again", baseCommit: ws.baseCommit }),
+      openTaskClone({ cloneDir: ws.repoRoot, taskId: "again", baseCommit: ws.baseCommit }),
     ).resolves.toEqual(ws);
-    removeDir(ws.worktree);
+    removeDir(ws.repoRoot);
     await expect(
-      openTaskClone({ cloneDir: ws.worktree, taskId: "again", baseCommit: ws.baseCommit }),
+      openTaskClone({ cloneDir: ws.repoRoot, taskId: "again", baseCommit: ws.baseCommit }),
     ).rejects.toThrow("the clone of task again is gone");
   });
 });

@@ -4,11 +4,9 @@ import { resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 import { ensureDevflowDir } from "../home/paths.js";
 import { errorText } from "./errors.js";
-import { gitAt, gitSucceeds, runGit } from "./git.js";
-import { recordGitLink, reopenCloneLink } from "./git-link.js";
+import { gitAt, gitSucceeds } from "./git.js";
 import { redactUrl } from "./git-url.js";
-import { taskBranch } from "./task-branch.js";
-import { assertTaskCheckout } from "./task-checkout.js";
+import { createTaskWorktree, openTaskWorktree } from "./task-worktree.js";
 import type { TaskWorkspace } from "./types.js";
 
 export interface CloneRequest {
@@ -19,12 +17,12 @@ export interface CloneRequest {
 }
 
 /**
- * Clones `url` into a fresh `<baseDir>/<taskId>` and checks out a new branch `devflow/<taskId>`
- * there. An existing folder is refused so nothing is ever overwritten; a failed clone leaves no
- * folder behind. devflow's own files go to `.devflow/` inside the clone (ignored by git).
+ * Clones `url` into a fresh `<baseDir>/<taskId>` (devflow's own repository, standing in for the
+ * user's) and makes the coder's checkout of it with branch `devflow/<taskId>` (createTaskWorktree).
+ * An existing folder is refused so nothing is ever overwritten; a failed clone leaves no folder
+ * behind. devflow's own files go to `.devflow/` inside the clone (ignored by git).
  */
 export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Promise<TaskWorkspace> {
-  const branch = taskBranch(taskId);
   const target = resolve(baseDir, taskId);
   const shownUrl = redactUrl(url);
   if (existsSync(target)) {
@@ -50,11 +48,11 @@ export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Prom
         `the repository at ${shownUrl} has no commits yet (commit once so devflow can branch from HEAD)`,
       );
     }
-    const baseCommit = (await runGit(target, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
-    await runGit(target, ["checkout", "-b", branch]);
+    // The clone is devflow's own repository standing in for the user's; the coder gets its own
+    // checkout of it under `.devflow/worktrees/<id>`, like for a local repository (ADR 0025).
     ensureDevflowDir(target);
-    const gitLink = await recordGitLink(target);
-    return { repoRoot: target, worktree: target, branch, baseCommit, kind: "clone", gitLink };
+    const workspace = await createTaskWorktree({ repoRoot: target, taskId });
+    return { ...workspace, kind: "clone" };
   } catch (error) {
     // The folder did not exist before this call, so removing it only undoes our own work.
     await rm(target, { recursive: true, force: true });
@@ -72,7 +70,6 @@ export async function openTaskClone({
   taskId: string;
   baseCommit: string;
 }): Promise<TaskWorkspace> {
-  const branch = taskBranch(taskId);
   const dir = resolve(cloneDir);
   if (!existsSync(dir)) {
     throw new DevflowError(
@@ -80,10 +77,8 @@ export async function openTaskClone({
       `the clone of task ${taskId} is gone (${dir}); it cannot be resumed, start the task again without --resume`,
     );
   }
-  const gitLink = reopenCloneLink(dir);
-  await assertTaskCheckout(dir, branch, baseCommit);
-  ensureDevflowDir(dir);
-  return { repoRoot: dir, worktree: dir, branch, baseCommit, kind: "clone", gitLink };
+  const workspace = await openTaskWorktree({ repoRoot: dir, taskId, baseCommit });
+  return { ...workspace, kind: "clone" };
 }
 
 /** git's own reason, on one line, without progress chatter or the credentials in the URL. */

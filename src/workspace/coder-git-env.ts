@@ -8,8 +8,8 @@ export const CODER_GITCONFIG_FILE = "coder.gitconfig";
  * Git settings for a coder's environment (ADR 0020): no system config (`GIT_CONFIG_NOSYSTEM`) and
  * a per-run global config instead of the user's `~/.gitconfig` (`GIT_CONFIG_GLOBAL`), holding only
  * an identity for commits the coder makes itself and no signing. The user's credential helpers,
- * aliases, `core.sshCommand` or includes never reach the coder. The repository's own `.git/config`
- * still applies: the task worktree shares it, which the user-repo fingerprint checks.
+ * aliases, `core.sshCommand` or includes never reach the coder. The repository config it sees is
+ * its own checkout's (ADR 0025), never the user's `.git/config`.
  */
 export function coderGitEnv(scratchDir: string): Record<string, string> {
   const file = join(scratchDir, CODER_GITCONFIG_FILE);

@@ -1,7 +1,8 @@
+import { resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 
 import { compareAndSwapRef } from "./branch-guard.js";
-import { runGit } from "./git.js";
+import { pinnedGitDir, runGit } from "./git.js";
 import { snapshotStoreOf } from "./snapshot-store.js";
 import { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 
@@ -55,65 +56,84 @@ export async function commitAll(worktree: string, message: string): Promise<stri
   return headCommit(worktree);
 }
 
+/** What devflow commits on the task branch and where (ADR 0018, 0023, 0024, 0025). */
+export interface TaskBranchCommit {
+  /** The user's repository: its `refs/heads/devflow/<task_id>` is moved, nothing else. */
+  repoRoot: string;
+  /** The coder's checkout: its pinned snapshot store holds `tree`'s objects. */
+  worktree: string;
+  taskId: string;
+  /** Where devflow last left the user's task branch (the base, or its own previous commit). */
+  expectedHead: string;
+  /** The verified snapshot. */
+  tree: string;
+  message: string;
+}
+
 /**
- * The completion commit (ADR 0018, 0023): commits exactly `tree` (the snapshot that was verified,
- * never the live worktree, which a process may have changed since) on top of `expectedHead` with
- * `commit-tree`, and moves `refs/heads/devflow/<task_id>` to it only if the ref still points at
- * `expectedHead` (`git update-ref <ref> <new> <old>`). HEAD must point at exactly that ref, so
- * another `devflow/*` branch is never accepted. The worktree's index is then set to `tree`.
- * Returns the new sha, or null when the tree equals `expectedHead`'s (the ref is still checked).
+ * The completion commit: commits exactly `tree` (the snapshot that was verified, never the live
+ * checkout, which a process may have changed since) on top of `expectedHead` with `commit-tree`
+ * in devflow's own repository, ships the objects the user's repository lacks as one pack, and moves
+ * `refs/heads/devflow/<task_id>` in the user's repository only if it still points at
+ * `expectedHead` (`git update-ref <ref> <new> <old>`). Nothing runs in the coder's repository: its
+ * own commits are not part of the result (ADR 0025). Returns the new sha, or null when the tree
+ * equals `expectedHead`'s (the ref is still checked).
  */
-export async function commitOnTaskBranch(
-  worktree: string,
-  taskId: string,
-  expectedHead: string,
-  tree: string,
-  message: string,
-): Promise<string | null> {
+export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<string | null> {
+  const { repoRoot, worktree, taskId, expectedHead, tree, message } = request;
   const ref = `refs/heads/${taskBranch(taskId)}`;
-  const headRef = (await runGit(worktree, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "")).trim();
-  if (headRef !== ref) {
-    throw new DevflowError(
-      "COMMIT_REFUSED",
-      `refusing to commit in ${worktree}: HEAD points at ${headRef || "a detached commit"}, not ${ref} (the only branch devflow accepts for this task)`,
-    );
-  }
   if (message.trim() === "")
     throw new DevflowError("COMMIT_REFUSED", "commit message is empty: pass a message describing the change");
-  if (expectedHead.startsWith("-")) throw new DevflowError("BAD_REVISION", `invalid commit ${expectedHead}`);
+  if (!/^[0-9a-f]{40,64}$/.test(expectedHead))
+    throw new DevflowError(
+      "BAD_REVISION",
+      `invalid commit ${JSON.stringify(expectedHead)}: pass a commit sha`,
+    );
   if (!/^[0-9a-f]{40,64}$/.test(tree))
     throw new DevflowError("BAD_REVISION", `invalid tree ${JSON.stringify(tree)}: pass a tree sha`);
-  await copySnapshotObjects(worktree, tree, expectedHead);
-  await runGit(worktree, ["cat-file", "-e", `${tree}^{tree}`]);
-  const parentTree = (await runGit(worktree, ["rev-parse", `${expectedHead}^{tree}`])).trim();
+  // Where the snapshot's objects are: devflow's repository pinned for the checkout (the lane,
+  // ADR 0024); without one (tests, other callers), the checkout's own pinned git dir.
+  const store = snapshotStoreOf(worktree);
+  const source = store?.gitDir ?? pinnedGitDir(worktree);
+  const own = source ? { env: { GIT_DIR: source } } : {};
+  await runGit(repoRoot, ["cat-file", "-e", `${tree}^{tree}`], own);
+  const parentTree = (await runGit(repoRoot, ["rev-parse", `${expectedHead}^{tree}`], own)).trim();
   if (tree === parentTree) {
-    await compareAndSwapRef(worktree, ref, expectedHead, expectedHead);
+    await compareAndSwapRef(repoRoot, ref, expectedHead, expectedHead);
     return null;
   }
   const sha = (
-    await runGit(worktree, ["commit-tree", tree, "-p", expectedHead, "-m", message], {
-      env: IDENTITY_ENV,
+    await runGit(repoRoot, ["commit-tree", tree, "-p", expectedHead, "-m", message], {
+      env: { ...IDENTITY_ENV, ...own.env },
       config: COMMIT_CONFIG,
       allowHooksPathOverride: true,
     })
   ).trim();
-  await compareAndSwapRef(worktree, ref, sha, expectedHead);
-  // The index follows the new HEAD, so `git status` in the worktree shows what was committed.
-  await runGit(worktree, ["read-tree", tree]);
+  if (source) {
+    const userObjects =
+      store?.userObjects ??
+      resolve(repoRoot, (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim());
+    await shipObjects(repoRoot, source, userObjects, sha, expectedHead);
+  }
+  await compareAndSwapRef(repoRoot, ref, sha, expectedHead);
   return sha;
 }
 
 /**
- * A snapshot lives in devflow's verification repository (ADR 0024); the objects the commit needs
- * and the user's repository lacks (reachable from `tree`, not from `expectedHead`) are written into
- * the user's object dir as one pack, by devflow's git, before anything there refers to them.
+ * The objects the commit needs and the user's repository lacks (reachable from `sha`, not from
+ * `expectedHead`) are written from devflow's repository into the user's object dir as one pack, by
+ * devflow's git, before any ref there refers to them.
  */
-async function copySnapshotObjects(worktree: string, tree: string, expectedHead: string): Promise<void> {
-  const store = snapshotStoreOf(worktree);
-  if (!store) return;
-  await runGit(worktree, ["pack-objects", "--revs", "-q", `${store.userObjects}/pack/pack`], {
-    env: { GIT_DIR: store.gitDir },
-    input: `${tree}\n^${expectedHead}\n`,
+async function shipObjects(
+  repoRoot: string,
+  gitDir: string,
+  userObjects: string,
+  sha: string,
+  expectedHead: string,
+): Promise<void> {
+  await runGit(repoRoot, ["pack-objects", "--revs", "-q", `${userObjects}/pack/pack`], {
+    env: { GIT_DIR: gitDir },
+    input: `${sha}\n^${expectedHead}\n`,
   });
 }
 

@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir } from "../../test/support/test-repo.js";
-import { runGit } from "./git.js";
 import { checkGitLink } from "./git-link.js";
 import { createTaskWorktree, openTaskWorktree } from "./task-worktree.js";
 
@@ -12,25 +11,31 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) removeDir(dir);
 });
 
-describe("the task worktree's git link (ADR 0022)", () => {
-  it("records the real git dir, keeps devflow's git on it and reports a rewritten .git file", async () => {
+describe("the task checkout's git link (ADR 0022, adapted by ADR 0025)", () => {
+  it("records the checkout's own .git directory, keeps devflow's git on it and reports a .git replaced by a link", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     dirs.push(root);
     const ws = await createTaskWorktree({ repoRoot: root, taskId: "link" });
-    expect(ws.gitLink?.gitDir).toMatch(/\.git\/worktrees\/link$/);
-    expect(ws.gitLink?.gitFile).toBe(readFileSync(join(ws.worktree, ".git"), "utf8"));
+    // Was `.git/worktrees/link` in the user's repository: the checkout is now a repository of its own.
+    expect(ws.gitLink).toEqual({
+      gitDir: join(ws.worktree, ".git"),
+      gitFile: null,
+      commonDir: join(ws.worktree, ".git"),
+    });
     expect(checkGitLink(ws.worktree)).toEqual([]);
 
-    // The coder points the worktree at a repository of its own.
+    // The coder points the checkout at a repository of its own.
     const evil = mkdtempSync(join(tmpdir(), "devflow-evil-"));
     dirs.push(evil);
     git(evil, "init", "-q");
+    renameSync(join(ws.worktree, ".git"), join(evil, "stolen.git"));
     writeFileSync(join(ws.worktree, ".git"), `gitdir: ${join(evil, ".git")}\n`);
 
-    expect((await runGit(ws.worktree, ["rev-parse", "--absolute-git-dir"])).trim()).toBe(ws.gitLink?.gitDir);
-    expect(checkGitLink(ws.worktree).join("\n")).toMatch(/\.git no longer links the worktree/);
+    // The pinned git dir is the checkout's own `.git`, so replacing it is the finding (snapshots and
+    // the commit never read it: they use devflow's repository, ADR 0024/0025).
+    expect(checkGitLink(ws.worktree).join("\n")).toMatch(/\.git is no longer the clone's git directory/);
     await expect(
       openTaskWorktree({ repoRoot: root, taskId: "link", baseCommit: ws.baseCommit }),
-    ).rejects.toThrow(/does not link the worktree/);
+    ).rejects.toThrow(/is no longer the clone's git directory/);
   });
 });

@@ -47,8 +47,8 @@ const NEUTRAL_CONFIG = ["color.ui=false"];
 
 /**
  * devflow's own plumbing (worktree add, snapshots, diffs, commits) runs no hooks and no fsmonitor
- * daemon: a task checkout shares the user's `.git`, so a hook there may be the user's or one a
- * coder planted (ADR 0020). Only runGit gets them; simple-git calls (clone, repo checks) run
+ * daemon: a hook in the coder's checkout is one it planted, one in the user's repository is the
+ * user's (ADR 0020, 0025). Only runGit gets them; simple-git calls (clone, repo checks) run
  * before any coder and in fresh clones.
  */
 const NO_HOOKS_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false"];

@@ -5,10 +5,18 @@ export {
   type TaskBranchState,
   taskBranchFindings,
   taskBranchState,
+  userTaskBranchFindings,
 } from "./branch-guard.js";
 export { type CloneRequest, cloneForTask, openTaskClone } from "./clone.js";
 export { CODER_GITCONFIG_FILE, coderGitEnv } from "./coder-git-env.js";
-export { type CommitSummary, commitAll, commitOnTaskBranch, commitsSince, headCommit } from "./commits.js";
+export {
+  type CommitSummary,
+  commitAll,
+  commitOnTaskBranch,
+  commitsSince,
+  headCommit,
+  type TaskBranchCommit,
+} from "./commits.js";
 export { checkGitLink, type GitLink, gitLinkFindings } from "./git-link.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";

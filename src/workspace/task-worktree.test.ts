@@ -48,12 +48,20 @@ describe("createTaskWorktree", () => {
       branch: "devflow/add-login",
       baseCommit: head,
       kind: "worktree",
+      // ADR 0025: a repository of its own (was: a linked worktree with `.git/worktrees/add-login`).
       gitLink: {
-        gitDir: join(root, ".git", "worktrees", "add-login"),
-        gitFile: `gitdir: ${join(root, ".git", "worktrees", "add-login")}\n`,
-        commonDir: join(root, ".git"),
+        gitDir: join(ws.worktree, ".git"),
+        gitFile: null,
+        commonDir: join(ws.worktree, ".git"),
       },
     });
+    // Nothing of the user's repository is reachable through the checkout's git: no remote, no
+    // user refs, no worktree bookkeeping in the user's .git; only the task branch was created there.
+    expect(git(ws.worktree, "remote")).toBe("");
+    expect(git(ws.worktree, "for-each-ref", "--format=%(refname)")).toBe("refs/heads/devflow/add-login\n");
+    expect(existsSync(join(root, ".git", "worktrees"))).toBe(false);
+    expect(git(root, "rev-parse", "devflow/add-login").trim()).toBe(head);
+    expect(git(ws.worktree, "rev-parse", "--git-common-dir").trim()).toBe(".git");
     expect(git(ws.worktree, "symbolic-ref", "--short", "HEAD").trim()).toBe("devflow/add-login");
     expect(git(ws.worktree, "rev-parse", "HEAD").trim()).toBe(head);
     // The worktree has the committed content, not the user's uncommitted edits.
@@ -61,7 +69,8 @@ describe("createTaskWorktree", () => {
     expect(existsSync(join(ws.worktree, "notes.txt"))).toBe(false);
     expect(checkoutState(root)).toBe(before);
 
-    // Work and a commit in the worktree still leave the user's checkout byte-identical.
+    // Work and a commit in the checkout leave the user's repository alone, its task branch too:
+    // only devflow moves that (was: the coder's commit moved the user's devflow/add-login).
     writeFiles(ws.worktree, {
       "src/login.ts": "export const login = true;\n",
       "README.md": "changed by coder\n",
@@ -69,7 +78,8 @@ describe("createTaskWorktree", () => {
     await snapshotTree(ws.worktree);
     const sha = await commitAll(ws.worktree, "devflow: add login");
     expect(sha).not.toBeNull();
-    expect(git(root, "rev-parse", "devflow/add-login").trim()).toBe(sha);
+    expect(git(ws.worktree, "rev-parse", "devflow/add-login").trim()).toBe(sha);
+    expect(git(root, "rev-parse", "devflow/add-login").trim()).toBe(head);
     expect(checkoutState(root)).toBe(before);
     expect(readFileSync(join(root, "README.md"), "utf8")).toBe("hello, edited\n");
   });
@@ -88,7 +98,7 @@ describe("createTaskWorktree", () => {
     const folder = taskWorktreePath(root, "taken");
     mkdirSync(folder, { recursive: true });
     await expect(createTaskWorktree({ repoRoot: root, taskId: "taken" })).rejects.toThrow(
-      `worktree folder already exists: ${folder}`,
+      `task checkout folder already exists: ${folder}`,
     );
     expect(git(root, "branch", "--list", "devflow/taken")).toBe("");
   });
@@ -116,15 +126,15 @@ describe("openTaskWorktree", () => {
     rmSync(created.worktree, { recursive: true, force: true });
     await expect(
       openTaskWorktree({ repoRoot: root, taskId: "t2", baseCommit: created.baseCommit }),
-    ).rejects.toThrow("the worktree of task t2 is gone");
+    ).rejects.toThrow("the checkout of task t2 is gone");
   });
 
-  it("refuses a plain folder that is not a registered worktree", async () => {
+  it("refuses a plain folder that is not the checkout devflow created", async () => {
     const root = busyUserRepo();
     const head = git(root, "rev-parse", "HEAD").trim();
     mkdirSync(taskWorktreePath(root, "t3"), { recursive: true });
     await expect(openTaskWorktree({ repoRoot: root, taskId: "t3", baseCommit: head })).rejects.toThrow(
-      "is not a registered git worktree",
+      `${join(taskWorktreePath(root, "t3"), ".git")} is no longer the clone's git directory`,
     );
   });
 
@@ -151,7 +161,7 @@ describe("openTaskWorktree", () => {
 });
 
 describe("removeTaskWorktree", () => {
-  it("removes the worktree, its registration and its branch", async () => {
+  it("removes the checkout and its branch", async () => {
     const root = busyUserRepo();
     const before = checkoutState(root);
     const ws = await createTaskWorktree({ repoRoot: root, taskId: "gone" });

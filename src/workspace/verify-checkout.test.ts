@@ -50,7 +50,14 @@ describe("the verification checkout (ADR 0024)", () => {
       git(root, "--git-dir", join(root, ".devflow", "verify", `${TASK}.git`), "ls-tree", "--name-only", tree),
     ).toContain("hidden.js");
     expect(await ignoredOutsideSnapshot(ws.worktree)).toEqual(["build/"]);
-    const sha = await commitOnTaskBranch(ws.worktree, TASK, ws.baseCommit, tree, "devflow: verified");
+    const sha = await commitOnTaskBranch({
+      repoRoot: root,
+      worktree: ws.worktree,
+      taskId: TASK,
+      expectedHead: ws.baseCommit,
+      tree,
+      message: "devflow: verified",
+    });
     expect(sha).not.toBeNull();
     expect(git(root, "show", "--name-only", "--format=", `devflow/${TASK}`)).toContain("hidden.js");
   });

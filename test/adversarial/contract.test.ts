@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractSha256 } from "../../src/artifacts/schemas/index.js";
+import { resetMountProbe } from "../../src/process/mount-namespace.js";
 import {
   CORRECT_FIX,
   coderScript,
@@ -11,6 +12,19 @@ import {
   TASK_ID,
   tempDir,
 } from "../support/lane-harness.js";
+
+// These attacks go to the user's checkout or devflow's task dir by path. Where a mount namespace
+// works (ADR 0025) they are prevented outright (coder-mount-namespace.test.ts); here they pin the
+// fallback that runs everywhere else (macOS, unprivileged Linux): detection by the fingerprint and
+// the tamper checks.
+beforeAll(() => {
+  process.env.DEVFLOW_NO_MOUNT_NAMESPACE = "1";
+  resetMountProbe();
+});
+afterAll(() => {
+  delete process.env.DEVFLOW_NO_MOUNT_NAMESPACE;
+  resetMountProbe();
+});
 
 /**
  * The pinned contract (ADR 0018), attacked by `command:` coders on the real csv-import fixture.
@@ -25,6 +39,7 @@ const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd,
 const REACH = `
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
+
 const artifacts = resolve("../../iterate/${TASK_ID}");
 const edit = (rel, change) => {
   const file = resolve(artifacts, rel);
@@ -192,7 +207,12 @@ describe("branch integrity: only refs/heads/devflow/<task_id>, where devflow saw
     expect(run.result?.terminal.reason).toMatch(
       /tamper: HEAD of the task checkout points at refs\/heads\/devflow\/elsewhere, not refs\/heads\/devflow\/trim-emails/,
     );
-    expect(git(run.repo, "log", "--format=%s", "devflow/elsewhere")).not.toMatch(/^devflow\(/m);
+    // ADR 0025: the branch the coder switched to exists only in its own checkout; in the user's
+    // repository there is no devflow/elsewhere and the task branch is still at the base.
+    expect(git(run.repo, "for-each-ref", "--format=%(refname)", "refs/heads/devflow/")).toBe(
+      `refs/heads/devflow/${TASK_ID}\n`,
+    );
+    expect(git(run.repo, "rev-parse", `devflow/${TASK_ID}`)).toBe(git(run.repo, "rev-parse", "main"));
   });
 
   it("legitimate: the demo's near miss, then the fix, still completes", async () => {

@@ -8,10 +8,24 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { resetMountProbe } from "../../src/process/mount-namespace.js";
 import { processIsRunning } from "../../src/process/process-group.js";
 import { CORRECT_FIX, coderScript, runLane, TASK_ID, tempDir } from "../support/lane-harness.js";
+
+// These attacks go to the user's checkout or devflow's task dir by path. Where a mount namespace
+// works (ADR 0025) they are prevented outright (coder-mount-namespace.test.ts); here they pin the
+// fallback that runs everywhere else (macOS, unprivileged Linux): detection by the fingerprint and
+// the tamper checks.
+beforeAll(() => {
+  process.env.DEVFLOW_NO_MOUNT_NAMESPACE = "1";
+  resetMountProbe();
+});
+afterAll(() => {
+  delete process.env.DEVFLOW_NO_MOUNT_NAMESPACE;
+  resetMountProbe();
+});
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
 
@@ -20,6 +34,7 @@ const PRELUDE = `${CORRECT_FIX}
 import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 const userRepo = resolve(process.env.DEVFLOW_WORKTREE, "..", "..", "..");
 const git = (...args) => execFileSync("git", args, { encoding: "utf8" }).trim();
 `;
@@ -41,10 +56,14 @@ async function expectCaught(evil: string, expectedChange: RegExp) {
 }
 
 describe("the user's repository is checked (class 7)", () => {
-  it("a coder that moves the user's main through the shared .git does not complete", async () => {
+  // Since ADR 0025 the coder's checkout has a .git of its own: the same commands run in it no longer
+  // reach the user's repository (coder-clone-confinement.test.ts). These four now go to the user's
+  // .git by its path, which only the fingerprint (or, where available, the mount namespace) stops.
+  it("a coder that moves the user's main through the user's .git by path does not complete", async () => {
     await expectCaught(
-      `const moved = git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "evil");
-       git("update-ref", "refs/heads/main", moved);`,
+      `const userGit = join(userRepo, ".git");
+       const moved = git("--git-dir", userGit, "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "evil");
+       git("--git-dir", userGit, "update-ref", "refs/heads/main", moved);`,
       /ref refs\/heads\/main moved|HEAD moved/,
     );
   });
@@ -57,22 +76,25 @@ describe("the user's repository is checked (class 7)", () => {
     );
   });
 
-  it("a coder that adds a hook to the shared .git does not complete", async () => {
+  it("a coder that adds a hook to the user's .git does not complete", async () => {
     await expectCaught(
-      `const hooks = join(git("rev-parse", "--git-common-dir"), "hooks");
+      `const hooks = join(userRepo, ".git", "hooks");
        mkdirSync(hooks, { recursive: true });
        writeFileSync(join(hooks, "post-checkout"), "#!/bin/sh\\necho pwned\\n", { mode: 0o755 });`,
       /\.git\/hooks\/post-checkout added/,
     );
   });
 
-  it("a coder that edits the shared .git/config does not complete", async () => {
-    await expectCaught(`git("config", "--local", "core.pager", "cat; echo pwned");`, /\.git\/config changed/);
+  it("a coder that edits the user's .git/config does not complete", async () => {
+    await expectCaught(
+      `git("-C", userRepo, "config", "--local", "core.pager", "cat; echo pwned");`,
+      /\.git\/config changed/,
+    );
   });
 
-  it("a coder that hides files through the shared info/exclude does not complete", async () => {
+  it("a coder that hides files through the user's info/exclude does not complete", async () => {
     await expectCaught(
-      `const info = join(git("rev-parse", "--git-common-dir"), "info");
+      `const info = join(userRepo, ".git", "info");
        mkdirSync(info, { recursive: true });
        appendFileSync(join(info, "exclude"), "\\nsecret-payload.js\\n");`,
       /\.git\/info\/exclude (changed|added)/,

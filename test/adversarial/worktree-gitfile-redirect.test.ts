@@ -1,7 +1,7 @@
 /**
  * Attack: worktree gitfile redirect.
  *
- * Cause: the task worktree's `.git` is a plain file the coder can rewrite
+ * Cause: the task worktree's `.git` is a plain file (since ADR 0025: a directory) the coder can replace
  * (`gitdir: <somewhere>`). Every git command devflow runs in the worktree afterwards (snapshot,
  * diff, branch check, commit) then uses a git dir the coder owns: its own `info/exclude`, its own
  * index, its own refs. The user's `.git` is never touched, so the fingerprint sees nothing, yet:
@@ -20,7 +20,7 @@ import { coderScript, runLane, TASK_ID, tempDir } from "../support/lane-harness.
 function coder(evilDir: string): string {
   return `
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 const git = (...a) => execFileSync("git", a, { encoding: "utf8" }).trim();
 const commonDir = resolve(git("rev-parse", "--git-common-dir"));
@@ -28,8 +28,12 @@ const head = git("rev-parse", "HEAD");
 const evil = ${JSON.stringify(evilDir)};
 git("init", "-q", evil);
 const gd = join(evil, ".git");
-// Borrow every object of the user's repo, so devflow's trees and commits resolve here.
-writeFileSync(join(gd, "objects", "info", "alternates"), join(commonDir, "objects") + "\\n");
+// Copied, not renamed: the checkout may be a mount of its own (ADR 0025), so rename would cross devices.
+cpSync(commonDir, join(evil, "borrowed.git"), { recursive: true });
+rmSync(commonDir, { recursive: true, force: true });
+// Borrow every object of the checkout's repository (moved in here, ADR 0025: the checkout's
+// .git is a directory of its own), so devflow's trees and commits resolve here.
+writeFileSync(join(gd, "objects", "info", "alternates"), join(evil, "borrowed.git", "objects") + "\\n");
 git("--git-dir", gd, "update-ref", "refs/heads/devflow/${TASK_ID}", head);
 git("--git-dir", gd, "symbolic-ref", "HEAD", "refs/heads/devflow/${TASK_ID}");
 git("--git-dir", gd, "read-tree", head);
@@ -56,7 +60,9 @@ describe("adversarial: a worktree gitfile redirect", () => {
     // The coder's repository got no commit from devflow either: its task branch is where the coder put it.
     const evilBranch = git(evil, "rev-parse", `devflow/${TASK_ID}`);
     expect(terminal?.verdict).toBe("blocked");
-    expect(terminal?.reason).toMatch(/tamper: .*\.git no longer links the worktree/);
+    // Was "no longer links the worktree" (a linked worktree's .git file); since ADR 0025 the
+    // checkout's .git is a directory of its own and replacing it is the finding.
+    expect(terminal?.reason).toMatch(/tamper: .*\.git is no longer the clone's git directory/);
     expect(terminal?.commit ?? null).toBeNull();
     expect(userBranch).toBe(userMain);
     expect(evilBranch).toBe(userMain);

@@ -244,7 +244,10 @@ describe("iterate lane, end to end on a real repo", () => {
 });
 
 describe("a coder that commits by itself", () => {
-  it("keeps and reports the coder's commits; devflow commits the rest on top", async () => {
+  // Was: the coder's commit was kept on the user's devflow/<id> under devflow's. Since ADR 0025 the
+  // coder commits in its own checkout (a repository of its own); devflow commits the verified
+  // tree on the user's branch, so the fix completes and the coder's commit is reported, not kept.
+  it("still completes: the coder's commit is reported, devflow commits the verified tree", async () => {
     const committing = `
       ${CORRECT_FIX}
       import { execFileSync } from "node:child_process";
@@ -256,7 +259,10 @@ describe("a coder that commits by itself", () => {
     expect(report?.coder_commits).toHaveLength(1);
     expect(report?.changed_files).toContain("src/csv-import.js");
     const log = git(run.repo, "log", "--format=%s", `main..devflow/${TASK_ID}`).trim().split("\n");
-    expect(log).toEqual([expect.stringMatching(/^devflow\(trim-emails\)/), "coder: trim emails"]);
-    expect(run.result?.terminal.reason).toMatch(/kept 1 commit/);
+    expect(log).toEqual([expect.stringMatching(/^devflow\(trim-emails\)/)]);
+    expect(git(run.repo, "diff", "--name-only", "main", `devflow/${TASK_ID}`)).toContain("src/csv-import.js");
+    expect(run.result?.terminal.reason).toMatch(
+      /the coder's 1 own commit\(s\) are folded into devflow's commit/,
+    );
   });
 });

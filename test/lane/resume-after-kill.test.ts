@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { Lesson } from "../../src/artifacts/schemas/index.js";
@@ -68,8 +68,7 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
     if (!prompt.includes("Known errors from prior attempts")) {
       fs.writeFileSync(f, src.replace("if (!EMAIL.test(row.email))", "if (!EMAIL.test(row.email.trimEnd()))"));
     } else if (!fs.existsSync(${JSON.stringify(ready)})) {
-      // The pid as this test sees it: the coder runs in its own PID namespace (ADR 0020).
-      fs.writeFileSync(${JSON.stringify(ready)}, fs.readlinkSync("/proc/self"));
+      fs.writeFileSync(${JSON.stringify(ready)}, "running");
       await new Promise((r) => setTimeout(r, 120000));
     } else {
       fs.writeFileSync(f, src.replace("row.email.trimEnd()", "row.email.trim()"));
@@ -103,7 +102,9 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
   await first.exit;
   await groupGone(first.child.pid as number);
   // The coder runs in its own process group (by design), so the SIGKILLed devflow left it running.
-  const orphan = Number(readFileSync(ready, "utf8"));
+  // Its pid as this test sees it: found by its command line, because inside the coder's own PID
+  // namespace and /proc (ADR 0020, 0025) the coder only knows its namespace-local pid.
+  const orphan = hostPidRunning(JSON.parse(coder.slice("command:node ".length)));
   expect(processAlive(orphan)).toBe(true);
   expect((await store.read("iterator_run"))?.terminal).toBeNull();
 
@@ -126,3 +127,14 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
   expect(history).toEqual(history.map((_, i) => i + 1));
   expect(run?.revision).toBe(history.length + 1);
 }, 180_000);
+
+/** The host pid of the process whose command line names `script` (0 when there is none). */
+function hostPidRunning(script: string): number {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(script)) return Number(entry);
+    } catch {}
+  }
+  return 0;
+}

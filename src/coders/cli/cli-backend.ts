@@ -187,6 +187,7 @@ class CliBackend implements CoderBackend {
         groupIdFile: join(request.attemptDir, CODER_GROUP_FILE),
         confine: true,
         ...(request.runMarker !== undefined ? { runMarker: request.runMarker } : {}),
+        ...(request.mounts !== undefined ? { mounts: request.mounts } : {}),
         onStdoutLine: (line) => prepared.onStdoutLine(line),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),

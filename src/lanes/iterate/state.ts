@@ -60,6 +60,8 @@ export const IterateState = new StateSchema({
   branchHead: z.string().nullable().default(null),
   /** The task branch's commit right after the last coder run; commit moves the branch from it (CAS). */
   coderHead: z.string().nullable().default(null),
+  /** `refs/heads/devflow/<task_id>` in the user's repository as devflow last set it (null: the base); ADR 0025. */
+  taskRefHead: z.string().nullable().default(null),
   /** The current attempt's verifier results as verify produced them; the gate decides from these. */
   verifierResults: z.array(VerifierEnvelope).default(() => []),
   /** The gate's verdict on the current attempt; commit writes its message from this. */

@@ -6,7 +6,7 @@ import {
   type RevisionedName,
   VerifierEnvelope,
 } from "../../../artifacts/schemas/index.js";
-import { checkGitLink, taskBranchFindings } from "../../../workspace/index.js";
+import { checkGitLink, taskBranchFindings, userTaskBranchFindings } from "../../../workspace/index.js";
 import type { IterateStateValue } from "../state.js";
 import type { LaneDeps } from "./deps.js";
 
@@ -66,6 +66,14 @@ export async function tamperFindings(
       })),
     );
   }
+  // 5b. The task branch in the user's repository: only devflow moves it (ADR 0025).
+  findings.push(
+    ...(await userTaskBranchFindings(
+      state.repoRoot,
+      state.taskId,
+      state.taskRefHead ?? contract.base_commit,
+    )),
+  );
   // 6. The checkout's link to its git dir (the worktree's `.git` file, commondir; ADR 0022).
   findings.push(...checkGitLink(state.worktree));
   return findings;

@@ -13,7 +13,8 @@ import { terminate } from "../lane/run-record.js";
 import { salvageNote } from "../salvage.js";
 
 /**
- * The orchestrator, not the coder, makes the commit that claims completion. The claim is the gate
+ * The orchestrator, not the coder, makes the commit that claims completion, in the user's
+ * repository (ADR 0025). The claim is the gate
  * verdict the gate node handed over in state for this attempt, unchanged: the message names what
  * passed and what was not checked, never a fixed list. The commit goes on
  * `refs/heads/devflow/<task_id>` only, by compare-and-swap from the commit the gate accepted; a
@@ -27,7 +28,8 @@ export const commit: NodeBody = async (state, deps) => {
   }
   const task = await deps.store.read("task_artifact");
   const title = task?.title ?? state.request;
-  const expected = state.branchHead ?? state.baseCommit;
+  // The user's task branch, where devflow left it; the coder's commits stay in its own checkout (ADR 0025).
+  const expected = state.taskRefHead ?? state.baseCommit;
   const relinked = checkGitLink(state.worktree);
   if (relinked.length) {
     const reason = `tamper: ${relinked.join("; ")}`;
@@ -50,22 +52,25 @@ export const commit: NodeBody = async (state, deps) => {
   const salvaged = report ? salvageNote(report) : null;
   let sha: string | null;
   try {
-    sha = await commitOnTaskBranch(
-      state.worktree,
-      state.taskId,
-      expected,
-      verified,
-      `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\n${salvaged ? `Coder: ${salvaged}.\n` : ""}Artifacts: ${taskDirLabel(state.taskId)}/`,
-    );
+    sha = await commitOnTaskBranch({
+      repoRoot: state.repoRoot,
+      worktree: state.worktree,
+      taskId: state.taskId,
+      expectedHead: expected,
+      tree: verified,
+      message: `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\n${salvaged ? `Coder: ${salvaged}.\n` : ""}Artifacts: ${taskDirLabel(state.taskId)}/`,
+    });
   } catch (error) {
     const reason = `tamper: the task branch changed after the gate passed ${attemptId}: ${error instanceof Error ? error.message : String(error)}`;
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
     return { line: `${state.branch} moved; not committed`, ok: false, runState: "blocked" };
   }
-  const commits = await commitsSince(state.worktree, state.baseCommit);
-  const head = sha ?? commits.at(0)?.sha ?? null;
-  const coderCommits = commits.filter((c) => c.sha !== sha);
-  const kept = coderCommits.length ? ` (kept ${coderCommits.length} commit(s) the coder made)` : "";
+  // The coder's own commits (in its checkout) are reported, not kept: the verified tree is the result.
+  const coderCommits = await commitsSince(state.worktree, state.baseCommit).catch(() => []);
+  const head = sha ?? (expected === state.baseCommit ? null : expected);
+  const kept = coderCommits.length
+    ? ` (the coder's ${coderCommits.length} own commit(s) are folded into devflow's commit of the verified tree)`
+    : "";
   const unchecked = gate.caveats.length
     ? `; not checked: ${gate.caveats.map((c) => c.verifier).join(", ")}`
     : "";

@@ -170,13 +170,14 @@ export const gate: NodeBody = async (state, deps) => {
     ),
   );
   // Keep the work on the branch, clearly labelled as not verified: the tree the verifiers judged.
-  const commit = await commitOnTaskBranch(
-    state.worktree,
-    state.taskId,
-    state.coderHead ?? state.branchHead ?? state.baseCommit,
-    state.attemptTree ?? (await snapshotTree(state.worktree)),
-    `devflow(${state.taskId}): unverified work after ${state.judgeAttempt} attempt(s)\n\nNot completed: ${reasons}`,
-  );
+  const commit = await commitOnTaskBranch({
+    repoRoot: state.repoRoot,
+    worktree: state.worktree,
+    taskId: state.taskId,
+    expectedHead: state.taskRefHead ?? state.baseCommit,
+    tree: state.attemptTree ?? (await snapshotTree(state.worktree)),
+    message: `devflow(${state.taskId}): unverified work after ${state.judgeAttempt} attempt(s)\n\nNot completed: ${reasons}`,
+  });
   const reason = `${state.judgeAttempt} judge attempt(s) used without passing the completion gate; last: ${reasons}`;
   await terminate(deps.store, deps.gateway, {
     verdict: "exhausted",
@@ -187,7 +188,7 @@ export const gate: NodeBody = async (state, deps) => {
   });
   return {
     goto: "__end__",
-    update: { ...accepted, gateResult: "fail" },
+    update: { ...accepted, gateResult: "fail", taskRefHead: commit ?? state.taskRefHead },
     line: `${attemptId} fail; attempts exhausted`,
     ok: false,
     runState: "exhausted",

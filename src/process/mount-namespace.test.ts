@@ -1,0 +1,52 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { mountNamespaceWorks } from "./mount-namespace.js";
+import { runProcess } from "./run-process.js";
+
+describe.runIf(mountNamespaceWorks())("a confined run with a mount plan (ADR 0025)", () => {
+  it("sees the repository read-only and devflow's home empty but for its own checkout, which it can write", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "devflow-mounts-"));
+    const home = join(repo, ".devflow");
+    const checkout = join(home, "worktrees", "t");
+    mkdirSync(checkout, { recursive: true });
+    writeFileSync(join(home, "state.sqlite"), "state");
+    writeFileSync(join(repo, "file.txt"), "user");
+    const script = [
+      "test -e ../../state.sqlite && echo saw-state",
+      "echo evil > ../../state.sqlite 2>/dev/null && echo wrote-state",
+      "echo evil > ../../../file.txt 2>/dev/null && echo wrote-repo",
+      "echo fix > fix.txt && echo wrote-checkout",
+      "pwd",
+    ].join("; ");
+    const run = await runProcess({
+      command: script,
+      shell: true,
+      cwd: checkout,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      timeoutMs: 10_000,
+      confine: true,
+      mounts: { readOnly: repo, hide: home, expose: checkout },
+    });
+    expect(run.output).not.toMatch(/saw-state|wrote-state|wrote-repo/);
+    expect(run.output).toContain("wrote-checkout");
+    expect(readFileSync(join(home, "state.sqlite"), "utf8")).toBe("state");
+    expect(readFileSync(join(repo, "file.txt"), "utf8")).toBe("user");
+    expect(readFileSync(join(checkout, "fix.txt"), "utf8")).toBe("fix\n");
+    // Nothing of the namespace is left on the host: no temporary mount point in the home.
+    expect(existsSync(join(home, "worktrees", "t", "fix.txt"))).toBe(true);
+  });
+});
+
+describe("where mount namespaces are expected", () => {
+  // As root on Linux the namespace must work: a probe that fails there would silently turn the
+  // confinement (and the tests above) off.
+  it.runIf(
+    process.platform === "linux" &&
+      process.getuid?.() === 0 &&
+      process.env.DEVFLOW_NO_MOUNT_NAMESPACE !== "1",
+  )("is available when devflow runs as root on Linux", () => {
+    expect(mountNamespaceWorks()).toBe(true);
+  });
+});

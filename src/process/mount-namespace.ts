@@ -1,0 +1,96 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * What a confined run may see of the user's repository (ADR 0025): the repository read-only,
+ * devflow's home hidden, only the run's own checkout (inside the home) writable.
+ */
+export interface MountPlan {
+  /** The user's checkout (its `.git` and linked `node_modules` included): read-only. */
+  readOnly: string;
+  /** devflow's home `<repo>/.devflow`: covered by an empty tmpfs (state, artifacts, other checkouts gone). */
+  hide: string;
+  /** The coder's checkout inside `hide`: bound back, writable; the run starts there. */
+  expose: string;
+}
+
+/**
+ * Runs in the new mount namespace (private propagation: nothing leaks back to the host), then
+ * execs the command. The checkout is parked on a temporary mount point before the tmpfs covers
+ * it, and bound back afterwards; `cd` re-resolves the working directory through the new mounts.
+ */
+const SCRIPT = [
+  "set -e",
+  "ro=$1; hide=$2; expose=$3; shift 3",
+  "stash=$(mktemp -d)",
+  'mount --bind "$expose" "$stash"',
+  'mount --bind "$ro" "$ro"',
+  'mount -o remount,bind,ro "$ro"',
+  'mount -t tmpfs -o mode=0755,size=1m devflow-hidden "$hide"',
+  'mkdir -p "$expose"',
+  'mount --bind "$stash" "$expose"',
+  'umount "$stash"',
+  'rmdir "$stash"',
+  'mount -o remount,ro "$hide"',
+  'cd "$expose"',
+  'exec "$@"',
+].join("\n");
+
+/** Its own mount and PID namespace, a fresh /proc (no path through another process's root or cwd). */
+const UNSHARE = [
+  "unshare",
+  "--mount",
+  "--propagation",
+  "private",
+  "--pid",
+  "--fork",
+  "--kill-child",
+  "--mount-proc",
+];
+
+let works: boolean | undefined;
+
+/**
+ * The argv prefix that runs a command under `plan`, or null where mount namespaces are not
+ * available (not Linux, not privileged: see ADR 0025; `DEVFLOW_NO_MOUNT_NAMESPACE=1` or
+ * `DEVFLOW_NO_PID_NAMESPACE=1` turns it off).
+ */
+export function mountNamespacePrefix(plan: MountPlan): string[] | null {
+  // It brings a PID namespace along: turning that off (tests of the fallback) turns this off too.
+  if (process.env.DEVFLOW_NO_PID_NAMESPACE === "1") return null;
+  return mountNamespaceWorks() ? mountArgv(plan) : null;
+}
+
+/** Probed once: the whole plan on a scratch layout, checked from inside. */
+export function mountNamespaceWorks(): boolean {
+  if (works !== undefined) return works;
+  works = false;
+  if (process.platform !== "linux" || process.env.DEVFLOW_NO_MOUNT_NAMESPACE === "1") return works;
+  const root = mkdtempSync(join(tmpdir(), "devflow-mount-probe-"));
+  try {
+    const hide = join(root, ".devflow");
+    const expose = join(hide, "worktrees", "t");
+    mkdirSync(expose, { recursive: true });
+    writeFileSync(join(hide, "secret"), "s");
+    const check = "test ! -e ../../secret && touch ./ok && ! touch ../../../x 2>/dev/null && exit 7; exit 1";
+    const [file, ...args] = mountArgv({ readOnly: root, hide, expose }) as [string, ...string[]];
+    const probe = spawnSync(file, [...args, "/bin/sh", "-c", check], { stdio: "ignore", timeout: 5000 });
+    works = probe.status === 7;
+  } catch {
+    works = false;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return works;
+}
+
+function mountArgv(plan: MountPlan): string[] {
+  return [...UNSHARE, "/bin/sh", "-c", SCRIPT, "devflow-mounts", plan.readOnly, plan.hide, plan.expose];
+}
+
+/** For tests: forget the probe result. */
+export function resetMountProbe(): void {
+  works = undefined;
+}
