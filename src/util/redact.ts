@@ -90,12 +90,20 @@ function normalizeSecrets(extra: readonly string[]): Literal[] {
     .sort((a, b) => b.value.length - a.value.length);
 }
 
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * One pass over `text`, so that a label already written is never scanned again: a secret whose
+ * value is another secret's name (say `STUB_SECRET_ENV=ANTHROPIC_API_KEY`) must not turn
+ * `[redacted:ANTHROPIC_API_KEY]` into `[redacted:[redacted:STUB_SECRET_ENV]]`. Longest first (the
+ * order of `literals`) so that a secret containing another is replaced whole.
+ */
 function replaceLiterals(text: string, literals: readonly Literal[]): string {
-  let out = text;
-  for (const { value, label } of literals) {
-    if (out.includes(value)) out = out.split(value).join(label);
-  }
-  return out;
+  const present = literals.filter(({ value }) => text.includes(value));
+  if (present.length === 0) return text;
+  const labels = new Map(present.map(({ value, label }) => [value, label]));
+  const pattern = new RegExp(present.map(({ value }) => escapeRegExp(value)).join("|"), "g");
+  return text.replace(pattern, (match) => labels.get(match) ?? match);
 }
 
 function applyPatterns(text: string, patterns: readonly Pattern[]): string {

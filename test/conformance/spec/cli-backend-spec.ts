@@ -156,7 +156,9 @@ export function cliCoderSpec(controls: CliCoderInitializer): void {
       expect(secret.length).toBeGreaterThan(8);
       const result = await run("secret");
       expect(result.status).toBe("ok");
-      expect(transcript(result)).toContain("[REDACTED]");
+      // Named after the variable that held it (ADR 0030), and never redacted twice.
+      expect(transcript(result)).toContain(`[redacted:${controls.secretEnv}]`);
+      expect(transcript(result)).not.toContain("[redacted:[redacted:");
       expect(transcript(result)).not.toContain(secret);
       expect(result.finalMessage).not.toContain(secret);
     });
