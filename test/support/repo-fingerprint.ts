@@ -80,16 +80,10 @@ export const DEVFLOW_MAY_CHANGE = (taskId: string): AllowRule[] => {
     // The task branch and its reflog (their parent `devflow/` dirs appear on first use).
     rule("the task branch", new RegExp(`^\\.git/refs/heads/devflow/(${id})?$`)),
     rule("the task branch's reflog", new RegExp(`^\\.git/logs/refs/heads/devflow/(${id})?$`)),
-    // New objects only: an existing object never changes (its name is its content).
-    rule("new objects", /^\.git\/objects\/[0-9a-f]{2}\/?$/, ["added"]),
-    rule("new objects", /^\.git\/objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/, ["added"]),
-    // devflow's commit ships the verified tree's objects as one pack (ADR 0024).
+    // devflow's commit ships the verified tree's objects as one pack (ADR 0024); nothing else
+    // under objects/ may appear: the coder writes into its own clone (ADR 0025).
     rule("the commit's pack", /^\.git\/objects\/pack\/?$/, ["added"]),
     rule("the commit's pack", /^\.git\/objects\/pack\/pack-[0-9a-f]{40,64}\.(pack|idx|rev)$/, ["added"]),
-    // The coder's linked worktree (until the checkouts work replaces it with a clone). Git also
-    // creates the parent `.git/worktrees/` on first use.
-    rule("the coder's linked worktree", /^\.git\/worktrees\/?$/, ["added"]),
-    rule("the coder's linked worktree", new RegExp(`^\\.git/worktrees/${id}(/|$)`)),
   ];
 };
 
