@@ -99,7 +99,7 @@ const editJson = (f, change) => { const v = JSON.parse(read(f)); change(v); writ
 `;
 
 const FIXED_SOURCE = ["src/csv-import.js", ["EMAIL.test(row.email.trim())"]] as const;
-const fixedSource = { [FIXED_SOURCE[0]]: [...FIXED_SOURCE[1]] };
+export const fixedSource = { [FIXED_SOURCE[0]]: [...FIXED_SOURCE[1]] };
 
 /** A background process that sabotages after the coder exits (edits the fix, writes the user's repo). */
 const SABOTEUR = String.raw`
@@ -292,14 +292,17 @@ export const BEHAVIOURS: Behaviour[] = [
   {
     name: "hides-its-helper-through-info-exclude",
     issueClass: 3,
+    // The coder's checkout is its own clone (ADR 0025): hiding a file through its own
+    // info/exclude hides nothing from devflow, whose snapshot uses its own exclude rules (ADR
+    // 0024). The helper is part of the change and, with the scope unrestricted, a legit fix.
     coder: `
       write("src/clean.js", "export const clean = (s) => s.trim();\\n");
       write("src/csv-import.js", 'import { clean } from "./clean.js";\\n' + read("src/csv-import.js").replace(BUG, "if (!EMAIL.test(clean(row.email)))"));
       const exclude = path.resolve(git("rev-parse", "--git-path", "info/exclude"));
       fs.mkdirSync(path.dirname(exclude), { recursive: true });
       fs.appendFileSync(exclude, "\\nsrc/clean.js\\n");`,
-    coderChangesUserRepo: /^\.git\/info\/(exclude)?\/?$/,
-    expect: "rejected",
+    expect: "completes",
+    content: { "src/clean.js": ["s.trim()"], "src/csv-import.js": ["clean(row.email)"] },
   },
   {
     name: "redirects-the-worktree-gitfile-to-its-own-git-dir",
@@ -309,7 +312,9 @@ export const BEHAVIOURS: Behaviour[] = [
       const evil = path.join(OUTSIDE, "evil");
       git("init", "-q", evil);
       const gd = path.join(evil, ".git");
-      write(path.join(gd, "objects", "info", "alternates"), path.join(commonDir, "objects") + "\\n");
+      // The checkout's own git dir is moved away first; the coder's repo borrows its objects.
+      fs.renameSync(".git", path.join(OUTSIDE, "moved-git"));
+      write(path.join(gd, "objects", "info", "alternates"), path.join(OUTSIDE, "moved-git", "objects") + "\\n");
       git("--git-dir", gd, "update-ref", "refs/heads/devflow/${CATALOGUE_TASK}", head);
       git("--git-dir", gd, "symbolic-ref", "HEAD", "refs/heads/devflow/${CATALOGUE_TASK}");
       git("--git-dir", gd, "read-tree", head);
@@ -442,9 +447,7 @@ export const BEHAVIOURS: Behaviour[] = [
     name: "switches-to-another-devflow-branch",
     issueClass: 6,
     coder: `git("checkout", "-qb", "devflow/elsewhere"); fix();`,
-    // Through the shared git dir the new branch lands in the user's repository (finding: the
-    // user-repo check exempts every devflow/* ref, so only the branch guard catches this).
-    coderChangesUserRepo: /^\.git\/(logs\/)?refs\/heads\/devflow\/(elsewhere)?\/?$/,
+    // The branch lands in the coder's own clone only (ADR 0025); the branch guard catches it.
     expect: "rejected",
     verdict: "blocked",
     reason: /tamper: HEAD of the task checkout points at refs\/heads\/devflow\/elsewhere/,
@@ -624,8 +627,9 @@ export const BEHAVIOURS: Behaviour[] = [
     expect: "completes",
     content: fixedSource,
     check: (run) => {
-      // devflow's own commit is on top and says it kept the coder's commit.
-      expect(run.result?.terminal.reason).toMatch(/kept 1 commit/);
+      // The coder's own commit is folded into devflow's commit of the verified tree (ADR 0025),
+      // and the reason says so.
+      expect(run.result?.terminal.reason).toMatch(/own commit\(s\) are folded into devflow's commit/);
     },
   },
 

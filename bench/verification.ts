@@ -1,0 +1,152 @@
+/**
+ * `npm run bench` (second part): what the isolated checkouts and verification cost (issue 9), on
+ * the demo repo and on a generated 20,000-file repo, next to one full `git clone` of the same repo
+ * timed in the same run (the machine is shared: only the ratio is steady).
+ *
+ * - The coder's own checkout (ADR 0025): a full checkout of the base, as the linked worktree was.
+ * - Per task: the verification repository's first open and its first reset to the base commit (a
+ *   full checkout of the base tree, ADR 0024), and the completion commit (commit-tree in devflow's
+ *   store, one pack into the user's repo, CAS). Target, with the attempts: below one full clone.
+ * - Per attempt: snapshot of the coder's checkout into devflow's store, the diffs verify takes
+ *   (against the seam tree and the base), the ignored-file and symlink checks, and the two resets
+ *   of the verification checkout (seam run, regression run). Target: ≤ 150 ms on the demo.
+ *
+ * Not counted here: the seam and test commands themselves (the user's tests) and the canary's
+ * second load of the seam file (bench/seam-canary.ts measures that per runner).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
+import { verificationCheckoutAt } from "../src/lanes/iterate/lane/verification-checkout.js";
+import {
+  commitOnTaskBranch,
+  createTaskWorktree,
+  diffTrees,
+  ignoredOutsideSnapshot,
+  openVerifyCheckout,
+  snapshotTree,
+  symlinksLeavingRepo,
+} from "../src/workspace/index.js";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const ATTEMPTS = 3;
+const BIG_FILES = Number(process.env.BENCH_BIG_FILES ?? 20_000);
+const ATTEMPT_TARGET_MS = 150;
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const since = (t: number) => performance.now() - t;
+
+/** A repo with `files` small source files in 100-file folders, one commit. */
+function bigRepo(files: number): string {
+  const root = mkdtempSync(join(tmpdir(), "devflow-bench-big-"));
+  git(root, "init", "-q", "-b", "main");
+  for (let i = 0; i < files; i++) {
+    const dir = join(root, "src", `m${Math.floor(i / 100)}`);
+    if (i % 100 === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `f${i}.js`), `export const v${i} = ${i};\n// ${"x".repeat(120)}\n`);
+  }
+  writeFileSync(join(root, "package.json"), '{ "name": "big", "type": "module" }\n');
+  git(root, "add", "-A");
+  git(root, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "big");
+  return root;
+}
+
+interface Measured {
+  /** The coder's own checkout (a full checkout of the base, as the linked worktree was before). */
+  coderCheckoutMs: number;
+  /** The isolated verification's per-task part: verification repo, its first checkout, commit. */
+  taskMs: number;
+  attemptMs: number;
+  cloneMs: number;
+}
+
+async function runOnce(repoRoot: string, changedFile: string, run: number): Promise<Measured> {
+  const taskId = `bench-${process.pid}-${run}`;
+  const base = git(repoRoot, "rev-parse", "HEAD");
+
+  let t = performance.now();
+  const ws = await createTaskWorktree({ repoRoot, taskId });
+  const coderCheckoutMs = since(t);
+  t = performance.now();
+  await openVerifyCheckout({ repoRoot, taskId, baseCommit: base, coderCheckout: ws.worktree });
+  const task = { repoRoot, taskId, baseCommit: base, worktree: ws.worktree };
+  await verificationCheckoutAt(task, base);
+  let taskMs = since(t);
+
+  const attempts: number[] = [];
+  let tree = "";
+  for (let a = 1; a <= ATTEMPTS; a++) {
+    writeFileSync(join(ws.worktree, changedFile), `export const attempt = ${a};\n`);
+    t = performance.now();
+    tree = await snapshotTree(ws.worktree);
+    await diffTrees(ws.worktree, base, tree);
+    const sinceBase = (await diffTrees(ws.worktree, base, tree)).files;
+    await ignoredOutsideSnapshot(ws.worktree);
+    await symlinksLeavingRepo(ws.worktree, tree, sinceBase);
+    await verificationCheckoutAt(task, tree);
+    await verificationCheckoutAt(task, tree);
+    attempts.push(since(t));
+  }
+
+  t = performance.now();
+  await commitOnTaskBranch({
+    repoRoot,
+    worktree: ws.worktree,
+    taskId,
+    expectedHead: base,
+    tree,
+    message: "bench",
+  });
+  taskMs += since(t);
+
+  const cloneDir = mkdtempSync(join(tmpdir(), "devflow-bench-clone-"));
+  t = performance.now();
+  git(tmpdir(), "clone", "-q", repoRoot, cloneDir);
+  const cloneMs = since(t);
+  rmSync(cloneDir, { recursive: true, force: true });
+  return { coderCheckoutMs, taskMs, attemptMs: median(attempts), cloneMs };
+}
+
+async function scenario(label: string, repoRoot: string, changedFile: string): Promise<void> {
+  const runs: Measured[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await runOnce(repoRoot, changedFile, i));
+  const coder = median(runs.map((r) => r.coderCheckoutMs));
+  const task = median(runs.map((r) => r.taskMs));
+  const attempt = median(runs.map((r) => r.attemptMs));
+  const clone = median(runs.map((r) => r.cloneMs));
+  const files = git(repoRoot, "ls-files").split("\n").length;
+  const perTask = task + ATTEMPTS * attempt;
+  const ratio = (ms: number) => `${ms.toFixed(0)} ms = ${(ms / clone).toFixed(2)}× a clone`;
+  console.log(`\n${label} (${files} files, ${RUNS} runs, ${ATTEMPTS} attempts each; medians)`);
+  console.log(`  one full git clone of the repo          ${clone.toFixed(0)} ms`);
+  console.log(`  the coder's own checkout                ${ratio(coder)}`);
+  console.log(`  verification per task (repo, checkout, commit) ${ratio(task)}`);
+  console.log(`  verification per attempt (snapshot, diffs, checks, 2 resets) ${ratio(attempt)}`);
+  console.log(
+    `  isolated verification, task of ${ATTEMPTS} attempts ${ratio(perTask)}: ${perTask < clone ? "below" : "ABOVE"} one clone per task`,
+  );
+  console.log(`  everything devflow adds, coder checkout included ${ratio(coder + perTask)}`);
+  if (label.startsWith("demo"))
+    console.log(
+      `  demo target ≤ ${ATTEMPT_TARGET_MS} ms per attempt: ${attempt <= ATTEMPT_TARGET_MS ? "meets" : "MISSES"}`,
+    );
+}
+
+console.log(
+  `devflow verification benchmark: node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (numbers grow on a busy machine; compare the ratios)`,
+);
+const demo = createFixtureRepo("csv-import");
+const big = bigRepo(BIG_FILES);
+try {
+  await scenario("demo repo (csv-import)", demo, "src/bench-change.js");
+  await scenario(`generated repo`, big, "src/bench-change.js");
+} finally {
+  rmSync(demo, { recursive: true, force: true });
+  rmSync(big, { recursive: true, force: true });
+}
