@@ -18,8 +18,10 @@ const attacks = BEHAVIOURS.filter((b) => b.coderChangesUserRepo && !b.needs);
 describe.skipIf(!mountNamespaceWorks())(
   "catalogue attacks on the user's repository, mount namespace on",
   () => {
-    it("has entries to run", () => {
+    beforeAll(() => {
       catalogueTemplate();
+    });
+    it("has entries to run", () => {
       expect(attacks.length).toBeGreaterThanOrEqual(6);
     });
     describe.concurrent("each attack is prevented", () => {
