@@ -158,6 +158,10 @@ async function plantedRun(mode: RoleServerMode, extraArgs: string[]): Promise<Pl
     TMPDIR: join(tmp, "t"),
     OPENAI_BASE_URL: server.url,
     DEVFLOW_SECRET_SUITE: "planted",
+    // Where a mount namespace works (ADR 0025) the coder gets a /proc of its own and cannot even
+    // find devflow's process; this suite tests redaction, the layer every platform has, so the
+    // coder must really read devflow's environment (asserted below by the named labels).
+    DEVFLOW_NO_MOUNT_NAMESPACE: "1",
     ...PLANTED,
   };
   const run = await runCli(
