@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradeScenario } from "../../playground/run-playground.js";
 import { CASSETTES_DIR } from "../../playground/run-scenario.js";
@@ -70,14 +70,17 @@ describe("the referee", () => {
   });
 
   it("a branch moved after the run: its tip is not the recorded commit", async () => {
-    const worktree = honest.worktree ?? "";
-    execFileSync(
-      "git",
-      ["-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--allow-empty", "-m", "later"],
-      {
-        cwd: worktree,
-      },
-    );
+    // The result branch lives in the user's repository (the coder's checkout is a clone of its
+    // own, ADR 0025): move it there, one empty commit further.
+    const repo = honest.repo ?? "";
+    const branch = `refs/heads/devflow/${basename(honest.taskDir ?? "")}`;
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=x", "-c", "user.email=x@x", ...args], {
+        cwd: repo,
+        encoding: "utf8",
+      }).trim();
+    const tip = git("rev-parse", branch);
+    git("update-ref", branch, git("commit-tree", `${tip}^{tree}`, "-p", tip, "-m", "later"), tip);
     const checks = await refereeRun((await findScenario(SCENARIO)).scenario, honest);
     expect(failedChecks(checks)).toEqual(["referee_branch_matches_record"]);
     expect(checks.find((c) => !c.pass)?.note).toMatch(
