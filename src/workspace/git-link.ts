@@ -63,27 +63,24 @@ export async function reopenWorktreeLink(repoRoot: string, worktree: string): Pr
   const findings = gitLinkFindings(worktree, link);
   if (!target || !samePath(resolve(worktree, target), gitDir))
     findings.unshift(`${join(worktree, ".git")} does not link the worktree to ${gitDir}`);
-  if (findings.length)
-    throw new DevflowError(
-      "CHECKOUT_UNUSABLE",
-      `${findings.join("; ")}; start the task again without --resume`,
-    );
-  pinGitDir(worktree, gitDir);
-  RECORDED.set(resolve(worktree), link);
-  return link;
+  return adoptLink(worktree, link, findings);
 }
 
 /** Reopens a clone's link: its `.git` must still be a directory. */
 export function reopenCloneLink(dir: string): GitLink {
   const gitDir = join(dir, ".git");
   const link: GitLink = { gitDir, gitFile: null, commonDir: gitDir };
-  const findings = gitLinkFindings(dir, link);
+  return adoptLink(dir, link, gitLinkFindings(dir, link));
+}
+
+/** A reopened checkout is usable only with no finding; then its git dir is pinned and recorded. */
+function adoptLink(dir: string, link: GitLink, findings: string[]): GitLink {
   if (findings.length)
     throw new DevflowError(
       "CHECKOUT_UNUSABLE",
       `${findings.join("; ")}; start the task again without --resume`,
     );
-  pinGitDir(dir, gitDir);
+  pinGitDir(dir, link.gitDir);
   RECORDED.set(resolve(dir), link);
   return link;
 }
