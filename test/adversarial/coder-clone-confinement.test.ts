@@ -19,10 +19,10 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import { resetMountProbe } from "../../src/process/mount-namespace.js";
 import { CORRECT_FIX, coderScript, runLane, TASK_ID, tempDir } from "../support/lane-harness.js";
+import { withMountNamespaceOff } from "../support/mount-namespace-off.js";
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 
@@ -156,14 +156,7 @@ describe("gitDirChanges", () => {
 describe("adversarial: the user's task branch is devflow's (ADR 0025)", () => {
   // By path: prevented outright where the mount namespace works (the user's .git is read-only);
   // this pins the gate's check that runs everywhere (the fallback).
-  beforeAll(() => {
-    process.env.DEVFLOW_NO_MOUNT_NAMESPACE = "1";
-    resetMountProbe();
-  });
-  afterAll(() => {
-    delete process.env.DEVFLOW_NO_MOUNT_NAMESPACE;
-    resetMountProbe();
-  });
+  withMountNamespaceOff();
   it("a coder that moves the user's refs/heads/devflow/<id> by path does not complete", async () => {
     const repo = createFixtureRepo("csv-import");
     const run = await runLane({

@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contractSha256 } from "../../src/artifacts/schemas/index.js";
-import { resetMountProbe } from "../../src/process/mount-namespace.js";
 import {
   CORRECT_FIX,
   coderScript,
@@ -12,19 +11,13 @@ import {
   TASK_ID,
   tempDir,
 } from "../support/lane-harness.js";
+import { withMountNamespaceOff } from "../support/mount-namespace-off.js";
 
 // These attacks go to the user's checkout or devflow's task dir by path. Where a mount namespace
 // works (ADR 0025) they are prevented outright (coder-mount-namespace.test.ts); here they pin the
 // fallback that runs everywhere else (macOS, unprivileged Linux): detection by the fingerprint and
 // the tamper checks.
-beforeAll(() => {
-  process.env.DEVFLOW_NO_MOUNT_NAMESPACE = "1";
-  resetMountProbe();
-});
-afterAll(() => {
-  delete process.env.DEVFLOW_NO_MOUNT_NAMESPACE;
-  resetMountProbe();
-});
+withMountNamespaceOff();
 
 /**
  * The pinned contract (ADR 0018), attacked by `command:` coders on the real csv-import fixture.

@@ -8,24 +8,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import { resetMountProbe } from "../../src/process/mount-namespace.js";
 import { processIsRunning } from "../../src/process/process-group.js";
 import { CORRECT_FIX, coderScript, runLane, TASK_ID, tempDir } from "../support/lane-harness.js";
+import { withMountNamespaceOff } from "../support/mount-namespace-off.js";
 
 // These attacks go to the user's checkout or devflow's task dir by path. Where a mount namespace
 // works (ADR 0025) they are prevented outright (coder-mount-namespace.test.ts); here they pin the
 // fallback that runs everywhere else (macOS, unprivileged Linux): detection by the fingerprint and
 // the tamper checks.
-beforeAll(() => {
-  process.env.DEVFLOW_NO_MOUNT_NAMESPACE = "1";
-  resetMountProbe();
-});
-afterAll(() => {
-  delete process.env.DEVFLOW_NO_MOUNT_NAMESPACE;
-  resetMountProbe();
-});
+withMountNamespaceOff();
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
 

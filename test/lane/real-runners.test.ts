@@ -11,11 +11,11 @@
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetMountProbe } from "../../src/process/mount-namespace.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ensureRunnerInstalled, type FixtureRunner } from "../reports/runner-fixture.js";
 import { concurrencyLimit } from "../support/concurrency-limit.js";
 import type { LaneRun } from "../support/lane-harness.js";
+import { withMountNamespaceOff } from "../support/mount-namespace-off.js";
 import { attemptEnvelope, runnerRepo, SLUG_TASK, slugLane } from "../support/runner-lane.js";
 
 const RUNNERS = ["node-test", "mocha", "jest", "vitest", "tape"] as const satisfies FixtureRunner[];
@@ -195,14 +195,7 @@ describe("the iterate lane on a real mocha repo with its own node_modules", () =
   // Where the mount namespace works the coder sees node_modules read-only and the patch fails
   // outright (ADR 0025); this pins the check every platform has: the runner binary resolved on
   // base is pinned, a changed one is a tamper finding (ADR 0022).
-  beforeAll(() => {
-    process.env.DEVFLOW_NO_MOUNT_NAMESPACE = "1";
-    resetMountProbe();
-  });
-  afterAll(() => {
-    delete process.env.DEVFLOW_NO_MOUNT_NAMESPACE;
-    resetMountProbe();
-  });
+  withMountNamespaceOff();
   it("a coder that patches the runner's package (bin/mocha.js exits 0) does not complete", async () => {
     const modules = await ensureRunnerInstalled("mocha");
     // A private copy, so the coder's patch lands in this repo and never in the shared runner cache.
