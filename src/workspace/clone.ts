@@ -31,7 +31,8 @@ export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Prom
       `refusing to clone into ${target}: the folder already exists (remove it, or choose another task id or base directory)`,
     );
   }
-  mkdirSync(resolve(baseDir), { recursive: true });
+  // The first folder this call creates (baseDir may not exist yet): a failed clone removes it too.
+  const madeBaseDir = mkdirSync(resolve(baseDir), { recursive: true });
   try {
     await gitAt(resolve(baseDir))
       .raw(["clone", "--", url, target])
@@ -55,9 +56,19 @@ export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Prom
     return { ...workspace, kind: "clone" };
   } catch (error) {
     // The folder did not exist before this call, so removing it only undoes our own work.
-    await rm(target, { recursive: true, force: true });
+    await rm(madeBaseDir ?? target, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Removes the clone `cloneForTask` made for a task that never got going (its setup failed before
+ * the run was recorded), so the same URL task can simply be started again. Only for a clone made
+ * by this process in this run: the caller knows it did not exist before.
+ */
+export async function removeTaskClone(workspace: TaskWorkspace): Promise<void> {
+  if (workspace.kind !== "clone") throw new Error("removeTaskClone: not a clone");
+  await rm(workspace.repoRoot, { recursive: true, force: true });
 }
 
 /** Reopens the clone of an earlier run of `taskId` (for --resume), checking it is still usable. */

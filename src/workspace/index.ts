@@ -7,7 +7,7 @@ export {
   taskBranchState,
   userTaskBranchFindings,
 } from "./branch-guard.js";
-export { type CloneRequest, cloneForTask, openTaskClone } from "./clone.js";
+export { type CloneRequest, cloneForTask, openTaskClone, removeTaskClone } from "./clone.js";
 export { CODER_GITCONFIG_FILE, coderGitEnv } from "./coder-git-env.js";
 export {
   type CommitSummary,

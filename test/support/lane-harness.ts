@@ -1,6 +1,6 @@
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { DevflowEvent } from "../../src/artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../src/artifacts/store.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
@@ -11,6 +11,7 @@ import type { QuestionsInterrupt } from "../../src/lanes/iterate/nodes/ask.js";
 import { type IterateRunOptions, iterateLane } from "../../src/lanes/iterate/run.js";
 import { answerLane, type IterateOutcome, type IterateResult } from "../../src/lanes/outcome.js";
 import type { Cassette } from "../../src/models/cassette.js";
+import { isGitUrl } from "../../src/workspace/index.js";
 
 export { DEMO_REQUEST };
 
@@ -48,6 +49,7 @@ console.log("Trimmed the email before validating it.");
 `;
 
 export interface LaneRun {
+  /** The repository devflow worked in: the given path, or for a URL its clone `<baseDir>/<taskId>`. */
   repo: string;
   /** What the lane finished with (also for a handoff); null when it threw or still waits for answers. */
   result: IterateResult | null;
@@ -61,7 +63,9 @@ export interface LaneRunInput {
   cassette?: Cassette;
   coder: string;
   lane?: Partial<LaneOptions>;
+  /** A path, or a git URL (then cloned into `baseDir`, default a fresh temp dir). */
   repo?: string;
+  baseDir?: string;
   request?: string;
   taskId?: string;
   resume?: boolean;
@@ -77,12 +81,14 @@ export async function runLane(input: LaneRunInput): Promise<LaneRun> {
   const repo = input.repo ?? createFixtureRepo("csv-import");
   const events: DevflowEvent[] = [];
   const taskId = input.taskId ?? TASK_ID;
+  const baseDir = input.baseDir ?? (isGitUrl(repo) ? tempDir("devflow-clones-") : ".");
+  const home = isGitUrl(repo) ? resolve(baseDir, taskId) : repo;
   let outcome: IterateOutcome | null = null;
   let error: unknown = null;
   try {
     const lane = iterateLane({
       repo,
-      baseDir: ".",
+      baseDir,
       model: "gpt-4.1-mini",
       coder: input.coder,
       mode: "replay",
@@ -110,7 +116,7 @@ export async function runLane(input: LaneRunInput): Promise<LaneRun> {
     error = e;
   }
   const result = outcome && outcome.kind !== "needs_answers" ? outcome.result : null;
-  return { repo, result, outcome, error, store: openTaskStore(repo, taskId), events };
+  return { repo: home, result, outcome, error, store: openTaskStore(home, taskId), events };
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   openTaskClone,
   openTaskWorktree,
   openVerifyCheckout,
+  removeTaskClone,
   type TaskWorkspace,
 } from "../../workspace/index.js";
 import type { IterateOutcome, IterateResult } from "../outcome.js";
@@ -151,12 +152,23 @@ async function runTask(
       `task "${taskId}" already exists in ${located.repoRoot}: pass --resume to continue it, or --task-id <id> for a new task`,
     );
   }
+  // A new URL task clones first: the clone is where devflow's home goes, and cloneForTask refuses
+  // a folder that already exists (making `.devflow` before it made every URL task fail).
+  const cloned =
+    located.url && !start.resume
+      ? await cloneForTask({ url: located.url, baseDir: resolve(opts.baseDir), taskId })
+      : null;
+  // Until the run is recorded the clone holds nothing to resume: a failed setup removes it again.
+  let recorded = start.resume;
   ensureDevflowDir(located.repoRoot);
   const store = openTaskStore(located.repoRoot, taskId);
-  const release = await lockTask(located.repoRoot, taskId);
+  const release = await lockTask(located.repoRoot, taskId).catch(async (error: unknown) => {
+    if (cloned) await removeTaskClone(cloned);
+    throw error;
+  });
   const saver = openCheckpointer(located.repoRoot);
   try {
-    const workspace = await prepareWorkspace(opts, start, located, store, taskId);
+    const workspace = cloned ?? (await prepareWorkspace(start, located, store, taskId));
     // Before any node runs (also on --resume): snapshots of the coder's checkout go to devflow's own
     // repository, and verification happens in its checkout (ADR 0024).
     await openVerifyCheckout({
@@ -179,11 +191,13 @@ async function runTask(
         model: gateway.modelName("framer"),
         reason: "run started",
       });
+    recorded = true;
 
     const reporter = new Reporter(taskId, opts.onProgress, store);
-    // The user's checkout is compared at every exit with how it was when the task started; a clone
-    // of a URL is devflow's own checkout, not the user's (ADR 0020).
-    const repoCheck = located.url ? null : await UserRepoCheck.start(located.repoRoot, artifactDir, reporter);
+    // The user's checkout is compared at every exit with how it was when the task started (ADR
+    // 0020); for a URL that is devflow's clone, which stands in for the repository behind the URL
+    // and holds the result branch the user fetches (ADR 0036).
+    const repoCheck = await UserRepoCheck.start(located.repoRoot, artifactDir, reporter);
     let outcome: IterateOutcome;
     try {
       outcome = await driveGraph();
@@ -299,6 +313,7 @@ async function runTask(
     }
   } finally {
     await release();
+    if (cloned && !recorded) await removeTaskClone(cloned);
   }
 }
 
@@ -345,8 +360,8 @@ async function locateRepo(opts: IterateLaneSettings, taskId: string): Promise<Lo
   return { repoRoot: await assertGitRepo(resolve(opts.repo)), url: null };
 }
 
+/** The task's workspace for a local repository, or (on --resume) for an existing one or clone. */
 async function prepareWorkspace(
-  opts: IterateLaneSettings,
   start: IterateStart,
   located: LocatedRepo,
   store: ArtifactStore,
@@ -361,7 +376,6 @@ async function prepareWorkspace(
       ? openTaskClone({ cloneDir: located.repoRoot, taskId, baseCommit })
       : openTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
   }
-  if (located.url) return cloneForTask({ url: located.url, baseDir: resolve(opts.baseDir), taskId });
   return createTaskWorktree({ repoRoot: located.repoRoot, taskId });
 }
 
