@@ -14,68 +14,14 @@
  * assertion library. A canary reported passing, skipped or missing fails the seam: the run cannot
  * fail, so its "pass" means nothing.
  */
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
-import type { Cassette } from "../../src/models/cassette.js";
-import { coderScript, demoCassette, runLane } from "../support/lane-harness.js";
+import { runnerRepo, SLUG_TASK, slugLane } from "../support/runner-lane.js";
 
-const FIXTURE = fileURLToPath(new URL("../fixtures/runners/node-test/", import.meta.url));
-const TASK = "slug-spaces";
-
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(p)));
-    else out.push(p);
-  }
-  return out;
-}
-
-async function repo(): Promise<string> {
-  const dir = join(await mkdtemp(join(tmpdir(), "devflow-neutered-assert-")), "repo");
-  for (const p of await listFiles(FIXTURE)) {
-    const t = join(dir, relative(FIXTURE, p));
-    await mkdir(join(t, ".."), { recursive: true });
-    await writeFile(t, await readFile(p));
-  }
-  await writeFile(join(dir, ".gitignore"), "node_modules\n");
-  const git = (...a: string[]) => execa("git", a, { cwd: dir });
-  await git("init", "-q", "-b", "main");
-  await git("add", "-A");
-  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture");
-  return dir;
-}
-
-/** The demo's lenient critic, with the node:test fixture's seam and no path restriction. */
-function cassette(): Cassette {
-  const c = demoCassette();
-  const framer = c.calls.framer?.at(-1);
-  const observer = c.calls.observer?.at(-1);
-  if (!framer || !("structured" in framer) || !observer || !("structured" in observer))
-    throw new Error("cassette");
-  const framed = framer.structured as Record<string, unknown>;
-  framer.structured = {
-    ...framed,
-    scope_boundary: { ...(framed.scope_boundary as object), allowed_paths: [] },
-  };
-  observer.structured = {
-    ...observer.structured,
-    status: "confirmed",
-    failing_seam: {
-      description: "slugify collapses repeated spaces",
-      command: "node --test test/slug.test.js",
-      files: ["test/slug.test.js"],
-    },
-  };
-  c.calls.observer = [observer];
-  return c;
-}
+/** The node:test fixture as a user's repo; its seam is test/slug.test.js, the critic lenient. */
+const repo = () => runnerRepo("node-test", { prefix: "devflow-neutered-assert-" });
+const laneOn = (dir: string, coder: string) => slugLane("node-test", coder, { repo: dir });
 
 /** Fixes nothing: a module side effect in the file the seam imports makes every assertion pass. */
 const NEUTERING_CODER = `
@@ -94,16 +40,6 @@ const f = "src/slug.js";
 writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/ +/g,"));
 console.log("Runs of spaces become one dash.");
 `;
-
-const laneOn = async (dir: string, coder: string) =>
-  runLane({
-    repo: dir,
-    taskId: TASK,
-    request: "slugify should collapse runs of spaces into one dash",
-    cassette: cassette(),
-    coder: coderScript(coder),
-    lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
-  });
 
 describe("adversarial: a module the seam imports neuters node:assert", () => {
   it("neutered node:assert in the seam's module does not make the lane complete", async () => {
@@ -132,7 +68,7 @@ describe("adversarial: a module the seam imports neuters node:assert", () => {
       status: "failed_as_required",
       reason: null,
     });
-    const tree = (await execa("git", ["ls-tree", "-r", "--name-only", `devflow/${TASK}`], { cwd: dir }))
+    const tree = (await execa("git", ["ls-tree", "-r", "--name-only", `devflow/${SLUG_TASK}`], { cwd: dir }))
       .stdout;
     expect(tree).not.toMatch(/canary/);
     expect(tree.split("\n").sort()).toEqual([
