@@ -79,13 +79,14 @@ describe("scenario discovery", () => {
     );
   });
 
-  it("leaves index.ts, scenario.ts and tests out and orders scenarios by group, then name", async () => {
+  it("leaves index.ts, scenario.ts, setups.ts and tests out and orders scenarios by group, then name", async () => {
     const dir = folder({
       "b.ts": definition("b") + evaluator,
       "a.ts": definition("a").replace('"arm"', '"subagent"') + evaluator,
       "c.ts": definition("c") + evaluator,
       "index.ts": "export {};\n",
       "scenario.ts": "export {};\n",
+      "setups.ts": "export {};\n",
       "c.test.ts": "export {};\n",
     });
     expect((await loadScenarios(dir)).map((m) => m.scenario.name)).toEqual(["b", "c", "a"]);

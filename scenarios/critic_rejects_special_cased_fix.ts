@@ -6,8 +6,8 @@ import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
 import { gradeScope } from "../evals/graders/scope.js";
 import { gradeReadiness, gradeRespawns } from "../evals/graders/supervision.js";
 import type { Evaluator } from "../evals/types.js";
-import { DEMO_REQUEST } from "../src/index.js";
 import { defineScenario } from "./scenario.js";
+import { repairedOnSecondAttempt, trimEmailsLaneInput } from "./setups.js";
 
 /**
  * The critic is the only verifier that can see a fix special-casing the seam's input (seam and
@@ -20,31 +20,12 @@ export const scenario = defineScenario({
     "The coder's first attempt special-cases the repro's one email: the seam and the suite go green, but the critic judges the criterion unmet, the Iterator respawns with that lesson, and attempt-002 trims every email.",
   kind: "lane",
   group: "iterator_loop",
-  input: {
-    request: DEMO_REQUEST,
-    priorTurns: [],
-    fixture: "csv-import",
-    coder: "special-case-coder.mjs",
-  },
-  expected: {
-    terminal: "completed",
-    attempts: 2,
-    runStates: [
-      "ready_for_coder",
-      "coding",
-      "verifying",
-      "needs_respawn",
-      "coding",
-      "verifying",
-      "completed",
-    ],
-    changeWithin: ["src/csv-import.js"],
-    checks: [
-      "a green seam is not enough: the critic rejects a fix that special-cases the repro",
-      "the critic's reason reaches the respawned coder as a lesson",
-      "attempt-002 fixes the behaviour, not the test input",
-    ],
-  },
+  input: trimEmailsLaneInput("special-case-coder.mjs"),
+  expected: repairedOnSecondAttempt([
+    "a green seam is not enough: the critic rejects a fix that special-cases the repro",
+    "the critic's reason reaches the respawned coder as a lesson",
+    "attempt-002 fixes the behaviour, not the test input",
+  ]),
   cassette: "critic_rejects_special_cased_fix.json",
   referee: { hidden: "csv-trim-email" },
 });

@@ -4,9 +4,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Evaluator } from "../evals/types.js";
 import type { Scenario, ScenarioGroup } from "./scenario.js";
 
-/** This folder: every `<name>.ts` here except scenario.ts and index.ts is one scenario. */
+/** This folder: every `<name>.ts` here except scenario.ts, index.ts and setups.ts is one scenario. */
 export const SCENARIOS_DIR = dirname(fileURLToPath(import.meta.url));
-const NOT_SCENARIOS = new Set(["index.ts", "scenario.ts"]);
+const NOT_SCENARIOS = new Set(["index.ts", "scenario.ts", "setups.ts"]);
 
 /** A scenario file: the scenario's definition and the evaluator that grades its runs. */
 export interface ScenarioModule {

@@ -4,6 +4,7 @@ import { gradeObservation } from "../evals/graders/observation.js";
 import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
 import type { Check, Evaluator } from "../evals/types.js";
 import { defineScenario } from "./scenario.js";
+import { cartTotalObserverInput } from "./setups.js";
 
 /**
  * The red-on-base check is what stands between a lying Observer and the coder. Without this
@@ -16,43 +17,7 @@ export const scenario = defineScenario({
     'The Observer hands over a "repro" that already passes on the untouched code and claims seam_created; devflow\'s own run of it on base is green, so the observation is recorded not_confirmed and the lane asks for context instead of coding.',
   kind: "observer",
   group: "observation",
-  input: {
-    request: "The cart badge total ignores quantities: two teas at $4.00 show $4.00.",
-    priorTurns: [],
-    role: "observer",
-    fixture: "cart-summary",
-    task: {
-      title: "Cart total ignores quantities",
-      task_type: "error_fix",
-      task_details: {
-        error_fix: {
-          reported_error: "Two teas at $4.00 show a total of $4.00",
-          error_location_hints: ["src/cart.js cartTotal"],
-          logs_or_trace: null,
-        },
-        quick_change: null,
-        targeted_improvement: null,
-      },
-      current_behavior: "The badge total ignores item quantities.",
-      desired_behavior: "The badge total is the sum of price × quantity.",
-      surface_hints: {
-        files: ["src/cart.js"],
-        routes: [],
-        components: ["cart badge"],
-        functions: ["cartTotal"],
-      },
-      facts: ["Two teas at $4.00 show $4.00"],
-      assumptions: ["cartTotal computes the badge total"],
-      blocking_unknowns: [],
-      success_criteria: ["cartSummary for two teas at $4.00 returns '2 items · $8.00'"],
-      scope_boundary: {
-        statement: "The cart total only.",
-        allowed_paths: ["src/cart.js", "test/**"],
-        out_of_scope: ["price formatting"],
-      },
-      recommended_next_step: "observe",
-    },
-  },
+  input: cartTotalObserverInput(),
   expected: {
     observationStatus: ["not_confirmed"],
     observationVerdict: "needs_more_context",

@@ -6,6 +6,7 @@ import { loadRunArtifacts } from "../evals/graders/run-artifacts.js";
 import type { Evaluator } from "../evals/types.js";
 import { FIXTURES_DIR } from "../src/index.js";
 import { defineScenario } from "./scenario.js";
+import { cartTotalObserverInput } from "./setups.js";
 
 export const scenario = defineScenario({
   name: "observer_repro_creation",
@@ -13,43 +14,7 @@ export const scenario = defineScenario({
     "No existing test shows the wrong cart total, so the Observer writes one narrow repro test, runs it red, and hands it over as the failing seam with an explicit green condition.",
   kind: "observer",
   group: "subagent",
-  input: {
-    request: "The cart badge total ignores quantities: two teas at $4.00 show $4.00.",
-    priorTurns: [],
-    role: "observer",
-    fixture: "cart-summary",
-    task: {
-      title: "Cart total ignores quantities",
-      task_type: "error_fix",
-      task_details: {
-        error_fix: {
-          reported_error: "Two teas at $4.00 show a total of $4.00",
-          error_location_hints: ["src/cart.js cartTotal"],
-          logs_or_trace: null,
-        },
-        quick_change: null,
-        targeted_improvement: null,
-      },
-      current_behavior: "The badge total ignores item quantities.",
-      desired_behavior: "The badge total is the sum of price × quantity.",
-      surface_hints: {
-        files: ["src/cart.js"],
-        routes: [],
-        components: ["cart badge"],
-        functions: ["cartTotal"],
-      },
-      facts: ["Two teas at $4.00 show $4.00"],
-      assumptions: ["cartTotal computes the badge total"],
-      blocking_unknowns: [],
-      success_criteria: ["cartSummary for two teas at $4.00 returns '2 items · $8.00'"],
-      scope_boundary: {
-        statement: "The cart total only.",
-        allowed_paths: ["src/cart.js", "test/**"],
-        out_of_scope: ["price formatting"],
-      },
-      recommended_next_step: "observe",
-    },
-  },
+  input: cartTotalObserverInput(),
   expected: {
     observationStatus: ["seam_created"],
     observationVerdict: "ready_for_coder",
