@@ -11,7 +11,7 @@ import { assertTaskId } from "./task-id.js";
  *   .devflow/iterate/<task id>/    an iterate task's artifacts (the ArtifactStore's dir)
  *   .devflow/insight/<record id>/  an insight answer
  *   .devflow/idea/<record id>/     an idea brief
- *   .devflow/worktrees/<task id>   a task's git worktree (and `.base-*` checkouts of tests and tools)
+ *   .devflow/worktrees/<task id>   a task's checkout (the coder's)
  *   .devflow/verify/<task id>      the task's verification checkout (seam, integrity, regression run here)
  *   .devflow/verify/<task id>.git  its git dir: devflow's own object store for snapshots (ADR 0024)
  */

@@ -1,4 +1,3 @@
-export { withBaseWorktree } from "./base-worktree.js";
 export {
   compareAndSwapRef,
   isAncestor,
