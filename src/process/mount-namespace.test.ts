@@ -39,6 +39,51 @@ describe.runIf(mountNamespaceWorks())("a confined run with a mount plan (ADR 002
   });
 });
 
+describe.runIf(mountNamespaceWorks())("a mount plan with further exposed directories (ADR 0031)", () => {
+  it("binds each back as asked (writable or read-only) and hides the rest of the home", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "devflow-mounts-also-"));
+    const home = join(repo, ".devflow");
+    const checkout = join(home, "verify", "t");
+    const out = join(home, "iterate", "t", "seam.log.out");
+    const bin = join(home, "iterate", "t", "seam.log.bin");
+    for (const dir of [checkout, out, bin]) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(bin, "node"), "pinned");
+    writeFileSync(join(home, "iterate", "t", "task_artifact.json"), "{}");
+    const script = [
+      `echo report > ${out}/report && echo wrote-report`,
+      `cat ${bin}/node && echo`,
+      `echo evil > ${bin}/node 2>/dev/null && echo wrote-bin`,
+      `test -e ${home}/iterate/t/task_artifact.json && echo saw-artifact`,
+      "echo ok > here.txt && echo wrote-checkout",
+      "pwd",
+    ].join("; ");
+    const run = await runProcess({
+      command: script,
+      shell: true,
+      cwd: checkout,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      timeoutMs: 10_000,
+      confine: true,
+      mounts: {
+        readOnly: repo,
+        hide: home,
+        expose: checkout,
+        alsoExpose: [
+          { path: out, writable: true },
+          { path: bin, writable: false },
+        ],
+      },
+    });
+    expect(run.output).toContain("wrote-report");
+    expect(run.output).toContain("pinned");
+    expect(run.output).toContain("wrote-checkout");
+    expect(run.output).toContain(checkout);
+    expect(run.output).not.toMatch(/wrote-bin|saw-artifact/);
+    expect(readFileSync(join(out, "report"), "utf8")).toBe("report\n");
+    expect(readFileSync(join(bin, "node"), "utf8")).toBe("pinned");
+  });
+});
+
 describe("where mount namespaces are expected", () => {
   // As root on Linux the namespace must work: a probe that fails there would silently turn the
   // confinement (and the tests above) off.

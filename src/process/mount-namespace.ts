@@ -4,37 +4,67 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * What a confined run may see of the user's repository (ADR 0025): the repository read-only,
- * devflow's home hidden, only the run's own checkout (inside the home) writable.
+ * What a confined run may see of the user's repository (ADR 0025, 0031): the repository read-only,
+ * devflow's home hidden, only what the run needs inside the home bound back.
  */
 export interface MountPlan {
   /** The user's checkout (its `.git` and linked `node_modules` included): read-only. */
   readOnly: string;
   /** devflow's home `<repo>/.devflow`: covered by an empty tmpfs (state, artifacts, other checkouts gone). */
   hide: string;
-  /** The coder's checkout inside `hide`: bound back, writable; the run starts there. */
+  /** The run's checkout inside `hide` (the coder's, or the task's verification checkout): bound back, writable; the run starts there. */
   expose: string;
+  /**
+   * Further directories inside `hide` bound back (a verification run's report directory,
+   * writable, and its pinned bin directory, read-only: ADR 0031). They must exist, must not
+   * nest in each other or in `expose`, and are the only other paths of the home the run sees.
+   */
+  alsoExpose?: readonly ExposedDir[];
 }
+
+export interface ExposedDir {
+  path: string;
+  writable: boolean;
+}
+
+/** The part of a plan that is the same for every run of a task: what is read-only, what is hidden. */
+export type RepoMounts = Pick<MountPlan, "readOnly" | "hide">;
 
 /**
  * Runs in the new mount namespace (private propagation: nothing leaks back to the host), then
- * execs the command. The checkout is parked on a temporary mount point before the tmpfs covers
- * it, and bound back afterwards; `cd` re-resolves the working directory through the new mounts.
+ * execs the command. Arguments: the read-only path, the hidden path, then `rw|ro <dir>` pairs
+ * (the first is the run's checkout), `--`, the command. Each exposed directory is parked on a
+ * temporary mount point before the tmpfs covers it and bound back afterwards (read-only where
+ * asked); `cd` re-resolves the working directory through the new mounts.
  */
 const SCRIPT = [
   "set -e",
-  "ro=$1; hide=$2; expose=$3; shift 3",
+  "ro=$1; hide=$2; shift 2",
   "stash=$(mktemp -d)",
-  'mount --bind "$expose" "$stash"',
+  "n=0; m=",
+  "for a do",
+  '  [ "$a" = -- ] && break',
+  '  if [ -z "$m" ]; then m=$a; continue; fi',
+  '  n=$((n+1)); mkdir "$stash/$n"; mount --bind "$a" "$stash/$n"; m=',
+  "done",
   'mount --bind "$ro" "$ro"',
   'mount -o remount,bind,ro "$ro"',
   'mount -t tmpfs -o mode=0755,size=1m devflow-hidden "$hide"',
-  'mkdir -p "$expose"',
-  'mount --bind "$stash" "$expose"',
-  'umount "$stash"',
+  "n=0; m=; first=",
+  "for a do",
+  '  [ "$a" = -- ] && break',
+  '  if [ -z "$m" ]; then m=$a; continue; fi',
+  '  n=$((n+1)); mkdir -p "$a"; mount --bind "$stash/$n" "$a"',
+  '  if [ "$m" = ro ]; then mount -o remount,bind,ro "$a"; fi',
+  '  umount "$stash/$n"; rmdir "$stash/$n"',
+  '  if [ -z "$first" ]; then first=$a; fi',
+  "  m=",
+  "done",
   'rmdir "$stash"',
   'mount -o remount,ro "$hide"',
-  'cd "$expose"',
+  'while [ "$1" != -- ]; do shift; done',
+  "shift",
+  'cd "$first"',
   'exec "$@"',
 ].join("\n");
 
@@ -87,7 +117,9 @@ export function mountNamespaceWorks(): boolean {
 }
 
 function mountArgv(plan: MountPlan): string[] {
-  return [...UNSHARE, "/bin/sh", "-c", SCRIPT, "devflow-mounts", plan.readOnly, plan.hide, plan.expose];
+  const exposed = [{ path: plan.expose, writable: true }, ...(plan.alsoExpose ?? [])];
+  const pairs = exposed.flatMap((d) => [d.writable ? "rw" : "ro", d.path]);
+  return [...UNSHARE, "/bin/sh", "-c", SCRIPT, "devflow-mounts", plan.readOnly, plan.hide, ...pairs, "--"];
 }
 
 /** For tests: forget the probe result. */

@@ -1,3 +1,5 @@
+import { devflowDir } from "../../../home/index.js";
+import type { RepoMounts } from "../../../process/mount-namespace.js";
 import { openVerifyCheckout, resetVerifyCheckout } from "../../../workspace/index.js";
 import { dependencyLinks, linkDependencies } from "../link-dependencies.js";
 
@@ -25,3 +27,14 @@ export async function verificationCheckoutAt(task: TaskCheckouts, treeish: strin
   await linkDependencies(task.repoRoot, checkout.dir);
   return checkout.dir;
 }
+
+/**
+ * How every verification command of the task sees the repository where mount namespaces work
+ * (ADR 0031): the user's checkout (and the `node_modules` linked from it) read-only, devflow's
+ * home hidden but for the checkout the command runs in and its own report directory. The commands
+ * run the coder's code, so they get the coder's confinement.
+ */
+export const verifierMounts = (task: Pick<TaskCheckouts, "repoRoot">): RepoMounts => ({
+  readOnly: task.repoRoot,
+  hide: devflowDir(task.repoRoot),
+});
