@@ -20,6 +20,19 @@ export interface MountPlan {
    * nest in each other or in `expose`, and are the only other paths of the home the run sees.
    */
   alsoExpose?: readonly ExposedDir[];
+  /**
+   * The user's installed dependencies (`node_modules` and the like, by real path: a link may lead
+   * out of the repository): bound read-only. With `copyOnWrite` (verification runs, ADR 0031) an
+   * overlay with a throwaway tmpfs layer goes on top, so runners can write their caches there
+   * (vitest bundles its config into `node_modules/.vite-temp`) while nothing reaches the user's
+   * copy and nothing is left for the next run. Where overlayfs is unavailable it stays read-only.
+   */
+  dependencies?: readonly DependencyDir[];
+}
+
+export interface DependencyDir {
+  path: string;
+  copyOnWrite: boolean;
 }
 
 export interface ExposedDir {
@@ -28,12 +41,13 @@ export interface ExposedDir {
 }
 
 /** The part of a plan that is the same for every run of a task: what is read-only, what is hidden. */
-export type RepoMounts = Pick<MountPlan, "readOnly" | "hide">;
+export type RepoMounts = Pick<MountPlan, "readOnly" | "hide" | "dependencies">;
 
 /**
  * Runs in the new mount namespace (private propagation: nothing leaks back to the host), then
  * execs the command. Arguments: the read-only path, the hidden path, then `rw|ro <dir>` pairs
- * (the first is the run's checkout), `--`, the command. Each exposed directory is parked on a
+ * (the first is the run's checkout), `--`, `ro|cow <dir>` pairs (dependencies), `--`, the command.
+ * Each exposed directory is parked on a
  * temporary mount point before the tmpfs covers it and bound back afterwards (read-only where
  * asked); `cd` re-resolves the working directory through the new mounts.
  */
@@ -61,9 +75,21 @@ const SCRIPT = [
   "  m=",
   "done",
   'rmdir "$stash"',
-  'mount -o remount,ro "$hide"',
   'while [ "$1" != -- ]; do shift; done',
   "shift",
+  // Dependencies: read-only (they may lie outside the repository); copy-on-write layers live on
+  // tmpfs mounts inside the hidden home, so they vanish with the namespace.
+  "n=0",
+  'while [ "$1" != -- ]; do',
+  "  m=$1; d=$2; shift 2; n=$((n+1))",
+  '  mount --bind "$d" "$d"; mount -o remount,bind,ro "$d"',
+  '  if [ "$m" = cow ]; then',
+  '    c="$hide/.devflow-cow-$n"; mkdir "$c"; mount -t tmpfs -o mode=0700 devflow-cow "$c"; mkdir "$c/u" "$c/w"',
+  '    mount -t overlay devflow-deps -o "lowerdir=$d,upperdir=$c/u,workdir=$c/w" "$d" 2>/dev/null || true',
+  "  fi",
+  "done",
+  "shift",
+  'mount -o remount,ro "$hide"',
   'cd "$first"',
   'exec "$@"',
 ].join("\n");
@@ -119,7 +145,20 @@ export function mountNamespaceWorks(): boolean {
 function mountArgv(plan: MountPlan): string[] {
   const exposed = [{ path: plan.expose, writable: true }, ...(plan.alsoExpose ?? [])];
   const pairs = exposed.flatMap((d) => [d.writable ? "rw" : "ro", d.path]);
-  return [...UNSHARE, "/bin/sh", "-c", SCRIPT, "devflow-mounts", plan.readOnly, plan.hide, ...pairs, "--"];
+  const deps = (plan.dependencies ?? []).flatMap((d) => [d.copyOnWrite ? "cow" : "ro", d.path]);
+  return [
+    ...UNSHARE,
+    "/bin/sh",
+    "-c",
+    SCRIPT,
+    "devflow-mounts",
+    plan.readOnly,
+    plan.hide,
+    ...pairs,
+    "--",
+    ...deps,
+    "--",
+  ];
 }
 
 /** For tests: forget the probe result. */
