@@ -39,6 +39,95 @@ describe.runIf(mountNamespaceWorks())("a confined run with a mount plan (ADR 002
   });
 });
 
+describe.runIf(mountNamespaceWorks())("a mount plan with further exposed directories (ADR 0031)", () => {
+  it("binds each back as asked (writable or read-only) and hides the rest of the home", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "devflow-mounts-also-"));
+    const home = join(repo, ".devflow");
+    const checkout = join(home, "verify", "t");
+    const out = join(home, "iterate", "t", "seam.log.out");
+    const bin = join(home, "iterate", "t", "seam.log.bin");
+    for (const dir of [checkout, out, bin]) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(bin, "node"), "pinned");
+    writeFileSync(join(home, "iterate", "t", "task_artifact.json"), "{}");
+    const script = [
+      `echo report > ${out}/report && echo wrote-report`,
+      `cat ${bin}/node && echo`,
+      `echo evil > ${bin}/node 2>/dev/null && echo wrote-bin`,
+      `test -e ${home}/iterate/t/task_artifact.json && echo saw-artifact`,
+      "echo ok > here.txt && echo wrote-checkout",
+      "pwd",
+    ].join("; ");
+    const run = await runProcess({
+      command: script,
+      shell: true,
+      cwd: checkout,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      timeoutMs: 10_000,
+      confine: true,
+      mounts: {
+        readOnly: repo,
+        hide: home,
+        expose: checkout,
+        alsoExpose: [
+          { path: out, writable: true },
+          { path: bin, writable: false },
+        ],
+      },
+    });
+    expect(run.output).toContain("wrote-report");
+    expect(run.output).toContain("pinned");
+    expect(run.output).toContain("wrote-checkout");
+    expect(run.output).toContain(checkout);
+    expect(run.output).not.toMatch(/wrote-bin|saw-artifact/);
+    expect(readFileSync(join(out, "report"), "utf8")).toBe("report\n");
+    expect(readFileSync(join(bin, "node"), "utf8")).toBe("pinned");
+  });
+});
+
+describe.runIf(mountNamespaceWorks())("a mount plan's dependencies (ADR 0031)", () => {
+  it("are read-only wherever they live; copy-on-write ones take writes that never reach the host", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "devflow-mounts-deps-"));
+    const outside = mkdtempSync(join(tmpdir(), "devflow-mounts-deps-outside-"));
+    const home = join(repo, ".devflow");
+    const checkout = join(home, "verify", "t");
+    mkdirSync(checkout, { recursive: true });
+    const inRepo = join(repo, "node_modules");
+    mkdirSync(join(inRepo, "pkg"), { recursive: true });
+    writeFileSync(join(inRepo, "pkg", "index.js"), "1");
+    writeFileSync(join(outside, "index.js"), "1");
+    const script = [
+      `echo 2 > ${inRepo}/pkg/index.js && echo wrote-cow`,
+      `mkdir -p ${inRepo}/.vite-temp && echo cache > ${inRepo}/.vite-temp/c && echo wrote-cache`,
+      `cat ${inRepo}/pkg/index.js`,
+      `echo 2 > ${outside}/index.js 2>/dev/null && echo wrote-outside`,
+    ].join("; ");
+    const run = await runProcess({
+      command: script,
+      shell: true,
+      cwd: checkout,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      timeoutMs: 10_000,
+      confine: true,
+      mounts: {
+        readOnly: repo,
+        hide: home,
+        expose: checkout,
+        dependencies: [
+          { path: inRepo, copyOnWrite: true },
+          { path: outside, copyOnWrite: false },
+        ],
+      },
+    });
+    expect(run.output).toContain("wrote-cow");
+    expect(run.output).toContain("wrote-cache");
+    expect(run.output).not.toContain("wrote-outside");
+    expect(readFileSync(join(inRepo, "pkg", "index.js"), "utf8")).toBe("1");
+    expect(existsSync(join(inRepo, ".vite-temp"))).toBe(false);
+    expect(readFileSync(join(outside, "index.js"), "utf8")).toBe("1");
+    expect(existsSync(join(home, ".devflow-cow-1"))).toBe(false);
+  });
+});
+
 describe("where mount namespaces are expected", () => {
   // As root on Linux the namespace must work: a probe that fails there would silently turn the
   // confinement (and the tests above) off.

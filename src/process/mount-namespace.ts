@@ -4,37 +4,93 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * What a confined run may see of the user's repository (ADR 0025): the repository read-only,
- * devflow's home hidden, only the run's own checkout (inside the home) writable.
+ * What a confined run may see of the user's repository (ADR 0025, 0031): the repository read-only,
+ * devflow's home hidden, only what the run needs inside the home bound back.
  */
 export interface MountPlan {
   /** The user's checkout (its `.git` and linked `node_modules` included): read-only. */
   readOnly: string;
   /** devflow's home `<repo>/.devflow`: covered by an empty tmpfs (state, artifacts, other checkouts gone). */
   hide: string;
-  /** The coder's checkout inside `hide`: bound back, writable; the run starts there. */
+  /** The run's checkout inside `hide` (the coder's, or the task's verification checkout): bound back, writable; the run starts there. */
   expose: string;
+  /**
+   * Further directories inside `hide` bound back (a verification run's report directory,
+   * writable, and its pinned bin directory, read-only: ADR 0031). They must exist, must not
+   * nest in each other or in `expose`, and are the only other paths of the home the run sees.
+   */
+  alsoExpose?: readonly ExposedDir[];
+  /**
+   * The user's installed dependencies (`node_modules` and the like, by real path: a link may lead
+   * out of the repository): bound read-only. With `copyOnWrite` (verification runs, ADR 0031) an
+   * overlay with a throwaway tmpfs layer goes on top, so runners can write their caches there
+   * (vitest bundles its config into `node_modules/.vite-temp`) while nothing reaches the user's
+   * copy and nothing is left for the next run. Where overlayfs is unavailable it stays read-only.
+   */
+  dependencies?: readonly DependencyDir[];
 }
+
+export interface DependencyDir {
+  path: string;
+  copyOnWrite: boolean;
+}
+
+export interface ExposedDir {
+  path: string;
+  writable: boolean;
+}
+
+/** The part of a plan that is the same for every run of a task: what is read-only, what is hidden. */
+export type RepoMounts = Pick<MountPlan, "readOnly" | "hide" | "dependencies">;
 
 /**
  * Runs in the new mount namespace (private propagation: nothing leaks back to the host), then
- * execs the command. The checkout is parked on a temporary mount point before the tmpfs covers
- * it, and bound back afterwards; `cd` re-resolves the working directory through the new mounts.
+ * execs the command. Arguments: the read-only path, the hidden path, then `rw|ro <dir>` pairs
+ * (the first is the run's checkout), `--`, `ro|cow <dir>` pairs (dependencies), `--`, the command.
+ * Each exposed directory is parked on a
+ * temporary mount point before the tmpfs covers it and bound back afterwards (read-only where
+ * asked); `cd` re-resolves the working directory through the new mounts.
  */
 const SCRIPT = [
   "set -e",
-  "ro=$1; hide=$2; expose=$3; shift 3",
+  "ro=$1; hide=$2; shift 2",
   "stash=$(mktemp -d)",
-  'mount --bind "$expose" "$stash"',
+  "n=0; m=",
+  "for a do",
+  '  [ "$a" = -- ] && break',
+  '  if [ -z "$m" ]; then m=$a; continue; fi',
+  '  n=$((n+1)); mkdir "$stash/$n"; mount --bind "$a" "$stash/$n"; m=',
+  "done",
   'mount --bind "$ro" "$ro"',
   'mount -o remount,bind,ro "$ro"',
   'mount -t tmpfs -o mode=0755,size=1m devflow-hidden "$hide"',
-  'mkdir -p "$expose"',
-  'mount --bind "$stash" "$expose"',
-  'umount "$stash"',
+  "n=0; m=; first=",
+  "for a do",
+  '  [ "$a" = -- ] && break',
+  '  if [ -z "$m" ]; then m=$a; continue; fi',
+  '  n=$((n+1)); mkdir -p "$a"; mount --bind "$stash/$n" "$a"',
+  '  if [ "$m" = ro ]; then mount -o remount,bind,ro "$a"; fi',
+  '  umount "$stash/$n"; rmdir "$stash/$n"',
+  '  if [ -z "$first" ]; then first=$a; fi',
+  "  m=",
+  "done",
   'rmdir "$stash"',
+  'while [ "$1" != -- ]; do shift; done',
+  "shift",
+  // Dependencies: read-only (they may lie outside the repository); copy-on-write layers live on
+  // tmpfs mounts inside the hidden home, so they vanish with the namespace.
+  "n=0",
+  'while [ "$1" != -- ]; do',
+  "  m=$1; d=$2; shift 2; n=$((n+1))",
+  '  mount --bind "$d" "$d"; mount -o remount,bind,ro "$d"',
+  '  if [ "$m" = cow ]; then',
+  '    c="$hide/.devflow-cow-$n"; mkdir "$c"; mount -t tmpfs -o mode=0700 devflow-cow "$c"; mkdir "$c/u" "$c/w"',
+  '    mount -t overlay devflow-deps -o "lowerdir=$d,upperdir=$c/u,workdir=$c/w" "$d" 2>/dev/null || true',
+  "  fi",
+  "done",
+  "shift",
   'mount -o remount,ro "$hide"',
-  'cd "$expose"',
+  'cd "$first"',
   'exec "$@"',
 ].join("\n");
 
@@ -87,7 +143,22 @@ export function mountNamespaceWorks(): boolean {
 }
 
 function mountArgv(plan: MountPlan): string[] {
-  return [...UNSHARE, "/bin/sh", "-c", SCRIPT, "devflow-mounts", plan.readOnly, plan.hide, plan.expose];
+  const exposed = [{ path: plan.expose, writable: true }, ...(plan.alsoExpose ?? [])];
+  const pairs = exposed.flatMap((d) => [d.writable ? "rw" : "ro", d.path]);
+  const deps = (plan.dependencies ?? []).flatMap((d) => [d.copyOnWrite ? "cow" : "ro", d.path]);
+  return [
+    ...UNSHARE,
+    "/bin/sh",
+    "-c",
+    SCRIPT,
+    "devflow-mounts",
+    plan.readOnly,
+    plan.hide,
+    ...pairs,
+    "--",
+    ...deps,
+    "--",
+  ];
 }
 
 /** For tests: forget the probe result. */

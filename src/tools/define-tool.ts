@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { DynamicStructuredTool } from "langchain";
 import { tool } from "langchain";
 import { z } from "zod";
+import type { MountPlan } from "../process/mount-namespace.js";
 import { redactSecrets, secretsFromEnv } from "../util/redact.js";
 import { limitToolOutput } from "./limit-output.js";
 import { ToolRefusal } from "./tool-refusal.js";
@@ -17,6 +18,17 @@ export interface ToolContext {
   written: Set<string>;
   /** Cap for one tool result in bytes (default MAX_TOOL_OUTPUT_BYTES). */
   maxOutputBytes?: number;
+  /**
+   * Set for a coder's tools (ADR 0031): run_command then runs confined like a coder CLI, with the
+   * coder run's marker and, where mount namespaces work, its mount plan (the user's checkout
+   * read-only, devflow's home hidden but for `worktree`).
+   */
+  confinement?: ToolConfinement;
+}
+
+export interface ToolConfinement {
+  runMarker?: string;
+  mounts?: MountPlan;
 }
 
 export interface ToolSpec<S extends z.ZodObject> {

@@ -6,7 +6,7 @@ import { searchTool } from "./search.js";
 import { writeTestFileTool } from "./write-test-file.js";
 
 export { type AnswerRepairOptions, answerRepairMiddleware } from "./answer-repair-middleware.js";
-export type { AgentTool, ToolContext, ToolFactory, ToolSpec } from "./define-tool.js";
+export type { AgentTool, ToolConfinement, ToolContext, ToolFactory, ToolSpec } from "./define-tool.js";
 export { defineTool, loadToolDescription, MAX_TOOL_OUTPUT_BYTES } from "./define-tool.js";
 export { limitToolOutput } from "./limit-output.js";
 export { listFilesTool } from "./list-files.js";

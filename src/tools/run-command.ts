@@ -20,6 +20,8 @@ const DEFAULT_OUTPUT_BYTES = 12 * 1024;
 /**
  * run_command: a shell command in the worktree root through the shared process runner, so it gets
  * its own process group, closed stdin, an allowlisted environment (no API keys) and a hard timeout.
+ * For a coder (`ctx.confinement`, ADR 0031) it also runs confined like a coder CLI: its own PID
+ * namespace and the coder's run marker, and the coder's mount plan where mount namespaces work.
  */
 export function runCommandTool(options: RunCommandOptions = {}): ToolFactory {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
@@ -56,6 +58,13 @@ export function runCommandTool(options: RunCommandOptions = {}): ToolFactory {
         timeoutMs,
         signal: ctx.signal,
         maxExcerptBytes,
+        ...(ctx.confinement
+          ? {
+              confine: true,
+              ...(ctx.confinement.runMarker !== undefined ? { runMarker: ctx.confinement.runMarker } : {}),
+              ...(ctx.confinement.mounts !== undefined ? { mounts: ctx.confinement.mounts } : {}),
+            }
+          : {}),
       });
       const lines = [`$ ${args.command}`];
       if (result.spawnError) {

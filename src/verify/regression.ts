@@ -4,6 +4,7 @@ import type {
   RegressionComparedPayload,
   RegressionEnvelope,
 } from "../artifacts/schemas/verifier-envelope.js";
+import type { RepoMounts } from "../process/mount-namespace.js";
 import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
@@ -37,6 +38,8 @@ export interface BaselineInput {
   timeoutMs: number;
   logPath: string;
   signal?: AbortSignal;
+  /** The run's mount namespace (ADR 0031): see VerifierCommand.mounts. */
+  mounts?: RepoMounts;
 }
 
 /** Runs the test command once on base; the caller stores the result and passes it to every attempt. */
@@ -51,6 +54,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
       logPath: input.logPath,
       reportPath: reportPathFor(input.logPath),
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.mounts ? { mounts: input.mounts } : {}),
     });
     const error =
       run.failure ??
@@ -102,6 +106,8 @@ export interface RegressionVerifierInput {
   changedFiles?: readonly string[];
   /** The task's allowed_paths: only a file named there exactly may change the test setup. */
   allowedPaths?: readonly string[];
+  /** The run's mount namespace (ADR 0031): see VerifierCommand.mounts. */
+  mounts?: RepoMounts;
 }
 
 export const NO_TEST_COMMAND_SUMMARY =
@@ -195,6 +201,7 @@ async function reportRegression(
     logPath: input.logPath,
     reportPath: reportPathFor(input.logPath),
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.mounts ? { mounts: input.mounts } : {}),
   });
   const refs = [input.logPath, baseline.logPath];
   const common = {

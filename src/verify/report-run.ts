@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { z } from "zod";
+import type { RepoMounts } from "../process/mount-namespace.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import {
   detectRunner,
@@ -131,9 +132,15 @@ export interface ReportRunInput {
   cwd: string;
   timeoutMs: number;
   logPath: string;
-  /** Outside the checkout; removed before the run so a dead runner cannot leave an old report. */
+  /**
+   * Outside the checkout, in a directory of its own (`reportPathFor`): removed before the run so a
+   * dead runner cannot leave an old report. With `mounts` that directory is the one place of
+   * devflow's home besides the checkout the run may write.
+   */
   reportPath: string;
   signal?: AbortSignal;
+  /** The mount namespace of the run (ADR 0031); see VerifierCommand.mounts. */
+  mounts?: RepoMounts;
 }
 
 /** Runs a pinned runner invocation with its report flags, in `cwd`, and reads the report. */
@@ -143,16 +150,27 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const request = adapter.command(input.invocation.script, input.reportPath);
   const command = request.kind === "report_file" ? request.command : input.invocation.script;
   await removeStaleReport(input.reportPath);
+  const reportDir = dirname(input.reportPath);
+  mkdirSync(reportDir, { recursive: true });
   const tampered = changedBinaries(input.invocation, input.cwd);
+  const binDir = pinnedBinDir(input.invocation, input.logPath);
   const run = await runVerifierCommand({
     command,
     cwd: input.cwd,
     timeoutMs: input.timeoutMs,
     logPath: input.logPath,
-    pathPrefix: [pinnedBinDir(input.invocation, input.logPath), join(input.cwd, "node_modules", ".bin")].join(
-      delimiter,
-    ),
+    pathPrefix: [binDir, join(input.cwd, "node_modules", ".bin")].join(delimiter),
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.mounts
+      ? {
+          mounts: input.mounts,
+          // The runner writes its report; the pinned binaries are only read.
+          alsoExpose: [
+            { path: reportDir, writable: true },
+            { path: binDir, writable: false },
+          ],
+        }
+      : {}),
   });
   const after = changedBinaries(input.invocation, input.cwd);
   if (tampered.length > 0 || after.length > 0)
@@ -170,5 +188,8 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   return { run, report, command, unsupported: null };
 }
 
-/** The report file next to a log (the log directory is devflow's, outside any checkout). */
-export const reportPathFor = (logPath: string): string => `${logPath}.report`;
+/**
+ * The report file of a log's run, in a directory of its own next to the log (devflow's, outside
+ * any checkout): in a mount namespace only that directory is writable, not the log's (ADR 0031).
+ */
+export const reportPathFor = (logPath: string): string => join(`${logPath}.out`, "report");

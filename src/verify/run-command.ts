@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { delimiter, dirname } from "node:path";
 import { endMarkedProcesses, newRunMarker, processesWithMarker } from "../process/containment.js";
 import { baseEnv } from "../process/env.js";
+import type { ExposedDir, RepoMounts } from "../process/mount-namespace.js";
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt } from "../util/truncate.js";
@@ -22,6 +23,14 @@ export interface VerifierCommand {
   signal?: AbortSignal;
   /** Prepended to PATH (e.g. the checkout's node_modules/.bin, as npm does for scripts). */
   pathPrefix?: string;
+  /**
+   * Where mount namespaces work: the user's checkout read-only and devflow's home hidden but for
+   * this command's checkout (`cwd`) and its own report/bin directories (ADR 0031). The lane always
+   * passes it; without it the command runs in the PID namespace only.
+   */
+  mounts?: RepoMounts;
+  /** With `mounts`: directories of devflow's home the command needs besides `cwd` (its report, its bin dir). */
+  alsoExpose?: readonly ExposedDir[];
 }
 
 export interface VerifierCommandRun extends ProcessRunResult {
@@ -36,7 +45,9 @@ const QUIET_ENV = { CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
 
 /**
  * Runs a seam or test command through the shared process runner, confined like a coder (ADR 0020,
- * 0023): its own process group, its own PID namespace where available, and its own run marker.
+ * 0023, 0031): its own process group, its own PID namespace where available, its own run marker,
+ * and with `mounts` its own mount namespace where that works (the user's checkout read-only,
+ * devflow's home hidden but for the verification checkout it runs in).
  * The command runs the coder's code, so anything it starts is the coder's: after it returns, every
  * process still carrying the marker is ended, and one that cannot be ended makes the run a
  * `process_survived` failure (an error verdict, never a pass).
@@ -51,6 +62,7 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     shell: true,
     cwd: cmd.cwd,
     env: withPathPrefix(baseEnv(QUIET_ENV), cmd.pathPrefix),
+    ...(cmd.mounts ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [] } } : {}),
     stdin: "closed",
     timeoutMs: cmd.timeoutMs,
     signal: cmd.signal,

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
+import type { RepoMounts } from "../process/mount-namespace.js";
 import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
 import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
@@ -29,6 +30,8 @@ export interface SeamVerifierInput {
   invocation?: RunnerInvocation | null;
   /** How many times to run the seam (default 1; the lane's default is 3). */
   runs?: number;
+  /** Each run's mount namespace (ADR 0031): see VerifierCommand.mounts. */
+  mounts?: RepoMounts;
 }
 
 /** Why a seam with pinned tests or an exit-code seam is judged the way it is, per run. */
@@ -76,6 +79,7 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
             timeoutMs: input.timeoutMs,
             logPath,
             ...(input.signal ? { signal: input.signal } : {}),
+            ...(input.mounts ? { mounts: input.mounts } : {}),
           }),
           input.seam.command,
         );
@@ -168,6 +172,7 @@ async function namedRun(
       logPath,
       reportPath,
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.mounts ? { mounts: input.mounts } : {}),
     });
     let canaryFacts: { canary: CanaryRunStatus } = {
       canary:
@@ -283,6 +288,8 @@ export interface SeamBaseCheckInput {
   timeoutMs: number;
   logPath: string;
   signal?: AbortSignal;
+  /** The run's mount namespace (ADR 0031): see VerifierCommand.mounts. */
+  mounts?: RepoMounts;
 }
 
 export interface SeamBaseCheck {
@@ -365,6 +372,7 @@ async function checkNamedOnBase(
     logPath: input.logPath,
     reportPath: reportPathFor(input.logPath),
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.mounts ? { mounts: input.mounts } : {}),
   });
   const base = {
     exitCode: run.exitCode,

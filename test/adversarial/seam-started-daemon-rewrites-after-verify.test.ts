@@ -27,6 +27,8 @@ import { CORRECT_FIX, coderScript, runLane, TASK_ID, tempDir } from "../support/
 interface DaemonOptions {
   flag: string;
   pidFile: string;
+  /** Appended to every 50 ms while the daemon lives (its pid may be namespace-local: ADR 0031). */
+  heartbeat: string;
   /** The envelope whose appearance means "verification is done". */
   trigger: "critic.json" | "seam.json";
   /** Start the daemon with an empty environment (no run marker to find it by). */
@@ -39,6 +41,7 @@ function coder(o: DaemonOptions): string {
   const daemon = `
     const fs = require("node:fs"), path = require("node:path");
     fs.writeFileSync(${JSON.stringify(o.pidFile)}, fs.readlinkSync("/proc/self"));
+    setInterval(() => fs.appendFileSync(${JSON.stringify(o.heartbeat)}, "."), 50);
     // The seam runs in the verification checkout (.devflow/verify/<id>, ADR 0024); the daemon goes
     // for the coder's checkout, the tree devflow re-snapshots before it commits.
     const user = path.resolve(process.cwd(), "..", "..", "..");
@@ -88,6 +91,7 @@ describe("a process started by the code under test during verification", () => {
     const o: DaemonOptions = {
       flag: join(dir, "spawned"),
       pidFile: join(dir, "daemon.pid"),
+      heartbeat: join(dir, "heartbeat"),
       trigger: "critic.json",
       clearEnv: false,
       writeUserCheckout: true,
@@ -95,13 +99,13 @@ describe("a process started by the code under test during verification", () => {
     const run = await runLane({ coder: coderScript(coder(o)), lane: { maxJudgeAttempts: 1 } });
     expect(run.error).toBeNull();
     // The seam really loaded the module and started the daemon (in a PID namespace it may be
-    // killed before it even writes its pid).
+    // killed before it even writes its pid). With the seam's own /proc (mount namespace, ADR 0031)
+    // the pid it reads for itself is namespace-local, so whether it lives is read from its heartbeat.
     expect(existsSync(o.flag)).toBe(true);
-    if (existsSync(o.pidFile)) {
-      const pid = Number(readFileSync(o.pidFile, "utf8"));
-      pids.push(pid);
-      expect(processIsRunning(pid)).toBe(false);
-    }
+    const beats = () => (existsSync(o.heartbeat) ? readFileSync(o.heartbeat, "utf8").length : 0);
+    const before = beats();
+    await sleep(300);
+    expect(beats()).toBe(before);
     const { file, files } = committed(run.repo);
     await sleep(2500);
     expect(existsSync(join(run.repo, "pwned.txt"))).toBe(false);
@@ -121,6 +125,7 @@ describe("a process started by the code under test during verification", () => {
     const o: DaemonOptions = {
       flag: join(dir, "spawned"),
       pidFile: join(dir, "daemon.pid"),
+      heartbeat: join(dir, "heartbeat"),
       trigger: "seam.json",
       clearEnv: true,
       writeUserCheckout: false,

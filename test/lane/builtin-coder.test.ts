@@ -1,13 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CoderReport, VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { openTaskStore } from "../../src/home/index.js";
 import type { Cassette } from "../../src/models/cassette.js";
+import { mountNamespaceWorks } from "../../src/process/mount-namespace.js";
 import { cli } from "../support/cli.js";
-import { DEMO_REQUEST, demoCassette, TASK_ID, writeCassette } from "../support/lane-harness.js";
+import { DEMO_REQUEST, demoCassette, TASK_ID, tempDir, writeCassette } from "../support/lane-harness.js";
+import { fingerprintRepo, unexpectedChanges } from "../support/repo-fingerprint.js";
 
 /** The demo cassette plus the builtin coder's turns: read the code, edit_file the fix, check it, finish. */
 function builtinCassette(): Cassette {
@@ -117,4 +119,80 @@ describe("iterate lane with --coder builtin", () => {
     expect(run.err).toMatch(/OPENAI_API_KEY/);
     expect(execFileSync("git", ["branch", "--list", "devflow/*"], { cwd: repo, encoding: "utf8" })).toBe("");
   });
+
+  /**
+   * Attack: the builtin coder's run_command writes into the user's checkout, the task's artifacts,
+   * the checkpoint database and the user's node_modules by absolute path, and leaves a `setsid`
+   * loop behind. Cause: run_command ran in devflow's own process tree, unconfined (ADR 0025 left
+   * it out): the writes landed (found afterwards by the fingerprint, node_modules and state not
+   * at all) and the loop outlived the coder. Fix (ADR 0031): the builtin coder's tools carry the
+   * coder run's confinement; run_command runs like a CLI coder (PID namespace, run marker, mount
+   * plan). The writes fail, the loop dies with the command, and the real fix still completes.
+   */
+  it.runIf(mountNamespaceWorks())(
+    "run_command is confined like a CLI coder: writes outside its checkout fail and a setsid loop dies with the command",
+    async () => {
+      const repo = createFixtureRepo("csv-import");
+      writeFileSync(join(repo, ".gitignore"), "node_modules\n");
+      mkdirSync(join(repo, "node_modules", "left-pad"), { recursive: true });
+      writeFileSync(join(repo, "node_modules", "left-pad", "index.js"), "module.exports = 1;\n");
+      execFileSync("git", ["add", ".gitignore"], { cwd: repo });
+      execFileSync("git", ["-c", "user.name=u", "-c", "user.email=u@u", "commit", "-qm", "ignore"], {
+        cwd: repo,
+      });
+      const heartbeat = join(tempDir("devflow-builtin-confined-"), "heartbeat");
+      const home = join(repo, ".devflow");
+      const attack = [
+        `echo evil > ${repo}/src/csv-import.js`,
+        `echo pwned > ${repo}/pwned.txt`,
+        `echo '{}' > ${home}/iterate/${TASK_ID}/task_artifact.json`,
+        `echo x >> ${home}/state.sqlite`,
+        "echo evil > node_modules/left-pad/index.js",
+        `setsid sh -c 'while :; do echo . >> ${heartbeat}; sleep 0.05; done' >/dev/null 2>&1 &`,
+        "sleep 0.3; echo started",
+      ].join("\n");
+      const cassette = builtinCassette();
+      cassette.calls.coder?.splice(2, 0, {
+        content: "Checking the environment.",
+        tool_calls: [{ name: "run_command", args: { command: attack } }],
+        usage: { input_tokens: 100, output_tokens: 10 },
+      });
+      const cassettePath = writeCassette(cassette);
+      cleanup.push(dirname(repo), dirname(cassettePath));
+      const before = fingerprintRepo(repo);
+      const run = await cli(
+        "iterate",
+        DEMO_REQUEST,
+        "-r",
+        repo,
+        "--coder",
+        "builtin",
+        "--replay",
+        cassettePath,
+        "--task-id",
+        TASK_ID,
+        "--yes",
+      );
+
+      const transcript = readFileSync(
+        join(openTaskStore(repo, TASK_ID).dir, "attempts", "attempt-001", "coder_transcript.log"),
+        "utf8",
+      );
+      const results = transcript.split("\n").filter((l) => l.includes('"name":"run_command"'));
+      expect(results.join("\n")).toMatch(/Read-only file system[\s\S]*started/);
+      // The loop ran (it wrote a heartbeat) and died with the command.
+      expect(existsSync(heartbeat)).toBe(true);
+      const beats = readFileSync(heartbeat, "utf8").length;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(readFileSync(heartbeat, "utf8").length).toBe(beats);
+      // Nothing outside the coder's checkout changed, and the real fix completed.
+      expect(unexpectedChanges(before, fingerprintRepo(repo), TASK_ID)).toEqual([]);
+      expect(readFileSync(join(repo, "node_modules", "left-pad", "index.js"), "utf8")).toBe(
+        "module.exports = 1;\n",
+      );
+      expect(run.code, run.err).toBe(0);
+      expect((await openTaskStore(repo, TASK_ID).read("iterator_run"))?.terminal?.verdict).toBe("completed");
+    },
+    180_000,
+  );
 });

@@ -1,5 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { ToolContext } from "../../tools/index.js";
+import type { ToolConfinement, ToolContext } from "../../tools/index.js";
 import { type GuardDecision, loopGuardMiddleware } from "../../tools/loop-guards/index.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { runToolAgent, type ToolAgentResult } from "../kit/index.js";
@@ -23,6 +23,8 @@ export interface BuiltinCoderAgentInput {
   log: CoderRunLog;
   /** Redacts the run's own secrets from tool results before the model sees them. */
   redact: (text: string) => string;
+  /** The coder run's marker and mount plan: run_command runs confined with them (ADR 0031). */
+  confinement: ToolConfinement;
 }
 
 export interface BuiltinCoderAgentRun {
@@ -38,7 +40,12 @@ export interface BuiltinCoderAgentRun {
  */
 export async function runBuiltinCoderAgent(input: BuiltinCoderAgentInput): Promise<BuiltinCoderAgentRun> {
   const { limits, log } = input;
-  const ctx: ToolContext = { worktree: input.worktree, signal: input.signal, written: new Set() };
+  const ctx: ToolContext = {
+    worktree: input.worktree,
+    signal: input.signal,
+    written: new Set(),
+    confinement: input.confinement,
+  };
   let guardStop: GuardDecision | null = null;
   const run = await runToolAgent({
     name: "coder-builtin",

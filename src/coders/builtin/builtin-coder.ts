@@ -144,6 +144,11 @@ async function driveAgent(run: RunContext): Promise<CoderRunResult> {
     signal,
     log: transcript,
     redact,
+    // Commands the model runs are the coder's: confined like a CLI coder (ADR 0031).
+    confinement: {
+      ...(request.runMarker !== undefined ? { runMarker: request.runMarker } : {}),
+      ...(request.mounts !== undefined ? { mounts: request.mounts } : {}),
+    },
   });
   const error = thrownBy(agentRun);
   // A cassette that has no answer is a broken scenario, not a coder outcome: fail loudly (unless

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 
 /** Folders that hold installed dependencies: never tracked, so a fresh worktree lacks them. */
@@ -35,6 +35,22 @@ function isIgnored(worktree: string, path: string): boolean {
 /** The links linkDependencies makes, as `{ path, target }` (a reset of the verification checkout keeps them). */
 export function dependencyLinks(repoRoot: string): { path: string; target: string }[] {
   return DEPENDENCY_DIRS.map((dir) => ({ path: dir, target: join(repoRoot, dir) }));
+}
+
+/**
+ * The real directories of the user's installed dependencies (a `node_modules` that is itself a
+ * link, as in pnpm or a monorepo, leads out of the repository): what a mount plan keeps read-only.
+ */
+export function installedDependencyDirs(repoRoot: string): string[] {
+  const dirs: string[] = [];
+  for (const dir of DEPENDENCY_DIRS) {
+    try {
+      dirs.push(realpathSync(join(repoRoot, dir)));
+    } catch {
+      // not installed
+    }
+  }
+  return [...new Set(dirs)];
 }
 
 /** Whether `path` in `worktree` is exactly a dependency link devflow made (not something the coder put there). */

@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { buildCoderPrompt } from "../../../agents/coder/coder-prompt.js";
 import { CoderReport, Lesson, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { CODER_GROUP_FILE, type CoderRunResult } from "../../../coders/contract.js";
-import { devflowDir } from "../../../home/paths.js";
 import { endMarkedProcesses, newRunMarker } from "../../../process/containment.js";
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
 import { nowIso } from "../../../util/time.js";
@@ -19,6 +18,7 @@ import {
 } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate, transition } from "../lane/run-record.js";
+import { repoMounts } from "../lane/verification-checkout.js";
 import { linkDependencies } from "../link-dependencies.js";
 import { coderRunOutcome, isSalvaged } from "../salvage.js";
 
@@ -83,9 +83,10 @@ export const code: NodeBody = async (state, deps) => {
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
       runMarker,
-      // Where a mount namespace works: the user's checkout read-only, devflow's home hidden but for
-      // this checkout (ADR 0025); elsewhere the fingerprint and the tamper checks detect instead.
-      mounts: { readOnly: state.repoRoot, hide: devflowDir(state.repoRoot), expose: state.worktree },
+      // Where a mount namespace works: the user's checkout and installed dependencies read-only,
+      // devflow's home hidden but for this checkout (ADR 0025, 0031); elsewhere the fingerprint and
+      // the tamper checks detect instead.
+      mounts: { ...repoMounts(state, false), expose: state.worktree },
     });
   } finally {
     // Nothing the coder started may run on while devflow snapshots and verifies (issue 9, class 2).

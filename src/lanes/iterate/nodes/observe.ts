@@ -7,7 +7,7 @@ import { checkSeamRedOnBase, hashSeamFiles, type SeamBaseCheck } from "../../../
 import { repoMap, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
-import { verificationCheckoutAt } from "../lane/verification-checkout.js";
+import { verificationCheckoutAt, verifierMounts } from "../lane/verification-checkout.js";
 
 /**
  * Observer: evidence and a failing seam, then devflow's own check that the seam really is red on
@@ -46,6 +46,7 @@ export const observe: NodeBody = async (state, deps) => {
       command: seam.command,
       timeoutMs: deps.options.commandTimeoutMs,
       logPath: join(deps.store.dir, "seam_on_base.log"),
+      mounts: verifierMounts(state),
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     seamCheck = {

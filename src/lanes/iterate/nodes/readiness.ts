@@ -9,7 +9,7 @@ import { nowIso } from "../../../util/time.js";
 import { detectTestCommand, takeRegressionBaseline } from "../../../verify/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { pushState, terminate, updateRun } from "../lane/run-record.js";
-import { verificationCheckoutAt } from "../lane/verification-checkout.js";
+import { verificationCheckoutAt, verifierMounts } from "../lane/verification-checkout.js";
 
 type Readiness = NonNullable<IteratorRun["readiness"]>;
 
@@ -81,6 +81,7 @@ export const readiness: NodeBody = async (state, deps) => {
         command: detected,
         timeoutMs: deps.options.commandTimeoutMs,
         logPath: join(deps.store.dir, "regression_baseline.log"),
+        mounts: verifierMounts(state),
         signal: deps.signal,
       })
     : null;

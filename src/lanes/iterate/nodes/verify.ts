@@ -23,7 +23,7 @@ import {
 } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
-import { verificationCheckoutAt } from "../lane/verification-checkout.js";
+import { verificationCheckoutAt, verifierMounts } from "../lane/verification-checkout.js";
 import { isDependencyLink } from "../link-dependencies.js";
 
 /**
@@ -83,6 +83,7 @@ export const verify: NodeBody = async (state, deps) => {
     tests: contract.seam_tests,
     invocation: state.seamInvocation,
     runs: deps.options.seamRuns,
+    mounts: verifierMounts(state),
     ...signal,
   });
   // Reset again: regression must not see what the seam runs left behind.
@@ -101,6 +102,7 @@ export const verify: NodeBody = async (state, deps) => {
       seamTests: contract.seam_tests,
       changedFiles: cumulative.files,
       allowedPaths: contract.scope.allowed_paths,
+      mounts: verifierMounts(state),
       ...signal,
     }),
     await runScopeVerifier({
