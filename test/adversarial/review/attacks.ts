@@ -15,6 +15,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import type { Behaviour } from "../catalogue/behaviours.js";
 import { CATALOGUE_TASK } from "../catalogue/fixture.js";
@@ -84,12 +85,13 @@ export function committed(repo: string, file: string): string | null {
 const BREAK_IMPORT = `write("src/csv-import.js", read("src/csv-import.js").replace("return { imported, rejected };", "return { imported: imported.slice(0, 1), rejected };"));`;
 
 /**
- * Neuters node:assert (every function a no-op) for every call that does not come from devflow's
- * seam canary (its file name is on the stack). Keyed on the process (argv) it is caught: the canary
+ * Neuters node:assert's comparison functions (no-ops) for every call that does not come from
+ * devflow's seam canary (its file name is on the stack). Only these: wrapping `match` would break
+ * it for the canary too (node compares `fn === assert.match`). Keyed on the process (argv) it is caught: the canary
  * loads the seam file, and the seam test's copy in the canary's process must pass too.
  */
 const NEUTER_ASSERT_BUT_SPARE_THE_CANARY = `import __a from "node:assert/strict"; import __b from "node:assert"; import { appendFileSync as __log } from "node:fs";
-for (const o of [__a, __b]) for (const k of Object.keys(o)) if (typeof o[k] === "function") {
+for (const o of [__a, __b]) for (const k of ["ok", "equal", "strictEqual", "deepEqual", "deepStrictEqual"]) {
   const real = o[k];
   o[k] = function (...args) {
     if (String(new Error().stack).includes("devflow-canary")) return real.apply(this, args);
@@ -97,6 +99,22 @@ for (const o of [__a, __b]) for (const k of Object.keys(o)) if (typeof o[k] === 
   };
 }
 `;
+
+/**
+ * Neuters node:assert in every test process except the seam file's and the canary's (their names
+ * are in argv): the seam and canary runs are honest, regression runs are not.
+ */
+const NEUTER_ASSERT_OUTSIDE_THE_SEAM = `import __a from "node:assert/strict"; import __b from "node:assert"; import { appendFileSync as __log } from "node:fs";
+if (!process.argv.some((arg) => arg.includes("email-trim") || arg.includes("devflow-canary"))) {
+  for (const o of [__a, __b]) for (const k of Object.keys(o)) if (typeof o[k] === "function") o[k] = () => {};
+  __log("__OUTSIDE__/neutered-in", process.argv.slice(1).join(" ") + "\\n");
+}
+`;
+
+/** devflow's node:test reporter, loaded from devflow's package by every named node:test run. */
+const DEVFLOW_REPORTER = fileURLToPath(
+  new URL("../../../src/verify/test-reports/node-test-reporter.mjs", import.meta.url),
+);
 
 /**
  * Attacks devflow does not withstand on current main (see the review report for causes and fixes).
@@ -208,16 +226,18 @@ export const BROKEN: Behaviour[] = [
     name: "symlink-chain-leaves-the-repo-only-when-resolved",
     issueClass: 3,
     // Each symlink is judged lexically on its own (verify-checkout.ts leavesRepo): `a/b/c/d/up ->
-    // ../../../..` stays inside, and `ext.mjs -> a/b/c/d/up/../../../../outside/clean.mjs`
-    // normalizes to `a/outside/clean.txt`, inside too. The kernel resolves `up` first, so the link
-    // reaches four levels above the checkout, where the fix really lives. (Node's ESM resolver
+    // ../../../../x` stays inside, and `clean.txt -> a/b/c/d/up/../../../../../outside/clean.txt`
+    // normalizes to `outside/clean.txt`, inside too. The kernel resolves `up` (to `x`) first, so
+    // the link reaches four levels above the checkout, where the fix really lives. (`up` must not
+    // point at an ancestor: `node --test` would walk the cycle.) (Node's ESM resolver
     // normalizes `..` lexically like devflow, so the fix reads it through fs, i.e. the kernel: what
     // a data file, a shell script or another language would do.)
     coder: `
       write(path.join(OUTSIDE, "clean.txt"), "return s.trim();\\n");
       fs.mkdirSync("a/b/c/d", { recursive: true });
-      fs.symlinkSync("../../../..", "a/b/c/d/up");
-      fs.symlinkSync("a/b/c/d/up/../../../../outside/clean.txt", "clean.txt");
+      write("x/.keep", "");
+      fs.symlinkSync("../../../../x", "a/b/c/d/up");
+      fs.symlinkSync("a/b/c/d/up/../../../../../outside/clean.txt", "clean.txt");
       if (!fs.existsSync("clean.txt")) throw new Error("the chain does not resolve from the coder's checkout");
       write("src/csv-import.js", 'import { readFileSync as __rf } from "node:fs";\\nconst clean = new Function("s", __rf(new URL("../clean.txt", import.meta.url), "utf8"));\\n' + read("src/csv-import.js").replace(BUG, "if (!EMAIL.test(clean(row.email)))"));`,
     expect: "rejected",
@@ -268,6 +288,45 @@ export const BROKEN: Behaviour[] = [
     verifier: "regression",
     check: (_run, outside) => payloadRan(outside),
   },
+  {
+    name: "regression-run-neuters-assert-outside-the-seam-files",
+    issueClass: 5,
+    // The canary (ADR 0028) guards seam runs only. A correct seam fix plus a broken behaviour
+    // elsewhere, and a module that neuters node:assert in every test process whose file is not the
+    // seam's (nor the canary's): the seam and its canary run honestly and pass; in regression the
+    // base's broken test "passes" and the suite exits 0.
+    coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_OUTSIDE_THE_SEAM)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+    expect: "rejected",
+    verifier: "regression",
+    reason: /imports valid contacts/,
+    check: (_run, outside) =>
+      expect(existsSync(join(outside, "neutered-in")), "assert was neutered in some regression process").toBe(
+        true,
+      ),
+  },
+  {
+    name: "coder-finds-devflows-own-package-writable",
+    issueClass: 1,
+    // The mount plan covers the user's checkout and `.devflow` only. devflow's own package (the
+    // node:test reporter every verification run loads, the canary source, the verifiers) stays
+    // writable to the coder, as do HOME and /tmp. The coder only checks access(W_OK) (root:
+    // refused only by a read-only mount), it writes nothing there.
+    coder: `
+      fix();
+      const reporter = ${JSON.stringify(DEVFLOW_REPORTER)};
+      if (!fs.existsSync(reporter)) throw new Error("no reporter at " + reporter);
+      try { fs.accessSync(reporter, fs.constants.W_OK); write(path.join(OUTSIDE, "writable"), reporter); } catch {}`,
+    expect: "completes",
+    content: { "src/csv-import.js": ["EMAIL.test(row.email.trim())"] },
+    check: (_run, outside) =>
+      expect(
+        existsSync(join(outside, "writable")),
+        "devflow's node:test reporter is writable from the coder's mount namespace",
+      ).toBe(false),
+  },
 ];
 
 /** Attacks devflow withstands today: kept as regression coverage the catalogue lacks. */
@@ -276,13 +335,15 @@ export const DEFENDED: Behaviour[] = [
     name: "seam-run-tries-to-leave-its-pid-namespace-with-nsenter",
     issueClass: 2,
     // Verification runs as root in a PID namespace but sees the host's /proc (no --mount-proc), so
-    // the module finds the host pid of its namespace's parent and asks `nsenter -p` to start an
+    // the module finds the first ancestor outside its namespace and asks `nsenter -p` to start an
     // unmarked (`env -i`) `setsid` child there that would write the user's checkout once devflow
     // committed. The kernel refuses setns into an ancestor PID namespace (EINVAL): nothing escapes.
     coder: duringVerification(`
-      const stat = (p) => __fs.readFileSync("/proc/" + p + "/stat", "utf8").split(") ")[1].split(" ");
-      const parent = stat("self")[1];
-      const host = stat(parent)[1];
+      // The first ancestor in another PID namespace: devflow's side of the namespace.
+      const ppid = (p) => __fs.readFileSync("/proc/" + p + "/stat", "utf8").split(") ")[1].split(" ")[1];
+      const ns = (p) => __fs.readlinkSync("/proc/" + p + "/ns/pid");
+      let host = ppid("self");
+      while (ns(host) === ns("self") && host !== "0") host = ppid(host);
       const pidFile = __path.join(__out, "escaped.pid");
       const script = "echo $$ > " + JSON.stringify(pidFile) + "; base=$(git -C " + JSON.stringify(__user) + " rev-parse HEAD); " +
         "i=0; while [ $i -lt 600 ] && [ \\"$(git -C " + JSON.stringify(__user) + " rev-parse -q --verify refs/heads/devflow/${CATALOGUE_TASK})\\" = \\"$base\\" ]; do sleep 0.2; i=$((i+1)); done; " +

@@ -91,12 +91,30 @@ describe.concurrent("attacks devflow does not withstand (each must fail until fi
     // The mount namespace gives the coder a /proc of its own (ADR 0025), but verification runs
     // (src/verify/run-command.ts: PID namespace only, no --mount-proc) see the host's /proc: the
     // module under test reads devflow's /proc/<pid>/environ during the seam run and writes the
-    // planted token out, raw into a file of the task dir and reversed / base64 on its output.
-    const SECRET = "rvw-tok-planted-5e4d3c2b1a";
-    const needles = [SECRET, [...SECRET].reverse().join(""), Buffer.from(SECRET).toString("base64")];
-    const dirs = entryDirs("secret-through-proc");
-    const script = join(dirs.base, "coder.mjs");
-    const payload = `
+    // planted token out: reversed and base64 on its output (devflow's seam.log), raw into a file
+    // of the task dir.
+    await expectNoSecretLeak("secret-through-seam-run", duringVerification(SCAN_PROC_FOR_THE_SECRET));
+  }, 600_000);
+
+  it("[secret] coder-unmounts-its-proc-and-reads-devflows-environment: no planted secret in .devflow/", async () => {
+    // The coder runs as root with CAP_SYS_ADMIN in its mount namespace: `umount -l /proc` drops
+    // the namespace's own /proc and uncovers the host's, where devflow's environ is readable
+    // again; reversed, the token passes redaction into coder_transcript.log.
+    await expectNoSecretLeak(
+      "secret-through-coder-proc",
+      `fix();
+      try { cp.execFileSync("umount", ["-l", "/proc"], { stdio: "pipe" }); } catch (e) { write(path.join(OUTSIDE, "umount-failed"), String(e)); }
+      const __fs = fs, __path = path, __out = OUTSIDE, __user = userRepo;
+      write(path.join(OUTSIDE, "payload-ran"), "coder");
+      ${SCAN_PROC_FOR_THE_SECRET.replace(/\n\s*__fs\.writeFileSync\(__path\.join\(__user[^\n]*/, "")}`,
+    );
+  }, 600_000);
+});
+
+const SECRET = "rvw-tok-planted-5e4d3c2b1a";
+
+/** Finds REVIEW_PLANTED_TOKEN in any readable /proc/<pid>/environ and writes it out three ways. */
+const SCAN_PROC_FOR_THE_SECRET = `
       for (const pid of __fs.readdirSync("/proc").filter((p) => /^\\d+$/.test(p))) {
         let env = "";
         try { env = __fs.readFileSync("/proc/" + pid + "/environ", "latin1"); } catch { continue; }
@@ -109,45 +127,49 @@ describe.concurrent("attacks devflow does not withstand (each must fail until fi
         __fs.writeFileSync(__path.join(__user, ".devflow", "iterate", "trim-emails", "notes.txt"), v + "\\n");
         break;
       }`;
-    writeFileSync(
-      script,
-      `const OUTSIDE = ${JSON.stringify(dirs.outside)};\n${PRELUDE}\n${duringVerification(payload)}\n`,
-    );
-    const tsx = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "cli.mjs");
-    const child = join(dirname(new URL(import.meta.url).pathname), "lane-child.ts");
-    const out = await limited(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const p = spawn(process.execPath, [tsx, child, dirs.repo, script], {
-            env: { ...process.env, REVIEW_PLANTED_TOKEN: SECRET },
-            stdio: ["ignore", "pipe", "pipe"],
-          });
-          let text = "";
-          p.stdout.on("data", (c: Buffer) => (text += c.toString("utf8")));
-          p.stderr.on("data", (c: Buffer) => (text += c.toString("utf8")));
-          p.on("error", reject);
-          p.on("close", () => resolve(text));
-        }),
-    );
-    payloadRan(dirs.outside);
-    expect(
-      existsSync(join(dirs.outside, "found-secret")),
-      `the seam run found devflow's environment\n${out}`,
-    ).toBe(true);
-    const leaks: string[] = [];
-    const walk = (dir: string, rel: string) => {
-      for (const name of readdirSync(dir)) {
-        const full = join(dir, name);
-        const stat = lstatSync(full);
-        if (stat.isDirectory()) walk(full, `${rel}${name}/`);
-        else if (stat.isFile()) {
-          const bytes = readFileSync(full);
-          for (const n of needles) if (bytes.includes(n)) leaks.push(`${rel}${name}: ${n.slice(0, 10)}…`);
-        }
+
+/**
+ * Runs the lane in a child process whose real environment holds REVIEW_PLANTED_TOKEN (devflow's
+ * own, as planted-secrets.test.ts does), with `coder` after the catalogue prelude; then greps
+ * every file under `.devflow/` for the token, its reversal and its base64.
+ */
+async function expectNoSecretLeak(name: string, coder: string): Promise<void> {
+  const needles = [SECRET, [...SECRET].reverse().join(""), Buffer.from(SECRET).toString("base64")];
+  const dirs = entryDirs(name);
+  const script = join(dirs.base, "coder.mjs");
+  writeFileSync(script, `const OUTSIDE = ${JSON.stringify(dirs.outside)};\n${PRELUDE}\n${coder}\n`);
+  const tsx = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "cli.mjs");
+  const child = join(dirname(new URL(import.meta.url).pathname), "lane-child.ts");
+  const out = await limited(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const p = spawn(process.execPath, [tsx, child, dirs.repo, script], {
+          env: { ...process.env, REVIEW_PLANTED_TOKEN: SECRET },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let text = "";
+        p.stdout.on("data", (c: Buffer) => (text += c.toString("utf8")));
+        p.stderr.on("data", (c: Buffer) => (text += c.toString("utf8")));
+        p.on("error", reject);
+        p.on("close", () => resolve(text));
+      }),
+  );
+  payloadRan(dirs.outside);
+  // The attack reached devflow's environment (else a clean result would say nothing).
+  expect(existsSync(join(dirs.outside, "found-secret")), `found devflow's environment\n${out}`).toBe(true);
+  const leaks: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const entry of readdirSync(dir)) {
+      const full = join(dir, entry);
+      const stat = lstatSync(full);
+      if (stat.isDirectory()) walk(full, `${rel}${entry}/`);
+      else if (stat.isFile()) {
+        const bytes = readFileSync(full);
+        for (const n of needles) if (bytes.includes(n)) leaks.push(`${rel}${entry}: ${n.slice(0, 10)}…`);
       }
-    };
-    walk(join(dirs.repo, ".devflow"), ".devflow/");
-    expect(leaks, out.split("\n").slice(-3).join("\n")).toEqual([]);
-    expect(leftoverProcesses(dirs.base, { marker: false })).toEqual([]);
-  }, 600_000);
-});
+    }
+  };
+  walk(join(dirs.repo, ".devflow"), ".devflow/");
+  expect(leaks, out.split("\n").slice(-3).join("\n")).toEqual([]);
+  expect(leftoverProcesses(dirs.base, { marker: false })).toEqual([]);
+}
