@@ -1,4 +1,4 @@
-export { withBaseWorktree } from "./base-worktree.js";
+export { removeDeadBaseWorktrees, withBaseWorktree } from "./base-worktree.js";
 export {
   compareAndSwapRef,
   isAncestor,
