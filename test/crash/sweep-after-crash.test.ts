@@ -9,7 +9,7 @@
  * live process's scratch dir are never touched.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { DevflowEvent } from "../../src/artifacts/schemas/index.js";
@@ -41,6 +41,18 @@ async function deadPid(): Promise<number> {
   const child = spawn("true");
   await new Promise((r) => child.on("exit", r));
   return child.pid as number;
+}
+
+/** The host pid of the live process whose command line names `script` (0 when there is none). */
+function hostPidRunning(script: string): number {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (args.some((a) => a.endsWith(script)) && processIsRunning(Number(entry))) return Number(entry);
+    } catch {}
+  }
+  return 0;
 }
 
 async function waitFor(path: string, ms: number): Promise<void> {
@@ -77,7 +89,9 @@ if (existsSync(${JSON.stringify(flag)})) {
   await waitFor(hanging, 120_000);
   process.kill(-cli, "SIGKILL");
   await first;
-  const hungTest = Number(readFileSync(hanging, "utf8"));
+  // Its pid as this test sees it (test runs are confined in their own PID namespace, ADR 0020).
+  const hungTest = hostPidRunning(slow);
+  expect(hungTest).toBeGreaterThan(0);
   // The crash left it running: that is the leak the sweep is for.
   expect(processIsRunning(hungTest)).toBe(true);
   rmSync(flag);
