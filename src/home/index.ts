@@ -5,6 +5,7 @@ export {
   devflowDir,
   ensureDevflowDir,
   listTasks,
+  processGroupsDir,
   RECORD_FILE,
   type RecordLane,
   recordFileLabel,

@@ -60,6 +60,13 @@ export const taskDirLabel = (taskId: string): string => join(DEVFLOW_DIR, "itera
 /** `<repo>/.devflow/iterate/<task id>/`: the task's artifact dir. The id is checked first. */
 export const taskDir = (repoRoot: string, taskId: string): string => join(repoRoot, taskDirLabel(taskId));
 
+/**
+ * `<repo>/.devflow/iterate/<task id>/process-groups/`: one record per child process group a run of
+ * the task started and still waits on (ADR 0033); the next run sweeps what a crashed one left.
+ */
+export const processGroupsDir = (repoRoot: string, taskId: string): string =>
+  join(taskDir(repoRoot, taskId), "process-groups");
+
 /** A task exists once its run record is written (an empty or half-made dir is not a task). */
 export const taskExists = (repoRoot: string, taskId: string): boolean =>
   existsSync(join(taskDir(repoRoot, taskId), "iterator_run.json"));

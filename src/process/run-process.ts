@@ -1,6 +1,7 @@
 import { rmSync, statSync, writeFileSync } from "node:fs";
 import { execa } from "execa";
 import { secretsFromEnv } from "../util/redact.js";
+import { killPoint } from "../util/test-kill-point.js";
 import { MIN_EXCERPT_BYTES } from "../util/truncate.js";
 import {
   endMarkedProcesses,
@@ -9,6 +10,7 @@ import {
   processesWithMarker,
   RUN_MARKER_ENV,
 } from "./containment.js";
+import { forgetGroup, recordGroup } from "./group-ledger.js";
 import { mountNamespacePrefix } from "./mount-namespace.js";
 import { OutputCapture } from "./output-capture.js";
 import { groupIsAlive, terminateGroup, trackGroup, untrackGroup } from "./process-group.js";
@@ -148,7 +150,10 @@ async function supervise(
     };
   }
   trackGroup(pgid);
+  // Recorded before any wait: a SIGKILLed devflow leaves the group to the next run's sweep (ADR 0033).
+  const recorded = recordGroup(pgid, opts.shell ? "/bin/sh" : opts.command);
   if (opts.groupIdFile) writeFileSync(opts.groupIdFile, String(pgid));
+  killPoint("process.spawned");
   child.stdout?.on("data", (chunk: Buffer) => capture.write("stdout", chunk));
   child.stderr?.on("data", (chunk: Buffer) => capture.write("stderr", chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -208,6 +213,7 @@ async function supervise(
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
     untrackGroup(pgid);
+    forgetGroup(recorded);
     if (opts.groupIdFile) rmSync(opts.groupIdFile, { force: true });
   }
 }

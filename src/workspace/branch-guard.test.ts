@@ -46,6 +46,20 @@ describe("commitOnTaskBranch", () => {
     expect(await commitOn(ws, sha ?? "", tree, "devflow: nothing")).toBeNull();
   });
 
+  // Regression (issue 10, ADR 0033): a crash after the compare-and-swap, before the run record, made
+  // the resumed commit step's CAS fail ("the task branch changed after the gate passed"): a passing
+  // task ended blocked. Fix: a retry finds its own commit on the ref and returns it.
+  it("a retry after a crash returns the commit it already made; another commit on the ref is still refused", async () => {
+    const ws = await taskWorktree();
+    writeFiles(ws.worktree, { "a.txt": "a\n" });
+    const tree = await snapshotTree(ws.worktree);
+    const sha = await commitOn(ws, ws.baseCommit, tree, "devflow: add a");
+    expect(await commitOn(ws, ws.baseCommit, tree, "devflow: add a")).toBe(sha);
+    expect(git(ws.repoRoot, "rev-list", "--count", `${ws.baseCommit}..${REF}`).trim()).toBe("1");
+    // Not the same commit (another message): the ref moved behind devflow's back.
+    await expect(commitOn(ws, ws.baseCommit, tree, "devflow: other")).rejects.toThrow();
+  });
+
   it("commits exactly the given (verified) tree, never what the worktree holds later", async () => {
     const ws = await taskWorktree();
     writeFiles(ws.worktree, { "a.txt": "verified\n" });

@@ -98,6 +98,10 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
   const own = source ? { env: { GIT_DIR: source } } : {};
   await runGit(repoRoot, ["cat-file", "-e", `${tree}^{tree}`], own);
   const parentTree = (await runGit(repoRoot, ["rev-parse", `${expectedHead}^{tree}`], own)).trim();
+  // A retry after a crash between the compare-and-swap and the run record (ADR 0033): the ref
+  // already holds devflow's commit of exactly this tree on exactly `expectedHead`; it is the result.
+  const done = await sameCommitOnRef(repoRoot, ref, expectedHead, tree, message);
+  if (done) return done;
   if (tree === parentTree) {
     await compareAndSwapRef(repoRoot, ref, expectedHead, expectedHead);
     return null;
@@ -117,6 +121,33 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
   }
   await compareAndSwapRef(repoRoot, ref, sha, expectedHead);
   return sha;
+}
+
+/**
+ * The commit `ref` points at when it is devflow's commit of `tree` with the one parent
+ * `expectedHead` and this message (what `commitOnTaskBranch` made before a crash); otherwise null.
+ */
+async function sameCommitOnRef(
+  repoRoot: string,
+  ref: string,
+  expectedHead: string,
+  tree: string,
+  message: string,
+): Promise<string | null> {
+  const head = (await runGit(repoRoot, ["rev-parse", "--verify", "--quiet", ref]).catch(() => "")).trim();
+  if (head === "" || head === expectedHead) return null;
+  const raw = await runGit(repoRoot, ["cat-file", "commit", head]).catch(() => "");
+  const split = raw.indexOf("\n\n");
+  if (split < 0) return null;
+  const headers = raw.slice(0, split).split("\n");
+  const parents = headers.filter((h) => h.startsWith("parent ")).map((h) => h.slice(7));
+  const same =
+    headers.includes(`tree ${tree}`) &&
+    parents.length === 1 &&
+    parents[0] === expectedHead &&
+    headers.some((h) => h.startsWith(`committer ${IDENTITY.name} <${IDENTITY.email}>`)) &&
+    raw.slice(split + 2).trimEnd() === message.trimEnd();
+  return same ? head : null;
 }
 
 /**

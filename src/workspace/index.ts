@@ -18,6 +18,7 @@ export {
 } from "./commits.js";
 export { checkGitLink, type GitLink, gitLinkFindings } from "./git-link.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
+export { removeDeadBaseWorktrees } from "./legacy-base-worktrees.js";
 export { assertGitRepo } from "./repo.js";
 export {
   compareFingerprints,

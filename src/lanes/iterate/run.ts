@@ -12,6 +12,7 @@ import {
   lockTask,
   openCheckpointer,
   openTaskStore,
+  processGroupsDir,
   taskDir,
   taskDirTaken,
   taskExists,
@@ -19,6 +20,7 @@ import {
 } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { createModelGateway } from "../../models/create-gateway.js";
+import { withGroupLedger } from "../../process/group-ledger.js";
 import {
   assertGitRepo,
   cloneForTask,
@@ -37,6 +39,7 @@ import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import { createRunRecord, terminate } from "./lane/run-record.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
+import { type SweepReport, sweepDeadRuns } from "./sweep.js";
 import { UserRepoCheck } from "./user-repo-check.js";
 
 /** How the iterate lane runs, whichever task it works on: one per CLI command or chat message. */
@@ -168,6 +171,9 @@ async function runTask(
   });
   const saver = openCheckpointer(located.repoRoot);
   try {
+    // What a crashed run left (process groups it recorded, base checkouts, scratch dirs) goes
+    // before anything starts again (ADR 0033).
+    const swept = await sweepDeadRuns(located.repoRoot, taskId);
     const workspace = cloned ?? (await prepareWorkspace(start, located, store, taskId));
     // Before any node runs (also on --resume): snapshots of the coder's checkout go to devflow's own
     // repository, and verification happens in its checkout (ADR 0024).
@@ -198,9 +204,11 @@ async function runTask(
     // 0020); for a URL that is devflow's clone, which stands in for the repository behind the URL
     // and holds the result branch the user fetches (ADR 0036).
     const repoCheck = await UserRepoCheck.start(located.repoRoot, artifactDir, reporter);
+    await reportSweep(reporter, swept);
     let outcome: IterateOutcome;
     try {
-      outcome = await driveGraph();
+      // Every child the lane starts records its process group here before devflow waits on it.
+      outcome = await withGroupLedger(processGroupsDir(located.repoRoot, taskId), driveGraph);
     } catch (error) {
       const finding = await repoCheck?.finish();
       if (finding) throw new DevflowError("USER_REPO_CHANGED", finding.summary, { cause: error });
@@ -315,6 +323,34 @@ async function runTask(
     await release();
     if (cloned && !recorded) await removeTaskClone(cloned);
   }
+}
+
+/** One info event when the sweep removed anything a crashed run left. */
+async function reportSweep(reporter: Reporter, swept: SweepReport): Promise<void> {
+  const count = swept.groups.length + swept.baseCheckouts.length + swept.scratchDirs.length;
+  if (count === 0) return;
+  const killed = swept.groups.filter((g) => g.result === "killed");
+  await reporter.emit({
+    node: "sweep",
+    phase: "info",
+    ok: true,
+    outcome: `left by a crashed run: ${killed.length} process group(s) killed, ${swept.baseCheckouts.length} base checkout(s) and ${swept.scratchDirs.length} scratch dir(s) removed`,
+    durationMs: null,
+    runState: null,
+    attemptId: null,
+    tokens: 0,
+    costUsd: 0,
+    detail: {
+      groups: swept.groups.map((g) => ({
+        task_id: g.taskId,
+        pgid: g.pgid,
+        command: g.command,
+        result: g.result,
+      })),
+      base_checkouts: swept.baseCheckouts,
+      scratch_dirs: swept.scratchDirs,
+    },
+  });
 }
 
 const needsAnswers = (q: QuestionsInterrupt): IterateOutcome => ({

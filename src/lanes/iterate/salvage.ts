@@ -1,12 +1,11 @@
-import {
-  type CoderReport,
-  type CoderRunOutcome,
-  type CoderStatus,
-  Lesson,
-  type VerifierEnvelope,
+import type {
+  CoderReport,
+  CoderRunOutcome,
+  CoderStatus,
+  VerifierEnvelope,
 } from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
-import { nowIso } from "../../util/time.js";
+import { appendLessonOnce } from "./lane/lessons.js";
 import { stepsMarkdown } from "./markdown.js";
 
 /**
@@ -70,11 +69,11 @@ export async function recordFailedSalvage(
   failed: readonly VerifierEnvelope[],
   reasons: string,
 ): Promise<void> {
-  await store.appendJsonl("lessons.jsonl", Lesson, {
+  await appendLessonOnce(store, {
     attempt_id: attemptId,
+    source: "salvage",
     lesson: `The coder timed out; the change it had made so far was verified and failed: ${reasons}`,
     failed_verifiers: failed.map((e) => e.verifier),
-    at: nowIso(),
   });
   await store.writeText(
     "steps_to_complete_the_task.md",

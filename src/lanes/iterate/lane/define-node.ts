@@ -1,4 +1,5 @@
 import { Command, isGraphInterrupt } from "@langchain/langgraph";
+import { type KillPoint, killPoint } from "../../../util/test-kill-point.js";
 import type { IterateStateUpdate, IterateStateValue } from "../state.js";
 import type { LaneDeps } from "./deps.js";
 
@@ -56,6 +57,8 @@ export function defineNode(name: string, deps: LaneDeps, body: NodeBody) {
         ...spent(),
         detail: out.detail ?? {},
       });
+      // The body and its end event are done, the checkpoint is not: the crash suite's boundary.
+      killPoint(`${name}:end` as KillPoint);
       if (out.goto) return new Command({ update: out.update ?? {}, goto: out.goto });
       return out.update ?? {};
     } catch (error) {

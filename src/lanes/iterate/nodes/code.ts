@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { buildCoderPrompt } from "../../../agents/coder/coder-prompt.js";
 import { CoderReport, Lesson, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { CODER_GROUP_FILE, type CoderRunResult } from "../../../coders/contract.js";
 import { endMarkedProcesses, newRunMarker } from "../../../process/containment.js";
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
+import { killPoint } from "../../../util/test-kill-point.js";
 import { nowIso } from "../../../util/time.js";
 import {
   coderGitEnv,
@@ -21,6 +21,7 @@ import { terminate, transition } from "../lane/run-record.js";
 import { repoMounts } from "../lane/verification-checkout.js";
 import { linkDependencies } from "../link-dependencies.js";
 import { coderRunOutcome, isSalvaged } from "../salvage.js";
+import { newScratchDir } from "../sweep.js";
 
 /** Recorded when the task branch is gone after a run: matches no commit, so the gate reports it. */
 const NO_COMMIT = "0".repeat(40);
@@ -52,12 +53,12 @@ export const code: NodeBody = async (state, deps) => {
   await linkDependencies(state.repoRoot, state.worktree);
   await deps.store.writeText(`attempts/${attemptId}/coder_prompt.md`, prompt);
   const orphan = await stopOrphanedCoder(dir);
+  killPoint("code.prompt-written");
 
-  // Keep the transcript of a timed-out run beside the one that replaces it.
+  // Keep the transcript of a timed-out run beside the one that replaces it, and that of a run a
+  // crash interrupted (this node re-run on --resume, ADR 0033) beside it too.
   const transcript = join(dir, "coder_transcript.log");
-  if (state.timeoutAttempt > 1 && existsSync(transcript)) {
-    renameSync(transcript, join(dir, `coder_transcript.timeout-${state.timeoutAttempt - 1}.log`));
-  }
+  if (existsSync(transcript)) renameSync(transcript, earlierTranscript(dir, state.timeoutAttempt));
 
   const timeoutMs = deps.options.baseTimeoutMs * state.timeoutAttempt;
   // Nothing touches the worktree between the last snapshot (the seam, or the previous coder run)
@@ -68,7 +69,7 @@ export const code: NodeBody = async (state, deps) => {
   const started = nowIso();
   // The coder is told the worktree and this scratch dir only, never the attempt dir (ADR 0018);
   // its per-run git config lives in the scratch dir too.
-  const scratchDir = await mkdtemp(join(tmpdir(), "devflow-coder-"));
+  const scratchDir = await newScratchDir();
   const runMarker = newRunMarker();
   let survivors: Awaited<ReturnType<typeof endMarkedProcesses>>;
   let result: Awaited<ReturnType<typeof deps.coder.run>>;
@@ -93,6 +94,7 @@ export const code: NodeBody = async (state, deps) => {
     survivors = await endMarkedProcesses(runMarker);
     await rm(scratchDir, { recursive: true, force: true });
   }
+  killPoint("code.coder-ran");
   // Where the task branch stands after the run: the gate checks it is still there, on top of what
   // devflow accepted before, and commit moves it from exactly there (ADR 0018).
   const coderHead = (await taskBranchState(state.worktree, state.taskId)).sha ?? NO_COMMIT;
@@ -195,6 +197,15 @@ export const code: NodeBody = async (state, deps) => {
     runState: "coding",
   };
 };
+
+/** Where the transcript already in the attempt dir goes: the previous timed-out run's, or a crashed run's. */
+function earlierTranscript(dir: string, timeoutAttempt: number): string {
+  const timedOut = join(dir, `coder_transcript.timeout-${timeoutAttempt - 1}.log`);
+  if (timeoutAttempt > 1 && !existsSync(timedOut)) return timedOut;
+  let n = 1;
+  while (existsSync(join(dir, `coder_transcript.crashed-${timeoutAttempt}-${n}.log`))) n += 1;
+  return join(dir, `coder_transcript.crashed-${timeoutAttempt}-${n}.log`);
+}
 
 /**
  * A devflow that was SIGKILLed mid-attempt cannot take its coder along (the coder runs in its own

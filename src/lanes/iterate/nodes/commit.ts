@@ -1,5 +1,6 @@
 import { CoderReport, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
 import { taskDirLabel } from "../../../home/index.js";
+import { killPoint } from "../../../util/test-kill-point.js";
 import { commitBody } from "../../../verify/index.js";
 import {
   checkGitLink,
@@ -65,6 +66,7 @@ export const commit: NodeBody = async (state, deps) => {
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
     return { line: `${state.branch} moved; not committed`, ok: false, runState: "blocked" };
   }
+  killPoint("commit.ref-moved");
   // The coder's own commits (in its checkout) are reported, not kept: the verified tree is the result.
   const coderCommits = await commitsSince(state.worktree, state.baseCommit).catch(() => []);
   const head = sha ?? (expected === state.baseCommit ? null : expected);

@@ -1,4 +1,5 @@
 import { frameTask } from "../../../agents/framer/framer.js";
+import { killPoint } from "../../../util/test-kill-point.js";
 import { nowIso } from "../../../util/time.js";
 import { repoMap } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
@@ -38,6 +39,7 @@ export const frame: NodeBody = async (state, deps) => {
     },
     { expectedRevision: previous?.revision ?? 0 },
   );
+  killPoint("frame.task-written");
   await deps.store.writeText("confirmation.md", confirmationMarkdown(task));
 
   const goto = framing.recommended_next_step === "needs_more_context" ? "ask" : "observe";

@@ -3,14 +3,14 @@ import {
   CoderReport,
   type GateVerdict,
   isCriticJudged,
-  Lesson,
   attemptId as toAttemptId,
 } from "../../../artifacts/schemas/index.js";
-import { nowIso } from "../../../util/time.js";
+import { killPoint } from "../../../util/test-kill-point.js";
 import { completionGate, verdictLine } from "../../../verify/index.js";
 import { commitOnTaskBranch, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { tamperFindings } from "../lane/integrity.js";
+import { appendLessonOnce } from "../lane/lessons.js";
 import { recordAttempt, terminate } from "../lane/run-record.js";
 import { stepsMarkdown } from "../markdown.js";
 import { recordFailedSalvage, salvageNote } from "../salvage.js";
@@ -65,7 +65,9 @@ export const gate: NodeBody = async (state, deps) => {
       calls: 0,
     },
   };
+  // Keyed by attempt id (replaces the attempt's summary): safe to repeat after a crash.
   await recordAttempt(deps.store, summary, deps.gateway);
+  killPoint("gate.attempt-recorded");
 
   if (tamper.length) {
     // Loud, and final: a record that changed behind devflow's back cannot be judged again.
@@ -155,11 +157,11 @@ export const gate: NodeBody = async (state, deps) => {
   // Out of attempts: the last failure is still recorded for whoever picks the task up (a person or
   // a later --resume with more attempts). No model call: the verifiers' own summaries say it.
   const failed = envelopes.filter((e) => e.overall_result === "fail" || e.overall_result === "error");
-  await deps.store.appendJsonl("lessons.jsonl", Lesson, {
+  await appendLessonOnce(deps.store, {
     attempt_id: attemptId,
+    source: "exhausted",
     lesson: `Last attempt failed verification: ${reasons}`,
     failed_verifiers: failed.map((e) => e.verifier),
-    at: nowIso(),
   });
   await deps.store.writeText(
     "steps_to_complete_the_task.md",

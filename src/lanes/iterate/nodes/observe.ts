@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runObserverAgent } from "../../../agents/observer/observer-agent.js";
 import type { ObservationArtifact, ObservationFindings } from "../../../artifacts/schemas/index.js";
+import { killPoint } from "../../../util/test-kill-point.js";
 import { nowIso } from "../../../util/time.js";
 import { checkSeamRedOnBase, hashSeamFiles, type SeamBaseCheck } from "../../../verify/index.js";
 import { repoMap, snapshotTree } from "../../../workspace/index.js";
@@ -76,6 +77,7 @@ export const observe: NodeBody = async (state, deps) => {
     };
   }
 
+  killPoint("observe.seam-checked");
   if (checked.failing_seam)
     checked = { ...checked, failing_seam: { ...checked.failing_seam, files: seamFiles } };
 

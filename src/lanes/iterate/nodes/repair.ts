@@ -6,8 +6,9 @@ import {
   VerifierEnvelope,
   VerifierName,
 } from "../../../artifacts/schemas/index.js";
-import { nowIso } from "../../../util/time.js";
+import { killPoint } from "../../../util/test-kill-point.js";
 import type { NodeBody } from "../lane/define-node.js";
+import { appendLessonOnce } from "../lane/lessons.js";
 import { bookUsage, pushState, terminate, updateRun } from "../lane/run-record.js";
 import { stepsMarkdown } from "../markdown.js";
 
@@ -42,12 +43,14 @@ export const repair: NodeBody = async (state, deps) => {
     lessons,
   });
 
-  await deps.store.appendJsonl("lessons.jsonl", Lesson, {
+  // Keyed by attempt: a re-run after a crash asks again but never lists the lesson twice (ADR 0033).
+  await appendLessonOnce(deps.store, {
     attempt_id: attemptId,
+    source: "repair",
     lesson: guidance.lesson,
     failed_verifiers: failed.map((e) => e.verifier),
-    at: nowIso(),
   });
+  killPoint("repair.lesson-appended");
   await deps.store.writeText(
     "steps_to_complete_the_task.md",
     stepsMarkdown(attemptId, guidance.respawn_reason, guidance.remaining_steps),

@@ -7,6 +7,7 @@ import {
   VerifierEnvelope,
 } from "../../../artifacts/schemas/index.js";
 import { DEVFLOW_DIR } from "../../../home/index.js";
+import { killPoint } from "../../../util/test-kill-point.js";
 import {
   criticNotAsked,
   runCriticVerifier,
@@ -154,6 +155,7 @@ export const verify: NodeBody = async (state, deps) => {
         envelope,
       ),
     );
+    if (results.length === 1) killPoint("verify.envelope-written");
   }
   const summary = envelopes.map((e) => `${e.verifier} ${mark(e.overall_result)}`).join(" ");
   return {

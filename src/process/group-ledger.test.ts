@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { recordGroup, sweepRecordedGroups, withGroupLedger } from "./group-ledger.js";
+import { groupIsAlive, processIsRunning } from "./process-group.js";
+import { runProcess } from "./run-process.js";
+
+const started: number[] = [];
+afterAll(() => {
+  for (const pid of started) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {}
+  }
+});
+
+function groupLeader(): number {
+  const child = spawn("sh", ["-c", "sleep 600 & sleep 600"], { detached: true, stdio: "ignore" });
+  child.unref();
+  started.push(child.pid as number);
+  return child.pid as number;
+}
+
+const ledger = () => mkdtempSync(join(tmpdir(), "devflow-ledger-"));
+
+describe.skipIf(process.platform !== "linux")("process group ledger (ADR 0033)", () => {
+  it("runProcess records its group while it waits and removes the record when the group is gone", async () => {
+    const dir = ledger();
+    const seen: string[][] = [];
+    await withGroupLedger(dir, () =>
+      runProcess({
+        command: "sh",
+        args: ["-c", `ls ${JSON.stringify(dir)}`],
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "" },
+        timeoutMs: 10_000,
+        onStdoutLine: (line) => seen.push([line]),
+      }),
+    );
+    expect(seen.flat()).toEqual([expect.stringMatching(/^\d+\.json$/)]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("outside a ledger nothing is recorded", () => {
+    expect(recordGroup(process.pid, "node")).toBeNull();
+  });
+
+  it("the sweep kills a recorded group (also its members when the leader is gone) and removes the records", async () => {
+    const dir = ledger();
+    const alive = groupLeader();
+    await withGroupLedger(dir, async () => recordGroup(alive, "sh"));
+    expect(await sweepRecordedGroups(dir)).toEqual([{ pgid: alive, command: "sh", result: "killed" }]);
+    expect(groupIsAlive(alive)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a recycled pid (another start time) is never killed", async () => {
+    const dir = ledger();
+    const other = groupLeader();
+    await withGroupLedger(dir, async () => recordGroup(other, "sh"));
+    const file = join(dir, `${other}.json`);
+    const record = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...record, start_ticks: record.start_ticks - 1 }));
+    expect(await sweepRecordedGroups(dir)).toEqual([{ pgid: other, command: "sh", result: "recycled" }]);
+    expect(processIsRunning(other)).toBe(true);
+  });
+});
