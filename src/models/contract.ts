@@ -18,6 +18,13 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * Where a run stands in its cassette: per role, how many answers it has consumed (replay) or
+ * recorded (record). Lanes checkpoint it after every node, so a resumed run continues the cassette
+ * where its checkpoint stands (ADR 0035).
+ */
+export type CassetteCursor = Partial<Record<Role, number>>;
+
 export interface StructuredCall<S extends z.ZodType> {
   role: Role;
   /** Name of the structured answer (becomes the function/tool name), e.g. "task_framing". */
@@ -67,6 +74,14 @@ export interface ModelGateway {
   setAttempt(attemptId: string | null): void;
   /** Record mode writes the cassette; others no-op. */
   flush(): Promise<void>;
+  /** Answers consumed (replay) or recorded (record) so far, per role; `{}` when live. */
+  cassetteCursor(): CassetteCursor;
+  /**
+   * Continues the cassette from a resumed run's checkpointed cursor (ADR 0035): replay hands out
+   * the answers after it; record keeps the cassette's answers up to it and appends after them.
+   * A role this gateway has already gone further in is left where it is. Live: no-op.
+   */
+  resumeCassette(cursor: CassetteCursor): void;
 }
 
 /** The model answered twice (once after the repair round) without matching the schema. */
