@@ -11,10 +11,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openTaskStore } from "../../src/home/index.js";
 import { IntakeSession } from "../../src/lanes/intake/session.js";
 import { createModelGateway } from "../../src/models/create-gateway.js";
+import { DEMO_REQUEST, demoCassette } from "../support/lane-harness.js";
 import { type LiveChat, runPiped, startPiped } from "./support/chat-process.js";
-import { cassetteWith, route, useScratch } from "./support/intake-fixtures.js";
+import { cassetteWith, hangingCoder, isRunning, route, useScratch } from "./support/intake-fixtures.js";
 
 const scratch = useScratch();
 const SH_CODER = "command:true";
@@ -144,5 +146,48 @@ describe("two devflow chat processes on one thread", () => {
       expected.push(`user: after ${signal}`, `assistant: After ${signal}.`);
     }
     expect(await storedTurns(repo, threadId)).toEqual(expected);
+  }, 240_000);
+
+  it("SIGTERM during a turn stops the coder, leaves the task resumable and releases the lock itself", async () => {
+    const repo = scratch.repo();
+    const pidFile = join(scratch.dir(), "coder.pid");
+    const demo = demoCassette().calls;
+    const cassette = cassetteWith({
+      router: [route("iterate")],
+      framer: demo.framer ?? [],
+      observer: demo.observer ?? [],
+    });
+    const chat = startPiped([
+      "chat",
+      "--repo",
+      repo,
+      "--json",
+      "--replay",
+      cassette,
+      "--yes",
+      "--coder",
+      hangingCoder(pidFile),
+    ]);
+    await chat.waitForOut('"type":"thread"');
+    const threadId = String((JSON.parse(chat.output().out.split("\n")[0] ?? "{}") as { id?: string }).id);
+    chat.send(DEMO_REQUEST);
+    for (let i = 0; i < 1200 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
+    const coderPid = Number(readFileSync(pidFile, "utf8"));
+    process.kill(lockOwnerPid(repo, threadId), "SIGTERM");
+    const exit = await chat.done;
+    expect(exit.code, exit.err).toBe(143);
+    // Without the chat's own SIGTERM handling the process died at once (proper-lockfile's exit hook
+    // still removed the lock dir), leaving the coder running and the owner file behind.
+    expect(isRunning(coderPid)).toBe(false);
+    expect(existsSync(lockDir(repo, threadId))).toBe(false);
+    expect(existsSync(join(repo, ".devflow", "chat", `${threadId}.owner`))).toBe(false);
+    const stopped = exit.out
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { type: string; id?: string })
+      .find((e) => e.type === "stopped");
+    expect(stopped?.id).toBeTruthy();
+    const run = await openTaskStore(repo, String(stopped?.id)).read("iterator_run");
+    expect(run?.terminal).toBeNull();
   }, 240_000);
 });
