@@ -43,12 +43,19 @@ describe("replay resumed from a checkpointed cursor", () => {
   it("continues after the cursor, and counts the answers before it as used", async () => {
     const path = cassetteFile({ critic: [answer("c1"), answer("c2"), answer("c3")], framer: [answer("f1")] });
     const gateway = createModelGateway({ mode: "replay", cassettePath: path, env: {} });
-    gateway.resumeCassette({ critic: 1, framer: 1 });
-    expect(gateway.cassetteCursor()).toEqual({ critic: 1, framer: 1 });
+    gateway.resumeCassette({ cassette: path, calls: { critic: 1, framer: 1 } });
+    expect(gateway.cassetteCursor()).toEqual({ cassette: path, calls: { critic: 1, framer: 1 } });
     expect(gateway.unusedReplies()).toEqual({ critic: 2 });
     expect(await gateway.structured(criticCall)).toEqual({ verdict: "pass", notes: "c2" });
-    expect(gateway.cassetteCursor()).toEqual({ critic: 2, framer: 1 });
+    expect(gateway.cassetteCursor()).toEqual({ cassette: path, calls: { critic: 2, framer: 1 } });
     expect(gateway.unusedReplies()).toEqual({ critic: 1 });
+  });
+
+  it("a cursor of another cassette file is not applied: that cassette starts at its first answers", async () => {
+    const path = cassetteFile({ critic: [answer("c1"), answer("c2")] });
+    const gateway = createModelGateway({ mode: "replay", cassettePath: path, env: {} });
+    gateway.resumeCassette({ cassette: join(dir, "another.json"), calls: { critic: 1 } });
+    expect(await gateway.structured(criticCall)).toEqual({ verdict: "pass", notes: "c1" });
   });
 
   it("never moves a role back that this process already went further in (same-process resume)", () => {
@@ -67,7 +74,7 @@ describe("replay resumed from a checkpointed cursor", () => {
     const gateway = createModelGateway({ mode: "replay", cassettePath: path, env: {} });
     let error: unknown;
     try {
-      gateway.resumeCassette({ critic: 2 });
+      gateway.resumeCassette({ cassette: path, calls: { critic: 2 } });
     } catch (e) {
       error = e;
     }

@@ -1,6 +1,6 @@
 import { DevflowError } from "../errors/index.js";
 import { type Cassette, type CassetteEntry, loadCassette } from "./cassette.js";
-import { type CassetteCursor, ROLES, type Role, replayExhaustedError } from "./contract.js";
+import { type CassetteCalls, ROLES, type Role, replayExhaustedError } from "./contract.js";
 
 /** Hands out a cassette's answers in order, one queue per role, and fails loudly when one runs dry. */
 export class CassettePlayer {
@@ -32,7 +32,7 @@ export class CassettePlayer {
   }
 
   /** How many answers of each role were handed out (or skipped by resumeFrom). */
-  cursor(): CassetteCursor {
+  cursor(): CassetteCalls {
     return Object.fromEntries(this.cursors);
   }
 
@@ -40,7 +40,7 @@ export class CassettePlayer {
    * A resumed run continues after the answers its checkpoint consumed: the nodes that used them
    * are not run again. Refuses a cursor past the cassette's end (not the cassette the task ran with).
    */
-  resumeFrom(cursor: CassetteCursor): void {
+  resumeFrom(cursor: CassetteCalls): void {
     for (const role of ROLES) {
       const at = cursor[role] ?? 0;
       const have = this.cassette.calls[role]?.length ?? 0;

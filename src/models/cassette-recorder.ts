@@ -4,7 +4,7 @@ import writeFileAtomic from "write-file-atomic";
 import { DevflowError } from "../errors/index.js";
 import { createRedactor } from "../util/redact.js";
 import { CASSETTE_VERSION, type Cassette, type CassetteEntry, loadCassette } from "./cassette.js";
-import { type CassetteCursor, ROLES, type Role } from "./contract.js";
+import { type CassetteCalls, ROLES, type Role } from "./contract.js";
 
 /**
  * Collects live answers per role and rewrites the cassette after every call, so a run that
@@ -37,7 +37,7 @@ export class CassetteRecorder {
   }
 
   /** How many answers of each role the cassette holds so far. */
-  cursor(): CassetteCursor {
+  cursor(): CassetteCalls {
     return Object.fromEntries(Object.entries(this.calls).map(([role, entries]) => [role, entries.length]));
   }
 
@@ -48,7 +48,7 @@ export class CassetteRecorder {
    * run stopped; that node runs again and records its new answer in their place, so the cassette
    * lines up with what a replay asks for (ADR 0035).
    */
-  resumeFrom(cursor: CassetteCursor): void {
+  resumeFrom(cursor: CassetteCalls): void {
     const behind = ROLES.filter((role) => (this.calls[role]?.length ?? 0) < (cursor[role] ?? 0));
     if (behind.length === 0) return;
     const onDisk = existsSync(this.path) ? loadCassette(this.path).calls : {};

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessageChunk } from "@langchain/core/messages";
 import type { z } from "zod";
@@ -5,7 +6,14 @@ import { DevflowError } from "../errors/index.js";
 import { secretsFromEnv } from "../util/redact.js";
 import { CassettePlayer } from "./cassette-player.js";
 import { CassetteRecorder } from "./cassette-recorder.js";
-import type { CassetteCursor, ModelGateway, Role, StructuredCall, UsageSnapshot } from "./contract.js";
+import type {
+  CassetteCalls,
+  CassetteCursor,
+  ModelGateway,
+  Role,
+  StructuredCall,
+  UsageSnapshot,
+} from "./contract.js";
 import { type Endpoint, EndpointChatOpenAI, resolveEndpoint } from "./live-chat-model.js";
 import { RecordingChatModel } from "./recording-chat-model.js";
 import { ReplayChatModel } from "./replay-chat-model.js";
@@ -97,8 +105,12 @@ export function createModelGateway(opts: ModelGatewayOptions): ModelGateway & Ca
       models.flush();
     },
     unusedReplies: () => models.unusedReplies(),
-    cassetteCursor: () => models.cursor(),
-    resumeCassette: (cursor) => models.resumeFrom(cursor),
+    cassetteCursor: (): CassetteCursor | null =>
+      opts.mode === "live" ? null : { cassette: resolve(requireCassettePath(opts)), calls: models.cursor() },
+    resumeCassette: (cursor) => {
+      if (opts.mode !== "live" && cursor?.cassette === resolve(requireCassettePath(opts)))
+        models.resumeFrom(cursor.calls);
+    },
   };
 }
 
@@ -107,8 +119,8 @@ interface ModelFactory {
   create(role: Role, usage?: UsageCallbackHandler): BaseChatModel;
   flush(): void;
   unusedReplies(): Partial<Record<Role, number>>;
-  cursor(): CassetteCursor;
-  resumeFrom(cursor: CassetteCursor): void;
+  cursor(): CassetteCalls;
+  resumeFrom(calls: CassetteCalls): void;
 }
 
 function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => string): ModelFactory {

@@ -98,7 +98,7 @@ const smallDiff =
 class ScriptedGateway implements ModelGateway {
   recordExternalUsage(): void {}
   cassetteCursor() {
-    return {};
+    return null;
   }
   resumeCassette(): void {}
   readonly mode = "replay" as const;

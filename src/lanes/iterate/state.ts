@@ -82,7 +82,10 @@ export const IterateState = new StateSchema({
    * The model gateway's cassette cursor after the last finished node (answers consumed or recorded
    * per role): a resumed replay or recording continues the cassette from here (ADR 0035).
    */
-  cassetteCursor: z.record(z.string(), z.number().int().min(0)).default(() => ({})),
+  cassetteCursor: z
+    .object({ cassette: z.string(), calls: z.record(z.string(), z.number().int().min(0)) })
+    .nullable()
+    .default(null),
 });
 
 export type IterateStateValue = typeof IterateState.State;
