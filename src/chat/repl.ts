@@ -27,8 +27,11 @@ export interface ChatOptions {
   err: Write;
 }
 
-/** Exit codes of the chat: 0 after /quit or end of input, 1 when a turn failed, 130 after Ctrl-C at the prompt. */
-export const CHAT_EXIT = { ok: 0, turnFailed: 1, interrupted: 130 } as const;
+/**
+ * Exit codes of the chat: 0 after /quit or end of input, 1 when a turn failed, 130 after Ctrl-C at
+ * the prompt, 143 after SIGTERM.
+ */
+export const CHAT_EXIT = { ok: 0, turnFailed: 1, interrupted: 130, terminated: 143 } as const;
 
 const YES = /^\s*y(es)?\s*$/i;
 
@@ -70,6 +73,16 @@ export async function runChat(opts: ChatOptions): Promise<number> {
     reader.close();
     throw error;
   }
+
+  // SIGTERM (a supervisor, `kill`): stop the running turn like Ctrl-C and leave, so the session is
+  // closed and the thread's lock released by this process rather than left for takeover.
+  let terminated = false;
+  const onTerminate = () => {
+    terminated = true;
+    current?.abort();
+    reader.close();
+  };
+  process.on("SIGTERM", onTerminate);
 
   reader.onInterrupt(() => {
     if (current) {
@@ -137,9 +150,11 @@ export async function runChat(opts: ChatOptions): Promise<number> {
         });
     }
   } finally {
+    process.off("SIGTERM", onTerminate);
     session.close();
     reader.close();
   }
+  if (terminated) return CHAT_EXIT.terminated;
   if (interrupted) return CHAT_EXIT.interrupted;
   return failed ? CHAT_EXIT.turnFailed : CHAT_EXIT.ok;
 }

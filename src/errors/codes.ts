@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   CLONE_FAILED: "workspace",
   GIT_FAILED: "workspace",
   TASK_LOCKED: "workspace",
+  THREAD_LOCKED: "workspace",
   CHECKOUT_EXISTS: "workspace",
   CHECKOUT_UNUSABLE: "workspace",
   BAD_REVISION: "workspace",

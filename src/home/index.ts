@@ -1,5 +1,6 @@
 export { openCheckpointer, openExistingCheckpointer } from "./checkpointer.js";
 export { claimRecordId, freshTaskId, newThreadId, taskIdFromRequest } from "./mint-id.js";
+export type { OwnedLock } from "./owned-lock.js";
 export {
   DEVFLOW_DIR,
   devflowDir,
@@ -15,6 +16,7 @@ export {
   taskDirLabel,
   taskDirTaken,
   taskExists,
+  threadLocksDir,
   verifyCheckoutDir,
   verifyGitDir,
   worktreesDir,
@@ -23,4 +25,5 @@ export { readRecord, writeRecord } from "./record-store.js";
 export { assertTaskId, isTaskId } from "./task-id.js";
 export { acquireTaskLock, lockTask, type TaskLockOptions, taskRunIsLive, withTaskLock } from "./task-lock.js";
 export { openTaskStore } from "./task-store.js";
+export { lockThread } from "./thread-lock.js";
 export { type ThreadInfo, ThreadStore } from "./thread-store.js";

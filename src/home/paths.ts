@@ -14,6 +14,7 @@ import { assertTaskId } from "./task-id.js";
  *   .devflow/worktrees/<task id>   a task's checkout (the coder's)
  *   .devflow/verify/<task id>      the task's verification checkout (seam, integrity, regression run here)
  *   .devflow/verify/<task id>.git  its git dir: devflow's own object store for snapshots (ADR 0024)
+ *   .devflow/chat/<thread id>.lock the lock of a chat thread open in a process (+ `.owner`, ADR 0035)
  */
 export const DEVFLOW_DIR = ".devflow";
 
@@ -50,6 +51,9 @@ export const verifyCheckoutDir = (repoRoot: string, taskId: string): string =>
 /** `<repo>/.devflow/verify/<task id>.git`: the verification checkout's git dir, outside the checkout. */
 export const verifyGitDir = (repoRoot: string, taskId: string): string =>
   join(devflowDir(repoRoot), "verify", `${assertTaskId(taskId)}.git`);
+
+/** `<repo>/.devflow/chat/`: the locks of chat threads open in a process (`<thread id>.lock`, `.owner`). */
+export const threadLocksDir = (repoRoot: string): string => join(devflowDir(repoRoot), "chat");
 
 /** `<repo>/.devflow/iterate/` */
 const tasksRoot = (repoRoot: string): string => join(devflowDir(repoRoot), "iterate");

@@ -1,13 +1,7 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { hostname } from "node:os";
 import { basename, join, resolve } from "node:path";
-import lockfile from "proper-lockfile";
 import { DevflowError, messageOf } from "../errors/index.js";
+import { acquireOwnedLock, describeOwner, ownerIsLive, warnLockLost } from "./owned-lock.js";
 import { taskDir } from "./paths.js";
-
-/** A lock not refreshed for this long belongs to a crashed run and is taken over. */
-const STALE_MS = 30_000;
 
 export interface TaskLockOptions {
   /**
@@ -32,57 +26,22 @@ export async function acquireTaskLock(
 ): Promise<() => Promise<void>> {
   const dir = resolve(artifactDir);
   const taskId = basename(dir);
-  const lockPath = join(dir, "run.lock");
-  const ownerPath = join(dir, "run.owner");
-  await mkdir(dir, { recursive: true });
-  const lock = () =>
-    // proper-lockfile tracks held locks per *target* path in-process; targeting a path of our own
-    // (not the dir) keeps this lock independent of anything else that might lock the dir.
-    lockfile.lock(join(dir, "run"), {
-      lockfilePath: lockPath,
-      stale: STALE_MS,
-      retries: 0,
-      realpath: false,
-      onCompromised:
-        options.onCompromised ??
-        ((error) =>
-          process.emitWarning(
-            `devflow's lock on task ${taskId} was lost (${messageOf(error)}); another run may be working on it too`,
-          )),
-    });
-  let release: () => Promise<void>;
-  try {
-    try {
-      release = await lock();
-    } catch (error) {
-      if (!isLocked(error) || !ownerIsGone(ownerPath)) throw error;
-      rmSync(lockPath, { recursive: true, force: true });
-      release = await lock();
-    }
-  } catch (error) {
-    if (isLocked(error)) {
-      throw new DevflowError(
+  const lock = await acquireOwnedLock({
+    dir,
+    name: "run",
+    onCompromised: options.onCompromised ?? warnLockLost(`task ${taskId}`),
+    refused: (owner, lockPath, cause) =>
+      new DevflowError(
         "TASK_LOCKED",
-        `another devflow run is working on task ${taskId} (${describeOwner(ownerPath)}, lock ${lockPath}); wait for it to finish`,
-        { cause: error },
-      );
-    }
-    throw new DevflowError(
-      "TASK_LOCKED",
-      `could not lock task ${taskId} (${lockPath}): ${messageOf(error)}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: hostname() }));
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    rmSync(ownerPath, { force: true });
-    await release();
-  };
+        `another devflow run is working on task ${taskId} (${describeOwner(owner)}, lock ${lockPath}); wait for it to finish`,
+        { cause },
+      ),
+    failed: (lockPath, cause) =>
+      new DevflowError("TASK_LOCKED", `could not lock task ${taskId} (${lockPath}): ${messageOf(cause)}`, {
+        cause,
+      }),
+  });
+  return lock.release;
 }
 
 /**
@@ -90,55 +49,7 @@ export async function acquireTaskLock(
  * file names a live process). False when unsure (no owner file, another host).
  */
 export function taskRunIsLive(repoRoot: string, taskId: string): boolean {
-  const ownerPath = join(taskDir(repoRoot, taskId), "run.owner");
-  const owner = readOwner(ownerPath);
-  return owner !== null && owner.host === hostname() && !ownerIsGone(ownerPath);
-}
-
-interface LockOwner {
-  pid: number;
-  host: string;
-}
-
-function readOwner(ownerPath: string): LockOwner | null {
-  try {
-    const owner = JSON.parse(readFileSync(ownerPath, "utf8")) as Partial<LockOwner>;
-    return typeof owner.pid === "number" && typeof owner.host === "string"
-      ? { pid: owner.pid, host: owner.host }
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-/** True only when we can tell for sure: same host and no such process. */
-function ownerIsGone(ownerPath: string): boolean {
-  const owner = readOwner(ownerPath);
-  if (!owner || owner.host !== hostname()) return false;
-  try {
-    process.kill(owner.pid, 0);
-    return isZombie(owner.pid);
-  } catch (error) {
-    return error instanceof Error && "code" in error && error.code === "ESRCH";
-  }
-}
-
-/** A killed process whose parent has not reaped it yet still answers kill(pid, 0). */
-function isZombie(pid: number): boolean {
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-function describeOwner(ownerPath: string): string {
-  const owner = readOwner(ownerPath);
-  return owner ? `pid ${owner.pid} on ${owner.host}` : "owner unknown";
-}
-
-function isLocked(error: unknown): boolean {
-  return error instanceof Error && "code" in error && error.code === "ELOCKED";
+  return ownerIsLive(join(taskDir(repoRoot, taskId), "run.owner"));
 }
 
 /** The task lock of `.devflow/iterate/<taskId>` (see acquireTaskLock). */

@@ -18,6 +18,19 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
+/** Per role, how many answers of a cassette were consumed (replay) or recorded (record). */
+export type CassetteCalls = Partial<Record<Role, number>>;
+
+/**
+ * Where a run stands in its cassette (the file's absolute path): lanes checkpoint it after every
+ * node, so a run resumed with the same cassette continues it where its checkpoint stands; a run
+ * resumed with another cassette starts that one at its first answers (ADR 0035).
+ */
+export interface CassetteCursor {
+  cassette: string;
+  calls: CassetteCalls;
+}
+
 export interface StructuredCall<S extends z.ZodType> {
   role: Role;
   /** Name of the structured answer (becomes the function/tool name), e.g. "task_framing". */
@@ -67,6 +80,15 @@ export interface ModelGateway {
   setAttempt(attemptId: string | null): void;
   /** Record mode writes the cassette; others no-op. */
   flush(): Promise<void>;
+  /** Answers consumed (replay) or recorded (record) so far, per role; null when live. */
+  cassetteCursor(): CassetteCursor | null;
+  /**
+   * Continues the cassette from a resumed run's checkpointed cursor (ADR 0035): replay hands out
+   * the answers after it; record keeps the cassette's answers up to it and appends after them.
+   * A role this gateway has already gone further in is left where it is. A cursor of another
+   * cassette file, and live mode: no-op.
+   */
+  resumeCassette(cursor: CassetteCursor | null): void;
 }
 
 /** The model answered twice (once after the repair round) without matching the schema. */

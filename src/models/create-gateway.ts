@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AIMessageChunk } from "@langchain/core/messages";
 import type { z } from "zod";
@@ -5,7 +6,14 @@ import { DevflowError } from "../errors/index.js";
 import { secretsFromEnv } from "../util/redact.js";
 import { CassettePlayer } from "./cassette-player.js";
 import { CassetteRecorder } from "./cassette-recorder.js";
-import type { ModelGateway, Role, StructuredCall, UsageSnapshot } from "./contract.js";
+import type {
+  CassetteCalls,
+  CassetteCursor,
+  ModelGateway,
+  Role,
+  StructuredCall,
+  UsageSnapshot,
+} from "./contract.js";
 import { type Endpoint, EndpointChatOpenAI, resolveEndpoint } from "./live-chat-model.js";
 import { RecordingChatModel } from "./recording-chat-model.js";
 import { ReplayChatModel } from "./replay-chat-model.js";
@@ -97,6 +105,12 @@ export function createModelGateway(opts: ModelGatewayOptions): ModelGateway & Ca
       models.flush();
     },
     unusedReplies: () => models.unusedReplies(),
+    cassetteCursor: (): CassetteCursor | null =>
+      opts.mode === "live" ? null : { cassette: resolve(requireCassettePath(opts)), calls: models.cursor() },
+    resumeCassette: (cursor) => {
+      if (opts.mode !== "live" && cursor?.cassette === resolve(requireCassettePath(opts)))
+        models.resumeFrom(cursor.calls);
+    },
   };
 }
 
@@ -105,6 +119,8 @@ interface ModelFactory {
   create(role: Role, usage?: UsageCallbackHandler): BaseChatModel;
   flush(): void;
   unusedReplies(): Partial<Record<Role, number>>;
+  cursor(): CassetteCalls;
+  resumeFrom(calls: CassetteCalls): void;
 }
 
 function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => string): ModelFactory {
@@ -116,6 +132,8 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
         new ReplayChatModel(player, role, usage === undefined ? {} : { callbacks: [usage] }),
       flush: () => {},
       unusedReplies: () => player.unused(),
+      cursor: () => player.cursor(),
+      resumeFrom: (cursor) => player.resumeFrom(cursor),
     };
   }
   const endpoint = resolveEndpoint(env);
@@ -127,7 +145,14 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       ...(usage === undefined ? {} : { callbacks: [usage] }),
     });
-  if (opts.mode === "live") return { create: live, flush: () => {}, unusedReplies: () => ({}) };
+  if (opts.mode === "live")
+    return {
+      create: live,
+      flush: () => {},
+      unusedReplies: () => ({}),
+      cursor: () => ({}),
+      resumeFrom: () => {},
+    };
   const recorder = new CassetteRecorder(requireCassettePath(opts), [
     ...secretsOf(endpoint),
     ...secretsFromEnv(env),
@@ -137,6 +162,8 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
       new RecordingChatModel(live(role), recorder, role, usage === undefined ? {} : { callbacks: [usage] }),
     flush: () => recorder.write(),
     unusedReplies: () => ({}),
+    cursor: () => recorder.cursor(),
+    resumeFrom: (cursor) => recorder.resumeFrom(cursor),
   };
 }
 

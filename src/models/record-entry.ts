@@ -16,12 +16,14 @@ export function entryFromAnswer(
   answer: AIMessage | AIMessageChunk,
   options: BoundCallOptions,
 ): CassetteEntry {
+  // langchain leaves a token count out when the endpoint reports 0 (a loopback or local server):
+  // stored as 0, since a cassette entry's usage needs both counts to load again.
   const usage =
     answer.usage_metadata === undefined
       ? undefined
       : {
-          input_tokens: answer.usage_metadata.input_tokens,
-          output_tokens: answer.usage_metadata.output_tokens,
+          input_tokens: answer.usage_metadata.input_tokens ?? 0,
+          output_tokens: answer.usage_metadata.output_tokens ?? 0,
         };
   const withUsage = <E extends CassetteEntry>(entry: E): E =>
     usage === undefined ? entry : { ...entry, usage };

@@ -97,6 +97,10 @@ const smallDiff =
 /** A ModelGateway that answers structured calls from a script and records what it was sent. */
 class ScriptedGateway implements ModelGateway {
   recordExternalUsage(): void {}
+  cassetteCursor() {
+    return null;
+  }
+  resumeCassette(): void {}
   readonly mode = "replay" as const;
   readonly calls: Array<{ role: string; name: string; messages: BaseMessage[]; attemptId?: string }> = [];
   constructor(private readonly answers: Array<CriticVerdict | Error>) {}

@@ -4,6 +4,8 @@ import type { ConversationTurn } from "../../artifacts/schemas/index.js";
 import { DevflowError, describeError } from "../../errors/index.js";
 import {
   isTaskId,
+  lockThread,
+  type OwnedLock,
   openCheckpointer,
   openExistingCheckpointer,
   type ThreadInfo,
@@ -45,6 +47,7 @@ export class IntakeSession {
     readonly thread: ThreadInfo,
     private readonly saver: SqliteSaver,
     private readonly threads: ThreadStore,
+    private readonly lock: OwnedLock,
     private readonly opts: IntakeSessionOptions,
   ) {
     this.graph = buildIntakeGraph(
@@ -62,7 +65,11 @@ export class IntakeSession {
     );
   }
 
-  /** Refuses a path that is not a git repository, and an unknown thread id (listing the known ones). */
+  /**
+   * Refuses a path that is not a git repository, an unknown thread id (listing the known ones) and
+   * a thread another live process has open (its lock, ADR 0035): two processes on one thread would
+   * interleave their checkpoints and lose or garble turns.
+   */
   static async open(opts: IntakeSessionOptions): Promise<IntakeSession> {
     const repoRoot = await assertGitRepo(opts.repo);
     const saver = openCheckpointer(repoRoot);
@@ -79,7 +86,15 @@ export class IntakeSession {
     } else {
       thread = threads.create();
     }
-    return new IntakeSession(repoRoot, thread, saver, threads, opts);
+    let lock: OwnedLock;
+    try {
+      lock = await lockThread(repoRoot, thread.id);
+    } catch (error) {
+      if (opts.threadId === undefined) threads.removeIfEmpty(thread.id);
+      saver.db.close();
+      throw error;
+    }
+    return new IntakeSession(repoRoot, thread, saver, threads, lock, opts);
   }
 
   /** The repository's chat threads, most recent first, without creating anything on disk. */
@@ -151,10 +166,11 @@ export class IntakeSession {
     return this.threads.get(this.thread.id) ?? this.thread;
   }
 
-  /** Closes the state database; a new thread that got no message is not kept. */
+  /** Closes the state database and releases the thread's lock; a new thread that got no message is not kept. */
   close(): void {
     if (this.opts.threadId === undefined) this.threads.removeIfEmpty(this.thread.id);
     this.saver.db.close();
+    this.lock.releaseSync();
   }
 
   private async run(input: Parameters<IntakeGraph["invoke"]>[0], signal: AbortSignal): Promise<boolean> {

@@ -34,6 +34,7 @@ import {
 } from "../../workspace/index.js";
 import type { IterateOutcome, IterateResult } from "../outcome.js";
 import { buildIterateLane } from "./iterate-lane.js";
+import { checkpointedCursor } from "./lane/cassette-cursor.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import { createRunRecord, terminate } from "./lane/run-record.js";
@@ -273,6 +274,8 @@ async function runTask(
         ...(opts.signal ? { signal: opts.signal } : {}),
       };
       const snapshot = await graph.getState(config);
+      // A resumed replay or recording continues the cassette where the checkpoint stands (ADR 0035).
+      gateway.resumeCassette(checkpointedCursor(snapshot));
       const [pending] = snapshot.tasks.flatMap((t) => t.interrupts);
       const waiting = pending?.value as QuestionsInterrupt | undefined;
       // A task paused at a question and no answer: an interactive driver is asked again (nothing

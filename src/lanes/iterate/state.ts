@@ -78,6 +78,14 @@ export const IterateState = new StateSchema({
   /** Outcome of the last gate, read by routers. */
   gateResult: z.enum(["pending", "pass", "fail"]).default("pending"),
   terminal: Terminal.nullable().default(null),
+  /**
+   * The model gateway's cassette cursor after the last finished node (answers consumed or recorded
+   * per role): a resumed replay or recording continues the cassette from here (ADR 0035).
+   */
+  cassetteCursor: z
+    .object({ cassette: z.string(), calls: z.record(z.string(), z.number().int().min(0)) })
+    .nullable()
+    .default(null),
 });
 
 export type IterateStateValue = typeof IterateState.State;

@@ -68,3 +68,81 @@ export async function runPty(args: string[], steps: PtyStep[], timeoutSeconds = 
   });
   return PtyResult.parse(JSON.parse(stdout));
 }
+
+/** A devflow process whose stdin stays open: lines are sent one at a time while it runs. */
+export interface LiveChat {
+  readonly pid: number;
+  /** Everything printed so far. */
+  output(): { out: string; err: string };
+  /** Resolves once stdout contains `text` (rejects after `timeoutMs`, or if the process exits first). */
+  waitForOut(text: string, timeoutMs?: number): Promise<void>;
+  send(line: string): void;
+  /** Ends stdin (end of input: the chat leaves after the turns sent so far). */
+  end(): void;
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves when the process has exited. */
+  readonly done: Promise<ProcessRun & { signal: NodeJS.Signals | null }>;
+}
+
+/** Starts devflow with piped stdin that stays open until `end()`. */
+export function startPiped(args: string[], env: NodeJS.ProcessEnv = {}): LiveChat {
+  const [command = "", ...rest] = devflowArgv(...args);
+  const child = spawn(command, rest, {
+    cwd: PACKAGE_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  let exited = false;
+  const waiters = new Set<() => void>();
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+    for (const w of waiters) w();
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    err += d.toString();
+  });
+  const done = new Promise<ProcessRun & { signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      exited = true;
+      for (const w of waiters) w();
+      resolve({ code, signal, out, err });
+    });
+  });
+  return {
+    pid: child.pid ?? -1,
+    output: () => ({ out, err }),
+    waitForOut: (text, timeoutMs = 60_000) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no "${text}" on stdout after ${timeoutMs} ms; out: ${out}\nerr: ${err}`));
+        }, timeoutMs);
+        const check = () => {
+          if (out.includes(text)) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve();
+          } else if (exited) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            reject(new Error(`exited before printing "${text}"; out: ${out}\nerr: ${err}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+    send: (line) => {
+      child.stdin.write(`${line}\n`);
+    },
+    end: () => {
+      child.stdin.end();
+    },
+    kill: (signal) => {
+      child.kill(signal);
+    },
+    done,
+  };
+}

@@ -19,7 +19,8 @@ export type NodeBody = (state: IterateStateValue, deps: LaneDeps) => Promise<Nod
 
 /**
  * Wraps a node body with the bookkeeping every node shares: start/end events with duration and the
- * tokens and dollars spent inside the node. Nodes stay about their one job.
+ * tokens and dollars spent inside the node, and the cassette cursor checkpointed with the node's
+ * update (ADR 0035). Nodes stay about their one job.
  */
 export function defineNode(name: string, deps: LaneDeps, body: NodeBody) {
   return async (state: IterateStateValue): Promise<IterateStateUpdate | Command> => {
@@ -59,8 +60,11 @@ export function defineNode(name: string, deps: LaneDeps, body: NodeBody) {
       });
       // The body and its end event are done, the checkpoint is not: the crash suite's boundary.
       killPoint(`${name}:end` as KillPoint);
-      if (out.goto) return new Command({ update: out.update ?? {}, goto: out.goto });
-      return out.update ?? {};
+      // Checkpointed in the same write as the node's update: a node that did not finish runs again
+      // on --resume and gets (replay) or records (record) the answers after this cursor again.
+      const update = { ...out.update, cassetteCursor: deps.gateway.cassetteCursor() };
+      if (out.goto) return new Command({ update, goto: out.goto });
+      return update;
     } catch (error) {
       // An interrupt is LangGraph's way of pausing for an answer, not a failure.
       if (isGraphInterrupt(error)) throw error;
