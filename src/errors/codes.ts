@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   MODEL_CONNECTION: "model_call",
   MODEL_TIMEOUT: "model_call",
   MODEL_REQUEST: "model_call",
+  // The endpoint answered 200, but not in the chat-completions protocol (HTML, no choices).
+  MODEL_BAD_RESPONSE: "model_call",
   REPLAY_EXHAUSTED: "model_call",
   // artifact: a file under .devflow/ is broken, stale or cannot be written.
   ARTIFACT_INVALID: "artifact",
@@ -90,6 +92,7 @@ export interface DetailsByCode {
   MODEL_CONNECTION: ModelCallDetails;
   MODEL_TIMEOUT: ModelCallDetails;
   MODEL_REQUEST: ModelCallDetails;
+  MODEL_BAD_RESPONSE: ModelCallDetails;
   /** `problems` are `<json pointer>: <message>`. */
   ARTIFACT_INVALID: { schema: string; file: string | null; line: number | null; problems: readonly string[] };
   ARTIFACT_NOT_JSON: { file: string; line: number | null };

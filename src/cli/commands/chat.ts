@@ -4,8 +4,9 @@ import { IntakeSession } from "../../lanes/intake/session.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { assertGitRepo } from "../../workspace/index.js";
 import type { CliIO } from "../io.js";
+import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
 
-interface ChatFlags {
+interface ChatFlags extends ModelLimitFlags {
   repo?: string;
   thread?: string;
   list?: boolean;
@@ -20,7 +21,7 @@ interface ChatFlags {
 
 /** `devflow chat`: a conversation whose every message is routed to the right lane. */
 export function registerChat(program: Command, io: CliIO): void {
-  program
+  const command = program
     .command("chat")
     .description(
       "talk to devflow: each message is routed to iterate, insight, idea or neither; threads are kept",
@@ -40,10 +41,10 @@ export function registerChat(program: Command, io: CliIO): void {
     .option("--record <cassette>", "call the live model and save its answers as a cassette")
     .option("--yes", "start coders without asking for confirmation")
     .option("--json", "one JSON event per line on stdout instead of prose")
-    .option("--test-cmd <command>", "regression test command for iterate tasks (default: detected)")
-    .action(async (flags: ChatFlags) => {
-      io.setExitCode(await chatAction(flags, io));
-    });
+    .option("--test-cmd <command>", "regression test command for iterate tasks (default: detected)");
+  addModelLimitOptions(command).action(async (flags: ChatFlags) => {
+    io.setExitCode(await chatAction(flags, io));
+  });
 }
 
 async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
@@ -63,6 +64,7 @@ async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
   const gateway = createModelGateway({
     mode: flags.replay ? "replay" : flags.record ? "record" : "live",
     model: flags.model,
+    ...modelLimitsFromFlags(flags),
     ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
   });
   try {

@@ -7,8 +7,9 @@ import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
+import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
 
-interface IterateFlags {
+interface IterateFlags extends ModelLimitFlags {
   repo?: string;
   baseDir: string;
   maxIterations: number;
@@ -39,7 +40,7 @@ const nonNegativeInt = (name: string) => (value: string) => {
 };
 
 export function registerIterate(program: Command, io: CliIO): void {
-  program
+  const command = program
     .command("iterate")
     .description("drive a request to a verified commit on a task branch (the iterate lane)")
     .argument("[request...]", "what to change, in plain words")
@@ -79,10 +80,10 @@ export function registerIterate(program: Command, io: CliIO): void {
       "coder timeout escalations (not judge attempts)",
       nonNegativeInt("--max-escalations"),
       2,
-    )
-    .action(async (words: string[], flags: IterateFlags) => {
-      io.setExitCode(await iterateAction(words.join(" "), flags, io));
-    });
+    );
+  addModelLimitOptions(command).action(async (words: string[], flags: IterateFlags) => {
+    io.setExitCode(await iterateAction(words.join(" "), flags, io));
+  });
 }
 
 async function iterateAction(request: string, flags: IterateFlags, io: CliIO): Promise<number> {
@@ -106,6 +107,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
       baseDir: flags.baseDir,
       model: flags.model,
       coder: flags.coder,
+      modelLimits: modelLimitsFromFlags(flags),
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
       ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
       lane: {

@@ -18,7 +18,7 @@ import {
   taskIdFromRequest,
 } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
-import { createModelGateway } from "../../models/create-gateway.js";
+import { createModelGateway, type ModelGatewayOptions } from "../../models/create-gateway.js";
 import {
   assertGitRepo,
   cloneForTask,
@@ -59,6 +59,8 @@ export interface IterateLaneSettings {
   confirmCoder?: LaneDeps["confirmCoder"];
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** Endpoint limits (CLI flags); unset ones come from DEVFLOW_MODEL_* or the defaults. */
+  modelLimits?: Pick<ModelGatewayOptions, "timeoutMs" | "budgetMs" | "maxRetries">;
   /** Inject a gateway (tests, playground); otherwise built from mode/model/cassette. */
   gateway?: ModelGateway;
 }
@@ -88,6 +90,7 @@ export function iterateLane(settings: IterateLaneSettings) {
     (gateway ??= createModelGateway({
       mode: settings.mode,
       model: settings.model,
+      ...settings.modelLimits,
       ...(settings.cassettePath ? { cassettePath: settings.cassettePath } : {}),
       env: settings.env ?? process.env,
     }));
