@@ -25,6 +25,7 @@ export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 export const ERROR_CODES = {
   // usage: the command line or the chat message asked for something that cannot be done.
   REQUEST_EMPTY: "usage",
+  REQUEST_TOO_LARGE: "usage",
   BAD_OPTION: "usage",
   TASK_EXISTS: "usage",
   TASK_NOT_FOUND: "usage",
@@ -47,6 +48,9 @@ export const ERROR_CODES = {
   BAD_REVISION: "workspace",
   COMMIT_REFUSED: "workspace",
   USER_REPO_CHANGED: "workspace",
+  // .devflow/state.sqlite cannot be read, or no longer holds the checkpoint of a task being resumed.
+  STATE_UNREADABLE: "workspace",
+  CHECKPOINT_LOST: "workspace",
   // model_config: the endpoint refused the configured key or model mid-run.
   MODEL_AUTH: "model_config",
   MODEL_NOT_FOUND: "model_config",

@@ -34,6 +34,7 @@ import { buildIterateLane } from "./iterate-lane.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import { createRunRecord, terminate } from "./lane/run-record.js";
+import { lostCheckpointError } from "./lost-checkpoint.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
 import { UserRepoCheck } from "./user-repo-check.js";
@@ -156,8 +157,9 @@ async function runTask(
   }
   ensureDevflowDir(located.repoRoot);
   const store = openTaskStore(located.repoRoot, taskId);
-  const release = await lockTask(located.repoRoot, taskId);
+  // Opened before the lock: an unreadable state.sqlite is refused without leaving the lock held.
   const saver = openCheckpointer(located.repoRoot);
+  const release = await lockTask(located.repoRoot, taskId);
   try {
     const workspace = await prepareWorkspace(opts, start, located, store, taskId);
     // Before any node runs (also on --resume): snapshots of the coder's checkout go to devflow's own
@@ -275,6 +277,9 @@ async function runTask(
               };
       const alreadyDone =
         start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
+      // No checkpoint at all (state.sqlite lost) and no verdict: refused before any model call.
+      if (start.resume && !alreadyDone && snapshot.createdAt === undefined)
+        throw await lostCheckpointError(located.repoRoot, taskId, store);
       if (!alreadyDone) {
         const out = await graph.invoke(input, config);
         const question = isInterrupted<QuestionsInterrupt>(out) ? out[INTERRUPT][0]?.value : undefined;
