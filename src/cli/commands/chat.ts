@@ -4,7 +4,12 @@ import { IntakeSession } from "../../lanes/intake/session.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { assertGitRepo } from "../../workspace/index.js";
 import type { CliIO } from "../io.js";
-import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
+import {
+  addModelLimitOptions,
+  type ModelLimitFlags,
+  modelLimitsFromFlags,
+  positiveSeconds,
+} from "./limit-flags.js";
 
 interface ChatFlags extends ModelLimitFlags {
   repo?: string;
@@ -17,6 +22,7 @@ interface ChatFlags extends ModelLimitFlags {
   yes?: boolean;
   json?: boolean;
   testCmd?: string;
+  testTimeout?: number;
 }
 
 /** `devflow chat`: a conversation whose every message is routed to the right lane. */
@@ -41,7 +47,12 @@ export function registerChat(program: Command, io: CliIO): void {
     .option("--record <cassette>", "call the live model and save its answers as a cassette")
     .option("--yes", "start coders without asking for confirmation")
     .option("--json", "one JSON event per line on stdout instead of prose")
-    .option("--test-cmd <command>", "regression test command for iterate tasks (default: detected)");
+    .option("--test-cmd <command>", "regression test command for iterate tasks (default: detected)")
+    .option(
+      "--test-timeout <seconds>",
+      "limit per seam/regression test run (default: $DEVFLOW_TEST_TIMEOUT, else 300)",
+      positiveSeconds("--test-timeout"),
+    );
   addModelLimitOptions(command).action(async (flags: ChatFlags) => {
     io.setExitCode(await chatAction(flags, io));
   });
@@ -76,7 +87,12 @@ async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
       gateway,
       coder: flags.coder,
       model: flags.model,
-      lane: flags.testCmd ? { testCommand: flags.testCmd } : {},
+      lane: {
+        ...(flags.testCmd ? { testCommand: flags.testCmd } : {}),
+        ...(flags.testTimeout === undefined
+          ? {}
+          : { commandTimeoutMs: Math.round(flags.testTimeout * 1000) }),
+      },
       input: process.stdin,
       output: process.stdout,
       terminal: Boolean(process.stdin.isTTY) && !flags.json,

@@ -7,7 +7,12 @@ import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
-import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
+import {
+  addModelLimitOptions,
+  type ModelLimitFlags,
+  modelLimitsFromFlags,
+  positiveSeconds,
+} from "./limit-flags.js";
 
 interface IterateFlags extends ModelLimitFlags {
   repo?: string;
@@ -26,6 +31,8 @@ interface IterateFlags extends ModelLimitFlags {
   seamRuns: number;
   timeout: number;
   maxEscalations: number;
+  testTimeout?: number;
+  maxRequestBytes?: number;
 }
 
 const positiveInt = (name: string) => (value: string) => {
@@ -80,6 +87,16 @@ export function registerIterate(program: Command, io: CliIO): void {
       "coder timeout escalations (not judge attempts)",
       nonNegativeInt("--max-escalations"),
       2,
+    )
+    .option(
+      "--test-timeout <seconds>",
+      "limit per seam/regression test run (default: $DEVFLOW_TEST_TIMEOUT, else 300)",
+      positiveSeconds("--test-timeout"),
+    )
+    .option(
+      "--max-request-bytes <N>",
+      "largest request taken (default: $DEVFLOW_MAX_REQUEST_BYTES, else 65536)",
+      positiveInt("--max-request-bytes"),
     );
   addModelLimitOptions(command).action(async (words: string[], flags: IterateFlags) => {
     io.setExitCode(await iterateAction(words.join(" "), flags, io));
@@ -108,6 +125,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
       model: flags.model,
       coder: flags.coder,
       modelLimits: modelLimitsFromFlags(flags),
+      ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
       ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
       lane: {
@@ -117,6 +135,9 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
         testCommand: flags.testCmd ?? null,
         seamRuns: flags.seamRuns,
         coderModel: flags.coderModel ?? null,
+        ...(flags.testTimeout === undefined
+          ? {}
+          : { commandTimeoutMs: Math.round(flags.testTimeout * 1000) }),
       },
       onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
       interactive,

@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { routeMessage } from "../../agents/router/router.js";
 import { DevflowError } from "../../errors/index.js";
+import { assertRequestSize, maxRequestBytes } from "../../lanes/request-size.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import type { CliIO } from "../io.js";
 import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
@@ -31,6 +32,7 @@ export function registerRoute(program: Command, io: CliIO): void {
         "REQUEST_EMPTY",
         'the message is empty: devflow route "what you would say in the chat"',
       );
+    assertRequestSize(message, maxRequestBytes(undefined, process.env));
     const gateway = createModelGateway({
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
       model: flags.model,

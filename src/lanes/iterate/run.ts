@@ -30,10 +30,12 @@ import {
   type TaskWorkspace,
 } from "../../workspace/index.js";
 import type { IterateOutcome, IterateResult } from "../outcome.js";
+import { assertRequestSize, maxRequestBytes } from "../request-size.js";
 import { buildIterateLane } from "./iterate-lane.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import { createRunRecord, terminate } from "./lane/run-record.js";
+import { testTimeoutFromEnv } from "./lane/test-timeout.js";
 import { lostCheckpointError } from "./lost-checkpoint.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
@@ -60,6 +62,8 @@ export interface IterateLaneSettings {
   confirmCoder?: LaneDeps["confirmCoder"];
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** The request size cap in bytes (--max-request-bytes); default DEVFLOW_MAX_REQUEST_BYTES, else 64 KiB. */
+  maxRequestBytes?: number;
   /** Endpoint limits (CLI flags); unset ones come from DEVFLOW_MODEL_* or the defaults. */
   modelLimits?: Pick<ModelGatewayOptions, "timeoutMs" | "budgetMs" | "maxRetries">;
   /** Inject a gateway (tests, playground); otherwise built from mode/model/cassette. */
@@ -116,6 +120,7 @@ async function runTask(
   answer: string | null,
 ): Promise<IterateOutcome> {
   const request = start.request.trim();
+  assertRequestSize(request, maxRequestBytes(opts.maxRequestBytes, opts.env ?? process.env));
   if (!request && !start.resume)
     throw new DevflowError(
       "REQUEST_EMPTY",
@@ -170,8 +175,10 @@ async function runTask(
       baseCommit: workspace.baseCommit,
       coderCheckout: workspace.worktree,
     });
+    const envTestTimeout = testTimeoutFromEnv(opts.env ?? process.env);
     const lane: LaneOptions = {
       ...DEFAULT_LANE_OPTIONS,
+      ...(envTestTimeout === undefined ? {} : { commandTimeoutMs: envTestTimeout }),
       ...opts.lane,
       interactive: Boolean(opts.interactive),
     };
