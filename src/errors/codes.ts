@@ -25,6 +25,7 @@ export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 export const ERROR_CODES = {
   // usage: the command line or the chat message asked for something that cannot be done.
   REQUEST_EMPTY: "usage",
+  REQUEST_TOO_LARGE: "usage",
   BAD_OPTION: "usage",
   TASK_EXISTS: "usage",
   TASK_NOT_FOUND: "usage",
@@ -48,6 +49,9 @@ export const ERROR_CODES = {
   BAD_REVISION: "workspace",
   COMMIT_REFUSED: "workspace",
   USER_REPO_CHANGED: "workspace",
+  // .devflow/state.sqlite cannot be read, or no longer holds the checkpoint of a task being resumed.
+  STATE_UNREADABLE: "workspace",
+  CHECKPOINT_LOST: "workspace",
   // model_config: the endpoint refused the configured key or model mid-run.
   MODEL_AUTH: "model_config",
   MODEL_NOT_FOUND: "model_config",
@@ -59,6 +63,8 @@ export const ERROR_CODES = {
   MODEL_CONNECTION: "model_call",
   MODEL_TIMEOUT: "model_call",
   MODEL_REQUEST: "model_call",
+  // The endpoint answered 200, but not in the chat-completions protocol (HTML, no choices).
+  MODEL_BAD_RESPONSE: "model_call",
   REPLAY_EXHAUSTED: "model_call",
   // artifact: a file under .devflow/ is broken, stale or cannot be written.
   ARTIFACT_INVALID: "artifact",
@@ -91,6 +97,7 @@ export interface DetailsByCode {
   MODEL_CONNECTION: ModelCallDetails;
   MODEL_TIMEOUT: ModelCallDetails;
   MODEL_REQUEST: ModelCallDetails;
+  MODEL_BAD_RESPONSE: ModelCallDetails;
   /** `problems` are `<json pointer>: <message>`. */
   ARTIFACT_INVALID: { schema: string; file: string | null; line: number | null; problems: readonly string[] };
   ARTIFACT_NOT_JSON: { file: string; line: number | null };

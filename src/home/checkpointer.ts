@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { DevflowError } from "../errors/index.js";
 import { redactDeep } from "../util/redact.js";
 import { ensureDevflowDir, statePath } from "./paths.js";
 
@@ -9,13 +10,40 @@ import { ensureDevflowDir, statePath } from "./paths.js";
  */
 export function openCheckpointer(repoRoot: string): SqliteSaver {
   ensureDevflowDir(repoRoot);
-  return redacting(SqliteSaver.fromConnString(statePath(repoRoot)));
+  return readable(redacting(SqliteSaver.fromConnString(statePath(repoRoot))), statePath(repoRoot));
 }
 
 /** The checkpointer only if the repository has one already: reading must not create `.devflow/`. */
 export function openExistingCheckpointer(repoRoot: string): SqliteSaver | null {
   const path = statePath(repoRoot);
-  return existsSync(path) ? redacting(SqliteSaver.fromConnString(path)) : null;
+  return existsSync(path) ? readable(redacting(SqliteSaver.fromConnString(path)), path) : null;
+}
+
+// SQLite's result codes for a file that is not (or no longer) a database.
+const UNREADABLE_CODES = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
+
+/**
+ * Reads the schema version once, so a garbage or corrupt state.sqlite is reported here, with its
+ * path and the fix, rather than as SQLite's bare "file is not a database" from the first node.
+ */
+function readable(saver: SqliteSaver, path: string): SqliteSaver {
+  try {
+    saver.db.pragma("schema_version");
+    return saver;
+  } catch (error) {
+    const code = typeof error === "object" && error !== null ? Reflect.get(error, "code") : undefined;
+    saver.db.close();
+    if (typeof code !== "string" || !UNREADABLE_CODES.has(code)) throw error;
+    const companions = ["-wal", "-shm"].filter((suffix) => existsSync(`${path}${suffix}`));
+    const moves = [path, ...companions.map((suffix) => `${path}${suffix}`)]
+      .map((file) => `mv ${file} ${file}.corrupt`)
+      .join(" && ");
+    throw new DevflowError(
+      "STATE_UNREADABLE",
+      `${path} is not a readable SQLite database (${code}); devflow keeps its checkpoints and chat threads there. Move it aside and run again: ${moves} (tasks that were running then have to be started again)`,
+      { cause: error },
+    );
+  }
 }
 
 type Serde = SqliteSaver["serde"];

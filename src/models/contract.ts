@@ -115,6 +115,7 @@ export const MODEL_CALL_CODES = [
   "MODEL_CONNECTION",
   "MODEL_TIMEOUT",
   "MODEL_REQUEST",
+  "MODEL_BAD_RESPONSE",
 ] as const satisfies readonly ErrorCode[];
 export type ModelCallCode = (typeof MODEL_CALL_CODES)[number];
 

@@ -14,6 +14,7 @@ import type {
   StructuredCall,
   UsageSnapshot,
 } from "./contract.js";
+import { resolveEndpointLimits } from "./endpoint-limits.js";
 import { type Endpoint, EndpointChatOpenAI, resolveEndpoint } from "./live-chat-model.js";
 import { RecordingChatModel } from "./recording-chat-model.js";
 import { ReplayChatModel } from "./replay-chat-model.js";
@@ -24,9 +25,7 @@ import { UsageLedger } from "./usage-ledger.js";
 const MODES: readonly ModelGatewayOptions["mode"][] = ["live", "replay", "record"];
 
 export const DEFAULT_MODEL = "gpt-4.1-mini";
-export const DEFAULT_MAX_RETRIES = 2;
-// Long enough for a reasoning model's slow answer, short enough that a dead endpoint surfaces.
-export const DEFAULT_TIMEOUT_MS = 300_000;
+export { DEFAULT_BUDGET_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./endpoint-limits.js";
 
 export interface ModelGatewayOptions {
   mode: "live" | "replay" | "record";
@@ -37,8 +36,12 @@ export interface ModelGatewayOptions {
   cassettePath?: string;
   /** Where OPENAI_API_KEY / OPENAI_BASE_URL are read (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Retries per call for retryable faults (default DEVFLOW_MODEL_RETRIES, else 2). */
   maxRetries?: number;
+  /** Per HTTP request (default DEVFLOW_MODEL_TIMEOUT seconds, else 90 s). */
   timeoutMs?: number;
+  /** Per model call, all attempts and waits (default DEVFLOW_MODEL_BUDGET seconds, else 120 s). */
+  budgetMs?: number;
 }
 
 /**
@@ -137,12 +140,19 @@ function modelFactory(opts: ModelGatewayOptions, modelName: (role: Role) => stri
     };
   }
   const endpoint = resolveEndpoint(env);
+  const limits = resolveEndpointLimits(
+    {
+      ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+      ...(opts.budgetMs === undefined ? {} : { budgetMs: opts.budgetMs }),
+      ...(opts.maxRetries === undefined ? {} : { maxRetries: opts.maxRetries }),
+    },
+    env,
+  );
   const live = (role: Role, usage?: UsageCallbackHandler) =>
     new EndpointChatOpenAI({
       endpoint,
       model: modelName(role),
-      maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      limits,
       ...(usage === undefined ? {} : { callbacks: [usage] }),
     });
   if (opts.mode === "live")

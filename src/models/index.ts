@@ -8,11 +8,13 @@ export {
 export * from "./contract.js";
 export {
   createModelGateway,
+  DEFAULT_BUDGET_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MODEL,
   DEFAULT_TIMEOUT_MS,
   type ModelGatewayOptions,
 } from "./create-gateway.js";
+export { type EndpointLimits, LIMIT_ENV, resolveEndpointLimits } from "./endpoint-limits.js";
 export { describeModelError, type EndpointContext } from "./model-errors.js";
 export {
   costUsd,

@@ -4,11 +4,14 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
 import { ChatOpenAI, type ChatOpenAICallOptions, type ChatOpenAIFields } from "@langchain/openai";
 import { DevflowError } from "../errors/index.js";
-import { redact, redactDeep } from "../util/redact.js";
 import { registerSecret } from "../util/secrets.js";
+import { endpointFetch } from "./endpoint-fetch.js";
+import type { EndpointLimits } from "./endpoint-limits.js";
 import { type EndpointContext, toModelCallError } from "./model-errors.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+// The SDK's own timer must never fire before endpointFetch's budget does.
+const SDK_TIMEOUT_SLACK_MS = 10_000;
 
 // Local OpenAI-compatible servers (llama.cpp, vLLM, Ollama) ignore the key but the SDK requires one.
 const PLACEHOLDER_API_KEY = "devflow-local-no-key";
@@ -36,42 +39,16 @@ export function resolveEndpoint(env: NodeJS.ProcessEnv): Endpoint {
   return { apiKey: apiKey ?? PLACEHOLDER_API_KEY, baseURL, secret: apiKey };
 }
 
-/**
- * The model-request boundary (ADR 0030): every request body is redacted of known secrets before
- * it leaves, whatever built it (a repair prompt quoting coder output, a tool result, the critic's
- * diff excerpt, a message an earlier answer echoed). Headers are untouched: the key must reach
- * the endpoint there, and only there.
- */
-export const redactingFetch = async (
-  input: string | URL | Request,
-  init?: RequestInit,
-): Promise<Response> => {
-  const body = init?.body;
-  if (typeof body !== "string") return fetch(input, init);
-  return fetch(input, { ...init, body: redactBody(body) });
-};
-
-function redactBody(body: string): string {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return redact(body);
-  }
-  const redacted = redactDeep(json);
-  return redacted === json ? body : JSON.stringify(redacted);
-}
-
 export interface LiveModelOptions {
   endpoint: Endpoint;
   model: string;
-  maxRetries: number;
-  timeoutMs: number;
+  limits: EndpointLimits;
   callbacks?: ChatOpenAIFields["callbacks"];
 }
 
 /**
- * ChatOpenAI whose failures say which endpoint failed and what to check. `streaming` is never set:
+ * ChatOpenAI whose failures say which endpoint failed and what to check; every request goes through
+ * `endpointFetch` (redaction, timeouts, budget, retries, protocol checks). `streaming` is never set:
  * with it, invoke() estimates tokens through a tokenizer download that hangs offline.
  */
 export class EndpointChatOpenAI extends ChatOpenAI {
@@ -81,11 +58,13 @@ export class EndpointChatOpenAI extends ChatOpenAI {
     super({
       model: liveOptions.model,
       apiKey: liveOptions.endpoint.apiKey,
-      maxRetries: liveOptions.maxRetries,
-      timeout: liveOptions.timeoutMs,
+      // Retries, timeouts and the budget are endpointFetch's: the SDK would retry 404s' neighbours,
+      // ignore the budget and report a stall as "Request timed out" with no limit to raise.
+      maxRetries: 0,
+      timeout: liveOptions.limits.budgetMs + SDK_TIMEOUT_SLACK_MS,
       ...(liveOptions.callbacks === undefined ? {} : { callbacks: liveOptions.callbacks }),
       configuration: {
-        fetch: redactingFetch,
+        fetch: endpointFetch(liveOptions.limits),
         ...(liveOptions.endpoint.baseURL === undefined ? {} : { baseURL: liveOptions.endpoint.baseURL }),
       },
     });

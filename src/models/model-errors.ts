@@ -1,6 +1,8 @@
-import { DevflowError } from "../errors/index.js";
+import { DevflowError, findCause } from "../errors/index.js";
 import { redactSecrets } from "../util/redact.js";
 import { isModelCallError, type ModelCallCode, type ModelCallError } from "./contract.js";
+import { ATTEMPTS_HEADER, ELAPSED_HEADER, type EndpointFault, isEndpointFault } from "./endpoint-fetch.js";
+import { LIMIT_ENV } from "./endpoint-limits.js";
 
 /** Where a failing call went; named in every message so users know which endpoint to check. */
 export interface EndpointContext {
@@ -35,7 +37,10 @@ function classify(
 ): { code: ModelCallCode; message: string; status?: number } {
   const endpoint = context?.baseURL ?? "the model endpoint";
   const model = context?.model === undefined ? "the model" : `model "${context.model}"`;
+  const fault = findCause(err, isEndpointFault);
+  if (fault !== undefined) return classifyFault(fault, endpoint, model);
   const status = statusOf(err);
+  const tries = attemptsOf(err);
   // Trailing dots trimmed: the message goes on with a sentence of its own.
   const said = redactSecrets(serverMessage(err)).replace(/\.+$/, "");
   const detail = said === "" ? "" : `: ${said}`;
@@ -60,14 +65,14 @@ function classify(
       status,
       message: quota
         ? `quota exhausted at ${endpoint} (HTTP 429)${detail}. Check the account's plan and billing.`
-        : `rate limited by ${endpoint} (HTTP 429)${detail}. Wait and retry, or lower concurrency.`,
+        : `rate limited by ${endpoint} (HTTP 429${tries})${detail}. Wait and retry, or lower concurrency.`,
     };
   }
   if (status !== undefined && status >= 500) {
     return {
       code: "MODEL_SERVER",
       status,
-      message: `server error from ${endpoint} (HTTP ${status})${detail}. The endpoint failed; retry later.`,
+      message: `server error from ${endpoint} (HTTP ${status}${tries})${detail}. The endpoint failed; retry later.`,
     };
   }
   if (status !== undefined) {
@@ -80,7 +85,7 @@ function classify(
   if (isTimeout(err)) {
     return {
       code: "MODEL_TIMEOUT",
-      message: `the request to ${endpoint} timed out${detail}. Raise the timeout or retry.`,
+      message: `the request to ${endpoint} timed out${detail}. ${RAISE_LIMITS}`,
     };
   }
   const code = connectionCode(err);
@@ -91,6 +96,55 @@ function classify(
     };
   }
   return { code: "MODEL_REQUEST", message: `model call to ${endpoint} failed${detail}` };
+}
+
+const RAISE_LIMITS = `Check the server, or raise ${LIMIT_ENV.timeoutMs} (seconds per request) and ${LIMIT_ENV.budgetMs} (seconds per call).`;
+
+/** A fault endpointFetch found: worded here, with how often and how long it was tried. */
+function classifyFault(
+  fault: EndpointFault,
+  endpoint: string,
+  model: string,
+): { code: ModelCallCode; message: string } {
+  const tried = `${fault.attempts} attempt${fault.attempts === 1 ? "" : "s"} in ${Number((fault.elapsedMs / 1000).toFixed(1))} s`;
+  switch (fault.kind) {
+    case "stall":
+      return {
+        code: "MODEL_TIMEOUT",
+        message: `no answer from ${endpoint}: ${fault.detail} (${tried}). ${RAISE_LIMITS}`,
+      };
+    case "truncated":
+      return {
+        code: "MODEL_CONNECTION",
+        message: `the answer from ${endpoint} was cut off: ${fault.detail} (${tried}). The server or a proxy dropped it; retry later.`,
+      };
+    case "reset":
+      return {
+        code: "MODEL_CONNECTION",
+        message: `${endpoint} dropped the connection: ${fault.detail} (${tried}). Is the server healthy? Check OPENAI_BASE_URL.`,
+      };
+    case "not_json":
+      return {
+        code: "MODEL_BAD_RESPONSE",
+        message: `${endpoint} answered ${model} with a body that is not JSON (${redactSecrets(fault.detail)}). OPENAI_BASE_URL must point at an OpenAI-compatible API (usually ending in /v1), not a web page or login proxy.`,
+      };
+    case "no_choices":
+      return {
+        code: "MODEL_BAD_RESPONSE",
+        message: `${endpoint} answered ${model} without an answer: ${fault.detail}. The server produced no completion; check the model and the server's logs.`,
+      };
+  }
+}
+
+/** ", 3 attempts" when endpointFetch tried more than once before giving up on an HTTP error. */
+function attemptsOf(err: unknown): string {
+  const headers = field(err, "headers");
+  const get = (name: string): string | null =>
+    headers instanceof Headers ? headers.get(name) : ((field(headers, name) as string | undefined) ?? null);
+  const attempts = Number(get(ATTEMPTS_HEADER));
+  if (!Number.isInteger(attempts) || attempts < 2) return "";
+  const elapsed = Number(get(ELAPSED_HEADER));
+  return `, ${attempts} attempts${Number.isFinite(elapsed) ? ` in ${Number((elapsed / 1000).toFixed(1))} s` : ""}`;
 }
 
 function statusOf(err: unknown): number | undefined {

@@ -86,11 +86,15 @@ function withPathPrefix(env: Record<string, string>, prefix: string | undefined)
   return { ...env, PATH: env.PATH ? `${prefix}${delimiter}${env.PATH}` : prefix };
 }
 
+/** Sets the limit of seam, regression and readiness runs (seconds); read by the iterate lane. */
+export const TEST_TIMEOUT_ENV = "DEVFLOW_TEST_TIMEOUT";
+
 function failureOf(cmd: VerifierCommand, r: ProcessRunResult): string | null {
   if (r.survivors.length > 0)
     return `process_survived: process(es) ${r.survivors.join(", ")} started by \`${cmd.command}\` could not be ended; nothing it ran may count while they can still change the worktree`;
   if (r.spawnError) return `could not start \`${cmd.command}\`: ${r.spawnError}`;
-  if (r.timedOut) return `\`${cmd.command}\` timed out after ${formatMs(cmd.timeoutMs)} and was killed`;
+  if (r.timedOut)
+    return `\`${cmd.command}\` timed out after ${formatMs(cmd.timeoutMs)} and was killed (the test-command limit: raise it with ${TEST_TIMEOUT_ENV}=<seconds>)`;
   if (r.aborted) return `\`${cmd.command}\` was aborted before it finished`;
   return null;
 }

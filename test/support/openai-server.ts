@@ -19,8 +19,19 @@ export type ScriptedResponse =
       usage?: TokenUsage;
     }
   | { text: string; usage?: TokenUsage }
-  /** An HTTP error with an OpenAI-style body { error: { message, type, code } }. */
-  | { status: number; error: { message: string; type?: string; code?: string | null } };
+  /** An HTTP error with an OpenAI-style body { error: { message, type, code } } (and extra headers). */
+  | {
+      status: number;
+      error: { message: string; type?: string; code?: string | null };
+      headers?: Record<string, string>;
+    }
+  /** Any status, content type and body, verbatim (an HTML page, a JSON body without choices). */
+  | { raw: { status: number; contentType: string; body: string } }
+  /**
+   * A broken transport: `stall` never answers (the socket stays open), `truncate` sends the
+   * headers and half the body then closes, `reset` closes the socket without a byte.
+   */
+  | { fault: "stall" | "truncate" | "reset" };
 
 export interface ChatRequestMessage {
   role: string;
@@ -46,6 +57,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: ChatRequestBody;
+  /** Date.now() when the request arrived. */
+  at: number;
 }
 
 export interface OpenAIServer {
@@ -94,7 +107,7 @@ export async function startOpenAIServer(script: ScriptedResponse[]): Promise<Ope
       } catch {
         return sendError(res, 400, "request body is not JSON", null);
       }
-      requests.push({ method: req.method ?? "", path, headers: req.headers, body });
+      requests.push({ method: req.method ?? "", path, headers: req.headers, body, at: Date.now() });
       if (req.method !== "POST" || path !== "/v1/chat/completions") {
         return sendError(res, 404, `no route ${req.method} ${path}`, "unknown_url");
       }
@@ -108,8 +121,20 @@ export async function startOpenAIServer(script: ScriptedResponse[]): Promise<Ope
           null,
         );
       }
+      if ("fault" in next) return sendFault(res, next.fault);
+      if ("raw" in next) {
+        res.writeHead(next.raw.status, { "content-type": next.raw.contentType });
+        return res.end(next.raw.body);
+      }
       if ("status" in next)
-        return sendError(res, next.status, next.error.message, next.error.code ?? null, next.error.type);
+        return sendError(
+          res,
+          next.status,
+          next.error.message,
+          next.error.code ?? null,
+          next.error.type,
+          next.headers,
+        );
       // Errors are served to streaming requests too; successful answers are never streamed.
       if (body.stream === true) return sendError(res, 400, "this test server does not stream", null);
       sendJson(res, 200, completion(served, body.model ?? "unknown", next));
@@ -129,7 +154,20 @@ export async function startOpenAIServer(script: ScriptedResponse[]): Promise<Ope
   };
 }
 
-function completion(n: number, model: string, answer: Exclude<ScriptedResponse, { status: number }>) {
+function sendFault(res: ServerResponse, fault: "stall" | "truncate" | "reset"): void {
+  if (fault === "stall") return; // close() ends the socket
+  if (fault === "reset") {
+    res.socket?.destroy();
+    return;
+  }
+  const body = JSON.stringify(completion(0, "truncated", { text: "this answer is cut off in the middle" }));
+  res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+  res.write(body.slice(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
+}
+
+type Answer = Extract<ScriptedResponse, { text: string } | { toolCalls: unknown }>;
+
+function completion(n: number, model: string, answer: Answer) {
   const usage = answer.usage ?? { prompt_tokens: 0, completion_tokens: 0 };
   const message =
     "toolCalls" in answer
@@ -162,11 +200,22 @@ function sendError(
   message: string,
   code: string | null,
   type?: string,
+  headers: Record<string, string> = {},
 ): void {
-  sendJson(res, status, { error: { message, type: type ?? "invalid_request_error", param: null, code } });
+  sendJson(
+    res,
+    status,
+    { error: { message, type: type ?? "invalid_request_error", param: null, code } },
+    headers,
+  );
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }

@@ -4,8 +4,14 @@ import { IntakeSession } from "../../lanes/intake/session.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { assertGitRepo } from "../../workspace/index.js";
 import type { CliIO } from "../io.js";
+import {
+  addModelLimitOptions,
+  type ModelLimitFlags,
+  modelLimitsFromFlags,
+  positiveSeconds,
+} from "./limit-flags.js";
 
-interface ChatFlags {
+interface ChatFlags extends ModelLimitFlags {
   repo?: string;
   thread?: string;
   list?: boolean;
@@ -16,11 +22,12 @@ interface ChatFlags {
   yes?: boolean;
   json?: boolean;
   testCmd?: string;
+  testTimeout?: number;
 }
 
 /** `devflow chat`: a conversation whose every message is routed to the right lane. */
 export function registerChat(program: Command, io: CliIO): void {
-  program
+  const command = program
     .command("chat")
     .description(
       "talk to devflow: each message is routed to iterate, insight, idea or neither; threads are kept",
@@ -41,9 +48,14 @@ export function registerChat(program: Command, io: CliIO): void {
     .option("--yes", "start coders without asking for confirmation")
     .option("--json", "one JSON event per line on stdout instead of prose")
     .option("--test-cmd <command>", "regression test command for iterate tasks (default: detected)")
-    .action(async (flags: ChatFlags) => {
-      io.setExitCode(await chatAction(flags, io));
-    });
+    .option(
+      "--test-timeout <seconds>",
+      "limit per seam/regression test run (default: $DEVFLOW_TEST_TIMEOUT, else 300)",
+      positiveSeconds("--test-timeout"),
+    );
+  addModelLimitOptions(command).action(async (flags: ChatFlags) => {
+    io.setExitCode(await chatAction(flags, io));
+  });
 }
 
 async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
@@ -63,6 +75,7 @@ async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
   const gateway = createModelGateway({
     mode: flags.replay ? "replay" : flags.record ? "record" : "live",
     model: flags.model,
+    ...modelLimitsFromFlags(flags),
     ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
   });
   try {
@@ -74,7 +87,12 @@ async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
       gateway,
       coder: flags.coder,
       model: flags.model,
-      lane: flags.testCmd ? { testCommand: flags.testCmd } : {},
+      lane: {
+        ...(flags.testCmd ? { testCommand: flags.testCmd } : {}),
+        ...(flags.testTimeout === undefined
+          ? {}
+          : { commandTimeoutMs: Math.round(flags.testTimeout * 1000) }),
+      },
       input: process.stdin,
       output: process.stdout,
       terminal: Boolean(process.stdin.isTTY) && !flags.json,

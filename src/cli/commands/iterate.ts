@@ -7,8 +7,14 @@ import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
+import {
+  addModelLimitOptions,
+  type ModelLimitFlags,
+  modelLimitsFromFlags,
+  positiveSeconds,
+} from "./limit-flags.js";
 
-interface IterateFlags {
+interface IterateFlags extends ModelLimitFlags {
   repo?: string;
   baseDir: string;
   maxIterations: number;
@@ -25,6 +31,8 @@ interface IterateFlags {
   seamRuns: number;
   timeout: number;
   maxEscalations: number;
+  testTimeout?: number;
+  maxRequestBytes?: number;
 }
 
 const positiveInt = (name: string) => (value: string) => {
@@ -39,7 +47,7 @@ const nonNegativeInt = (name: string) => (value: string) => {
 };
 
 export function registerIterate(program: Command, io: CliIO): void {
-  program
+  const command = program
     .command("iterate")
     .description("drive a request to a verified commit on a task branch (the iterate lane)")
     .argument("[request...]", "what to change, in plain words")
@@ -80,9 +88,19 @@ export function registerIterate(program: Command, io: CliIO): void {
       nonNegativeInt("--max-escalations"),
       2,
     )
-    .action(async (words: string[], flags: IterateFlags) => {
-      io.setExitCode(await iterateAction(words.join(" "), flags, io));
-    });
+    .option(
+      "--test-timeout <seconds>",
+      "limit per seam/regression test run (default: $DEVFLOW_TEST_TIMEOUT, else 300)",
+      positiveSeconds("--test-timeout"),
+    )
+    .option(
+      "--max-request-bytes <N>",
+      "largest request taken (default: $DEVFLOW_MAX_REQUEST_BYTES, else 65536)",
+      positiveInt("--max-request-bytes"),
+    );
+  addModelLimitOptions(command).action(async (words: string[], flags: IterateFlags) => {
+    io.setExitCode(await iterateAction(words.join(" "), flags, io));
+  });
 }
 
 async function iterateAction(request: string, flags: IterateFlags, io: CliIO): Promise<number> {
@@ -106,6 +124,8 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
       baseDir: flags.baseDir,
       model: flags.model,
       coder: flags.coder,
+      modelLimits: modelLimitsFromFlags(flags),
+      ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
       ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
       lane: {
@@ -115,6 +135,9 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
         testCommand: flags.testCmd ?? null,
         seamRuns: flags.seamRuns,
         coderModel: flags.coderModel ?? null,
+        ...(flags.testTimeout === undefined
+          ? {}
+          : { commandTimeoutMs: Math.round(flags.testTimeout * 1000) }),
       },
       onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
       interactive,

@@ -1,10 +1,12 @@
 import { type Command, Option } from "commander";
 import { routeMessage } from "../../agents/router/router.js";
 import { DevflowError } from "../../errors/index.js";
+import { assertRequestSize, maxRequestBytes } from "../../lanes/request-size.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import type { CliIO } from "../io.js";
+import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
 
-interface RouteFlags {
+interface RouteFlags extends ModelLimitFlags {
   model: string;
   replay?: string;
   record?: string;
@@ -13,7 +15,7 @@ interface RouteFlags {
 
 /** `devflow route "<message>"`: the intake router's decision alone, for scripting and debugging. */
 export function registerRoute(program: Command, io: CliIO): void {
-  program
+  const command = program
     .command("route")
     .description("show which lane (iterate, insight, idea, neither) a message would be routed to")
     .argument("[message...]", "the message, in plain words")
@@ -22,23 +24,24 @@ export function registerRoute(program: Command, io: CliIO): void {
       new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"),
     )
     .option("--record <cassette>", "call the live model and save its answer as a cassette")
-    .option("--json", "print the decision as one JSON object")
-    .action(async (words: string[], flags: RouteFlags) => {
-      const message = words.join(" ").trim();
-      if (!message)
-        throw new DevflowError(
-          "REQUEST_EMPTY",
-          'the message is empty: devflow route "what you would say in the chat"',
-        );
-      const gateway = createModelGateway({
-        mode: flags.replay ? "replay" : flags.record ? "record" : "live",
-        model: flags.model,
-        ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
-      });
-      const decision = await routeMessage({ gateway, message, priorTurns: [] });
-      await gateway.flush();
-      if (flags.json) io.out(`${JSON.stringify(decision)}\n`);
-      else
-        io.out(`${decision.route} (confidence ${decision.confidence.toFixed(2)}): ${decision.rationale}\n`);
+    .option("--json", "print the decision as one JSON object");
+  addModelLimitOptions(command).action(async (words: string[], flags: RouteFlags) => {
+    const message = words.join(" ").trim();
+    if (!message)
+      throw new DevflowError(
+        "REQUEST_EMPTY",
+        'the message is empty: devflow route "what you would say in the chat"',
+      );
+    assertRequestSize(message, maxRequestBytes(undefined, process.env));
+    const gateway = createModelGateway({
+      mode: flags.replay ? "replay" : flags.record ? "record" : "live",
+      model: flags.model,
+      ...modelLimitsFromFlags(flags),
+      ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
     });
+    const decision = await routeMessage({ gateway, message, priorTurns: [] });
+    await gateway.flush();
+    if (flags.json) io.out(`${JSON.stringify(decision)}\n`);
+    else io.out(`${decision.route} (confidence ${decision.confidence.toFixed(2)}): ${decision.rationale}\n`);
+  });
 }

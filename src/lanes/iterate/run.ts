@@ -19,7 +19,7 @@ import {
   taskIdFromRequest,
 } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
-import { createModelGateway } from "../../models/create-gateway.js";
+import { createModelGateway, type ModelGatewayOptions } from "../../models/create-gateway.js";
 import { withGroupLedger } from "../../process/group-ledger.js";
 import {
   assertGitRepo,
@@ -33,11 +33,14 @@ import {
   type TaskWorkspace,
 } from "../../workspace/index.js";
 import type { IterateOutcome, IterateResult } from "../outcome.js";
+import { assertRequestSize, maxRequestBytes } from "../request-size.js";
 import { buildIterateLane } from "./iterate-lane.js";
 import { checkpointedCursor } from "./lane/cassette-cursor.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import { createRunRecord, terminate } from "./lane/run-record.js";
+import { testTimeoutFromEnv } from "./lane/test-timeout.js";
+import { lostCheckpointError } from "./lost-checkpoint.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
 import { type SweepReport, sweepDeadRuns } from "./sweep.js";
@@ -64,6 +67,10 @@ export interface IterateLaneSettings {
   confirmCoder?: LaneDeps["confirmCoder"];
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** The request size cap in bytes (--max-request-bytes); default DEVFLOW_MAX_REQUEST_BYTES, else 64 KiB. */
+  maxRequestBytes?: number;
+  /** Endpoint limits (CLI flags); unset ones come from DEVFLOW_MODEL_* or the defaults. */
+  modelLimits?: Pick<ModelGatewayOptions, "timeoutMs" | "budgetMs" | "maxRetries">;
   /** Inject a gateway (tests, playground); otherwise built from mode/model/cassette. */
   gateway?: ModelGateway;
 }
@@ -93,6 +100,7 @@ export function iterateLane(settings: IterateLaneSettings) {
     (gateway ??= createModelGateway({
       mode: settings.mode,
       model: settings.model,
+      ...settings.modelLimits,
       ...(settings.cassettePath ? { cassettePath: settings.cassettePath } : {}),
       env: settings.env ?? process.env,
     }));
@@ -117,6 +125,7 @@ async function runTask(
   answer: string | null,
 ): Promise<IterateOutcome> {
   const request = start.request.trim();
+  assertRequestSize(request, maxRequestBytes(opts.maxRequestBytes, opts.env ?? process.env));
   if (!request && !start.resume)
     throw new DevflowError(
       "REQUEST_EMPTY",
@@ -166,11 +175,16 @@ async function runTask(
   let recorded = start.resume;
   ensureDevflowDir(located.repoRoot);
   const store = openTaskStore(located.repoRoot, taskId);
-  const release = await lockTask(located.repoRoot, taskId).catch(async (error: unknown) => {
+  // A failed setup before the run is recorded removes a fresh clone again (nothing to resume).
+  const dropClone = async (error: unknown): Promise<never> => {
     if (cloned) await removeTaskClone(cloned);
     throw error;
-  });
-  const saver = openCheckpointer(located.repoRoot);
+  };
+  // Opened before the lock: an unreadable state.sqlite is refused without leaving the lock held.
+  const saver = await Promise.resolve()
+    .then(() => openCheckpointer(located.repoRoot))
+    .catch(dropClone);
+  const release = await lockTask(located.repoRoot, taskId).catch(dropClone);
   try {
     // What a crashed run left (process groups it recorded, base checkouts, scratch dirs) goes
     // before anything starts again (ADR 0033).
@@ -184,8 +198,10 @@ async function runTask(
       baseCommit: workspace.baseCommit,
       coderCheckout: workspace.worktree,
     });
+    const envTestTimeout = testTimeoutFromEnv(opts.env ?? process.env);
     const lane: LaneOptions = {
       ...DEFAULT_LANE_OPTIONS,
+      ...(envTestTimeout === undefined ? {} : { commandTimeoutMs: envTestTimeout }),
       ...opts.lane,
       interactive: Boolean(opts.interactive),
     };
@@ -297,6 +313,9 @@ async function runTask(
               };
       const alreadyDone =
         start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
+      // No checkpoint at all (state.sqlite lost) and no verdict: refused before any model call.
+      if (start.resume && !alreadyDone && snapshot.createdAt === undefined)
+        throw await lostCheckpointError(located.repoRoot, taskId, store);
       if (!alreadyDone) {
         const out = await graph.invoke(input, config);
         const question = isInterrupted<QuestionsInterrupt>(out) ? out[INTERRUPT][0]?.value : undefined;
