@@ -11,6 +11,17 @@ const require = createRequire(import.meta.url);
 const childProcess = require("node:child_process") as Record<string, unknown>;
 
 const counts = new Map<string, number>();
+const gitCommands = new Map<string, number>();
+
+/** `git -c a=b -c c=d rev-parse ...` -> `rev-parse` (simple-git passes the whole argv as one array). */
+function gitSubcommand(args: unknown): string {
+  const argv = Array.isArray(args) ? args.map(String) : [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "-c" || argv[i] === "-C") i++;
+    else if (!argv[i]?.startsWith("-")) return argv[i] ?? "?";
+  }
+  return "?";
+}
 
 function programOf(file: unknown): string {
   const name = String(file).split("/").pop() ?? String(file);
@@ -28,6 +39,10 @@ export function installProcessCounter(): void {
     childProcess[fn] = function counted(this: unknown, ...args: unknown[]) {
       const program = programOf(args[0]);
       counts.set(program, (counts.get(program) ?? 0) + 1);
+      if (program === "git") {
+        const sub = gitSubcommand(args[1]);
+        gitCommands.set(sub, (gitCommands.get(sub) ?? 0) + 1);
+      }
       return original.apply(this, args);
     };
   }
@@ -39,6 +54,11 @@ export function processCounts(): Record<string, number> {
   return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]));
 }
 
+/** git processes since the last reset, by subcommand. */
+export function gitCommandCounts(): Record<string, number> {
+  return Object.fromEntries([...gitCommands].sort((a, b) => b[1] - a[1]));
+}
+
 export function totalProcesses(): number {
   let n = 0;
   for (const v of counts.values()) n += v;
@@ -47,4 +67,5 @@ export function totalProcesses(): number {
 
 export function resetProcessCounts(): void {
   counts.clear();
+  gitCommands.clear();
 }
