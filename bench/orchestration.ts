@@ -4,9 +4,21 @@
  * - Orchestration overhead per attempt: the wall time of the attempt's nodes (code, verify, gate,
  *   repair, commit) minus model time, coder time and the verifiers' command time, i.e. devflow's
  *   own bookkeeping (git snapshots, artifact writes and validation, checkpoints). Target ≤ 150 ms.
+ * - Child processes devflow starts per run and per attempt (bench/process-counter.ts: git, the
+ *   coder, the seam and test commands), by program.
  * - Prompt bytes per critic/repair call next to seeds/00's naive review payload (whole diff +
  *   whole coder log), for a quiet coder and for one that prints 1 MiB of log.
  */
+import {
+  gitCommandCounts,
+  installProcessCounter,
+  processCounts,
+  resetProcessCounts,
+  totalProcesses,
+} from "./process-counter.js";
+
+installProcessCounter();
+
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -64,6 +76,7 @@ function measuredGateway(): Measured {
 async function runOnce(coder: string) {
   const repo = createFixtureRepo("csv-import");
   const measured = measuredGateway();
+  resetProcessCounts();
   const started = performance.now();
   const outcome = await runIterate({
     request: REQUEST,
@@ -81,6 +94,9 @@ async function runOnce(coder: string) {
   if (outcome.kind === "needs_answers") throw new Error("the bench lane paused with questions");
   const { result } = outcome;
   const wallMs = performance.now() - started;
+  const processes = totalProcesses();
+  const byProgram = processCounts();
+  if (process.env.BENCH_GIT_DETAIL) console.log(gitCommandCounts());
   const store = openTaskStore(repo, "bench");
   const events = readFileSync(join(store.dir, "events.jsonl"), "utf8")
     .trim()
@@ -112,6 +128,8 @@ async function runOnce(coder: string) {
     verdict: result.terminal.verdict,
     attempts: attempts.length,
     wallMs,
+    processes,
+    byProgram,
     overheadMs,
     overheadShare: (overheadMs * attempts.length) / wallMs,
     maxJudgedPromptBytes: Math.max(...judged.map((p) => p.bytes)),
@@ -130,6 +148,13 @@ async function scenario(label: string, coder: string) {
   const overhead = median(runs.map((r) => r.overheadMs));
   console.log(
     `  orchestration overhead      ${overhead.toFixed(1)} ms per attempt, ${(100 * median(runs.map((r) => r.overheadShare))).toFixed(1)}% of the run: ${overhead <= TARGET_MS ? "meets" : "MISSES"} the ≤ ${TARGET_MS} ms target`,
+  );
+  const processes = median(runs.map((r) => r.processes));
+  const programs = Object.entries(runs.at(-1)?.byProgram ?? {})
+    .map(([program, n]) => `${n} ${program}`)
+    .join(", ");
+  console.log(
+    `  child processes             ${processes} per run (${programs}), ${(processes / (runs[0]?.attempts ?? 1)).toFixed(1)} per attempt`,
   );
   console.log(`  largest critic/repair prompt ${median(runs.map((r) => r.maxJudgedPromptBytes))} bytes`);
   console.log(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, restoreEnv } from "../../test/support/test-repo.js";
 import { headCommit } from "./commits.js";
-import { gitEnv } from "./git.js";
+import { gitEnv, gitSucceeds } from "./git.js";
 
 const dirs: string[] = [];
 const savedEnv = { ...process.env };
@@ -33,5 +33,13 @@ describe("git environment", () => {
     process.env.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
     process.env.GIT_ASKPASS = "/bin/false";
     expect(await headCommit(root)).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it("gitSucceeds answers yes and no by exit code (execa, not simple-git), and fails when git cannot start", async () => {
+    const root = makeRepo();
+    dirs.push(root);
+    expect(await gitSucceeds(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])).toBe(true);
+    expect(await gitSucceeds(root, ["rev-parse", "--verify", "--quiet", "refs/heads/nope"])).toBe(false);
+    await expect(gitSucceeds(`${root}/missing-dir`, ["status"])).rejects.toThrow(/failed/);
   });
 });

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { execa } from "execa";
-import { GitError, type SimpleGit, simpleGit } from "simple-git";
+import { type SimpleGit, simpleGit } from "simple-git";
 import { DevflowError } from "../errors/index.js";
 import { errorText } from "./errors.js";
 
@@ -121,10 +121,19 @@ export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
  * per-attempt overhead (measured by `npm run bench`). Same environment and config as gitAt.
  */
 export async function runGit(baseDir: string, args: string[], options: GitOptions = {}): Promise<string> {
+  const result = await spawnGit(baseDir, args, options);
+  if (result.failed) {
+    const detail =
+      `${String(result.stderr ?? "")}${String(result.stdout ?? "")}`.trim() || result.shortMessage;
+    throw gitFailure(baseDir, args, new Error(detail));
+  }
+  return String(result.stdout ?? "");
+}
+
+async function spawnGit(baseDir: string, args: string[], options: GitOptions = {}) {
   const config = [...NEUTRAL_CONFIG, ...NO_HOOKS_CONFIG, ...(options.config ?? [])].flatMap((c) => ["-c", c]);
-  let result: Awaited<ReturnType<typeof execa>>;
   try {
-    result = await execa("git", [...config, ...args], {
+    return await execa("git", [...config, ...args], {
       cwd: baseDir,
       env: gitEnv({ ...pinnedGitEnv(baseDir), ...options.env }),
       extendEnv: false,
@@ -136,23 +145,17 @@ export async function runGit(baseDir: string, args: string[], options: GitOption
   } catch (error) {
     throw gitFailure(baseDir, args, error);
   }
-  if (result.failed) {
-    const detail =
-      `${String(result.stderr ?? "")}${String(result.stdout ?? "")}`.trim() || result.shortMessage;
-    throw gitFailure(baseDir, args, new Error(detail));
-  }
-  return String(result.stdout ?? "");
 }
 
-/** Runs a git query whose non-zero exit means "no" (e.g. `rev-parse --verify --quiet`). */
+/**
+ * Runs a git query whose non-zero exit means "no" (e.g. `rev-parse --verify --quiet`). Straight
+ * through execa like runGit: simple-git's fixed wait on a silent command cost ~50 ms per question.
+ * A git that cannot be started at all is still an error.
+ */
 export async function gitSucceeds(baseDir: string, args: string[]): Promise<boolean> {
-  try {
-    await gitAt(baseDir).raw(args);
-    return true;
-  } catch (error) {
-    if (error instanceof GitError) return false;
-    throw error;
-  }
+  const result = await spawnGit(baseDir, args);
+  if (result.exitCode === undefined) throw gitFailure(baseDir, args, new Error(result.shortMessage));
+  return result.exitCode === 0;
 }
 
 export function gitFailure(baseDir: string, args: string[], error: unknown): DevflowError<"GIT_FAILED"> {

@@ -29,7 +29,7 @@ export {
   uncommittedPaths,
 } from "./repo-fingerprint.js";
 export { type RepoMapOptions, repoMap } from "./repo-map.js";
-export { diffTrees, ignoredOutsideSnapshot, snapshotTree, type TreeDiff } from "./snapshot.js";
+export { changedFiles, diffTrees, ignoredOutsideSnapshot, snapshotTree, type TreeDiff } from "./snapshot.js";
 export { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 export {
   createTaskWorktree,

@@ -86,24 +86,18 @@ export interface TreeDiff {
   files: string[];
 }
 
+const NEUTRAL_DIFF = ["--no-ext-diff", "--no-textconv", "--no-color"];
+
 /** What changed between two trees (or commits), independent of the user's diff settings. */
 export async function diffTrees(worktree: string, fromTree: string, toTree: string): Promise<TreeDiff> {
-  for (const rev of [fromTree, toTree]) {
-    if (rev.trim() === "" || rev.startsWith("-")) {
-      throw new DevflowError(
-        "BAD_REVISION",
-        `invalid tree ${JSON.stringify(rev)}: pass a tree or commit sha`,
-      );
-    }
-  }
-  const neutral = ["--no-ext-diff", "--no-textconv", "--no-color"];
+  for (const rev of [fromTree, toTree]) assertRevision(rev);
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: storeEnv(store, worktree) } : {};
   const patch = await runGit(
     worktree,
     [
       "diff",
-      ...neutral,
+      ...NEUTRAL_DIFF,
       "--binary",
       "--find-renames",
       "--src-prefix=a/",
@@ -114,12 +108,28 @@ export async function diffTrees(worktree: string, fromTree: string, toTree: stri
     ],
     options,
   );
+  return { patch, files: await changedFiles(worktree, fromTree, toTree) };
+}
+
+/**
+ * The repo-relative paths that differ between two trees (sorted; a rename lists both paths), without
+ * the patch: one git process, for callers that only judge names (scope against base, symlinks).
+ */
+export async function changedFiles(worktree: string, fromTree: string, toTree: string): Promise<string[]> {
+  for (const rev of [fromTree, toTree]) assertRevision(rev);
+  const store = snapshotStoreOf(worktree);
+  const options = store ? { env: storeEnv(store, worktree) } : {};
   // --no-renames: a moved file counts as a change at both paths (both matter to scope checks).
   const names = await runGit(
     worktree,
-    ["diff", ...neutral, "--name-only", "--no-renames", "-z", fromTree, toTree, "--"],
+    ["diff", ...NEUTRAL_DIFF, "--name-only", "--no-renames", "-z", fromTree, toTree, "--"],
     options,
   );
-  const files = [...new Set(names.split("\0").filter((name) => name !== ""))].sort();
-  return { patch, files };
+  return [...new Set(names.split("\0").filter((name) => name !== ""))].sort();
+}
+
+function assertRevision(rev: string): void {
+  if (rev.trim() === "" || rev.startsWith("-")) {
+    throw new DevflowError("BAD_REVISION", `invalid tree ${JSON.stringify(rev)}: pass a tree or commit sha`);
+  }
 }

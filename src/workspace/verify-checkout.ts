@@ -1,4 +1,15 @@
-import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join, posix, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
@@ -49,10 +60,7 @@ export async function openVerifyCheckout(request: VerifyCheckoutRequest): Promis
     );
   const dir = verifyCheckoutDir(repoRoot, taskId);
   const gitDir = verifyGitDir(repoRoot, taskId);
-  const userObjects = resolve(
-    repoRoot,
-    (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim(),
-  );
+  const userObjects = await userObjectDir(repoRoot);
   if (!existsSync(join(gitDir, "HEAD")))
     await createVerifyRepo(repoRoot, dir, gitDir, userObjects, baseCommit);
   // Rewritten on every open: a test run in the checkout may have changed them.
@@ -84,12 +92,35 @@ async function createVerifyRepo(
   mkdirSync(dirname(dir), { recursive: true });
   // No template: no sample hooks, no info/exclude; the git dir lives beside the work tree.
   await runGit(dirname(dir), ["init", "-q", "--template=", `--separate-git-dir=${gitDir}`, dir]);
-  for (const [key, value] of OWN_CONFIG)
-    await runGit(dirname(dir), ["config", "--file", join(gitDir, "config"), key, value]);
+  // Written as text, not by one `git config` process per key (they add up per task).
+  appendFileSync(join(gitDir, "config"), OWN_CONFIG.map(([key, value]) => configLine(key, value)).join(""));
   mkdirSync(join(gitDir, "objects", "info"), { recursive: true });
   writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
   // HEAD at the base (detached): a test that asks git about the checkout sees the change as the diff.
-  await runGit(dirname(dir), ["update-ref", "--no-deref", "HEAD", baseCommit], { env: { GIT_DIR: gitDir } });
+  writeFileSync(join(gitDir, "HEAD"), `${baseCommit}\n`);
+  // The work tree is empty: its first reset has nothing to clean.
+  FRESH.add(resolve(gitDir));
+}
+
+function configLine(key: string, value: string): string {
+  const dot = key.lastIndexOf(".");
+  return `[${key.slice(0, dot)}]\n\t${key.slice(dot + 1)} = ${value}\n`;
+}
+
+/** Verification git dirs created by this process whose work tree no reset has touched yet. */
+const FRESH = new Set<string>();
+
+/** The user's object dir per repository: asked once per process, not at every reset. */
+const USER_OBJECTS = new Map<string, string>();
+
+async function userObjectDir(repoRoot: string): Promise<string> {
+  const key = resolve(repoRoot);
+  let dir = USER_OBJECTS.get(key);
+  if (dir === undefined) {
+    dir = resolve(repoRoot, (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim());
+    USER_OBJECTS.set(key, dir);
+  }
+  return dir;
 }
 
 /** A link devflow made in the checkout (dependencies) that a reset keeps while it still points there. */
@@ -103,6 +134,15 @@ export interface KeptLink {
  * rewrites only what differs (cheap on big repositories), `clean -ffdx` removes every untracked and
  * ignored file a previous run left. Only devflow's own dependency links survive, and only while they
  * are still the same symlink.
+ *
+ * What read-tree trusts is the index, and the index lives in a git dir a test run can write: a
+ * `skip-worktree` or `assume-unchanged` bit, or stat data copied from a tampered file, would make it
+ * keep that file. So the index read-tree starts from is devflow's own copy of the one its previous
+ * reset wrote (bytes and modification time, so git's racy-entry rule still holds); without one
+ * (first reset in this process, e.g. after --resume) the index is dropped and every file rewritten.
+ * The stat check itself is forced to compare ctime (`core.trustctime`, `core.checkStat=default`),
+ * which a process without root cannot set back: a file edited in place and given its old mtime and
+ * size is still rewritten.
  */
 export async function resetVerifyCheckout(
   checkout: VerifyCheckout,
@@ -115,10 +155,50 @@ export async function resetVerifyCheckout(
       `invalid tree ${JSON.stringify(treeish)}: pass a tree or commit sha`,
     );
   writeGitFile(checkout.dir, checkout.gitDir);
-  await rm(join(checkout.gitDir, "index.lock"), { force: true });
-  await runGit(checkout.dir, ["read-tree", "-u", "--reset", treeish]);
-  const kept = keep.filter((link) => isSymlinkTo(join(checkout.dir, link.path), link.target));
-  await runGit(checkout.dir, ["clean", "-ffdxq", ...kept.flatMap((link) => ["-e", `/${link.path}`])]);
+  const index = join(checkout.gitDir, "index");
+  await rm(`${index}.lock`, { force: true });
+  restoreOwnIndex(index);
+  await runGit(checkout.dir, ["read-tree", "-u", "--reset", treeish], { config: STAT_CHECK_CONFIG });
+  const fresh = FRESH.delete(resolve(checkout.gitDir));
+  if (!fresh) {
+    const kept = keep.filter((link) => isSymlinkTo(join(checkout.dir, link.path), link.target));
+    await runGit(checkout.dir, ["clean", "-ffdxq", ...kept.flatMap((link) => ["-e", `/${link.path}`])]);
+  }
+  OWN_INDEX.set(index, { bytes: readFileSync(index), mtimeMs: statSync(index).mtimeMs });
+}
+
+/** The stat check read-tree does on every unchanged file, whatever the git dir's config says. */
+const STAT_CHECK_CONFIG = [
+  "core.trustctime=true",
+  "core.checkStat=default",
+  "core.ignoreStat=false",
+  "core.sparseCheckout=false",
+  "core.splitIndex=false",
+];
+
+/** The index each verification checkout's last reset wrote, as devflow read it right after. */
+const OWN_INDEX = new Map<string, { bytes: Buffer; mtimeMs: number }>();
+
+function restoreOwnIndex(index: string): void {
+  const own = OWN_INDEX.get(index);
+  if (!own) {
+    rmSync(index, { force: true });
+    return;
+  }
+  let same = false;
+  try {
+    // A symlink put in its place is replaced, never written through.
+    same = lstatSync(index).isFile() && readFileSync(index).equals(own.bytes);
+  } catch {
+    same = false;
+  }
+  if (!same) {
+    rmSync(index, { recursive: true, force: true });
+    writeFileSync(index, own.bytes);
+  }
+  // Its old time, rounded down: entries written in the same instant stay racy (git compares their content).
+  const mtime = new Date(Math.floor(own.mtimeMs) - 1);
+  utimesSync(index, mtime, mtime);
 }
 
 /** The checkout's `.git` link, for git run by the tests (devflow's own git never reads it: GIT_DIR is pinned). */
@@ -144,16 +224,25 @@ export async function symlinksLeavingRepo(
   tree: string,
   paths: readonly string[],
 ): Promise<string[]> {
+  if (paths.length === 0) return [];
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: { GIT_DIR: store.gitDir } } : {};
   const wanted = new Set(paths);
-  const listing = await runGit(worktree, ["ls-tree", "-r", "-z", "--full-tree", tree], options);
-  const findings: string[] = [];
+  // Only the changed paths are listed (the whole tree is 20,000 lines on a big repository); a very
+  // long list falls back to the whole tree rather than an over-long command line.
+  const listArgs = ["ls-tree", "-r", "-z", "--full-tree", tree];
+  if (paths.length <= 500) listArgs.push("--", ...paths.map((p) => `:(top,literal)${p}`));
+  const listing = await runGit(worktree, listArgs, options);
+  const links: { path: string; oid: string }[] = [];
   for (const entry of listing.split("\0")) {
     const match = /^120000 blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
-    if (!match?.[1] || !match[2] || !wanted.has(match[2])) continue;
-    const target = await runGit(worktree, ["cat-file", "blob", match[1]], options);
-    if (leavesRepo(match[2], target)) findings.push(`${match[2]} -> ${target}`);
+    if (match?.[1] && match[2] && wanted.has(match[2])) links.push({ path: match[2], oid: match[1] });
+  }
+  const findings: string[] = [];
+  // One process per changed symlink: rare, and the blob is read exactly as git stores it.
+  for (const link of links) {
+    const target = await runGit(worktree, ["cat-file", "blob", link.oid], options);
+    if (leavesRepo(link.path, target)) findings.push(`${link.path} -> ${target}`);
   }
   return findings;
 }

@@ -17,6 +17,7 @@ import {
   runSeamVerifier,
 } from "../../../verify/index.js";
 import {
+  changedFiles,
   diffTrees,
   ignoredOutsideSnapshot,
   snapshotTree,
@@ -50,7 +51,7 @@ export const verify: NodeBody = async (state, deps) => {
   const current = state.attemptTree ?? (await snapshotTree(state.worktree));
   const cumulative = await diffTrees(state.worktree, state.seamTree, current);
   await deps.store.writeText(`attempts/${attemptId}/cumulative.diff.patch`, cumulative.patch);
-  const changedSinceBase = (await diffTrees(state.worktree, state.baseCommit, current)).files;
+  const changedSinceBase = await changedFiles(state.worktree, state.baseCommit, current);
   // What the coder's checkout had that the snapshot cannot vouch for fails the attempt by name.
   const snapshotFindings = [
     ...(await ignoredOutsideSnapshot(state.worktree))
