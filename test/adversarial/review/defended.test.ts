@@ -2,8 +2,9 @@
  * Attacks from the hostile review (session 11) that devflow withstands on current main: regression
  * coverage for routes the adversarial catalogue does not take (a nested repository, a runner
  * killed mid-run, a tracked runner shim, and the module under test writing devflow's record or the
- * coder's checkout during the seam run). Each entry's header comment in attacks.ts says which
- * defence holds. Runs with devflow's defaults on this machine (mount namespace on where it works).
+ * coder's checkout during the seam run), and the rows fixed since (6, 13, 15, ADR 0038: the coder
+ * undoing its mount namespace, devflow's own files writable). Each entry's header comment in
+ * attacks.ts says which defence holds. Runs with devflow's defaults on this machine (mount namespace on where it works).
  *
  *     npx vitest run test/adversarial/review/defended.test.ts
  */
