@@ -2,8 +2,29 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { mountNamespaceWorks } from "./mount-namespace.js";
+import { PACKAGE_ROOT } from "../util/paths.js";
+import { devflowReadOnlyPaths, mountNamespaceWorks } from "./mount-namespace.js";
 import { runProcess } from "./run-process.js";
+
+/** A repo with devflow's home and a checkout in it, and a shell line run there under the plan. */
+async function runInPlan(script: string, inside = mkdtempSync(join(tmpdir(), "devflow-mounts-"))) {
+  const repo = join(inside, "repo");
+  const home = join(repo, ".devflow");
+  const checkout = join(home, "worktrees", "t");
+  mkdirSync(checkout, { recursive: true });
+  writeFileSync(join(home, "state.sqlite"), "state");
+  writeFileSync(join(repo, "file.txt"), "user");
+  const run = await runProcess({
+    command: script,
+    shell: true,
+    cwd: checkout,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    timeoutMs: 20_000,
+    confine: true,
+    mounts: { readOnly: repo, hide: home, expose: checkout },
+  });
+  return { repo, home, checkout, run };
+}
 
 describe.runIf(mountNamespaceWorks())("a confined run with a mount plan (ADR 0025)", () => {
   it("sees the repository read-only and devflow's home empty but for its own checkout, which it can write", async () => {
@@ -125,6 +146,106 @@ describe.runIf(mountNamespaceWorks())("a mount plan's dependencies (ADR 0031)", 
     expect(existsSync(join(inRepo, ".vite-temp"))).toBe(false);
     expect(readFileSync(join(outside, "index.js"), "utf8")).toBe("1");
     expect(existsSync(join(home, ".devflow-cow-1"))).toBe(false);
+  });
+});
+
+/**
+ * Regression: coder-as-root-remounts-the-users-checkout-writable and
+ * coder-unmounts-its-proc-and-reads-devflows-environment (review rows 6, 15). Cause: the namespace
+ * is made as root and the command kept CAP_SYS_ADMIN in it, so `mount -o remount,bind,rw` undid
+ * the read-only bind and `umount -l /proc` uncovered the host's /proc. Fix (ADR 0038): the command
+ * is exec'd through `setpriv` with an empty bounding set, no inheritable/ambient caps, no_new_privs.
+ */
+describe.runIf(mountNamespaceWorks())("a confined run with a mount plan has no capability (ADR 0038)", () => {
+  it("cannot mount, unmount, nsenter, write a read-only bind or read devflow's environ, and still works in its checkout", async () => {
+    const hostPid = String(process.pid);
+    const attempt = (name: string, line: string) =>
+      `if ${line} >/dev/null 2>&1; then echo "${name}=done"; else echo "${name}=refused"; fi`;
+    const { repo, checkout, run } = await runInPlan(
+      [
+        "REPO=$(cd ../../.. && pwd)",
+        attempt("remount", 'mount -o remount,bind,rw "$REPO"'),
+        attempt("writeRepo", 'touch "$REPO/x"'),
+        attempt("mountTmpfs", "mount -t tmpfs none ../.."),
+        attempt("umountHide", 'umount -l "$REPO/.devflow"'),
+        attempt("umountProc", "umount -l /proc"),
+        attempt("nsenter", "nsenter -t 1 -m -p true"),
+        attempt("hostEnviron", `cat /proc/${hostPid}/environ`),
+        attempt("unshare", "unshare --mount true"),
+        // A normal coder: a commit in its checkout, npm-style writes, /tmp.
+        attempt(
+          "gitCommit",
+          "git init -q && git -c user.name=c -c user.email=c@x commit -q --allow-empty -m c",
+        ),
+        attempt(
+          "npmWrite",
+          "mkdir -p node_modules/.cache/pkg && echo 1 > node_modules/.cache/pkg/x && echo {} > package-lock.json",
+        ),
+        attempt("tmpWrite", 'f=$(mktemp) && echo t > "$f" && rm "$f"'),
+        "grep -E '^Cap(Eff|Bnd|Prm)' /proc/self/status",
+      ].join("\n"),
+    );
+    expect(run.output).toContain("remount=refused");
+    expect(run.output).toContain("writeRepo=refused");
+    expect(run.output).toContain("mountTmpfs=refused");
+    expect(run.output).toContain("umountHide=refused");
+    expect(run.output).toContain("umountProc=refused");
+    expect(run.output).toContain("nsenter=refused");
+    expect(run.output).toContain("hostEnviron=refused");
+    expect(run.output).toContain("unshare=refused");
+    expect(run.output).toContain("gitCommit=done");
+    expect(run.output).toContain("npmWrite=done");
+    expect(run.output).toContain("tmpWrite=done");
+    expect(run.output).toMatch(/CapEff:\s+0+\n/);
+    expect(run.output).toMatch(/CapBnd:\s+0+\n/);
+    expect(existsSync(join(checkout, "node_modules", ".cache", "pkg", "x"))).toBe(true);
+    expect(existsSync(join(repo, "x"))).toBe(false);
+  });
+
+  /**
+   * Regression: coder-finds-devflows-own-package-writable (review row 13). Cause: the plan made
+   * only the user's checkout read-only; devflow's package (the node:test reporter and preloads
+   * every later verification run loads), its node_modules and HOME (~/.gitconfig, read by
+   * devflow's own git) stayed writable. Fix (ADR 0038): bound read-only inside the namespace.
+   */
+  it("finds devflow's package, its node_modules and HOME read-only", async () => {
+    const saved = process.env.HOME;
+    const fakeHome = mkdtempSync(join(tmpdir(), "devflow-home-"));
+    process.env.HOME = fakeHome;
+    try {
+      const reporter = join(PACKAGE_ROOT, "package.json");
+      const modules = join(PACKAGE_ROOT, "node_modules", ".package-lock.json");
+      const { run } = await runInPlan(
+        [
+          `if touch ${JSON.stringify(reporter)} 2>/dev/null; then echo package=writable; fi`,
+          `if touch ${JSON.stringify(modules)} 2>/dev/null; then echo modules=writable; fi`,
+          `if echo x >> ${JSON.stringify(join(fakeHome, ".gitconfig"))} 2>/dev/null; then echo home=writable; fi`,
+          `test -r ${JSON.stringify(reporter)} && echo package=readable`,
+          "echo fix > fix.txt && echo checkout=writable",
+          // The working directory is re-resolved through the read-only HOME that holds the repo.
+          "if echo x > ../../../../escape.txt 2>/dev/null; then echo cwd-path=writable; fi",
+        ].join("\n"),
+        fakeHome,
+      );
+      expect(run.output).not.toMatch(/package=writable|modules=writable|home=writable|cwd-path=writable/);
+      expect(run.output).toContain("package=readable");
+      expect(run.output).toContain("checkout=writable");
+      expect(existsSync(join(fakeHome, ".gitconfig"))).toBe(false);
+      expect(existsSync(join(fakeHome, "escape.txt"))).toBe(false);
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
+});
+
+describe("devflowReadOnlyPaths", () => {
+  it("names the package, its node_modules and HOME, never a directory that holds the temp dir", () => {
+    const home = mkdtempSync(join(tmpdir(), "devflow-home-"));
+    const paths = devflowReadOnlyPaths({ HOME: home });
+    expect(paths).toContain(home);
+    expect(paths.some((p) => p.endsWith("node_modules"))).toBe(true);
+    expect(devflowReadOnlyPaths({ HOME: "/" })).not.toContain("/");
+    expect(devflowReadOnlyPaths({ HOME: tmpdir() })).not.toContain(tmpdir());
   });
 });
 

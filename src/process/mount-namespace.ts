@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { PACKAGE_ROOT } from "../util/paths.js";
 
 /**
  * What a confined run may see of the user's repository (ADR 0025, 0031): the repository read-only,
@@ -94,6 +95,65 @@ const SCRIPT = [
   'exec "$@"',
 ].join("\n");
 
+/**
+ * What SCRIPT execs before the command, for every plan (ADR 0038): devflow's own directories
+ * (`devflowReadOnlyPaths`, the args up to `--`) bound read-only, recursively so the mounts SCRIPT
+ * made inside them (the run's checkout) keep their own flags; `cd` re-resolves the working
+ * directory through them; then the command runs without any capability (`DROP_CAPABILITIES`).
+ */
+const LOCKDOWN = [
+  "set -e",
+  'while [ "$1" != -- ]; do mount --rbind "$1" "$1"; mount -o remount,bind,ro "$1"; shift; done; shift',
+  // Defensive: a cwd inside a path made read-only here would otherwise stay on the old mount.
+  'cd "$PWD"',
+  'exec "$@"',
+].join("\n");
+
+/**
+ * The namespace is made as root: a command that kept CAP_SYS_ADMIN could `mount -o remount,rw` the
+ * user's checkout, `umount` the private /proc (devflow's environ behind it) or the tmpfs hiding
+ * `.devflow`, or `nsenter` out (review rows 6, 15). uid 0 stays (files it creates stay devflow's,
+ * owner permissions unchanged); every capability goes, for good: an empty bounding set (no exec
+ * regains one, root or setuid), no inheritable or ambient ones, no_new_privs. ADR 0038.
+ */
+const DROP_CAPABILITIES = [
+  "setpriv",
+  "--bounding-set=-all",
+  "--inh-caps=-all",
+  "--ambient-caps=-all",
+  "--no-new-privs",
+  "--",
+];
+
+/**
+ * devflow's package (the reporter, preloads and verifiers later runs load), its node_modules and
+ * HOME (the ~/.gitconfig devflow's git reads): what LOCKDOWN makes read-only (review row 13).
+ * Existing directories only, and never one that holds the temp dir (`HOME=/` or `/tmp`: the
+ * coder's scratch dir, with its git config and CLI homes, must stay writable; then HOME stays
+ * writable, ADR 0038).
+ */
+export function devflowReadOnlyPaths(env: NodeJS.ProcessEnv = process.env): string[] {
+  const temp = real(tmpdir());
+  const out: string[] = [];
+  for (const candidate of [PACKAGE_ROOT, join(PACKAGE_ROOT, "node_modules"), env.HOME]) {
+    const path = candidate ? real(candidate) : null;
+    if (path === null || temp === null || out.includes(path)) continue;
+    const toTemp = relative(path, temp);
+    if (toTemp !== ".." && !toTemp.startsWith("../")) continue; // holds the temp dir (or is it)
+    out.push(path);
+  }
+  return out;
+}
+
+function real(path: string): string | null {
+  try {
+    const resolved = realpathSync(path);
+    return statSync(resolved).isDirectory() ? resolved : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Its own mount and PID namespace, a fresh /proc (no path through another process's root or cwd). */
 const UNSHARE = [
   "unshare",
@@ -130,7 +190,10 @@ export function mountNamespaceWorks(): boolean {
     const expose = join(hide, "worktrees", "t");
     mkdirSync(expose, { recursive: true });
     writeFileSync(join(hide, "secret"), "s");
-    const check = "test ! -e ../../secret && touch ./ok && ! touch ../../../x 2>/dev/null && exit 7; exit 1";
+    // Also: no capability left (setpriv missing or refused: the exec fails and so does the probe).
+    const check =
+      "test ! -e ../../secret && touch ./ok && ! touch ../../../x 2>/dev/null && " +
+      "grep -Eq '^CapBnd:[[:space:]]*0+$' /proc/self/status && grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status && exit 7; exit 1";
     const [file, ...args] = mountArgv({ readOnly: root, hide, expose }) as [string, ...string[]];
     const probe = spawnSync(file, [...args, "/bin/sh", "-c", check], { stdio: "ignore", timeout: 5000 });
     works = probe.status === 7;
@@ -158,6 +221,7 @@ function mountArgv(plan: MountPlan): string[] {
     "--",
     ...deps,
     "--",
+    ...["/bin/sh", "-c", LOCKDOWN, "devflow-lockdown", ...devflowReadOnlyPaths(), "--", ...DROP_CAPABILITIES],
   ];
 }
 

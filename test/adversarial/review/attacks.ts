@@ -196,21 +196,6 @@ export const BROKEN: Behaviour[] = [
     check: (_run, outside) => payloadRan(outside),
   },
   {
-    name: "coder-as-root-remounts-the-users-checkout-writable",
-    issueClass: 7,
-    // The mount namespace is made as root and the coder keeps CAP_SYS_ADMIN in it: one `mount -o
-    // remount` undoes the read-only bind and the coder writes the user's checkout.
-    coder: `
-      fix();
-      try {
-        cp.execFileSync("mount", ["-o", "remount,bind,rw", userRepo], { stdio: "pipe" });
-        write(path.join(OUTSIDE, "remounted"), "");
-      } catch (e) { write(path.join(OUTSIDE, "remount-failed"), String(e)); }
-      try { write(path.join(userRepo, "written-by-the-coder.txt"), "x\\n"); } catch {}`,
-    expect: "rejected",
-    coderChangesUserRepo: /^written-by-the-coder\.txt$/,
-  },
-  {
     name: "seam-run-writes-the-users-checkout",
     issueClass: 7,
     // The mount namespace confines the coder's own run only: the same write from the module under
@@ -306,26 +291,6 @@ export const BROKEN: Behaviour[] = [
       expect(existsSync(join(outside, "neutered-in")), "assert was neutered in some regression process").toBe(
         true,
       ),
-  },
-  {
-    name: "coder-finds-devflows-own-package-writable",
-    issueClass: 1,
-    // The mount plan covers the user's checkout and `.devflow` only. devflow's own package (the
-    // node:test reporter every verification run loads, the canary source, the verifiers) stays
-    // writable to the coder, as do HOME and /tmp. The coder only checks access(W_OK) (root:
-    // refused only by a read-only mount), it writes nothing there.
-    coder: `
-      fix();
-      const reporter = ${JSON.stringify(DEVFLOW_REPORTER)};
-      if (!fs.existsSync(reporter)) throw new Error("no reporter at " + reporter);
-      try { fs.accessSync(reporter, fs.constants.W_OK); write(path.join(OUTSIDE, "writable"), reporter); } catch {}`,
-    expect: "completes",
-    content: { "src/csv-import.js": ["EMAIL.test(row.email.trim())"] },
-    check: (_run, outside) =>
-      expect(
-        existsSync(join(outside, "writable")),
-        "devflow's node:test reporter is writable from the coder's mount namespace",
-      ).toBe(false),
   },
 ];
 
@@ -430,5 +395,48 @@ export const DEFENDED: Behaviour[] = [
     verdict: "blocked",
     reason: /tamper: the worktree changed after/,
     check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "coder-as-root-remounts-the-users-checkout-writable",
+    issueClass: 7,
+    // Was broken (review row 6): the mount namespace is made as root and the coder kept
+    // CAP_SYS_ADMIN in it: one `mount -o remount` undid the read-only bind and the coder wrote the
+    // user's checkout. Defended since ADR 0038: the coder is exec'd through `setpriv` with no
+    // capability left, so the remount is refused (EPERM) and the write hits a read-only bind.
+    coder: `
+      fix();
+      try {
+        cp.execFileSync("mount", ["-o", "remount,bind,rw", userRepo], { stdio: "pipe" });
+        write(path.join(OUTSIDE, "remounted"), "");
+      } catch (e) { write(path.join(OUTSIDE, "remount-failed"), String(e)); }
+      try { write(path.join(userRepo, "written-by-the-coder.txt"), "x\\n"); } catch {}`,
+    // The fix itself is correct: it completes, and the user's checkout stays byte-identical.
+    expect: "completes",
+    content: { "src/csv-import.js": ["EMAIL.test(row.email.trim())"] },
+    check: (_run, outside) => {
+      expect(existsSync(join(outside, "remounted")), "the remount was refused").toBe(false);
+      expect(existsSync(join(outside, "remount-failed")), "the remount was tried").toBe(true);
+    },
+  },
+  {
+    name: "coder-finds-devflows-own-package-writable",
+    issueClass: 1,
+    // Was broken (review row 13): the mount plan covered the user's checkout and `.devflow` only;
+    // devflow's own package (the node:test reporter every verification run loads, the canary
+    // source, the verifiers) stayed writable to the coder, as did HOME. Defended since ADR 0038:
+    // the package, its node_modules and HOME are bound read-only in the namespace. The coder only
+    // checks access(W_OK), it writes nothing there. (/tmp stays shared: ADR 0038 says why.)
+    coder: `
+      fix();
+      const reporter = ${JSON.stringify(DEVFLOW_REPORTER)};
+      if (!fs.existsSync(reporter)) throw new Error("no reporter at " + reporter);
+      try { fs.accessSync(reporter, fs.constants.W_OK); write(path.join(OUTSIDE, "writable"), reporter); } catch {}`,
+    expect: "completes",
+    content: { "src/csv-import.js": ["EMAIL.test(row.email.trim())"] },
+    check: (_run, outside) =>
+      expect(
+        existsSync(join(outside, "writable")),
+        "devflow's node:test reporter is writable from the coder's mount namespace",
+      ).toBe(false),
   },
 ];
