@@ -115,4 +115,35 @@ describe("the verification checkout (ADR 0024)", () => {
       "t/up -> ../../outside",
     ]);
   });
+
+  /**
+   * symlink-chain-leaves-the-repo-only-when-resolved (review row 8). Cause: each link target was
+   * normalized on paper on its own; `clean.txt -> a/b/c/d/up/../../../../../outside/clean.txt`
+   * normalizes to `outside/clean.txt`, but the kernel follows `up -> ../../../../x` first and lands
+   * above the checkout. Fix: links of the tree are followed while resolving (leavesRepo).
+   */
+  it("symlink-chain-leaves-the-repo-only-when-resolved: a chain of inside-looking links is named", async () => {
+    const { ws } = await setup();
+    mkdirSync(join(ws.worktree, "a", "b", "c", "d"), { recursive: true });
+    mkdirSync(join(ws.worktree, "x"));
+    writeFileSync(join(ws.worktree, "x", ".keep"), "");
+    symlinkSync("../../../../x", join(ws.worktree, "a", "b", "c", "d", "up"));
+    const chain = "a/b/c/d/up/../../../../../outside/clean.txt";
+    symlinkSync(chain, join(ws.worktree, "clean.txt"));
+    // A dangling link inside, a link through a link that stays inside, and a loop.
+    symlinkSync("missing/file.txt", join(ws.worktree, "dangling"));
+    symlinkSync("a/b/c/d/up/.keep", join(ws.worktree, "keep-via-up"));
+    symlinkSync("loop-b", join(ws.worktree, "loop-a"));
+    symlinkSync("loop-a", join(ws.worktree, "loop-b"));
+    const tree = await snapshotTree(ws.worktree);
+    expect(
+      await symlinksLeavingRepo(ws.worktree, tree, [
+        "clean.txt",
+        "a/b/c/d/up",
+        "dangling",
+        "keep-via-up",
+        "loop-a",
+      ]),
+    ).toEqual([`clean.txt -> ${chain}`, "loop-a -> loop-b"]);
+  });
 });

@@ -136,8 +136,14 @@ function isSymlinkTo(path: string, target: string): boolean {
 }
 
 /**
- * Symlinks among `paths` in `tree` whose target leaves the repository (absolute, `..` above the top,
- * or into `.git`), as `path -> target`. Read from the snapshot store pinned for `worktree`.
+ * Symlinks among `paths` in `tree` that leave the repository (absolute, `..` above the top, or into
+ * `.git`), as `path -> target`. Read from the snapshot store pinned for `worktree`. Each link is
+ * resolved the way the kernel resolves it in a checkout of exactly `tree` (review row 8): a
+ * component that is itself a symlink of the tree is followed before any `..` after it, so a chain
+ * of links that each look inside (`a/b/c/d/up -> ../../../../x`, `clean.txt ->
+ * a/b/c/d/up/../../../../../outside/clean.txt`) is judged by where it really lands. A dangling link
+ * that stays inside is allowed. (The verification checkout is reset to exactly `tree`, so the tree
+ * is what the kernel sees there; judging the tree keeps the check before any run and off the reset.)
  */
 export async function symlinksLeavingRepo(
   worktree: string,
@@ -147,20 +153,74 @@ export async function symlinksLeavingRepo(
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: { GIT_DIR: store.gitDir } } : {};
   const wanted = new Set(paths);
-  const listing = await runGit(worktree, ["ls-tree", "-r", "-z", "--full-tree", tree], options);
-  const findings: string[] = [];
+  const listing = await runGit(worktree, ["ls-tree", "-r", "-t", "-z", "--full-tree", tree], options);
+  const entries = new Map<string, TreeEntry>();
+  const links: { path: string; oid: string }[] = [];
   for (const entry of listing.split("\0")) {
-    const match = /^120000 blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
-    if (!match?.[1] || !match[2] || !wanted.has(match[2])) continue;
-    const target = await runGit(worktree, ["cat-file", "blob", match[1]], options);
-    if (leavesRepo(match[2], target)) findings.push(`${match[2]} -> ${target}`);
+    const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.+)$/s.exec(entry);
+    if (!match?.[1] || !match[3] || !match[4]) continue;
+    if (match[1] === "120000") links.push({ path: match[4], oid: match[3] });
+    else entries.set(match[4], match[2] === "tree" ? "dir" : "file");
   }
+  const targets = new Map<string, string>();
+  for (const link of links) {
+    const target = await runGit(worktree, ["cat-file", "blob", link.oid], options);
+    targets.set(link.path, target);
+    entries.set(link.path, { link: target });
+  }
+  const findings: string[] = [];
+  for (const [path, target] of targets)
+    if (wanted.has(path) && leavesRepo(path, target, entries)) findings.push(`${path} -> ${target}`);
   return findings;
 }
 
-function leavesRepo(linkPath: string, target: string): boolean {
-  if (target.startsWith("/") || /^[A-Za-z]:[\\/]/.test(target) || target.startsWith("\\")) return true;
-  const joined = posix.normalize(posix.join(posix.dirname(linkPath), target.replace(/\\/g, "/")));
-  const first = joined.split("/")[0];
-  return first === ".." || first === ".git";
+/** What a path of the tree is: a directory, a file, or a symlink with its target. */
+type TreeEntry = "dir" | "file" | { link: string };
+
+/** How many links one resolution follows before it is refused as a loop (Linux: 40). */
+const MAX_LINK_HOPS = 40;
+
+const isAbsoluteTarget = (target: string): boolean =>
+  target.startsWith("/") || /^[A-Za-z]:[\\/]/.test(target) || target.startsWith("\\");
+
+/**
+ * Whether the link at `linkPath` resolves outside the repository (or into `.git`) in a checkout of
+ * the tree `entries` describes: components are walked from the top, a link among them is replaced
+ * by its target (relative to the link's folder) before the rest is walked; a component the tree
+ * does not hold ends the walk, and the rest is taken lexically (a dangling link).
+ */
+function leavesRepo(linkPath: string, target: string, entries: Map<string, TreeEntry>): boolean {
+  if (isAbsoluteTarget(target)) return true;
+  const split = (p: string) =>
+    p
+      .replace(/\\/g, "/")
+      .split("/")
+      .filter((c) => c !== "" && c !== ".");
+  let pending = [...split(posix.dirname(linkPath)), ...split(target)];
+  const at: string[] = [];
+  let hops = 0;
+  let missing = false;
+  while (pending.length > 0) {
+    const [component, ...rest] = pending as [string, ...string[]];
+    pending = rest;
+    if (component === "..") {
+      if (at.length === 0) return true;
+      at.pop();
+      continue;
+    }
+    at.push(component);
+    if (at[0] === ".git") return true;
+    if (missing) continue;
+    const entry = entries.get(at.join("/"));
+    if (entry === undefined) {
+      missing = true;
+      continue;
+    }
+    if (typeof entry === "object") {
+      if (++hops > MAX_LINK_HOPS || isAbsoluteTarget(entry.link)) return true;
+      at.pop();
+      pending = [...split(entry.link), ...pending];
+    }
+  }
+  return false;
 }
