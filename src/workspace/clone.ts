@@ -33,7 +33,8 @@ export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Prom
   }
   mkdirSync(resolve(baseDir), { recursive: true });
   try {
-    await gitAt(resolve(baseDir))
+    // The user's own config (credential helpers, proxies, url rewrites) for the network.
+    await gitAt(resolve(baseDir), { userConfig: true })
       .raw(["clone", "--", url, target])
       .catch((error: unknown) => {
         throw new DevflowError(

@@ -1,16 +1,21 @@
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
+import { git, makeRepo, removeDir, restoreEnv, tempDir, writeFiles } from "../../test/support/test-repo.js";
 import { commitOnTaskBranch } from "./commits.js";
 import { ignoredOutsideSnapshot, snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
 import { openVerifyCheckout, resetVerifyCheckout, symlinksLeavingRepo } from "./verify-checkout.js";
 
 const dirs: string[] = [];
+const savedEnv = { ...process.env };
 afterEach(() => {
+  restoreEnv(savedEnv);
   for (const dir of dirs.splice(0)) removeDir(dir);
 });
+
+/** A smudge filter that rewrites `bug` to `fixed` in every checked-out file, as a config section. */
+const SMUDGE = '[filter "tidy"]\n\tsmudge = sed s/bug/fixed/\n\tclean = cat\n';
 
 const TASK = "verify-test";
 
@@ -80,6 +85,59 @@ describe("the verification checkout (ADR 0024)", () => {
     expect(existsSync(join(checkout.dir, "node_modules"))).toBe(true);
     // A git run by a test sees devflow's repository, HEAD at the base.
     expect(git(checkout.dir, "rev-parse", "HEAD").trim()).toBe(ws.baseCommit);
+  });
+
+  /**
+   * home-gitconfig-smudge-filter-fixes-only-the-verification-checkout (review row 1). Cause:
+   * devflow's git inherited HOME and read ~/.gitconfig, ~/.config/git/attributes, /etc/gitconfig
+   * and GIT_CONFIG_PARAMETERS: a coder (HOME is writable) planted a smudge filter that put the fix
+   * into the verification checkout only. Fix: gitEnv gives devflow's git no global or system
+   * config or attributes (GIT_CONFIG_GLOBAL=/dev/null, GIT_CONFIG_NOSYSTEM, GIT_ATTR_NOSYSTEM,
+   * core.attributesFile=/dev/null) and drops inherited GIT_CONFIG_*.
+   */
+  it("home-gitconfig-smudge-filter-fixes-only-the-verification-checkout: no global config reaches a reset", async () => {
+    const { ws, checkout } = await setup();
+    const home = tempDir("devflow-home-");
+    dirs.push(home);
+    mkdirSync(join(home, ".config", "git"), { recursive: true });
+    writeFileSync(join(home, ".global-attributes"), "*.js filter=tidy\n");
+    writeFileSync(
+      join(home, ".gitconfig"),
+      `[core]\n\tattributesFile = ${join(home, ".global-attributes")}\n${SMUDGE}`,
+    );
+    writeFileSync(join(home, ".config", "git", "attributes"), "*.txt filter=tidy\n");
+    process.env.HOME = home;
+    process.env.XDG_CONFIG_HOME = join(home, ".config");
+    process.env.GIT_CONFIG_PARAMETERS = "'filter.tidy.smudge'='sed s/bug/fixed/'";
+    process.env.GIT_CONFIG_COUNT = "1";
+    process.env.GIT_CONFIG_KEY_0 = "filter.tidy.smudge";
+    process.env.GIT_CONFIG_VALUE_0 = "sed s/bug/fixed/";
+    writeFiles(ws.worktree, { "a.js": "bug\n", "b.txt": "bug\n" });
+    const tree = await snapshotTree(ws.worktree);
+    await resetVerifyCheckout(checkout, tree);
+    expect(readFileSync(join(checkout.dir, "a.js"), "utf8")).toBe("bug\n");
+    expect(readFileSync(join(checkout.dir, "b.txt"), "utf8")).toBe("bug\n");
+  });
+
+  /**
+   * A verification run can write devflow's git dir: a filter in its config and attributes in its
+   * info/ would shape the next reset (before regression) and the next snapshot. Fix: the config
+   * and info/ are rewritten to devflow's own at every open and reset (restoreOwnGitFiles).
+   */
+  it("verification-run-plants-a-filter-in-devflows-git-dir: the next reset still gives the tree's bytes", async () => {
+    const { ws, checkout } = await setup();
+    writeFiles(ws.worktree, { "a.js": "bug\n" });
+    const tree = await snapshotTree(ws.worktree);
+    await resetVerifyCheckout(checkout, tree);
+    writeFileSync(
+      join(checkout.gitDir, "config"),
+      `${readFileSync(join(checkout.gitDir, "config"), "utf8")}${SMUDGE}`,
+    );
+    mkdirSync(join(checkout.gitDir, "info"), { recursive: true });
+    writeFileSync(join(checkout.gitDir, "info", "attributes"), "*.js filter=tidy\n");
+    rmSync(join(checkout.dir, "a.js"));
+    await resetVerifyCheckout(checkout, tree);
+    expect(readFileSync(join(checkout.dir, "a.js"), "utf8")).toBe("bug\n");
   });
 
   it("leaves devflow's home out of the snapshot when the checkout is the repository (URL clone)", async () => {

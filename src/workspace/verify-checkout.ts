@@ -27,13 +27,29 @@ export interface VerifyCheckoutRequest {
   coderCheckout: string;
 }
 
-/** devflow's settings for its own repository: nothing from the user or the coder runs here. */
-const OWN_CONFIG: [string, string][] = [
-  ["core.hooksPath", "/dev/null"],
-  ["core.fsmonitor", "false"],
-  ["core.autocrlf", "false"],
-  ["gc.auto", "0"],
-];
+/**
+ * devflow's config for its own repository: nothing from the user or the coder runs here. Written
+ * whole (not edited) at every open and reset: the seam and regression runs can write this git dir,
+ * and a filter, `core.worktree` or attributes planted there must not shape the next reset or
+ * snapshot (review row 1). devflow's git reads no global or system config (git.ts gitEnv).
+ */
+const OWN_CONFIG = `[core]
+\trepositoryformatversion = 0
+\tfilemode = true
+\tbare = false
+\tlogallrefupdates = true
+\thooksPath = /dev/null
+\tfsmonitor = false
+\tautocrlf = false
+[gc]
+\tauto = 0
+`;
+
+/** The git dir's config and `info/` (attributes, exclude, sparse-checkout) back to devflow's own. */
+function restoreOwnGitFiles(gitDir: string): void {
+  writeFileSync(join(gitDir, "config"), OWN_CONFIG);
+  rmSync(join(gitDir, "info"), { recursive: true, force: true });
+}
 
 /**
  * Opens (creating it the first time) the task's verification checkout and pins it as the snapshot
@@ -56,6 +72,7 @@ export async function openVerifyCheckout(request: VerifyCheckoutRequest): Promis
   if (!existsSync(join(gitDir, "HEAD")))
     await createVerifyRepo(repoRoot, dir, gitDir, userObjects, baseCommit);
   // Rewritten on every open: a test run in the checkout may have changed them.
+  restoreOwnGitFiles(gitDir);
   writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
   mkdirSync(dir, { recursive: true });
   writeGitFile(dir, gitDir);
@@ -84,8 +101,7 @@ async function createVerifyRepo(
   mkdirSync(dirname(dir), { recursive: true });
   // No template: no sample hooks, no info/exclude; the git dir lives beside the work tree.
   await runGit(dirname(dir), ["init", "-q", "--template=", `--separate-git-dir=${gitDir}`, dir]);
-  for (const [key, value] of OWN_CONFIG)
-    await runGit(dirname(dir), ["config", "--file", join(gitDir, "config"), key, value]);
+  restoreOwnGitFiles(gitDir);
   mkdirSync(join(gitDir, "objects", "info"), { recursive: true });
   writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
   // HEAD at the base (detached): a test that asks git about the checkout sees the change as the diff.
@@ -115,6 +131,7 @@ export async function resetVerifyCheckout(
       `invalid tree ${JSON.stringify(treeish)}: pass a tree or commit sha`,
     );
   writeGitFile(checkout.dir, checkout.gitDir);
+  restoreOwnGitFiles(checkout.gitDir);
   await rm(join(checkout.gitDir, "index.lock"), { force: true });
   await runGit(checkout.dir, ["read-tree", "-u", "--reset", treeish]);
   const kept = keep.filter((link) => isSymlinkTo(join(checkout.dir, link.path), link.target));
