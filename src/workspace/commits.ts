@@ -1,7 +1,9 @@
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
 
 import { compareAndSwapRef } from "./branch-guard.js";
+import { errorText } from "./errors.js";
 import { pinnedGitDir, runGit } from "./git.js";
 import { snapshotStoreOf } from "./snapshot-store.js";
 import { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
@@ -109,32 +111,51 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
       allowHooksPathOverride: true,
     })
   ).trim();
-  if (source) {
-    const userObjects =
-      store?.userObjects ??
-      resolve(repoRoot, (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim());
-    await shipObjects(repoRoot, source, userObjects, sha, expectedHead);
-  }
+  if (source) await shipObjects(repoRoot, source, sha, expectedHead);
   await compareAndSwapRef(repoRoot, ref, sha, expectedHead);
   return sha;
 }
 
 /**
  * The objects the commit needs and the user's repository lacks (reachable from `sha`, not from
- * `expectedHead`) are written from devflow's repository into the user's object dir as one pack, by
- * devflow's git, before any ref there refers to them.
+ * `expectedHead`) are packed in devflow's repository and taken in by the user's repository with
+ * `index-pack --stdin --strict`, before any ref there refers to them. index-pack computes every
+ * object's id from its content and, strict, refuses a pack with a malformed object or one that
+ * refers to an object neither the pack nor the user's repository holds. `pack-objects` never
+ * re-hashes: an object swapped in devflow's store after verification (a verification run can
+ * write it; review row 2) would otherwise ship under the verified object's id. Swapped, its
+ * content gets another id, the verified one is missing, and the commit is refused
+ * (COMMIT_REFUSED, a tamper finding), nothing referring to it is written.
  */
 async function shipObjects(
   repoRoot: string,
   gitDir: string,
-  userObjects: string,
   sha: string,
   expectedHead: string,
 ): Promise<void> {
-  await runGit(repoRoot, ["pack-objects", "--revs", "-q", `${userObjects}/pack/pack`], {
-    env: { GIT_DIR: gitDir },
-    input: `${sha}\n^${expectedHead}\n`,
-  });
+  const staging = mkdtempSync(join(gitDir, "ship-"));
+  try {
+    const packHash = (
+      await runGit(repoRoot, ["pack-objects", "--revs", "-q", join(staging, "pack")], {
+        env: { GIT_DIR: gitDir },
+        input: `${sha}\n^${expectedHead}\n`,
+      })
+    ).trim();
+    try {
+      await runGit(repoRoot, ["index-pack", "--stdin", "--strict"], {
+        inputFile: join(staging, `pack-${packHash}.pack`),
+      });
+      await runGit(repoRoot, ["cat-file", "-e", `${sha}^{commit}`]);
+    } catch (error) {
+      throw new DevflowError(
+        "COMMIT_REFUSED",
+        `the objects of the verified tree failed git's integrity check on their way into ${repoRoot} (${errorText(error).split("\n")[0]}): devflow's repository was changed after verification; nothing was committed`,
+        { cause: error },
+      );
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 export interface CommitSummary {

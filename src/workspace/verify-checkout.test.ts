@@ -1,5 +1,15 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
+import { deflateSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, restoreEnv, tempDir, writeFiles } from "../../test/support/test-repo.js";
 import { commitOnTaskBranch } from "./commits.js";
@@ -85,6 +95,37 @@ describe("the verification checkout (ADR 0024)", () => {
     expect(existsSync(join(checkout.dir, "node_modules"))).toBe(true);
     // A git run by a test sees devflow's repository, HEAD at the base.
     expect(git(checkout.dir, "rev-parse", "HEAD").trim()).toBe(ws.baseCommit);
+  });
+
+  /**
+   * seam-run-swaps-the-verified-blob-in-devflows-object-store (review row 2). Cause: the commit
+   * shipped objects with `pack-objects` straight into the user's object dir; pack-objects never
+   * re-hashes, so a loose object rewritten in devflow's store after verification shipped under
+   * the verified id. Fix: the pack goes in through `index-pack --stdin --strict` (shipObjects).
+   */
+  it("seam-run-swaps-the-verified-blob-in-devflows-object-store: the commit is refused, nothing moves", async () => {
+    const { root, ws, checkout } = await setup();
+    writeFiles(ws.worktree, { "a.js": "fixed\n" });
+    const tree = await snapshotTree(ws.worktree);
+    const blob = git(ws.worktree, "--git-dir", checkout.gitDir, "rev-parse", `${tree}:a.js`).trim();
+    const object = join(checkout.gitDir, "objects", blob.slice(0, 2), blob.slice(2));
+    expect(existsSync(object)).toBe(true);
+    const evil = Buffer.from("bug\n");
+    rmSync(object, { force: true });
+    writeFileSync(object, deflateSync(Buffer.concat([Buffer.from(`blob ${evil.length}\0`), evil])));
+    await expect(
+      commitOnTaskBranch({
+        repoRoot: root,
+        worktree: ws.worktree,
+        taskId: TASK,
+        expectedHead: ws.baseCommit,
+        tree,
+        message: "devflow: verified",
+      }),
+    ).rejects.toMatchObject({ code: "COMMIT_REFUSED", message: expect.stringMatching(/integrity check/) });
+    expect(git(root, "rev-parse", `devflow/${TASK}`).trim()).toBe(ws.baseCommit);
+    expect(objectIn(root, blob)).toBe(false);
+    expect(readdirSync(checkout.gitDir).filter((name) => name.startsWith("ship-"))).toEqual([]);
   });
 
   /**
