@@ -22,6 +22,7 @@ export { isGitUrl, redactUrl } from "./git-url.js";
 export { assertGitRepo } from "./repo.js";
 export {
   compareFingerprints,
+  compareObjectStores,
   type DevflowRefJudge,
   type FingerprintLimits,
   fingerprintRepo,
