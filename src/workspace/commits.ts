@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 
 import { compareAndSwapRef } from "./branch-guard.js";
@@ -111,29 +111,39 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
       allowHooksPathOverride: true,
     })
   ).trim();
-  if (source) await shipObjects(repoRoot, source, sha, expectedHead);
+  if (source) {
+    const userObjects =
+      store?.userObjects ??
+      resolve(repoRoot, (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim());
+    await shipObjects(repoRoot, source, userObjects, sha, expectedHead);
+  }
   await compareAndSwapRef(repoRoot, ref, sha, expectedHead);
   return sha;
 }
 
 /**
  * The objects the commit needs and the user's repository lacks (reachable from `sha`, not from
- * `expectedHead`) are packed in devflow's repository and taken in by the user's repository with
- * `index-pack --stdin --strict`, before any ref there refers to them. index-pack computes every
- * object's id from its content and, strict, refuses a pack with a malformed object or one that
- * refers to an object neither the pack nor the user's repository holds. `pack-objects` never
- * re-hashes: an object swapped in devflow's store after verification (a verification run can
- * write it; review row 2) would otherwise ship under the verified object's id. Swapped, its
- * content gets another id, the verified one is missing, and the commit is refused
- * (COMMIT_REFUSED, a tamper finding), nothing referring to it is written.
+ * `expectedHead`) are packed in devflow's repository and indexed with `index-pack --stdin
+ * --strict`, before any ref there refers to them. index-pack computes every object's id from its
+ * content and, strict, refuses a pack with a malformed object or one that refers to an object
+ * neither the pack nor the user's repository holds. `pack-objects` never re-hashes: an object
+ * swapped in devflow's store after verification (a verification run can write it; review row 2)
+ * would otherwise ship under the verified object's id. Swapped, its content gets another id, the
+ * verified one is missing, and the commit is refused (COMMIT_REFUSED, a tamper finding).
+ * index-pack writes into a quarantine object dir in devflow's repository (the user's objects as
+ * alternates): only a pack that passed is moved into the user's object dir, so a refused one
+ * leaves nothing there (not even index-pack's `tmp_pack_*`).
  */
 async function shipObjects(
   repoRoot: string,
   gitDir: string,
+  userObjects: string,
   sha: string,
   expectedHead: string,
 ): Promise<void> {
   const staging = mkdtempSync(join(gitDir, "ship-"));
+  const quarantine = join(staging, "objects");
+  mkdirSync(join(quarantine, "pack"), { recursive: true });
   try {
     const packHash = (
       await runGit(repoRoot, ["pack-objects", "--revs", "-q", join(staging, "pack")], {
@@ -141,11 +151,14 @@ async function shipObjects(
         input: `${sha}\n^${expectedHead}\n`,
       })
     ).trim();
+    let indexed: string;
     try {
-      await runGit(repoRoot, ["index-pack", "--stdin", "--strict"], {
+      const output = await runGit(repoRoot, ["index-pack", "--stdin", "--strict"], {
         inputFile: join(staging, `pack-${packHash}.pack`),
+        env: { GIT_OBJECT_DIRECTORY: quarantine, GIT_ALTERNATE_OBJECT_DIRECTORIES: userObjects },
       });
-      await runGit(repoRoot, ["cat-file", "-e", `${sha}^{commit}`]);
+      indexed = /^(?:pack|keep)\s+([0-9a-f]+)/m.exec(output)?.[1] ?? "";
+      if (!indexed) throw new Error(`index-pack printed no pack name: ${output.trim()}`);
     } catch (error) {
       throw new DevflowError(
         "COMMIT_REFUSED",
@@ -153,8 +166,24 @@ async function shipObjects(
         { cause: error },
       );
     }
+    // The pack before its index (git's own order: an index never names a missing pack).
+    for (const ext of ["pack", "rev", "idx"]) {
+      const from = join(quarantine, "pack", `pack-${indexed}.${ext}`);
+      if (existsSync(from)) moveFile(from, join(userObjects, "pack", `pack-${indexed}.${ext}`));
+    }
+    await runGit(repoRoot, ["cat-file", "-e", `${sha}^{commit}`]);
   } finally {
     rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** rename, or copy + remove across file systems (a URL task's clone may live elsewhere). */
+function moveFile(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+    rmSync(from, { force: true });
   }
 }
 

@@ -111,6 +111,7 @@ describe("the verification checkout (ADR 0024)", () => {
     const object = join(checkout.gitDir, "objects", blob.slice(0, 2), blob.slice(2));
     expect(existsSync(object)).toBe(true);
     const evil = Buffer.from("bug\n");
+    const packsBefore = readdirSync(join(root, ".git", "objects", "pack"));
     rmSync(object, { force: true });
     writeFileSync(object, deflateSync(Buffer.concat([Buffer.from(`blob ${evil.length}\0`), evil])));
     await expect(
@@ -125,6 +126,8 @@ describe("the verification checkout (ADR 0024)", () => {
     ).rejects.toMatchObject({ code: "COMMIT_REFUSED", message: expect.stringMatching(/integrity check/) });
     expect(git(root, "rev-parse", `devflow/${TASK}`).trim()).toBe(ws.baseCommit);
     expect(objectIn(root, blob)).toBe(false);
+    // Nothing of the refused pack reaches the user's object dir (index-pack ran in a quarantine).
+    expect(readdirSync(join(root, ".git", "objects", "pack"))).toEqual(packsBefore);
     expect(readdirSync(checkout.gitDir).filter((name) => name.startsWith("ship-"))).toEqual([]);
   });
 
