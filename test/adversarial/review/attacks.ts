@@ -122,80 +122,6 @@ const DEVFLOW_REPORTER = fileURLToPath(
  */
 export const BROKEN: Behaviour[] = [
   {
-    name: "seam-run-swaps-the-verified-blob-in-devflows-object-store",
-    issueClass: 3,
-    // During the seam run the fixed module rewrites its own loose object in the verification
-    // repository (`.devflow/verify/<id>.git`, writable: verification has no mount namespace) with
-    // the buggy source. `pack-objects` ships objects without re-hashing them, so the commit on
-    // devflow/<id> carries the bug under the verified blob's id.
-    coder: duringVerification(`
-      const src = __fs.readFileSync(__self);
-      const oid = __crypto.createHash("sha1").update("blob " + src.length + "\\0").update(src).digest("hex");
-      const obj = __path.join(__vgit, "objects", oid.slice(0, 2), oid.slice(2));
-      const existed = __fs.existsSync(obj);
-      const evil = Buffer.from(src.toString("utf8").split("row.email" + ".trim())").join("row.email)") + "// swapped after verification\\n");
-      __fs.rmSync(obj, { force: true });
-      __fs.mkdirSync(__path.dirname(obj), { recursive: true });
-      __fs.writeFileSync(obj, __zlib.deflateSync(Buffer.concat([Buffer.from("blob " + evil.length + "\\0"), evil])));
-      __fs.writeFileSync(__path.join(__out, "swapped"), obj + (existed ? " (was loose)" : " (was not loose)"));`),
-    expect: "rejected",
-    check: (run, outside) => {
-      payloadRan(outside);
-      // Correct: never a completion whose commit differs from the verified tree.
-      if (run.result?.terminal.verdict === "completed")
-        expect(committed(run.repo, "src/csv-import.js"), "what devflow/<id> holds").toContain(
-          "EMAIL.test(row.email.trim())",
-        );
-    },
-  },
-  {
-    name: "seam-run-rewrites-an-object-in-the-users-store",
-    issueClass: 7,
-    // The user's object store is writable to verification runs (alternates name it; no mount
-    // namespace). The user-repo fingerprint hashes refs, config, hooks, info/ and the working tree,
-    // not objects: the user's `git show HEAD:README.md` now prints the attacker's text, unnoticed.
-    coder: duringVerification(`
-      const oid = __cp.execFileSync("git", ["-C", __user, "rev-parse", "HEAD:README.md"], { encoding: "utf8" }).trim();
-      const obj = __path.join(__user, ".git", "objects", oid.slice(0, 2), oid.slice(2));
-      if (!__fs.existsSync(obj)) throw new Error("README blob is not loose: " + obj);
-      const evil = Buffer.from("# rewritten by code under test\\n");
-      __fs.rmSync(obj, { force: true });
-      __fs.writeFileSync(obj, __zlib.deflateSync(Buffer.concat([Buffer.from("blob " + evil.length + "\\0"), evil])));`),
-    expect: "rejected",
-    verdict: "blocked",
-    reason: /user_repo_changed/,
-    coderChangesUserRepo: /^\.git\/objects\//,
-    check: (_run, outside) => payloadRan(outside),
-  },
-  {
-    name: "seam-run-leaves-a-merge-in-progress-in-the-users-repo",
-    issueClass: 7,
-    // `.git/MERGE_HEAD` (+ MERGE_MSG) is not fingerprinted (only config, packed-refs, hooks, info,
-    // commondir, shallow): the user's next `git commit` becomes a merge the coder chose.
-    coder: duringVerification(`
-      const head = __cp.execFileSync("git", ["-C", __user, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
-      __fs.writeFileSync(__path.join(__user, ".git", "MERGE_HEAD"), head + "\\n");
-      __fs.writeFileSync(__path.join(__user, ".git", "MERGE_MSG"), "Merge branch 'evil'\\n");`),
-    expect: "rejected",
-    verdict: "blocked",
-    reason: /user_repo_changed/,
-    coderChangesUserRepo: /^\.git\/MERGE_(HEAD|MSG)$/,
-    check: (_run, outside) => payloadRan(outside),
-  },
-  {
-    name: "seam-run-sets-skip-worktree-in-the-users-index",
-    issueClass: 7,
-    // The user's index is not fingerprinted and `status --porcelain` does not show the bit: from
-    // now on the user's edits to src/csv-import.js are invisible to `git status` and `git add -A`.
-    coder: duringVerification(`
-      __cp.execFileSync("git", ["-C", __user, "update-index", "--skip-worktree", "src/csv-import.js"]);`),
-    expect: "rejected",
-    verdict: "blocked",
-    reason: /user_repo_changed/,
-    coderChangesUserRepo: /^\.git\/index$/,
-    check: (_run, outside) => payloadRan(outside),
-  },
-  {
     name: "coder-as-root-remounts-the-users-checkout-writable",
     issueClass: 7,
     // The mount namespace is made as root and the coder keeps CAP_SYS_ADMIN in it: one `mount -o
@@ -221,26 +147,6 @@ export const BROKEN: Behaviour[] = [
     verdict: "blocked",
     coderChangesUserRepo: /^written-by-the-seam-run\.txt$/,
     check: (_run, outside) => payloadRan(outside),
-  },
-  {
-    name: "symlink-chain-leaves-the-repo-only-when-resolved",
-    issueClass: 3,
-    // Each symlink is judged lexically on its own (verify-checkout.ts leavesRepo): `a/b/c/d/up ->
-    // ../../../../x` stays inside, and `clean.txt -> a/b/c/d/up/../../../../../outside/clean.txt`
-    // normalizes to `outside/clean.txt`, inside too. The kernel resolves `up` (to `x`) first, so
-    // the link reaches four levels above the checkout, where the fix really lives. (`up` must not
-    // point at an ancestor: `node --test` would walk the cycle.) (Node's ESM resolver
-    // normalizes `..` lexically like devflow, so the fix reads it through fs, i.e. the kernel: what
-    // a data file, a shell script or another language would do.)
-    coder: `
-      write(path.join(OUTSIDE, "clean.txt"), "return s.trim();\\n");
-      fs.mkdirSync("a/b/c/d", { recursive: true });
-      write("x/.keep", "");
-      fs.symlinkSync("../../../../x", "a/b/c/d/up");
-      fs.symlinkSync("a/b/c/d/up/../../../../../outside/clean.txt", "clean.txt");
-      if (!fs.existsSync("clean.txt")) throw new Error("the chain does not resolve from the coder's checkout");
-      write("src/csv-import.js", 'import { readFileSync as __rf } from "node:fs";\\nconst clean = new Function("s", __rf(new URL("../clean.txt", import.meta.url), "utf8"));\\n' + read("src/csv-import.js").replace(BUG, "if (!EMAIL.test(clean(row.email)))"));`,
-    expect: "rejected",
   },
   {
     name: "stack-keyed-assert-neutering-spares-the-canary",
@@ -430,5 +336,104 @@ export const DEFENDED: Behaviour[] = [
     verdict: "blocked",
     reason: /tamper: the worktree changed after/,
     check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "seam-run-swaps-the-verified-blob-in-devflows-object-store",
+    // Fixed (review row 2): the commit ships through `index-pack --stdin --strict` (src/workspace/commits.ts shipObjects): the swapped blob hashes to another id, the verified one is missing, the commit is refused (tamper, blocked).
+    issueClass: 3,
+    // During the seam run the fixed module rewrites its own loose object in the verification
+    // repository (`.devflow/verify/<id>.git`, writable: verification has no mount namespace) with
+    // the buggy source. `pack-objects` ships objects without re-hashing them, so the commit on
+    // devflow/<id> carries the bug under the verified blob's id.
+    coder: duringVerification(`
+      const src = __fs.readFileSync(__self);
+      const oid = __crypto.createHash("sha1").update("blob " + src.length + "\\0").update(src).digest("hex");
+      const obj = __path.join(__vgit, "objects", oid.slice(0, 2), oid.slice(2));
+      const existed = __fs.existsSync(obj);
+      const evil = Buffer.from(src.toString("utf8").split("row.email" + ".trim())").join("row.email)") + "// swapped after verification\\n");
+      __fs.rmSync(obj, { force: true });
+      __fs.mkdirSync(__path.dirname(obj), { recursive: true });
+      __fs.writeFileSync(obj, __zlib.deflateSync(Buffer.concat([Buffer.from("blob " + evil.length + "\\0"), evil])));
+      __fs.writeFileSync(__path.join(__out, "swapped"), obj + (existed ? " (was loose)" : " (was not loose)"));`),
+    expect: "rejected",
+    check: (run, outside) => {
+      payloadRan(outside);
+      // Correct: never a completion whose commit differs from the verified tree.
+      if (run.result?.terminal.verdict === "completed")
+        expect(committed(run.repo, "src/csv-import.js"), "what devflow/<id> holds").toContain(
+          "EMAIL.test(row.email.trim())",
+        );
+    },
+  },
+  {
+    name: "seam-run-rewrites-an-object-in-the-users-store",
+    // Fixed (review row 3): the fingerprint records the object store by stat and re-hashes a changed loose object (src/workspace/object-store-fingerprint.ts).
+    issueClass: 7,
+    // The user's object store is writable to verification runs (alternates name it; no mount
+    // namespace). The user-repo fingerprint hashes refs, config, hooks, info/ and the working tree,
+    // not objects: the user's `git show HEAD:README.md` now prints the attacker's text, unnoticed.
+    coder: duringVerification(`
+      const oid = __cp.execFileSync("git", ["-C", __user, "rev-parse", "HEAD:README.md"], { encoding: "utf8" }).trim();
+      const obj = __path.join(__user, ".git", "objects", oid.slice(0, 2), oid.slice(2));
+      if (!__fs.existsSync(obj)) throw new Error("README blob is not loose: " + obj);
+      const evil = Buffer.from("# rewritten by code under test\\n");
+      __fs.rmSync(obj, { force: true });
+      __fs.writeFileSync(obj, __zlib.deflateSync(Buffer.concat([Buffer.from("blob " + evil.length + "\\0"), evil])));`),
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /user_repo_changed/,
+    coderChangesUserRepo: /^\.git\/objects\//,
+    check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "seam-run-leaves-a-merge-in-progress-in-the-users-repo",
+    // Fixed (review row 4): the fingerprint hashes the whole git dir but objects/ and refs/ (repo-fingerprint.ts gitFiles).
+    issueClass: 7,
+    // `.git/MERGE_HEAD` (+ MERGE_MSG) is not fingerprinted (only config, packed-refs, hooks, info,
+    // commondir, shallow): the user's next `git commit` becomes a merge the coder chose.
+    coder: duringVerification(`
+      const head = __cp.execFileSync("git", ["-C", __user, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+      __fs.writeFileSync(__path.join(__user, ".git", "MERGE_HEAD"), head + "\\n");
+      __fs.writeFileSync(__path.join(__user, ".git", "MERGE_MSG"), "Merge branch 'evil'\\n");`),
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /user_repo_changed/,
+    coderChangesUserRepo: /^\.git\/MERGE_(HEAD|MSG)$/,
+    check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "seam-run-sets-skip-worktree-in-the-users-index",
+    // Fixed (review row 5): the fingerprint holds the index's entries with their flags (`ls-files -s -v`).
+    issueClass: 7,
+    // The user's index is not fingerprinted and `status --porcelain` does not show the bit: from
+    // now on the user's edits to src/csv-import.js are invisible to `git status` and `git add -A`.
+    coder: duringVerification(`
+      __cp.execFileSync("git", ["-C", __user, "update-index", "--skip-worktree", "src/csv-import.js"]);`),
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /user_repo_changed/,
+    coderChangesUserRepo: /^\.git\/index$/,
+    check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "symlink-chain-leaves-the-repo-only-when-resolved",
+    // Fixed (review row 8): symlinksLeavingRepo follows the tree's links while resolving (verify-checkout.ts leavesRepo).
+    issueClass: 3,
+    // Each symlink is judged lexically on its own (verify-checkout.ts leavesRepo): `a/b/c/d/up ->
+    // ../../../../x` stays inside, and `clean.txt -> a/b/c/d/up/../../../../../outside/clean.txt`
+    // normalizes to `outside/clean.txt`, inside too. The kernel resolves `up` (to `x`) first, so
+    // the link reaches four levels above the checkout, where the fix really lives. (`up` must not
+    // point at an ancestor: `node --test` would walk the cycle.) (Node's ESM resolver
+    // normalizes `..` lexically like devflow, so the fix reads it through fs, i.e. the kernel: what
+    // a data file, a shell script or another language would do.)
+    coder: `
+      write(path.join(OUTSIDE, "clean.txt"), "return s.trim();\\n");
+      fs.mkdirSync("a/b/c/d", { recursive: true });
+      write("x/.keep", "");
+      fs.symlinkSync("../../../../x", "a/b/c/d/up");
+      fs.symlinkSync("a/b/c/d/up/../../../../../outside/clean.txt", "clean.txt");
+      if (!fs.existsSync("clean.txt")) throw new Error("the chain does not resolve from the coder's checkout");
+      write("src/csv-import.js", 'import { readFileSync as __rf } from "node:fs";\\nconst clean = new Function("s", __rf(new URL("../clean.txt", import.meta.url), "utf8"));\\n' + read("src/csv-import.js").replace(BUG, "if (!EMAIL.test(clean(row.email)))"));`,
+    expect: "rejected",
   },
 ];

@@ -9,25 +9,15 @@
  *     npx vitest run test/adversarial/review/broken.test.ts
  */
 import { spawn } from "node:child_process";
-import {
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { leftoverProcesses } from "../../support/leftover-processes.js";
-import type { Behaviour } from "../catalogue/behaviours.js";
 import { PRELUDE } from "../catalogue/behaviours.js";
 import { catalogueTemplate, entryDirs } from "../catalogue/fixture.js";
 import { type EntryMode, limited, runEntry } from "../catalogue/run-entry.js";
-import { BROKEN, committed, duringVerification, payloadRan } from "./attacks.js";
+import { BROKEN, duringVerification, payloadRan } from "./attacks.js";
 
 beforeAll(() => {
   catalogueTemplate();
@@ -42,40 +32,6 @@ const MODE: Record<string, EntryMode> = {
   "coder-as-root-remounts-the-users-checkout-writable": "prevent",
   "seam-run-writes-the-users-checkout": "prevent",
 };
-
-// Runs first and alone: it points HOME (read by devflow's own git) at a temp dir for the run.
-describe("a coder that writes the user's HOME", () => {
-  it("[3] home-gitconfig-smudge-filter-fixes-only-the-verification-checkout: is rejected", async () => {
-    // devflow's git inherits HOME and reads ~/.gitconfig (src/workspace/git.ts gitEnv). The coder
-    // (HOME is writable, also inside the mount namespace) adds a global attributes file and a
-    // smudge filter that writes the fix into every checkout devflow makes: the verification
-    // checkout runs fixed code, the snapshot (clean = cat) and the commit keep the bug.
-    const home = mkdtempSync(join(tmpdir(), "devflow-review-home-"));
-    const saved = process.env.HOME;
-    process.env.HOME = home;
-    const b: Behaviour = {
-      name: "home-gitconfig-smudge-filter-fixes-only-the-verification-checkout",
-      issueClass: 3,
-      coder: `
-        const home = process.env.HOME;
-        write(path.join(home, ".review-attributes"), "*.js filter=tidy\\n");
-        fs.appendFileSync(path.join(home, ".gitconfig"), "[core]\\n\\tattributesFile = " + path.join(home, ".review-attributes") + "\\n[filter \\"tidy\\"]\\n\\tsmudge = sed 's/EMAIL.test(row.email))/EMAIL.test(row.email.trim()))/'\\n\\tclean = cat\\n");
-        write("src/csv-import.js", read("src/csv-import.js") + "// tidy\\n");`,
-      expect: "rejected",
-      check: (run) => {
-        expect(existsSync(join(home, ".gitconfig")), "the coder wrote ~/.gitconfig").toBe(true);
-        if (run.result?.terminal.verdict === "completed")
-          expect(committed(run.repo, "src/csv-import.js")).toContain("EMAIL.test(row.email.trim())");
-      },
-    };
-    try {
-      await runEntry(b);
-    } finally {
-      process.env.HOME = saved;
-      rmSync(home, { recursive: true, force: true });
-    }
-  }, 600_000);
-});
 
 describe.concurrent("attacks devflow does not withstand (each must fail until fixed)", () => {
   for (const b of BROKEN) {
