@@ -34,7 +34,8 @@ export async function cloneForTask({ url, baseDir, taskId }: CloneRequest): Prom
   // The first folder this call creates (baseDir may not exist yet): a failed clone removes it too.
   const madeBaseDir = mkdirSync(resolve(baseDir), { recursive: true });
   try {
-    await gitAt(resolve(baseDir))
+    // The user's own config (credential helpers, proxies, url rewrites) for the network.
+    await gitAt(resolve(baseDir), { userConfig: true })
       .raw(["clone", "--", url, target])
       .catch((error: unknown) => {
         throw new DevflowError(

@@ -1,7 +1,9 @@
-import { resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 
 import { compareAndSwapRef } from "./branch-guard.js";
+import { errorText } from "./errors.js";
 import { pinnedGitDir, runGit } from "./git.js";
 import { snapshotStoreOf } from "./snapshot-store.js";
 import { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
@@ -152,8 +154,16 @@ async function sameCommitOnRef(
 
 /**
  * The objects the commit needs and the user's repository lacks (reachable from `sha`, not from
- * `expectedHead`) are written from devflow's repository into the user's object dir as one pack, by
- * devflow's git, before any ref there refers to them.
+ * `expectedHead`) are packed in devflow's repository and indexed with `index-pack --stdin
+ * --strict`, before any ref there refers to them. index-pack computes every object's id from its
+ * content and, strict, refuses a pack with a malformed object or one that refers to an object
+ * neither the pack nor the user's repository holds. `pack-objects` never re-hashes: an object
+ * swapped in devflow's store after verification (a verification run can write it; review row 2)
+ * would otherwise ship under the verified object's id. Swapped, its content gets another id, the
+ * verified one is missing, and the commit is refused (COMMIT_REFUSED, a tamper finding).
+ * index-pack writes into a quarantine object dir in devflow's repository (the user's objects as
+ * alternates): only a pack that passed is moved into the user's object dir, so a refused one
+ * leaves nothing there (not even index-pack's `tmp_pack_*`).
  */
 async function shipObjects(
   repoRoot: string,
@@ -162,10 +172,50 @@ async function shipObjects(
   sha: string,
   expectedHead: string,
 ): Promise<void> {
-  await runGit(repoRoot, ["pack-objects", "--revs", "-q", `${userObjects}/pack/pack`], {
-    env: { GIT_DIR: gitDir },
-    input: `${sha}\n^${expectedHead}\n`,
-  });
+  const staging = mkdtempSync(join(gitDir, "ship-"));
+  const quarantine = join(staging, "objects");
+  mkdirSync(join(quarantine, "pack"), { recursive: true });
+  try {
+    const packHash = (
+      await runGit(repoRoot, ["pack-objects", "--revs", "-q", join(staging, "pack")], {
+        env: { GIT_DIR: gitDir },
+        input: `${sha}\n^${expectedHead}\n`,
+      })
+    ).trim();
+    let indexed: string;
+    try {
+      const output = await runGit(repoRoot, ["index-pack", "--stdin", "--strict"], {
+        inputFile: join(staging, `pack-${packHash}.pack`),
+        env: { GIT_OBJECT_DIRECTORY: quarantine, GIT_ALTERNATE_OBJECT_DIRECTORIES: userObjects },
+      });
+      indexed = /^(?:pack|keep)\s+([0-9a-f]+)/m.exec(output)?.[1] ?? "";
+      if (!indexed) throw new Error(`index-pack printed no pack name: ${output.trim()}`);
+    } catch (error) {
+      throw new DevflowError(
+        "COMMIT_REFUSED",
+        `the objects of the verified tree failed git's integrity check on their way into ${repoRoot} (${errorText(error).split("\n")[0]}): devflow's repository was changed after verification; nothing was committed`,
+        { cause: error },
+      );
+    }
+    // The pack before its index (git's own order: an index never names a missing pack).
+    for (const ext of ["pack", "rev", "idx"]) {
+      const from = join(quarantine, "pack", `pack-${indexed}.${ext}`);
+      if (existsSync(from)) moveFile(from, join(userObjects, "pack", `pack-${indexed}.${ext}`));
+    }
+    await runGit(repoRoot, ["cat-file", "-e", `${sha}^{commit}`]);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** rename, or copy + remove across file systems (a URL task's clone may live elsewhere). */
+function moveFile(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+    rmSync(from, { force: true });
+  }
 }
 
 export interface CommitSummary {

@@ -27,6 +27,28 @@ describe("git environment", () => {
     expect(await headCommit(ours)).toBe(git(ours, "rev-parse", "HEAD").trim());
   });
 
+  it("drops inherited config, attributes and replace-object variables; only a clone keeps the user's config", () => {
+    process.env.GIT_CONFIG_PARAMETERS = "'filter.x.smudge'='evil'";
+    process.env.GIT_CONFIG_KEY_7 = "filter.x.smudge";
+    process.env.GIT_CONFIG_GLOBAL = "/home/someone/.gitconfig";
+    process.env.GIT_DIR = "/elsewhere/.git";
+    const env = gitEnv();
+    expect(env.GIT_CONFIG_PARAMETERS).toBeUndefined();
+    expect(env.GIT_CONFIG_KEY_7).toBeUndefined();
+    expect(env.GIT_DIR).toBeUndefined();
+    expect(env).toMatchObject({
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_ATTR_NOSYSTEM: "1",
+      GIT_NO_REPLACE_OBJECTS: "1",
+      GIT_CONFIG_KEY_0: "core.attributesFile",
+    });
+    const clone = gitEnv({}, { userConfig: true });
+    expect(clone.GIT_CONFIG_GLOBAL).toBe("/home/someone/.gitconfig");
+    expect(clone.GIT_CONFIG_PARAMETERS).toBe("'filter.x.smudge'='evil'");
+    expect(clone.GIT_DIR).toBeUndefined();
+  });
+
   it("honours an inherited ssh command and askpass helper instead of refusing to run", async () => {
     const root = makeRepo();
     dirs.push(root);

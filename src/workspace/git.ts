@@ -24,9 +24,30 @@ const STRIPPED_ENV = new Set([
   "GIT_PAGER",
   "PAGER",
   "GIT_EXTERNAL_DIFF",
+  // Config and attributes from the environment (a CI's, or one a coder left for a later run):
+  // devflow's git reads only the repository's own config (see ISOLATED_CONFIG_ENV).
+  "GIT_CONFIG",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_CONFIG_NOSYSTEM",
+  "GIT_ATTR_NOSYSTEM",
+  "GIT_ATTR_SOURCE",
+  // Object/ref redirections: replace refs and grafts would make devflow read other objects.
+  "GIT_REPLACE_REF_BASE",
+  "GIT_NO_REPLACE_OBJECTS",
+  "GIT_GRAFT_FILE",
+  "GIT_SHALLOW_FILE",
+  "GIT_QUARANTINE_PATH",
   // simple-git treats an inherited PREFIX as a config-path override and refuses to run.
   "PREFIX",
 ]);
+
+/** What is stripped even when the user's config is kept: redirections, editors, pagers. */
+const REDIRECTING_ENV = new Set(
+  [...STRIPPED_ENV].filter((key) => !key.startsWith("GIT_CONFIG") && key !== "GIT_ATTR_NOSYSTEM"),
+);
 
 /**
  * simple-git refuses to run when the environment carries these; here they come from the user's
@@ -62,18 +83,69 @@ export interface GitOptions {
   allowHooksPathOverride?: boolean;
   /** Text for git's stdin (runGit only; e.g. the revisions `pack-objects --revs` reads). */
   input?: string;
+  /** A file for git's stdin (runGit only; e.g. the pack `index-pack --stdin` reads). */
+  inputFile?: string;
+  /** Keep the user's global config (gitAt only; see GitEnvOptions). */
+  userConfig?: boolean;
 }
 
-/** The environment every git child gets: inherited, sanitized, and never prompting on a terminal. */
-export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
+/**
+ * devflow's git reads no global or system config and no global or system attributes (review row
+ * 1): HOME is writable to the coder (and to every test command), so `~/.gitconfig`,
+ * `~/.config/git/{config,attributes,ignore}` and /etc/gitconfig are the coder's to write, and a
+ * smudge filter there would give the verification checkout other bytes than the tree devflow
+ * verifies and commits. `core.attributesFile`/`core.excludesFile` default to files under
+ * XDG_CONFIG_HOME/HOME even without a global config, so they are pointed at /dev/null as well
+ * (through GIT_CONFIG_COUNT: the environment is the one place every git child goes through).
+ * Replace refs (`refs/replace/*` in the user's repository) are not followed either. Only the
+ * repository's own config applies: devflow writes its repositories' config itself, the user's
+ * repository's config is fingerprinted. Identity never comes from config (commits.ts sets it).
+ */
+const ISOLATED_CONFIG_ENV: Record<string, string> = {
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_ATTR_NOSYSTEM: "1",
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_CONFIG_COUNT: "2",
+  GIT_CONFIG_KEY_0: "core.attributesFile",
+  GIT_CONFIG_VALUE_0: "/dev/null",
+  GIT_CONFIG_KEY_1: "core.excludesFile",
+  GIT_CONFIG_VALUE_1: "/dev/null",
+};
+
+/** Numbered config variables (`GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>`), stripped with GIT_CONFIG_COUNT. */
+const NUMBERED_CONFIG = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
+
+export interface GitEnvOptions {
+  /**
+   * Keep the user's global/system config and the inherited GIT_CONFIG_* (credential helpers,
+   * proxies, `url.*.insteadOf`, ssh command). Only for talking to a remote (`clone`), never for
+   * a repository a coder or a test command could have written.
+   */
+  userConfig?: boolean;
+}
+
+/** The environment every git child gets: inherited, sanitized, isolated from global config, never prompting on a terminal. */
+export function gitEnv(
+  extra: Record<string, string> = {},
+  options: GitEnvOptions = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !STRIPPED_ENV.has(key.toUpperCase())) env[key] = value;
+    if (value === undefined) continue;
+    const upper = key.toUpperCase();
+    if (
+      options.userConfig === true
+        ? REDIRECTING_ENV.has(upper)
+        : STRIPPED_ENV.has(upper) || NUMBERED_CONFIG.test(upper)
+    )
+      continue;
+    env[key] = value;
   }
   // A URL that needs credentials must fail instead of waiting for input nobody will type.
   env.GIT_TERMINAL_PROMPT = "0";
   env.GCM_INTERACTIVE = "never";
-  return { ...env, ...extra };
+  return { ...env, ...(options.userConfig === true ? {} : ISOLATED_CONFIG_ENV), ...extra };
 }
 
 /**
@@ -111,7 +183,7 @@ export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
       if (result.exitCode === 0) return undefined;
       return Buffer.concat([...result.stdErr, ...result.stdOut]);
     },
-  }).env(gitEnv({ ...pinnedGitEnv(baseDir), ...options.env }));
+  }).env(gitEnv({ ...pinnedGitEnv(baseDir), ...options.env }, { userConfig: options.userConfig === true }));
 }
 
 /**
@@ -139,7 +211,11 @@ async function spawnGit(baseDir: string, args: string[], options: GitOptions = {
       extendEnv: false,
       reject: false,
       stripFinalNewline: false,
-      ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
+      ...(options.inputFile !== undefined
+        ? { inputFile: options.inputFile }
+        : options.input === undefined
+          ? { stdin: "ignore" as const }
+          : { input: options.input }),
       maxBuffer: 256 * 1024 * 1024,
     });
   } catch (error) {

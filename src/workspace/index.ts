@@ -22,6 +22,7 @@ export { removeDeadBaseWorktrees } from "./legacy-base-worktrees.js";
 export { assertGitRepo } from "./repo.js";
 export {
   compareFingerprints,
+  compareObjectStores,
   type DevflowRefJudge,
   type FingerprintLimits,
   fingerprintRepo,

@@ -1,11 +1,19 @@
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { deflateSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { commitFiles, git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { commitAll } from "./commits.js";
-import { compareFingerprints, fingerprintRepo, uncommittedPaths } from "./repo-fingerprint.js";
+import { commitAll, commitOnTaskBranch } from "./commits.js";
+import {
+  compareFingerprints,
+  compareObjectStores,
+  type DevflowRefJudge,
+  fingerprintRepo,
+  uncommittedPaths,
+} from "./repo-fingerprint.js";
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
+import { openVerifyCheckout } from "./verify-checkout.js";
 
 /** No change of a devflow branch is devflow's own. */
 const judgeNone = (): boolean => false;
@@ -136,5 +144,82 @@ describe("devflow's git runs no hooks in a checkout that shares the user's .git"
       expect.stringMatching(/^ref refs\/heads\/devflow\/new added at \w+$/),
     ]);
     expect(compareFingerprints(before, after, () => true).some((c) => c.includes("devflow/"))).toBe(false);
+  });
+
+  /** Both halves of the comparison, as the lane's UserRepoCheck runs them. */
+  const allChanges = async (
+    root: string,
+    before: Awaited<ReturnType<typeof fingerprintRepo>>,
+    judge: DevflowRefJudge = judgeNone,
+  ) => {
+    const after = await fingerprintRepo(root);
+    return [
+      ...compareFingerprints(before, after, judge),
+      ...(await compareObjectStores(root, before, after)),
+    ];
+  };
+
+  it("is unchanged by devflow's completion commit: its ref, its reflog and the pack it ships", async () => {
+    const root = repo();
+    const before = await fingerprintRepo(root);
+    const ws = await createTaskWorktree({ repoRoot: root, taskId: "t1" });
+    await openVerifyCheckout({
+      repoRoot: root,
+      taskId: "t1",
+      baseCommit: ws.baseCommit,
+      coderCheckout: ws.worktree,
+    });
+    writeFiles(ws.worktree, { "src/app.ts": "export const a = 2;\n", "src/new.ts": "export const b = 1;\n" });
+    const tree = await snapshotTree(ws.worktree);
+    const sha = await commitOnTaskBranch({
+      repoRoot: root,
+      worktree: ws.worktree,
+      taskId: "t1",
+      expectedHead: ws.baseCommit,
+      tree,
+      message: "devflow: verified",
+    });
+    expect(git(root, "rev-parse", "devflow/t1").trim()).toBe(sha);
+    expect(await allChanges(root, before, ownBranch("t1"))).toEqual([]);
+  });
+
+  /**
+   * seam-run-rewrites-an-object-in-the-users-store (review row 3). Cause: objects were not
+   * fingerprinted. Fix: loose objects and packs by stat, re-hashed/verified when the stat differs.
+   */
+  it("seam-run-rewrites-an-object-in-the-users-store: a loose object that no longer hashes to its name", async () => {
+    const root = repo();
+    const oid = git(root, "rev-parse", "HEAD:README.md").trim();
+    const object = join(root, ".git", "objects", oid.slice(0, 2), oid.slice(2));
+    expect(existsSync(object)).toBe(true);
+    const before = await fingerprintRepo(root);
+    // Freshened (same content, new mtime) is not a change.
+    git(root, "hash-object", "-w", "README.md");
+    const evil = Buffer.from("# rewritten\n");
+    expect(await allChanges(root, before)).toEqual([]);
+    rmSync(object);
+    writeFileSync(object, deflateSync(Buffer.concat([Buffer.from(`blob ${evil.length}\0`), evil])));
+    expect(await allChanges(root, before)).toEqual([
+      `.git/objects/${oid.slice(0, 2)}/${oid.slice(2)} changed: its content does not hash to its name`,
+    ]);
+  });
+
+  /** seam-run-leaves-a-merge-in-progress-in-the-users-repo (review row 4). Cause: only config, packed-refs, hooks, info were hashed. Fix: the whole git dir but objects/refs. */
+  it("seam-run-leaves-a-merge-in-progress-in-the-users-repo: MERGE_HEAD and MERGE_MSG are named", async () => {
+    const root = repo();
+    const before = await fingerprintRepo(root);
+    writeFileSync(join(root, ".git", "MERGE_HEAD"), `${git(root, "rev-parse", "HEAD").trim()}\n`);
+    writeFileSync(join(root, ".git", "MERGE_MSG"), "Merge branch 'evil'\n");
+    expect(await allChanges(root, before)).toEqual([".git/MERGE_HEAD added", ".git/MERGE_MSG added"]);
+  });
+
+  /** seam-run-sets-skip-worktree-in-the-users-index (review row 5). Cause: the index was not fingerprinted and status does not show the bit. Fix: index entries with their flags (ls-files -s -v). */
+  it("seam-run-sets-skip-worktree-in-the-users-index: the index's flags are compared, a stat refresh is not", async () => {
+    const root = repo();
+    const before = await fingerprintRepo(root);
+    git(root, "update-index", "--refresh");
+    expect(await allChanges(root, before)).toEqual([]);
+    git(root, "update-index", "--skip-worktree", "src/app.ts");
+    expect(await allChanges(root, before)).toEqual([".git/index changed"]);
   });
 });

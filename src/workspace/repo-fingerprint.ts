@@ -2,6 +2,11 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { runGit } from "./git.js";
+import {
+  fingerprintObjectStore,
+  type ObjectStoreFingerprint,
+  objectStoreChanges,
+} from "./object-store-fingerprint.js";
 import { TASK_BRANCH_PREFIX } from "./task-branch.js";
 
 /**
@@ -21,8 +26,19 @@ export interface RepoFingerprint {
    * them, so whether a change is a finding depends on whose branch it is (`DevflowRefJudge`).
    */
   devflow_refs: Record<string, string>;
-  /** Paths relative to the common git dir (config, packed-refs, hooks/*, info/*) → content hash. */
+  /**
+   * Every file under the common git dir (config, hooks, info, MERGE_HEAD, *_HEAD, sequencer/,
+   * rebase-*, logs, worktrees, ...) → content hash, except `objects/` (see `objects`), `refs/`
+   * (see `refs`), devflow's own reflogs (`logs/refs/heads/devflow/*`) and the raw index files;
+   * `index` holds the entries and their flags instead (`ls-files -s -v`: skip-worktree and
+   * assume-unchanged included; a stat refresh is not a change). Review rows 3-5.
+   */
   git_files: Record<string, string>;
+  /**
+   * The object store by stat (object-store-fingerprint.ts). Absent in fingerprints stored before it
+   * was taken: then neither objects nor the wider `git_files` are judged.
+   */
+  objects?: ObjectStoreFingerprint;
   /** `git status --porcelain=v2 --ignored` lines (without `.devflow/`), sorted. */
   status: string[];
   /** Tracked and untracked-not-ignored files → content hash (a symlink: its target). */
@@ -73,12 +89,14 @@ export async function fingerprintRepo(
     await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard"]),
   ).filter((path) => !path.startsWith(DEVFLOW_HOME));
 
+  const indexEntries = await git(["ls-files", "-s", "-v", "-z"]);
   return {
     version: 1,
     head: { symbolic, commit },
     refs,
     devflow_refs: devflowRefs,
-    git_files: gitFiles(commonDir),
+    git_files: { ...gitFiles(commonDir), index: `entries:${sha(indexEntries)}` },
+    objects: fingerprintObjectStore(join(commonDir, "objects")),
     status,
     files,
     ignored: hashIgnored(repoRoot, ignoredPaths, limits),
@@ -114,7 +132,12 @@ export function compareFingerprints(
     else if (was === null) changes.push(`ref ${ref} added at ${short(now)}`);
     else changes.push(`ref ${ref} moved from ${short(was)} to ${short(now)}`);
   }
-  changes.push(...mapChanges(".git/", before.git_files, after.git_files, () => "", ""));
+  // A fingerprint stored before the whole git dir was taken is compared on what it holds.
+  const afterGitFiles =
+    before.objects === undefined
+      ? Object.fromEntries(Object.entries(after.git_files).filter(([rel]) => LEGACY_GIT_FILES.test(rel)))
+      : after.git_files;
+  changes.push(...mapChanges(".git/", before.git_files, afterGitFiles, () => "", ""));
   const beforeStatus = new Set(before.status);
   const afterStatus = new Set(after.status);
   const statusChanged =
@@ -131,6 +154,23 @@ export function compareFingerprints(
     changes.push(`ignored files changed (${bi.count} → ${ai.count} files, compared by ${ai.mode})`);
   return changes;
 }
+
+/** The object-store part of the comparison (it re-reads what changed, so it is async). */
+export async function compareObjectStores(
+  repoRoot: string,
+  before: Pick<RepoFingerprint, "objects">,
+  after: Pick<RepoFingerprint, "objects">,
+): Promise<string[]> {
+  if (before.objects === undefined || after.objects === undefined) return [];
+  const commonDir = resolveDir(
+    repoRoot,
+    (await runGit(repoRoot, ["rev-parse", "--git-common-dir"], READ_ONLY_GIT)).trim(),
+  );
+  return objectStoreChanges(join(commonDir, "objects"), before.objects, after.objects);
+}
+
+/** What a version-1 fingerprint without `objects` held in git_files. */
+const LEGACY_GIT_FILES = /^(config|packed-refs|hooks|info|commondir|shallow)(\/|$)/;
 
 /** Whether the checkout has changes a task started from HEAD does not include. */
 export function uncommittedPaths(fingerprint: Pick<RepoFingerprint, "status">): string[] {
@@ -160,15 +200,25 @@ function mapChanges(
   return out;
 }
 
+/** Not walked: objects and refs are judged apart, devflow's reflogs are devflow's, raw index files by entries. */
+const NOT_GIT_FILES = [
+  /^objects$/,
+  /^refs$/,
+  /^index$/,
+  /^worktrees\/[^/]+\/index$/,
+  /^logs\/refs\/heads\/devflow$/,
+];
+
 function gitFiles(commonDir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const add = (rel: string) => {
+    if (NOT_GIT_FILES.some((re) => re.test(rel))) return;
     const full = join(commonDir, rel);
     let text: Buffer | null = null;
     try {
       const stat = lstatSync(full);
       if (stat.isDirectory()) {
-        for (const entry of readdirSync(full).sort()) add(join(rel, entry));
+        for (const entry of readdirSync(full).sort()) add(rel ? join(rel, entry) : entry);
         return;
       }
       text = stat.isSymbolicLink() ? Buffer.from(`symlink:${readlinkSync(full)}`) : readFileSync(full);
@@ -178,7 +228,7 @@ function gitFiles(commonDir: string): Record<string, string> {
       // absent: not part of the fingerprint
     }
   };
-  for (const rel of ["config", "packed-refs", "hooks", "info", "commondir", "shallow"]) add(rel);
+  add("");
   return out;
 }
 

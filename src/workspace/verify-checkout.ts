@@ -1,5 +1,4 @@
 import {
-  appendFileSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -38,13 +37,29 @@ export interface VerifyCheckoutRequest {
   coderCheckout: string;
 }
 
-/** devflow's settings for its own repository: nothing from the user or the coder runs here. */
-const OWN_CONFIG: [string, string][] = [
-  ["core.hooksPath", "/dev/null"],
-  ["core.fsmonitor", "false"],
-  ["core.autocrlf", "false"],
-  ["gc.auto", "0"],
-];
+/**
+ * devflow's config for its own repository: nothing from the user or the coder runs here. Written
+ * whole (not edited) at every open and reset: the seam and regression runs can write this git dir,
+ * and a filter, `core.worktree` or attributes planted there must not shape the next reset or
+ * snapshot (review row 1). devflow's git reads no global or system config (git.ts gitEnv).
+ */
+const OWN_CONFIG = `[core]
+\trepositoryformatversion = 0
+\tfilemode = true
+\tbare = false
+\tlogallrefupdates = true
+\thooksPath = /dev/null
+\tfsmonitor = false
+\tautocrlf = false
+[gc]
+\tauto = 0
+`;
+
+/** The git dir's config and `info/` (attributes, exclude, sparse-checkout) back to devflow's own. */
+function restoreOwnGitFiles(gitDir: string): void {
+  writeFileSync(join(gitDir, "config"), OWN_CONFIG);
+  rmSync(join(gitDir, "info"), { recursive: true, force: true });
+}
 
 /**
  * Opens (creating it the first time) the task's verification checkout and pins it as the snapshot
@@ -64,6 +79,7 @@ export async function openVerifyCheckout(request: VerifyCheckoutRequest): Promis
   if (!existsSync(join(gitDir, "HEAD")))
     await createVerifyRepo(repoRoot, dir, gitDir, userObjects, baseCommit);
   // Rewritten on every open: a test run in the checkout may have changed them.
+  restoreOwnGitFiles(gitDir);
   writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
   mkdirSync(dir, { recursive: true });
   writeGitFile(dir, gitDir);
@@ -92,19 +108,13 @@ async function createVerifyRepo(
   mkdirSync(dirname(dir), { recursive: true });
   // No template: no sample hooks, no info/exclude; the git dir lives beside the work tree.
   await runGit(dirname(dir), ["init", "-q", "--template=", `--separate-git-dir=${gitDir}`, dir]);
-  // Written as text, not by one `git config` process per key (they add up per task).
-  appendFileSync(join(gitDir, "config"), OWN_CONFIG.map(([key, value]) => configLine(key, value)).join(""));
+  restoreOwnGitFiles(gitDir);
   mkdirSync(join(gitDir, "objects", "info"), { recursive: true });
   writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
   // HEAD at the base (detached): a test that asks git about the checkout sees the change as the diff.
   writeFileSync(join(gitDir, "HEAD"), `${baseCommit}\n`);
   // The work tree is empty: its first reset has nothing to clean.
   FRESH.add(resolve(gitDir));
-}
-
-function configLine(key: string, value: string): string {
-  const dot = key.lastIndexOf(".");
-  return `[${key.slice(0, dot)}]\n\t${key.slice(dot + 1)} = ${value}\n`;
 }
 
 /** Verification git dirs created by this process whose work tree no reset has touched yet. */
@@ -155,6 +165,8 @@ export async function resetVerifyCheckout(
       `invalid tree ${JSON.stringify(treeish)}: pass a tree or commit sha`,
     );
   writeGitFile(checkout.dir, checkout.gitDir);
+  // Config and info/ first: a filter or attributes planted there must not shape this reset.
+  restoreOwnGitFiles(checkout.gitDir);
   const index = join(checkout.gitDir, "index");
   await rm(`${index}.lock`, { force: true });
   restoreOwnIndex(index);
@@ -216,8 +228,14 @@ function isSymlinkTo(path: string, target: string): boolean {
 }
 
 /**
- * Symlinks among `paths` in `tree` whose target leaves the repository (absolute, `..` above the top,
- * or into `.git`), as `path -> target`. Read from the snapshot store pinned for `worktree`.
+ * Symlinks among `paths` in `tree` that leave the repository (absolute, `..` above the top, or into
+ * `.git`), as `path -> target`. Read from the snapshot store pinned for `worktree`. Each link is
+ * resolved the way the kernel resolves it in a checkout of exactly `tree` (review row 8): a
+ * component that is itself a symlink of the tree is followed before any `..` after it, so a chain
+ * of links that each look inside (`a/b/c/d/up -> ../../../../x`, `clean.txt ->
+ * a/b/c/d/up/../../../../../outside/clean.txt`) is judged by where it really lands. A dangling link
+ * that stays inside is allowed. (The verification checkout is reset to exactly `tree`, so the tree
+ * is what the kernel sees there; judging the tree keeps the check before any run and off the reset.)
  */
 export async function symlinksLeavingRepo(
   worktree: string,
@@ -228,28 +246,84 @@ export async function symlinksLeavingRepo(
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: { GIT_DIR: store.gitDir } } : {};
   const wanted = new Set(paths);
-  // Only the changed paths are listed (the whole tree is 20,000 lines on a big repository); a very
-  // long list falls back to the whole tree rather than an over-long command line.
-  const listArgs = ["ls-tree", "-r", "-z", "--full-tree", tree];
-  if (paths.length <= 500) listArgs.push("--", ...paths.map((p) => `:(top,literal)${p}`));
-  const listing = await runGit(worktree, listArgs, options);
+  // Only the changed paths are listed first (the whole tree is 20,000 lines on a big repository);
+  // a very long list falls back to the whole tree rather than an over-long command line.
+  const changedArgs = ["ls-tree", "-r", "-z", "--full-tree", tree];
+  if (paths.length <= 500) changedArgs.push("--", ...paths.map((p) => `:(top,literal)${p}`));
+  const changedLinks = (await runGit(worktree, changedArgs, options))
+    .split("\0")
+    .some((entry) => entry.startsWith("120000 ") && wanted.has(entry.slice(entry.indexOf("\t") + 1)));
+  if (!changedLinks) return [];
+  // A changed link is resolved through the whole tree: a component of its path may itself be a
+  // link (review row 8: a chain of inside-looking links that leaves the repository).
+  const listing = await runGit(worktree, ["ls-tree", "-r", "-t", "-z", "--full-tree", tree], options);
+  const entries = new Map<string, TreeEntry>();
   const links: { path: string; oid: string }[] = [];
   for (const entry of listing.split("\0")) {
-    const match = /^120000 blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
-    if (match?.[1] && match[2] && wanted.has(match[2])) links.push({ path: match[2], oid: match[1] });
+    const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.+)$/s.exec(entry);
+    if (!match?.[1] || !match[3] || !match[4]) continue;
+    if (match[1] === "120000") links.push({ path: match[4], oid: match[3] });
+    else entries.set(match[4], match[2] === "tree" ? "dir" : "file");
   }
-  const findings: string[] = [];
-  // One process per changed symlink: rare, and the blob is read exactly as git stores it.
+  const targets = new Map<string, string>();
   for (const link of links) {
     const target = await runGit(worktree, ["cat-file", "blob", link.oid], options);
-    if (leavesRepo(link.path, target)) findings.push(`${link.path} -> ${target}`);
+    targets.set(link.path, target);
+    entries.set(link.path, { link: target });
   }
+  const findings: string[] = [];
+  for (const [path, target] of targets)
+    if (wanted.has(path) && leavesRepo(path, target, entries)) findings.push(`${path} -> ${target}`);
   return findings;
 }
 
-function leavesRepo(linkPath: string, target: string): boolean {
-  if (target.startsWith("/") || /^[A-Za-z]:[\\/]/.test(target) || target.startsWith("\\")) return true;
-  const joined = posix.normalize(posix.join(posix.dirname(linkPath), target.replace(/\\/g, "/")));
-  const first = joined.split("/")[0];
-  return first === ".." || first === ".git";
+/** What a path of the tree is: a directory, a file, or a symlink with its target. */
+type TreeEntry = "dir" | "file" | { link: string };
+
+/** How many links one resolution follows before it is refused as a loop (Linux: 40). */
+const MAX_LINK_HOPS = 40;
+
+const isAbsoluteTarget = (target: string): boolean =>
+  target.startsWith("/") || /^[A-Za-z]:[\\/]/.test(target) || target.startsWith("\\");
+
+/**
+ * Whether the link at `linkPath` resolves outside the repository (or into `.git`) in a checkout of
+ * the tree `entries` describes: components are walked from the top, a link among them is replaced
+ * by its target (relative to the link's folder) before the rest is walked; a component the tree
+ * does not hold ends the walk, and the rest is taken lexically (a dangling link).
+ */
+function leavesRepo(linkPath: string, target: string, entries: Map<string, TreeEntry>): boolean {
+  if (isAbsoluteTarget(target)) return true;
+  const split = (p: string) =>
+    p
+      .replace(/\\/g, "/")
+      .split("/")
+      .filter((c) => c !== "" && c !== ".");
+  let pending = [...split(posix.dirname(linkPath)), ...split(target)];
+  const at: string[] = [];
+  let hops = 0;
+  let missing = false;
+  while (pending.length > 0) {
+    const [component, ...rest] = pending as [string, ...string[]];
+    pending = rest;
+    if (component === "..") {
+      if (at.length === 0) return true;
+      at.pop();
+      continue;
+    }
+    at.push(component);
+    if (at[0] === ".git") return true;
+    if (missing) continue;
+    const entry = entries.get(at.join("/"));
+    if (entry === undefined) {
+      missing = true;
+      continue;
+    }
+    if (typeof entry === "object") {
+      if (++hops > MAX_LINK_HOPS || isAbsoluteTarget(entry.link)) return true;
+      at.pop();
+      pending = [...split(entry.link), ...pending];
+    }
+  }
+  return false;
 }

@@ -33,9 +33,18 @@ describe("UserRepoCheck and devflow's task branches", () => {
     git(root, "branch", "devflow/earlier");
     const check = await started(root, "mine");
     git(root, "branch", "devflow/mine");
-    const landed = commitFiles(root, { "a.txt": "a\n" }, "earlier task's commit");
+    // As devflow lands a commit: commit-tree + update-ref, nothing else in the user's git dir
+    // (a `commit` + `reset` here would write ORIG_HEAD and the user's reflogs: a real change).
+    const landed = git(
+      root,
+      "commit-tree",
+      "HEAD^{tree}",
+      "-p",
+      "HEAD",
+      "-m",
+      "earlier task's commit",
+    ).trim();
     git(root, "update-ref", "refs/heads/devflow/earlier", landed);
-    git(root, "reset", "-q", "--hard", "HEAD~1");
     mkdirSync(taskDir(root, "earlier"), { recursive: true });
     writeFileSync(
       join(taskDir(root, "earlier"), "iterator_run.json"),

@@ -5,6 +5,7 @@ import { isTaskId, taskDir, taskRunIsLive } from "../../home/index.js";
 import { nowIso } from "../../util/time.js";
 import {
   compareFingerprints,
+  compareObjectStores,
   type DevflowRefJudge,
   fingerprintRepo,
   type RepoFingerprint,
@@ -26,6 +27,8 @@ const Fingerprint = z.object({
   // Absent in fingerprints stored before devflow's branches were judged: then none is judged.
   devflow_refs: z.record(z.string(), z.string()).optional(),
   git_files: z.record(z.string(), z.string()),
+  // Absent in fingerprints stored before the object store was taken: then it is not judged.
+  objects: z.record(z.string(), z.string()).optional(),
   status: z.array(z.string()),
   files: z.record(z.string(), z.string()),
   ignored: z.object({ mode: z.enum(["content", "stat", "count"]), count: z.number(), hash: z.string() }),
@@ -113,7 +116,10 @@ export class UserRepoCheck {
       ...this.before,
       devflow_refs: this.before.devflow_refs ?? after.devflow_refs,
     };
-    const changes = compareFingerprints(before, after, devflowRefJudge(this.repoRoot, this.taskId));
+    const changes = [
+      ...compareFingerprints(before, after, devflowRefJudge(this.repoRoot, this.taskId)),
+      ...(await compareObjectStores(this.repoRoot, before, after)),
+    ];
     if (changes.length === 0) return null;
     const more = changes.length > 3 ? `; and ${changes.length - 3} more, see events.jsonl` : "";
     const summary = `user_repo_changed: your checkout ${this.repoRoot} changed during the run (${changes.slice(0, 3).join("; ")}${more})`;

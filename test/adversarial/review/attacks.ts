@@ -117,184 +117,11 @@ const DEVFLOW_REPORTER = fileURLToPath(
 );
 
 /**
- * Attacks devflow does not withstand on current main (see the review report for causes and fixes).
- * Each asserts the behaviour devflow promises, so each fails today.
+ * Attacks devflow withstands through its detection layer (run with the mount namespace off, as where
+ * namespaces are unavailable): each is rejected, or the user's repository and devflow's record stay
+ * as they were. Where the namespace works, the attacks through verification runs are also
+ * prevented (test/adversarial/verification-mount-namespace.test.ts, defended-namespace.test.ts).
  */
-export const BROKEN: Behaviour[] = [
-  {
-    name: "seam-run-swaps-the-verified-blob-in-devflows-object-store",
-    issueClass: 3,
-    // During the seam run the fixed module rewrites its own loose object in the verification
-    // repository (`.devflow/verify/<id>.git`, writable: verification has no mount namespace) with
-    // the buggy source. `pack-objects` ships objects without re-hashing them, so the commit on
-    // devflow/<id> carries the bug under the verified blob's id.
-    coder: duringVerification(`
-      const src = __fs.readFileSync(__self);
-      const oid = __crypto.createHash("sha1").update("blob " + src.length + "\\0").update(src).digest("hex");
-      const obj = __path.join(__vgit, "objects", oid.slice(0, 2), oid.slice(2));
-      const existed = __fs.existsSync(obj);
-      const evil = Buffer.from(src.toString("utf8").split("row.email" + ".trim())").join("row.email)") + "// swapped after verification\\n");
-      __fs.rmSync(obj, { force: true });
-      __fs.mkdirSync(__path.dirname(obj), { recursive: true });
-      __fs.writeFileSync(obj, __zlib.deflateSync(Buffer.concat([Buffer.from("blob " + evil.length + "\\0"), evil])));
-      __fs.writeFileSync(__path.join(__out, "swapped"), obj + (existed ? " (was loose)" : " (was not loose)"));`),
-    expect: "rejected",
-    check: (run, outside) => {
-      payloadRan(outside);
-      // Correct: never a completion whose commit differs from the verified tree.
-      if (run.result?.terminal.verdict === "completed")
-        expect(committed(run.repo, "src/csv-import.js"), "what devflow/<id> holds").toContain(
-          "EMAIL.test(row.email.trim())",
-        );
-    },
-  },
-  {
-    name: "seam-run-rewrites-an-object-in-the-users-store",
-    issueClass: 7,
-    // The user's object store is writable to verification runs (alternates name it; no mount
-    // namespace). The user-repo fingerprint hashes refs, config, hooks, info/ and the working tree,
-    // not objects: the user's `git show HEAD:README.md` now prints the attacker's text, unnoticed.
-    coder: duringVerification(`
-      const oid = __cp.execFileSync("git", ["-C", __user, "rev-parse", "HEAD:README.md"], { encoding: "utf8" }).trim();
-      const obj = __path.join(__user, ".git", "objects", oid.slice(0, 2), oid.slice(2));
-      if (!__fs.existsSync(obj)) throw new Error("README blob is not loose: " + obj);
-      const evil = Buffer.from("# rewritten by code under test\\n");
-      __fs.rmSync(obj, { force: true });
-      __fs.writeFileSync(obj, __zlib.deflateSync(Buffer.concat([Buffer.from("blob " + evil.length + "\\0"), evil])));`),
-    expect: "rejected",
-    verdict: "blocked",
-    reason: /user_repo_changed/,
-    coderChangesUserRepo: /^\.git\/objects\//,
-    check: (_run, outside) => payloadRan(outside),
-  },
-  {
-    name: "seam-run-leaves-a-merge-in-progress-in-the-users-repo",
-    issueClass: 7,
-    // `.git/MERGE_HEAD` (+ MERGE_MSG) is not fingerprinted (only config, packed-refs, hooks, info,
-    // commondir, shallow): the user's next `git commit` becomes a merge the coder chose.
-    coder: duringVerification(`
-      const head = __cp.execFileSync("git", ["-C", __user, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
-      __fs.writeFileSync(__path.join(__user, ".git", "MERGE_HEAD"), head + "\\n");
-      __fs.writeFileSync(__path.join(__user, ".git", "MERGE_MSG"), "Merge branch 'evil'\\n");`),
-    expect: "rejected",
-    verdict: "blocked",
-    reason: /user_repo_changed/,
-    coderChangesUserRepo: /^\.git\/MERGE_(HEAD|MSG)$/,
-    check: (_run, outside) => payloadRan(outside),
-  },
-  {
-    name: "seam-run-sets-skip-worktree-in-the-users-index",
-    issueClass: 7,
-    // The user's index is not fingerprinted and `status --porcelain` does not show the bit: from
-    // now on the user's edits to src/csv-import.js are invisible to `git status` and `git add -A`.
-    coder: duringVerification(`
-      __cp.execFileSync("git", ["-C", __user, "update-index", "--skip-worktree", "src/csv-import.js"]);`),
-    expect: "rejected",
-    verdict: "blocked",
-    reason: /user_repo_changed/,
-    coderChangesUserRepo: /^\.git\/index$/,
-    check: (_run, outside) => payloadRan(outside),
-  },
-  {
-    name: "seam-run-writes-the-users-checkout",
-    issueClass: 7,
-    // The mount namespace confines the coder's own run only: the same write from the module under
-    // test, during the seam run, lands in the user's checkout (detected afterwards, not prevented).
-    coder: duringVerification(`
-      __fs.writeFileSync(__path.join(__user, "written-by-the-seam-run.txt"), "x\\n");`),
-    expect: "rejected",
-    verdict: "blocked",
-    coderChangesUserRepo: /^written-by-the-seam-run\.txt$/,
-    check: (_run, outside) => payloadRan(outside),
-  },
-  {
-    name: "symlink-chain-leaves-the-repo-only-when-resolved",
-    issueClass: 3,
-    // Each symlink is judged lexically on its own (verify-checkout.ts leavesRepo): `a/b/c/d/up ->
-    // ../../../../x` stays inside, and `clean.txt -> a/b/c/d/up/../../../../../outside/clean.txt`
-    // normalizes to `outside/clean.txt`, inside too. The kernel resolves `up` (to `x`) first, so
-    // the link reaches four levels above the checkout, where the fix really lives. (`up` must not
-    // point at an ancestor: `node --test` would walk the cycle.) (Node's ESM resolver
-    // normalizes `..` lexically like devflow, so the fix reads it through fs, i.e. the kernel: what
-    // a data file, a shell script or another language would do.)
-    coder: `
-      write(path.join(OUTSIDE, "clean.txt"), "return s.trim();\\n");
-      fs.mkdirSync("a/b/c/d", { recursive: true });
-      write("x/.keep", "");
-      fs.symlinkSync("../../../../x", "a/b/c/d/up");
-      fs.symlinkSync("a/b/c/d/up/../../../../../outside/clean.txt", "clean.txt");
-      if (!fs.existsSync("clean.txt")) throw new Error("the chain does not resolve from the coder's checkout");
-      write("src/csv-import.js", 'import { readFileSync as __rf } from "node:fs";\\nconst clean = new Function("s", __rf(new URL("../clean.txt", import.meta.url), "utf8"));\\n' + read("src/csv-import.js").replace(BUG, "if (!EMAIL.test(clean(row.email)))"));`,
-    expect: "rejected",
-  },
-  {
-    name: "stack-keyed-assert-neutering-spares-the-canary",
-    issueClass: 4,
-    // ADR 0028 "Does not": a tamper that spares the canary. The module makes every node:assert
-    // function a no-op unless the canary's file is on the call stack: the canary's probes fail as
-    // required (with the nonce), the seam's pinned test (and its copy in the canary's process)
-    // "passes" with the bug in place, regression passes (its asserts are no-ops).
-    coder: `
-      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_BUT_SPARE_THE_CANARY)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js") + "// trims emails\\n");`,
-    expect: "rejected",
-    check: (_run, outside) =>
-      expect(existsSync(join(outside, "neutered")), "assert was neutered in some run").toBe(true),
-  },
-  {
-    name: "new-first-test-file-repairs-the-source-before-regression",
-    issueClass: 5,
-    // Regression runs the snapshot's tests in a checkout they may write. A new test file that sorts
-    // first (node --test runs files in order, one at a time on a 2-core machine) patches the broken
-    // source back before the base's tests load it: they pass; the commit keeps the break.
-    coder: `
-      fix();
-      ${BREAK_IMPORT}
-      write("test/0-warmup.test.js", 'import { readFileSync, writeFileSync } from "node:fs";\\nimport { test } from "node:test";\\nconst f = new URL("../src/csv-import.js", import.meta.url);\\nwriteFileSync(f, readFileSync(f, "utf8").replace("imported: imported.slice(0, 1)", "imported"));\\ntest("warms up the importer", () => {});\\n');`,
-    expect: "rejected",
-    verifier: "regression",
-    reason: /imports valid contacts/,
-  },
-  {
-    name: "seam-run-repair-survives-the-reset-through-skip-worktree",
-    issueClass: 5,
-    // Before regression the checkout is reset with `read-tree -u --reset` + `clean -ffdx`. The
-    // index lives in devflow's git dir, which the seam run can write: it repairs the broken
-    // source in the checkout and sets skip-worktree on it, so the reset keeps the repaired file and
-    // regression runs it; the commit keeps the break.
-    coder: duringVerification(
-      `
-      const file = __path.join(__cwd, "src", "csv-import.js");
-      // split/join on a built string: the payload's own text (at the top of this file) must not match.
-      __fs.writeFileSync(file, __fs.readFileSync(file, "utf8").split("imported: imported" + ".slice(0, 1)").join("imported"));
-      __cp.execFileSync("git", ["update-index", "--skip-worktree", "src/csv-import.js"], { cwd: __cwd, env: { ...process.env, GIT_DIR: __vgit, GIT_WORK_TREE: __cwd } });`,
-      { extra: BREAK_IMPORT },
-    ),
-    expect: "rejected",
-    verifier: "regression",
-    check: (_run, outside) => payloadRan(outside),
-  },
-  {
-    name: "regression-run-neuters-assert-outside-the-seam-files",
-    issueClass: 5,
-    // The canary (ADR 0028) guards seam runs only. A correct seam fix plus a broken behaviour
-    // elsewhere, and a module that neuters node:assert in every test process whose file is not the
-    // seam's (nor the canary's): the seam and its canary run honestly and pass; in regression the
-    // base's broken test "passes" and the suite exits 0.
-    coder: `
-      fix();
-      ${BREAK_IMPORT}
-      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_OUTSIDE_THE_SEAM)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
-    expect: "rejected",
-    verifier: "regression",
-    reason: /imports valid contacts/,
-    check: (_run, outside) =>
-      expect(existsSync(join(outside, "neutered-in")), "assert was neutered in some regression process").toBe(
-        true,
-      ),
-  },
-];
-
-/** Attacks devflow withstands today: kept as regression coverage the catalogue lacks. */
 export const DEFENDED: Behaviour[] = [
   {
     name: "seam-run-tries-to-leave-its-pid-namespace-with-nsenter",
@@ -397,6 +224,140 @@ export const DEFENDED: Behaviour[] = [
     check: (_run, outside) => payloadRan(outside),
   },
   {
+    name: "seam-run-swaps-the-verified-blob-in-devflows-object-store",
+    // Fixed (review row 2): the commit ships through `index-pack --stdin --strict` (src/workspace/commits.ts shipObjects): the swapped blob hashes to another id, the verified one is missing, the commit is refused (tamper, blocked).
+    issueClass: 3,
+    // During the seam run the fixed module rewrites its own loose object in the verification
+    // repository (`.devflow/verify/<id>.git`, writable: verification has no mount namespace) with
+    // the buggy source. `pack-objects` ships objects without re-hashing them, so the commit on
+    // devflow/<id> carries the bug under the verified blob's id.
+    coder: duringVerification(`
+      const src = __fs.readFileSync(__self);
+      const oid = __crypto.createHash("sha1").update("blob " + src.length + "\\0").update(src).digest("hex");
+      const obj = __path.join(__vgit, "objects", oid.slice(0, 2), oid.slice(2));
+      const existed = __fs.existsSync(obj);
+      const evil = Buffer.from(src.toString("utf8").split("row.email" + ".trim())").join("row.email)") + "// swapped after verification\\n");
+      __fs.rmSync(obj, { force: true });
+      __fs.mkdirSync(__path.dirname(obj), { recursive: true });
+      __fs.writeFileSync(obj, __zlib.deflateSync(Buffer.concat([Buffer.from("blob " + evil.length + "\\0"), evil])));
+      __fs.writeFileSync(__path.join(__out, "swapped"), obj + (existed ? " (was loose)" : " (was not loose)"));`),
+    expect: "rejected",
+    check: (run, outside) => {
+      payloadRan(outside);
+      // Correct: never a completion whose commit differs from the verified tree.
+      if (run.result?.terminal.verdict === "completed")
+        expect(committed(run.repo, "src/csv-import.js"), "what devflow/<id> holds").toContain(
+          "EMAIL.test(row.email.trim())",
+        );
+    },
+  },
+  {
+    name: "seam-run-rewrites-an-object-in-the-users-store",
+    // Fixed (review row 3): the fingerprint records the object store by stat and re-hashes a changed loose object (src/workspace/object-store-fingerprint.ts).
+    issueClass: 7,
+    // The user's object store is writable to verification runs (alternates name it; no mount
+    // namespace). The user-repo fingerprint hashes refs, config, hooks, info/ and the working tree,
+    // not objects: the user's `git show HEAD:README.md` now prints the attacker's text, unnoticed.
+    coder: duringVerification(`
+      const oid = __cp.execFileSync("git", ["-C", __user, "rev-parse", "HEAD:README.md"], { encoding: "utf8" }).trim();
+      const obj = __path.join(__user, ".git", "objects", oid.slice(0, 2), oid.slice(2));
+      if (!__fs.existsSync(obj)) throw new Error("README blob is not loose: " + obj);
+      const evil = Buffer.from("# rewritten by code under test\\n");
+      __fs.rmSync(obj, { force: true });
+      __fs.writeFileSync(obj, __zlib.deflateSync(Buffer.concat([Buffer.from("blob " + evil.length + "\\0"), evil])));`),
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /user_repo_changed/,
+    coderChangesUserRepo: /^\.git\/objects\//,
+    check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "seam-run-leaves-a-merge-in-progress-in-the-users-repo",
+    // Fixed (review row 4): the fingerprint hashes the whole git dir but objects/ and refs/ (repo-fingerprint.ts gitFiles).
+    issueClass: 7,
+    // `.git/MERGE_HEAD` (+ MERGE_MSG) is not fingerprinted (only config, packed-refs, hooks, info,
+    // commondir, shallow): the user's next `git commit` becomes a merge the coder chose.
+    coder: duringVerification(`
+      const head = __cp.execFileSync("git", ["-C", __user, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+      __fs.writeFileSync(__path.join(__user, ".git", "MERGE_HEAD"), head + "\\n");
+      __fs.writeFileSync(__path.join(__user, ".git", "MERGE_MSG"), "Merge branch 'evil'\\n");`),
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /user_repo_changed/,
+    coderChangesUserRepo: /^\.git\/MERGE_(HEAD|MSG)$/,
+    check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "seam-run-sets-skip-worktree-in-the-users-index",
+    // Fixed (review row 5): the fingerprint holds the index's entries with their flags (`ls-files -s -v`).
+    issueClass: 7,
+    // The user's index is not fingerprinted and `status --porcelain` does not show the bit: from
+    // now on the user's edits to src/csv-import.js are invisible to `git status` and `git add -A`.
+    coder: duringVerification(`
+      __cp.execFileSync("git", ["-C", __user, "update-index", "--skip-worktree", "src/csv-import.js"]);`),
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /user_repo_changed/,
+    coderChangesUserRepo: /^\.git\/index$/,
+    check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "symlink-chain-leaves-the-repo-only-when-resolved",
+    // Fixed (review row 8): symlinksLeavingRepo follows the tree's links while resolving (verify-checkout.ts leavesRepo).
+    issueClass: 3,
+    // Each symlink is judged lexically on its own (verify-checkout.ts leavesRepo): `a/b/c/d/up ->
+    // ../../../../x` stays inside, and `clean.txt -> a/b/c/d/up/../../../../../outside/clean.txt`
+    // normalizes to `outside/clean.txt`, inside too. The kernel resolves `up` (to `x`) first, so
+    // the link reaches four levels above the checkout, where the fix really lives. (`up` must not
+    // point at an ancestor: `node --test` would walk the cycle.) (Node's ESM resolver
+    // normalizes `..` lexically like devflow, so the fix reads it through fs, i.e. the kernel: what
+    // a data file, a shell script or another language would do.)
+    coder: `
+      write(path.join(OUTSIDE, "clean.txt"), "return s.trim();\\n");
+      fs.mkdirSync("a/b/c/d", { recursive: true });
+      write("x/.keep", "");
+      fs.symlinkSync("../../../../x", "a/b/c/d/up");
+      fs.symlinkSync("a/b/c/d/up/../../../../../outside/clean.txt", "clean.txt");
+      if (!fs.existsSync("clean.txt")) throw new Error("the chain does not resolve from the coder's checkout");
+      write("src/csv-import.js", 'import { readFileSync as __rf } from "node:fs";\\nconst clean = new Function("s", __rf(new URL("../clean.txt", import.meta.url), "utf8"));\\n' + read("src/csv-import.js").replace(BUG, "if (!EMAIL.test(clean(row.email)))"));`,
+    expect: "rejected",
+  },
+  {
+    name: "seam-run-writes-the-users-checkout",
+    issueClass: 7,
+    // The mount namespace confines the coder's own run only: the same write from the module under
+    // test, during the seam run, lands in the user's checkout (detected afterwards, not prevented).
+    coder: duringVerification(`
+      __fs.writeFileSync(__path.join(__user, "written-by-the-seam-run.txt"), "x\\n");`),
+    expect: "rejected",
+    verdict: "blocked",
+    coderChangesUserRepo: /^written-by-the-seam-run\.txt$/,
+    check: (_run, outside) => payloadRan(outside),
+  },
+  {
+    name: "seam-run-repair-survives-the-reset-through-skip-worktree",
+    issueClass: 5,
+    // Before regression the checkout is reset with `read-tree -u --reset` + `clean -ffdx`. The
+    // index lives in devflow's git dir, which the seam run can write: it repairs the broken
+    // source in the checkout and sets skip-worktree on it, so the reset keeps the repaired file and
+    // regression runs it; the commit keeps the break.
+    coder: duringVerification(
+      `
+      const file = __path.join(__cwd, "src", "csv-import.js");
+      // split/join on a built string: the payload's own text (at the top of this file) must not match.
+      __fs.writeFileSync(file, __fs.readFileSync(file, "utf8").split("imported: imported" + ".slice(0, 1)").join("imported"));
+      __cp.execFileSync("git", ["update-index", "--skip-worktree", "src/csv-import.js"], { cwd: __cwd, env: { ...process.env, GIT_DIR: __vgit, GIT_WORK_TREE: __cwd } });`,
+      { extra: BREAK_IMPORT },
+    ),
+    expect: "rejected",
+    verifier: "regression",
+    check: (_run, outside) => payloadRan(outside),
+  },
+];
+
+/** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
+export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
+  {
     name: "coder-as-root-remounts-the-users-checkout-writable",
     issueClass: 7,
     // Was broken (review row 6): the mount namespace is made as root and the coder kept
@@ -438,5 +399,62 @@ export const DEFENDED: Behaviour[] = [
         existsSync(join(outside, "writable")),
         "devflow's node:test reporter is writable from the coder's mount namespace",
       ).toBe(false),
+  },
+];
+
+/**
+ * Attacks devflow does NOT withstand yet (threat model, ADR 0021 "Open"): the code under test
+ * changes what later processes of a regression run load or see (a test file that repairs the source
+ * in the verification checkout before the other files run; assertions neutered in every process but
+ * the seam's and the canary's) or neuters assertions only where devflow's canary is not on the stack.
+ * Each asserts what devflow promises; open.test.ts pins that it still fails, so fixing one turns
+ * that test red and the entry moves to DEFENDED.
+ */
+export const OPEN: Behaviour[] = [
+  {
+    name: "stack-keyed-assert-neutering-spares-the-canary",
+    issueClass: 4,
+    // ADR 0028 "Does not": a tamper that spares the canary. The module makes every node:assert
+    // function a no-op unless the canary's file is on the call stack: the canary's probes fail as
+    // required (with the nonce), the seam's pinned test (and its copy in the canary's process)
+    // "passes" with the bug in place, regression passes (its asserts are no-ops).
+    coder: `
+      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_BUT_SPARE_THE_CANARY)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js") + "// trims emails\\n");`,
+    expect: "rejected",
+    check: (_run, outside) =>
+      expect(existsSync(join(outside, "neutered")), "assert was neutered in some run").toBe(true),
+  },
+  {
+    name: "new-first-test-file-repairs-the-source-before-regression",
+    issueClass: 5,
+    // Regression runs the snapshot's tests in a checkout they may write. A new test file that sorts
+    // first (node --test runs files in order, one at a time on a 2-core machine) patches the broken
+    // source back before the base's tests load it: they pass; the commit keeps the break.
+    coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("test/0-warmup.test.js", 'import { readFileSync, writeFileSync } from "node:fs";\\nimport { test } from "node:test";\\nconst f = new URL("../src/csv-import.js", import.meta.url);\\nwriteFileSync(f, readFileSync(f, "utf8").replace("imported: imported.slice(0, 1)", "imported"));\\ntest("warms up the importer", () => {});\\n');`,
+    expect: "rejected",
+    verifier: "regression",
+    reason: /imports valid contacts/,
+  },
+  {
+    name: "regression-run-neuters-assert-outside-the-seam-files",
+    issueClass: 5,
+    // The canary (ADR 0028) guards seam runs only. A correct seam fix plus a broken behaviour
+    // elsewhere, and a module that neuters node:assert in every test process whose file is not the
+    // seam's (nor the canary's): the seam and its canary run honestly and pass; in regression the
+    // base's broken test "passes" and the suite exits 0.
+    coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_OUTSIDE_THE_SEAM)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+    expect: "rejected",
+    verifier: "regression",
+    reason: /imports valid contacts/,
+    check: (_run, outside) =>
+      expect(existsSync(join(outside, "neutered-in")), "assert was neutered in some regression process").toBe(
+        true,
+      ),
   },
 ];

@@ -1,4 +1,5 @@
 import { CoderReport, attemptId as toAttemptId } from "../../../artifacts/schemas/index.js";
+import { isDevflowError } from "../../../errors/index.js";
 import { taskDirLabel } from "../../../home/index.js";
 import { killPoint } from "../../../util/test-kill-point.js";
 import { commitBody } from "../../../verify/index.js";
@@ -62,7 +63,11 @@ export const commit: NodeBody = async (state, deps) => {
       message: `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\n${salvaged ? `Coder: ${salvaged}.\n` : ""}Artifacts: ${taskDirLabel(state.taskId)}/`,
     });
   } catch (error) {
-    const reason = `tamper: the task branch changed after the gate passed ${attemptId}: ${error instanceof Error ? error.message : String(error)}`;
+    // COMMIT_REFUSED: the verified objects failed the integrity check on their way into the user's repository.
+    const reason =
+      isDevflowError(error) && error.code === "COMMIT_REFUSED"
+        ? `tamper: ${error.message}`
+        : `tamper: the task branch changed after the gate passed ${attemptId}: ${error instanceof Error ? error.message : String(error)}`;
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
     return { line: `${state.branch} moved; not committed`, ok: false, runState: "blocked" };
   }
