@@ -76,7 +76,7 @@ const read = (dir: string, file: string) => readFileSync(join(dir, file), "utf8"
 describe("adopting a finished task's verification checkout", () => {
   it("moves it to the new task and rewrites only what differs, restoring what the old task's test left", async () => {
     const { root, base } = await finishedTaskA();
-    const untouched = statSync(join(verifyCheckoutDir(root, "task-a"), "d.js")).ino;
+    const untouched = statSync(join(verifyCheckoutDir(root, "task-a"), "d.js")).ctimeMs;
     const { adopted, checkout } = await adoptAsB(root, base);
     expect(adopted).toEqual({ from: "task-a", indexTrusted: true });
     expect(existsSync(verifyCheckoutDir(root, "task-a"))).toBe(false);
@@ -89,8 +89,8 @@ describe("adopting a finished task's verification checkout", () => {
     expect(read(checkout.dir, "a.js")).toBe(FILES["a.js"]);
     expect(read(checkout.dir, "b.js")).toBe(FILES["b.js"]);
     expect(read(checkout.dir, "c.js")).toBe("export const c = 'new';\n");
-    // Not rewritten: the adopted index was trusted.
-    expect(statSync(join(checkout.dir, "d.js")).ino).toBe(untouched);
+    // Not rewritten (same ctime; it was written over a second before): the adopted index was trusted.
+    expect(statSync(join(checkout.dir, "d.js")).ctimeMs).toBe(untouched);
     expect(git(checkout.dir, "status", "--porcelain")).toBe("");
     expect(readFileSync(join(checkout.gitDir, "HEAD"), "utf8").trim()).toBe(base);
   });
@@ -99,14 +99,14 @@ describe("adopting a finished task's verification checkout", () => {
     const { root, checkout: old, base } = await finishedTaskA();
     // Hides the tampered b.js from the stat check, as a test run could (ADR 0032).
     git(old.dir, "update-index", "--skip-worktree", "b.js");
-    const untouched = statSync(join(old.dir, "d.js")).ino;
+    const untouched = statSync(join(old.dir, "d.js")).ctimeMs;
     const { adopted, checkout } = await adoptAsB(root, base);
     expect(adopted).toEqual({ from: "task-a", indexTrusted: false });
     const report = await resetVerifyCheckout(checkout, base);
     expect(report.rewroteAll).toBe(true);
     expect(read(checkout.dir, "b.js")).toBe(FILES["b.js"]);
     expect(read(checkout.dir, "a.js")).toBe(FILES["a.js"]);
-    expect(statSync(join(checkout.dir, "d.js")).ino).not.toBe(untouched);
+    expect(statSync(join(checkout.dir, "d.js")).ctimeMs).not.toBe(untouched);
     expect(git(checkout.dir, "ls-files", "-v", "b.js").trim()).toBe("H b.js");
   });
 
