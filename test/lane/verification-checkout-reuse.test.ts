@@ -32,8 +32,13 @@ function tamperReadme(checkout: string): void {
 
 const adoption = (run: LaneRun) => run.events.find((e) => e.node === "verify-checkout")?.detail;
 
-async function completed(repo: string, taskId: string): Promise<LaneRun> {
-  const run = await runLane({ repo, taskId, coder: coderScript(CORRECT_FIX) });
+async function completed(repo: string, taskId: string, env?: NodeJS.ProcessEnv): Promise<LaneRun> {
+  const run = await runLane({
+    repo,
+    taskId,
+    coder: coderScript(CORRECT_FIX),
+    ...(env ? { extra: { env } } : {}),
+  });
   expect(run.error).toBeNull();
   expect(run.result?.terminal.verdict).toBe("completed");
   return run;
@@ -81,19 +86,26 @@ describe("a new task reuses a finished task's verification checkout", () => {
     const idle = verifyCheckoutDir(repo, "live-a");
     tamperReadme(idle);
     git(idle, "update-index", "--skip-worktree", "README.md");
-    const c = await completed(repo, "live-c");
-    expect(adoption(c)).toMatchObject({ adopted_from: "live-a", index_trusted: false });
+    // With no idle checkout allowed beyond the adopted one, C also removes B's (finished, lock free).
+    const c = await completed(repo, "live-c", { ...process.env, DEVFLOW_MAX_IDLE_VERIFY_CHECKOUTS: "0" });
+    expect(adoption(c)).toEqual({
+      adopted_from: "live-a",
+      index_trusted: false,
+      removed: ["live-b"],
+      max_idle: 0,
+    });
+    expect(existsSync(verifyCheckoutDir(repo, "live-b"))).toBe(false);
+    expect(existsSync(verifyGitDir(repo, "live-b"))).toBe(false);
     const readme = readFileSync(join(verifyCheckoutDir(repo, "live-c"), "README.md"), "utf8");
     expect(readme).toBe(`${git(repo, "show", "devflow/live-c:README.md")}\n`);
 
-    // B and C are finished and idle now; two tasks starting at once each get a different one or none.
+    // Only C's checkout is idle now: of three tasks starting at once exactly one gets it.
     const base = git(repo, "rev-parse", "HEAD");
     const reports = await Promise.all(
       ["live-d", "live-e", "live-f"].map((id) => adoptIdleVerificationCheckout(repo, id, base, {})),
     );
     const taken = reports.flatMap((r) => (r.adopted ? [r.adopted.from] : []));
-    expect(taken.length).toBeGreaterThan(0);
-    expect(new Set(taken).size).toBe(taken.length);
+    expect(taken).toEqual(["live-c"]);
     for (const [i, id] of ["live-d", "live-e", "live-f"].entries())
       expect(existsSync(join(verifyCheckoutDir(repo, id), "README.md")), id).toBe(
         reports[i]?.adopted != null,
