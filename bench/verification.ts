@@ -9,6 +9,10 @@
  *   to base for the regression baseline (readiness), and the completion commit (commit-tree in
  *   devflow's store, one pack into the user's repo, CAS). Target, with the attempts: below one full
  *   clone.
+ * - Per task, the first task and a following one: a following task adopts the idle verification
+ *   checkout of the task before it (ADR 0039: rename, a new git dir, the index trusted by its
+ *   recorded hash), so its first reset to base rewrites only what differs from the previous task's
+ *   last snapshot instead of checking out the whole base (`BENCH_ADOPT=0`: every task starts fresh).
  * - Per attempt: what the verify node does around the commands (snapshot of the coder's checkout
  *   into devflow's store, the cumulative diff, the names changed since base, the ignored-file and
  *   symlink checks, and the two resets of the verification checkout: seam run, regression run, with
@@ -40,6 +44,7 @@ import { verificationCheckoutAt } from "../src/lanes/iterate/lane/verification-c
 import * as workspace from "../src/workspace/index.js";
 
 const {
+  adoptVerifyCheckout,
   commitOnTaskBranch,
   createTaskWorktree,
   diffTrees,
@@ -58,6 +63,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ATTEMPTS = 3;
 const BIG_FILES = Number(process.env.BENCH_BIG_FILES ?? 20_000);
 const ATTEMPT_TARGET_MS = 150;
+const ADOPT = process.env.BENCH_ADOPT !== "0";
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
@@ -93,9 +99,16 @@ interface Measured {
   taskProcesses: number;
   attemptProcesses: number;
   attemptByProgram: Record<string, number>;
+  /** Whether this task adopted the previous task's idle checkout, and whether its index was trusted. */
+  adopted: { indexTrusted: boolean } | null;
 }
 
-async function runOnce(repoRoot: string, changedFile: string, run: number): Promise<Measured> {
+async function runOnce(
+  repoRoot: string,
+  changedFile: string,
+  run: number,
+  previousTask: string | null,
+): Promise<Measured> {
   const taskId = `bench-${process.pid}-${run}`;
   const base = git(repoRoot, "rev-parse", "HEAD");
 
@@ -104,6 +117,11 @@ async function runOnce(repoRoot: string, changedFile: string, run: number): Prom
   const coderCheckoutMs = since(t);
   resetProcessCounts();
   t = performance.now();
+  // A following task takes over the finished previous task's checkout (the lane's lookup around it,
+  // listing and the run record read and lock, is a few small file operations and no process).
+  const adopted = previousTask
+    ? await adoptVerifyCheckout({ repoRoot, fromTaskId: previousTask, taskId, baseCommit: base })
+    : null;
   await openVerifyCheckout({ repoRoot, taskId, baseCommit: base, coderCheckout: ws.worktree });
   const task = { repoRoot, taskId, baseCommit: base, worktree: ws.worktree };
   // observe: seam on base (the seam's files copied in, a report left behind), then readiness: baseline.
@@ -162,12 +180,16 @@ async function runOnce(repoRoot: string, changedFile: string, run: number): Prom
     taskProcesses,
     attemptProcesses: median(attemptProcesses),
     attemptByProgram,
+    adopted: adopted ? { indexTrusted: adopted.indexTrusted } : null,
   };
 }
 
 async function scenario(label: string, repoRoot: string, changedFile: string): Promise<void> {
   const runs: Measured[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await runOnce(repoRoot, changedFile, i));
+  for (let i = 0; i < RUNS; i++)
+    runs.push(
+      await runOnce(repoRoot, changedFile, i, ADOPT && i > 0 ? `bench-${process.pid}-${i - 1}` : null),
+    );
   const coder = median(runs.map((r) => r.coderCheckoutMs));
   const task = median(runs.map((r) => r.taskMs));
   const attempt = median(runs.map((r) => r.attemptMs));
@@ -184,6 +206,21 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
   console.log(
     `  verification per task (repo, checkout, 2 base resets, commit) ${ratio(task)}, ${median(runs.map((r) => r.taskProcesses))} processes`,
   );
+  const first = runs[0];
+  const following = runs.slice(1);
+  if (first && following.length > 0) {
+    const followingMs = median(following.map((r) => r.taskMs));
+    const trusted = following.filter((r) => r.adopted?.indexTrusted).length;
+    console.log(
+      `  per task, the first task (fresh checkout)   ${ratio(first.taskMs)} (this run's clone ${(first.taskMs / first.cloneMs).toFixed(2)}×), ${first.taskProcesses} processes`,
+    );
+    console.log(
+      `  per task, a following task (${ADOPT ? `adopting: ${following.filter((r) => r.adopted).length}/${following.length} adopted, index trusted in ${trusted}` : "fresh, BENCH_ADOPT=0"}) ${ratio(followingMs)}, ${median(following.map((r) => r.taskProcesses))} processes`,
+    );
+    console.log(
+      `  a following task of ${ATTEMPTS} attempts ${ratio(followingMs + ATTEMPTS * attempt)}: ${followingMs + ATTEMPTS * attempt < clone ? "below" : "ABOVE"} one clone per task`,
+    );
+  }
   console.log(
     `  verification per attempt (snapshot, diffs, checks, 2 resets) ${ratio(attempt)}, ${median(runs.map((r) => r.attemptProcesses))} processes (${byProgram})`,
   );

@@ -6,6 +6,7 @@ export {
   devflowDir,
   ensureDevflowDir,
   listTasks,
+  listVerifyCheckouts,
   processGroupsDir,
   RECORD_FILE,
   type RecordLane,
@@ -19,6 +20,7 @@ export {
   threadLocksDir,
   verifyCheckoutDir,
   verifyGitDir,
+  verifyIndexRecord,
   worktreesDir,
 } from "./paths.js";
 export { readRecord, writeRecord } from "./record-store.js";

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { assertTaskId } from "./task-id.js";
+import { assertTaskId, isTaskId } from "./task-id.js";
 
 /**
  * Every path under `<repo>/.devflow/` is built here and nowhere else, so the layout of devflow's
@@ -14,6 +14,8 @@ import { assertTaskId } from "./task-id.js";
  *   .devflow/worktrees/<task id>   a task's checkout (the coder's)
  *   .devflow/verify/<task id>      the task's verification checkout (seam, integrity, regression run here)
  *   .devflow/verify/<task id>.git  its git dir: devflow's own object store for snapshots (ADR 0024)
+ *   .devflow/iterate/<task id>/verify-index.json  the hash of the index devflow's last reset of that
+ *                                  checkout wrote: lets a later task adopt it without a full rewrite (ADR 0039)
  *   .devflow/chat/<thread id>.lock the lock of a chat thread open in a process (+ `.owner`, ADR 0035)
  */
 export const DEVFLOW_DIR = ".devflow";
@@ -51,6 +53,33 @@ export const verifyCheckoutDir = (repoRoot: string, taskId: string): string =>
 /** `<repo>/.devflow/verify/<task id>.git`: the verification checkout's git dir, outside the checkout. */
 export const verifyGitDir = (repoRoot: string, taskId: string): string =>
   join(devflowDir(repoRoot), "verify", `${assertTaskId(taskId)}.git`);
+
+/** `<repo>/.devflow/verify/`: every task's verification checkout and git dir. */
+const verifyRoot = (repoRoot: string): string => join(devflowDir(repoRoot), "verify");
+
+/**
+ * Ids of the tasks that have a verification checkout (a work tree dir under `.devflow/verify/`),
+ * sorted: the candidates a new task may adopt (ADR 0039).
+ */
+export function listVerifyCheckouts(repoRoot: string): string[] {
+  try {
+    return readdirSync(verifyRoot(repoRoot), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.endsWith(".git") && isTaskId(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `<repo>/.devflow/iterate/<task id>/verify-index.json`: the hash (and time) of the index devflow's
+ * last reset of the task's verification checkout wrote. Kept with the task's artifacts, which a
+ * confined test run never sees, so the index of an idle checkout can be trusted only if it still
+ * hashes to it (ADR 0039).
+ */
+export const verifyIndexRecord = (repoRoot: string, taskId: string): string =>
+  join(taskDir(repoRoot, taskId), "verify-index.json");
 
 /** `<repo>/.devflow/chat/`: the locks of chat threads open in a process (`<thread id>.lock`, `.owner`). */
 export const threadLocksDir = (repoRoot: string): string => join(devflowDir(repoRoot), "chat");

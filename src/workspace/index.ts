@@ -43,8 +43,10 @@ export type { TaskWorkspace } from "./types.js";
 export {
   type KeptLink,
   openVerifyCheckout,
+  type ResetReport,
   resetVerifyCheckout,
   symlinksLeavingRepo,
   type VerifyCheckout,
   type VerifyCheckoutRequest,
 } from "./verify-checkout.js";
+export { type AdoptedCheckout, adoptVerifyCheckout } from "./verify-checkout-adopt.js";

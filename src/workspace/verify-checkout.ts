@@ -12,11 +12,12 @@ import {
 import { rm } from "node:fs/promises";
 import { dirname, join, posix, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
-import { ensureDevflowDir, verifyCheckoutDir, verifyGitDir } from "../home/paths.js";
+import { ensureDevflowDir, verifyCheckoutDir, verifyGitDir, verifyIndexRecord } from "../home/paths.js";
 
 import { pinGitDir, runGit } from "./git.js";
 import { samePath } from "./paths.js";
 import { pinSnapshotStore, snapshotStoreOf } from "./snapshot-store.js";
+import { writeIndexRecord } from "./verify-index-record.js";
 
 /**
  * A task's verification checkout (ADR 0024): a repository of devflow's own (not a worktree of the
@@ -27,6 +28,17 @@ export interface VerifyCheckout {
   dir: string;
   /** Its git dir, outside the work tree; also the store every snapshot of the task is written to. */
   gitDir: string;
+  /**
+   * Where the hash of the index each reset writes is kept (the task's artifacts, out of a test
+   * run's reach), so a later task can adopt this checkout without a full rewrite (ADR 0039).
+   */
+  indexRecord?: string;
+}
+
+/** What a reset did. */
+export interface ResetReport {
+  /** No trusted index to start from: every tracked file was written (first reset in this process). */
+  rewroteAll: boolean;
 }
 
 export interface VerifyCheckoutRequest {
@@ -92,7 +104,7 @@ export async function openVerifyCheckout(request: VerifyCheckoutRequest): Promis
     exclude: samePath(coderCheckout, repoRoot) ? [":(exclude).devflow"] : [],
     userObjects,
   });
-  return { dir, gitDir };
+  return { dir, gitDir, indexRecord: verifyIndexRecord(repoRoot, taskId) };
 }
 
 async function createVerifyRepo(
@@ -106,6 +118,21 @@ async function createVerifyRepo(
   await rm(dir, { recursive: true, force: true });
   await rm(gitDir, { recursive: true, force: true });
   mkdirSync(dirname(dir), { recursive: true });
+  await initVerifyRepo(dir, gitDir, userObjects, baseCommit);
+  // The work tree is empty: its first reset has nothing to clean.
+  FRESH.add(resolve(gitDir));
+}
+
+/**
+ * Makes `gitDir` a new repository of devflow's own for the work tree `dir` (which may already hold
+ * files: an adopted checkout, ADR 0039). `dir` must hold no `.git`.
+ */
+export async function initVerifyRepo(
+  dir: string,
+  gitDir: string,
+  userObjects: string,
+  baseCommit: string,
+): Promise<void> {
   // No template: no sample hooks, no info/exclude; the git dir lives beside the work tree.
   await runGit(dirname(dir), ["init", "-q", "--template=", `--separate-git-dir=${gitDir}`, dir]);
   restoreOwnGitFiles(gitDir);
@@ -113,8 +140,6 @@ async function createVerifyRepo(
   writeFileSync(join(gitDir, "objects", "info", "alternates"), `${userObjects}\n`);
   // HEAD at the base (detached): a test that asks git about the checkout sees the change as the diff.
   writeFileSync(join(gitDir, "HEAD"), `${baseCommit}\n`);
-  // The work tree is empty: its first reset has nothing to clean.
-  FRESH.add(resolve(gitDir));
 }
 
 /** Verification git dirs created by this process whose work tree no reset has touched yet. */
@@ -123,7 +148,7 @@ const FRESH = new Set<string>();
 /** The user's object dir per repository: asked once per process, not at every reset. */
 const USER_OBJECTS = new Map<string, string>();
 
-async function userObjectDir(repoRoot: string): Promise<string> {
+export async function userObjectDir(repoRoot: string): Promise<string> {
   const key = resolve(repoRoot);
   let dir = USER_OBJECTS.get(key);
   if (dir === undefined) {
@@ -158,7 +183,7 @@ export async function resetVerifyCheckout(
   checkout: VerifyCheckout,
   treeish: string,
   keep: readonly KeptLink[] = [],
-): Promise<void> {
+): Promise<ResetReport> {
   if (treeish.trim() === "" || treeish.startsWith("-"))
     throw new DevflowError(
       "BAD_REVISION",
@@ -169,14 +194,26 @@ export async function resetVerifyCheckout(
   restoreOwnGitFiles(checkout.gitDir);
   const index = join(checkout.gitDir, "index");
   await rm(`${index}.lock`, { force: true });
-  restoreOwnIndex(index);
+  const rewroteAll = !restoreOwnIndex(index);
   await runGit(checkout.dir, ["read-tree", "-u", "--reset", treeish], { config: STAT_CHECK_CONFIG });
   const fresh = FRESH.delete(resolve(checkout.gitDir));
   if (!fresh) {
     const kept = keep.filter((link) => isSymlinkTo(join(checkout.dir, link.path), link.target));
     await runGit(checkout.dir, ["clean", "-ffdxq", ...kept.flatMap((link) => ["-e", `/${link.path}`])]);
   }
-  OWN_INDEX.set(index, { bytes: readFileSync(index), mtimeMs: statSync(index).mtimeMs });
+  const own = { bytes: readFileSync(index), mtimeMs: statSync(index).mtimeMs };
+  OWN_INDEX.set(index, own);
+  if (checkout.indexRecord) writeIndexRecord(checkout.indexRecord, own);
+  return { rewroteAll };
+}
+
+/**
+ * Trusts `bytes` as the index devflow's last reset of this git dir wrote, at `mtimeMs` (an adopted
+ * checkout whose index still hashes to the recorded one, ADR 0039): its next reset starts from it.
+ */
+export function trustIndex(gitDir: string, own: { bytes: Buffer; mtimeMs: number }): void {
+  writeFileSync(join(gitDir, "index"), own.bytes);
+  OWN_INDEX.set(join(gitDir, "index"), own);
 }
 
 /** The stat check read-tree does on every unchanged file, whatever the git dir's config says. */
@@ -191,11 +228,12 @@ const STAT_CHECK_CONFIG = [
 /** The index each verification checkout's last reset wrote, as devflow read it right after. */
 const OWN_INDEX = new Map<string, { bytes: Buffer; mtimeMs: number }>();
 
-function restoreOwnIndex(index: string): void {
+/** Puts devflow's own copy back; false when it has none (the index is dropped: a full rewrite). */
+function restoreOwnIndex(index: string): boolean {
   const own = OWN_INDEX.get(index);
   if (!own) {
-    rmSync(index, { force: true });
-    return;
+    rmSync(index, { recursive: true, force: true });
+    return false;
   }
   let same = false;
   try {
@@ -211,6 +249,7 @@ function restoreOwnIndex(index: string): void {
   // Its old time, rounded down: entries written in the same instant stay racy (git compares their content).
   const mtime = new Date(Math.floor(own.mtimeMs) - 1);
   utimesSync(index, mtime, mtime);
+  return true;
 }
 
 /** The checkout's `.git` link, for git run by the tests (devflow's own git never reads it: GIT_DIR is pinned). */

@@ -35,6 +35,11 @@ import {
 import type { IterateOutcome, IterateResult } from "../outcome.js";
 import { assertRequestSize, maxRequestBytes } from "../request-size.js";
 import { buildIterateLane } from "./iterate-lane.js";
+import {
+  type AdoptionReport,
+  adoptIdleVerificationCheckout,
+  MAX_IDLE_VERIFY_CHECKOUTS_ENV,
+} from "./lane/adopt-verification-checkout.js";
 import { checkpointedCursor } from "./lane/cassette-cursor.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
@@ -190,6 +195,10 @@ async function runTask(
     // before anything starts again (ADR 0033).
     const swept = await sweepDeadRuns(located.repoRoot, taskId);
     const workspace = cloned ?? (await prepareWorkspace(start, located, store, taskId));
+    // A new task takes over a finished task's idle verification checkout (ADR 0039).
+    const adoption = start.resume
+      ? null
+      : await adoptIdleVerificationCheckout(workspace.repoRoot, taskId, workspace.baseCommit, opts.env);
     // Before any node runs (also on --resume): snapshots of the coder's checkout go to devflow's own
     // repository, and verification happens in its checkout (ADR 0024).
     await openVerifyCheckout({
@@ -222,6 +231,7 @@ async function runTask(
     // and holds the result branch the user fetches (ADR 0036).
     const repoCheck = await UserRepoCheck.start(located.repoRoot, artifactDir, reporter);
     await reportSweep(reporter, swept);
+    if (adoption) await reportAdoption(reporter, adoption);
     let outcome: IterateOutcome;
     try {
       // Every child the lane starts records its process group here before devflow waits on it.
@@ -371,6 +381,35 @@ async function reportSweep(reporter: Reporter, swept: SweepReport): Promise<void
       })),
       base_checkouts: swept.baseCheckouts,
       scratch_dirs: swept.scratchDirs,
+    },
+  });
+}
+
+/** One info event when the task adopted an idle verification checkout or removed surplus ones. */
+async function reportAdoption(reporter: Reporter, report: AdoptionReport): Promise<void> {
+  const { adopted, removed } = report;
+  if (!adopted && removed.length === 0) return;
+  const took = adopted
+    ? `adopted the idle verification checkout of task ${adopted.from} (${adopted.indexTrusted ? "its index trusted: only what differs is rewritten" : "its index not trusted: every file is rewritten"})`
+    : "no idle verification checkout adopted";
+  const dropped = removed.length
+    ? `; removed ${removed.length} idle checkout(s) beyond the limit of ${report.maxIdle} (${MAX_IDLE_VERIFY_CHECKOUTS_ENV})`
+    : "";
+  await reporter.emit({
+    node: "verify-checkout",
+    phase: "info",
+    ok: true,
+    outcome: `${took}${dropped}`,
+    durationMs: null,
+    runState: null,
+    attemptId: null,
+    tokens: 0,
+    costUsd: 0,
+    detail: {
+      adopted_from: adopted?.from ?? null,
+      index_trusted: adopted?.indexTrusted ?? null,
+      removed,
+      max_idle: report.maxIdle,
     },
   });
 }
