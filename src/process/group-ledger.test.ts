@@ -32,7 +32,12 @@ describe.skipIf(process.platform !== "linux")("process group ledger (ADR 0033)",
     await withGroupLedger(dir, () =>
       runProcess({
         command: "sh",
-        args: ["-c", `ls ${JSON.stringify(dir)}`],
+        // The record is written right after spawn, racing the child's start: it waits up to 5 s for
+        // it (a loaded machine), then lists what is there while it still runs.
+        args: [
+          "-c",
+          `for i in $(seq 50); do ls ${JSON.stringify(dir)} | grep -q . && break; sleep 0.1; done; ls ${JSON.stringify(dir)}`,
+        ],
         cwd: dir,
         env: { PATH: process.env.PATH ?? "" },
         timeoutMs: 10_000,

@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openTaskStore } from "../../src/home/index.js";
 import { CORRECT_FIX, coderScript, DEMO_REQUEST, demoCassette } from "../support/lane-harness.js";
 import { runPiped, runPty } from "./support/chat-process.js";
-import { cassetteWith, hangingCoder, isRunning, route, useScratch } from "./support/intake-fixtures.js";
+import { cassetteWith, coderRunning, hangingCoder, route, useScratch } from "./support/intake-fixtures.js";
 
 const scratch = useScratch();
 const fixture = scratch.repo;
@@ -69,7 +68,7 @@ describe("devflow chat in a terminal", () => {
     );
     expect(run.failed_step, run.output).toBeNull();
     expect(run.exit_code).toBe(130);
-    expect(isRunning(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    expect(coderRunning(pidFile)).toBe(false);
 
     const taskId = (run.output.match(/resumable: \/resume (\S+)/) ?? [])[1] ?? "";
     const store = openTaskStore(repo, taskId);

@@ -16,7 +16,7 @@ import { IntakeSession } from "../../src/lanes/intake/session.js";
 import { createModelGateway } from "../../src/models/create-gateway.js";
 import { DEMO_REQUEST, demoCassette } from "../support/lane-harness.js";
 import { type LiveChat, runPiped, startPiped } from "./support/chat-process.js";
-import { cassetteWith, hangingCoder, isRunning, route, useScratch } from "./support/intake-fixtures.js";
+import { cassetteWith, coderRunning, hangingCoder, route, useScratch } from "./support/intake-fixtures.js";
 
 const scratch = useScratch();
 const SH_CODER = "command:true";
@@ -172,13 +172,13 @@ describe("two devflow chat processes on one thread", () => {
     const threadId = String((JSON.parse(chat.output().out.split("\n")[0] ?? "{}") as { id?: string }).id);
     chat.send(DEMO_REQUEST);
     for (let i = 0; i < 1200 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
-    const coderPid = Number(readFileSync(pidFile, "utf8"));
+    expect(coderRunning(pidFile), "the hanging coder runs before the SIGTERM").toBe(true);
     process.kill(lockOwnerPid(repo, threadId), "SIGTERM");
     const exit = await chat.done;
     expect(exit.code, exit.err).toBe(143);
     // Without the chat's own SIGTERM handling the process died at once (proper-lockfile's exit hook
     // still removed the lock dir), leaving the coder running and the owner file behind.
-    expect(isRunning(coderPid)).toBe(false);
+    expect(coderRunning(pidFile)).toBe(false);
     expect(existsSync(lockDir(repo, threadId))).toBe(false);
     expect(existsSync(join(repo, ".devflow", "chat", `${threadId}.owner`))).toBe(false);
     const stopped = exit.out

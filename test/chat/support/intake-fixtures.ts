@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { createFixtureRepo } from "../../../src/fixtures/create-fixture-repo.js";
@@ -71,13 +71,30 @@ export function unsureFraming(question: string) {
 }
 
 /** A `command:` coder that writes its pid to `pidFile` and then hangs (until it is killed). */
-export function hangingCoder(pidFile: string): string {
+export function hangingCoder(markerFile: string): string {
   return coderScript(`
-    import { readlinkSync, writeFileSync } from "node:fs";
-    // The pid as the test sees it: the coder runs in its own PID namespace (ADR 0020).
-    writeFileSync(${JSON.stringify(pidFile)}, readlinkSync("/proc/self"));
+    import { writeFileSync } from "node:fs";
+    // Its script path, not its pid: the coder runs in a PID namespace with a /proc of its own
+    // (ADR 0025, 0031), where its pid means nothing to the test. coderRunning() finds it by path.
+    writeFileSync(${JSON.stringify(markerFile)}, process.argv[1]);
     setTimeout(() => {}, 600_000);
   `);
+}
+
+/** Whether a live (not zombie) process on this machine runs the script a hangingCoder wrote to `markerFile`. */
+export function coderRunning(markerFile: string): boolean {
+  const script = readFileSync(markerFile, "utf8");
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (cmdline.split("\0").includes(script) && isRunning(Number(entry))) return true;
+  }
+  return false;
 }
 
 /**
