@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { statePath } from "../../src/home/index.js";
 import { DEFAULT_MAX_REQUEST_BYTES } from "../../src/lanes/request-size.js";
 import { cli } from "../support/cli.js";
-import { type OpenAIServer, startOpenAIServer } from "../support/openai-server.js";
+import { useLoopbackEndpoints } from "./loopback-endpoints.js";
 
 /**
  * Regression "a 1 MiB request is accepted and state.sqlite grows to 58 MiB": nothing bounded the
@@ -13,21 +13,7 @@ import { type OpenAIServer, startOpenAIServer } from "../support/openai-server.j
  * --max-request-bytes / DEVFLOW_MAX_REQUEST_BYTES raise it.
  */
 
-const servers: OpenAIServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-async function liveEndpoint(): Promise<OpenAIServer> {
-  const server = await startOpenAIServer([]);
-  servers.push(server);
-  vi.stubEnv("OPENAI_BASE_URL", server.url);
-  vi.stubEnv("OPENAI_API_KEY", "");
-  return server;
-}
+const { liveEndpoint } = useLoopbackEndpoints();
 
 const ONE_MIB_REQUEST = `fix the csv import ${"x".repeat(1024 * 1024)}`;
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildProgram } from "../../src/cli/program.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { cli } from "../support/cli.js";
@@ -6,10 +6,10 @@ import {
   errorAnswer,
   type OpenAIServer,
   type ScriptedResponse,
-  startOpenAIServer,
   toolCallAnswer,
 } from "../support/openai-server.js";
 import { runDevflow } from "./cli-process.js";
+import { useLoopbackEndpoints } from "./loopback-endpoints.js";
 
 /**
  * The fault suite of issue 10: a loopback OpenAI-compatible server scripted to fail in every way an
@@ -184,16 +184,7 @@ const CASES: FaultCase[] = [
   },
 ];
 
-const servers: OpenAIServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function serve(script: ScriptedResponse[]): Promise<OpenAIServer> {
-  const server = await startOpenAIServer(script);
-  servers.push(server);
-  return server;
-}
+const { serve } = useLoopbackEndpoints();
 
 const endpointEnv = (server: OpenAIServer) => ({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "" });
 

@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli/program.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { statePath, taskDir } from "../../src/home/index.js";
 import { cli } from "../support/cli.js";
 import { DEMO_REQUEST, demoCassette, TASK_ID, writeCassette } from "../support/lane-harness.js";
-import { type OpenAIServer, startOpenAIServer } from "../support/openai-server.js";
+import { useLoopbackEndpoints } from "./loopback-endpoints.js";
 
 /**
  * Lost or corrupt `.devflow/state.sqlite` (issue 10, item 6).
@@ -22,13 +22,7 @@ import { type OpenAIServer, startOpenAIServer } from "../support/openai-server.j
  * reads the schema version once and reports the path and the `mv` that moves it aside.
  */
 
-const servers: OpenAIServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const { liveEndpoint } = useLoopbackEndpoints();
 
 /** A task stopped after framing: the cassette has the Framer's answer and nothing for the Observer. */
 async function unfinishedTask(): Promise<string> {
@@ -51,15 +45,6 @@ async function unfinishedTask(): Promise<string> {
   expect(first.code, first.err).toBe(1);
   expect(first.err).toMatch(/has no answer for role observer/);
   return repo;
-}
-
-/** A live endpoint that would answer nothing usefully: any request it sees is a model call spent. */
-async function liveEndpoint(): Promise<OpenAIServer> {
-  const server = await startOpenAIServer([]);
-  servers.push(server);
-  vi.stubEnv("OPENAI_BASE_URL", server.url);
-  vi.stubEnv("OPENAI_API_KEY", "");
-  return server;
 }
 
 const iterateFlags = (() => {

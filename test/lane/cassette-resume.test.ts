@@ -1,24 +1,11 @@
-/**
- * Regression: record/replay did not compose with --resume (issue 10, item 7).
- * Cause: the cassette cursor (answers used per role) lived only in the process. `--resume --replay`
- * started every role at its first answer again, so a two-critic run killed after the first critic
- * got the rejecting answer twice and ended `exhausted`; `--resume --record` started an empty
- * cassette and overwrote the file with only the resumed part's answers.
- * Fix (ADR 0035): every node checkpoints the gateway's cursor with its update (define-node.ts);
- * a resumed run continues the cassette from the checkpoint's cursor (run.ts → resumeCassette): a
- * replay hands out the answers after it, a recording keeps the cassette's answers up to it and
- * appends, dropping answers recorded after the checkpoint (their node runs again).
- * Real CLI processes, SIGKILL, a loopback OpenAI-compatible server for the recording.
- */
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { openTaskStore } from "../../src/home/index.js";
 import type { Cassette, CassetteEntry } from "../../src/models/cassette.js";
 import { createModelGateway } from "../../src/models/create-gateway.js";
-import { PACKAGE_ROOT } from "../../src/util/paths.js";
+import { startDevflow, waitForFile } from "../support/devflow-process.js";
 import {
   coderScript,
   DEMO_REQUEST,
@@ -29,30 +16,7 @@ import {
 } from "../support/lane-harness.js";
 import { type ScriptedResponse, startOpenAIServer, toolCallAnswer } from "../support/openai-server.js";
 
-const BIN = join(PACKAGE_ROOT, "bin", "devflow.js");
 const TASK = "two-critics";
-
-function devflow(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => {
-    stderr += String(d);
-  });
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exit, stderr: () => stderr };
-}
-
-async function waitFor(path: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!existsSync(path)) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${path}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function killGroup(pid: number): Promise<void> {
   process.kill(-pid, "SIGKILL");
@@ -168,7 +132,7 @@ describe("record and replay compose with --resume", () => {
     const cassette = writeCassette(twoCriticCassette());
 
     const straightRepo = createFixtureRepo("csv-import");
-    const straight = devflow([
+    const straight = startDevflow([
       ...iterateArgs(straightRepo, countingCoder(tempDir(), false)),
       "--replay",
       cassette,
@@ -179,14 +143,14 @@ describe("record and replay compose with --resume", () => {
     const repo = createFixtureRepo("csv-import");
     const marks = tempDir("devflow-cassette-kill-");
     const args = [...iterateArgs(repo, countingCoder(marks, true)), "--replay", cassette];
-    const first = devflow(args);
+    const first = startDevflow(args);
     // attempt-002's coder runs: the first critic answer was used and checkpointed with verify.
-    await waitFor(join(marks, "coder-hanging"), 120_000);
+    await waitForFile(join(marks, "coder-hanging"), 120_000);
     await killGroup(first.child.pid as number);
     await first.exit;
     expect((await openTaskStore(repo, TASK).read("iterator_run"))?.terminal).toBeNull();
 
-    const resumed = devflow([...args, "--resume"]);
+    const resumed = startDevflow([...args, "--resume"]);
     expect(await resumed.exit, resumed.stderr()).toBe(0);
     expect(await verdictOf(repo)).toEqual(UNINTERRUPTED);
   }, 420_000);
@@ -203,8 +167,8 @@ describe("record and replay compose with --resume", () => {
     // Everything up to attempt-002's coder: framer, 4 observer turns, critic #1, repair guidance.
     const before = await startOpenAIServer(script.slice(0, -1));
     try {
-      const first = devflow(args, { ...key, OPENAI_BASE_URL: before.url });
-      await waitFor(join(marks, "coder-hanging"), 120_000);
+      const first = startDevflow(args, { ...key, OPENAI_BASE_URL: before.url });
+      await waitForFile(join(marks, "coder-hanging"), 120_000);
       await killGroup(first.child.pid as number);
       await first.exit;
       expect(before.remaining()).toBe(0);
@@ -226,7 +190,7 @@ describe("record and replay compose with --resume", () => {
     // The resumed run may ask only for what is left: critic #2.
     const after = await startOpenAIServer(script.slice(-1));
     try {
-      const resumed = devflow([...args, "--resume"], { ...key, OPENAI_BASE_URL: after.url });
+      const resumed = startDevflow([...args, "--resume"], { ...key, OPENAI_BASE_URL: after.url });
       expect(await resumed.exit, resumed.stderr()).toBe(0);
       expect(after.remaining()).toBe(0);
       expect(after.requests).toHaveLength(1);

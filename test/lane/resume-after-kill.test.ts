@@ -1,35 +1,11 @@
-import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { Lesson } from "../../src/artifacts/schemas/index.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { openTaskStore } from "../../src/home/index.js";
-import { PACKAGE_ROOT } from "../../src/util/paths.js";
+import { startDevflow, waitForFile } from "../support/devflow-process.js";
 import { coderScript, DEMO_REQUEST, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
-
-const BIN = join(PACKAGE_ROOT, "bin", "devflow.js");
-
-function devflow(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => {
-    stderr += String(d);
-  });
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exit, stderr: () => stderr };
-}
-
-async function waitFor(path: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!existsSync(path)) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${path}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function processAlive(pid: number): boolean {
   try {
@@ -91,8 +67,8 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
     "300",
   ];
 
-  const first = devflow(args);
-  await waitFor(ready, 90_000);
+  const first = startDevflow(args);
+  await waitForFile(ready, 90_000);
   const store = openTaskStore(repo, "killed");
   const attempt1Report = readFileSync(
     join(store.dir, "attempts", "attempt-001", "coder_report.json"),
@@ -108,7 +84,7 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
   expect(processAlive(orphan)).toBe(true);
   expect((await store.read("iterator_run"))?.terminal).toBeNull();
 
-  const second = devflow([...args, "--resume"]);
+  const second = startDevflow([...args, "--resume"]);
   expect(await second.exit, second.stderr()).toBe(0);
   // Bug: the resumed run started a second coder while the orphan still edited the same worktree.
   expect(processAlive(orphan)).toBe(false);
