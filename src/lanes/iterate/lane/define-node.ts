@@ -47,6 +47,13 @@ export function defineNode(name: string, deps: LaneDeps, body: NodeBody) {
     };
     try {
       const out = await body(state, deps);
+      // A node that returns after the run was told to stop (Ctrl-C, SIGTERM) saw its seam or test
+      // runs killed ("could not run"): its result must not be checkpointed, or --resume would keep a
+      // verdict the stop caused (issue 10: an aborted seam-on-base run became a not_confirmed
+      // observation for good). Thrown instead, the checkpoint stays before this node and --resume
+      // runs it again.
+      if (deps.signal?.aborted)
+        throw new Error(`${name} was stopped before it finished; resume with --resume`);
       await deps.reporter.emit({
         node: name,
         phase: "end",
