@@ -6,8 +6,9 @@ import { type CoderWorld, createCoderWorld } from "../harness.js";
 import {
   abortOnceStarted,
   CONFORMANCE_PROMPT,
-  expectGrandchildGone,
+  expectGrandchildGoneByCommandLine,
   expectOneCommitChanging,
+  hangingGrandchild,
 } from "./shared.js";
 import type {
   InProcessCoderInitializer,
@@ -21,9 +22,8 @@ import type {
 const IN_PROCESS_SECRET = "conformance-literal-secret-4f9a1c77";
 const IN_PROCESS_TRANSCRIPT_CAP = 24 * 1024;
 
-/** A command that leaves a grandchild running, records its pid, and waits on it. */
-const hangCommand = (world: CoderWorld): string =>
-  `sleep 300 & echo $! > ${JSON.stringify(world.pidFile)}; touch ${JSON.stringify(world.startedFile)}; wait`;
+/** A command that leaves a grandchild running (its command line names the world's pid file) and waits on it. */
+const hangCommand = hangingGrandchild;
 
 const tool = (name: string, args: Record<string, unknown>, usage?: ScriptedTurn["usage"]): ScriptedTurn => ({
   toolCalls: [{ name, args }],
@@ -117,14 +117,14 @@ export function inProcessCoderSpec(driver: InProcessCoderInitializer): void {
     it("a hang past the timeout stops the run and kills the command's whole process group", async () => {
       const result = await run([tool("run_command", { command: hangCommand(world) })], { timeoutMs: 4000 });
       expect(result.status).toBe("timeout");
-      await expectGrandchildGone(world);
+      await expectGrandchildGoneByCommandLine(world);
     });
 
     it("an abort mid-run stops the run, kills the running command's group and reports aborted", async () => {
       const script = [tool("run_command", { command: hangCommand(world) })];
       const result = await abortOnceStarted(world, (signal) => run(script, { signal }));
       expect(result.status).toBe("aborted");
-      await expectGrandchildGone(world);
+      await expectGrandchildGoneByCommandLine(world);
     });
 
     it("huge tool output is capped for the model and in the transcript, and the run is still recorded", async () => {

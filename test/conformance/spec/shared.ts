@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { expect } from "vitest";
 import type { CoderRunResult } from "../../../src/coders/contract.js";
 import { type CoderWorld, processGone, waitFor } from "../harness.js";
@@ -14,6 +14,40 @@ export const STRIPPED_VARIABLES = {
 };
 export const HUGE_CAP_BYTES = 256 * 1024;
 export const KILL_GRACE_MS = 300;
+
+/**
+ * The hang scenarios' grandchild, found by a token in its command line (the world's pid file path,
+ * which `hangingGrandchild` puts there), no longer runs: the whole group was killed. By command line,
+ * not pid: a confined run (the builtin coder's run_command, ADR 0031) has a /proc of its own, where
+ * `$!` is a namespace-local pid.
+ */
+export async function expectGrandchildGoneByCommandLine(world: CoderWorld): Promise<void> {
+  expect(existsSync(world.pidFile), "the hanging command started its grandchild").toBe(true);
+  const running = () => processesMentioning(world.pidFile);
+  await waitFor(() => running().length === 0, `the grandchild (${world.pidFile}) to be gone`);
+  expect(running()).toEqual([]);
+}
+
+/** A shell line that starts a grandchild whose command line names the world's pid file (`; :` keeps the shell from exec-ing sleep, which would drop that name), then waits. */
+export const hangingGrandchild = (world: CoderWorld): string =>
+  `sh -c 'sleep 300; :' ${JSON.stringify(world.pidFile)} & echo $! > ${JSON.stringify(world.pidFile)}; touch ${JSON.stringify(world.startedFile)}; wait`;
+
+function processesMentioning(token: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (
+        readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(token) &&
+        !processGone(Number(entry))
+      )
+        found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
 
 /** The hang scenarios' grandchild (its pid in world.pidFile) no longer runs: the whole group was killed. */
 export async function expectGrandchildGone(world: CoderWorld): Promise<void> {
