@@ -243,18 +243,12 @@ async function runTask(
     }
     const finding = await repoCheck?.finish();
     if (!finding) return outcome;
-    await reporter.emit({
-      node: "repo",
-      phase: "info",
-      ok: false,
-      outcome: finding.summary,
-      durationMs: null,
-      runState: "blocked",
-      attemptId: null,
-      tokens: 0,
-      costUsd: 0,
-      detail: { finding: finding.finding, changes: finding.changes },
-    });
+    await reporter.info(
+      "repo",
+      finding.summary,
+      { finding: finding.finding, changes: finding.changes },
+      { ok: false, runState: "blocked" },
+    );
     const previous = (await store.read("iterator_run"))?.terminal;
     const terminal = await terminate(store, gateway, {
       verdict: "blocked",
@@ -362,17 +356,10 @@ async function reportSweep(reporter: Reporter, swept: SweepReport): Promise<void
   const count = swept.groups.length + swept.baseCheckouts.length + swept.scratchDirs.length;
   if (count === 0) return;
   const killed = swept.groups.filter((g) => g.result === "killed");
-  await reporter.emit({
-    node: "sweep",
-    phase: "info",
-    ok: true,
-    outcome: `left by a crashed run: ${killed.length} process group(s) killed, ${swept.baseCheckouts.length} base checkout(s) and ${swept.scratchDirs.length} scratch dir(s) removed`,
-    durationMs: null,
-    runState: null,
-    attemptId: null,
-    tokens: 0,
-    costUsd: 0,
-    detail: {
+  await reporter.info(
+    "sweep",
+    `left by a crashed run: ${killed.length} process group(s) killed, ${swept.baseCheckouts.length} base checkout(s) and ${swept.scratchDirs.length} scratch dir(s) removed`,
+    {
       groups: swept.groups.map((g) => ({
         task_id: g.taskId,
         pgid: g.pgid,
@@ -382,7 +369,7 @@ async function reportSweep(reporter: Reporter, swept: SweepReport): Promise<void
       base_checkouts: swept.baseCheckouts,
       scratch_dirs: swept.scratchDirs,
     },
-  });
+  );
 }
 
 /** One info event when the task adopted an idle verification checkout or removed surplus ones. */
@@ -395,22 +382,11 @@ async function reportAdoption(reporter: Reporter, report: AdoptionReport): Promi
   const dropped = removed.length
     ? `; removed ${removed.length} idle checkout(s) beyond the limit of ${report.maxIdle} (${MAX_IDLE_VERIFY_CHECKOUTS_ENV})`
     : "";
-  await reporter.emit({
-    node: "verify-checkout",
-    phase: "info",
-    ok: true,
-    outcome: `${took}${dropped}`,
-    durationMs: null,
-    runState: null,
-    attemptId: null,
-    tokens: 0,
-    costUsd: 0,
-    detail: {
-      adopted_from: adopted?.from ?? null,
-      index_trusted: adopted?.indexTrusted ?? null,
-      removed,
-      max_idle: report.maxIdle,
-    },
+  await reporter.info("verify-checkout", `${took}${dropped}`, {
+    adopted_from: adopted?.from ?? null,
+    index_trusted: adopted?.indexTrusted ?? null,
+    removed,
+    max_idle: report.maxIdle,
   });
 }
 

@@ -92,18 +92,12 @@ export class UserRepoCheck {
       if (dirty.length > 0) {
         const head = before.head.commit?.slice(0, 10) ?? "(none)";
         const shown = `${dirty.slice(0, 5).join(", ")}${dirty.length > 5 ? ", …" : ""}`;
-        await reporter.emit({
-          node: "repo",
-          phase: "info",
-          ok: false,
-          outcome: `the task starts from HEAD ${head}; uncommitted changes are not included (${dirty.length} path(s): ${shown})`,
-          durationMs: null,
-          runState: null,
-          attemptId: null,
-          tokens: 0,
-          costUsd: 0,
-          detail: { uncommitted: dirty.slice(0, 50) },
-        });
+        await reporter.info(
+          "repo",
+          `the task starts from HEAD ${head}; uncommitted changes are not included (${dirty.length} path(s): ${shown})`,
+          { uncommitted: dirty.slice(0, 50) },
+          { ok: false },
+        );
       }
     }
     return new UserRepoCheck(repoRoot, basename(artifactDir), before);

@@ -47,4 +47,25 @@ export class Reporter {
     if (this.store) await this.store.appendJsonl("events.jsonl", DevflowEvent, event);
     this.sink(event, report);
   }
+
+  /** An event outside any node's run (sweep, checkout adoption, the user-repo check): no time, tokens or attempt. */
+  info(
+    node: string,
+    outcome: string,
+    detail: Record<string, unknown>,
+    opts: { ok?: boolean; runState?: string | null } = {},
+  ): Promise<void> {
+    return this.emit({
+      node,
+      phase: "info",
+      ok: opts.ok ?? true,
+      outcome,
+      durationMs: null,
+      runState: opts.runState ?? null,
+      attemptId: null,
+      tokens: 0,
+      costUsd: 0,
+      detail,
+    });
+  }
 }
