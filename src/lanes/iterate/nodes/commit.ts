@@ -55,6 +55,7 @@ export const commit: NodeBody = async (state, deps) => {
   let sha: string | null;
   try {
     sha = await commitOnTaskBranch({
+      ...(deps.options.commitAuthor ? { author: deps.options.commitAuthor } : {}),
       repoRoot: state.repoRoot,
       worktree: state.worktree,
       taskId: state.taskId,
