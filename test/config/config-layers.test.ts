@@ -77,7 +77,7 @@ describe("config precedence, shown by devflow doctor", () => {
   it("takes default < user file < repo file < env < flag, and says where each value came from", async () => {
     const home = userHome({
       model: { name: "user-model", retries: 4 },
-      coder: { timeout_seconds: 1200 },
+      coder: { timeout_seconds: 1200, backend: "claude" },
       commit: { author_name: "User Name" },
     });
     const repo = createFixtureRepo("csv-import");
@@ -105,6 +105,8 @@ describe("config precedence, shown by devflow doctor", () => {
     });
     expect(v["coder.model"]).toEqual({ value: "m2", source: "repo", from: repoFile });
     expect(v["coder.timeout_seconds"]).toEqual({ value: 1200, source: "user", from: home.file });
+    // doctor's --coder has a commander default (junie): a default shown in --help is not a flag.
+    expect(v["coder.backend"]).toEqual({ value: "claude", source: "user", from: home.file });
     expect(v["commit.author_name"]).toEqual({ value: "User Name", source: "user", from: home.file });
     expect(v["tests.timeout_seconds"]).toEqual({ value: 300, source: "default", from: null });
     // doctor checks what the config says: the model endpoint probed is the configured one.
