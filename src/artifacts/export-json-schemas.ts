@@ -3,15 +3,24 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { SCHEMAS_DIR, schemaFileName, schemaId } from "./schema-files.js";
+import { ConfigFile } from "./schemas/config-file.js";
 import { ALL_SCHEMAS, type SchemaName } from "./schemas/index.js";
+
+/** Schemas of files users write (not artifacts devflow writes), exported next to ALL_SCHEMAS. */
+const INPUT_SCHEMAS = { config_file: ConfigFile } as const;
+type ExportedName = SchemaName | keyof typeof INPUT_SCHEMAS;
 
 /**
  * Draft 2020-12 because it is zod's default target and ajv's `Ajv2020` compiles zod's output in
  * strict mode without any keyword tweaks. `io: "output"` describes what devflow writes: every
  * object is closed (`additionalProperties: false`), so a misspelt field on disk is caught.
  */
-export function renderJsonSchema(name: SchemaName): string {
-  const generated = z.toJSONSchema(ALL_SCHEMAS[name], { target: "draft-2020-12", io: "output" });
+export function renderJsonSchema(name: ExportedName): string {
+  const schema =
+    name in INPUT_SCHEMAS
+      ? INPUT_SCHEMAS[name as keyof typeof INPUT_SCHEMAS]
+      : ALL_SCHEMAS[name as SchemaName];
+  const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" });
   const { $schema, ...body } = generated;
   // Identity keys first, then zod's own emission order (schema declaration order): deterministic, so
   // the checked-in files only change when a schema does.
@@ -28,7 +37,7 @@ export function renderJsonSchema(name: SchemaName): string {
 /** File name under schemas/ → file content, for every schema in ALL_SCHEMAS. */
 export function renderJsonSchemas(): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const name of Object.keys(ALL_SCHEMAS) as SchemaName[]) {
+  for (const name of [...Object.keys(ALL_SCHEMAS), ...Object.keys(INPUT_SCHEMAS)] as ExportedName[]) {
     files[schemaFileName(name)] = renderJsonSchema(name);
   }
   return files;

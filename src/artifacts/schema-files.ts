@@ -5,9 +5,9 @@ import type { SchemaName } from "./schemas/index.js";
 /** Generated JSON Schemas live at the package root so non-TypeScript tools can use them too. */
 export const SCHEMAS_DIR = join(PACKAGE_ROOT, "schemas");
 
-export const schemaFileName = (name: SchemaName): string => `${name}.schema.json`;
+export const schemaFileName = (name: SchemaName | "config_file"): string => `${name}.schema.json`;
 
 export const schemaFilePath = (name: SchemaName): string => join(SCHEMAS_DIR, schemaFileName(name));
 
 /** A URN rather than a URL: the schemas are not published anywhere, and a fake URL would invite fetching. */
-export const schemaId = (name: SchemaName): string => `urn:devflow:schema:${name}`;
+export const schemaId = (name: SchemaName | "config_file"): string => `urn:devflow:schema:${name}`;

@@ -14,14 +14,16 @@ export interface DoctorOptions {
   model?: string;
   /** Bound of the endpoint request. */
   endpointTimeoutMs?: number;
+  /** Where the model endpoint and key are read (the resolved config's, ADR 0047); default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Node version to judge (tests); default the running one. */
   nodeVersion?: string;
 }
 
 /** The builtin coder is built over the live model layer; without a usable configuration it gets none. */
-function coderDeps(model: string): CoderDeps {
+function coderDeps(model: string, env: NodeJS.ProcessEnv | undefined): CoderDeps {
   try {
-    return { models: createModelGateway({ mode: "live", model }) };
+    return { models: createModelGateway({ mode: "live", model, ...(env ? { env } : {}) }) };
   } catch {
     return {};
   }
@@ -65,9 +67,10 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     checkGit(),
     checkModelEndpoint({
       model,
+      ...(options.env ? { env: options.env } : {}),
       ...(options.endpointTimeoutMs !== undefined ? { timeoutMs: options.endpointTimeoutMs } : {}),
     }),
-    checkCoders(coder, coderDeps(model)),
+    checkCoders(coder, coderDeps(model, options.env)),
   ]);
   const selected = coders.find((check) => check.selected);
   const blocking = blockingReasons([node, git], endpoint, selected, coder);

@@ -38,6 +38,10 @@ export const ERROR_CODES = {
   CODER_UNKNOWN: "config",
   CODER_NOT_INSTALLED: "config",
   CODER_MISCONFIGURED: "config",
+  // A config file (ADR 0047) is unreadable, not JSON, or has an unknown key or a bad value.
+  CONFIG_INVALID: "config",
+  // A repository's config file sets a key only the user's own config may set (ADR 0047).
+  CONFIG_UNTRUSTED: "config",
   // workspace: the repository or the task's checkout is not in a state devflow can use.
   REPO_UNUSABLE: "workspace",
   CLONE_FAILED: "workspace",

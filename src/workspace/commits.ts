@@ -70,6 +70,11 @@ export interface TaskBranchCommit {
   /** The verified snapshot. */
   tree: string;
   message: string;
+  /**
+   * The commit's author (config commit.author_*, ADR 0047); default devflow. The committer is
+   * always devflow: it marks the commit as devflow's (and sameCommitOnRef recognises it by that).
+   */
+  author?: { name: string; email: string };
 }
 
 /**
@@ -83,6 +88,7 @@ export interface TaskBranchCommit {
  */
 export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<string | null> {
   const { repoRoot, worktree, taskId, expectedHead, tree, message } = request;
+  const author = request.author ?? IDENTITY;
   const ref = `refs/heads/${taskBranch(taskId)}`;
   if (message.trim() === "")
     throw new DevflowError("COMMIT_REFUSED", "commit message is empty: pass a message describing the change");
@@ -110,7 +116,7 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
   }
   const sha = (
     await runGit(repoRoot, ["commit-tree", tree, "-p", expectedHead, "-m", message], {
-      env: { ...IDENTITY_ENV, ...own.env },
+      env: { ...IDENTITY_ENV, GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, ...own.env },
       config: COMMIT_CONFIG,
       allowHooksPathOverride: true,
     })

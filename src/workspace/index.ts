@@ -40,6 +40,7 @@ export {
   taskWorktreePath,
 } from "./task-worktree.js";
 export type { TaskWorkspace } from "./types.js";
+export { CHECK_HOOKS, type CheckHook, userHookPath } from "./user-hooks.js";
 export {
   type KeptLink,
   openVerifyCheckout,

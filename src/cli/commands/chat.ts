@@ -4,12 +4,8 @@ import { IntakeSession } from "../../lanes/intake/session.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { assertGitRepo } from "../../workspace/index.js";
 import type { CliIO } from "../io.js";
-import {
-  addModelLimitOptions,
-  type ModelLimitFlags,
-  modelLimitsFromFlags,
-  positiveSeconds,
-} from "./limit-flags.js";
+import { commandConfig } from "./command-config.js";
+import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
 
 interface ChatFlags extends ModelLimitFlags {
   repo?: string;
@@ -53,13 +49,16 @@ export function registerChat(program: Command, io: CliIO): void {
       "limit per seam/regression test run (default: $DEVFLOW_TEST_TIMEOUT, else 300)",
       positiveSeconds("--test-timeout"),
     );
-  addModelLimitOptions(command).action(async (flags: ChatFlags) => {
-    io.setExitCode(await chatAction(flags, io));
+  addModelLimitOptions(command).action(async (flags: ChatFlags, cmd: Command) => {
+    io.setExitCode(await chatAction(flags, io, cmd));
   });
 }
 
-async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
+async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<number> {
   const repo = await assertGitRepo(flags.repo ?? process.cwd());
+  // Defaults < user file < repo file < env < flags (ADR 0047).
+  const { runSettings } = await import("../../config/index.js");
+  const config = runSettings((await commandConfig(cmd, repo)).values, process.env);
   if (flags.list) {
     const { repoRoot, threads } = await IntakeSession.listThreads(repo);
     if (flags.json) io.out(`${JSON.stringify({ type: "threads", repo: repoRoot, threads })}\n`);
@@ -74,8 +73,9 @@ async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
   if (flags.thread) await IntakeSession.assertThread(repo, flags.thread);
   const gateway = createModelGateway({
     mode: flags.replay ? "replay" : flags.record ? "record" : "live",
-    model: flags.model,
-    ...modelLimitsFromFlags(flags),
+    model: config.model,
+    ...config.modelLimits,
+    env: config.env,
     ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
   });
   try {
@@ -85,14 +85,9 @@ async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
       yes: Boolean(flags.yes),
       json: Boolean(flags.json),
       gateway,
-      coder: flags.coder,
-      model: flags.model,
-      lane: {
-        ...(flags.testCmd ? { testCommand: flags.testCmd } : {}),
-        ...(flags.testTimeout === undefined
-          ? {}
-          : { commandTimeoutMs: Math.round(flags.testTimeout * 1000) }),
-      },
+      coder: config.coder,
+      model: config.model,
+      lane: { ...config.lane, ...(flags.testCmd ? { testCommand: flags.testCmd } : {}) },
       input: process.stdin,
       output: process.stdout,
       terminal: Boolean(process.stdin.isTTY) && !flags.json,

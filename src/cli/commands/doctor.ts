@@ -6,9 +6,11 @@ import { DEFAULT_MODEL } from "../../models/create-gateway.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { commandConfig } from "./command-config.js";
 
 interface DoctorFlags {
   json?: boolean;
+  repo?: string;
   coder: string;
   model: string;
   timeout: number;
@@ -40,16 +42,28 @@ export function registerDoctor(program: Command, io: CliIO): void {
       positiveSeconds,
       DEFAULT_ENDPOINT_TIMEOUT_MS / 1000,
     )
+    .option("-r, --repo <path>", "the repository whose config file counts (default: the current one)")
     .option("--json", "one JSON object on stdout instead of the table")
-    .action(async (flags: DoctorFlags) => {
+    .action(async (flags: DoctorFlags, cmd: Command) => {
+      // The effective config and where each value came from (ADR 0047); the checks use it.
+      const { configReport, renderConfig, runSettings } = await import("../../config/index.js");
+      const config = await commandConfig(cmd, flags.repo ?? process.cwd(), ["timeout"]);
+      const settings = runSettings(config.values, process.env);
       const report = await runDoctor({
-        coder: flags.coder,
-        model: flags.model,
+        coder: settings.coder,
+        model: settings.model,
         endpointTimeoutMs: flags.timeout * 1000,
+        env: settings.env,
       });
       // Keys never appear in the report by construction; servers' error bodies are redacted too.
       const redact = createRedactor(secretsFromEnv(process.env));
-      io.out(redact(flags.json ? `${JSON.stringify(report)}\n` : renderDoctorReport(report)));
+      io.out(
+        redact(
+          flags.json
+            ? `${JSON.stringify({ ...report, config: configReport(config) })}\n`
+            : `${renderDoctorReport(report)}\n${renderConfig(config)}`,
+        ),
+      );
       io.setExitCode(report.ready ? EXIT.completed : EXIT.usage);
     });
 }

@@ -7,12 +7,8 @@ import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
-import {
-  addModelLimitOptions,
-  type ModelLimitFlags,
-  modelLimitsFromFlags,
-  positiveSeconds,
-} from "./limit-flags.js";
+import { commandConfig } from "./command-config.js";
+import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
 
 interface IterateFlags extends ModelLimitFlags {
   repo?: string;
@@ -98,12 +94,12 @@ export function registerIterate(program: Command, io: CliIO): void {
       "largest request taken (default: $DEVFLOW_MAX_REQUEST_BYTES, else 65536)",
       positiveInt("--max-request-bytes"),
     );
-  addModelLimitOptions(command).action(async (words: string[], flags: IterateFlags) => {
-    io.setExitCode(await iterateAction(words.join(" "), flags, io));
+  addModelLimitOptions(command).action(async (words: string[], flags: IterateFlags, cmd: Command) => {
+    io.setExitCode(await iterateAction(words.join(" "), flags, io, cmd));
   });
 }
 
-async function iterateAction(request: string, flags: IterateFlags, io: CliIO): Promise<number> {
+async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cmd: Command): Promise<number> {
   const interactive = io.isTTY && !flags.yes && !flags.json;
   if (!request.trim() && !flags.resume) {
     throw new DevflowError(
@@ -114,6 +110,10 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
   if (flags.resume && !flags.taskId && !request.trim())
     throw new DevflowError("BAD_OPTION", "--resume needs --task-id <id> (or the original request)");
   const repo = flags.repo ?? (await defaultRepo(interactive));
+  // Defaults < user file < repo file < env < flags (ADR 0047); a URL's config is never read.
+  const { isGitUrl } = await import("../../workspace/git-url.js");
+  const { runSettings } = await import("../../config/index.js");
+  const config = runSettings((await commandConfig(cmd, isGitUrl(repo) ? null : repo)).values, process.env);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
@@ -122,23 +122,14 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
     const lane = iterateLane({
       repo,
       baseDir: flags.baseDir,
-      model: flags.model,
-      coder: flags.coder,
-      modelLimits: modelLimitsFromFlags(flags),
-      ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
+      model: config.model,
+      coder: config.coder,
+      modelLimits: config.modelLimits,
+      maxRequestBytes: config.maxRequestBytes,
+      env: config.env,
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
       ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
-      lane: {
-        maxJudgeAttempts: flags.maxIterations,
-        maxEscalations: flags.maxEscalations,
-        baseTimeoutMs: flags.timeout * 1000,
-        testCommand: flags.testCmd ?? null,
-        seamRuns: flags.seamRuns,
-        coderModel: flags.coderModel ?? null,
-        ...(flags.testTimeout === undefined
-          ? {}
-          : { commandTimeoutMs: Math.round(flags.testTimeout * 1000) }),
-      },
+      lane: { ...config.lane, testCommand: flags.testCmd ?? null },
       onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
       interactive,
       signal: controller.signal,

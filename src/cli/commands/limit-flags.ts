@@ -1,6 +1,9 @@
 import { type Command, InvalidArgumentError } from "commander";
 
-/** The model-endpoint limit flags every command that calls a model takes (route, iterate, chat). */
+/**
+ * The model-endpoint limit flags every command that calls a model takes (route, iterate, chat).
+ * Their values reach the gateway through the resolved config (command-config.ts, ADR 0047).
+ */
 export interface ModelLimitFlags {
   modelTimeout?: number;
   modelBudget?: number;
@@ -38,17 +41,4 @@ export function addModelLimitOptions(command: Command): Command {
       "retries of a 429/5xx/reset/stall per model call (default: $DEVFLOW_MODEL_RETRIES, else 2)",
       retryCount,
     );
-}
-
-/** The flags as createModelGateway options; unset flags fall through to the environment, then the defaults. */
-export function modelLimitsFromFlags(flags: ModelLimitFlags): {
-  timeoutMs?: number;
-  budgetMs?: number;
-  maxRetries?: number;
-} {
-  return {
-    ...(flags.modelTimeout === undefined ? {} : { timeoutMs: Math.round(flags.modelTimeout * 1000) }),
-    ...(flags.modelBudget === undefined ? {} : { budgetMs: Math.round(flags.modelBudget * 1000) }),
-    ...(flags.modelRetries === undefined ? {} : { maxRetries: flags.modelRetries }),
-  };
 }

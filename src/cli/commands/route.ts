@@ -1,10 +1,11 @@
 import { type Command, Option } from "commander";
 import { routeMessage } from "../../agents/router/router.js";
 import { DevflowError } from "../../errors/index.js";
-import { assertRequestSize, maxRequestBytes } from "../../lanes/request-size.js";
+import { assertRequestSize } from "../../lanes/request-size.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import type { CliIO } from "../io.js";
-import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
+import { commandConfig } from "./command-config.js";
+import { addModelLimitOptions, type ModelLimitFlags } from "./limit-flags.js";
 
 interface RouteFlags extends ModelLimitFlags {
   model: string;
@@ -25,18 +26,22 @@ export function registerRoute(program: Command, io: CliIO): void {
     )
     .option("--record <cassette>", "call the live model and save its answer as a cassette")
     .option("--json", "print the decision as one JSON object");
-  addModelLimitOptions(command).action(async (words: string[], flags: RouteFlags) => {
+  addModelLimitOptions(command).action(async (words: string[], flags: RouteFlags, cmd: Command) => {
     const message = words.join(" ").trim();
     if (!message)
       throw new DevflowError(
         "REQUEST_EMPTY",
         'the message is empty: devflow route "what you would say in the chat"',
       );
-    assertRequestSize(message, maxRequestBytes(undefined, process.env));
+    // Defaults < user file < repo file (the current checkout's) < env < flags (ADR 0047).
+    const { runSettings } = await import("../../config/index.js");
+    const config = runSettings((await commandConfig(cmd, process.cwd())).values, process.env);
+    assertRequestSize(message, config.maxRequestBytes);
     const gateway = createModelGateway({
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
-      model: flags.model,
-      ...modelLimitsFromFlags(flags),
+      model: config.model,
+      ...config.modelLimits,
+      env: config.env,
       ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
     });
     const decision = await routeMessage({ gateway, message, priorTurns: [] });

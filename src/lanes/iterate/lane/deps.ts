@@ -20,6 +20,10 @@ export interface LaneOptions {
   interactive: boolean;
   /** Model name handed to the coder backend, when it takes one. */
   coderModel: string | null;
+  /** Author of devflow's commit on the task branch (config commit.author_*, ADR 0047); default devflow. */
+  commitAuthor?: { name: string; email: string };
+  /** Run the user's pre-commit/commit-msg hooks as checks before committing (config commit.hooks, ADR 0047). */
+  commitHooks?: boolean;
 }
 
 /** What the user is asked before the first coder run of a task (chat without --yes). */

@@ -10,6 +10,7 @@ import {
   diffTrees,
   snapshotTree,
 } from "../../../workspace/index.js";
+import { commitHookRefusal } from "../lane/commit-hooks.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate } from "../lane/run-record.js";
 import { salvageNote } from "../salvage.js";
@@ -52,15 +53,29 @@ export const commit: NodeBody = async (state, deps) => {
   // Not a gate caveat (every check ran on the change): a recorded fact about the coder (ADR 0026).
   const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
   const salvaged = report ? salvageNote(report) : null;
+  const message = `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\n${salvaged ? `Coder: ${salvaged}.\n` : ""}Artifacts: ${taskDirLabel(state.taskId)}/`;
+  // The user's own config can have their pre-commit/commit-msg hooks check the commit (ADR 0047).
+  const hookRefusal = deps.options.commitHooks
+    ? await commitHookRefusal(state, deps, verified, message, deps.store.attemptDir(attemptId))
+    : null;
+  if (hookRefusal) {
+    await terminate(deps.store, deps.gateway, {
+      verdict: "blocked",
+      reason: hookRefusal,
+      branch: state.branch,
+    });
+    return { line: hookRefusal, ok: false, runState: "blocked" };
+  }
   let sha: string | null;
   try {
     sha = await commitOnTaskBranch({
+      ...(deps.options.commitAuthor ? { author: deps.options.commitAuthor } : {}),
       repoRoot: state.repoRoot,
       worktree: state.worktree,
       taskId: state.taskId,
       expectedHead: expected,
       tree: verified,
-      message: `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\n${salvaged ? `Coder: ${salvaged}.\n` : ""}Artifacts: ${taskDirLabel(state.taskId)}/`,
+      message,
     });
   } catch (error) {
     // COMMIT_REFUSED: the verified objects failed the integrity check on their way into the user's repository.

@@ -173,6 +173,7 @@ export const gate: NodeBody = async (state, deps) => {
   );
   // Keep the work on the branch, clearly labelled as not verified: the tree the verifiers judged.
   const commit = await commitOnTaskBranch({
+    ...(deps.options.commitAuthor ? { author: deps.options.commitAuthor } : {}),
     repoRoot: state.repoRoot,
     worktree: state.worktree,
     taskId: state.taskId,
