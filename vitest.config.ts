@@ -1,4 +1,11 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+// The tests must not read the developer's own ~/.config/devflow/config.json (ADR 0047): every
+// worker sees an empty config dir unless a test points XDG_CONFIG_HOME / DEVFLOW_CONFIG elsewhere.
+const emptyConfigHome = mkdtempSync(join(tmpdir(), "devflow-test-xdg-"));
 
 export default defineConfig({
   test: {
@@ -7,5 +14,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests spawn real git and child processes; two cores are shared between workers.
     pool: "forks",
+    env: { XDG_CONFIG_HOME: emptyConfigHome, DEVFLOW_CONFIG: "" },
   },
 });
