@@ -50,3 +50,9 @@ export {
   type VerifyCheckoutRequest,
 } from "./verify-checkout.js";
 export { type AdoptedCheckout, adoptVerifyCheckout } from "./verify-checkout-adopt.js";
+export {
+  type CheckoutRemoval,
+  deleteTaskBranch,
+  listTaskBranches,
+  removeTaskCheckout,
+} from "./task-branches.js";
