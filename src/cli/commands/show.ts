@@ -36,7 +36,7 @@ export function registerShow(program: Command, io: CliIO): void {
       const lines = [row("task", `${d.id}${d.title ? `: ${d.title}` : ""}`)];
       if (d.request) lines.push(row("request", d.request));
       lines.push(row(d.finished ? "verdict" : "state", `${d.state}${d.reason ? `: ${d.reason}` : ""}`));
-      if (d.state === "interrupted")
+      if (!d.finished && d.state !== "running")
         lines.push(row("", `continue it: devflow iterate --resume --task-id ${d.id}`));
       lines.push(
         row(

@@ -15,8 +15,9 @@ import { diskUsage } from "./disk-usage.js";
 
 /**
  * What a task is now: its verdict when it finished; `running` while a devflow process holds its
- * lock or a process it recorded in its group ledger lives; `interrupted` when it stopped without a
- * verdict (a crash, Ctrl-C, a kill: `--resume` continues it); `unreadable` when its run record
+ * lock or a process it recorded in its group ledger lives; `needs_more_context` without a verdict
+ * while it waits for answers; `interrupted` when it stopped without a verdict (a crash, Ctrl-C, a
+ * kill: `--resume` continues it); `unreadable` when its run record
  * cannot be read (or was never written: a setup that died before it).
  */
 export type TaskState = Terminal["verdict"] | "running" | "interrupted" | "unreadable";
@@ -73,7 +74,9 @@ export async function readTaskEntry(
     ? "running"
     : run === null
       ? "unreadable"
-      : (run.terminal?.verdict ?? "interrupted");
+      : (run.terminal?.verdict ??
+        // Paused at a question (an interactive driver asked and nobody answered yet).
+        (run.run_state === "needs_more_context" ? "needs_more_context" : "interrupted"));
   const paths = {
     artifacts,
     worktree: taskWorktreePath(repoRoot, id),
