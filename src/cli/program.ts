@@ -1,11 +1,14 @@
 import { Command, CommanderError } from "commander";
 import { redact } from "../util/redact.js";
 import { registerChat } from "./commands/chat.js";
+import { registerClean } from "./commands/clean.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerIterate } from "./commands/iterate.js";
 import { registerPlayground } from "./commands/playground.js";
 import { registerRoute } from "./commands/route.js";
+import { registerRuns } from "./commands/runs.js";
+import { registerShow } from "./commands/show.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
 import { reportError } from "./report-error.js";
@@ -24,6 +27,9 @@ export function buildProgram(io: CliIO): Command {
   registerChat(program, io);
   registerRoute(program, io);
   registerPlayground(program, io);
+  registerRuns(program, io);
+  registerShow(program, io);
+  registerClean(program, io);
   return program;
 }
 

@@ -1,18 +1,26 @@
 import type { IterateResult } from "../lanes/outcome.js";
 import { caveatLines, passedVerifiers } from "../verify/index.js";
+import type { TakeResult } from "./take-result.js";
+import { takeResultLines } from "./take-result.js";
+
+/** What the CLI did after the run: whether it kept the coder's checkout, how to take the result. */
+export interface RunEnding {
+  worktreeKept: boolean;
+  takeResult: TakeResult | null;
+}
 
 /**
  * The closing summary a person reads: verdict, branch, where the evidence is, what it cost, and,
  * when a gate decided the run, what it checked and what it did not (its caveats).
  */
-export function renderSummary(r: IterateResult): string {
+export function renderSummary(r: IterateResult, ending?: RunEnding): string {
   const t = r.terminal;
   const usage = r.usage.total;
   const rows: [string, string][] = [
     ["verdict", t.verdict],
     ["reason", t.reason],
     ["branch", t.branch ? `${t.branch}${t.commit ? ` @ ${t.commit.slice(0, 10)}` : ""}` : r.branch],
-    ["worktree", r.worktree],
+    ["worktree", ending?.worktreeKept === false ? "removed (--keep-worktree keeps it)" : r.worktree],
     ["artifacts", r.artifactDir],
     ["attempts", String(r.attempts)],
     [
@@ -25,6 +33,7 @@ export function renderSummary(r: IterateResult): string {
   const caveats = t.gate ? caveatLines(t.gate) : [];
   if (caveats.length) lines.push("not checked", ...caveats.map((c) => `  - ${c}`));
   if (t.questions.length) lines.push("questions", ...t.questions.map((q) => `  - ${q}`));
+  if (ending?.takeResult) lines.push(...takeResultLines(ending.takeResult));
   return `${lines.join("\n")}\n`;
 }
 

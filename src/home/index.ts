@@ -12,6 +12,7 @@ export {
   type RecordLane,
   recordFileLabel,
   recordRoot,
+  repoRootOfTaskDir,
   statePath,
   taskDir,
   taskDirLabel,

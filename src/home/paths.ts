@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { assertTaskId, isTaskId } from "./task-id.js";
 
 /**
@@ -92,6 +92,9 @@ export const taskDirLabel = (taskId: string): string => join(DEVFLOW_DIR, "itera
 
 /** `<repo>/.devflow/iterate/<task id>/`: the task's artifact dir. The id is checked first. */
 export const taskDir = (repoRoot: string, taskId: string): string => join(repoRoot, taskDirLabel(taskId));
+
+/** The repository a task dir (`<repo>/.devflow/iterate/<task id>`) belongs to: the inverse of taskDir. */
+export const repoRootOfTaskDir = (artifactDir: string): string => resolve(artifactDir, "..", "..", "..");
 
 /**
  * `<repo>/.devflow/iterate/<task id>/process-groups/`: one record per child process group a run of

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { groupIsAlive, signalGroup } from "./process-group.js";
+import { groupIsAlive, processIsRunning, signalGroup } from "./process-group.js";
 
 /**
  * The process groups a run started, recorded on disk before devflow waits on them (ADR 0033). A
@@ -49,6 +49,24 @@ export function recordGroup(pgid: number, command: string): string | null {
 /** Removes a record once its group is gone. */
 export function forgetGroup(file: string | null): void {
   if (file) rmSync(file, { force: true });
+}
+
+/**
+ * Whether a devflow process that recorded a group in `dir` still runs: the ledger's half of "is
+ * this task live" (the task lock is the other). A recycled pid makes it say yes, the safe side for
+ * `devflow clean`, which must never touch a live run.
+ */
+export function ledgerHasLiveRun(dir: string): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).filter((e) => /^\d+\.json$/.test(e));
+  } catch {
+    return false;
+  }
+  return entries.some((entry) => {
+    const record = readRecord(join(dir, entry));
+    return record !== null && record.devflow_pid > 1 && processIsRunning(record.devflow_pid);
+  });
 }
 
 export interface SweptGroup {

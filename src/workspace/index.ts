@@ -33,6 +33,12 @@ export { type RepoMapOptions, repoMap } from "./repo-map.js";
 export { changedFiles, diffTrees, ignoredOutsideSnapshot, snapshotTree, type TreeDiff } from "./snapshot.js";
 export { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 export {
+  type CheckoutRemoval,
+  deleteTaskBranch,
+  listTaskBranches,
+  removeTaskCheckout,
+} from "./task-branches.js";
+export {
   createTaskWorktree,
   openTaskWorktree,
   removeTaskWorktree,

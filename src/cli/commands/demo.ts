@@ -1,8 +1,11 @@
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Command } from "commander";
 import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
 import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "../../fixtures/demo.js";
 import { runIterate } from "../../lanes/iterate/run.js";
 import { exitCodeFor } from "../exit-codes.js";
+import { endingFields, finishRun } from "../finish-run.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
@@ -10,33 +13,53 @@ import { renderSummary } from "../summary.js";
 /**
  * The built-in demo: the whole iterate lane on the bundled csv-import sample with a replayed model
  * and a scripted coder whose first attempt is a near miss. Offline, deterministic, real artifacts.
+ * The sample repo it makes in a temp dir is removed at the end (issue 11: every demo left one)
+ * unless `--keep` or `--dir` asks to look at it afterwards.
  */
 export function registerDemo(program: Command, io: CliIO): void {
   program
     .command("demo")
     .description("run the iterate lane end to end on a bundled sample repo (offline, replayed model)")
-    .option("--dir <path>", "where to create the sample repo (default: a new temp dir)")
+    .option("--dir <path>", "where to create the sample repo (kept; default: a temp dir, removed at the end)")
+    .option("--keep", "keep the temp dir with the sample repo, its branch and artifacts, to look at")
     .option("--json", "one JSON event per line on stdout")
-    .action(async (flags: { dir?: string; json?: boolean }) => {
+    .action(async (flags: { dir?: string; keep?: boolean; json?: boolean }) => {
       const repo = createFixtureRepo(DEMO_FIXTURE, flags.dir);
+      // createFixtureRepo puts the sample in a fresh `devflow-XXXX/` of the temp dir: that is what goes.
+      const tempDir = flags.dir ? null : dirname(repo);
+      const keep = Boolean(flags.keep) || tempDir === null;
       io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
-      const outcome = await runIterate({
-        request: DEMO_REQUEST,
-        repo,
-        baseDir: ".",
-        resume: false,
-        model: "gpt-4.1-mini",
-        coder: `command:node ${JSON.stringify(DEMO_CODER_SCRIPT)}`,
-        mode: "replay",
-        cassettePath: DEMO_CASSETTE,
-        lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
-        onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
-      });
-      // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
-      if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
-      const { result } = outcome;
-      if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
-      else io.err(`\n${renderSummary(result)}`);
-      io.setExitCode(exitCodeFor(result.terminal.verdict));
+      try {
+        const outcome = await runIterate({
+          request: DEMO_REQUEST,
+          repo,
+          baseDir: ".",
+          resume: false,
+          model: "gpt-4.1-mini",
+          coder: `command:node ${JSON.stringify(DEMO_CODER_SCRIPT)}`,
+          mode: "replay",
+          cassettePath: DEMO_CASSETTE,
+          lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
+          onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
+        });
+        // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
+        if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
+        const { result } = outcome;
+        const ending = keep ? await finishRun(result, false) : null;
+        if (flags.json)
+          io.out(
+            `${JSON.stringify({ type: "result", ...result, ...(ending ? endingFields(ending) : {}) })}\n`,
+          );
+        else io.err(`\n${renderSummary(result, ending ?? undefined)}`);
+        if (keep && !flags.json)
+          io.err(`\nThe sample repo is kept: ${repo} (cd there and try the lines above).\n`);
+        io.setExitCode(exitCodeFor(result.terminal.verdict));
+      } finally {
+        if (!keep && tempDir) {
+          rmSync(tempDir, { recursive: true, force: true });
+          if (!flags.json)
+            io.err(`\nRemoved the sample repo ${tempDir} (devflow demo --keep keeps it to look at).\n`);
+        }
+      }
     });
 }

@@ -4,6 +4,7 @@ import { DevflowError } from "../../errors/index.js";
 import { iterateLane } from "../../lanes/iterate/run.js";
 import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
+import { endingFields, finishRun } from "../finish-run.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
@@ -29,6 +30,7 @@ interface IterateFlags extends ModelLimitFlags {
   maxEscalations: number;
   testTimeout?: number;
   maxRequestBytes?: number;
+  keepWorktree?: boolean;
 }
 
 const positiveInt = (name: string) => (value: string) => {
@@ -65,6 +67,10 @@ export function registerIterate(program: Command, io: CliIO): void {
     .option("--record <cassette>", "call the live model and save its answers as a cassette")
     .option("--json", "one JSON event per line on stdout")
     .option("--yes", "never prompt")
+    .option(
+      "--keep-worktree",
+      "keep the coder's checkout of a finished task (default: removed; the branch stays)",
+    )
     .option("--test-cmd <command>", "regression test command (default: detected)")
     .option(
       "--seam-runs <N>",
@@ -154,8 +160,9 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cm
       return EXIT.blockedOrNeedsContext;
     }
     const { result } = outcome;
-    if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
-    else io.err(`\n${renderSummary(result)}`);
+    const ending = await finishRun(result, Boolean(flags.keepWorktree));
+    if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result, ...endingFields(ending) })}\n`);
+    else io.err(`\n${renderSummary(result, ending)}`);
     return exitCodeFor(result.terminal.verdict);
   } finally {
     process.off("SIGINT", stop);

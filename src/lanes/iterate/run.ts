@@ -49,6 +49,7 @@ import { lostCheckpointError } from "./lost-checkpoint.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
 import { type SweepReport, sweepDeadRuns } from "./sweep.js";
+import { finishedWithoutCheckout } from "./tasks/recorded-outcome.js";
 import { UserRepoCheck } from "./user-repo-check.js";
 
 /** How the iterate lane runs, whichever task it works on: one per CLI command or chat message. */
@@ -164,6 +165,8 @@ async function runTask(
       `no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`,
     );
   }
+  const done = start.resume ? await finishedWithoutCheckout(located.repoRoot, taskId, gateway) : null;
+  if (done) return done;
   if (!start.resume && taskDirTaken(located.repoRoot, taskId)) {
     throw new DevflowError(
       "TASK_EXISTS",

@@ -66,19 +66,23 @@ function hasRecords(dir: string): boolean {
 }
 
 function removeDeadScratchDirs(): string[] {
+  const dead = deadScratchDirs();
+  for (const dir of dead) rmSync(dir, { recursive: true, force: true });
+  return dead;
+}
+
+/** Coder scratch dirs under the OS temp dir whose devflow process is gone (`devflow clean` removes them too). */
+export function deadScratchDirs(): string[] {
   let entries: string[];
   try {
     entries = readdirSync(tmpdir()).filter((e) => e.startsWith(SCRATCH_PREFIX));
   } catch {
     return [];
   }
-  const removed: string[] = [];
-  for (const entry of entries) {
-    const owner = Number(/^devflow-scratch-(\d+)-/.exec(entry)?.[1] ?? "0");
-    if (owner <= 1 || processIsRunning(owner)) continue;
-    const dir = join(tmpdir(), entry);
-    rmSync(dir, { recursive: true, force: true });
-    removed.push(dir);
-  }
-  return removed;
+  return entries
+    .filter((entry) => {
+      const owner = Number(/^devflow-scratch-(\d+)-/.exec(entry)?.[1] ?? "0");
+      return owner > 1 && !processIsRunning(owner);
+    })
+    .map((entry) => join(tmpdir(), entry));
 }

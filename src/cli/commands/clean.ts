@@ -1,0 +1,94 @@
+import { relative } from "node:path";
+import type { Command } from "commander";
+import type { CliIO } from "../io.js";
+import { formatBytes, taskRepo } from "../task-repo.js";
+
+interface CleanFlags {
+  repo?: string;
+  task?: string;
+  olderThan?: string;
+  failed?: boolean;
+  branches?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** `devflow clean`: removes what finished tasks left (never a live one's, never the user's checkout). */
+export function registerClean(program: Command, io: CliIO): void {
+  program
+    .command("clean")
+    .description(
+      "remove finished tasks' checkouts, verification checkouts, artifacts and scratch dirs (never a running task's)",
+    )
+    .option("-r, --repo <path>", "repository (default: the current repo)")
+    .option("--task <id>", "this task only (with --branches, its branch too, even a completed one's)")
+    .option("--older-than <duration>", "tasks idle for longer than this (7d, 12h, 30m)")
+    .option("--failed", "tasks that did not complete: blocked, exhausted, needs_more_context, interrupted")
+    .option("--branches", "also delete their devflow/<id> branches (a completed task's only with --task)")
+    .option("--dry-run", "say what would be removed, remove nothing")
+    .option("--json", "one JSON object on stdout")
+    .action(async (flags: CleanFlags) => {
+      const { DevflowError } = await import("../../errors/index.js");
+      if (flags.task !== undefined && (flags.olderThan !== undefined || flags.failed))
+        throw new DevflowError(
+          "BAD_OPTION",
+          "--task names one task: use it without --older-than or --failed",
+        );
+      const repoRoot = await taskRepo(flags.repo);
+      const { cleanTasks } = await import("../../lanes/iterate/tasks/clean.js");
+      const report = await cleanTasks(repoRoot, {
+        ...(flags.task === undefined ? {} : { taskId: flags.task }),
+        ...(flags.olderThan === undefined ? {} : { olderThanMs: await olderThanMs(flags.olderThan) }),
+        failed: Boolean(flags.failed),
+        branches: Boolean(flags.branches),
+        dryRun: Boolean(flags.dryRun),
+      });
+      if (flags.json) {
+        io.out(
+          `${JSON.stringify({
+            repo: repoRoot,
+            dry_run: report.dryRun,
+            cleaned: report.cleaned.map((c) => ({ ...c, freed_bytes: c.bytes, bytes: undefined })),
+            skipped: report.skipped,
+            scratch_dirs: report.scratchDirs,
+            freed_bytes: report.freedBytes,
+          })}\n`,
+        );
+        return;
+      }
+      const verb = report.dryRun ? "would remove" : "removed";
+      const lines: string[] = [];
+      for (const c of report.cleaned) {
+        const paths = c.removed.map((p) => relative(repoRoot, p)).join(", ") || "nothing on disk";
+        const branch =
+          c.branch.action === "deleted"
+            ? `branch ${c.branch.name} ${report.dryRun ? "would be " : ""}deleted`
+            : c.branch.action === "kept"
+              ? `branch ${c.branch.name} kept (${c.branch.why})`
+              : "no branch";
+        lines.push(`${verb} ${c.id} (${c.state}): ${paths}, ${formatBytes(c.bytes)}; ${branch}`);
+      }
+      for (const s of report.skipped) lines.push(`skipped ${s.id} (${s.state}): ${s.why}`);
+      if (report.scratchDirs.length)
+        lines.push(
+          `${verb} ${report.scratchDirs.length} scratch dir(s) of dead runs: ${report.scratchDirs.join(", ")}`,
+        );
+      if (lines.length === 0) lines.push("Nothing to clean.");
+      lines.push(`${report.dryRun ? "would free" : "freed"} ${formatBytes(report.freedBytes)}`);
+      io.out(`${lines.join("\n")}\n`);
+    });
+}
+
+/** `--older-than 7d`: a duration with a unit (parse-duration reads a bare number as milliseconds). */
+async function olderThanMs(value: string): Promise<number> {
+  const { default: parseDuration } = await import("parse-duration");
+  const ms = /[a-z]/i.test(value) ? parseDuration(value) : null;
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms <= 0) {
+    const { DevflowError } = await import("../../errors/index.js");
+    throw new DevflowError(
+      "BAD_OPTION",
+      `--older-than "${value}" is not a duration: use a number with a unit, e.g. 7d, 12h, 30m`,
+    );
+  }
+  return ms;
+}

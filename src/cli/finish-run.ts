@@ -1,0 +1,26 @@
+import type { IterateResult } from "../lanes/outcome.js";
+import type { RunEnding } from "./summary.js";
+import { takeResultCommands } from "./take-result.js";
+
+/**
+ * After a run that finished (any verdict): removes the coder's checkout unless `keepWorktree`
+ * (the result is on the branch, the evidence in the artifacts) and works out how to take the
+ * result. A paused task never gets here: it keeps its checkout for `--resume`.
+ */
+export async function finishRun(result: IterateResult, keepWorktree: boolean): Promise<RunEnding> {
+  let worktreeKept = true;
+  if (!keepWorktree) {
+    const { removeFinishedWorktree } = await import("../lanes/iterate/tasks/finish-worktree.js");
+    worktreeKept = !(await removeFinishedWorktree(result.artifactDir, result.taskId));
+  }
+  return { worktreeKept, takeResult: takeResultCommands(result.terminal) };
+}
+
+/**
+ * The fields this adds to `--json`'s result line: `take_result` ({merge, review} after completed,
+ * else null) and `worktree_kept`.
+ */
+export const endingFields = (ending: RunEnding) => ({
+  take_result: ending.takeResult,
+  worktree_kept: ending.worktreeKept,
+});
