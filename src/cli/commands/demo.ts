@@ -3,23 +3,27 @@ import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
 import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "../../fixtures/demo.js";
 import { runIterate } from "../../lanes/iterate/run.js";
 import { exitCodeFor } from "../exit-codes.js";
+import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { humanProgress, jsonProgress } from "../progress.js";
+import { jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
+import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
+import { summaryStyle } from "./summary-style.js";
 
 /**
  * The built-in demo: the whole iterate lane on the bundled csv-import sample with a replayed model
  * and a scripted coder whose first attempt is a near miss. Offline, deterministic, real artifacts.
  */
 export function registerDemo(program: Command, io: CliIO): void {
-  program
-    .command("demo")
+  addOutputOptions(program.command("demo"))
     .description("run the iterate lane end to end on a bundled sample repo (offline, replayed model)")
     .option("--dir <path>", "where to create the sample repo (default: a new temp dir)")
     .option("--json", "one JSON event per line on stdout")
-    .action(async (flags: { dir?: string; json?: boolean }) => {
+    .action(async (flags: { dir?: string; json?: boolean } & OutputFlags) => {
+      const output = outputSettings(flags, io);
+      const human = flags.json ? null : humanProgress(io, output);
       const repo = createFixtureRepo(DEMO_FIXTURE, flags.dir);
-      io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
+      if (output.verbosity !== "quiet") io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
       const outcome = await runIterate({
         request: DEMO_REQUEST,
         repo,
@@ -30,13 +34,13 @@ export function registerDemo(program: Command, io: CliIO): void {
         mode: "replay",
         cassettePath: DEMO_CASSETTE,
         lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
-        onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
-      });
+        onProgress: human?.sink ?? jsonProgress(io.out),
+      }).finally(() => human?.close());
       // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
       if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
       const { result } = outcome;
       if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
-      else io.err(`\n${renderSummary(result)}`);
+      else io.err(`\n${renderSummary(result, summaryStyle(io, output))}`);
       io.setExitCode(exitCodeFor(result.terminal.verdict));
     });
 }

@@ -4,8 +4,9 @@ import { DevflowError } from "../../errors/index.js";
 import { iterateLane } from "../../lanes/iterate/run.js";
 import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
+import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { humanProgress, jsonProgress } from "../progress.js";
+import { jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
 import {
   addModelLimitOptions,
@@ -13,8 +14,10 @@ import {
   modelLimitsFromFlags,
   positiveSeconds,
 } from "./limit-flags.js";
+import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
+import { summaryStyle } from "./summary-style.js";
 
-interface IterateFlags extends ModelLimitFlags {
+interface IterateFlags extends ModelLimitFlags, OutputFlags {
   repo?: string;
   baseDir: string;
   maxIterations: number;
@@ -98,7 +101,7 @@ export function registerIterate(program: Command, io: CliIO): void {
       "largest request taken (default: $DEVFLOW_MAX_REQUEST_BYTES, else 65536)",
       positiveInt("--max-request-bytes"),
     );
-  addModelLimitOptions(command).action(async (words: string[], flags: IterateFlags) => {
+  addOutputOptions(addModelLimitOptions(command)).action(async (words: string[], flags: IterateFlags) => {
     io.setExitCode(await iterateAction(words.join(" "), flags, io));
   });
 }
@@ -114,6 +117,8 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
   if (flags.resume && !flags.taskId && !request.trim())
     throw new DevflowError("BAD_OPTION", "--resume needs --task-id <id> (or the original request)");
   const repo = flags.repo ?? (await defaultRepo(interactive));
+  const output = outputSettings(flags, io);
+  const human = flags.json ? null : humanProgress(io, output);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
@@ -139,7 +144,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
           ? {}
           : { commandTimeoutMs: Math.round(flags.testTimeout * 1000) }),
       },
-      onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
+      onProgress: human?.sink ?? jsonProgress(io.out),
       interactive,
       signal: controller.signal,
     });
@@ -151,7 +156,10 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
     // The same loop the chat runs across messages: needs_answers → ask → resume the same task.
     const outcome = await answerLane(
       first,
-      async (q) => (interactive ? askQuestions(q, io) : null),
+      async (q) => {
+        human?.pause();
+        return interactive ? askQuestions(q, io) : null;
+      },
       lane.resume,
     );
     if (outcome.kind === "needs_answers") {
@@ -163,10 +171,12 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
       return EXIT.blockedOrNeedsContext;
     }
     const { result } = outcome;
+    human?.close();
     if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
-    else io.err(`\n${renderSummary(result)}`);
+    else io.err(`\n${renderSummary(result, summaryStyle(io, output))}`);
     return exitCodeFor(result.terminal.verdict);
   } finally {
+    human?.close();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
