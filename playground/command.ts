@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { allScenarios, findScenario, type ScenarioModule } from "../scenarios/index.js";
 import { DEFAULT_CODER, type PlaygroundCommand, type PlaygroundMode } from "../src/index.js";
-import { closingLine, progressLine, renderTable, writeReports } from "./report.js";
+import { closingLine, progressLine, provenanceLine, renderTable, writeReports } from "./report.js";
 import { runPlayground } from "./run-playground.js";
 import { CASSETTES_DIR } from "./run-scenario.js";
 import { messageOf } from "./runners/routing.js";
@@ -39,7 +39,7 @@ export const runPlaygroundCommand: PlaygroundCommand = async (flags, { io, asser
     io.err(`${timing}\n${closingLine(report)}\n`);
   } else {
     io.out(
-      `\n${renderTable(report)}\nreports: ${paths.json}, ${paths.markdown}\n${timing}\n${closingLine(report)}\n`,
+      `\n${renderTable(report)}\n${provenanceLine(report)}\nreports: ${paths.json}, ${paths.markdown}\n${timing}\n${closingLine(report)}\n`,
     );
   }
   return { kind: "graded", passed: report.passed, failed: report.failed };

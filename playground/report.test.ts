@@ -24,11 +24,13 @@ function result(name: string, ok: boolean): ScenarioResult {
     costUsd: 0.01,
     error: null,
     keptAt: ok ? null : "/tmp/devflow-x/cart-summary",
+    artifactDir: ok ? null : "/tmp/devflow-x/cart-summary/.devflow/iterate/t",
   };
 }
 
 const report: PlaygroundReport = {
   startedAt: "2026-01-01T00:00:00.000Z",
+  version: "9.9.9",
   mode: "replay",
   model: "gpt-4.1-mini",
   coder: "scripted (scenarios/coders)",
@@ -69,5 +71,30 @@ describe("playground report", () => {
     expect(md).toContain("| iterate_quick_change | iterator_loop | 2/3 | **fail** | 1.2s | 5000 |");
     expect(md).toContain("- ✗ stays_in_scope");
     expect(md).toContain("**1 passed, 1 failed**");
+  });
+
+  // Issue 11: report.md listed every check as a bare `✓ name` / `✗ name`, with the evidence in a
+  // separate notes list, no artifact path and no devflow version. Fixed in report.ts: each failed
+  // check carries its own evidence (expected/actual), passed ones fold into one line, and the
+  // run's paths and the version are shown.
+  it("playground report without evidence, paths or version: each failed check shows its evidence", () => {
+    const md = renderMarkdown(report);
+    expect(md).toContain("devflow 9.9.9 · replay · model gpt-4.1-mini");
+    expect(md).toContain("### iterate_quick_change: **fail** (2/3)");
+    expect(md).toContain("- ✗ stays_in_scope: attempt-001 changed src/cart.js");
+    expect(md).toContain("Passed: a, b.");
+    expect(md).not.toMatch(/^- ✓ /m);
+    expect(md).toContain("- artifacts: `/tmp/devflow-x/cart-summary/.devflow/iterate/t`");
+    const table = renderTable(report);
+    expect(table).toContain("  artifacts: /tmp/devflow-x/cart-summary/.devflow/iterate/t");
+    const silent = result("no_note", false);
+    silent.evaluation = {
+      ok: false,
+      notes: ["the evaluator crashed: boom"],
+      criteria: { seam_green: "fail" },
+    };
+    expect(renderTable({ ...report, results: [silent] })).toContain(
+      "  - seam_green: failed (no note)\n  - the evaluator crashed: boom",
+    );
   });
 });

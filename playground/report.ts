@@ -3,6 +3,49 @@ import { join } from "node:path";
 import type { PlaygroundReport, ScenarioResult } from "./run-playground.js";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+/** Longest evidence text per failed check in the reports; report.json keeps every note whole. */
+const MAX_EVIDENCE_CHARS = 600;
+
+const bounded = (text: string) =>
+  text.length > MAX_EVIDENCE_CHARS
+    ? `${text.slice(0, MAX_EVIDENCE_CHARS - 1)}… (all of it: report.json)`
+    : text;
+
+/** A failed criterion with its evidence: the grader notes that name it (`criterion: is X, expected Y`). */
+export interface FailedCheck {
+  criterion: string;
+  evidence: string[];
+}
+
+/**
+ * Each failed criterion of a scenario with the notes that explain it, and the notes that belong to
+ * no failed criterion (a crashed evaluator, context from passing checks).
+ */
+export function failedChecks(result: ScenarioResult): { failed: FailedCheck[]; other: string[] } {
+  const failedNames = Object.entries(result.evaluation.criteria)
+    .filter(([, v]) => v === "fail")
+    .map(([name]) => name);
+  const used = new Set<string>();
+  const failed = failedNames.map((criterion) => {
+    const evidence = result.evaluation.notes.filter((n) => n.startsWith(`${criterion}: `));
+    for (const n of evidence) used.add(n);
+    return { criterion, evidence: evidence.map((n) => n.slice(criterion.length + 2)) };
+  });
+  return { failed, other: result.evaluation.notes.filter((n) => !used.has(n)) };
+}
+
+/** Where a scenario's run can be inspected: the kept repo and its task's artifacts. */
+function pathLines(r: ScenarioResult): string[] {
+  return [
+    ...(r.artifactDir ? [`artifacts: ${r.artifactDir}`] : []),
+    ...(r.keptAt ? [`run kept at ${r.keptAt}`] : []),
+  ];
+}
+
+/** `devflow 0.1.0 · replay · model gpt-4.1-mini · coder …`: which devflow and setup produced a report. */
+export function provenanceLine(report: PlaygroundReport): string {
+  return `devflow ${report.version ?? "unknown"} · ${report.mode} · model ${report.model} · coder ${report.coder}`;
+}
 
 /** The closing line CI reads: exactly `N passed, N failed`. */
 export function closingLine(report: PlaygroundReport): string {
@@ -30,10 +73,20 @@ export function renderTable(report: PlaygroundReport): string {
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
   const failures = report.results
     .filter((r) => !r.ok)
-    .map(
-      (r) =>
-        `\n${r.name}:\n${r.evaluation.notes.map((n) => `  - ${n}`).join("\n")}${r.keptAt ? `\n  run kept at ${r.keptAt}` : ""}`,
-    );
+    .map((r) => {
+      const { failed, other } = failedChecks(r);
+      const evidence = failed.flatMap((f) =>
+        f.evidence.length
+          ? f.evidence.map((e) => `  - ${f.criterion}: ${bounded(e)}`)
+          : [`  - ${f.criterion}: failed (no note)`],
+      );
+      const lines = [
+        ...evidence,
+        ...other.map((n) => `  - ${bounded(n)}`),
+        ...pathLines(r).map((l) => `  ${l}`),
+      ];
+      return `\n${r.name}:\n${lines.join("\n")}`;
+    });
   const tail = failures.length ? `${failures.join("\n")}\n` : "";
   return `${[line(header), ...rows.map(line)].join("\n")}\n${tail}`;
 }
@@ -43,25 +96,33 @@ export function renderMarkdown(report: PlaygroundReport): string {
     (r) =>
       `| ${r.name} | ${r.group} | ${r.criteriaPassed}/${r.criteriaTotal} | ${r.ok ? "pass" : "**fail**"} | ${seconds(r.durationMs)} | ${r.tokens} |`,
   );
+  // Per scenario: the verdict, each failed check with its evidence, the passed ones in one line,
+  // where the run is (issue 11: a wall of bare check names helped nobody find why a scenario failed).
   const details = report.results.map((r) => {
-    const criteria = Object.entries(r.evaluation.criteria).map(
-      ([name, v]) => `- ${v === "pass" ? "✓" : "✗"} ${name}`,
+    const { failed, other } = failedChecks(r);
+    const passed = Object.entries(r.evaluation.criteria)
+      .filter(([, v]) => v === "pass")
+      .map(([name]) => name);
+    const failedLines = failed.map(
+      (f) =>
+        `- ✗ ${f.criterion}: ${f.evidence.length ? f.evidence.map(bounded).join("; ") : "failed (no note)"}`,
     );
-    const notes = r.evaluation.notes.map((n) => `- ${n}`);
     return [
-      `### ${r.name} (${r.ok ? "pass" : "fail"})`,
+      `### ${r.name}: ${r.ok ? "pass" : "**fail**"} (${r.criteriaPassed}/${r.criteriaTotal})`,
       "",
       r.description,
-      "",
-      ...criteria,
-      ...(notes.length ? ["", "Notes:", "", ...notes] : []),
-      ...(r.keptAt ? ["", `Run kept at \`${r.keptAt}\`.`] : []),
+      ...(failedLines.length ? ["", "Failed checks:", "", ...failedLines] : []),
+      ...(passed.length ? ["", `Passed: ${passed.join(", ")}.`] : []),
+      ...(other.length ? ["", "Notes:", "", ...other.map((n) => `- ${bounded(n)}`)] : []),
+      ...(pathLines(r).length
+        ? ["", ...pathLines(r).map((l) => `- ${l.replace(/(: | at )(.*)$/, "$1`$2`")}`)]
+        : []),
     ].join("\n");
   });
   return [
     "# devflow playground report",
     "",
-    `${report.startedAt} · mode ${report.mode} · model ${report.model} · coder ${report.coder} · concurrency ${report.concurrency} · ${seconds(report.durationMs)}`,
+    `${report.startedAt} · ${provenanceLine(report)} · concurrency ${report.concurrency} · ${seconds(report.durationMs)}`,
     "",
     "| scenario | group | criteria | verdict | time | tokens |",
     "| --- | --- | --- | --- | --- | --- |",

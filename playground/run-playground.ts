@@ -1,11 +1,12 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { grade } from "../evals/grade.js";
 import { refereeRun } from "../evals/referee/referee.js";
 import type { Check, Evaluation } from "../evals/types.js";
 import type { ScenarioModule } from "../scenarios/index.js";
 import type { ScenarioGroup, ScenarioKind } from "../scenarios/scenario.js";
+import { PACKAGE_ROOT } from "../src/index.js";
 import { mapBounded } from "./bounded-pool.js";
 import {
   type ExecuteOptions,
@@ -30,10 +31,14 @@ export interface ScenarioResult {
   error: string | null;
   /** The run's fixture repo, kept for inspection when the scenario failed or --keep was given. */
   keptAt: string | null;
+  /** The task's artifact dir (`<repo>/.devflow/iterate/<id>`) when the run was kept and reached the lane. */
+  artifactDir?: string | null;
 }
 
 export interface PlaygroundReport {
   startedAt: string;
+  /** The devflow version that ran the suite (package.json). */
+  version?: string;
   mode: PlaygroundMode;
   model: string;
   coder: string;
@@ -145,6 +150,7 @@ export async function runPlayground(opts: PlaygroundOptions): Promise<Playground
       costUsd: execution.usage.total.cost_usd,
       error: execution.run.error,
       keptAt: keep ? repo : null,
+      artifactDir: keep ? execution.run.taskDir : null,
     };
     opts.onResult?.(result);
     return result;
@@ -152,6 +158,7 @@ export async function runPlayground(opts: PlaygroundOptions): Promise<Playground
   const passed = results.filter((r) => r.ok).length;
   return {
     startedAt,
+    version: devflowVersion(),
     mode: opts.mode,
     model: opts.model,
     coder: opts.coder ?? "scripted (scenarios/coders)",
@@ -161,6 +168,18 @@ export async function runPlayground(opts: PlaygroundOptions): Promise<Playground
     failed: results.length - passed,
     results,
   };
+}
+
+/** package.json's version: a report says which devflow produced it. */
+function devflowVersion(): string {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
+    const version =
+      typeof pkg === "object" && pkg !== null ? (pkg as { version?: unknown }).version : undefined;
+    return typeof version === "string" ? version : "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 /** Removes the temp dir createFixtureRepo made for a run, and only such a dir. */

@@ -1,4 +1,5 @@
 import type { ProcessRunResult } from "../process/types.js";
+import { claudeActivity } from "./cli/activity.js";
 import { classifyErrorText, statusFromHttp, tail } from "./cli/classify.js";
 import { createCliBackend } from "./cli/cli-backend.js";
 import { hasAny } from "./cli/env.js";
@@ -190,6 +191,7 @@ export function interpretClaude(
 export function claudeSpec(options: ClaudeOptions = {}): CliBackendSpec {
   return {
     name: "claude",
+    activity: claudeActivity,
     binary: "claude",
     installHint: CLAUDE_INSTALL_HINT,
     authHint: CLAUDE_AUTH_HINT,

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProcessRunResult } from "../process/types.js";
+import { codexActivity } from "./cli/activity.js";
 import { classifyErrorText, tail } from "./cli/classify.js";
 import { createCliBackend } from "./cli/cli-backend.js";
 import { endpointBase, endpointKeyAvailable, endpointKeyEnv } from "./cli/endpoint.js";
@@ -191,6 +192,7 @@ export function codexSpec(options: CodexOptions = {}): CliBackendSpec {
   const endpoint = chatEndpoint ? undefined : options.endpoint;
   return {
     name: "codex",
+    activity: codexActivity,
     binary: "codex",
     ...(chatEndpoint
       ? {

@@ -5,6 +5,7 @@ import { baseEnv } from "../process/env.js";
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt, OMITTED_MARKER_LINE } from "../util/truncate.js";
+import { reportActivity } from "./activity.js";
 import {
   CODER_GROUP_FILE,
   type CoderBackend,
@@ -115,6 +116,8 @@ export function createCommandCoder(shellCommand: string): CoderBackend {
         ...(request.runMarker !== undefined ? { runMarker: request.runMarker } : {}),
         ...(request.mounts !== undefined ? { mounts: request.mounts } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
+        // No event stream: the command's latest stdout line is its activity (redacted by the runner).
+        ...(request.onActivity !== undefined ? { onStdoutLine: reportActivity(request.onActivity) } : {}),
       });
       return {
         ...outcome(run, request.timeoutMs),

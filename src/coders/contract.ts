@@ -1,6 +1,7 @@
 import type { CoderStatus } from "../artifacts/schemas/index.js";
 import { DevflowError, type ErrorCode, isDevflowError } from "../errors/index.js";
 import type { MountPlan } from "../process/mount-namespace.js";
+import type { CoderActivity } from "./activity.js";
 
 export interface CoderRunRequest {
   /** Full prompt text; backends pass it the way their CLI expects (file, stdin, argument). */
@@ -34,6 +35,12 @@ export interface CoderRunRequest {
    * process passes it to runProcess.
    */
   mounts?: MountPlan;
+  /**
+   * Called with a short line whenever the coder's event stream says what it is doing (a command,
+   * an edit, a message), for the live progress line. Display only: nothing decides from it, and a
+   * backend without an event stream may never call it.
+   */
+  onActivity?: CoderActivity;
 }
 
 export interface CoderUsage {

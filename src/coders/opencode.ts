@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { ProcessRunResult } from "../process/types.js";
+import { opencodeActivity } from "./cli/activity.js";
 import { classifyErrorText, statusFromHttp, tail } from "./cli/classify.js";
 import { createCliBackend } from "./cli/cli-backend.js";
 import { endpointBase, endpointKeyAvailable, endpointKeyEnv } from "./cli/endpoint.js";
@@ -173,6 +174,7 @@ export function opencodeSpec(options: OpencodeOptions = {}): CliBackendSpec {
   const endpoint = options.endpoint;
   return {
     name: "opencode",
+    activity: opencodeActivity,
     binary: "opencode",
     installHint: OPENCODE_INSTALL_HINT,
     authHint: OPENCODE_AUTH_HINT,

@@ -6,9 +6,12 @@ import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "..
 import { runIterate } from "../../lanes/iterate/run.js";
 import { exitCodeFor } from "../exit-codes.js";
 import { endingFields, finishRun } from "../finish-run.js";
+import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { humanProgress, jsonProgress } from "../progress.js";
+import { jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
+import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
+import { summaryStyle } from "./summary-style.js";
 
 /**
  * The built-in demo: the whole iterate lane on the bundled csv-import sample with a replayed model
@@ -17,18 +20,22 @@ import { renderSummary } from "../summary.js";
  * unless `--keep` or `--dir` asks to look at it afterwards.
  */
 export function registerDemo(program: Command, io: CliIO): void {
-  program
-    .command("demo")
+  addOutputOptions(program.command("demo"))
     .description("run the iterate lane end to end on a bundled sample repo (offline, replayed model)")
     .option("--dir <path>", "where to create the sample repo (kept; default: a temp dir, removed at the end)")
     .option("--keep", "keep the temp dir with the sample repo, its branch and artifacts, to look at")
     .option("--json", "one JSON event per line on stdout")
-    .action(async (flags: { dir?: string; keep?: boolean; json?: boolean }) => {
+    .action(async (flags: { dir?: string; keep?: boolean; json?: boolean } & OutputFlags) => {
+      const output = outputSettings(flags, io);
+      const human = flags.json ? null : humanProgress(io, output);
+      const say = (text: string) => {
+        if (!flags.json && output.verbosity !== "quiet") io.err(text);
+      };
       const repo = createFixtureRepo(DEMO_FIXTURE, flags.dir);
       // createFixtureRepo puts the sample in a fresh `devflow-XXXX/` of the temp dir: that is what goes.
       const tempDir = flags.dir ? null : dirname(repo);
       const keep = Boolean(flags.keep) || tempDir === null;
-      io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
+      say(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
       try {
         const outcome = await runIterate({
           request: DEMO_REQUEST,
@@ -40,8 +47,8 @@ export function registerDemo(program: Command, io: CliIO): void {
           mode: "replay",
           cassettePath: DEMO_CASSETTE,
           lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
-          onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
-        });
+          onProgress: human?.sink ?? jsonProgress(io.out),
+        }).finally(() => human?.close());
         // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
         if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
         const { result } = outcome;
@@ -50,15 +57,13 @@ export function registerDemo(program: Command, io: CliIO): void {
           io.out(
             `${JSON.stringify({ type: "result", ...result, ...(ending ? endingFields(ending) : {}) })}\n`,
           );
-        else io.err(`\n${renderSummary(result, ending ?? undefined)}`);
-        if (keep && !flags.json)
-          io.err(`\nThe sample repo is kept: ${repo} (cd there and try the lines above).\n`);
+        else io.err(`\n${renderSummary(result, summaryStyle(io, output), ending ?? undefined)}`);
+        if (keep) say(`\nThe sample repo is kept: ${repo} (cd there and try the lines above).\n`);
         io.setExitCode(exitCodeFor(result.terminal.verdict));
       } finally {
         if (!keep && tempDir) {
           rmSync(tempDir, { recursive: true, force: true });
-          if (!flags.json)
-            io.err(`\nRemoved the sample repo ${tempDir} (devflow demo --keep keeps it to look at).\n`);
+          say(`\nRemoved the sample repo ${tempDir} (devflow demo --keep keeps it to look at).\n`);
         }
       }
     });

@@ -5,13 +5,16 @@ import { iterateLane } from "../../lanes/iterate/run.js";
 import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { endingFields, finishRun } from "../finish-run.js";
+import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { humanProgress, jsonProgress } from "../progress.js";
+import { jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
+import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
+import { summaryStyle } from "./summary-style.js";
 
-interface IterateFlags extends ModelLimitFlags {
+interface IterateFlags extends ModelLimitFlags, OutputFlags {
   repo?: string;
   baseDir: string;
   maxIterations: number;
@@ -100,9 +103,11 @@ export function registerIterate(program: Command, io: CliIO): void {
       "largest request taken (default: $DEVFLOW_MAX_REQUEST_BYTES, else 65536)",
       positiveInt("--max-request-bytes"),
     );
-  addModelLimitOptions(command).action(async (words: string[], flags: IterateFlags, cmd: Command) => {
-    io.setExitCode(await iterateAction(words.join(" "), flags, io, cmd));
-  });
+  addOutputOptions(addModelLimitOptions(command)).action(
+    async (words: string[], flags: IterateFlags, cmd: Command) => {
+      io.setExitCode(await iterateAction(words.join(" "), flags, io, cmd));
+    },
+  );
 }
 
 async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cmd: Command): Promise<number> {
@@ -120,6 +125,8 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cm
   const { isGitUrl } = await import("../../workspace/git-url.js");
   const { runSettings } = await import("../../config/index.js");
   const config = runSettings((await commandConfig(cmd, isGitUrl(repo) ? null : repo)).values, process.env);
+  const output = outputSettings(flags, io);
+  const human = flags.json ? null : humanProgress(io, output);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
@@ -136,7 +143,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cm
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
       ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
       lane: { ...config.lane, testCommand: flags.testCmd ?? null },
-      onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
+      onProgress: human?.sink ?? jsonProgress(io.out),
       interactive,
       signal: controller.signal,
     });
@@ -148,7 +155,10 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cm
     // The same loop the chat runs across messages: needs_answers → ask → resume the same task.
     const outcome = await answerLane(
       first,
-      async (q) => (interactive ? askQuestions(q, io) : null),
+      async (q) => {
+        human?.pause();
+        return interactive ? askQuestions(q, io) : null;
+      },
       lane.resume,
     );
     if (outcome.kind === "needs_answers") {
@@ -160,11 +170,13 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cm
       return EXIT.blockedOrNeedsContext;
     }
     const { result } = outcome;
+    human?.close();
     const ending = await finishRun(result, Boolean(flags.keepWorktree));
     if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result, ...endingFields(ending) })}\n`);
-    else io.err(`\n${renderSummary(result, ending)}`);
+    else io.err(`\n${renderSummary(result, summaryStyle(io, output), ending)}`);
     return exitCodeFor(result.terminal.verdict);
   } finally {
+    human?.close();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }

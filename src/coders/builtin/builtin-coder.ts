@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import {
   type BuiltinLimits,
+  type CoderRunLog,
   DEFAULT_BUILTIN_LIMITS,
   runBuiltinCoderAgent,
 } from "../../agents/builtin-coder/index.js";
@@ -11,6 +12,7 @@ import type { ModelGateway } from "../../models/contract.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import { excerpt } from "../../util/truncate.js";
+import { reportActivity } from "../activity.js";
 import { TRANSCRIPT_FILE } from "../cli/cli-backend.js";
 import {
   type CoderBackend,
@@ -142,7 +144,7 @@ async function driveAgent(run: RunContext): Promise<CoderRunResult> {
     worktree: resolve(request.worktree),
     limits,
     signal,
-    log: transcript,
+    log: withActivity(transcript, request.onActivity),
     redact,
     // Commands the model runs are the coder's: confined like a CLI coder (ADR 0031).
     confinement: {
@@ -176,4 +178,25 @@ async function driveAgent(run: RunContext): Promise<CoderRunResult> {
     durationMs,
     usage: coderUsageSince(gateway, usageBefore),
   };
+}
+
+/** The agent's run log, also telling the live progress line which tools the model called (display only). */
+function withActivity(transcript: CoderTranscript, onActivity: CoderRunRequest["onActivity"]): CoderRunLog {
+  if (onActivity === undefined) return transcript;
+  const report = reportActivity(onActivity);
+  return {
+    assistant(answer) {
+      transcript.assistant(answer);
+      const calls = answer.toolCallList.map((c) => `${c.name}${toolArgument(c.args)}`);
+      report(calls.length ? calls.join("; ") : answer.text);
+    },
+    record: (entry) => transcript.record(entry),
+  };
+}
+
+/** The first string argument of a tool call (a path, a command), if any. */
+function toolArgument(args: unknown): string {
+  if (typeof args !== "object" || args === null) return "";
+  const first = Object.values(args).find((v) => typeof v === "string");
+  return typeof first === "string" ? ` ${first}` : "";
 }

@@ -72,4 +72,31 @@ describe("createCliBackend", () => {
     expect(seen).toContain("settings.json");
     expect(seen).not.toContain("EJ_RUNNER_PWD");
   });
+
+  it("passes the spec's reading of each stdout line to onActivity; a describer that throws changes nothing", async () => {
+    script(
+      "fake",
+      `echo '{"step":"$ npm test"}'; echo 'plain'; echo '{"step":"boom"}'; echo '{"step":"Edit a.ts"}'`,
+    );
+    const seen: string[] = [];
+    const spec: CliBackendSpec = {
+      ...scriptSpec("fake"),
+      activity: (line) => {
+        const step = (JSON.parse(line.startsWith("{") ? line : "{}") as { step?: string }).step ?? null;
+        if (step === "boom") throw new Error("describer broke");
+        return step;
+      },
+    };
+    const result = await createCliBackend(spec, { sourceEnv: source() }).run({
+      prompt: "p",
+      worktree: join(root, "wt"),
+      attemptDir: join(root, "attempt"),
+      scratchDir: join(root, "scratch"),
+      env: {},
+      timeoutMs: 30_000,
+      onActivity: (text) => seen.push(text),
+    });
+    expect(result.status).toBe("ok");
+    expect(seen).toEqual(["$ npm test", "Edit a.ts"]);
+  });
 });

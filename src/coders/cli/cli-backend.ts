@@ -6,6 +6,7 @@ import { runProcess } from "../../process/run-process.js";
 import type { ProcessRunResult } from "../../process/types.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import { registerSecret, secretEntriesFromEnv } from "../../util/secrets.js";
+import { reportActivity } from "../activity.js";
 import {
   CODER_GROUP_FILE,
   type CoderBackend,
@@ -176,6 +177,8 @@ class CliBackend implements CoderBackend {
       // they came from a source other than devflow's own environment: registered, every boundary knows them.
       for (const { name, value } of secretEntriesFromEnv(env)) registerSecret(name, value);
       const transcriptPath = join(request.attemptDir, TRANSCRIPT_FILE);
+      const activity = reportActivity(request.onActivity);
+      const activityOf = this.spec.activity;
       const run = await runProcess({
         command: binaryPath,
         args: prepared.args,
@@ -188,7 +191,11 @@ class CliBackend implements CoderBackend {
         confine: true,
         ...(request.runMarker !== undefined ? { runMarker: request.runMarker } : {}),
         ...(request.mounts !== undefined ? { mounts: request.mounts } : {}),
-        onStdoutLine: (line) => prepared.onStdoutLine(line),
+        onStdoutLine: (line) => {
+          prepared.onStdoutLine(line);
+          if (activityOf !== undefined && request.onActivity !== undefined)
+            activity(safely(activityOf, line));
+        },
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
         ...(this.options.maxOutputBytes !== undefined ? { maxOutputBytes: this.options.maxOutputBytes } : {}),
@@ -232,6 +239,15 @@ class CliBackend implements CoderBackend {
       durationMs: run.durationMs,
       usage: interpretation.usage,
     };
+  }
+}
+
+/** A describer that throws on an odd line shows nothing for it; it never fails the run. */
+function safely(activityOf: (line: string) => string | null, line: string): string | null {
+  try {
+    return activityOf(line);
+  } catch {
+    return null;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ProcessRunResult } from "../../process/types.js";
 import type { CoderBackend, CoderOutcome, CoderProbe, CoderUsage } from "../contract.js";
+import type { ActivityOf } from "./activity.js";
 
 /** Where a backend reads credentials and settings from; `process.env` unless a test injects one. */
 export type SourceEnv = Readonly<Record<string, string | undefined>>;
@@ -56,6 +57,8 @@ export interface CliBackendSpec {
   /** Variables that point the CLI at a config home (also used by probe's `--version`). */
   homeEnv(configHome: string): Record<string, string>;
   prepare(input: PrepareInput): PreparedInvocation;
+  /** For a CLI with an event stream: what a stdout line says the coder is doing (live progress only). */
+  activity?: ActivityOf;
 }
 
 /** probe() of a CLI backend: the contract's fields plus what `devflow doctor` also reports. */

@@ -16,7 +16,18 @@ export interface NodeReport {
   detail: Record<string, unknown>;
 }
 
-export type ProgressSink = (event: DevflowEvent, report: NodeReport) => void;
+/**
+ * What a live display may also want between node events (issue 11): where the artifacts are, that a
+ * coder run started (and where its transcript grows), and the coder's latest activity. Display
+ * only: nothing is recorded from it and --json's sink has none.
+ */
+export interface LiveProgress {
+  artifactDir?(dir: string): void;
+  coderStarted?(run: { attemptId: string; transcript: string; timeoutMs: number; run: number }): void;
+  coderActivity?(text: string): void;
+}
+
+export type ProgressSink = ((event: DevflowEvent, report: NodeReport) => void) & { live?: LiveProgress };
 
 /** Writes every node event to events.jsonl and forwards it to the progress sink (stderr line or --json). */
 export class Reporter {
@@ -24,10 +35,18 @@ export class Reporter {
     private readonly taskId: string,
     private readonly sink: ProgressSink,
     private store: ArtifactStore | null = null,
-  ) {}
+  ) {
+    if (store) sink.live?.artifactDir?.(store.dir);
+  }
 
   attachStore(store: ArtifactStore): void {
     this.store = store;
+    this.sink.live?.artifactDir?.(store.dir);
+  }
+
+  /** The live display's side channel (LiveProgress); never written to events.jsonl. */
+  get live(): LiveProgress {
+    return this.sink.live ?? {};
   }
 
   async emit(report: NodeReport): Promise<void> {

@@ -71,6 +71,7 @@ export const code: NodeBody = async (state, deps) => {
   // its per-run git config lives in the scratch dir too.
   const scratchDir = await newScratchDir();
   const runMarker = newRunMarker();
+  deps.reporter.live.coderStarted?.({ attemptId, transcript, timeoutMs, run: state.timeoutAttempt });
   let survivors: Awaited<ReturnType<typeof endMarkedProcesses>>;
   let result: Awaited<ReturnType<typeof deps.coder.run>>;
   try {
@@ -84,6 +85,7 @@ export const code: NodeBody = async (state, deps) => {
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
       runMarker,
+      ...(deps.reporter.live.coderActivity ? { onActivity: deps.reporter.live.coderActivity } : {}),
       // Where a mount namespace works: the user's checkout and installed dependencies read-only,
       // devflow's home hidden but for this checkout (ADR 0025, 0031); elsewhere the fingerprint and
       // the tamper checks detect instead.
