@@ -16,7 +16,7 @@ function pin(target, label) {
   for (const key of Reflect.ownKeys(target)) {
     const d = Object.getOwnPropertyDescriptor(target, key);
     // Functions' own `name`/`length` are not writable already; only writable members can be swapped.
-    if (!d || !d.configurable || !("value" in d) || !d.writable) continue;
+    if (!d?.configurable || !("value" in d) || !d.writable) continue;
     const value = d.value;
     const name = `${label}.${String(key)}`;
     Object.defineProperty(target, key, {

@@ -59,7 +59,7 @@ describe.runIf(mountNamespaceWorks())("a verification run behind the checkout ov
     });
     expect(run.exitCode, run.output).toBe(0);
     expect(run.failure).toBe(
-      "tamper: the test run changed tracked files README.md, src/a.js (a test run may write only untracked files; its changes were thrown away)",
+      "tamper: the test run changed tracked files README.md, src/a.js (a test run may write only untracked files)",
     );
     expect(readFileSync(join(checkout, "src", "a.js"), "utf8")).toBe("export const a = 1;\n");
     expect(existsSync(join(checkout, "README.md")), "the deletion was thrown away").toBe(true);
@@ -84,6 +84,36 @@ describe.runIf(mountNamespaceWorks())("a verification run behind the checkout ov
     expect(existsSync(join(checkout, "coverage")), "untracked output does not reach the checkout").toBe(
       false,
     );
+  }, 30_000);
+});
+
+describe("a verification run without the checkout overlay (no mount namespace: ADR 0040's fallback)", () => {
+  it("fails by name when the run changed a tracked file and put it back (ctime), and passes untracked writes", async () => {
+    const { repo, checkout, log } = layout();
+    const code = `const fs = require("node:fs");
+      const before = fs.readFileSync("src/a.js");
+      const t = fs.statSync("src/a.js");
+      fs.writeFileSync("src/a.js", "export const a = 2;\\n");
+      fs.writeFileSync("src/a.js", before);
+      fs.utimesSync("src/a.js", t.atime, t.mtime);
+      fs.mkdirSync("coverage"); fs.writeFileSync("coverage/out.json", "{}");`;
+    const run = await runVerifierCommand({
+      command: node(repo, code),
+      cwd: checkout,
+      timeoutMs: 20_000,
+      logPath: log,
+    });
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.failure).toBe(
+      "tamper: the test run changed tracked file src/a.js (a test run may write only untracked files)",
+    );
+    const clean = await runVerifierCommand({
+      command: node(repo, `require("node:fs").writeFileSync("coverage/more.json", "{}");`),
+      cwd: checkout,
+      timeoutMs: 20_000,
+      logPath: log,
+    });
+    expect(clean.failure).toBeNull();
   }, 30_000);
 });
 

@@ -1,16 +1,18 @@
 import { mkdir, rm } from "node:fs/promises";
-import { delimiter, dirname } from "node:path";
+import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
 import { endMarkedProcesses, newRunMarker, processesWithMarker } from "../process/containment.js";
 import { baseEnv } from "../process/env.js";
 import {
   checkoutOverlayChanges,
   checkoutOverlayMounted,
   type ExposedDir,
+  mountNamespaceWorks,
   type RepoMounts,
 } from "../process/mount-namespace.js";
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt } from "../util/truncate.js";
+import { changedSinceStat, statCheckout } from "./checkout-stat.js";
 import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 
 /**
@@ -75,6 +77,10 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     await rm(overlayUpper, { recursive: true, force: true });
     await mkdir(overlayUpper, { recursive: true });
   }
+  // Where the overlay is not known to work (no namespace, overlayfs refused, the first run), the
+  // checkout's stat stands in: it catches the same writes, ctime showing a file put back.
+  const overlayTrusted = cmd.mounts !== undefined && overlaySeenWorking && namespaceInUse();
+  const statBefore = overlayTrusted ? null : statCheckout(cmd.cwd, ownOutputInside(cmd));
   const runMarker = newRunMarker();
   const result = await runProcess({
     confine: true,
@@ -96,19 +102,44 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // runProcess already ended what it found; a process started after its scan is caught here.
   const lingering = processesWithMarker(runMarker).length > 0 ? await endMarkedProcesses(runMarker) : [];
   const survivors = [...new Set([...result.survivors, ...lingering])];
-  const trackedChanged = cmd.mounts ? await readOverlay(overlayUpper, cmd.cwd) : [];
+  const overlay = cmd.mounts ? await readOverlay(overlayUpper, cmd.cwd) : null;
+  if (overlay) overlaySeenWorking = true;
+  const trackedChanged = [
+    ...new Set([...(overlay ?? []), ...(statBefore ? changedSinceStat(statBefore, cmd.cwd) : [])]),
+  ];
+  const unchecked =
+    overlayTrusted && !overlay
+      ? "the verification checkout's overlay could not be mounted (it was before), so the run's writes to tracked files cannot be checked"
+      : null;
   return {
     ...result,
     survivors,
     excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text,
-    failure: failureOf(cmd, { ...result, survivors }) ?? changedTrackedFailure(trackedChanged),
+    failure:
+      failureOf(cmd, { ...result, survivors }) ?? unchecked ?? changedTrackedFailure(trackedChanged.sort()),
   };
 }
 
-/** The files of the checkout the run changed (behind the overlay), then the upper layer thrown away. */
-async function readOverlay(overlayUpper: string, checkout: string): Promise<string[]> {
+/** The log's directory when a caller put it inside the checkout (unit tests): devflow writes there during the run. */
+function ownOutputInside(cmd: VerifierCommand): string[] {
+  const rel = relative(cmd.cwd, dirname(cmd.logPath));
+  return rel && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
+    ? [rel.split(sep).join("/")]
+    : [];
+}
+
+/** Set once a run's checkout overlay was mounted: from then on no stat of the checkout is needed. */
+let overlaySeenWorking = false;
+
+const namespaceInUse = (): boolean => process.env.DEVFLOW_NO_PID_NAMESPACE !== "1" && mountNamespaceWorks();
+
+/**
+ * The files of the checkout the run changed behind the overlay (null: no overlay was mounted), then
+ * the upper layer thrown away.
+ */
+async function readOverlay(overlayUpper: string, checkout: string): Promise<string[] | null> {
   try {
-    return checkoutOverlayMounted(overlayUpper) ? checkoutOverlayChanges(overlayUpper, checkout) : [];
+    return checkoutOverlayMounted(overlayUpper) ? checkoutOverlayChanges(overlayUpper, checkout) : null;
   } finally {
     await rm(overlayUpper, { recursive: true, force: true });
   }
@@ -125,7 +156,7 @@ function changedTrackedFailure(files: readonly string[]): string | null {
   if (files.length === 0) return null;
   const named = files.slice(0, MAX_NAMED_FILES).join(", ");
   const more = files.length > MAX_NAMED_FILES ? ` and ${files.length - MAX_NAMED_FILES} more` : "";
-  return `tamper: the test run changed tracked file${files.length > 1 ? "s" : ""} ${named}${more} (a test run may write only untracked files; its changes were thrown away)`;
+  return `tamper: the test run changed tracked file${files.length > 1 ? "s" : ""} ${named}${more} (a test run may write only untracked files)`;
 }
 
 function withPathPrefix(env: Record<string, string>, prefix: string | undefined): Record<string, string> {
