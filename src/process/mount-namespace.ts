@@ -13,6 +13,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { PACKAGE_ROOT } from "../util/paths.js";
+import { opaqueDirs } from "./overlay-opaque.js";
 
 /**
  * What a confined run may see of the user's repository (ADR 0025, 0031): the repository read-only,
@@ -71,22 +72,42 @@ export const checkoutOverlayMounted = (overlayUpper: string): boolean =>
  * What a run behind the checkout overlay did to files that were in the checkout before it
  * (ADR 0040): every path of the upper layer that is not a directory (a copied-up file, a symlink,
  * a whiteout) and that exists in the lower layer, the checkout itself, which the run could not
- * change. A file the run changed and put back is still a copy-up; new (untracked) files are not
- * listed. Sorted, relative to the checkout.
+ * change, and every file of the checkout below a directory the run removed and made again (an
+ * opaque directory). A file the run changed and put back is still a copy-up; new (untracked)
+ * files are not listed. Sorted, relative to the checkout. Throws when the opaque markers cannot be
+ * read (overlay-opaque.ts).
  */
 export function checkoutOverlayChanges(overlayUpper: string, checkout: string): string[] {
-  const changed: string[] = [];
+  const changed = new Set<string>();
+  const upper = join(overlayUpper, "u");
+  // Directories of the checkout the run wrote into; opaque ones were removed and made again.
+  const dirsOfLower: string[] = [];
   const walk = (rel: string): void => {
-    for (const entry of readdirSync(join(overlayUpper, "u", rel), { withFileTypes: true })) {
+    for (const entry of readdirSync(join(upper, rel), { withFileTypes: true })) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (existsInLower(checkout, path) === "file") changed.push(path); // a file replaced by a directory
+        const lower = existsInLower(checkout, path);
+        if (lower === "file") changed.add(path); // a file replaced by a directory
+        if (lower === "dir") dirsOfLower.push(path);
         walk(path);
-      } else if (existsInLower(checkout, path) !== null) changed.push(path);
+      } else if (existsInLower(checkout, path) !== null) changed.add(path);
     }
   };
   walk("");
-  return changed.sort();
+  // Everything the checkout held below an opaque directory is hidden from the run: deleted.
+  for (const dir of opaqueDirs(upper, dirsOfLower))
+    for (const file of filesBelow(checkout, dir)) changed.add(file);
+  return [...changed].sort();
+}
+
+function filesBelow(root: string, rel: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
+    const path = `${rel}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...filesBelow(root, path));
+    else out.push(path);
+  }
+  return out;
 }
 
 function existsInLower(checkout: string, rel: string): "dir" | "file" | null {

@@ -66,6 +66,23 @@ describe.runIf(mountNamespaceWorks())("a verification run behind the checkout ov
     expect(existsSync(`${log}.upper`), "the upper layer is removed").toBe(false);
   }, 30_000);
 
+  it("names the tracked files below a directory the run removed and made again (an opaque directory)", async () => {
+    const { repo, home, checkout, log } = layout();
+    const code = `const fs = require("node:fs");
+      fs.rmSync("src", { recursive: true }); fs.mkdirSync("src"); fs.writeFileSync("src/other.js", "");`;
+    const run = await runVerifierCommand({
+      command: node(repo, code),
+      cwd: checkout,
+      timeoutMs: 20_000,
+      logPath: log,
+      mounts: { readOnly: repo, hide: home },
+    });
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.failure).toBe(
+      "tamper: the test run changed tracked file src/a.js (a test run may write only untracked files)",
+    );
+  }, 30_000);
+
   it("lets a run write untracked files (temp dirs, coverage, .vite-temp) and throws them away", async () => {
     const { repo, home, checkout, log } = layout();
     const code = `const fs = require("node:fs");

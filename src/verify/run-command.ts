@@ -102,7 +102,15 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // runProcess already ended what it found; a process started after its scan is caught here.
   const lingering = processesWithMarker(runMarker).length > 0 ? await endMarkedProcesses(runMarker) : [];
   const survivors = [...new Set([...result.survivors, ...lingering])];
-  const overlay = cmd.mounts ? await readOverlay(overlayUpper, cmd.cwd) : null;
+  let overlay: string[] | null = null;
+  let unreadable: string | null = null;
+  try {
+    overlay = cmd.mounts ? await readOverlay(overlayUpper, cmd.cwd) : null;
+  } catch (e) {
+    // Fail closed: what the run changed cannot be told, so nothing it reported may count.
+    unreadable = `the verification checkout's overlay could not be read after the run: ${e instanceof Error ? e.message : String(e)}`;
+    overlay = [];
+  }
   if (overlay) overlaySeenWorking = true;
   const trackedChanged = [
     ...new Set([...(overlay ?? []), ...(statBefore ? changedSinceStat(statBefore, cmd.cwd) : [])]),
@@ -116,7 +124,10 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     survivors,
     excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text,
     failure:
-      failureOf(cmd, { ...result, survivors }) ?? unchecked ?? changedTrackedFailure(trackedChanged.sort()),
+      failureOf(cmd, { ...result, survivors }) ??
+      unreadable ??
+      unchecked ??
+      changedTrackedFailure(trackedChanged.sort()),
   };
 }
 
