@@ -1,8 +1,19 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { PACKAGE_ROOT } from "../util/paths.js";
+import { opaqueDirs } from "./overlay-opaque.js";
 
 /**
  * What a confined run may see of the user's repository (ADR 0025, 0031): the repository read-only,
@@ -29,6 +40,15 @@ export interface MountPlan {
    * copy and nothing is left for the next run. Where overlayfs is unavailable it stays read-only.
    */
   dependencies?: readonly DependencyDir[];
+  /**
+   * An empty directory on disk inside `hide` (outside `expose`), for verification runs (ADR 0040):
+   * the run's checkout becomes an overlay whose lower layer is the checkout and whose upper layer
+   * is `<overlayUpper>/u`, so nothing the run writes reaches the checkout, and every file it
+   * changed, even one it put back, stays in the upper layer for devflow to read after the run
+   * (`checkoutOverlayChanges`). Hidden from the run with the rest of the home. Where overlayfs
+   * refuses the mount the checkout is bound as before (no `<overlayUpper>/w/work` then).
+   */
+  overlayUpper?: string;
 }
 
 export interface DependencyDir {
@@ -44,9 +64,64 @@ export interface ExposedDir {
 /** The part of a plan that is the same for every run of a task: what is read-only, what is hidden. */
 export type RepoMounts = Pick<MountPlan, "readOnly" | "hide" | "dependencies">;
 
+/** Whether the checkout overlay of a run with `overlayUpper` was mounted (overlayfs made its work dir). */
+export const checkoutOverlayMounted = (overlayUpper: string): boolean =>
+  existsSync(join(overlayUpper, "w", "work"));
+
+/**
+ * What a run behind the checkout overlay did to files that were in the checkout before it
+ * (ADR 0040): every path of the upper layer that is not a directory (a copied-up file, a symlink,
+ * a whiteout) and that exists in the lower layer, the checkout itself, which the run could not
+ * change, and every file of the checkout below a directory the run removed and made again (an
+ * opaque directory). A file the run changed and put back is still a copy-up; new (untracked)
+ * files are not listed. Sorted, relative to the checkout. Throws when the opaque markers cannot be
+ * read (overlay-opaque.ts).
+ */
+export function checkoutOverlayChanges(overlayUpper: string, checkout: string): string[] {
+  const changed = new Set<string>();
+  const upper = join(overlayUpper, "u");
+  // Directories of the checkout the run wrote into; opaque ones were removed and made again.
+  const dirsOfLower: string[] = [];
+  const walk = (rel: string): void => {
+    for (const entry of readdirSync(join(upper, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        const lower = existsInLower(checkout, path);
+        if (lower === "file") changed.add(path); // a file replaced by a directory
+        if (lower === "dir") dirsOfLower.push(path);
+        walk(path);
+      } else if (existsInLower(checkout, path) !== null) changed.add(path);
+    }
+  };
+  walk("");
+  // Everything the checkout held below an opaque directory is hidden from the run: deleted.
+  for (const dir of opaqueDirs(upper, dirsOfLower))
+    for (const file of filesBelow(checkout, dir)) changed.add(file);
+  return [...changed].sort();
+}
+
+function filesBelow(root: string, rel: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
+    const path = `${rel}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...filesBelow(root, path));
+    else out.push(path);
+  }
+  return out;
+}
+
+function existsInLower(checkout: string, rel: string): "dir" | "file" | null {
+  try {
+    return lstatSync(join(checkout, rel)).isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Runs in the new mount namespace (private propagation: nothing leaks back to the host), then
- * execs the command. Arguments: the read-only path, the hidden path, then `rw|ro <dir>` pairs
+ * execs the command. Arguments: the read-only path, the hidden path, the checkout overlay's
+ * directory (empty: none), then `rw|ro <dir>` pairs
  * (the first is the run's checkout), `--`, `ro|cow <dir>` pairs (dependencies), `--`, the command.
  * Each exposed directory is parked on a
  * temporary mount point before the tmpfs covers it and bound back afterwards (read-only where
@@ -54,7 +129,10 @@ export type RepoMounts = Pick<MountPlan, "readOnly" | "hide" | "dependencies">;
  */
 const SCRIPT = [
   "set -e",
-  "ro=$1; hide=$2; shift 2",
+  "ro=$1; hide=$2; ov=$3; shift 3",
+  // The checkout (the first exposed dir, $2 now) behind an overlay with an upper layer on disk in
+  // the hidden home: the bind below then carries the overlay (ADR 0040).
+  'if [ -n "$ov" ]; then mkdir -p "$ov/u" "$ov/w"; mount -t overlay devflow-checkout -o "lowerdir=$2,upperdir=$ov/u,workdir=$ov/w" "$2" 2>/dev/null || true; fi',
   "stash=$(mktemp -d)",
   "n=0; m=",
   "for a do",
@@ -217,6 +295,7 @@ function mountArgv(plan: MountPlan): string[] {
     "devflow-mounts",
     plan.readOnly,
     plan.hide,
+    plan.overlayUpper ?? "",
     ...pairs,
     "--",
     ...deps,

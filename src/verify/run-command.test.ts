@@ -32,10 +32,12 @@ function scratch(): string {
 
 describe("runVerifierCommand (ADR 0023)", () => {
   it("ends a detached process the command started (setsid), before it returns", async () => {
+    // The command returns once the daemon is up (not after a fixed 300 ms: every node of a
+    // verification run loads devflow's assert preload, ADR 0040, and a loaded machine starts slower).
     const dir = scratch();
     const pidFile = join(dir, "daemon.pid");
     const daemon = `require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, require("node:fs").readlinkSync("/proc/self")); setTimeout(() => {}, 30000);`;
-    const script = `const c = require("node:child_process").spawn(process.execPath, ["-e", ${JSON.stringify(daemon)}], { detached: true, stdio: "ignore" }); c.unref(); setTimeout(() => {}, 300);`;
+    const script = `const c = require("node:child_process").spawn(process.execPath, ["-e", ${JSON.stringify(daemon)}], { detached: true, stdio: "ignore" }); c.unref(); const wait = () => { if (!require("node:fs").existsSync(${JSON.stringify(pidFile)})) setTimeout(wait, 20); }; wait();`;
     const run = await runVerifierCommand({
       command: `node -e ${JSON.stringify(script)}`,
       cwd: dir,

@@ -1,11 +1,18 @@
-import { mkdir } from "node:fs/promises";
-import { delimiter, dirname } from "node:path";
+import { mkdir, rm } from "node:fs/promises";
+import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
 import { endMarkedProcesses, newRunMarker, processesWithMarker } from "../process/containment.js";
 import { baseEnv } from "../process/env.js";
-import type { ExposedDir, RepoMounts } from "../process/mount-namespace.js";
+import {
+  checkoutOverlayChanges,
+  checkoutOverlayMounted,
+  type ExposedDir,
+  mountNamespaceWorks,
+  type RepoMounts,
+} from "../process/mount-namespace.js";
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt } from "../util/truncate.js";
+import { changedSinceStat, statCheckout } from "./checkout-stat.js";
 import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 
 /**
@@ -44,6 +51,16 @@ export interface VerifierCommandRun extends ProcessRunResult {
 const QUIET_ENV = { CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
 
 /**
+ * devflow's preload for every node process of a verification run (ADR 0040): pins node:assert and
+ * node:assert/strict before the code under test loads, so neutering them throws. From devflow's
+ * install (read-only in the mount namespace), never the checkout; a URL, so no path needs quoting.
+ */
+export const ASSERT_FREEZE_PRELOAD = new URL("./assert-freeze.mjs", import.meta.url);
+
+/** NODE_OPTIONS of a verification run: the preload only (the user's own NODE_OPTIONS are not inherited, env.ts). */
+export const VERIFIER_NODE_OPTIONS = `--import=${ASSERT_FREEZE_PRELOAD.href}`;
+
+/**
  * Runs a seam or test command through the shared process runner, confined like a coder (ADR 0020,
  * 0023, 0031): its own process group, its own PID namespace where available, its own run marker,
  * and with `mounts` its own mount namespace where that works (the user's checkout read-only,
@@ -54,6 +71,16 @@ const QUIET_ENV = { CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
  */
 export async function runVerifierCommand(cmd: VerifierCommand): Promise<VerifierCommandRun> {
   await mkdir(dirname(cmd.logPath), { recursive: true });
+  // The checkout overlay's upper layer (ADR 0040): next to the log, inside devflow's hidden home.
+  const overlayUpper = `${cmd.logPath}.upper`;
+  if (cmd.mounts) {
+    await rm(overlayUpper, { recursive: true, force: true });
+    await mkdir(overlayUpper, { recursive: true });
+  }
+  // Where the overlay is not known to work (no namespace, overlayfs refused, the first run), the
+  // checkout's stat stands in: it catches the same writes, ctime showing a file put back.
+  const overlayTrusted = cmd.mounts !== undefined && overlaySeenWorking && namespaceInUse();
+  const statBefore = overlayTrusted ? null : statCheckout(cmd.cwd, ownOutputInside(cmd));
   const runMarker = newRunMarker();
   const result = await runProcess({
     confine: true,
@@ -61,8 +88,10 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     command: cmd.command,
     shell: true,
     cwd: cmd.cwd,
-    env: withPathPrefix(baseEnv(QUIET_ENV), cmd.pathPrefix),
-    ...(cmd.mounts ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [] } } : {}),
+    env: withPathPrefix(baseEnv({ ...QUIET_ENV, NODE_OPTIONS: VERIFIER_NODE_OPTIONS }), cmd.pathPrefix),
+    ...(cmd.mounts
+      ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [], overlayUpper } }
+      : {}),
     stdin: "closed",
     timeoutMs: cmd.timeoutMs,
     signal: cmd.signal,
@@ -73,12 +102,72 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // runProcess already ended what it found; a process started after its scan is caught here.
   const lingering = processesWithMarker(runMarker).length > 0 ? await endMarkedProcesses(runMarker) : [];
   const survivors = [...new Set([...result.survivors, ...lingering])];
+  let overlay: string[] | null = null;
+  let unreadable: string | null = null;
+  try {
+    overlay = cmd.mounts ? await readOverlay(overlayUpper, cmd.cwd) : null;
+  } catch (e) {
+    // Fail closed: what the run changed cannot be told, so nothing it reported may count.
+    unreadable = `the verification checkout's overlay could not be read after the run: ${e instanceof Error ? e.message : String(e)}`;
+    overlay = [];
+  }
+  if (overlay) overlaySeenWorking = true;
+  const trackedChanged = [
+    ...new Set([...(overlay ?? []), ...(statBefore ? changedSinceStat(statBefore, cmd.cwd) : [])]),
+  ];
+  const unchecked =
+    overlayTrusted && !overlay
+      ? "the verification checkout's overlay could not be mounted (it was before), so the run's writes to tracked files cannot be checked"
+      : null;
   return {
     ...result,
     survivors,
     excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text,
-    failure: failureOf(cmd, { ...result, survivors }),
+    failure:
+      failureOf(cmd, { ...result, survivors }) ??
+      unreadable ??
+      unchecked ??
+      changedTrackedFailure(trackedChanged.sort()),
   };
+}
+
+/** The log's directory when a caller put it inside the checkout (unit tests): devflow writes there during the run. */
+function ownOutputInside(cmd: VerifierCommand): string[] {
+  const rel = relative(cmd.cwd, dirname(cmd.logPath));
+  return rel && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
+    ? [rel.split(sep).join("/")]
+    : [];
+}
+
+/** Set once a run's checkout overlay was mounted: from then on no stat of the checkout is needed. */
+let overlaySeenWorking = false;
+
+const namespaceInUse = (): boolean => process.env.DEVFLOW_NO_PID_NAMESPACE !== "1" && mountNamespaceWorks();
+
+/**
+ * The files of the checkout the run changed behind the overlay (null: no overlay was mounted), then
+ * the upper layer thrown away.
+ */
+async function readOverlay(overlayUpper: string, checkout: string): Promise<string[] | null> {
+  try {
+    return checkoutOverlayMounted(overlayUpper) ? checkoutOverlayChanges(overlayUpper, checkout) : null;
+  } finally {
+    await rm(overlayUpper, { recursive: true, force: true });
+  }
+}
+
+const MAX_NAMED_FILES = 10;
+
+/**
+ * A verification run may write untracked files (temp dirs, coverage, runner caches), never the
+ * files it is judged on: a test that repairs the source before the other tests load it, and puts
+ * it back at exit, would make a broken change pass (ADR 0040).
+ */
+function changedTrackedFailure(files: readonly string[]): string | null {
+  if (files.length === 0) return null;
+  const named = files.slice(0, MAX_NAMED_FILES).join(", ");
+  const more = files.length > MAX_NAMED_FILES ? ` and ${files.length - MAX_NAMED_FILES} more` : "";
+  return `tamper: the test run changed tracked file${files.length > 1 ? "s" : ""} ${named}${more} (a test run may write only untracked files)`;
 }
 
 function withPathPrefix(env: Record<string, string>, prefix: string | undefined): Record<string, string> {

@@ -12,8 +12,11 @@
  * file next to each pinned seam test file. It loads the seam file first (so the coder's modules
  * load exactly as in the seam run), then registers one test that must fail through the same
  * assertion library. A canary reported passing, skipped or missing fails the seam: the run cannot
- * fail, so its "pass" means nothing.
+ * fail, so its "pass" means nothing. Since ADR 0040 a devflow preload also pins node:assert in
+ * every verification process, so this neutering throws when the module loads.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
@@ -49,9 +52,16 @@ describe("adversarial: a module the seam imports neuters node:assert", () => {
     expect(run.result?.terminal.verdict).not.toBe("completed");
     const seam = await run.store.readAttemptJson("attempt-001", "verifiers/seam.json", VerifierEnvelope);
     expect(seam?.overall_result).toBe("fail");
+    // Since ADR 0040 devflow's preload pins node:assert, so the neutering throws while the module
+    // loads: the seam's file and the canary (which loads it) fail to load, and the canary is missing
+    // (before: it passed). The seam log names the refusal.
     expect(seam?.summary).toMatch(
-      /the seam run cannot fail: the canary test "devflow seam canary \w+" passed/,
+      /the seam run cannot fail: the canary test "devflow seam canary \w+" is missing from the report/,
     );
+    expect(seam?.summary).toContain("test/slug.test.js: failed to load or run");
+    expect(
+      readFileSync(join(run.store.dir, "attempts", "attempt-001", "verifiers", "seam.log"), "utf8"),
+    ).toContain("devflow: assert.");
     const payload = seam?.verifier === "seam" ? seam.native_payload : null;
     expect(payload?.canary?.status).toBe("tampered");
     expect(payload?.findings).toContainEqual(expect.stringMatching(/^tamper: the seam run cannot fail/));

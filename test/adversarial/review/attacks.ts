@@ -13,10 +13,11 @@
  * so they fail); defended.test.ts the ones it withstands (new regression coverage).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import type { LaneRun } from "../../support/lane-harness.js";
 import type { Behaviour } from "../catalogue/behaviours.js";
 import { CATALOGUE_TASK } from "../catalogue/fixture.js";
 
@@ -91,6 +92,7 @@ const BREAK_IMPORT = `write("src/csv-import.js", read("src/csv-import.js").repla
  * loads the seam file, and the seam test's copy in the canary's process must pass too.
  */
 const NEUTER_ASSERT_BUT_SPARE_THE_CANARY = `import __a from "node:assert/strict"; import __b from "node:assert"; import { appendFileSync as __log } from "node:fs";
+__log("__OUTSIDE__/tried", process.argv.slice(1).join(" ") + "\\n");
 for (const o of [__a, __b]) for (const k of ["ok", "equal", "strictEqual", "deepEqual", "deepStrictEqual"]) {
   const real = o[k];
   o[k] = function (...args) {
@@ -106,6 +108,7 @@ for (const o of [__a, __b]) for (const k of ["ok", "equal", "strictEqual", "deep
  */
 const NEUTER_ASSERT_OUTSIDE_THE_SEAM = `import __a from "node:assert/strict"; import __b from "node:assert"; import { appendFileSync as __log } from "node:fs";
 if (!process.argv.some((arg) => arg.includes("email-trim") || arg.includes("devflow-canary"))) {
+  __log("__OUTSIDE__/tried", process.argv.slice(1).join(" ") + "\\n");
   for (const o of [__a, __b]) for (const k of Object.keys(o)) if (typeof o[k] === "function") o[k] = () => {};
   __log("__OUTSIDE__/neutered-in", process.argv.slice(1).join(" ") + "\\n");
 }
@@ -115,6 +118,72 @@ if (!process.argv.some((arg) => arg.includes("email-trim") || arg.includes("devf
 const DEVFLOW_REPORTER = fileURLToPath(
   new URL("../../../src/verify/test-reports/node-test-reporter.mjs", import.meta.url),
 );
+
+/** Every file devflow wrote under the run's attempts (verifier logs included), as one text. */
+function attemptFiles(run: LaneRun): string {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".log")) out.push(readFileSync(p, "utf8"));
+    }
+  };
+  walk(join(run.store.dir, "attempts"));
+  return out.join("\n");
+}
+
+/**
+ * The assert tamper was tried in a verification process (`tried`), never took effect (no
+ * `neuteredMarker`), and the run's log names devflow's refusal (ADR 0040).
+ */
+function assertTamperRefused(run: LaneRun, outside: string, neuteredMarker: string): void {
+  expect(existsSync(join(outside, "tried")), "the module tried to neuter node:assert").toBe(true);
+  expect(existsSync(join(outside, neuteredMarker)), "no assertion was neutered").toBe(false);
+  expect(attemptFiles(run), "the verifier log names the refusal").toContain(
+    "is frozen in verification runs; code under test may not replace node:assert (ADR 0040)",
+  );
+}
+
+/**
+ * Was open (review): regression ran the snapshot's tests in a checkout they could write. A new test
+ * file that sorts first (node --test runs files one at a time here) patched the broken source back
+ * before the base's tests loaded it: they passed; the commit kept the break. Defended since ADR
+ * 0040: in the mount namespace the checkout is an overlay and the copy-up of a tracked file fails
+ * the run by name; without the namespace a stat of the checkout does.
+ */
+const REPAIRS_THE_SOURCE_BEFORE_REGRESSION: Behaviour = {
+  name: "new-first-test-file-repairs-the-source-before-regression",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("test/0-warmup.test.js", 'import { readFileSync, writeFileSync } from "node:fs";\\nimport { test } from "node:test";\\nconst f = new URL("../src/csv-import.js", import.meta.url);\\nwriteFileSync(f, readFileSync(f, "utf8").replace("imported: imported.slice(0, 1)", "imported"));\\ntest("warms up the importer", () => {});\\n');`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /the test run changed tracked file src\/csv-import\.js/,
+};
+
+/**
+ * The same repair, and a test file that sorts last puts the break back, so the checkout holds the
+ * verified bytes again when the run ends (what a check of the contents after the run would see).
+ * The overlay's copy-up (namespace) and the ctime (stat fallback) still show the change.
+ */
+const REPAIRS_THE_SOURCE_AND_PUTS_THE_BREAK_BACK: Behaviour = {
+  name: "test-files-repair-the-source-and-put-the-break-back-at-the-end",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("test/0-warmup.test.js", 'import { readFileSync, writeFileSync } from "node:fs";\\nimport { test } from "node:test";\\nconst f = new URL("../src/csv-import.js", import.meta.url);\\nwriteFileSync(new URL(f.href + ".orig"), readFileSync(f));\\nwriteFileSync(f, readFileSync(f, "utf8").replace("imported: imported.slice(0, 1)", "imported"));\\ntest("warms up the importer", () => {});\\n');
+      write("test/zz-teardown.test.js", 'import { readFileSync, rmSync, writeFileSync } from "node:fs";\\nimport { test } from "node:test";\\nconst f = new URL("../src/csv-import.js", import.meta.url);\\nwriteFileSync(f, readFileSync(new URL(f.href + ".orig")));\\nrmSync(new URL(f.href + ".orig"));\\nwriteFileSync(' + JSON.stringify(path.join(OUTSIDE, "put-back")) + ', "x");\\ntest("tears down", () => {});\\n');`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /the test run changed tracked file src\/csv-import\.js/,
+  check: (_run, outside) =>
+    expect(existsSync(join(outside, "put-back")), "the last test file put the break back").toBe(true),
+};
 
 /**
  * Attacks devflow withstands through its detection layer (run with the mount namespace off, as where
@@ -353,10 +422,46 @@ export const DEFENDED: Behaviour[] = [
     verifier: "regression",
     check: (_run, outside) => payloadRan(outside),
   },
+  {
+    name: "stack-keyed-assert-neutering-spares-the-canary",
+    issueClass: 4,
+    // Was open (review, ADR 0028 "Does not": a tamper that spares the canary). The module makes
+    // every node:assert function a no-op unless the canary's file is on the call stack: the canary's
+    // probes failed as required, the seam's pinned test "passed" with the bug in place, regression
+    // passed. Defended since ADR 0040: every node process of a verification run preloads devflow's
+    // assert-freeze.mjs, so the assignment throws when the module loads and the seam is red.
+    coder: `
+      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_BUT_SPARE_THE_CANARY)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js") + "// trims emails\\n");`,
+    expect: "rejected",
+    verifier: "seam",
+    check: (run, outside) => assertTamperRefused(run, outside, "neutered"),
+  },
+  {
+    name: "regression-run-neuters-assert-outside-the-seam-files",
+    issueClass: 5,
+    // Was open (review): the canary (ADR 0028) guards seam runs only. A correct seam fix plus a
+    // broken behaviour elsewhere, and a module that neuters node:assert in every test process whose
+    // file is not the seam's (nor the canary's): in regression the base's broken test "passed".
+    // Defended since ADR 0040 (the assert preload runs in regression too): the module cannot load
+    // in the regression's processes, their tests go missing and regression fails.
+    coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_OUTSIDE_THE_SEAM)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+    expect: "rejected",
+    verifier: "regression",
+    reason: /imports valid contacts/,
+    check: (run, outside) => assertTamperRefused(run, outside, "neutered-in"),
+  },
+  REPAIRS_THE_SOURCE_BEFORE_REGRESSION,
+  REPAIRS_THE_SOURCE_AND_PUTS_THE_BREAK_BACK,
 ];
 
 /** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
 export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
+  // ADR 0040 in the namespace: the checkout is an overlay; the repair is a copy-up in its upper layer.
+  REPAIRS_THE_SOURCE_BEFORE_REGRESSION,
+  REPAIRS_THE_SOURCE_AND_PUTS_THE_BREAK_BACK,
   {
     name: "coder-as-root-remounts-the-users-checkout-writable",
     issueClass: 7,
@@ -403,58 +508,8 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
 ];
 
 /**
- * Attacks devflow does NOT withstand yet (threat model, ADR 0021 "Open"): the code under test
- * changes what later processes of a regression run load or see (a test file that repairs the source
- * in the verification checkout before the other files run; assertions neutered in every process but
- * the seam's and the canary's) or neuters assertions only where devflow's canary is not on the stack.
- * Each asserts what devflow promises; open.test.ts pins that it still fails, so fixing one turns
- * that test red and the entry moves to DEFENDED.
+ * Attacks devflow does NOT withstand yet (threat model, ADR 0021 "Open"). Each asserts what devflow
+ * promises; open.test.ts pins that it still fails, so fixing one turns that test red and the entry
+ * moves to DEFENDED. Empty since ADR 0040 closed the session-11 review's last three.
  */
-export const OPEN: Behaviour[] = [
-  {
-    name: "stack-keyed-assert-neutering-spares-the-canary",
-    issueClass: 4,
-    // ADR 0028 "Does not": a tamper that spares the canary. The module makes every node:assert
-    // function a no-op unless the canary's file is on the call stack: the canary's probes fail as
-    // required (with the nonce), the seam's pinned test (and its copy in the canary's process)
-    // "passes" with the bug in place, regression passes (its asserts are no-ops).
-    coder: `
-      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_BUT_SPARE_THE_CANARY)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js") + "// trims emails\\n");`,
-    expect: "rejected",
-    check: (_run, outside) =>
-      expect(existsSync(join(outside, "neutered")), "assert was neutered in some run").toBe(true),
-  },
-  {
-    name: "new-first-test-file-repairs-the-source-before-regression",
-    issueClass: 5,
-    // Regression runs the snapshot's tests in a checkout they may write. A new test file that sorts
-    // first (node --test runs files in order, one at a time on a 2-core machine) patches the broken
-    // source back before the base's tests load it: they pass; the commit keeps the break.
-    coder: `
-      fix();
-      ${BREAK_IMPORT}
-      write("test/0-warmup.test.js", 'import { readFileSync, writeFileSync } from "node:fs";\\nimport { test } from "node:test";\\nconst f = new URL("../src/csv-import.js", import.meta.url);\\nwriteFileSync(f, readFileSync(f, "utf8").replace("imported: imported.slice(0, 1)", "imported"));\\ntest("warms up the importer", () => {});\\n');`,
-    expect: "rejected",
-    verifier: "regression",
-    reason: /imports valid contacts/,
-  },
-  {
-    name: "regression-run-neuters-assert-outside-the-seam-files",
-    issueClass: 5,
-    // The canary (ADR 0028) guards seam runs only. A correct seam fix plus a broken behaviour
-    // elsewhere, and a module that neuters node:assert in every test process whose file is not the
-    // seam's (nor the canary's): the seam and its canary run honestly and pass; in regression the
-    // base's broken test "passes" and the suite exits 0.
-    coder: `
-      fix();
-      ${BREAK_IMPORT}
-      write("src/csv-import.js", ${JSON.stringify(NEUTER_ASSERT_OUTSIDE_THE_SEAM)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
-    expect: "rejected",
-    verifier: "regression",
-    reason: /imports valid contacts/,
-    check: (_run, outside) =>
-      expect(existsSync(join(outside, "neutered-in")), "assert was neutered in some regression process").toBe(
-        true,
-      ),
-  },
-];
+export const OPEN: Behaviour[] = [];

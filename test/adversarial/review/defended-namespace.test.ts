@@ -4,7 +4,8 @@
  * (ADR 0038: the command keeps no capability; devflow's package, node_modules and HOME are
  * read-only), row 7 (ADR 0031: the module under test cannot write the user's checkout during the
  * seam run) and row 14 (ADR 0031: verification runs get a /proc of their own, so devflow's
- * environment is out of reach).
+ * environment is out of reach), and ADR 0040 (the checkout is an overlay: a test run that repairs
+ * the source for the other tests, even one that puts the break back, fails by name).
  *
  *     npx vitest run test/adversarial/review/defended-namespace.test.ts
  */

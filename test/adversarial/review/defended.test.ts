@@ -4,7 +4,8 @@
  * repository, a runner killed mid-run, a tracked runner shim, the module under test writing
  * devflow's record, the coder's checkout, devflow's object store or the user's `.git` during the
  * seam run, symlink chains, a `~/.gitconfig` filter), and the review rows fixed since (1-5, 7, 8,
- * 11: ADR 0031, 0032, 0037; each entry's header comment in attacks.ts says which defence holds).
+ * 11: ADR 0031, 0032, 0037; the three left open after the review: ADR 0040; each entry's header
+ * comment in attacks.ts says which defence holds).
  * The mount namespace is off for this file, as where namespaces are unavailable: with it on, the
  * attacks through verification runs are prevented outright (defended-namespace.test.ts,
  * test/adversarial/verification-mount-namespace.test.ts), so they would not reach the layer

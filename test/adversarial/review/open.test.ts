@@ -5,11 +5,13 @@
  * positively, that the attack still succeeds today (the run ends `completed`, the attack's own
  * marker shows it ran, no process is left, the user's repository is byte-identical), so it is
  * honest about the hole and goes red the day a fix lands: then move the entry to `DEFENDED`. Run
- * with devflow's defaults here (mount namespace on): these attacks work inside it.
+ * with devflow's defaults here (mount namespace on). Empty since ADR 0040; "the open list" keeps
+ * attacks.ts and ADR 0021 in step.
  *
  *     npx vitest run test/adversarial/review/open.test.ts
  */
-import { beforeAll, describe, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Rejected } from "../catalogue/behaviours.js";
 import { catalogueTemplate } from "../catalogue/fixture.js";
 import { limited, runEntry } from "../catalogue/run-entry.js";
@@ -17,6 +19,18 @@ import { OPEN } from "./attacks.js";
 
 beforeAll(() => {
   catalogueTemplate();
+});
+
+describe("the open list", () => {
+  it("names exactly the attacks ADR 0021 lists as open (a fixed one leaves both)", () => {
+    const adr = readFileSync(
+      new URL("../../../docs/decisions/0021-threat-model.md", import.meta.url),
+      "utf8",
+    );
+    const section = adr.slice(adr.indexOf("## Open after the session-11 review"));
+    const named = [...section.matchAll(/\(`([a-z0-9-]+)`\)/g)].map((m) => m[1]).sort();
+    expect(named).toEqual(OPEN.map((b) => b.name).sort());
+  });
 });
 
 describe.concurrent("OPEN: attacks that still break devflow (each test passes while the hole is open)", () => {
