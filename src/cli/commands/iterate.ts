@@ -6,6 +6,8 @@ import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
+import { resumeCommandLine } from "../resume-command.js";
+import { StopSignals } from "../signals.js";
 import { renderSummary } from "../summary.js";
 import {
   addModelLimitOptions,
@@ -99,11 +101,16 @@ export function registerIterate(program: Command, io: CliIO): void {
       positiveInt("--max-request-bytes"),
     );
   addModelLimitOptions(command).action(async (words: string[], flags: IterateFlags) => {
-    io.setExitCode(await iterateAction(words.join(" "), flags, io));
+    io.setExitCode(await iterateAction(words.join(" "), flags, io, command));
   });
 }
 
-async function iterateAction(request: string, flags: IterateFlags, io: CliIO): Promise<number> {
+async function iterateAction(
+  request: string,
+  flags: IterateFlags,
+  io: CliIO,
+  command: Command,
+): Promise<number> {
   const interactive = io.isTTY && !flags.yes && !flags.json;
   if (!request.trim() && !flags.resume) {
     throw new DevflowError(
@@ -114,11 +121,13 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
   if (flags.resume && !flags.taskId && !request.trim())
     throw new DevflowError("BAD_OPTION", "--resume needs --task-id <id> (or the original request)");
   const repo = flags.repo ?? (await defaultRepo(interactive));
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  try {
+  // Ctrl-C and SIGTERM stop the run through one owner: 130/143 and the line that resumes it (ADR 0043).
+  const stop = new StopSignals(io, {
+    abortable: true,
+    resumeCommand: (id) =>
+      (id ?? flags.taskId) ? resumeCommandLine(command, id ?? flags.taskId ?? "") : null,
+  });
+  return stop.run(async (signal) => {
     const lane = iterateLane({
       repo,
       baseDir: flags.baseDir,
@@ -139,9 +148,9 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
           ? {}
           : { commandTimeoutMs: Math.round(flags.testTimeout * 1000) }),
       },
-      onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
+      onProgress: stop.watching(flags.json ? jsonProgress(io.out) : humanProgress(io.err)),
       interactive,
-      signal: controller.signal,
+      signal,
     });
     const first = await lane.run({
       request,
@@ -166,10 +175,7 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
     if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
     else io.err(`\n${renderSummary(result)}`);
     return exitCodeFor(result.terminal.verdict);
-  } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  }
+  });
 }
 
 async function defaultRepo(interactive: boolean): Promise<string> {
