@@ -37,13 +37,7 @@ it("SIGTERM during coding: the coder tree is ended, nothing is committed, the ru
   expect(stderr).not.toMatch(/operation was aborted|Abort\b/);
   expect(stderr).toContain("devflow iterate --resume --task-id sigterm-coding ");
 
-  const resumed = (await import("../support/devflow-process.js")).startDevflow(
-    [...t.args, "--resume"],
-    {},
-    {
-      launcher: (await import("../support/devflow-process.js")).SIGNAL_TEST_LAUNCHER,
-    },
-  );
+  const resumed = startDevflow([...t.args, "--resume"], {}, { launcher: SIGNAL_TEST_LAUNCHER });
   expect(await resumed.exit, resumed.stderr()).toBe(0);
   const run = await t.store.read("iterator_run");
   // What an uninterrupted run of this coder ends with: completed in its first attempt.
