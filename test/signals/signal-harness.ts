@@ -18,19 +18,18 @@ export function refs(repo: string): string {
   });
 }
 
-/** Host pids of live (non-zombie) processes whose command line contains `needle`. */
-export function processesRunning(needle: string): number[] {
+/**
+ * Host pids of live (non-zombie) processes with `script` as one argument (the coder, `node <script>`;
+ * not devflow, whose `--coder command:node "<script>"` only contains it).
+ */
+export function processesRunning(script: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       if (/^Z|^X/.test(stat.slice(stat.lastIndexOf(")") + 2))) continue;
-      if (
-        readFileSync(`/proc/${entry}/cmdline`, "utf8")
-          .split("\0")
-          .some((a) => a.includes(needle))
-      )
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(script))
         pids.push(Number(entry));
     } catch {}
   }
@@ -44,12 +43,13 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * with the demo cassette and a coder that signals when it starts, then works SLOW_CODER_MS before
  * it applies the right fix; when it runs again (the resumed attempt) it fixes at once.
  */
-export async function slowCoderRun(taskId: string) {
+export async function slowCoderRun(taskId: string, coderPrelude = "") {
   const repo = createFixtureRepo("csv-import");
   const marks = tempDir("devflow-signal-");
   const ready = join(marks, "coder-running");
   const coder = coderScript(`
     import * as fs from "node:fs";
+    ${coderPrelude}
     if (!fs.existsSync(${JSON.stringify(ready)})) {
       fs.writeFileSync(${JSON.stringify(ready)}, String(Date.now()));
       await new Promise((r) => setTimeout(r, ${SLOW_CODER_MS}));
@@ -76,6 +76,7 @@ export async function slowCoderRun(taskId: string) {
   await waitForFile(ready, 120_000);
   const store = openTaskStore(repo, taskId);
   return {
+    taskId,
     repo,
     run,
     args,
