@@ -5,6 +5,7 @@ import { runIterate } from "../../lanes/iterate/run.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
+import { StopSignals } from "../signals.js";
 import { renderSummary } from "../summary.js";
 
 /**
@@ -20,23 +21,29 @@ export function registerDemo(program: Command, io: CliIO): void {
     .action(async (flags: { dir?: string; json?: boolean }) => {
       const repo = createFixtureRepo(DEMO_FIXTURE, flags.dir);
       io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
-      const outcome = await runIterate({
-        request: DEMO_REQUEST,
-        repo,
-        baseDir: ".",
-        resume: false,
-        model: "gpt-4.1-mini",
-        coder: `command:node ${JSON.stringify(DEMO_CODER_SCRIPT)}`,
-        mode: "replay",
-        cassettePath: DEMO_CASSETTE,
-        lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
-        onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
+      // Ctrl-C / SIGTERM: 130/143, the coder stopped (ADR 0043); the demo is run again, not resumed.
+      const stop = new StopSignals(io, { abortable: true });
+      const code = await stop.run(async (signal) => {
+        const outcome = await runIterate({
+          request: DEMO_REQUEST,
+          repo,
+          baseDir: ".",
+          resume: false,
+          model: "gpt-4.1-mini",
+          coder: `command:node ${JSON.stringify(DEMO_CODER_SCRIPT)}`,
+          mode: "replay",
+          cassettePath: DEMO_CASSETTE,
+          lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
+          onProgress: flags.json ? jsonProgress(io.out) : humanProgress(io.err),
+          signal,
+        });
+        // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
+        if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
+        const { result } = outcome;
+        if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
+        else io.err(`\n${renderSummary(result)}`);
+        return exitCodeFor(result.terminal.verdict);
       });
-      // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
-      if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
-      const { result } = outcome;
-      if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
-      else io.err(`\n${renderSummary(result)}`);
-      io.setExitCode(exitCodeFor(result.terminal.verdict));
+      io.setExitCode(code);
     });
 }
