@@ -2,6 +2,8 @@ import { describeError } from "../errors/index.js";
 import { IntakeSession } from "../lanes/intake/session.js";
 import type { CoderConfirmation, LaneOptions } from "../lanes/iterate/lane/deps.js";
 import type { ModelGateway } from "../models/contract.js";
+import { killLiveGroups } from "../process/process-group.js";
+import { stopReason } from "../process/stop-signal.js";
 import { coderWarning } from "./coder-warning.js";
 import { runSlash } from "./commands.js";
 import { LineReader } from "./line-reader.js";
@@ -79,7 +81,7 @@ export async function runChat(opts: ChatOptions): Promise<number> {
   let terminated = false;
   const onTerminate = () => {
     terminated = true;
-    current?.abort();
+    current?.abort(stopReason("SIGTERM"));
     reader.close();
   };
   process.on("SIGTERM", onTerminate);
@@ -87,10 +89,18 @@ export async function runChat(opts: ChatOptions): Promise<number> {
   reader.onInterrupt(() => {
     if (current) {
       if (!current.signal.aborted) {
-        emit({ type: "notice", text: "\nStopping (the coder is being stopped; the task stays resumable)…" });
-        current.abort();
+        emit({
+          type: "notice",
+          text: "\nStopping (the coder is being stopped; the task stays resumable; Ctrl-C again to force)…",
+        });
+        current.abort(stopReason("SIGINT"));
+        return;
       }
-      return;
+      // A second Ctrl-C while the turn still winds down forces the exit (ADR 0043): the thread's lock
+      // is released and every group devflow waits on is SIGKILLed; the task resumes from its checkpoint.
+      session.close();
+      killLiveGroups();
+      process.exit(CHAT_EXIT.interrupted);
     }
     interrupted = true;
     reader.close();

@@ -8,6 +8,10 @@ export const EXIT = {
   blockedOrNeedsContext: 3,
   exhausted: 4,
   handedOff: 5,
+  /** Stopped by Ctrl-C (SIGINT), resumable: 128 + 2, as a shell reports it. */
+  interrupted: 130,
+  /** Stopped by SIGTERM, resumable: 128 + 15. */
+  terminated: 143,
 } as const;
 
 export function exitCodeFor(verdict: Terminal["verdict"]): number {

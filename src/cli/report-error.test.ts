@@ -21,6 +21,7 @@ describe("reportError", () => {
       model_call: EXIT.failure,
       artifact: EXIT.failure,
       internal: EXIT.failure,
+      interrupted: EXIT.interrupted,
     };
     for (const category of ERROR_CATEGORIES)
       expect(REPORT_BY_CATEGORY[category].exit, category).toBe(expected[category]);

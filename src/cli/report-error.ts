@@ -44,6 +44,12 @@ export const REPORT_BY_CATEGORY: Readonly<Record<ErrorCategory, CategoryReport>>
   model_call: { exit: EXIT.failure, hint: null, stack: true },
   artifact: { exit: EXIT.failure, hint: null, stack: true },
   internal: { exit: EXIT.failure, hint: null, stack: true },
+  // Normally handled by the command's StopSignals (src/cli/signals.ts); 143 for SIGTERM, see below.
+  interrupted: {
+    exit: EXIT.interrupted,
+    hint: { resumable: "the run is checkpointed: continue with --resume", rerun: "run the command again" },
+    stack: false,
+  },
 };
 
 export interface ReportContext {
@@ -66,6 +72,7 @@ export function reportError(
   if (hint) write(`  → ${redactSecrets(hint, secrets)}`);
   if (report.stack && process.env.DEVFLOW_DEBUG && error instanceof Error && error.stack)
     write(redactSecrets(error.stack, secrets));
+  if (isDevflowError(error, "INTERRUPTED") && error.details.signal === "SIGTERM") return EXIT.terminated;
   return report.exit;
 }
 

@@ -9,6 +9,8 @@
  * - `usage`, `config`, `workspace`, `model_config`: exit 2, fix the input or setup and run again.
  * - `model_answer`, `model_call`, `artifact`, `internal`: exit 1, the run failed (and is
  *   checkpointed where a lane was running).
+ * - `interrupted`: the user (Ctrl-C) or a supervisor (SIGTERM) stopped the run: exit 130 or 143,
+ *   the run is checkpointed and resumable.
  */
 export const ERROR_CATEGORIES = [
   "usage",
@@ -19,6 +21,7 @@ export const ERROR_CATEGORIES = [
   "model_call",
   "artifact",
   "internal",
+  "interrupted",
 ] as const;
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 
@@ -79,6 +82,8 @@ export const ERROR_CODES = {
   ARTIFACT_PATH_INVALID: "artifact",
   // internal: a bug or an unexpected state.
   INTERNAL: "internal",
+  // interrupted: SIGINT or SIGTERM stopped the run (src/process/stop-signal.ts, ADR 0043).
+  INTERRUPTED: "interrupted",
 } as const satisfies Record<string, ErrorCategory>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -108,6 +113,8 @@ export interface DetailsByCode {
   STALE_REVISION: { artifact: string; onDisk: number; expected: number };
   HISTORY_CONFLICT: { file: string; current: string };
   SCHEMA_FILE_MISSING: { file: string };
+  /** `taskId`: the task the stopped run worked on, once known. */
+  INTERRUPTED: { signal: "SIGINT" | "SIGTERM"; taskId: string | null };
 }
 
 export type DetailsOf<C extends ErrorCode> = C extends keyof DetailsByCode ? DetailsByCode[C] : undefined;

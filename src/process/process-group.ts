@@ -103,15 +103,24 @@ export function trackGroup(pgid: number): void {
   liveGroups.add(pgid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const group of liveGroups) {
-      try {
-        process.kill(-group, "SIGKILL");
-      } catch {
-        // already gone
-      }
+  process.once("exit", killLiveGroups);
+}
+
+/**
+ * SIGKILLs every group devflow started and still waits on; synchronous, so it works on the way out
+ * (the exit hook, a forced exit after a second Ctrl-C). Returns how many groups it signalled.
+ */
+export function killLiveGroups(): number {
+  let signalled = 0;
+  for (const group of liveGroups) {
+    try {
+      process.kill(-group, "SIGKILL");
+      signalled += 1;
+    } catch {
+      // already gone
     }
-  });
+  }
+  return signalled;
 }
 
 export function untrackGroup(pgid: number): void {

@@ -4,23 +4,48 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 
 const BIN = join(PACKAGE_ROOT, "bin", "devflow.js");
+const MAIN = join(PACKAGE_ROOT, "src", "cli", "main.ts");
+
+/**
+ * How a test starts the CLI as a real process.
+ * - `bin`: `bin/devflow.js`, what a user's shell runs.
+ * - `in-process`: the CLI in one node process (`node --import tsx src/cli/main.ts`), so a signal
+ *   sent to its pid reaches devflow itself. The signal tests use it; once the bin runs the CLI in
+ *   its own process (issue 11's compiled build) they can switch to `bin` here, in one place.
+ */
+export type DevflowLauncher = "bin" | "in-process";
+
+export const SIGNAL_TEST_LAUNCHER: DevflowLauncher = "in-process";
+
+function launcherArgs(launcher: DevflowLauncher): string[] {
+  return launcher === "bin" ? [BIN] : ["--import", "tsx", MAIN];
+}
 
 /**
  * The real CLI as a detached process group (so a test can SIGKILL it with everything it started,
- * as a crash would), stderr collected.
+ * as a crash would, or send the group a SIGINT as a terminal's Ctrl-C does), stdout and stderr
+ * collected.
  */
-export function startDevflow(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
+export function startDevflow(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  opts: { launcher?: DevflowLauncher } = {},
+) {
+  const child = spawn(process.execPath, [...launcherArgs(opts.launcher ?? "bin"), ...args], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...env },
   });
   let stderr = "";
+  let stdout = "";
   child.stderr.on("data", (d) => {
     stderr += String(d);
   });
+  child.stdout.on("data", (d) => {
+    stdout += String(d);
+  });
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exit, stderr: () => stderr };
+  return { child, exit, stderr: () => stderr, stdout: () => stdout };
 }
 
 /** Waits until `path` exists, or throws after `ms`. */

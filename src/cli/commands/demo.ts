@@ -9,6 +9,7 @@ import { endingFields, finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
 import { jsonProgress } from "../progress.js";
+import { StopSignals } from "../signals.js";
 import { renderSummary } from "../summary.js";
 import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
 import { summaryStyle } from "./summary-style.js";
@@ -36,30 +37,36 @@ export function registerDemo(program: Command, io: CliIO): void {
       const tempDir = flags.dir ? null : dirname(repo);
       const keep = Boolean(flags.keep) || tempDir === null;
       say(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
+      // Ctrl-C / SIGTERM: 130/143, the coder stopped (ADR 0043); the demo is run again, not resumed.
+      const stop = new StopSignals(io, { abortable: true });
       try {
-        const outcome = await runIterate({
-          request: DEMO_REQUEST,
-          repo,
-          baseDir: ".",
-          resume: false,
-          model: "gpt-4.1-mini",
-          coder: `command:node ${JSON.stringify(DEMO_CODER_SCRIPT)}`,
-          mode: "replay",
-          cassettePath: DEMO_CASSETTE,
-          lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
-          onProgress: human?.sink ?? jsonProgress(io.out),
-        }).finally(() => human?.close());
-        // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
-        if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
-        const { result } = outcome;
-        const ending = keep ? await finishRun(result, false) : null;
-        if (flags.json)
-          io.out(
-            `${JSON.stringify({ type: "result", ...result, ...(ending ? endingFields(ending) : {}) })}\n`,
-          );
-        else io.err(`\n${renderSummary(result, summaryStyle(io, output), ending ?? undefined)}`);
-        if (keep) say(`\nThe sample repo is kept: ${repo} (cd there and try the lines above).\n`);
-        io.setExitCode(exitCodeFor(result.terminal.verdict));
+        const code = await stop.run(async (signal) => {
+          const outcome = await runIterate({
+            request: DEMO_REQUEST,
+            repo,
+            baseDir: ".",
+            resume: false,
+            model: "gpt-4.1-mini",
+            coder: `command:node ${JSON.stringify(DEMO_CODER_SCRIPT)}`,
+            mode: "replay",
+            cassettePath: DEMO_CASSETTE,
+            lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
+            onProgress: human?.sink ?? jsonProgress(io.out),
+            signal,
+          }).finally(() => human?.close());
+          // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
+          if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
+          const { result } = outcome;
+          const ending = keep ? await finishRun(result, false) : null;
+          if (flags.json)
+            io.out(
+              `${JSON.stringify({ type: "result", ...result, ...(ending ? endingFields(ending) : {}) })}\n`,
+            );
+          else io.err(`\n${renderSummary(result, summaryStyle(io, output), ending ?? undefined)}`);
+          if (keep) say(`\nThe sample repo is kept: ${repo} (cd there and try the lines above).\n`);
+          return exitCodeFor(result.terminal.verdict);
+        });
+        io.setExitCode(code);
       } finally {
         if (!keep && tempDir) {
           rmSync(tempDir, { recursive: true, force: true });

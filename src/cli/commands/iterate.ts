@@ -8,6 +8,8 @@ import { endingFields, finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
 import { jsonProgress } from "../progress.js";
+import { resumeCommandLine } from "../resume-command.js";
+import { StopSignals } from "../signals.js";
 import { renderSummary } from "../summary.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
@@ -103,14 +105,17 @@ export function registerIterate(program: Command, io: CliIO): void {
       "largest request taken (default: $DEVFLOW_MAX_REQUEST_BYTES, else 65536)",
       positiveInt("--max-request-bytes"),
     );
-  addOutputOptions(addModelLimitOptions(command)).action(
-    async (words: string[], flags: IterateFlags, cmd: Command) => {
-      io.setExitCode(await iterateAction(words.join(" "), flags, io, cmd));
-    },
-  );
+  addOutputOptions(addModelLimitOptions(command)).action(async (words: string[], flags: IterateFlags) => {
+    io.setExitCode(await iterateAction(words.join(" "), flags, io, command));
+  });
 }
 
-async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cmd: Command): Promise<number> {
+async function iterateAction(
+  request: string,
+  flags: IterateFlags,
+  io: CliIO,
+  command: Command,
+): Promise<number> {
   const interactive = io.isTTY && !flags.yes && !flags.json;
   if (!request.trim() && !flags.resume) {
     throw new DevflowError(
@@ -124,62 +129,68 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO, cm
   // Defaults < user file < repo file < env < flags (ADR 0047); a URL's config is never read.
   const { isGitUrl } = await import("../../workspace/git-url.js");
   const { runSettings } = await import("../../config/index.js");
-  const config = runSettings((await commandConfig(cmd, isGitUrl(repo) ? null : repo)).values, process.env);
+  const config = runSettings(
+    (await commandConfig(command, isGitUrl(repo) ? null : repo)).values,
+    process.env,
+  );
   const output = outputSettings(flags, io);
   const human = flags.json ? null : humanProgress(io, output);
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  try {
-    const lane = iterateLane({
-      repo,
-      baseDir: flags.baseDir,
-      model: config.model,
-      coder: config.coder,
-      modelLimits: config.modelLimits,
-      maxRequestBytes: config.maxRequestBytes,
-      env: config.env,
-      mode: flags.replay ? "replay" : flags.record ? "record" : "live",
-      ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
-      lane: { ...config.lane, testCommand: flags.testCmd ?? null },
-      onProgress: human?.sink ?? jsonProgress(io.out),
-      interactive,
-      signal: controller.signal,
-    });
-    const first = await lane.run({
-      request,
-      ...(flags.taskId ? { taskId: flags.taskId } : {}),
-      resume: Boolean(flags.resume),
-    });
-    // The same loop the chat runs across messages: needs_answers → ask → resume the same task.
-    const outcome = await answerLane(
-      first,
-      async (q) => {
-        human?.pause();
-        return interactive ? askQuestions(q, io) : null;
-      },
-      lane.resume,
-    );
-    if (outcome.kind === "needs_answers") {
-      // Only when a question went unanswered (the lane was interactive but nothing could ask).
-      if (flags.json) io.out(`${JSON.stringify({ type: "needs_answers", ...outcome })}\n`);
-      io.err(
-        `\n${outcome.task_id} is waiting for answers:\n${outcome.questions.map((x) => `  - ${x}`).join("\n")}\nAnswer them: devflow iterate --resume --task-id ${outcome.task_id} (on a terminal)\n`,
+  // Ctrl-C and SIGTERM stop the run through one owner: 130/143 and the line that resumes it (ADR 0043).
+  const stop = new StopSignals(io, {
+    abortable: true,
+    resumeCommand: (id) =>
+      (id ?? flags.taskId) ? resumeCommandLine(command, id ?? flags.taskId ?? "") : null,
+  });
+  // The live line goes before StopSignals prints the resume command.
+  return stop.run(async (signal) => {
+    try {
+      const lane = iterateLane({
+        repo,
+        baseDir: flags.baseDir,
+        model: config.model,
+        coder: config.coder,
+        modelLimits: config.modelLimits,
+        maxRequestBytes: config.maxRequestBytes,
+        env: config.env,
+        mode: flags.replay ? "replay" : flags.record ? "record" : "live",
+        ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
+        lane: { ...config.lane, testCommand: flags.testCmd ?? null },
+        onProgress: stop.watching(human?.sink ?? jsonProgress(io.out)),
+        interactive,
+        signal,
+      });
+      const first = await lane.run({
+        request,
+        ...(flags.taskId ? { taskId: flags.taskId } : {}),
+        resume: Boolean(flags.resume),
+      });
+      // The same loop the chat runs across messages: needs_answers → ask → resume the same task.
+      const outcome = await answerLane(
+        first,
+        async (q) => {
+          human?.pause();
+          return interactive ? askQuestions(q, io) : null;
+        },
+        lane.resume,
       );
-      return EXIT.blockedOrNeedsContext;
+      if (outcome.kind === "needs_answers") {
+        // Only when a question went unanswered (the lane was interactive but nothing could ask).
+        if (flags.json) io.out(`${JSON.stringify({ type: "needs_answers", ...outcome })}\n`);
+        io.err(
+          `\n${outcome.task_id} is waiting for answers:\n${outcome.questions.map((x) => `  - ${x}`).join("\n")}\nAnswer them: devflow iterate --resume --task-id ${outcome.task_id} (on a terminal)\n`,
+        );
+        return EXIT.blockedOrNeedsContext;
+      }
+      const { result } = outcome;
+      human?.close();
+      const ending = await finishRun(result, Boolean(flags.keepWorktree));
+      if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result, ...endingFields(ending) })}\n`);
+      else io.err(`\n${renderSummary(result, summaryStyle(io, output), ending)}`);
+      return exitCodeFor(result.terminal.verdict);
+    } finally {
+      human?.close();
     }
-    const { result } = outcome;
-    human?.close();
-    const ending = await finishRun(result, Boolean(flags.keepWorktree));
-    if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result, ...endingFields(ending) })}\n`);
-    else io.err(`\n${renderSummary(result, summaryStyle(io, output), ending)}`);
-    return exitCodeFor(result.terminal.verdict);
-  } finally {
-    human?.close();
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  }
+  });
 }
 
 async function defaultRepo(interactive: boolean): Promise<string> {

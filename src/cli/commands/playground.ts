@@ -5,6 +5,7 @@ import { DevflowError } from "../../errors/index.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { StopSignals } from "../signals.js";
 import { loadPlaygroundCommand, type PlaygroundFlags, type PlaygroundMode } from "./playground-entry.js";
 
 const positiveInt = (name: string) => (value: string) => {
@@ -37,7 +38,10 @@ export function registerPlayground(program: Command, io: CliIO): void {
     .option("--list", "list the scenarios and exit")
     .action(async (flags: PlaygroundFlags) => {
       const run = await loadPlaygroundCommand();
-      const outcome = await run(flags, { io, assertReady });
+      // The suite does not take an AbortSignal: a stop signal ends every group it started and exits
+      // at once with 130/143 (ADR 0043).
+      const stop = new StopSignals(io, { abortable: false });
+      const outcome = await run(flags, { io, assertReady }).finally(() => stop.dispose());
       switch (outcome.kind) {
         case "unknown_scenario":
           throw new DevflowError("BAD_OPTION", outcome.message);

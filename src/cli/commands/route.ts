@@ -4,6 +4,7 @@ import { DevflowError } from "../../errors/index.js";
 import { assertRequestSize } from "../../lanes/request-size.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import type { CliIO } from "../io.js";
+import { StopSignals } from "../signals.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags } from "./limit-flags.js";
 
@@ -44,7 +45,9 @@ export function registerRoute(program: Command, io: CliIO): void {
       env: config.env,
       ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
     });
-    const decision = await routeMessage({ gateway, message, priorTurns: [] });
+    // One model call, nothing to resume: a stop signal exits at once with 130/143 (ADR 0043).
+    const stop = new StopSignals(io, { abortable: false });
+    const decision = await routeMessage({ gateway, message, priorTurns: [] }).finally(() => stop.dispose());
     await gateway.flush();
     if (flags.json) io.out(`${JSON.stringify(decision)}\n`);
     else io.out(`${decision.route} (confidence ${decision.confidence.toFixed(2)}): ${decision.rationale}\n`);

@@ -42,6 +42,7 @@ import {
 } from "./lane/adopt-verification-checkout.js";
 import { checkpointedCursor } from "./lane/cassette-cursor.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
+import { Interruption } from "./lane/interruption.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import { createRunRecord, terminate } from "./lane/run-record.js";
 import { testTimeoutFromEnv } from "./lane/test-timeout.js";
@@ -236,13 +237,16 @@ async function runTask(
     await reportSweep(reporter, swept);
     if (adoption) await reportAdoption(reporter, adoption);
     let outcome: IterateOutcome;
+    const interruption = new Interruption(opts.signal, reporter, taskId);
     try {
       // Every child the lane starts records its process group here before devflow waits on it.
       outcome = await withGroupLedger(processGroupsDir(located.repoRoot, taskId), driveGraph);
     } catch (error) {
       const finding = await repoCheck?.finish();
       if (finding) throw new DevflowError("USER_REPO_CHANGED", finding.summary, { cause: error });
-      throw error;
+      throw await interruption.errorFor(error);
+    } finally {
+      interruption.dispose();
     }
     const finding = await repoCheck?.finish();
     if (!finding) return outcome;
@@ -294,7 +298,9 @@ async function runTask(
         configurable: { thread_id: taskId },
         recursionLimit: 40 + 12 * (lane.maxJudgeAttempts + lane.maxEscalations) + 20 * MAX_REPLANS,
         durability: "sync" as const,
-        ...(opts.signal ? { signal: opts.signal } : {}),
+        // No `signal` here: LangGraph would give up on the graph at once while the running node goes
+        // on stopping its children in the background (issue 11). The nodes get the signal (deps) and
+        // stop; defineNode starts no node after it.
       };
       const snapshot = await graph.getState(config);
       // A resumed replay or recording continues the cassette where the checkpoint stands (ADR 0035).

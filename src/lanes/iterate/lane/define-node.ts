@@ -24,6 +24,9 @@ export type NodeBody = (state: IterateStateValue, deps: LaneDeps) => Promise<Nod
  */
 export function defineNode(name: string, deps: LaneDeps, body: NodeBody) {
   return async (state: IterateStateValue): Promise<IterateStateUpdate | Command> => {
+    // After a stop no node starts: the checkpoint stays where the stop found it (ADR 0043).
+    if (deps.signal?.aborted)
+      throw new Error(`${name} not started: the run was stopped; resume with --resume`);
     const started = performance.now();
     const before = deps.gateway.usage().total;
     await deps.reporter.emit({

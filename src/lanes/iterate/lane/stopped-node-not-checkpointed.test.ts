@@ -36,6 +36,19 @@ describe("a node that finishes after the run was stopped", () => {
     expect(phases).toEqual(["start", "error"]);
   });
 
+  it("no node starts after the stop: its body never runs (a commit after Ctrl-C, issue 11)", async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const phases: string[] = [];
+    let ran = false;
+    const node = defineNode("commit", depsWith(stop.signal, phases), async () => {
+      ran = true;
+      return { line: "committed" };
+    });
+    await expect(node(state)).rejects.toThrow(/commit not started: the run was stopped/);
+    expect(ran).toBe(false);
+  });
+
   it("without a stop returns the update with the cassette cursor", async () => {
     const phases: string[] = [];
     const node = defineNode("observe", depsWith(new AbortController().signal, phases), async () => ({

@@ -53,6 +53,9 @@ export const commit: NodeBody = async (state, deps) => {
   // Not a gate caveat (every check ran on the change): a recorded fact about the coder (ADR 0026).
   const report = await deps.store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
   const salvaged = report ? salvageNote(report) : null;
+  // The last moment a stop can still prevent the commit: after Ctrl-C or SIGTERM nothing moves the
+  // user's branch (ADR 0043); the node re-runs on --resume.
+  if (deps.signal?.aborted) throw new Error(`commit: the run was stopped before ${attemptId} was committed`);
   const message = `devflow(${state.taskId}): ${title}\n\n${commitBody(gate)}\n${salvaged ? `Coder: ${salvaged}.\n` : ""}Artifacts: ${taskDirLabel(state.taskId)}/`;
   // The user's own config can have their pre-commit/commit-msg hooks check the commit (ADR 0047).
   const hookRefusal = deps.options.commitHooks

@@ -1,0 +1,25 @@
+import type { Command } from "commander";
+
+/** Quotes one word for a POSIX shell, only when it needs it. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The exact command line that continues a task: `devflow <command> --resume --task-id <id>` plus
+ * every option the user gave on the command line (the coder, the repository, the cassette, limits),
+ * so the resumed run works with the same settings. The request itself is not repeated: the task
+ * holds it.
+ */
+export function resumeCommandLine(command: Command, taskId: string): string {
+  const words = ["devflow", command.name(), "--resume", "--task-id", taskId];
+  for (const option of command.options) {
+    const key = option.attributeName();
+    if (command.getOptionValueSource(key) !== "cli" || !option.long) continue;
+    if (option.long === "--resume" || option.long === "--task-id") continue;
+    const value = command.getOptionValue(key) as unknown;
+    if (value === true) words.push(option.long);
+    else if (value !== false && value !== undefined) words.push(option.long, String(value));
+  }
+  return words.map(shellWord).join(" ");
+}
