@@ -8,6 +8,7 @@ import { registerPlayground } from "./commands/playground.js";
 import { registerRoute } from "./commands/route.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
+import { errorResultLine, resultLineCommandIn, usageResultLine, writeLine } from "./json-output.js";
 import { reportError } from "./report-error.js";
 
 export function buildProgram(io: CliIO): Command {
@@ -39,6 +40,8 @@ export async function runCli(argv: string[], cliIO: CliIO): Promise<number> {
   program.hook("preAction", (_program, action) => {
     resumable = action.options.some((option) => option.long === "--resume");
   });
+  // --json owes its caller exactly one result line, also when the run fails (ADR 0046).
+  const jsonCommand = resultLineCommandIn(argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return code;
@@ -47,8 +50,12 @@ export async function runCli(argv: string[], cliIO: CliIO): Promise<number> {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version")
         return EXIT.completed;
       if (error.code === "commander.help") return EXIT.completed;
+      if (jsonCommand)
+        writeLine(io.out, usageResultLine(jsonCommand, error.message.replace(/^error: /, ""), EXIT.usage));
       return EXIT.usage;
     }
-    return reportError(error, (l) => io.err(`${l}\n`), { resumable });
+    const exit = reportError(error, (l) => io.err(`${l}\n`), { resumable });
+    if (jsonCommand) writeLine(io.out, errorResultLine(jsonCommand, error, exit));
+    return exit;
   }
 }

@@ -1,5 +1,6 @@
 import type { DevflowEvent } from "../artifacts/schemas/index.js";
 import type { NodeReport } from "../lanes/iterate/lane/reporter.js";
+import { eventLine, writeLine } from "./json-output.js";
 
 export type Out = (text: string) => void;
 
@@ -16,5 +17,5 @@ export function humanProgress(err: Out) {
 
 /** --json: every event as one JSON line on stdout, for scripts. */
 export function jsonProgress(out: Out) {
-  return (event: DevflowEvent) => out(`${JSON.stringify({ type: "event", ...event })}\n`);
+  return (event: DevflowEvent) => writeLine(out, eventLine(event));
 }

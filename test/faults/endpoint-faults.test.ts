@@ -230,7 +230,7 @@ describe("endpoint faults: devflow route against a scripted loopback server", ()
       expect(took, run.err).toBeLessThanOrEqual(c.boundMs + SLACK_MS);
       if (c.atLeastMs !== undefined) expect(took).toBeGreaterThanOrEqual(c.atLeastMs);
       if (c.message === null) {
-        expect(JSON.parse(run.out)).toMatchObject({ route: "neither" });
+        expect(JSON.parse(run.out)).toMatchObject({ decision: { route: "neither" } });
         expect(run.err).toBe("");
       } else {
         expectOneLineReport({ stderr: run.err }, c.message, "route");

@@ -4,6 +4,7 @@ import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "..
 import { runIterate } from "../../lanes/iterate/run.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { iterateResultLine, writeLine } from "../json-output.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
 
@@ -35,8 +36,9 @@ export function registerDemo(program: Command, io: CliIO): void {
       // Not interactive: a task that needs answers ends needs_more_context, so there is a result.
       if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
       const { result } = outcome;
-      if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
+      const code = exitCodeFor(result.terminal.verdict);
+      if (flags.json) writeLine(io.out, iterateResultLine("demo", result, code));
       else io.err(`\n${renderSummary(result)}`);
-      io.setExitCode(exitCodeFor(result.terminal.verdict));
+      io.setExitCode(code);
     });
 }

@@ -5,6 +5,7 @@ import { iterateLane } from "../../lanes/iterate/run.js";
 import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { iterateResultLine, pausedResultLine, writeLine } from "../json-output.js";
 import { humanProgress, jsonProgress } from "../progress.js";
 import { renderSummary } from "../summary.js";
 import {
@@ -156,16 +157,17 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
     );
     if (outcome.kind === "needs_answers") {
       // Only when a question went unanswered (the lane was interactive but nothing could ask).
-      if (flags.json) io.out(`${JSON.stringify({ type: "needs_answers", ...outcome })}\n`);
+      if (flags.json) writeLine(io.out, pausedResultLine("iterate", outcome, EXIT.blockedOrNeedsContext));
       io.err(
         `\n${outcome.task_id} is waiting for answers:\n${outcome.questions.map((x) => `  - ${x}`).join("\n")}\nAnswer them: devflow iterate --resume --task-id ${outcome.task_id} (on a terminal)\n`,
       );
       return EXIT.blockedOrNeedsContext;
     }
     const { result } = outcome;
-    if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result })}\n`);
+    const code = exitCodeFor(result.terminal.verdict);
+    if (flags.json) writeLine(io.out, iterateResultLine("iterate", result, code));
     else io.err(`\n${renderSummary(result)}`);
-    return exitCodeFor(result.terminal.verdict);
+    return code;
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);

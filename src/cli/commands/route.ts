@@ -3,7 +3,9 @@ import { routeMessage } from "../../agents/router/router.js";
 import { DevflowError } from "../../errors/index.js";
 import { assertRequestSize, maxRequestBytes } from "../../lanes/request-size.js";
 import { createModelGateway } from "../../models/create-gateway.js";
+import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { plainResultLine, writeLine } from "../json-output.js";
 import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
 
 interface RouteFlags extends ModelLimitFlags {
@@ -24,7 +26,7 @@ export function registerRoute(program: Command, io: CliIO): void {
       new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"),
     )
     .option("--record <cassette>", "call the live model and save its answer as a cassette")
-    .option("--json", "print the decision as one JSON object");
+    .option("--json", "print the decision as one JSON result line");
   addModelLimitOptions(command).action(async (words: string[], flags: RouteFlags) => {
     const message = words.join(" ").trim();
     if (!message)
@@ -41,7 +43,7 @@ export function registerRoute(program: Command, io: CliIO): void {
     });
     const decision = await routeMessage({ gateway, message, priorTurns: [] });
     await gateway.flush();
-    if (flags.json) io.out(`${JSON.stringify(decision)}\n`);
+    if (flags.json) writeLine(io.out, { ...plainResultLine("route", EXIT.completed), decision });
     else io.out(`${decision.route} (confidence ${decision.confidence.toFixed(2)}): ${decision.rationale}\n`);
   });
 }
