@@ -96,6 +96,7 @@ async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
       input: process.stdin,
       output: process.stdout,
       terminal: Boolean(process.stdin.isTTY) && !flags.json,
+      canAsk: Boolean(process.stdin.isTTY),
       out: io.out,
       err: io.err,
     });
