@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { redact } from "../util/redact.js";
+import { registerCassette } from "./commands/cassette.js";
 import { registerChat } from "./commands/chat.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerDoctor } from "./commands/doctor.js";
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIO): Command {
   registerChat(program, io);
   registerRoute(program, io);
   registerPlayground(program, io);
+  registerCassette(program, io);
   return program;
 }
 

@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { DevflowError } from "../../errors/index.js";
 import { iterateLane } from "../../lanes/iterate/run.js";
 import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
+import { unusedAnswersWarning } from "../cassette-leftovers.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { iterateResultLine, pausedResultLine, writeLine } from "../json-output.js";
@@ -155,6 +156,8 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
       async (q) => (interactive ? askQuestions(q, io) : null),
       lane.resume,
     );
+    const leftover = flags.replay ? unusedAnswersWarning(flags.replay, lane.unusedReplies()) : null;
+    if (leftover) io.err(leftover);
     if (outcome.kind === "needs_answers") {
       // Only when a question went unanswered (the lane was interactive but nothing could ask).
       if (flags.json) writeLine(io.out, pausedResultLine("iterate", outcome, EXIT.blockedOrNeedsContext));

@@ -3,6 +3,7 @@ import { routeMessage } from "../../agents/router/router.js";
 import { DevflowError } from "../../errors/index.js";
 import { assertRequestSize, maxRequestBytes } from "../../lanes/request-size.js";
 import { createModelGateway } from "../../models/create-gateway.js";
+import { unusedAnswersWarning } from "../cassette-leftovers.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { plainResultLine, writeLine } from "../json-output.js";
@@ -43,6 +44,8 @@ export function registerRoute(program: Command, io: CliIO): void {
     });
     const decision = await routeMessage({ gateway, message, priorTurns: [] });
     await gateway.flush();
+    const leftover = flags.replay ? unusedAnswersWarning(flags.replay, gateway.unusedReplies()) : null;
+    if (leftover) io.err(leftover);
     if (flags.json) writeLine(io.out, { ...plainResultLine("route", EXIT.completed), decision });
     else io.out(`${decision.route} (confidence ${decision.confidence.toFixed(2)}): ${decision.rationale}\n`);
   });
