@@ -256,7 +256,7 @@ describe.concurrent("endpoint faults: the CLI as a process", () => {
     const server = await serve([{ fault: "stall" }, { fault: "stall" }, { fault: "stall" }]);
     const repo = createFixtureRepo("csv-import");
     const run = await runDevflow(
-      ["iterate", "fix the csv import", "-r", repo, "--coder", "command:true", "--yes", ...LIMIT_FLAGS],
+      ["iterate", "fix the csv import", "-r", repo, "--coder", "command:true", "--no-input", ...LIMIT_FLAGS],
       endpointEnv(server),
     );
     expect(run.code, run.stderr).toBe(1);

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { isDevflowError } from "../../errors/index.js";
+import { CASSETTE_CHECK_HELP } from "../command-help.js";
 import { EXIT } from "../exit-codes.js";
-import { helpFooter } from "../help-text.js";
 import type { CliIO } from "../io.js";
 
 /**
@@ -17,17 +17,7 @@ export function registerCassette(program: Command, io: CliIO): void {
     .command("check")
     .description("validate one cassette: its structure and every entry against its role's answer shape")
     .argument("<file>", "the cassette (JSON)")
-    .addHelpText(
-      "after",
-      helpFooter({
-        examples: ["devflow cassette check scenarios/cassettes/demo.json"],
-        env: [],
-        exits: [
-          [EXIT.completed, "every entry fits its role (warnings: scripted repair rounds)"],
-          [EXIT.failure, "the file or an entry does not fit; one line per problem"],
-        ],
-      }),
-    )
+    .addHelpText("after", CASSETTE_CHECK_HELP)
     .action(async (file: string) => {
       const { loadCassette } = await import("../../models/cassette.js");
       const { checkCassette } = await import("../../agents/check-cassette.js");

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
 import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "../../fixtures/demo.js";
 import { runIterate } from "../../lanes/iterate/run.js";
+import { DEMO_HELP } from "../command-help.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { iterateResultLine, writeLine } from "../json-output.js";
@@ -16,6 +17,7 @@ export function registerDemo(program: Command, io: CliIO): void {
   program
     .command("demo")
     .description("run the iterate lane end to end on a bundled sample repo (offline, replayed model)")
+    .addHelpText("after", DEMO_HELP)
     .option("--dir <path>", "where to create the sample repo (default: a new temp dir)")
     .option("--json", "one JSON event per line on stdout")
     .action(async (flags: { dir?: string; json?: boolean }) => {

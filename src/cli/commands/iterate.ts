@@ -4,6 +4,7 @@ import { DevflowError } from "../../errors/index.js";
 import { iterateLane } from "../../lanes/iterate/run.js";
 import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
 import { unusedAnswersWarning } from "../cassette-leftovers.js";
+import { ITERATE_HELP } from "../command-help.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { iterateResultLine, pausedResultLine, writeLine } from "../json-output.js";
@@ -28,6 +29,8 @@ interface IterateFlags extends ModelLimitFlags {
   replay?: string;
   record?: string;
   json?: boolean;
+  /** false with --no-input. */
+  input: boolean;
   yes?: boolean;
   testCmd?: string;
   seamRuns: number;
@@ -36,6 +39,10 @@ interface IterateFlags extends ModelLimitFlags {
   testTimeout?: number;
   maxRequestBytes?: number;
 }
+
+/** `--yes` meant "never prompt" here but "approve" in the chat (issue 11); it keeps working. */
+export const YES_ON_ITERATE =
+  "--yes on iterate is deprecated: it means --no-input (never prompt; questions end the run with exit 3); in devflow chat --yes approves starting coders";
 
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
@@ -52,6 +59,7 @@ export function registerIterate(program: Command, io: CliIO): void {
   const command = program
     .command("iterate")
     .description("drive a request to a verified commit on a task branch (the iterate lane)")
+    .addHelpText("after", ITERATE_HELP)
     .argument("[request...]", "what to change, in plain words")
     .option("-r, --repo <path|url>", "repository path or git URL (default: the current repo)")
     .option("-b, --base-dir <dir>", "where a git URL is cloned", ".")
@@ -70,7 +78,8 @@ export function registerIterate(program: Command, io: CliIO): void {
     )
     .option("--record <cassette>", "call the live model and save its answers as a cassette")
     .option("--json", "one JSON event per line on stdout")
-    .option("--yes", "never prompt")
+    .option("--no-input", "never prompt: questions end the run with exit 3, a re-plan is declined")
+    .option("--yes", "deprecated here: use --no-input (--yes approves coder starts in devflow chat)")
     .option("--test-cmd <command>", "regression test command (default: detected)")
     .option(
       "--seam-runs <N>",
@@ -106,7 +115,8 @@ export function registerIterate(program: Command, io: CliIO): void {
 }
 
 async function iterateAction(request: string, flags: IterateFlags, io: CliIO): Promise<number> {
-  const interactive = io.isTTY && !flags.yes && !flags.json;
+  if (flags.yes) io.err(`devflow: ${YES_ON_ITERATE}\n`);
+  const interactive = io.isTTY && flags.input && !flags.yes && !flags.json;
   if (!request.trim() && !flags.resume) {
     throw new DevflowError(
       "REQUEST_EMPTY",

@@ -4,6 +4,7 @@ import { DevflowError } from "../../errors/index.js";
 import { assertRequestSize, maxRequestBytes } from "../../lanes/request-size.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { unusedAnswersWarning } from "../cassette-leftovers.js";
+import { ROUTE_HELP } from "../command-help.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { plainResultLine, writeLine } from "../json-output.js";
@@ -21,6 +22,7 @@ export function registerRoute(program: Command, io: CliIO): void {
   const command = program
     .command("route")
     .description("show which lane (iterate, insight, idea, neither) a message would be routed to")
+    .addHelpText("after", ROUTE_HELP)
     .argument("[message...]", "the message, in plain words")
     .option("-m, --model <name>", "model for the router", "gpt-4.1-mini")
     .addOption(
