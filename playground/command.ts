@@ -27,7 +27,8 @@ export const runPlaygroundCommand: PlaygroundCommand = async (flags, { io, asser
     mode,
     model: flags.model,
     coder,
-    cassetteDir: CASSETTES_DIR,
+    // --record <dir> writes the recorded cassettes there; replay and live read scenarios/cassettes.
+    cassetteDir: typeof flags.record === "string" ? resolve(flags.record) : CASSETTES_DIR,
     concurrency: flags.concurrency,
     keep: Boolean(flags.keep),
     ...(flags.json ? {} : { onResult: (r) => io.err(progressLine(r)) }),

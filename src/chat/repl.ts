@@ -25,6 +25,11 @@ export interface ChatOptions {
   output: NodeJS.WritableStream;
   /** A terminal (prompt, raw-mode Ctrl-C) rather than piped lines. */
   terminal: boolean;
+  /**
+   * Whether stdin is a terminal, so the coder confirmation may read a line. Piped input never is:
+   * its next line is the next message, which a confirmation must not eat (issue 11).
+   */
+  canAsk: boolean;
   out: Write;
   err: Write;
 }
@@ -36,6 +41,10 @@ export interface ChatOptions {
 export const CHAT_EXIT = { ok: 0, turnFailed: 1, interrupted: 130, terminated: 143 } as const;
 
 const YES = /^\s*y(es)?\s*$/i;
+
+/** The one line a piped chat prints instead of asking to start a coder. */
+const NOT_ASKED = (taskId: string) =>
+  `not starting the coder for ${taskId}: stdin is not a terminal, so devflow does not ask; pass --yes to start coders from piped input; the task ends blocked`;
 
 /**
  * The `devflow chat` loop: one message per line (typed or piped); slash commands are handled
@@ -50,6 +59,10 @@ export async function runChat(opts: ChatOptions): Promise<number> {
   let failed = false;
 
   const confirmCoder = async (c: CoderConfirmation): Promise<boolean> => {
+    if (!opts.canAsk) {
+      emit({ type: "error", lane: "iterate", message: NOT_ASKED(c.taskId) });
+      return false;
+    }
     emit({ type: "confirm", task_id: c.taskId, coder: c.coder, title: c.title, seam_command: c.seamCommand });
     const answer = await reader.next(current?.signal);
     const yes = answer !== null && YES.test(answer);

@@ -14,6 +14,20 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
+export type ExitName = keyof typeof EXIT;
+
+/** What each exit code means, in the words every command's help and the README use. */
+export const EXIT_MEANINGS: Readonly<Record<ExitName, string>> = {
+  completed: "completed",
+  failure: "the run failed (checkpointed where a lane ran: --resume continues it)",
+  usage: "usage or configuration error: fix the command line or the setup and run again",
+  blockedOrNeedsContext: "blocked, or needs more context (the questions are printed)",
+  exhausted: "attempts exhausted (the unverified work is kept on the branch)",
+  handedOff: "promoted to idea or rerouted to insight",
+  interrupted: "stopped by Ctrl-C (SIGINT); the resume command is printed",
+  terminated: "stopped by SIGTERM; the resume command is printed",
+};
+
 export function exitCodeFor(verdict: Terminal["verdict"]): number {
   switch (verdict) {
     case "completed":

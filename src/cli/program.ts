@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { redact } from "../util/redact.js";
+import { registerCassette } from "./commands/cassette.js";
 import { registerChat } from "./commands/chat.js";
 import { registerClean } from "./commands/clean.js";
 import { registerDemo } from "./commands/demo.js";
@@ -11,6 +12,7 @@ import { registerRuns } from "./commands/runs.js";
 import { registerShow } from "./commands/show.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
+import { errorResultLine, resultLineCommandIn, usageResultLine, writeLine } from "./json-output.js";
 import { reportError } from "./report-error.js";
 
 export function buildProgram(io: CliIO): Command {
@@ -30,6 +32,7 @@ export function buildProgram(io: CliIO): Command {
   registerRuns(program, io);
   registerShow(program, io);
   registerClean(program, io);
+  registerCassette(program, io);
   return program;
 }
 
@@ -45,6 +48,8 @@ export async function runCli(argv: string[], cliIO: CliIO): Promise<number> {
   program.hook("preAction", (_program, action) => {
     resumable = action.options.some((option) => option.long === "--resume");
   });
+  // --json owes its caller exactly one result line, also when the run fails (ADR 0046).
+  const jsonCommand = resultLineCommandIn(argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return code;
@@ -53,8 +58,12 @@ export async function runCli(argv: string[], cliIO: CliIO): Promise<number> {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version")
         return EXIT.completed;
       if (error.code === "commander.help") return EXIT.completed;
+      if (jsonCommand)
+        writeLine(io.out, usageResultLine(jsonCommand, error.message.replace(/^error: /, ""), EXIT.usage));
       return EXIT.usage;
     }
-    return reportError(error, (l) => io.err(`${l}\n`), { resumable });
+    const exit = reportError(error, (l) => io.err(`${l}\n`), { resumable });
+    if (jsonCommand) writeLine(io.out, errorResultLine(jsonCommand, error, exit));
+    return exit;
   }
 }

@@ -1,4 +1,5 @@
 import type { DevflowEvent } from "../artifacts/schemas/index.js";
+import { eventLine, writeLine } from "./json-output.js";
 
 export type Out = (text: string) => void;
 
@@ -6,5 +7,5 @@ export type Out = (text: string) => void;
 
 /** --json: every event as one JSON line on stdout, for scripts. */
 export function jsonProgress(out: Out) {
-  return (event: DevflowEvent) => out(`${JSON.stringify({ type: "event", ...event })}\n`);
+  return (event: DevflowEvent) => writeLine(out, eventLine(event));
 }

@@ -98,6 +98,8 @@ export interface DetailsByCode {
   REPLAY_EXHAUSTED: {
     role: string /** 1-based number of the call that found no answer. */;
     callNumber: number;
+    /** The cassette's path (absent where the error was built without one). */
+    cassette?: string;
   };
   MODEL_AUTH: ModelCallDetails;
   MODEL_NOT_FOUND: ModelCallDetails;

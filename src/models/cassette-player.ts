@@ -25,6 +25,7 @@ export class CassettePlayer {
         role,
         callNumber,
         `cassette ${this.path} has no answer for role ${role} call #${callNumber} (it has ${entries.length})`,
+        this.path,
       );
     }
     this.cursors.set(role, callNumber);

@@ -102,8 +102,11 @@ export function replayExhaustedError(
   /** 1-based number of the call that found no answer. */
   callNumber: number,
   message: string,
+  cassette?: string,
 ): DevflowError<"REPLAY_EXHAUSTED"> {
-  return new DevflowError("REPLAY_EXHAUSTED", message, { details: { role, callNumber } });
+  return new DevflowError("REPLAY_EXHAUSTED", message, {
+    details: { role, callNumber, ...(cassette === undefined ? {} : { cassette }) },
+  });
 }
 
 /** One code per way a live model call fails; lets callers tell auth from a rate limit. */

@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import type { z } from "zod";
+import { DevflowError, isDevflowError } from "../errors/index.js";
 import { type StructuredCall, structuredOutputError } from "./contract.js";
 import { functionTool } from "./function-tool.js";
 
@@ -33,13 +34,33 @@ export async function runStructuredCall<S extends z.ZodType>(
     first,
     ...repairFeedback(first, call.name, firstReading.issues),
   ];
-  const second = await bound.invoke(repairMessages);
+  const second = await bound.invoke(repairMessages).catch((error: unknown) => {
+    throw cassetteEntryMismatch(error, call.name, firstReading.issues) ?? error;
+  });
   onAnswer(second);
   const secondReading = readAnswer(second, call);
   if (secondReading.ok) return secondReading.value;
   throw structuredOutputError(
     call.role,
     `${call.role}: model answer did not match ${call.name} after one repair round: ${secondReading.issues}`,
+  );
+}
+
+/**
+ * A replayed answer that does not fit its schema sends the call into its repair round; when the
+ * cassette has no repair answer, "no answer for call #2" would hide the real problem. Said instead:
+ * which entry (role, call #n), which field and why (issue 11). Null for any other failure.
+ */
+function cassetteEntryMismatch(error: unknown, schemaName: string, issues: string): DevflowError | null {
+  if (!isDevflowError(error, "REPLAY_EXHAUSTED")) return null;
+  const { role, callNumber, cassette } = error.details;
+  const entry = callNumber - 1;
+  return new DevflowError(
+    "CASSETTE_INVALID",
+    `cassette ${cassette ?? "(replay)"}: calls.${role}[${entry - 1}] (${role} call #${entry}) does not fit ${schemaName}: ${issues}. ` +
+      `Fix that entry (docs/cassettes.md shows every role's shape; devflow cassette check <file> checks one), ` +
+      `or add the repair answer the run asked for next (${role} call #${callNumber}).`,
+    { cause: error },
   );
 }
 

@@ -136,20 +136,46 @@ describe("devflow chat with piped stdin", () => {
       iterator: demo.iterator ?? [],
       critic: demo.critic ?? [],
     });
-    // No --yes: the coder confirmation reads the next line.
+    // Piped input is never asked to confirm the coder (its next line is a message): --yes starts it.
     const second = await runPiped(
-      ["chat", "--repo", repo, "--thread", threadId, "--coder", coder, "--replay", rest],
-      "The email field, a space on each side.\nyes\n/runs\n",
+      ["chat", "--repo", repo, "--thread", threadId, "--coder", coder, "--replay", rest, "--yes"],
+      "The email field, a space on each side.\n/runs\n",
     );
     expect(second.err).toBe("");
     expect(second.code).toBe(0);
     expect(second.out).toContain("waiting for your answer:\n  - Which field has the spaces");
-    expect(second.out).toContain("Start it? [y/N] Starting the coder.");
+    expect(second.out).not.toContain("Start it? [y/N]");
     expect(second.out).toMatch(/\ncompleted: /);
     const taskId = (second.out.match(/\.devflow\/iterate\/(\S+)/) ?? [])[1] ?? "";
     expect(second.out).toMatch(new RegExp(`${taskId}\\s+iterate\\s+completed`));
     const task = await openTaskStore(repo, taskId).read("task_artifact");
     expect(task?.revision).toBe(2);
+  });
+
+  // Bug pinned (issue 11): without --yes, a piped chat asked "Start it? [y/N]" and read the answer
+  // from stdin, so the user's next message was eaten as the answer (and a message starting with "y"
+  // started the coder). Fix: when stdin is not a terminal the chat never asks (repl.ts `canAsk`); it
+  // does not start the coder, says in one line to pass --yes, and the next line stays a message.
+  it("regression: without --yes, piped input is never asked to confirm the coder; the next line stays a message", async () => {
+    const repo = fixture();
+    const demo = demoCassette().calls;
+    const cassette = cassetteWith({
+      router: [route("iterate"), route("neither")],
+      framer: [framedAnswer()],
+      observer: demo.observer ?? [],
+      neither: [{ content: "Hello again." }],
+    });
+    const run = await runPiped(
+      ["chat", "--repo", repo, "--coder", coderScript(CORRECT_FIX), "--replay", cassette],
+      `${DEMO_REQUEST}\nyes, and hello\n`,
+    );
+    expect(run.out).not.toContain("Start it? [y/N]");
+    expect(run.err).toMatch(
+      /^devflow: not starting the coder for \S+: stdin is not a terminal, so devflow does not ask; pass --yes to start coders from piped input; the task ends blocked\n/m,
+    );
+    // The second line was routed as a message of its own, not taken as the answer.
+    expect(run.out).toContain("[neither] the message asks for neither");
+    expect(run.out).toContain("Hello again.");
   });
 
   it("refuses an unknown thread id, listing the known threads", async () => {

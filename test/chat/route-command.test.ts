@@ -20,7 +20,7 @@ describe("devflow route", () => {
     });
   });
 
-  it("--json prints the decision as one object", async () => {
+  it("--json prints the decision as one result line", async () => {
     const run = await devflow(
       "route",
       "--json",
@@ -28,10 +28,13 @@ describe("devflow route", () => {
       cassetteWith({ router: [route("idea")] }),
       "plan billing",
     );
+    // One result line (ADR 0046): the decision is its `decision`.
     expect(JSON.parse(run.out)).toEqual({
-      route: "idea",
-      rationale: "the message asks for idea",
-      confidence: 0.9,
+      type: "result",
+      command: "route",
+      exit_code: 0,
+      error: null,
+      decision: { route: "idea", rationale: "the message asks for idea", confidence: 0.9 },
     });
   });
 

@@ -60,7 +60,7 @@ it("--resume of a task waiting for answers, without a way to ask, ends it needs_
   const last = JSON.parse(run.out.trim().split("\n").at(-1) ?? "{}");
   expect(last).toMatchObject({
     type: "result",
-    taskId: "paused",
+    task_id: "paused",
     terminal: { verdict: "needs_more_context", questions: ["Which field has the spaces?"] },
   });
   const terminal = (await openTaskStore(repo, "paused").read("iterator_run"))?.terminal;

@@ -21,7 +21,7 @@ describe("request size cap", () => {
   it("a 1 MiB request is accepted and state.sqlite grows to 58 MiB (regression): iterate refuses it in one line, nothing stored or sent", async () => {
     const server = await liveEndpoint();
     const repo = createFixtureRepo("csv-import");
-    const r = await cli("iterate", ONE_MIB_REQUEST, "-r", repo, "--coder", "command:true", "--yes");
+    const r = await cli("iterate", ONE_MIB_REQUEST, "-r", repo, "--coder", "command:true", "--no-input");
     expect(r.code, r.err).toBe(2);
     const lines = r.err.trim().split("\n");
     expect(lines).toHaveLength(1);

@@ -230,7 +230,7 @@ describe("endpoint faults: devflow route against a scripted loopback server", ()
       expect(took, run.err).toBeLessThanOrEqual(c.boundMs + SLACK_MS);
       if (c.atLeastMs !== undefined) expect(took).toBeGreaterThanOrEqual(c.atLeastMs);
       if (c.message === null) {
-        expect(JSON.parse(run.out)).toMatchObject({ route: "neither" });
+        expect(JSON.parse(run.out)).toMatchObject({ decision: { route: "neither" } });
         expect(run.err).toBe("");
       } else {
         expectOneLineReport({ stderr: run.err }, c.message, "route");
@@ -256,7 +256,7 @@ describe.concurrent("endpoint faults: the CLI as a process", () => {
     const server = await serve([{ fault: "stall" }, { fault: "stall" }, { fault: "stall" }]);
     const repo = createFixtureRepo("csv-import");
     const run = await runDevflow(
-      ["iterate", "fix the csv import", "-r", repo, "--coder", "command:true", "--yes", ...LIMIT_FLAGS],
+      ["iterate", "fix the csv import", "-r", repo, "--coder", "command:true", "--no-input", ...LIMIT_FLAGS],
       endpointEnv(server),
     );
     expect(run.code, run.stderr).toBe(1);

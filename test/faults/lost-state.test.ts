@@ -38,7 +38,7 @@ async function unfinishedTask(): Promise<string> {
     repo,
     "--coder",
     "command:true",
-    "--yes",
+    "--no-input",
     "--replay",
     writeCassette(cassette),
   );
@@ -69,7 +69,7 @@ describe("lost or corrupt state.sqlite", () => {
       repo,
       "--coder",
       "command:true",
-      "--yes",
+      "--no-input",
     );
     expect(server.requests).toHaveLength(0);
     expect(resumed.code, resumed.err).toBe(2);
@@ -104,7 +104,7 @@ describe("lost or corrupt state.sqlite", () => {
       repo,
       "--coder",
       "command:true",
-      "--yes",
+      "--no-input",
     );
     expect(server.requests).toHaveLength(0);
     expect(resumed.code, resumed.err).toBe(2);
@@ -124,7 +124,7 @@ describe("lost or corrupt state.sqlite", () => {
       repo,
       "--coder",
       "command:true",
-      "--yes",
+      "--no-input",
     );
     expect(again.code, again.err).toBe(2);
     expect(again.err).toMatch(/has no checkpoint in/);

@@ -70,7 +70,7 @@ describe("iterate lane with --coder builtin", () => {
       cassette,
       "--task-id",
       TASK_ID,
-      "--yes",
+      "--no-input",
     );
     expect(run.code, run.err).toBe(0);
     expect(run.err).toMatch(/code +✓ attempt-001 ok, 1 file\(s\) changed/);
@@ -114,7 +114,7 @@ describe("iterate lane with --coder builtin", () => {
     vi.stubEnv("OPENAI_BASE_URL", "");
     const repo = createFixtureRepo("csv-import");
     cleanup.push(dirname(repo));
-    const run = await cli("iterate", DEMO_REQUEST, "-r", repo, "--coder", "builtin", "--yes");
+    const run = await cli("iterate", DEMO_REQUEST, "-r", repo, "--coder", "builtin", "--no-input");
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/OPENAI_API_KEY/);
     expect(execFileSync("git", ["branch", "--list", "devflow/*"], { cwd: repo, encoding: "utf8" })).toBe("");
@@ -171,7 +171,7 @@ describe("iterate lane with --coder builtin", () => {
         cassettePath,
         "--task-id",
         TASK_ID,
-        "--yes",
+        "--no-input",
       );
 
       const transcript = readFileSync(

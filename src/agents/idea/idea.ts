@@ -10,7 +10,7 @@ import { askStructured, renderTurns } from "../kit/index.js";
  * and depend only on earlier tasks, so a later plan runner can execute them one by one. Kept out of
  * the artifact schema so zod and the generated JSON Schema keep agreeing.
  */
-const PlanAnswer = IdeaPlan.superRefine((plan, ctx) => {
+export const PlanAnswer = IdeaPlan.superRefine((plan, ctx) => {
   plan.tasks.forEach((task, i) => {
     const expected = `T${i + 1}`;
     if (task.id !== expected)

@@ -1,3 +1,4 @@
+import { EventLine, ResultLine } from "./cli-lines.js";
 import { CoderReport } from "./coder-report.js";
 import { DevflowEvent } from "./event.js";
 import { IdeaBrief } from "./idea-brief.js";
@@ -9,6 +10,7 @@ import { PromotionHandoff } from "./promotion-handoff.js";
 import { TaskArtifact } from "./task-artifact.js";
 import { VerifierEnvelope } from "./verifier-envelope.js";
 
+export * from "./cli-lines.js";
 export * from "./coder-report.js";
 export * from "./common.js";
 export * from "./contract.js";
@@ -40,6 +42,8 @@ export const ALL_SCHEMAS = {
   verifier_envelope: VerifierEnvelope,
   lesson: Lesson,
   event: DevflowEvent,
+  event_line: EventLine,
+  result_line: ResultLine,
   insight_answer: InsightAnswer,
   idea_brief: IdeaBrief,
 } as const;

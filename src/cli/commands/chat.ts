@@ -3,6 +3,7 @@ import { runChat } from "../../chat/repl.js";
 import { IntakeSession } from "../../lanes/intake/session.js";
 import { createModelGateway } from "../../models/create-gateway.js";
 import { assertGitRepo } from "../../workspace/index.js";
+import { CHAT_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
@@ -28,6 +29,7 @@ export function registerChat(program: Command, io: CliIO): void {
     .description(
       "talk to devflow: each message is routed to iterate, insight, idea or neither; threads are kept",
     )
+    .addHelpText("after", CHAT_HELP)
     .option("-r, --repo <path>", "the repository the conversation is about (default: the current one)")
     .option("--thread <id>", "continue an earlier thread (devflow chat --list shows them)")
     .option("--list", "list this repository's chat threads and exit")
@@ -91,6 +93,7 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
       input: process.stdin,
       output: process.stdout,
       terminal: Boolean(process.stdin.isTTY) && !flags.json,
+      canAsk: Boolean(process.stdin.isTTY),
       out: io.out,
       err: io.err,
     });

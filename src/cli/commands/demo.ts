@@ -4,10 +4,12 @@ import type { Command } from "commander";
 import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
 import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "../../fixtures/demo.js";
 import { runIterate } from "../../lanes/iterate/run.js";
+import { DEMO_HELP } from "../command-help.js";
 import { exitCodeFor } from "../exit-codes.js";
-import { endingFields, finishRun } from "../finish-run.js";
+import { finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
+import { iterateResultLine, writeLine } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { StopSignals } from "../signals.js";
 import { renderSummary } from "../summary.js";
@@ -23,6 +25,7 @@ import { summaryStyle } from "./summary-style.js";
 export function registerDemo(program: Command, io: CliIO): void {
   addOutputOptions(program.command("demo"))
     .description("run the iterate lane end to end on a bundled sample repo (offline, replayed model)")
+    .addHelpText("after", DEMO_HELP)
     .option("--dir <path>", "where to create the sample repo (kept; default: a temp dir, removed at the end)")
     .option("--keep", "keep the temp dir with the sample repo, its branch and artifacts, to look at")
     .option("--json", "one JSON event per line on stdout")
@@ -58,13 +61,11 @@ export function registerDemo(program: Command, io: CliIO): void {
           if (outcome.kind === "needs_answers") throw new Error("the demo lane paused with questions");
           const { result } = outcome;
           const ending = keep ? await finishRun(result, false) : null;
-          if (flags.json)
-            io.out(
-              `${JSON.stringify({ type: "result", ...result, ...(ending ? endingFields(ending) : {}) })}\n`,
-            );
+          const code = exitCodeFor(result.terminal.verdict);
+          if (flags.json) writeLine(io.out, iterateResultLine("demo", result, code, ending ?? undefined));
           else io.err(`\n${renderSummary(result, summaryStyle(io, output), ending ?? undefined)}`);
           if (keep) say(`\nThe sample repo is kept: ${repo} (cd there and try the lines above).\n`);
-          return exitCodeFor(result.terminal.verdict);
+          return code;
         });
         io.setExitCode(code);
       } finally {

@@ -4,6 +4,7 @@ import { DEFAULT_CODER } from "../../coders/index.js";
 import { DEFAULT_ENDPOINT_TIMEOUT_MS, renderDoctorReport, runDoctor } from "../../doctor/index.js";
 import { DEFAULT_MODEL } from "../../models/create-gateway.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
+import { DOCTOR_HELP } from "../command-help.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { commandConfig } from "./command-config.js";
@@ -34,6 +35,7 @@ export function registerDoctor(program: Command, io: CliIO): void {
     .description(
       "check Node, git, the model endpoint and every coder backend, and say how to fix what is missing",
     )
+    .addHelpText("after", DOCTOR_HELP)
     .option("--coder <name>", "the coder the defaults use (as for iterate)", DEFAULT_CODER)
     .option("-m, --model <name>", "the model the defaults use (as for iterate)", DEFAULT_MODEL)
     .option(

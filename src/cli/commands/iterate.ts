@@ -3,10 +3,13 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { DevflowError } from "../../errors/index.js";
 import { iterateLane } from "../../lanes/iterate/run.js";
 import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
+import { unusedAnswersWarning } from "../cassette-leftovers.js";
+import { ITERATE_HELP } from "../command-help.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
-import { endingFields, finishRun } from "../finish-run.js";
+import { finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
+import { iterateResultLine, pausedResultLine, writeLine } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { resumeCommandLine } from "../resume-command.js";
 import { StopSignals } from "../signals.js";
@@ -28,6 +31,8 @@ interface IterateFlags extends ModelLimitFlags, OutputFlags {
   replay?: string;
   record?: string;
   json?: boolean;
+  /** false with --no-input. */
+  input: boolean;
   yes?: boolean;
   testCmd?: string;
   seamRuns: number;
@@ -37,6 +42,10 @@ interface IterateFlags extends ModelLimitFlags, OutputFlags {
   maxRequestBytes?: number;
   keepWorktree?: boolean;
 }
+
+/** `--yes` meant "never prompt" here but "approve" in the chat (issue 11); it keeps working. */
+export const YES_ON_ITERATE =
+  "--yes on iterate is deprecated: it means --no-input (never prompt; questions end the run with exit 3); in devflow chat --yes approves starting coders";
 
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
@@ -53,6 +62,7 @@ export function registerIterate(program: Command, io: CliIO): void {
   const command = program
     .command("iterate")
     .description("drive a request to a verified commit on a task branch (the iterate lane)")
+    .addHelpText("after", ITERATE_HELP)
     .argument("[request...]", "what to change, in plain words")
     .option("-r, --repo <path|url>", "repository path or git URL (default: the current repo)")
     .option("-b, --base-dir <dir>", "where a git URL is cloned", ".")
@@ -76,6 +86,8 @@ export function registerIterate(program: Command, io: CliIO): void {
       "--keep-worktree",
       "keep the coder's checkout of a finished task (default: removed; the branch stays)",
     )
+    .option("--no-input", "never prompt: questions end the run with exit 3, a re-plan is declined")
+    .option("--yes", "deprecated here: use --no-input (--yes approves coder starts in devflow chat)")
     .option("--test-cmd <command>", "regression test command (default: detected)")
     .option(
       "--seam-runs <N>",
@@ -116,7 +128,8 @@ async function iterateAction(
   io: CliIO,
   command: Command,
 ): Promise<number> {
-  const interactive = io.isTTY && !flags.yes && !flags.json;
+  if (flags.yes) io.err(`devflow: ${YES_ON_ITERATE}\n`);
+  const interactive = io.isTTY && flags.input && !flags.yes && !flags.json;
   if (!request.trim() && !flags.resume) {
     throw new DevflowError(
       "REQUEST_EMPTY",
@@ -173,9 +186,11 @@ async function iterateAction(
         },
         lane.resume,
       );
+      const leftover = flags.replay ? unusedAnswersWarning(flags.replay, lane.unusedReplies()) : null;
+      if (leftover) io.err(leftover);
       if (outcome.kind === "needs_answers") {
         // Only when a question went unanswered (the lane was interactive but nothing could ask).
-        if (flags.json) io.out(`${JSON.stringify({ type: "needs_answers", ...outcome })}\n`);
+        if (flags.json) writeLine(io.out, pausedResultLine("iterate", outcome, EXIT.blockedOrNeedsContext));
         io.err(
           `\n${outcome.task_id} is waiting for answers:\n${outcome.questions.map((x) => `  - ${x}`).join("\n")}\nAnswer them: devflow iterate --resume --task-id ${outcome.task_id} (on a terminal)\n`,
         );
@@ -184,9 +199,10 @@ async function iterateAction(
       const { result } = outcome;
       human?.close();
       const ending = await finishRun(result, Boolean(flags.keepWorktree));
-      if (flags.json) io.out(`${JSON.stringify({ type: "result", ...result, ...endingFields(ending) })}\n`);
+      const code = exitCodeFor(result.terminal.verdict);
+      if (flags.json) writeLine(io.out, iterateResultLine("iterate", result, code, ending));
       else io.err(`\n${renderSummary(result, summaryStyle(io, output), ending)}`);
-      return exitCodeFor(result.terminal.verdict);
+      return code;
     } finally {
       human?.close();
     }

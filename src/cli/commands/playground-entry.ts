@@ -7,7 +7,8 @@ import type { CliIO } from "../io.js";
 export interface PlaygroundFlags {
   scenarioName?: string[];
   live?: boolean;
-  record?: boolean;
+  /** true: record into scenarios/cassettes; a string: into that directory. */
+  record?: boolean | string;
   json?: boolean;
   report: string;
   concurrency: number;

@@ -3,6 +3,7 @@ import { coderUnavailableError } from "../../coders/contract.js";
 import { DEFAULT_CODER, resolveCoder } from "../../coders/index.js";
 import { DevflowError } from "../../errors/index.js";
 import { createModelGateway } from "../../models/create-gateway.js";
+import { PLAYGROUND_HELP } from "../command-help.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { StopSignals } from "../signals.js";
@@ -26,9 +27,13 @@ export function registerPlayground(program: Command, io: CliIO): void {
   program
     .command("playground")
     .description("run the scenario suite through the real graph and grade it (replayed cassettes by default)")
+    .addHelpText("after", PLAYGROUND_HELP)
     .option("--scenario-name <name>", "run only this scenario (repeatable)", collect)
     .addOption(new Option("--live", "call the configured model endpoint and coder").conflicts("record"))
-    .option("--record", "call the live model and save scenarios/cassettes/<name>.json for each scenario")
+    .option(
+      "--record [dir]",
+      "call the live model and save each scenario's cassette as <dir>/<name>.json (default dir: scenarios/cassettes)",
+    )
     .option("--json", "print the report as JSON on stdout")
     .option("--report <dir>", "where report.json and report.md are written", ".devflow/playground")
     .option("--concurrency <N>", "scenarios run at the same time", positiveInt("--concurrency"), 2)

@@ -3,7 +3,11 @@ import { routeMessage } from "../../agents/router/router.js";
 import { DevflowError } from "../../errors/index.js";
 import { assertRequestSize } from "../../lanes/request-size.js";
 import { createModelGateway } from "../../models/create-gateway.js";
+import { unusedAnswersWarning } from "../cassette-leftovers.js";
+import { ROUTE_HELP } from "../command-help.js";
+import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { plainResultLine, writeLine } from "../json-output.js";
 import { StopSignals } from "../signals.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags } from "./limit-flags.js";
@@ -20,13 +24,14 @@ export function registerRoute(program: Command, io: CliIO): void {
   const command = program
     .command("route")
     .description("show which lane (iterate, insight, idea, neither) a message would be routed to")
+    .addHelpText("after", ROUTE_HELP)
     .argument("[message...]", "the message, in plain words")
     .option("-m, --model <name>", "model for the router", "gpt-4.1-mini")
     .addOption(
       new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"),
     )
     .option("--record <cassette>", "call the live model and save its answer as a cassette")
-    .option("--json", "print the decision as one JSON object");
+    .option("--json", "print the decision as one JSON result line");
   addModelLimitOptions(command).action(async (words: string[], flags: RouteFlags, cmd: Command) => {
     const message = words.join(" ").trim();
     if (!message)
@@ -49,7 +54,9 @@ export function registerRoute(program: Command, io: CliIO): void {
     const stop = new StopSignals(io, { abortable: false });
     const decision = await routeMessage({ gateway, message, priorTurns: [] }).finally(() => stop.dispose());
     await gateway.flush();
-    if (flags.json) io.out(`${JSON.stringify(decision)}\n`);
+    const leftover = flags.replay ? unusedAnswersWarning(flags.replay, gateway.unusedReplies()) : null;
+    if (leftover) io.err(leftover);
+    if (flags.json) writeLine(io.out, { ...plainResultLine("route", EXIT.completed), decision });
     else io.out(`${decision.route} (confidence ${decision.confidence.toFixed(2)}): ${decision.rationale}\n`);
   });
 }

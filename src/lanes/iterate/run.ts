@@ -19,7 +19,11 @@ import {
   taskIdFromRequest,
 } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
-import { createModelGateway, type ModelGatewayOptions } from "../../models/create-gateway.js";
+import {
+  type CassetteConsumption,
+  createModelGateway,
+  type ModelGatewayOptions,
+} from "../../models/create-gateway.js";
 import { withGroupLedger } from "../../process/group-ledger.js";
 import {
   assertGitRepo,
@@ -115,8 +119,13 @@ export function iterateLane(settings: IterateLaneSettings) {
     run: (start: IterateStart) => runTask(settings, modelGateway, start, null),
     resume: (taskId: string, answer: string | null) =>
       runTask(settings, modelGateway, { request: "", taskId, resume: true }, answer),
+    /** Replay: the cassette's answers no call consumed, per role (the CLI warns about them). */
+    unusedReplies: () => (gateway && "unusedReplies" in gateway ? unusedOf(gateway) : {}),
   };
 }
+
+const unusedOf = (gateway: ModelGateway): Partial<Record<string, number>> =>
+  (gateway as ModelGateway & CassetteConsumption).unusedReplies();
 
 /** One call: `iterateLane(opts).run(opts)`. */
 export const runIterate = (opts: IterateRunOptions): Promise<IterateOutcome> => iterateLane(opts).run(opts);

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { ERROR_CATEGORIES } from "../../errors/index.js";
+import { Usage } from "./common.js";
+import { DevflowEvent } from "./event.js";
+import { Terminal } from "./iterator-run.js";
+
+/**
+ * The stdout protocol of `--json` (iterate, demo, route): zero or more `event` lines, then exactly
+ * one `result` line, on success and on failure alike (ADR 0046). Every key is snake_case, like the
+ * artifacts. Both are closed objects: a field added to the CLI's output must be added here first.
+ */
+
+/** One line per graph node start/end: an events.jsonl record plus `"type": "event"`. */
+export const EventLine = z.strictObject({ type: z.literal("event"), ...DevflowEvent.shape });
+export type EventLine = z.infer<typeof EventLine>;
+
+/** Why a run failed before it reached a verdict (exit 1 or 2): the DevflowError's code and category. */
+export const ResultError = z.strictObject({
+  code: z
+    .string()
+    .min(1)
+    .describe("a DevflowError code (src/errors/codes.ts), or USAGE for a bad command line"),
+  category: z.enum(ERROR_CATEGORIES),
+  message: z.string(),
+});
+export type ResultError = z.infer<typeof ResultError>;
+
+export const UsageTotals = z.strictObject({
+  total: Usage,
+  by_role: z.record(z.string(), Usage),
+  by_attempt: z.record(z.string(), Usage),
+  priced: z.boolean(),
+  unpriced_models: z.array(z.string()),
+});
+
+/** `devflow route --json`: the router's decision. */
+export const RouteDecisionLine = z.strictObject({
+  route: z.enum(["idea", "insight", "iterate", "neither"]),
+  rationale: z.string(),
+  confidence: z.number(),
+});
+
+/**
+ * The last line of every `--json` run. `error` is null exactly when the command reached its own
+ * outcome (a verdict, a decision); the iterate fields are present when a lane ran to a verdict.
+ */
+export const ResultLine = z.strictObject({
+  type: z.literal("result"),
+  command: z.string().min(1).describe("the devflow command that ran: iterate, demo, route, …"),
+  exit_code: z.number().int().min(0).describe("the process exit code (src/cli/exit-codes.ts)"),
+  error: ResultError.nullable(),
+  task_id: z.string().optional(),
+  terminal: Terminal.optional(),
+  artifact_dir: z.string().optional().describe("absolute path of .devflow/iterate/<task_id>"),
+  worktree: z.string().optional(),
+  branch: z.string().optional(),
+  attempts: z.number().int().min(0).optional(),
+  usage: UsageTotals.optional(),
+  questions: z
+    .array(z.string())
+    .optional()
+    .describe("a task paused with questions nothing could ask (exit 3): answer them with --resume"),
+  decision: RouteDecisionLine.optional(),
+  take_result: z
+    .strictObject({ merge: z.string(), review: z.string() })
+    .nullable()
+    .optional()
+    .describe("after completed: the git commands that take the result (ADR 0045); null otherwise"),
+  worktree_kept: z
+    .boolean()
+    .optional()
+    .describe("whether the coder's checkout was kept (--keep-worktree); a finished task's is removed"),
+});
+export type ResultLine = z.infer<typeof ResultLine>;

@@ -1,0 +1,91 @@
+import { DEBUG_ENV, type EnvVar, helpFooter, MODEL_ENV } from "./help-text.js";
+
+/**
+ * Every command's `--help` footer (examples, environment, exit codes), in one file so the commands
+ * each add one line and the wording stays consistent. Exit codes come from src/cli/exit-codes.ts.
+ */
+
+const TEST_ENV: EnvVar[] = [
+  ["DEVFLOW_TEST_TIMEOUT", "seconds per seam/regression/readiness test run (default 300; --test-timeout)"],
+];
+const CODER_ENV: EnvVar = [
+  "<coder credentials>",
+  "what the chosen --coder needs (JUNIE_API_KEY, ANTHROPIC_API_KEY, …): devflow doctor lists them",
+];
+
+export const ITERATE_HELP = helpFooter({
+  examples: [
+    'devflow iterate "the CSV import rejects emails with spaces around them"',
+    'devflow iterate -r ../shop --coder claude -n 3 "fix the rounding of cart totals"',
+    "devflow iterate --resume --task-id fix-the-rounding-of-cart-totals",
+    'devflow iterate --replay cassette.json --json "…" | jq -c "select(.type==\\"result\\")"',
+  ],
+  env: [
+    ...MODEL_ENV,
+    ...TEST_ENV,
+    ["DEVFLOW_MAX_REQUEST_BYTES", "the largest request taken (default 65536; --max-request-bytes)"],
+    ["DEVFLOW_MAX_IDLE_VERIFY_CHECKOUTS", "verification checkouts kept for the next task (default 1)"],
+    CODER_ENV,
+    DEBUG_ENV,
+  ],
+  exits: ["completed", "failure", "usage", "blockedOrNeedsContext", "exhausted", "handedOff"],
+});
+
+export const DEMO_HELP = helpFooter({
+  examples: ["devflow demo", "devflow demo --dir /tmp/devflow-demo --json"],
+  env: [DEBUG_ENV],
+  exits: ["completed", "failure", "usage", "blockedOrNeedsContext", "exhausted"],
+});
+
+export const ROUTE_HELP = helpFooter({
+  examples: [
+    'devflow route "why do invites expire after a week?"',
+    'devflow route --replay cassette.json --json "plan team roles"',
+  ],
+  env: [...MODEL_ENV, ["DEVFLOW_MAX_REQUEST_BYTES", "the largest message taken (default 65536)"], DEBUG_ENV],
+  exits: ["completed", "failure", "usage"],
+});
+
+export const CHAT_HELP = helpFooter({
+  examples: [
+    "devflow chat",
+    "devflow chat --thread <id>",
+    "printf 'fix the CSV import\\n/runs\\n' | devflow chat --yes --json",
+  ],
+  env: [...MODEL_ENV, ...TEST_ENV, CODER_ENV, DEBUG_ENV],
+  exits: [
+    [0, "after /quit or the end of the input"],
+    [1, "a turn failed (its error was printed; the chat went on)"],
+    "usage",
+    [130, "Ctrl-C at the prompt"],
+    [143, "SIGTERM"],
+  ],
+});
+
+export const DOCTOR_HELP = helpFooter({
+  examples: ["devflow doctor", "devflow doctor --coder claude --json"],
+  env: [...MODEL_ENV, CODER_ENV],
+  exits: [
+    [0, "the defaults (model endpoint and coder) can run"],
+    [2, "something the defaults need is missing, or a bad flag; each line says how to fix it"],
+  ],
+});
+
+export const PLAYGROUND_HELP = helpFooter({
+  examples: [
+    "devflow playground",
+    "devflow playground --scenario-name demo --json",
+    "devflow playground --record /tmp/cassettes --scenario-name iterate_error_fix",
+  ],
+  env: [...MODEL_ENV, CODER_ENV, DEBUG_ENV],
+  exits: [[0, "every scenario passed"], [1, "a scenario failed (the table says which and why)"], "usage"],
+});
+
+export const CASSETTE_CHECK_HELP = helpFooter({
+  examples: ["devflow cassette check scenarios/cassettes/demo.json"],
+  env: [],
+  exits: [
+    [0, "every entry fits its role (warnings: scripted repair rounds)"],
+    [1, "the file or an entry does not fit; one line per problem"],
+  ],
+});
