@@ -1,9 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { PACKAGE_ROOT } from "../../src/util/paths.js";
-
-const BIN = join(PACKAGE_ROOT, "bin", "devflow.js");
+import { DEVFLOW_BIN as BIN } from "./devflow-bin.js";
 
 /**
  * The real CLI as a detached process group (so a test can SIGKILL it with everything it started,

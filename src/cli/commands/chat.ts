@@ -1,8 +1,4 @@
 import { type Command, Option } from "commander";
-import { runChat } from "../../chat/repl.js";
-import { IntakeSession } from "../../lanes/intake/session.js";
-import { createModelGateway } from "../../models/create-gateway.js";
-import { assertGitRepo } from "../../workspace/index.js";
 import type { CliIO } from "../io.js";
 import {
   addModelLimitOptions,
@@ -59,6 +55,11 @@ export function registerChat(program: Command, io: CliIO): void {
 }
 
 async function chatAction(flags: ChatFlags, io: CliIO): Promise<number> {
+  // The chat, the lanes and the gateway load here, not at start-up (ADR 0042).
+  const { assertGitRepo } = await import("../../workspace/index.js");
+  const { IntakeSession } = await import("../../lanes/intake/session.js");
+  const { createModelGateway } = await import("../../models/create-gateway.js");
+  const { runChat } = await import("../../chat/repl.js");
   const repo = await assertGitRepo(flags.repo ?? process.cwd());
   if (flags.list) {
     const { repoRoot, threads } = await IntakeSession.listThreads(repo);

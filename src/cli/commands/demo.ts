@@ -1,11 +1,7 @@
 import type { Command } from "commander";
-import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
-import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "../../fixtures/demo.js";
-import { runIterate } from "../../lanes/iterate/run.js";
 import { exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
-import { renderSummary } from "../summary.js";
 
 /**
  * The built-in demo: the whole iterate lane on the bundled csv-import sample with a replayed model
@@ -18,6 +14,13 @@ export function registerDemo(program: Command, io: CliIO): void {
     .option("--dir <path>", "where to create the sample repo (default: a new temp dir)")
     .option("--json", "one JSON event per line on stdout")
     .action(async (flags: { dir?: string; json?: boolean }) => {
+      // The lane and the fixtures load here, not at start-up (ADR 0042).
+      const { createFixtureRepo } = await import("../../fixtures/create-fixture-repo.js");
+      const { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } = await import(
+        "../../fixtures/demo.js"
+      );
+      const { runIterate } = await import("../../lanes/iterate/run.js");
+      const { renderSummary } = await import("../summary.js");
       const repo = createFixtureRepo(DEMO_FIXTURE, flags.dir);
       io.err(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
       const outcome = await runIterate({

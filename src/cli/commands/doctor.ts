@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { DEFAULT_CODER } from "../../coders/index.js";
-import { DEFAULT_ENDPOINT_TIMEOUT_MS, renderDoctorReport, runDoctor } from "../../doctor/index.js";
-import { DEFAULT_MODEL } from "../../models/create-gateway.js";
+import { DEFAULT_CODER } from "../../coders/default-coder.js";
+import { DEFAULT_ENDPOINT_TIMEOUT_MS } from "../../doctor/defaults.js";
+import { DEFAULT_MODEL } from "../../models/default-model.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -42,6 +42,8 @@ export function registerDoctor(program: Command, io: CliIO): void {
     )
     .option("--json", "one JSON object on stdout instead of the table")
     .action(async (flags: DoctorFlags) => {
+      // The checks load here, not at start-up (ADR 0042).
+      const { renderDoctorReport, runDoctor } = await import("../../doctor/index.js");
       const report = await runDoctor({
         coder: flags.coder,
         model: flags.model,

@@ -1,12 +1,10 @@
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { DevflowError } from "../../errors/index.js";
-import { iterateLane } from "../../lanes/iterate/run.js";
-import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
+import type { NeedsAnswers } from "../../lanes/outcome.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { humanProgress, jsonProgress } from "../progress.js";
-import { renderSummary } from "../summary.js";
 import {
   addModelLimitOptions,
   type ModelLimitFlags,
@@ -114,6 +112,10 @@ async function iterateAction(request: string, flags: IterateFlags, io: CliIO): P
   if (flags.resume && !flags.taskId && !request.trim())
     throw new DevflowError("BAD_OPTION", "--resume needs --task-id <id> (or the original request)");
   const repo = flags.repo ?? (await defaultRepo(interactive));
+  // The lane loads here, not at start-up: `--help` and usage errors stay fast (ADR 0042).
+  const { iterateLane } = await import("../../lanes/iterate/run.js");
+  const { answerLane } = await import("../../lanes/outcome.js");
+  const { renderSummary } = await import("../summary.js");
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);

@@ -1,8 +1,5 @@
 import { type Command, Option } from "commander";
-import { routeMessage } from "../../agents/router/router.js";
 import { DevflowError } from "../../errors/index.js";
-import { assertRequestSize, maxRequestBytes } from "../../lanes/request-size.js";
-import { createModelGateway } from "../../models/create-gateway.js";
 import type { CliIO } from "../io.js";
 import { addModelLimitOptions, type ModelLimitFlags, modelLimitsFromFlags } from "./limit-flags.js";
 
@@ -32,6 +29,10 @@ export function registerRoute(program: Command, io: CliIO): void {
         "REQUEST_EMPTY",
         'the message is empty: devflow route "what you would say in the chat"',
       );
+    // The router, the gateway and the size rule load here, not at start-up (ADR 0042).
+    const { assertRequestSize, maxRequestBytes } = await import("../../lanes/request-size.js");
+    const { createModelGateway } = await import("../../models/create-gateway.js");
+    const { routeMessage } = await import("../../agents/router/router.js");
     assertRequestSize(message, maxRequestBytes(undefined, process.env));
     const gateway = createModelGateway({
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
