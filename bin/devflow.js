@@ -1,13 +1,20 @@
 #!/usr/bin/env node
-// Thin launcher: devflow ships as TypeScript and runs through tsx's loader, so no build step is needed.
-import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
+// The launcher: runs the compiled CLI (dist/) in this process, no loader and no child process
+// (ADR 0042). In a development checkout (src/ beside dist/) a missing or stale build is refused
+// with one line saying how to rebuild, never silently run from the sources.
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
-const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
-const main = join(here, "..", "src", "cli", "main.ts");
-const res = spawnSync(process.execPath, [tsx, main, ...process.argv.slice(2)], { stdio: "inherit" });
-process.exit(res.status ?? 1);
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+if (existsSync(join(root, "src")) && existsSync(join(root, "scripts", "build-freshness.mjs"))) {
+  const { staleBuild } = await import("../scripts/build-freshness.mjs");
+  const stale = staleBuild(root);
+  if (stale !== null) {
+    process.stderr.write(
+      `devflow: ${stale}; run \`npm run build\` in ${root} (or \`npm run devflow -- <args>\` to run the sources with tsx)\n`,
+    );
+    process.exit(2);
+  }
+}
+await import(pathToFileURL(join(root, "dist", "src", "cli", "main.js")).href);

@@ -1,12 +1,14 @@
 import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Evaluator } from "../evals/types.js";
 import type { Scenario, ScenarioGroup } from "./scenario.js";
 
 /** This folder: every `<name>.ts` here except scenario.ts, index.ts and setups.ts is one scenario. */
 export const SCENARIOS_DIR = dirname(fileURLToPath(import.meta.url));
-const NOT_SCENARIOS = new Set(["index.ts", "scenario.ts", "setups.ts"]);
+/** `.ts` in the sources, `.js` in the compiled build (dist/scenarios, ADR 0042). */
+const MODULE_EXT = extname(fileURLToPath(import.meta.url));
+const NOT_SCENARIOS = new Set(["index", "scenario", "setups"].map((name) => `${name}${MODULE_EXT}`));
 
 /** A scenario file: the scenario's definition and the evaluator that grades its runs. */
 export interface ScenarioModule {
@@ -27,7 +29,7 @@ const GROUP_ORDER: readonly ScenarioGroup[] = [
 /** The scenario files of a folder (`<name>.ts`, tests and helpers left out). */
 export function scenarioFiles(dir = SCENARIOS_DIR): string[] {
   return readdirSync(dir)
-    .filter((f) => /^[a-z0-9_]+\.ts$/.test(f) && !NOT_SCENARIOS.has(f))
+    .filter((f) => f.endsWith(MODULE_EXT) && /^[a-z0-9_]+\.[jt]s$/.test(f) && !NOT_SCENARIOS.has(f))
     .sort();
 }
 
@@ -67,7 +69,7 @@ export async function findScenario(name: string): Promise<ScenarioModule> {
 
 /** Checks what a scenario file exports; the error names the file and what is missing. */
 export function asScenarioModule(file: string, loaded: unknown): ScenarioModule {
-  const name = file.replace(/\.ts$/, "");
+  const name = file.replace(/\.[jt]s$/, "");
   const problems: string[] = [];
   const exports = typeof loaded === "object" && loaded !== null ? loaded : {};
   const scenario = "scenario" in exports ? exports.scenario : undefined;

@@ -9,10 +9,8 @@ import { createJunieBackend } from "./junie.js";
 import { createOpencodeBackend } from "./opencode.js";
 import { knownCoders, registerCoder } from "./registry.js";
 
+export { DEFAULT_CODER } from "./default-coder.js";
 export { knownCoders, registerCoder, resolveCoder } from "./registry.js";
-
-/** devflow's Coder is Junie-backed unless the user picks another backend. */
-export const DEFAULT_CODER = "junie";
 
 /**
  * Each CLI backend built from the environment at resolve time (`DEVFLOW_CODER_*` and per-backend

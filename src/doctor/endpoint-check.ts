@@ -1,9 +1,11 @@
 import { isDevflowError } from "../errors/index.js";
 import { DEFAULT_BASE_URL, resolveEndpoint } from "../models/live-chat-model.js";
 import { describeModelError } from "../models/model-errors.js";
+import { DEFAULT_ENDPOINT_TIMEOUT_MS } from "./defaults.js";
 import type { CheckStatus, EndpointCheck } from "./types.js";
 
-export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
+export { DEFAULT_ENDPOINT_TIMEOUT_MS };
+
 const BODY_EXCERPT_CHARS = 300;
 
 export interface EndpointCheckOptions {

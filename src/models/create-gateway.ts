@@ -14,6 +14,7 @@ import type {
   StructuredCall,
   UsageSnapshot,
 } from "./contract.js";
+import { DEFAULT_MODEL } from "./default-model.js";
 import { resolveEndpointLimits } from "./endpoint-limits.js";
 import { type Endpoint, EndpointChatOpenAI, resolveEndpoint } from "./live-chat-model.js";
 import { RecordingChatModel } from "./recording-chat-model.js";
@@ -24,7 +25,7 @@ import { UsageLedger } from "./usage-ledger.js";
 
 const MODES: readonly ModelGatewayOptions["mode"][] = ["live", "replay", "record"];
 
-export const DEFAULT_MODEL = "gpt-4.1-mini";
+export { DEFAULT_MODEL } from "./default-model.js";
 export { DEFAULT_BUDGET_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./endpoint-limits.js";
 
 export interface ModelGatewayOptions {

@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { PACKAGE_ROOT } from "../util/paths.js";
+import { INSTALL_ROOT } from "../util/paths.js";
 import { opaqueDirs } from "./overlay-opaque.js";
 
 /**
@@ -204,7 +204,8 @@ const DROP_CAPABILITIES = [
 ];
 
 /**
- * devflow's package (the reporter, preloads and verifiers later runs load), its node_modules and
+ * devflow's installed package (with dist/ when compiled: the reporter, preloads and verifiers later
+ * runs load), its node_modules and
  * HOME (the ~/.gitconfig devflow's git reads): what LOCKDOWN makes read-only (review row 13).
  * Existing directories only, and never one that holds the temp dir (`HOME=/` or `/tmp`: the
  * coder's scratch dir, with its git config and CLI homes, must stay writable; then HOME stays
@@ -213,7 +214,7 @@ const DROP_CAPABILITIES = [
 export function devflowReadOnlyPaths(env: NodeJS.ProcessEnv = process.env): string[] {
   const temp = real(tmpdir());
   const out: string[] = [];
-  for (const candidate of [PACKAGE_ROOT, join(PACKAGE_ROOT, "node_modules"), env.HOME]) {
+  for (const candidate of [INSTALL_ROOT, join(INSTALL_ROOT, "node_modules"), env.HOME]) {
     const path = candidate ? real(candidate) : null;
     if (path === null || temp === null || out.includes(path)) continue;
     const toTemp = relative(path, temp);

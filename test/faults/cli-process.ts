@@ -1,10 +1,6 @@
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-
-const PACKAGE_ROOT = join(dirname(new URL(import.meta.url).pathname), "..", "..");
-const TSX_CLI = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "cli.mjs");
-const MAIN = join(PACKAGE_ROOT, "src", "cli", "main.ts");
+import { PACKAGE_ROOT } from "../../src/util/paths.js";
+import { DEVFLOW_BIN } from "../support/devflow-bin.js";
 
 export interface CliProcessRun {
   code: number | null;
@@ -15,7 +11,7 @@ export interface CliProcessRun {
 }
 
 /**
- * The real CLI as a process (tsx, src/cli/main.ts) with only the given environment plus PATH and
+ * The real CLI as a process (bin/devflow.js on the build) with only the given environment plus PATH and
  * HOME: what a user sees on stderr, and the exit code the shell gets.
  */
 export function runDevflow(
@@ -24,7 +20,7 @@ export function runDevflow(
   cwd = PACKAGE_ROOT,
 ): Promise<CliProcessRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX_CLI, MAIN, ...args], {
+    const child = spawn(process.execPath, [DEVFLOW_BIN, ...args], {
       cwd,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...env },
     });

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { DEMO_REQUEST } from "../../src/fixtures/demo.js";
 import type { Cassette } from "../../src/models/cassette.js";
+import { DEVFLOW_BIN } from "../support/devflow-bin.js";
 import { demoCassette, tempDir } from "../support/lane-harness.js";
 import { type RoleServer, type RoleServerMode, startRoleServer } from "./role-server.js";
 
@@ -18,8 +18,6 @@ import { type RoleServer, type RoleServerMode, startRoleServer } from "./role-se
  */
 
 const PACKAGE_ROOT = join(dirname(new URL(import.meta.url).pathname), "..", "..");
-const TSX_CLI = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "cli.mjs");
-const MAIN = join(PACKAGE_ROOT, "src", "cli", "main.ts");
 const MARKER = "DEVFLOW_SECRET_SUITE=planted";
 
 const PLANTED = {
@@ -92,7 +90,7 @@ interface CliRun {
 
 function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX_CLI, MAIN, ...args], { cwd: PACKAGE_ROOT, env });
+    const child = spawn(process.execPath, [DEVFLOW_BIN, ...args], { cwd: PACKAGE_ROOT, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

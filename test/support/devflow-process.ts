@@ -2,20 +2,21 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
+import { DEVFLOW_BIN as BIN } from "./devflow-bin.js";
 
-const BIN = join(PACKAGE_ROOT, "bin", "devflow.js");
 const MAIN = join(PACKAGE_ROOT, "src", "cli", "main.ts");
 
 /**
  * How a test starts the CLI as a real process.
  * - `bin`: `bin/devflow.js`, what a user's shell runs.
- * - `in-process`: the CLI in one node process (`node --import tsx src/cli/main.ts`), so a signal
- *   sent to its pid reaches devflow itself. The signal tests use it; once the bin runs the CLI in
- *   its own process (issue 11's compiled build) they can switch to `bin` here, in one place.
+ * - `in-process`: the TypeScript sources through tsx (`node --import tsx src/cli/main.ts`), for
+ *   checking a source change without a build.
+ * The bin runs the compiled CLI in its own process (ADR 0042), so a signal sent to its pid reaches
+ * devflow itself: the signal tests use it.
  */
 export type DevflowLauncher = "bin" | "in-process";
 
-export const SIGNAL_TEST_LAUNCHER: DevflowLauncher = "in-process";
+export const SIGNAL_TEST_LAUNCHER: DevflowLauncher = "bin";
 
 function launcherArgs(launcher: DevflowLauncher): string[] {
   return launcher === "bin" ? [BIN] : ["--import", "tsx", MAIN];

@@ -2,7 +2,10 @@ import { z } from "zod";
 import type { ConversationTurn as Turn } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { loadPrompt } from "../../util/prompts.js";
-import { askStructured, renderTurns } from "../kit/index.js";
+// Not the kit's index: that loads the tool-agent loop (langgraph, langchain, the tools), which the
+// router never runs; `devflow route` starts faster without it (ADR 0042).
+import { askStructured } from "../kit/ask-structured.js";
+import { renderTurns } from "../kit/render-turns.js";
 
 export const Route = z.enum(["idea", "insight", "iterate", "neither"]);
 export type Route = z.infer<typeof Route>;

@@ -1,8 +1,4 @@
 import { type Command, Option } from "commander";
-import { runChat } from "../../chat/repl.js";
-import { IntakeSession } from "../../lanes/intake/session.js";
-import { createModelGateway } from "../../models/create-gateway.js";
-import { assertGitRepo } from "../../workspace/index.js";
 import { CHAT_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
 import { commandConfig } from "./command-config.js";
@@ -57,6 +53,11 @@ export function registerChat(program: Command, io: CliIO): void {
 }
 
 async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<number> {
+  // The chat, the lanes and the gateway load here, not at start-up (ADR 0042).
+  const { assertGitRepo } = await import("../../workspace/index.js");
+  const { IntakeSession } = await import("../../lanes/intake/session.js");
+  const { createModelGateway } = await import("../../models/create-gateway.js");
+  const { runChat } = await import("../../chat/repl.js");
   const repo = await assertGitRepo(flags.repo ?? process.cwd());
   // Defaults < user file < repo file < env < flags (ADR 0047).
   const { runSettings } = await import("../../config/index.js");

@@ -1,9 +1,6 @@
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Command } from "commander";
-import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
-import { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } from "../../fixtures/demo.js";
-import { runIterate } from "../../lanes/iterate/run.js";
 import { DEMO_HELP } from "../command-help.js";
 import { exitCodeFor } from "../exit-codes.js";
 import { finishRun } from "../finish-run.js";
@@ -12,7 +9,6 @@ import type { CliIO } from "../io.js";
 import { iterateResultLine, writeLine } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { StopSignals } from "../signals.js";
-import { renderSummary } from "../summary.js";
 import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
 import { summaryStyle } from "./summary-style.js";
 
@@ -30,6 +26,13 @@ export function registerDemo(program: Command, io: CliIO): void {
     .option("--keep", "keep the temp dir with the sample repo, its branch and artifacts, to look at")
     .option("--json", "one JSON event per line on stdout")
     .action(async (flags: { dir?: string; keep?: boolean; json?: boolean } & OutputFlags) => {
+      // The lane and the fixtures load here, not at start-up (ADR 0042).
+      const { createFixtureRepo } = await import("../../fixtures/create-fixture-repo.js");
+      const { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } = await import(
+        "../../fixtures/demo.js"
+      );
+      const { runIterate } = await import("../../lanes/iterate/run.js");
+      const { renderSummary } = await import("../summary.js");
       const output = outputSettings(flags, io);
       const human = flags.json ? null : humanProgress(io, output);
       const say = (text: string) => {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { DEFAULT_CODER } from "../../coders/index.js";
-import { DEFAULT_ENDPOINT_TIMEOUT_MS, renderDoctorReport, runDoctor } from "../../doctor/index.js";
-import { DEFAULT_MODEL } from "../../models/create-gateway.js";
+import { DEFAULT_CODER } from "../../coders/default-coder.js";
+import { DEFAULT_ENDPOINT_TIMEOUT_MS } from "../../doctor/defaults.js";
+import { DEFAULT_MODEL } from "../../models/default-model.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import { DOCTOR_HELP } from "../command-help.js";
 import { EXIT } from "../exit-codes.js";
@@ -49,6 +49,8 @@ export function registerDoctor(program: Command, io: CliIO): void {
     .action(async (flags: DoctorFlags, cmd: Command) => {
       // The effective config and where each value came from (ADR 0047); the checks use it.
       const { configReport, renderConfig, runSettings } = await import("../../config/index.js");
+      // The checks load here, not at start-up (ADR 0042).
+      const { renderDoctorReport, runDoctor } = await import("../../doctor/index.js");
       const config = await commandConfig(cmd, flags.repo ?? process.cwd(), ["timeout"]);
       const settings = runSettings(config.values, process.env);
       const report = await runDoctor({

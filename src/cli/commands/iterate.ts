@@ -1,8 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { DevflowError } from "../../errors/index.js";
-import { iterateLane } from "../../lanes/iterate/run.js";
-import { answerLane, type NeedsAnswers } from "../../lanes/outcome.js";
+import type { NeedsAnswers } from "../../lanes/outcome.js";
 import { unusedAnswersWarning } from "../cassette-leftovers.js";
 import { ITERATE_HELP } from "../command-help.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
@@ -13,7 +12,6 @@ import { iterateResultLine, pausedResultLine, writeLine } from "../json-output.j
 import { jsonProgress } from "../progress.js";
 import { resumeCommandLine } from "../resume-command.js";
 import { StopSignals } from "../signals.js";
-import { renderSummary } from "../summary.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
 import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
@@ -139,6 +137,10 @@ async function iterateAction(
   if (flags.resume && !flags.taskId && !request.trim())
     throw new DevflowError("BAD_OPTION", "--resume needs --task-id <id> (or the original request)");
   const repo = flags.repo ?? (await defaultRepo(interactive));
+  // The lane loads here, not at start-up: `--help` and usage errors stay fast (ADR 0042).
+  const { iterateLane } = await import("../../lanes/iterate/run.js");
+  const { answerLane } = await import("../../lanes/outcome.js");
+  const { renderSummary } = await import("../summary.js");
   // Defaults < user file < repo file < env < flags (ADR 0047); a URL's config is never read.
   const { isGitUrl } = await import("../../workspace/git-url.js");
   const { runSettings } = await import("../../config/index.js");

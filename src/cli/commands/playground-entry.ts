@@ -1,6 +1,5 @@
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PACKAGE_ROOT } from "../../util/paths.js";
+import { codeFile } from "../../util/paths.js";
 import type { CliIO } from "../io.js";
 
 /** The flags of `devflow playground`, as commander parses them. */
@@ -43,7 +42,7 @@ export type PlaygroundCommand = (
  * command loads it at run time from the package root, the way agents' prompts and the scenario
  * cassettes are read, and checks that it exports `runPlaygroundCommand`.
  */
-export const PLAYGROUND_ENTRY = join(PACKAGE_ROOT, "playground", "command.ts");
+export const PLAYGROUND_ENTRY = codeFile("playground/command");
 
 export async function loadPlaygroundCommand(entry = PLAYGROUND_ENTRY): Promise<PlaygroundCommand> {
   const loaded: unknown = await import(pathToFileURL(entry).href);

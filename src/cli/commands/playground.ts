@@ -1,8 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { coderUnavailableError } from "../../coders/contract.js";
-import { DEFAULT_CODER, resolveCoder } from "../../coders/index.js";
+import { DEFAULT_CODER } from "../../coders/default-coder.js";
 import { DevflowError } from "../../errors/index.js";
-import { createModelGateway } from "../../models/create-gateway.js";
 import { PLAYGROUND_HELP } from "../command-help.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -62,8 +60,14 @@ export function registerPlayground(program: Command, io: CliIO): void {
 
 /** Live and record runs need an endpoint and an installed coder: say so before running anything. */
 async function assertReady(mode: PlaygroundMode, model: string, coder: string | null): Promise<void> {
-  if (mode !== "replay") createModelGateway({ mode: "live", model });
+  // The gateway and the backends load here, not at start-up (ADR 0042).
+  if (mode !== "replay") {
+    const { createModelGateway } = await import("../../models/create-gateway.js");
+    createModelGateway({ mode: "live", model });
+  }
   if (coder) {
+    const { resolveCoder } = await import("../../coders/index.js");
+    const { coderUnavailableError } = await import("../../coders/contract.js");
     const backend = resolveCoder(coder);
     const probe = await backend.probe();
     if (!probe.installed)

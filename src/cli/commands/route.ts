@@ -1,8 +1,5 @@
 import { type Command, Option } from "commander";
-import { routeMessage } from "../../agents/router/router.js";
 import { DevflowError } from "../../errors/index.js";
-import { assertRequestSize } from "../../lanes/request-size.js";
-import { createModelGateway } from "../../models/create-gateway.js";
 import { unusedAnswersWarning } from "../cassette-leftovers.js";
 import { ROUTE_HELP } from "../command-help.js";
 import { EXIT } from "../exit-codes.js";
@@ -39,6 +36,10 @@ export function registerRoute(program: Command, io: CliIO): void {
         "REQUEST_EMPTY",
         'the message is empty: devflow route "what you would say in the chat"',
       );
+    // The router, the gateway and the size rule load here, not at start-up (ADR 0042).
+    const { assertRequestSize } = await import("../../lanes/request-size.js");
+    const { createModelGateway } = await import("../../models/create-gateway.js");
+    const { routeMessage } = await import("../../agents/router/router.js");
     // Defaults < user file < repo file (the current checkout's) < env < flags (ADR 0047).
     const { runSettings } = await import("../../config/index.js");
     const config = runSettings((await commandConfig(cmd, process.cwd())).values, process.env);

@@ -1,18 +1,15 @@
 import { execFile, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { z } from "zod";
 import { PACKAGE_ROOT } from "../../../src/util/paths.js";
+import { DEVFLOW_BIN } from "../../support/devflow-bin.js";
 
-const require = createRequire(import.meta.url);
-const TSX_CLI = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
-const ENTRY = join(PACKAGE_ROOT, "src", "cli", "main.ts");
 const PTY_DRIVER = join(PACKAGE_ROOT, "test", "chat", "support", "pty-drive.py");
 
 /** argv of a real `devflow` process with the chat and route commands. */
 export function devflowArgv(...args: string[]): string[] {
-  return [process.execPath, TSX_CLI, ENTRY, ...args];
+  return [process.execPath, DEVFLOW_BIN, ...args];
 }
 
 export interface ProcessRun {

@@ -1,0 +1,52 @@
+/**
+ * Regression: every command cost ~5 s of CPU before doing anything (issue 11). Cause: program.ts
+ * imported every command eagerly, and each command imported its lane, the model gateway and the
+ * agents at the top, so `devflow --help` loaded ~1,330 modules (langgraph, langchain, openai,
+ * langsmith). Fix: command files register their options with light imports only and load the heavy
+ * module inside the action (ADR 0042). This runs the built bin (dist/) with a loader hook that records
+ * every module resolved, for the paths that must stay light: help, version and usage errors.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEVFLOW_BIN } from "../support/devflow-bin.js";
+
+const RECORDER = join(import.meta.dirname, "support", "record-imports.mjs");
+const HEAVY =
+  /\/node_modules\/(@langchain\/[^/]+|langchain|openai|langsmith|execa|simple-git|better-sqlite3)\//;
+const LANE = /\/dist\/src\/(lanes|agents|models\/create-gateway|workspace|coders\/index)/;
+
+const dir = mkdtempSync(join(tmpdir(), "devflow-startup-imports-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function modulesLoadedBy(args: string[]): { status: number | null; stderr: string; modules: string[] } {
+  const record = join(dir, `${args.join("_").replace(/\W/g, "")}.txt`);
+  const run = spawnSync(process.execPath, ["--import", RECORDER, DEVFLOW_BIN, ...args], {
+    env: { ...process.env, DEVFLOW_RECORD_IMPORTS: record },
+    encoding: "utf8",
+  });
+  const modules = readFileSync(record, "utf8").split("\n").filter(Boolean);
+  return { status: run.status, stderr: run.stderr, modules };
+}
+
+describe("devflow start-up loads no heavy module", () => {
+  it.each([
+    [["--help"], 0],
+    [["--version"], 0],
+    [["iterate", "--help"], 0],
+    [["route", "--help"], 0],
+    [["chat", "--help"], 0],
+    [["doctor", "--help"], 0],
+    [["playground", "--help"], 0],
+    [["iterate", "--no-such-flag"], 2],
+    [["no-such-command"], 2],
+  ])("devflow %j", (args, code) => {
+    const { status, stderr, modules } = modulesLoadedBy(args);
+    expect(status, stderr).toBe(code);
+    // The recorder saw the CLI itself, so an empty list cannot pass for a light one.
+    expect(modules.some((m) => m.endsWith("/dist/src/cli/program.js"))).toBe(true);
+    expect(modules.filter((m) => HEAVY.test(m) || LANE.test(m))).toEqual([]);
+  });
+});
