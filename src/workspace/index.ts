@@ -34,7 +34,11 @@ export { changedFiles, diffTrees, ignoredOutsideSnapshot, snapshotTree, type Tre
 export { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 export {
   createTaskWorktree,
+  makeTaskWorktree,
   openTaskWorktree,
+  type PlannedTaskWorktree,
+  planTaskWorktree,
+  remakeTaskWorktree,
   removeTaskWorktree,
   type TaskWorktreeRef,
   taskWorktreePath,

@@ -70,9 +70,12 @@ const CHAINS: Record<string, string[]> = {
   ]),
   // The repair after attempt 1, twice in a row (the first process runs attempt 1 whole).
   repair: twice(["repair.lesson-appended", "repair:end"]),
+  // The task's setup, each point twice in a row: before the run record (the task dir is all there
+  // is), after it (the coder's checkout not made), and with both checkouts made but no checkpoint.
+  setup: twice(["setup.locked", "setup.run-recorded", "setup.checkouts-made"]),
 };
 
-// Four chains and the baseline, four processes at once at most on a small shared machine.
+// Five chains and the baseline, four processes at once at most on a small shared machine.
 const slot = concurrencyLimit(4);
 
 async function crashChain(points: string[]): Promise<{ run: CrashRepo; verdict: Verdict }> {

@@ -15,13 +15,12 @@ import {
   processGroupsDir,
   taskDir,
   taskDirTaken,
-  taskExists,
   taskIdFromRequest,
 } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { createModelGateway, type ModelGatewayOptions } from "../../models/create-gateway.js";
 import { withGroupLedger } from "../../process/group-ledger.js";
-import { removeTaskClone } from "../../workspace/index.js";
+import { removeTaskClone, type TaskWorkspace } from "../../workspace/index.js";
 import type { IterateOutcome, IterateResult } from "../outcome.js";
 import { assertRequestSize, maxRequestBytes } from "../request-size.js";
 import { buildIterateLane } from "./iterate-lane.js";
@@ -143,7 +142,8 @@ async function runTask(
   const taskId = assertTaskId(start.taskId ?? requestTaskId(request));
   const located = await locateRepo(opts, taskId);
   const artifactDir = taskDir(located.repoRoot, taskId);
-  if (start.resume && !taskExists(located.repoRoot, taskId)) {
+  // A task dir with no run record is one a crash stopped while it was set up: resumable (task-setup.ts).
+  if (start.resume && !taskDirTaken(located.repoRoot, taskId)) {
     throw new DevflowError(
       "TASK_NOT_FOUND",
       `no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`,
@@ -171,8 +171,6 @@ async function runTask(
     .catch(dropClone);
   const release = await lockTask(located.repoRoot, taskId).catch(dropClone);
   try {
-    const setup = await setUpTask({ start, located, store, taskId, cloned, env: opts.env });
-    const { workspace } = setup;
     const envTestTimeout = testTimeoutFromEnv(opts.env ?? process.env);
     const lane: LaneOptions = {
       ...DEFAULT_LANE_OPTIONS,
@@ -180,7 +178,7 @@ async function runTask(
       ...opts.lane,
       interactive: Boolean(opts.interactive),
     };
-    if (!start.resume)
+    const record = async (workspace: TaskWorkspace) => {
       await createRunRecord(store, {
         taskId,
         workspace,
@@ -189,7 +187,20 @@ async function runTask(
         model: gateway.modelName("framer"),
         reason: "run started",
       });
-    recorded = true;
+      recorded = true;
+    };
+    const setup = await setUpTask({
+      start,
+      request,
+      located,
+      store,
+      saver,
+      taskId,
+      cloned,
+      env: opts.env,
+      record,
+    });
+    const { workspace } = setup;
 
     const reporter = new Reporter(taskId, opts.onProgress, store);
     // The user's checkout is compared at every exit with how it was when the task started (ADR
@@ -283,7 +294,7 @@ async function runTask(
       const alreadyDone =
         start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
       // No checkpoint at all (state.sqlite lost) and no verdict: refused before any model call.
-      if (start.resume && !alreadyDone && snapshot.createdAt === undefined)
+      if (start.resume && !setup.startsFresh && !alreadyDone && snapshot.createdAt === undefined)
         throw await lostCheckpointError(located.repoRoot, taskId, store);
       if (!alreadyDone) {
         const out = await graph.invoke(input, config);

@@ -1,14 +1,18 @@
 import { resolve } from "node:path";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { DevflowError } from "../../errors/index.js";
+import { killPoint } from "../../util/test-kill-point.js";
 import {
   assertGitRepo,
   cloneForTask,
-  createTaskWorktree,
   isGitUrl,
+  makeTaskWorktree,
   openTaskClone,
   openTaskWorktree,
   openVerifyCheckout,
+  planTaskWorktree,
+  remakeTaskWorktree,
   type TaskWorkspace,
 } from "../../workspace/index.js";
 import {
@@ -65,22 +69,73 @@ export interface TaskSetup {
   workspace: TaskWorkspace;
   swept: SweepReport;
   adoption: AdoptionReport | null;
+  /**
+   * The lane starts from its first node: a new task, or a `--resume` of one a crash stopped while
+   * it was set up (no run record yet, or a run record and no checkpoint, nothing framed).
+   */
+  startsFresh: boolean;
 }
 
-/** With the task lock held: sweep, the coder's checkout, adoption, the verification checkout. */
+/**
+ * With the task lock held: sweep, the run record, the coder's checkout, adoption, the verification
+ * checkout. The run record is written before the coder's checkout is made (`record`), so a crash
+ * anywhere in here leaves a task `--resume` finishes setting up and starts from its first node,
+ * to the verdict an uninterrupted run reaches (ADR 0033): a task dir with no run record is what
+ * the lock and the sweep made (nothing else), so it is set up as new; a run record with no
+ * checkpoint and nothing framed means no node ran and no coder worked in the checkout, so the
+ * checkout is made again from the recorded base.
+ */
 export async function setUpTask(args: {
   start: TaskStart;
+  /** The request as given to this process (empty on a bare `--resume --task-id`). */
+  request: string;
   located: LocatedRepo;
   store: ArtifactStore;
+  saver: BaseCheckpointSaver;
   taskId: string;
   cloned: TaskWorkspace | null;
   env: NodeJS.ProcessEnv | undefined;
+  /** Writes the run record (iterator_run.json r1) for the workspace about to be made. */
+  record: (workspace: TaskWorkspace) => Promise<unknown>;
 }): Promise<TaskSetup> {
-  const { start, located, store, taskId, cloned } = args;
+  const { start, request, located, store, taskId, cloned } = args;
   // What a crashed run left (process groups it recorded, base checkouts, scratch dirs) goes
   // before anything starts again (ADR 0033).
   const swept = await sweepDeadRuns(located.repoRoot, taskId);
-  const workspace = cloned ?? (await prepareWorkspace(start, located, store, taskId));
+  killPoint("setup.locked");
+  const run = await store.read("iterator_run");
+  let workspace: TaskWorkspace;
+  let startsFresh = true;
+  if (!run) {
+    if (start.resume && located.url)
+      throw new DevflowError(
+        "TASK_NOT_FOUND",
+        `task "${taskId}" stopped while its clone ${located.repoRoot} was set up, before its run was recorded; remove it (rm -rf ${located.repoRoot}) and start the task again without --resume`,
+      );
+    if (start.resume) assertRequestGiven(located, taskId, request);
+    if (cloned) {
+      await args.record(cloned);
+      workspace = cloned;
+    } else {
+      const plan = await planTaskWorktree({ repoRoot: located.repoRoot, taskId });
+      await args.record(plan.workspace);
+      killPoint("setup.run-recorded");
+      workspace = await makeTaskWorktree(plan);
+    }
+  } else {
+    const baseCommit = run.workspace.base_commit;
+    startsFresh =
+      run.attempts.length === 0 &&
+      !run.terminal &&
+      !(await store.read("task_artifact")) &&
+      !(await args.saver.getTuple({ configurable: { thread_id: taskId } }));
+    if (startsFresh) assertRequestGiven(located, taskId, request);
+    if (located.url) workspace = await openTaskClone({ cloneDir: located.repoRoot, taskId, baseCommit });
+    else if (startsFresh) {
+      killPoint("setup.run-recorded");
+      workspace = await remakeTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
+    } else workspace = await openTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
+  }
   // A new task takes over a finished task's idle verification checkout (ADR 0039).
   const adoption = start.resume
     ? null
@@ -93,26 +148,20 @@ export async function setUpTask(args: {
     baseCommit: workspace.baseCommit,
     coderCheckout: workspace.worktree,
   });
-  return { workspace, swept, adoption };
+  killPoint("setup.checkouts-made");
+  return { workspace, swept, adoption, startsFresh };
 }
 
-/** The task's workspace for a local repository, or (on --resume) for an existing one or clone. */
-async function prepareWorkspace(
-  start: TaskStart,
-  located: LocatedRepo,
-  store: ArtifactStore,
-  taskId: string,
-): Promise<TaskWorkspace> {
-  if (start.resume) {
-    const run = await store.read("iterator_run");
-    if (!run)
-      throw new DevflowError("TASK_NOT_FOUND", `task ${taskId} has no iterator_run.json to resume from`);
-    const baseCommit = run.workspace.base_commit;
-    return located.url
-      ? openTaskClone({ cloneDir: located.repoRoot, taskId, baseCommit })
-      : openTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
-  }
-  return createTaskWorktree({ repoRoot: located.repoRoot, taskId });
+/**
+ * A `--resume` that starts the task from its first node needs the request, which only the first
+ * process had (the Framer stores it, in task_artifact.json).
+ */
+function assertRequestGiven(located: LocatedRepo, taskId: string, request: string): void {
+  if (!request)
+    throw new DevflowError(
+      "REQUEST_EMPTY",
+      `task "${taskId}" stopped while it was set up, before its request was stored; resume it with the request: devflow iterate --resume --repo ${located.repoRoot} --task-id ${taskId} "<the request>"`,
+    );
 }
 
 /** What the sweep and the adoption did, as info events (nothing when they did nothing). */
