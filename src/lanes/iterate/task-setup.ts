@@ -113,10 +113,10 @@ export async function setUpTask(args: {
         `task "${taskId}" stopped while its clone ${located.repoRoot} was set up, before its run was recorded; remove it (rm -rf ${located.repoRoot}) and start the task again without --resume`,
       );
     if (start.resume) assertRequestGiven(located, taskId, request);
-    if (cloned) {
-      await args.record(cloned);
-      workspace = cloned;
-    } else {
+    // A new URL task's clone is recorded once its setup succeeded (below): a failed setup before
+    // that removes the clone again, so the same command can simply be re-run.
+    if (cloned) workspace = cloned;
+    else {
       const plan = await planTaskWorktree({ repoRoot: located.repoRoot, taskId });
       await args.record(plan.workspace);
       killPoint("setup.run-recorded");
@@ -148,6 +148,7 @@ export async function setUpTask(args: {
     baseCommit: workspace.baseCommit,
     coderCheckout: workspace.worktree,
   });
+  if (cloned) await args.record(cloned);
   killPoint("setup.checkouts-made");
   return { workspace, swept, adoption, startsFresh };
 }
