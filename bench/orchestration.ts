@@ -9,18 +9,8 @@
  * - Prompt bytes per critic/repair call next to seeds/00's naive review payload (whole diff +
  *   whole coder log), for a quiet coder and for one that prints 1 MiB of log.
  */
-import {
-  gitCommandCounts,
-  installProcessCounter,
-  processCounts,
-  resetProcessCounts,
-  totalProcesses,
-} from "./process-counter.js";
-
-installProcessCounter();
 
 import { readFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
 import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
@@ -31,8 +21,9 @@ import type { ModelGateway, StructuredCall } from "../src/models/contract.js";
 import { createModelGateway } from "../src/models/create-gateway.js";
 import { PACKAGE_ROOT } from "../src/util/paths.js";
 import { naivePromptBytes } from "../src/verify/index.js";
+import { median, printBenchHeader, RUNS } from "./preamble.js";
+import { gitCommandCounts, processCounts, resetProcessCounts, totalProcesses } from "./process-counter.js";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_MS = 150;
 const CASSETTE = join(PACKAGE_ROOT, "scenarios", "cassettes", "demo.json");
 const NEAR_MISS = join(PACKAGE_ROOT, "scenarios", "coders", "near-miss-coder.mjs");
@@ -137,8 +128,6 @@ async function runOnce(coder: string) {
   };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
 async function scenario(label: string, coder: string) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await runOnce(coder));
@@ -162,11 +151,7 @@ async function scenario(label: string, coder: string) {
   );
 }
 
-console.log(
-  `devflow orchestration benchmark: node ${process.version}, replayed model, load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")} (numbers grow on a busy machine)`,
-);
+printBenchHeader("orchestration", "replayed model, ", "numbers grow on a busy machine");
 await scenario("demo: near miss then repair", `command:node ${JSON.stringify(NEAR_MISS)}`);
 await scenario(
   "noisy coder: same fix, 1 MiB of log per run",

@@ -26,22 +26,16 @@
  * Not counted here: the seam and test commands themselves (the user's tests) and the canary's
  * second load of the seam file (bench/seam-canary.ts measures that per runner).
  */
-import {
-  installProcessCounter,
-  processCounts,
-  resetProcessCounts,
-  totalProcesses,
-} from "./process-counter.js";
-
-installProcessCounter();
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
 import { verificationCheckoutAt } from "../src/lanes/iterate/lane/verification-checkout.js";
 import * as workspace from "../src/workspace/index.js";
+import { median, printBenchHeader, RUNS } from "./preamble.js";
+import { processCounts, resetProcessCounts, totalProcesses } from "./process-counter.js";
 
 const {
   adoptVerifyCheckout,
@@ -59,7 +53,6 @@ const changedSinceBase = async (worktree: string, base: string, tree: string): P
     ? (workspace as unknown as { changedFiles: typeof changedSinceBase }).changedFiles(worktree, base, tree)
     : (await diffTrees(worktree, base, tree)).files;
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ATTEMPTS = 3;
 const BIG_FILES = Number(process.env.BENCH_BIG_FILES ?? 20_000);
 const ATTEMPT_TARGET_MS = 150;
@@ -67,7 +60,6 @@ const ADOPT = process.env.BENCH_ADOPT !== "0";
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const since = (t: number) => performance.now() - t;
 
 /** A repo with `files` small source files in 100-file folders, one commit. */
@@ -234,11 +226,7 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
     );
 }
 
-console.log(
-  `devflow verification benchmark: node ${process.version}, load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")} (numbers grow on a busy machine; compare the ratios)`,
-);
+printBenchHeader("verification", "", "numbers grow on a busy machine; compare the ratios");
 const demo = createFixtureRepo("csv-import");
 const big = bigRepo(BIG_FILES);
 try {

@@ -1,27 +1,14 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { detachedGroups } from "../../test/support/detached-groups.js";
 import { recordGroup, sweepRecordedGroups, withGroupLedger } from "./group-ledger.js";
 import { groupIsAlive, processIsRunning } from "./process-group.js";
 import { runProcess } from "./run-process.js";
 
-const started: number[] = [];
-afterAll(() => {
-  for (const pid of started) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {}
-  }
-});
-
-function groupLeader(): number {
-  const child = spawn("sh", ["-c", "sleep 600 & sleep 600"], { detached: true, stdio: "ignore" });
-  child.unref();
-  started.push(child.pid as number);
-  return child.pid as number;
-}
+const startGroup = detachedGroups();
+const groupLeader = () => startGroup("sh", ["-c", "sleep 600 & sleep 600"]);
 
 const ledger = () => mkdtempSync(join(tmpdir(), "devflow-ledger-"));
 

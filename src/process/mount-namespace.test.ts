@@ -3,37 +3,50 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../util/paths.js";
-import { devflowReadOnlyPaths, mountNamespaceWorks } from "./mount-namespace.js";
+import { devflowReadOnlyPaths, type MountPlan, mountNamespaceWorks } from "./mount-namespace.js";
 import { runProcess } from "./run-process.js";
 
-/** A repo with devflow's home and a checkout in it, and a shell line run there under the plan. */
-async function runInPlan(script: string, inside = mkdtempSync(join(tmpdir(), "devflow-mounts-"))) {
+interface PlanRepo {
+  repo: string;
+  home: string;
+  checkout: string;
+}
+
+/** A repo with devflow's home (a state file in it), a checkout under the home, the user's file beside. */
+function planRepo(
+  inside = mkdtempSync(join(tmpdir(), "devflow-mounts-")),
+  checkoutUnder = "worktrees",
+): PlanRepo {
   const repo = join(inside, "repo");
   const home = join(repo, ".devflow");
-  const checkout = join(home, "worktrees", "t");
+  const checkout = join(home, checkoutUnder, "t");
   mkdirSync(checkout, { recursive: true });
   writeFileSync(join(home, "state.sqlite"), "state");
   writeFileSync(join(repo, "file.txt"), "user");
-  const run = await runProcess({
+  return { repo, home, checkout };
+}
+
+/** A shell line run in the checkout, confined: the repo read-only, the home hidden but the checkout, plus `more`. */
+function runUnderPlan({ repo, home, checkout }: PlanRepo, script: string, more: Partial<MountPlan> = {}) {
+  return runProcess({
     command: script,
     shell: true,
     cwd: checkout,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
     timeoutMs: 20_000,
     confine: true,
-    mounts: { readOnly: repo, hide: home, expose: checkout },
+    mounts: { readOnly: repo, hide: home, expose: checkout, ...more },
   });
-  return { repo, home, checkout, run };
+}
+
+/** planRepo, then the line run there under the plan. */
+async function runInPlan(script: string, inside?: string) {
+  const paths = planRepo(inside);
+  return { ...paths, run: await runUnderPlan(paths, script) };
 }
 
 describe.runIf(mountNamespaceWorks())("a confined run with a mount plan (ADR 0025)", () => {
   it("sees the repository read-only and devflow's home empty but for its own checkout, which it can write", async () => {
-    const repo = mkdtempSync(join(tmpdir(), "devflow-mounts-"));
-    const home = join(repo, ".devflow");
-    const checkout = join(home, "worktrees", "t");
-    mkdirSync(checkout, { recursive: true });
-    writeFileSync(join(home, "state.sqlite"), "state");
-    writeFileSync(join(repo, "file.txt"), "user");
     const script = [
       "test -e ../../state.sqlite && echo saw-state",
       "echo evil > ../../state.sqlite 2>/dev/null && echo wrote-state",
@@ -41,15 +54,7 @@ describe.runIf(mountNamespaceWorks())("a confined run with a mount plan (ADR 002
       "echo fix > fix.txt && echo wrote-checkout",
       "pwd",
     ].join("; ");
-    const run = await runProcess({
-      command: script,
-      shell: true,
-      cwd: checkout,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      timeoutMs: 10_000,
-      confine: true,
-      mounts: { readOnly: repo, hide: home, expose: checkout },
-    });
+    const { repo, home, checkout, run } = await runInPlan(script);
     expect(run.output).not.toMatch(/saw-state|wrote-state|wrote-repo/);
     expect(run.output).toContain("wrote-checkout");
     expect(readFileSync(join(home, "state.sqlite"), "utf8")).toBe("state");
@@ -62,12 +67,11 @@ describe.runIf(mountNamespaceWorks())("a confined run with a mount plan (ADR 002
 
 describe.runIf(mountNamespaceWorks())("a mount plan with further exposed directories (ADR 0031)", () => {
   it("binds each back as asked (writable or read-only) and hides the rest of the home", async () => {
-    const repo = mkdtempSync(join(tmpdir(), "devflow-mounts-also-"));
-    const home = join(repo, ".devflow");
-    const checkout = join(home, "verify", "t");
+    const plan = planRepo(undefined, "verify");
+    const { home, checkout } = plan;
     const out = join(home, "iterate", "t", "seam.log.out");
     const bin = join(home, "iterate", "t", "seam.log.bin");
-    for (const dir of [checkout, out, bin]) mkdirSync(dir, { recursive: true });
+    for (const dir of [out, bin]) mkdirSync(dir, { recursive: true });
     writeFileSync(join(bin, "node"), "pinned");
     writeFileSync(join(home, "iterate", "t", "task_artifact.json"), "{}");
     const script = [
@@ -78,22 +82,11 @@ describe.runIf(mountNamespaceWorks())("a mount plan with further exposed directo
       "echo ok > here.txt && echo wrote-checkout",
       "pwd",
     ].join("; ");
-    const run = await runProcess({
-      command: script,
-      shell: true,
-      cwd: checkout,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      timeoutMs: 10_000,
-      confine: true,
-      mounts: {
-        readOnly: repo,
-        hide: home,
-        expose: checkout,
-        alsoExpose: [
-          { path: out, writable: true },
-          { path: bin, writable: false },
-        ],
-      },
+    const run = await runUnderPlan(plan, script, {
+      alsoExpose: [
+        { path: out, writable: true },
+        { path: bin, writable: false },
+      ],
     });
     expect(run.output).toContain("wrote-report");
     expect(run.output).toContain("pinned");
@@ -107,11 +100,9 @@ describe.runIf(mountNamespaceWorks())("a mount plan with further exposed directo
 
 describe.runIf(mountNamespaceWorks())("a mount plan's dependencies (ADR 0031)", () => {
   it("are read-only wherever they live; copy-on-write ones take writes that never reach the host", async () => {
-    const repo = mkdtempSync(join(tmpdir(), "devflow-mounts-deps-"));
+    const plan = planRepo(undefined, "verify");
+    const { repo, home } = plan;
     const outside = mkdtempSync(join(tmpdir(), "devflow-mounts-deps-outside-"));
-    const home = join(repo, ".devflow");
-    const checkout = join(home, "verify", "t");
-    mkdirSync(checkout, { recursive: true });
     const inRepo = join(repo, "node_modules");
     mkdirSync(join(inRepo, "pkg"), { recursive: true });
     writeFileSync(join(inRepo, "pkg", "index.js"), "1");
@@ -122,22 +113,11 @@ describe.runIf(mountNamespaceWorks())("a mount plan's dependencies (ADR 0031)", 
       `cat ${inRepo}/pkg/index.js`,
       `echo 2 > ${outside}/index.js 2>/dev/null && echo wrote-outside`,
     ].join("; ");
-    const run = await runProcess({
-      command: script,
-      shell: true,
-      cwd: checkout,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      timeoutMs: 10_000,
-      confine: true,
-      mounts: {
-        readOnly: repo,
-        hide: home,
-        expose: checkout,
-        dependencies: [
-          { path: inRepo, copyOnWrite: true },
-          { path: outside, copyOnWrite: false },
-        ],
-      },
+    const run = await runUnderPlan(plan, script, {
+      dependencies: [
+        { path: inRepo, copyOnWrite: true },
+        { path: outside, copyOnWrite: false },
+      ],
     });
     expect(run.output).toContain("wrote-cow");
     expect(run.output).toContain("wrote-cache");

@@ -29,6 +29,12 @@ export const KILL_POINTS = [
   "replan:end",
   "ask:end",
   "handoff:end",
+  /** Setup: the task lock taken and dead runs swept, nothing of the task made yet (no run record). */
+  "setup.locked",
+  /** Setup: the run record written (or, resumed, found with nothing run), the coder's checkout about to be made. */
+  "setup.run-recorded",
+  /** Setup: the coder's and the verification checkout made, the lane's first checkpoint not written. */
+  "setup.checkouts-made",
   /** task_artifact written, confirmation.md not yet. */
   "frame.task-written",
   /** The seam ran on base, observation_artifact not written yet. */
@@ -45,6 +51,8 @@ export const KILL_POINTS = [
   "repair.lesson-appended",
   /** The user's task branch moved (compare-and-swap), the terminal verdict not recorded. */
   "commit.ref-moved",
+  /** promotion_handoff.json written, the terminal verdict not recorded. */
+  "handoff.written",
   /** A child process started and its group recorded, devflow not yet waiting on it. */
   "process.spawned",
 ] as const;

@@ -40,7 +40,11 @@ export {
 } from "./task-branches.js";
 export {
   createTaskWorktree,
+  makeTaskWorktree,
   openTaskWorktree,
+  type PlannedTaskWorktree,
+  planTaskWorktree,
+  remakeTaskWorktree,
   removeTaskWorktree,
   type TaskWorktreeRef,
   taskWorktreePath,

@@ -32,7 +32,26 @@ export function taskWorktreePath(repoRoot: string, taskId: string): string {
  * (`commitOnTaskBranch`). An existing branch or folder is refused: whether to resume is the
  * caller's decision (see openTaskWorktree).
  */
-export async function createTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef): Promise<TaskWorkspace> {
+export async function createTaskWorktree(ref: TaskWorktreeRef): Promise<TaskWorkspace> {
+  return makeTaskWorktree(await planTaskWorktree(ref));
+}
+
+/** What createTaskWorktree checked and resolved before it makes anything. */
+export interface PlannedTaskWorktree {
+  repoRoot: string;
+  taskId: string;
+  /** The user's HEAD, resolved once: a commit landing meanwhile cannot shift the base. */
+  baseCommit: string;
+  /** The workspace the checkout will be, for records written before it is made. */
+  workspace: TaskWorkspace;
+}
+
+/**
+ * The refusals of createTaskWorktree (an existing branch or folder) and the base commit, with no
+ * side effect but `.devflow/`: a caller records the task's run before the checkout is made, so a
+ * crash while making it leaves a task `--resume` can finish (remakeTaskWorktree).
+ */
+export async function planTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef): Promise<PlannedTaskWorktree> {
   const branch = taskBranch(taskId);
   const worktree = taskWorktreePath(repoRoot, taskId);
   if (await branchExists(repoRoot, branch)) {
@@ -48,13 +67,20 @@ export async function createTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef):
     );
   }
   ensureDevflowDir(repoRoot);
-  mkdirSync(worktreesDir(repoRoot), { recursive: true });
-  // Branch from the resolved sha, so a commit landing meanwhile cannot shift the base.
   const baseCommit = (await runGit(repoRoot, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
-  const userObjects = resolve(
+  // The git link is recorded when the checkout is made.
+  return {
     repoRoot,
-    (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim(),
-  );
+    taskId,
+    baseCommit,
+    workspace: { repoRoot, worktree, branch, baseCommit, kind: "worktree" },
+  };
+}
+
+/** Makes the planned checkout: the user's task branch at the base (create-only), then the clone. */
+export async function makeTaskWorktree(plan: PlannedTaskWorktree): Promise<TaskWorkspace> {
+  const { repoRoot, baseCommit } = plan;
+  const { branch } = plan.workspace;
   // Create-only (old value: none), so a branch appearing meanwhile is never overwritten.
   await runGit(repoRoot, [
     "update-ref",
@@ -64,15 +90,59 @@ export async function createTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef):
     baseCommit,
     "",
   ]);
+  return cloneAtBase(plan, true);
+}
+
+/**
+ * Makes the coder's checkout of a task again, for a task whose run record is written but whose lane
+ * never started (no checkpoint, nothing framed: a crash while the task was set up, ADR 0033), so
+ * no coder has worked in it: the folder is removed and made again from the recorded base. The
+ * user's task branch is created if the crash came before it, kept if it is at the base, and a
+ * branch anywhere else is refused (not devflow's doing: it only moves it after a gate passed).
+ */
+export async function remakeTaskWorktree({
+  repoRoot,
+  taskId,
+  baseCommit,
+}: TaskWorktreeRef & { baseCommit: string }): Promise<TaskWorkspace> {
+  const branch = taskBranch(taskId);
+  const worktree = taskWorktreePath(repoRoot, taskId);
+  const plan: PlannedTaskWorktree = {
+    repoRoot,
+    taskId,
+    baseCommit,
+    workspace: { repoRoot, worktree, branch, baseCommit, kind: "worktree" },
+  };
+  await rm(worktree, { recursive: true, force: true });
+  if (!(await branchExists(repoRoot, branch))) return makeTaskWorktree(plan);
+  const head = (await runGit(repoRoot, ["rev-parse", "--verify", `refs/heads/${branch}^{commit}`])).trim();
+  if (head !== baseCommit)
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
+      `task ${taskId} was set up but never started, and its branch ${branch} in ${repoRoot} is at ${head.slice(0, 10)}, not at its base ${baseCommit.slice(0, 10)}; delete the branch (\`git branch -D ${branch}\`) and the task's folder, then start the task again without --resume`,
+    );
+  return cloneAtBase(plan, false);
+}
+
+/** The clone of the planned checkout; a failure removes it (and the branch, when this call made it). */
+async function cloneAtBase(plan: PlannedTaskWorktree, branchMadeHere: boolean): Promise<TaskWorkspace> {
+  const { repoRoot, baseCommit } = plan;
+  const { branch, worktree } = plan.workspace;
+  mkdirSync(worktreesDir(repoRoot), { recursive: true });
+  const userObjects = resolve(
+    repoRoot,
+    (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim(),
+  );
   try {
     await cloneShared(worktree, userObjects, branch, baseCommit);
   } catch (error) {
     await rm(worktree, { recursive: true, force: true });
-    await runGit(repoRoot, ["update-ref", "-d", `refs/heads/${branch}`, baseCommit]).catch(() => undefined);
+    if (branchMadeHere)
+      await runGit(repoRoot, ["update-ref", "-d", `refs/heads/${branch}`, baseCommit]).catch(() => undefined);
     throw error;
   }
   const gitLink = await recordGitLink(worktree);
-  return { repoRoot, worktree, branch, baseCommit, kind: "worktree", gitLink };
+  return { ...plan.workspace, gitLink };
 }
 
 /**

@@ -6,9 +6,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import pty from "@lydell/node-pty";
 import { Lesson } from "../../src/artifacts/schemas/index.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { openTaskStore } from "../../src/home/index.js";
+import type { Cassette } from "../../src/models/cassette.js";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 import { KILL_NOTICE, TEST_KILL_AT_ENV } from "../../src/util/test-kill-point.js";
 import { coderScript, DEMO_REQUEST, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
@@ -35,10 +37,25 @@ export interface CrashRepo {
   repo: string;
   tmp: string;
   args: string[];
+  /** Run on a pseudo-terminal, every question answered with ANSWER. */
+  interactive: boolean;
 }
 
-/** A fresh demo repository and the CLI arguments of one task on it. */
-export function crashRepo(extraArgs: string[] = [], coderSource = TWO_ATTEMPT_CODER): CrashRepo {
+/** What devflow() types at every question of an interactive run. */
+export const ANSWER =
+  "The email field only: ' alice@example.com ' has a space on each side; names stay as they are.";
+
+/**
+ * A fresh demo repository and the CLI arguments of one task on it: `--yes --json` (no question is
+ * asked: a task that needs answers ends needs_more_context) unless `interactive` (then the CLI runs
+ * on a terminal, devflow() answers its questions, and a plan_invalid asks to re-plan).
+ */
+export function crashRepo(
+  extraArgs: string[] = [],
+  coderSource = TWO_ATTEMPT_CODER,
+  cassette: Cassette = demoCassette(),
+  interactive = false,
+): CrashRepo {
   const root = tempDir("devflow-crash-");
   const repo = createFixtureRepo("csv-import", join(root, "csv-import"));
   const tmp = join(root, "tmp");
@@ -51,14 +68,13 @@ export function crashRepo(extraArgs: string[] = [], coderSource = TWO_ATTEMPT_CO
     "--task-id",
     TASK,
     "--replay",
-    writeCassette(demoCassette()),
+    writeCassette(cassette),
     "--coder",
     coderScript(coderSource),
-    "--yes",
-    "--json",
+    ...(interactive ? [] : ["--no-input", "--json"]),
     ...extraArgs,
   ];
-  return { root, repo, tmp, args };
+  return { root, repo, tmp, args, interactive };
 }
 
 export interface CliExit {
@@ -76,7 +92,9 @@ export async function devflow(
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: run.tmp };
   delete env[TEST_KILL_AT_ENV];
   if (opts.killAt) env[TEST_KILL_AT_ENV] = opts.killAt;
-  const child = spawn(process.execPath, [BIN, ...run.args, ...(opts.resume ? ["--resume"] : [])], {
+  const args = [BIN, ...run.args, ...(opts.resume ? ["--resume"] : [])];
+  if (run.interactive) return onTerminal(args, env, opts.onStart);
+  const child = spawn(process.execPath, args, {
     detached: true,
     env,
     stdio: ["ignore", "ignore", "pipe"],
@@ -94,6 +112,34 @@ export async function devflow(
   } catch {}
   const killedAt = new RegExp(`${escapeRegExp(KILL_NOTICE)}(\\S+)`).exec(stderr)?.[1] ?? null;
   return { code, stderr, killedAt };
+}
+
+/**
+ * The CLI on a pseudo-terminal (stdin and stderr are TTYs: devflow asks its questions there), each
+ * "Your answer: " prompt answered with ANSWER. Output is one stream on a terminal: `stderr` is it.
+ */
+async function onTerminal(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onStart?: (pid: number) => void,
+): Promise<CliExit> {
+  const term = pty.spawn(process.execPath, args, { cols: 200, rows: 50, env, cwd: PACKAGE_ROOT });
+  onStart?.(term.pid);
+  let output = "";
+  let answered = 0;
+  term.onData((d) => {
+    output += d;
+    const prompts = output.split("Your answer: ").length - 1;
+    for (; answered < prompts; answered++) term.write(`${ANSWER}\r`);
+  });
+  const code = await new Promise<number | null>((resolve) =>
+    term.onExit(({ exitCode, signal }) => resolve(signal ? null : exitCode)),
+  );
+  try {
+    process.kill(-term.pid, "SIGKILL");
+  } catch {}
+  const killedAt = new RegExp(`${escapeRegExp(KILL_NOTICE)}(\\S+)`).exec(output)?.[1] ?? null;
+  return { code, stderr: output, killedAt };
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -128,10 +174,35 @@ export async function verdictOf(run: CrashRepo): Promise<Verdict> {
   };
 }
 
+/**
+ * What else an uninterrupted run leaves that a crashed and resumed one must leave the same (beyond
+ * Verdict): the terminal's questions, the run's states and their reasons in order, the task's
+ * revision, and the promotion handoff with the revisions it cites (its write time aside).
+ */
+export interface Stop {
+  questions: string[];
+  states: Array<[string, string]>;
+  taskRevision: number | null;
+  handoff: Record<string, unknown> | null;
+}
+
+export async function stopOf(run: CrashRepo): Promise<Stop> {
+  const store = openTaskStore(run.repo, TASK);
+  const record = await store.read("iterator_run");
+  const handoff = await store.read("promotion_handoff");
+  const { created_at: _at, ...handoffSubstance } = handoff ?? { created_at: "" };
+  return {
+    questions: record?.terminal?.questions ?? [],
+    states: (record?.state_history ?? []).map((s) => [s.state, s.reason]),
+    taskRevision: (await store.read("task_artifact"))?.revision ?? null,
+    handoff: handoff ? handoffSubstance : null,
+  };
+}
+
 /** Every artifact of the task reads back valid (the store validates on read); throws otherwise. */
 export async function readAllArtifacts(run: CrashRepo): Promise<void> {
   const store = openTaskStore(run.repo, TASK);
-  for (const name of ["iterator_run", "task_artifact", "observation_artifact"] as const)
+  for (const name of ["iterator_run", "task_artifact", "observation_artifact", "promotion_handoff"] as const)
     await store.read(name);
   await store.readJsonl("lessons.jsonl", Lesson);
   const { DevflowEvent } = await import("../../src/artifacts/schemas/index.js");

@@ -11,8 +11,8 @@
  * the node's re-run. Each chain is one task crashed again and again: every process is killed at its
  * point (asserted from the hook's stderr line, so an unreachable point fails loudly), the artifacts
  * are read back valid after every crash, and the last process runs to the end. (`replan`, `ask` and
- * `handoff` are not reached by a completing task; their bodies have no side effect before
- * `interrupt()` or only a terminal write.)
+ * `handoff` are not reached by a completing task: kill-off-the-completing-path.test.ts has their
+ * chains. The `setup` chain here crashes the task before its lane's first checkpoint.)
  *
  * Bugs it pins: a crash inside `repair` appended the lesson twice (the next prompt listed it
  * twice); a crash after the commit's compare-and-swap made the resumed run's CAS fail and end the
@@ -70,9 +70,12 @@ const CHAINS: Record<string, string[]> = {
   ]),
   // The repair after attempt 1, twice in a row (the first process runs attempt 1 whole).
   repair: twice(["repair.lesson-appended", "repair:end"]),
+  // The task's setup, each point twice in a row: before the run record (the task dir is all there
+  // is), after it (the coder's checkout not made), and with both checkouts made but no checkpoint.
+  setup: twice(["setup.locked", "setup.run-recorded", "setup.checkouts-made"]),
 };
 
-// Four chains and the baseline, four processes at once at most on a small shared machine.
+// Five chains and the baseline, four processes at once at most on a small shared machine.
 const slot = concurrencyLimit(4);
 
 async function crashChain(points: string[]): Promise<{ run: CrashRepo; verdict: Verdict }> {

@@ -11,31 +11,19 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DevflowEvent } from "../../src/artifacts/schemas/index.js";
 import { lockTask, openTaskStore, processGroupsDir } from "../../src/home/index.js";
 import { recordGroup, withGroupLedger } from "../../src/process/group-ledger.js";
 import { processIsRunning } from "../../src/process/process-group.js";
+import { detachedGroups } from "../support/detached-groups.js";
 import { tempDir } from "../support/lane-harness.js";
 import { leftoverProcesses } from "../support/leftover-processes.js";
 import { crashRepo, devflow, leftoverCheckouts, TASK, TWO_ATTEMPT_CODER } from "./crash-harness.js";
 
-const started: number[] = [];
-afterAll(() => {
-  for (const pid of started) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {}
-  }
-});
-
+const startGroup = detachedGroups();
 /** A process in its own group, as devflow's children run; outside the test's temp dirs. */
-function sleeper(): number {
-  const child = spawn("sleep", ["600"], { detached: true, stdio: "ignore", cwd: "/" });
-  child.unref();
-  started.push(child.pid as number);
-  return child.pid as number;
-}
+const sleeper = () => startGroup("sleep", ["600"], "/");
 
 async function deadPid(): Promise<number> {
   const child = spawn("true");

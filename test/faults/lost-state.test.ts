@@ -47,6 +47,36 @@ async function unfinishedTask(): Promise<string> {
   return repo;
 }
 
+/**
+ * `--resume` of the unfinished task, which must be refused (exit 2) with one line and no model call
+ * (with no cassette, any call would reach the loopback endpoint): that line.
+ */
+async function refusedResume(repo: string): Promise<string> {
+  const server = await liveEndpoint();
+  const resumed = await cli(
+    "iterate",
+    "--resume",
+    "--task-id",
+    TASK_ID,
+    "-r",
+    repo,
+    "--coder",
+    "command:true",
+    "--no-input",
+  );
+  expect(server.requests).toHaveLength(0);
+  expect(resumed.code, resumed.err).toBe(2);
+  const lines = resumed.err.trim().split("\n");
+  expect(lines, resumed.err).toHaveLength(1);
+  return lines[0] ?? "";
+}
+
+/** SQLite's side files, so the main file alone is what the next process opens. */
+function removeWriteAheadLog(repo: string): void {
+  rmSync(`${statePath(repo)}-wal`, { force: true });
+  rmSync(`${statePath(repo)}-shm`, { force: true });
+}
+
 const iterateFlags = (() => {
   const program = buildProgram({ out: () => {}, err: () => {}, isTTY: false, setExitCode: () => {} });
   const iterate = program.commands.find((c) => c.name() === "iterate");
@@ -57,24 +87,8 @@ describe("lost or corrupt state.sqlite", () => {
   it("resume with state.sqlite gone restarts the lane with an empty request (regression): refused with the restart command, 0 model calls", async () => {
     const repo = await unfinishedTask();
     rmSync(statePath(repo), { force: true });
-    rmSync(`${statePath(repo)}-wal`, { force: true });
-    rmSync(`${statePath(repo)}-shm`, { force: true });
-    const server = await liveEndpoint();
-    const resumed = await cli(
-      "iterate",
-      "--resume",
-      "--task-id",
-      TASK_ID,
-      "-r",
-      repo,
-      "--coder",
-      "command:true",
-      "--no-input",
-    );
-    expect(server.requests).toHaveLength(0);
-    expect(resumed.code, resumed.err).toBe(2);
-    const lines = resumed.err.trim().split("\n");
-    expect(lines, resumed.err).toHaveLength(1);
+    removeWriteAheadLog(repo);
+    const lines = [await refusedResume(repo)];
     expect(lines[0]).toContain(`task "${TASK_ID}" has no checkpoint in ${statePath(repo)}`);
     expect(lines[0]).toContain(`its artifacts in ${taskDir(repo, TASK_ID)} are kept`);
     // The remedy is a command that exists, for the stored request, under a task id that is free.
@@ -91,43 +105,14 @@ describe("lost or corrupt state.sqlite", () => {
 
   it("garbage state.sqlite says 'file is not a database' with no path and no remedy (regression)", async () => {
     const repo = await unfinishedTask();
-    rmSync(`${statePath(repo)}-wal`, { force: true });
-    rmSync(`${statePath(repo)}-shm`, { force: true });
+    removeWriteAheadLog(repo);
     writeFileSync(statePath(repo), "this is not a database, it is garbage ".repeat(200));
-    const server = await liveEndpoint();
-    const resumed = await cli(
-      "iterate",
-      "--resume",
-      "--task-id",
-      TASK_ID,
-      "-r",
-      repo,
-      "--coder",
-      "command:true",
-      "--no-input",
-    );
-    expect(server.requests).toHaveLength(0);
-    expect(resumed.code, resumed.err).toBe(2);
-    const lines = resumed.err.trim().split("\n");
-    expect(lines, resumed.err).toHaveLength(1);
+    const lines = [await refusedResume(repo)];
     expect(lines[0]).toContain(`${statePath(repo)} is not a readable SQLite database (SQLITE_NOTADB)`);
     expect(lines[0]).toContain(`mv ${statePath(repo)} ${statePath(repo)}.corrupt`);
 
     // The fix works: with the file moved aside, the same resume gets the lost-checkpoint remedy.
     rmSync(statePath(repo));
-    const again = await cli(
-      "iterate",
-      "--resume",
-      "--task-id",
-      TASK_ID,
-      "-r",
-      repo,
-      "--coder",
-      "command:true",
-      "--no-input",
-    );
-    expect(again.code, again.err).toBe(2);
-    expect(again.err).toMatch(/has no checkpoint in/);
-    expect(server.requests).toHaveLength(0);
+    expect(await refusedResume(repo)).toMatch(/has no checkpoint in/);
   });
 });

@@ -1,20 +1,16 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { CORRECT_FIX, coderScript, demoCassette, runLane } from "../support/lane-harness.js";
+import {
+  CORRECT_FIX,
+  coderScript,
+  demoCassette,
+  needsAnswersCassette,
+  runLane,
+} from "../support/lane-harness.js";
 
 it("interactive needs_more_context: the question interrupts, the answer re-frames the same task (r2), then it completes", async () => {
-  const cassette = demoCassette();
-  const framed = cassette.calls.framer?.[0];
-  if (!framed || !("structured" in framed)) throw new Error("demo cassette lost its framer answer");
-  const unsure = {
-    structured: {
-      ...framed.structured,
-      blocking_unknowns: ["Which field has the spaces: the email or the name?"],
-      recommended_next_step: "needs_more_context",
-    },
-  };
-  cassette.calls.framer = [unsure, framed];
+  const cassette = needsAnswersCassette("Which field has the spaces: the email or the name?");
   const asked: string[][] = [];
   const run = await runLane({
     cassette,

@@ -1,25 +1,5 @@
 import { expect, it } from "vitest";
-import { CORRECT_FIX, coderScript, demoCassette, runLane } from "../support/lane-harness.js";
-
-function planInvalidCassette() {
-  const cassette = demoCassette();
-  const framer = cassette.calls.framer?.[0];
-  const observerFinal = cassette.calls.observer?.at(-1);
-  const critic = cassette.calls.critic?.[0];
-  if (!framer || !observerFinal || !critic || !("structured" in critic))
-    throw new Error("demo cassette changed shape");
-  const invalid = {
-    structured: {
-      ...critic.structured,
-      plan_invalid: true,
-      summary: "The CSV also has a BOM: the task assumed plain ASCII.",
-    },
-  };
-  cassette.calls.framer = [framer, framer];
-  cassette.calls.observer = [...(cassette.calls.observer ?? []), observerFinal];
-  cassette.calls.critic = [invalid, critic];
-  return cassette;
-}
+import { CORRECT_FIX, coderScript, planInvalidCassette, runLane } from "../support/lane-harness.js";
 
 it("plan_invalid in an interactive run asks to re-plan; the answer re-frames the same task (r2) and attempts continue", async () => {
   const asked: string[] = [];

@@ -143,3 +143,47 @@ export function withObserverAnswer(
   final.structured = { ...final.structured, ...patch };
   return cassette;
 }
+
+/**
+ * The demo cassette where the critic of attempt 1 judges the task's assumptions wrong
+ * (plan_invalid): interactive runs ask to re-plan, and the re-frame (a second Framer and Observer
+ * answer) is followed by an attempt the demo critic approves.
+ */
+export function planInvalidCassette() {
+  const cassette = demoCassette();
+  const framer = cassette.calls.framer?.[0];
+  const observerFinal = cassette.calls.observer?.at(-1);
+  const critic = cassette.calls.critic?.[0];
+  if (!framer || !observerFinal || !critic || !("structured" in critic))
+    throw new Error("demo cassette changed shape");
+  const invalid = {
+    structured: {
+      ...critic.structured,
+      plan_invalid: true,
+      summary: "The CSV also has a BOM: the task assumed plain ASCII.",
+    },
+  };
+  cassette.calls.framer = [framer, framer];
+  cassette.calls.observer = [...(cassette.calls.observer ?? []), observerFinal];
+  cassette.calls.critic = [invalid, critic];
+  return cassette;
+}
+
+/**
+ * The demo cassette whose first Framer answer has a blocking unknown (needs_more_context); the
+ * second, after the user's answer, is the demo's (only an interactive run asks for it).
+ */
+export function needsAnswersCassette(question: string): Cassette {
+  const cassette = demoCassette();
+  const framed = cassette.calls.framer?.[0];
+  if (!framed || !("structured" in framed)) throw new Error("demo cassette lost its framer answer");
+  const unsure = {
+    structured: {
+      ...framed.structured,
+      blocking_unknowns: [question],
+      recommended_next_step: "needs_more_context",
+    },
+  };
+  cassette.calls.framer = [unsure, framed];
+  return cassette;
+}

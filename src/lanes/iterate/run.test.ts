@@ -3,28 +3,13 @@ import {
   CORRECT_FIX,
   coderScript,
   DEMO_REQUEST,
-  demoCassette,
+  needsAnswersCassette,
   writeCassette,
 } from "../../../test/support/lane-harness.js";
 import { createFixtureRepo } from "../../fixtures/create-fixture-repo.js";
 import { openTaskStore } from "../../home/index.js";
 import { LaneOutcome } from "../outcome.js";
 import { iterateLane } from "./run.js";
-
-function unsureCassette() {
-  const cassette = demoCassette();
-  const framed = cassette.calls.framer?.[0];
-  if (!framed || !("structured" in framed)) throw new Error("demo cassette lost its framer answer");
-  const unsure = {
-    structured: {
-      ...framed.structured,
-      blocking_unknowns: ["Which field has the spaces: the email or the name?"],
-      recommended_next_step: "needs_more_context",
-    },
-  };
-  cassette.calls.framer = [unsure, framed];
-  return cassette;
-}
 
 it("a lane that needs answers returns needs_answers; resume(taskId, answer) continues the same task to finished", async () => {
   const repo = createFixtureRepo("csv-import");
@@ -34,7 +19,7 @@ it("a lane that needs answers returns needs_answers; resume(taskId, answer) cont
     model: "gpt-4.1-mini",
     coder: coderScript(CORRECT_FIX),
     mode: "replay",
-    cassettePath: writeCassette(unsureCassette()),
+    cassettePath: writeCassette(needsAnswersCassette("Which field has the spaces: the email or the name?")),
     lane: { maxJudgeAttempts: 3, baseTimeoutMs: 60_000, commandTimeoutMs: 60_000 },
     onProgress: () => {},
     interactive: true,

@@ -1,4 +1,4 @@
-import { relative, resolve } from "node:path";
+import { relative } from "node:path";
 import { Command, INTERRUPT, isInterrupted } from "@langchain/langgraph";
 import type { ConversationTurn } from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
@@ -15,7 +15,6 @@ import {
   processGroupsDir,
   taskDir,
   taskDirTaken,
-  taskExists,
   taskIdFromRequest,
 } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
@@ -25,25 +24,10 @@ import {
   type ModelGatewayOptions,
 } from "../../models/create-gateway.js";
 import { withGroupLedger } from "../../process/group-ledger.js";
-import {
-  assertGitRepo,
-  cloneForTask,
-  createTaskWorktree,
-  isGitUrl,
-  openTaskClone,
-  openTaskWorktree,
-  openVerifyCheckout,
-  removeTaskClone,
-  type TaskWorkspace,
-} from "../../workspace/index.js";
+import { removeTaskClone, type TaskWorkspace } from "../../workspace/index.js";
 import type { IterateOutcome, IterateResult } from "../outcome.js";
 import { assertRequestSize, maxRequestBytes } from "../request-size.js";
 import { buildIterateLane } from "./iterate-lane.js";
-import {
-  type AdoptionReport,
-  adoptIdleVerificationCheckout,
-  MAX_IDLE_VERIFY_CHECKOUTS_ENV,
-} from "./lane/adopt-verification-checkout.js";
 import { checkpointedCursor } from "./lane/cassette-cursor.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
 import { Interruption } from "./lane/interruption.js";
@@ -53,7 +37,7 @@ import { testTimeoutFromEnv } from "./lane/test-timeout.js";
 import { lostCheckpointError } from "./lost-checkpoint.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
 import { MAX_REPLANS } from "./nodes/replan.js";
-import { type SweepReport, sweepDeadRuns } from "./sweep.js";
+import { cloneNewUrlTask, locateRepo, reportSetup, setUpTask } from "./task-setup.js";
 import { finishedWithoutCheckout } from "./tasks/recorded-outcome.js";
 import { UserRepoCheck } from "./user-repo-check.js";
 
@@ -169,7 +153,8 @@ async function runTask(
   const taskId = assertTaskId(start.taskId ?? requestTaskId(request));
   const located = await locateRepo(opts, taskId);
   const artifactDir = taskDir(located.repoRoot, taskId);
-  if (start.resume && !taskExists(located.repoRoot, taskId)) {
+  // A task dir with no run record is one a crash stopped while it was set up: resumable (task-setup.ts).
+  if (start.resume && !taskDirTaken(located.repoRoot, taskId)) {
     throw new DevflowError(
       "TASK_NOT_FOUND",
       `no task "${taskId}" to resume in ${located.repoRoot}; known tasks: ${knownTasks(located.repoRoot)}`,
@@ -183,12 +168,7 @@ async function runTask(
       `task "${taskId}" already exists in ${located.repoRoot}: pass --resume to continue it, or --task-id <id> for a new task`,
     );
   }
-  // A new URL task clones first: the clone is where devflow's home goes, and cloneForTask refuses
-  // a folder that already exists (making `.devflow` before it made every URL task fail).
-  const cloned =
-    located.url && !start.resume
-      ? await cloneForTask({ url: located.url, baseDir: resolve(opts.baseDir), taskId })
-      : null;
+  const cloned = await cloneNewUrlTask(located, start, opts.baseDir, taskId);
   // Until the run is recorded the clone holds nothing to resume: a failed setup removes it again.
   let recorded = start.resume;
   ensureDevflowDir(located.repoRoot);
@@ -204,22 +184,6 @@ async function runTask(
     .catch(dropClone);
   const release = await lockTask(located.repoRoot, taskId).catch(dropClone);
   try {
-    // What a crashed run left (process groups it recorded, base checkouts, scratch dirs) goes
-    // before anything starts again (ADR 0033).
-    const swept = await sweepDeadRuns(located.repoRoot, taskId);
-    const workspace = cloned ?? (await prepareWorkspace(start, located, store, taskId));
-    // A new task takes over a finished task's idle verification checkout (ADR 0039).
-    const adoption = start.resume
-      ? null
-      : await adoptIdleVerificationCheckout(workspace.repoRoot, taskId, workspace.baseCommit, opts.env);
-    // Before any node runs (also on --resume): snapshots of the coder's checkout go to devflow's own
-    // repository, and verification happens in its checkout (ADR 0024).
-    await openVerifyCheckout({
-      repoRoot: workspace.repoRoot,
-      taskId,
-      baseCommit: workspace.baseCommit,
-      coderCheckout: workspace.worktree,
-    });
     const envTestTimeout = testTimeoutFromEnv(opts.env ?? process.env);
     const lane: LaneOptions = {
       ...DEFAULT_LANE_OPTIONS,
@@ -227,7 +191,7 @@ async function runTask(
       ...opts.lane,
       interactive: Boolean(opts.interactive),
     };
-    if (!start.resume)
+    const record = async (workspace: TaskWorkspace) => {
       await createRunRecord(store, {
         taskId,
         workspace,
@@ -236,15 +200,27 @@ async function runTask(
         model: gateway.modelName("framer"),
         reason: "run started",
       });
-    recorded = true;
+      recorded = true;
+    };
+    const setup = await setUpTask({
+      start,
+      request,
+      located,
+      store,
+      saver,
+      taskId,
+      cloned,
+      env: opts.env,
+      record,
+    });
+    const { workspace } = setup;
 
     const reporter = new Reporter(taskId, opts.onProgress, store);
     // The user's checkout is compared at every exit with how it was when the task started (ADR
     // 0020); for a URL that is devflow's clone, which stands in for the repository behind the URL
     // and holds the result branch the user fetches (ADR 0036).
     const repoCheck = await UserRepoCheck.start(located.repoRoot, artifactDir, reporter);
-    await reportSweep(reporter, swept);
-    if (adoption) await reportAdoption(reporter, adoption);
+    await reportSetup(reporter, setup);
     let outcome: IterateOutcome;
     const interruption = new Interruption(opts.signal, reporter, taskId);
     try {
@@ -336,7 +312,7 @@ async function runTask(
       const alreadyDone =
         start.resume && snapshot.next.length === 0 && (await store.read("iterator_run"))?.terminal;
       // No checkpoint at all (state.sqlite lost) and no verdict: refused before any model call.
-      if (start.resume && !alreadyDone && snapshot.createdAt === undefined)
+      if (start.resume && !setup.startsFresh && !alreadyDone && snapshot.createdAt === undefined)
         throw await lostCheckpointError(located.repoRoot, taskId, store);
       if (!alreadyDone) {
         const out = await graph.invoke(input, config);
@@ -369,45 +345,6 @@ async function runTask(
   }
 }
 
-/** One info event when the sweep removed anything a crashed run left. */
-async function reportSweep(reporter: Reporter, swept: SweepReport): Promise<void> {
-  const count = swept.groups.length + swept.baseCheckouts.length + swept.scratchDirs.length;
-  if (count === 0) return;
-  const killed = swept.groups.filter((g) => g.result === "killed");
-  await reporter.info(
-    "sweep",
-    `left by a crashed run: ${killed.length} process group(s) killed, ${swept.baseCheckouts.length} base checkout(s) and ${swept.scratchDirs.length} scratch dir(s) removed`,
-    {
-      groups: swept.groups.map((g) => ({
-        task_id: g.taskId,
-        pgid: g.pgid,
-        command: g.command,
-        result: g.result,
-      })),
-      base_checkouts: swept.baseCheckouts,
-      scratch_dirs: swept.scratchDirs,
-    },
-  );
-}
-
-/** One info event when the task adopted an idle verification checkout or removed surplus ones. */
-async function reportAdoption(reporter: Reporter, report: AdoptionReport): Promise<void> {
-  const { adopted, removed } = report;
-  if (!adopted && removed.length === 0) return;
-  const took = adopted
-    ? `adopted the idle verification checkout of task ${adopted.from} (${adopted.indexTrusted ? "its index trusted: only what differs is rewritten" : "its index not trusted: every file is rewritten"})`
-    : "no idle verification checkout adopted";
-  const dropped = removed.length
-    ? `; removed ${removed.length} idle checkout(s) beyond the limit of ${report.maxIdle} (${MAX_IDLE_VERIFY_CHECKOUTS_ENV})`
-    : "";
-  await reporter.info("verify-checkout", `${took}${dropped}`, {
-    adopted_from: adopted?.from ?? null,
-    index_trusted: adopted?.indexTrusted ?? null,
-    removed,
-    max_idle: report.maxIdle,
-  });
-}
-
 const needsAnswers = (q: QuestionsInterrupt): IterateOutcome => ({
   kind: "needs_answers",
   lane: "iterate",
@@ -436,38 +373,6 @@ async function handoffOf(
     path: relative(repoRoot, store.path("promotion_handoff")),
     result,
   };
-}
-
-interface LocatedRepo {
-  repoRoot: string;
-  url: string | null;
-}
-
-async function locateRepo(opts: IterateLaneSettings, taskId: string): Promise<LocatedRepo> {
-  if (isGitUrl(opts.repo)) {
-    const repoRoot = resolve(opts.baseDir, taskId);
-    return { repoRoot, url: opts.repo };
-  }
-  return { repoRoot: await assertGitRepo(resolve(opts.repo)), url: null };
-}
-
-/** The task's workspace for a local repository, or (on --resume) for an existing one or clone. */
-async function prepareWorkspace(
-  start: IterateStart,
-  located: LocatedRepo,
-  store: ArtifactStore,
-  taskId: string,
-): Promise<TaskWorkspace> {
-  if (start.resume) {
-    const run = await store.read("iterator_run");
-    if (!run)
-      throw new DevflowError("TASK_NOT_FOUND", `task ${taskId} has no iterator_run.json to resume from`);
-    const baseCommit = run.workspace.base_commit;
-    return located.url
-      ? openTaskClone({ cloneDir: located.repoRoot, taskId, baseCommit })
-      : openTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
-  }
-  return createTaskWorktree({ repoRoot: located.repoRoot, taskId });
 }
 
 function knownTasks(repoRoot: string): string {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import {
   type AttemptSummary,
   emptyUsage,
@@ -87,12 +88,25 @@ export async function terminate(
     ...(input.gate ? { gate: input.gate } : {}),
     at: nowIso(),
   };
+  // A node re-run after a crash that came after its terminate() finds the same verdict recorded:
+  // that record stands (no second revision, so a handoff's citation of it stays exact).
+  const current = await store.read("iterator_run");
+  const recorded = current?.terminal;
+  if (recorded && current.run_state === STATE_FOR_VERDICT[input.verdict] && sameTerminal(recorded, terminal))
+    return recorded;
   await updateRun(store, (run) => {
     pushState(run, STATE_FOR_VERDICT[input.verdict], input.reason);
     run.terminal = terminal;
     bookUsage(run, gateway);
   });
   return terminal;
+}
+
+/** The same verdict, reason, branch, commit, questions and gate verdict (the time aside). */
+function sameTerminal(a: Terminal, b: Terminal): boolean {
+  const { at: _a, ...x } = a;
+  const { at: _b, ...y } = b;
+  return isDeepStrictEqual(x, y);
 }
 
 export interface RunRecordSetup {
