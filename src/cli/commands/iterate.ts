@@ -79,7 +79,6 @@ export function registerIterate(program: Command, io: CliIO): void {
     )
     .option("--record <cassette>", "call the live model and save its answers as a cassette")
     .option("--json", "one JSON event per line on stdout")
-    .option("--yes", "never prompt")
     .option(
       "--keep-worktree",
       "keep the coder's checkout of a finished task (default: removed; the branch stays)",
