@@ -6,8 +6,9 @@
  *   own bookkeeping (git snapshots, artifact writes and validation, checkpoints). Target ≤ 150 ms.
  * - Child processes devflow starts per run and per attempt (bench/process-counter.ts: git, the
  *   coder, the seam and test commands), by program.
- * - Prompt bytes per critic/repair call next to seeds/00's naive review payload (whole diff +
- *   whole coder log), for a quiet coder and for one that prints 1 MiB of log.
+ * - Prompt bytes per critic/repair call next to the Junie orchestrator's naive review payload
+ *   (docs/origins.md#00-junie-orchestrator: whole diff + whole coder log), for a quiet coder and
+ *   for one that prints 1 MiB of log.
  */
 
 import { readFileSync } from "node:fs";
@@ -147,7 +148,7 @@ async function scenario(label: string, coder: string) {
   );
   console.log(`  largest critic/repair prompt ${median(runs.map((r) => r.maxJudgedPromptBytes))} bytes`);
   console.log(
-    `  naive seeds/00 review       ${median(runs.map((r) => r.naiveBytes))} bytes (whole diff + whole coder log)`,
+    `  naive orchestrator review   ${median(runs.map((r) => r.naiveBytes))} bytes (whole diff + whole coder log)`,
   );
 }
 

@@ -7,17 +7,17 @@ import { allScenarios, findScenario, loadScenarios, scenarioFiles } from "../sce
 import { FIXTURES_DIR, loadCassette } from "../src/index.js";
 import { hiddenTests } from "./referee/hidden-tests.js";
 
-/** seeds/03: scenarios/README.md's eleven, then the thirteen of artifact-and-loop-scenarios.md. */
-const SEEDS_03_COUNT = 24;
+/** docs/origins.md#03-scenarios: the scenario list's eleven, then the thirteen artifact-and-loop scenarios. */
+const DESIGN_SCENARIO_COUNT = 24;
 /** Added for the referee's mutation check (ADR 0027): each catches a mutation nothing else did. */
 const MUTATION_SCENARIOS = ["critic_rejects_special_cased_fix", "observer_fake_repro_not_confirmed"];
 
 const scenarios = await allScenarios();
 
 describe("the scenario suite", () => {
-  it("discovers every seeds/03 scenario exactly once, each in its own file named after it", () => {
+  it("discovers every design scenario (docs/origins.md) exactly once, each in its own file named after it", () => {
     const names = scenarios.map((m) => m.scenario.name);
-    expect(names).toHaveLength(SEEDS_03_COUNT + MUTATION_SCENARIOS.length);
+    expect(names).toHaveLength(DESIGN_SCENARIO_COUNT + MUTATION_SCENARIOS.length);
     expect(names).toEqual(expect.arrayContaining(MUTATION_SCENARIOS));
     expect(new Set(names).size).toBe(names.length);
     expect(

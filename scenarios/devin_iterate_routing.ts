@@ -53,7 +53,7 @@ export const scenario = defineScenario({
   cassette: "devin_iterate_routing.json",
 });
 
-/** Route evals 1-4 of seeds/03: each message lands in its lane, with a stated rationale. */
+/** Route evals 1-4 (docs/origins.md#03-routing): each message lands in its lane, with a stated rationale. */
 export const evaluate: Evaluator = async (_scenario, run) =>
   grade([
     ...gradeRoute(run.routes, "request", "routes_fix_to_iterate"),

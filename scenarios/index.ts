@@ -16,7 +16,7 @@ export interface ScenarioModule {
   evaluate: Evaluator;
 }
 
-/** Reports list scenarios by the order of seeds/03's lists, then by name. */
+/** Reports list scenarios by the order of the design's scenario lists (docs/origins.md#03-scenarios), then by name. */
 const GROUP_ORDER: readonly ScenarioGroup[] = [
   "arm",
   "subagent",

@@ -25,7 +25,7 @@ export type { Route, Turn };
  */
 export type ScenarioKind = "routing" | "arm" | "lane" | "framer" | "observer" | "coder";
 
-/** Which list of seeds/03 the scenario comes from (reports group by it). */
+/** Which design scenario list (docs/origins.md#03-scenarios) the scenario comes from (reports group by it). */
 export type ScenarioGroup =
   | "arm"
   | "subagent"
@@ -93,7 +93,7 @@ export interface ExpectedBehaviour {
   outOfScope?: string[];
   /** Revision the task artifact must reach (re-framing). */
   taskRevision?: number;
-  /** The checks of seeds/03 this scenario stands for, in plain words. */
+  /** The design's checks (docs/origins.md#03-scenarios) this scenario stands for, in plain words. */
   checks: string[];
 }
 

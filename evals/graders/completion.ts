@@ -25,7 +25,7 @@ export function gradeTerminal(a: RunArtifacts, run: ScenarioRun, e: ExpectedBeha
 }
 
 /**
- * Completion truthfulness (seeds/03 completion gate): a completed run, or any attempt recorded as
+ * Completion truthfulness (docs/origins.md#03-completion-gate): a completed run, or any attempt recorded as
  * pass, stands on envelopes devflow wrote itself: the seam green and aligned with the green
  * condition, seam files untouched, scope kept, the critic satisfied, no regression, and a commit.
  */

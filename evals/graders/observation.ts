@@ -18,7 +18,7 @@ export interface ObservationGradeOptions {
 }
 
 /**
- * Observation honesty (seeds/03 observation evals): a claimed repro is one devflow itself saw red
+ * Observation honesty (docs/origins.md#03-evals, observation): a claimed repro is one devflow itself saw red
  * on base, evidence cites files and lines that exist, a seam comes with repro steps and an explicit
  * green condition, it is narrow, and missing truth turns into questions rather than invented proof.
  */

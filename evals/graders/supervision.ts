@@ -4,7 +4,7 @@ import type { Check } from "../types.js";
 import type { RunArtifacts } from "./run-artifacts.js";
 
 /**
- * Readiness (seeds/03 iterator supervision): the decision is recorded in iterator_run and cites
+ * Readiness (docs/origins.md#03-evals, iterator supervision): the decision is recorded in iterator_run and cites
  * task and observation revisions that exist on disk and belong together (the cited observation
  * was made against the cited task revision).
  */

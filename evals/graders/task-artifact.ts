@@ -12,7 +12,7 @@ const CATCH_ALL = new Set(["**", "*", "**/*", ".", "./", "/"]);
 const normalize = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");
 
 /**
- * Task-artifact completeness (seeds/03 framing evals): the task type, the shared base shape with
+ * Task-artifact completeness (docs/origins.md#03-evals, framing): the task type, the shared base shape with
  * only its own task_details, current vs desired behaviour, observable success criteria, surface
  * hints, facts kept apart from assumptions, blocking unknowns when the request is underspecified,
  * and a bounded scope.
@@ -105,7 +105,7 @@ export function gradeTaskArtifact(a: RunArtifacts, e: ExpectedBehaviour): Check[
 }
 
 /**
- * Task scale (seeds/03: "keep scope tight", "no inflation into broader planning"): a handful of
+ * Task scale (docs/origins.md#03-evals: "keep scope tight", "no inflation into broader planning"): a handful of
  * success criteria, a few allowed paths, things explicitly left out, and no planning detour.
  */
 export function gradeTaskScale(a: RunArtifacts, limits = { criteria: 4, paths: 4 }): Check[] {

@@ -143,7 +143,8 @@ export function interpretClaude(
   stream: ClaudeStream,
   run: Pick<ProcessRunResult, "exitCode" | "output">,
 ): Interpretation {
-  // One report has Claude 2.x writing its JSON to stderr [uncertain, §3]: fall back to the combined output.
+  // One report has Claude 2.x writing its JSON to stderr [uncertain, docs/origins.md#coder-clis]:
+  // fall back to the combined output.
   let result = stream.result;
   if (result === null) {
     for (const line of run.output.split("\n").reverse()) {

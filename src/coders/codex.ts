@@ -30,7 +30,8 @@ export interface CodexOptions extends CliRuntimeOptions {
 }
 
 // CODEX_API_KEY is the documented key for `codex exec`; OPENAI_API_KEY is what the built-in openai
-// provider reads. Both are passed because which one a given build prefers is not pinned down (§4).
+// provider reads. Both are passed because which one a given build prefers is not pinned down
+// (docs/origins.md#coder-clis).
 const AUTH_KEYS = ["CODEX_API_KEY", "OPENAI_API_KEY"];
 const PROVIDER_ID = "devflow";
 

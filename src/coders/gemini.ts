@@ -41,7 +41,7 @@ export const GEMINI_AUTH_HINT =
   "GOOGLE_APPLICATION_CREDENTIALS), GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION; devflow runs gemini with its " +
   "own GEMINI_CLI_HOME, so an interactive Google login is not seen.";
 
-/** Documented exit codes (coder-clis.md §7): 42 input error, 53 turn limit, 55 untrusted folder. */
+/** Documented exit codes (docs/origins.md#coder-clis): 42 input error, 53 turn limit, 55 untrusted folder. */
 export const GEMINI_EXIT = { input: 42, turnLimit: 53, untrusted: 55 } as const;
 
 export function buildGeminiArgs(
@@ -67,8 +67,8 @@ export function buildGeminiArgs(
 
 /** `$GEMINI_CLI_HOME/.gemini/settings.json` for the run: auth type pre-selected, turn limit, no self-update. */
 export function geminiSettings(env: SourceEnv, options: GeminiOptions): JsonObject {
-  // disableAutoUpdate is not in coder-clis.md: an npm-installed gemini updates itself otherwise, and
-  // unknown settings keys are ignored by older builds.
+  // disableAutoUpdate is not in the coder-CLI notes (docs/origins.md#coder-clis): an npm-installed
+  // gemini updates itself otherwise, and unknown settings keys are ignored by older builds.
   const settings: JsonObject = { general: { disableAutoUpdate: true } };
   const vertex = env.GOOGLE_GENAI_USE_VERTEXAI === "true";
   // Pre-selecting the auth type skips the first-run auth dialog a fresh home would otherwise show.
@@ -86,7 +86,7 @@ function geminiUsage(output: JsonObject): Interpretation["usage"] {
     const tokens = getObject(model, "tokens");
     totals.add(getNumber(tokens, "prompt"), getNumber(tokens, "candidates"));
   }
-  // Gemini reports no cost (§7).
+  // Gemini reports no cost (docs/origins.md#coder-clis).
   return totals.result();
 }
 

@@ -28,7 +28,7 @@ export interface JunieOptions extends CliRuntimeOptions {
   endpoint?: OpenAiEndpoint;
 }
 
-/** BYOK variables Junie documents, with the `--provider` value each implies (coder-clis.md §2.4). */
+/** BYOK variables Junie documents, with the `--provider` value each implies (docs/origins.md#coder-clis). */
 const BYOK_KEYS: ReadonlyArray<readonly [string, string]> = [
   ["JUNIE_OPENAI_API_KEY", "openai"],
   ["JUNIE_ANTHROPIC_API_KEY", "anthropic"],
@@ -89,14 +89,16 @@ export function buildJunieInvocation(
   const outputFile = join(configHome, "junie-output.json");
   const configFile = join(configHome, "config.json");
   const files = [
-    // First launch asks about anonymous statistics, which stalls an unattended run (Harbor, §2.8).
+    // First launch asks about anonymous statistics, which stalls an unattended run
+    // (Harbor, docs/origins.md#coder-clis).
     {
       path: join(configHome, "settings.json"),
       content: `${JSON.stringify({ shareAnonymousStatistics: false })}\n`,
     },
     // brave: sensitive actions run without an approval nobody could give. Whether `--brave` works
-    // headless is disputed (§2.8), so it is set through the documented config file instead. The
-    // config's "auto-update" key is only third-party-sourced; updates are off through the env instead.
+    // headless is disputed (docs/origins.md#coder-clis), so it is set through the documented config
+    // file instead. The config's "auto-update" key is only third-party-sourced; updates are off
+    // through the env instead.
     { path: configFile, content: `${JSON.stringify({ brave: true })}\n` },
   ];
   const args = [
@@ -137,7 +139,7 @@ function junieUsage(output: JsonObject): Interpretation["usage"] {
   const totals = new UsageTotals();
   // Several models share a run (primary + a "faster" helper), so llmUsage[] is summed. Whether
   // inputTokens already includes cacheInputTokens is undocumented; only inputTokens is counted.
-  // The unit of `cost` is undocumented too; USD is the likely one [uncertain, §2.3].
+  // The unit of `cost` is undocumented too; USD is the likely one [uncertain, docs/origins.md#coder-clis].
   for (const entry of getArray(output, "llmUsage") ?? []) {
     if (!isJsonObject(entry)) continue;
     totals.add(getNumber(entry, "inputTokens"), getNumber(entry, "outputTokens"), getNumber(entry, "cost"));
@@ -208,15 +210,15 @@ export function junieSpec(options: JunieOptions = {}): CliBackendSpec {
       // JUNIE_HOME relocates ~/.junie: config, sessions (which may hold the agent's env), logs, credentials.
       JUNIE_HOME: configHome,
       // The shim and binary honour this; `--skip-update-check` is only third-party-sourced, and an
-      // unknown flag would fail every run, so the documented variable is used instead (§2.1).
+      // unknown flag would fail every run, so the documented variable is used instead (docs/origins.md#coder-clis).
       JUNIE_SKIP_UPDATE_CHECK: "1",
       JUNIE_SHARE_ANONYMOUS_STATISTICS: "false",
     }),
     prepare(input) {
       const base = buildJunieInvocation(input, options);
       const outputFile = join(input.configHome, "junie-output.json");
-      // Whether stdout also carries the JSON when --json-output-file is set is uncertain (§11): the
-      // file is read first, stdout is the fallback.
+      // Whether stdout also carries the JSON when --json-output-file is set is uncertain
+      // (docs/origins.md#coder-clis): the file is read first, stdout is the fallback.
       const stdout = new StdoutDocument();
       return {
         ...base,

@@ -193,7 +193,8 @@ export function opencodeSpec(options: OpencodeOptions = {}): CliBackendSpec {
         OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(endpoint, input.model)),
         // Otherwise opencode also reads ~/.claude/CLAUDE.md into the prompt.
         OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: "1",
-        // Belt and braces with `autoupdate: false` (the variable is not in coder-clis.md; unknown ones are inert).
+        // Belt and braces with `autoupdate: false` (the variable is not in the coder-CLI notes,
+        // docs/origins.md#coder-clis; unknown ones are inert).
         OPENCODE_DISABLE_AUTOUPDATE: "1",
       };
       const keyEnv = endpoint === undefined ? undefined : endpointKeyEnv(endpoint);

@@ -25,7 +25,7 @@ export const GATE_ORDER: readonly VerifierName[] = [
 ];
 
 /**
- * The Iterator's completion gate (seeds/03 "Completion gate"): completion only when
+ * The Iterator's completion gate (docs/origins.md#03-completion-gate): completion only when
  *  1. the scoped failing seam is green            → seam pass
  *  2. success criteria are satisfied              → critic pass
  *  3. the change stayed within task scope         → scope pass

@@ -336,7 +336,7 @@ describe("buildCriticPrompt", () => {
     expect(sent).toContain("(devflow has no seam result for this attempt)");
   });
 
-  it("counts what the seeds/00 reviewer sends: whole diff plus whole log", () => {
+  it("counts what the Junie orchestrator's reviewer (docs/origins.md) sends: whole diff plus whole log", () => {
     expect(naivePromptBytes("ab", "cd")).toBe(
       Buffer.byteLength(JSON.stringify({ task: "", junie_output: "cd", git_diff: "ab" })),
     );

@@ -106,8 +106,9 @@ export function buildCriticPrompt(input: CriticPromptInput): CriticPrompt {
 }
 
 /**
- * Bytes the seeds/00 reviewer sends for the same review: its JSON payload carries the whole
- * diff and the whole coder log (plus the task text), every iteration. For benchmarks only.
+ * Bytes the Junie orchestrator's reviewer (docs/origins.md#00-junie-orchestrator) sends for the
+ * same review: its JSON payload carries the whole diff and the whole coder log (plus the task
+ * text), every iteration. For benchmarks only.
  */
 export function naivePromptBytes(diff: string, log: string, taskText = ""): number {
   return utf8Bytes(JSON.stringify({ task: taskText, junie_output: log, git_diff: diff }));

@@ -4,7 +4,7 @@ import { startOpenAIServer, toolCallAnswer } from "../../../test/support/openai-
 import { createModelGateway } from "../../models/create-gateway.js";
 import { type RouteDecision, routeMessage, type Turn } from "./router.js";
 
-/** The route evals of seeds/03 (eval-plan "Route evals"), plus a message that is about nothing. */
+/** The route evals of the iterate-arm design (docs/origins.md#03-routing), plus a message that is about nothing. */
 const ROUTE_CASES: { name: string; message: string; priorTurns: Turn[]; decision: RouteDecision }[] = [
   {
     name: "a concrete fix request goes to iterate",
@@ -45,7 +45,7 @@ const ROUTE_CASES: { name: string; message: string; priorTurns: Turn[]; decision
   },
 ];
 
-describe("routeMessage with a replayed model (seeds/03 route cases)", () => {
+describe("routeMessage with a replayed model (docs/origins.md#03-routing route cases)", () => {
   const cassette = demoCassette();
   cassette.calls = { router: ROUTE_CASES.map((c) => ({ structured: c.decision })) };
   const gateway = createModelGateway({ mode: "replay", cassettePath: writeCassette(cassette) });

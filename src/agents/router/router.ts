@@ -20,7 +20,7 @@ export type RouteDecision = z.infer<typeof RouteDecision>;
 export type { Turn };
 
 /**
- * The intake router (seeds/03 "Route into Iterate when" / "Route away from Iterate when"): one
+ * The intake router (docs/origins.md#03-routing: into iterate / away from iterate): one
  * structured call that reads the new message and the prior turns. The model classifies; nothing
  * else decides a lane from free text.
  */

@@ -4,7 +4,10 @@ import { ConversationTurn } from "./conversation.js";
 
 export const TaskType = z.enum(["error_fix", "quick_change", "targeted_improvement"]);
 
-/** Details specific to each task type: one shared base shape, never a second task schema (seeds/03). */
+/**
+ * Details specific to each task type: one shared base shape, never a second task schema
+ * (docs/origins.md#03-roles-and-artifacts).
+ */
 export const TaskDetails = z.object({
   error_fix: z
     .object({

@@ -2,7 +2,7 @@ import type { CoderFailureStatus } from "../contract.js";
 
 // Fallback only: structured fields (subtype, exit code, error names) are checked first by each
 // backend; these patterns read a CLI's *error text* (never the whole transcript, where a model
-// discussing "rate limits" in code would trip them). Patterns from coder-clis.md §8 rule 5.
+// discussing "rate limits" in code would trip them). Patterns from the coder-CLI notes (docs/origins.md#coder-clis).
 const RATE_LIMIT =
   /\b429\b|rate[ _-]?limit|usage[ _-]?limit|quota|resource[ _-]?exhausted|too many requests|RateLimitError/i;
 const AUTH =

@@ -3,7 +3,7 @@ import type { SourceEnv } from "./types.js";
 /**
  * Never handed to a coder, whatever the caller passes: `EJ_RUNNER_PWD` points Junie's shim at
  * another tree (it only sets it when unset), `CLAUDECODE`/`CLAUDE_CODE_ENTRYPOINT` make Claude
- * refuse to start "inside another Claude Code session" (coder-clis.md §2.8, §3, §8 rule 3).
+ * refuse to start "inside another Claude Code session" (docs/origins.md#coder-clis).
  */
 export const STRIPPED_ENV: readonly string[] = ["EJ_RUNNER_PWD", "CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"];
 

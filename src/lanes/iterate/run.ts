@@ -380,7 +380,7 @@ function knownTasks(repoRoot: string): string {
   return ids.length ? ids.join(", ") : "(none)";
 }
 
-/** Default task id: the slug of the request (seeds/00: "Add login form" → add-login-form). */
+/** Default task id: the slug of the request (docs/origins.md#00-junie-orchestrator: "Add login form" → add-login-form). */
 function requestTaskId(request: string): string {
   const id = taskIdFromRequest(request);
   if (!id)

@@ -71,7 +71,7 @@ export const IterateState = new StateSchema({
   judgeAttempt: z.number().int().default(0),
   /** Coder runs within the current judge attempt (1 = first try, 2+ = timeout escalations). */
   timeoutAttempt: z.number().int().default(1),
-  /** Timeout escalations over the whole run; bounded by its own cap (seeds/04). */
+  /** Timeout escalations over the whole run; bounded by its own cap (docs/origins.md#04-taskunit-workflow). */
   escalations: z.number().int().default(0),
   replans: z.number().int().default(0),
 

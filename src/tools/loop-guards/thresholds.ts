@@ -1,6 +1,6 @@
 /**
- * Loop-guard thresholds, with junco's numbers (reference/junco.md §1.6, src/agent/guards.ts and
- * supervisor.ts) where it has them. junco's tool kinds map onto devflow's tools: bash → run_command,
+ * Loop-guard thresholds, with junco's numbers (docs/origins.md#loop-guards: junco's guards and its
+ * supervisor) where it has them. junco's tool kinds map onto devflow's tools: bash → run_command,
  * grep → search, find/glob → list_files, write → write_file and write_test_file, edit → edit_file,
  * read → read_file.
  */

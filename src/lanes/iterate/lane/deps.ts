@@ -6,7 +6,7 @@ import type { Reporter } from "./reporter.js";
 export interface LaneOptions {
   /** Judge attempts (-n): coder runs whose result the gate judged. */
   maxJudgeAttempts: number;
-  /** Timeout escalations over the whole run (seeds/04): separate from judge attempts. */
+  /** Timeout escalations over the whole run (docs/origins.md#04-taskunit-workflow): separate from judge attempts. */
   maxEscalations: number;
   /** First coder timeout; coder run k of an attempt runs with baseTimeoutMs × k, so escalation k gets × (k + 1). */
   baseTimeoutMs: number;

@@ -33,7 +33,8 @@ const isFatal = (r: CoderRunResult): r is FatalRun => (FATAL as readonly string[
 
 /**
  * One coder run for the current judge attempt. A timeout re-runs the same attempt with a longer
- * timeout (seeds/04) and does not consume a judge attempt; escalations have their own cap.
+ * timeout (docs/origins.md#04-taskunit-workflow) and does not consume a judge attempt; escalations
+ * have their own cap.
  */
 export const code: NodeBody = async (state, deps) => {
   const attemptId = toAttemptId(state.judgeAttempt);

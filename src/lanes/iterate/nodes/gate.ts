@@ -17,10 +17,11 @@ import { recordFailedSalvage, salvageNote } from "../salvage.js";
 import { MAX_REPLANS } from "./replan.js";
 
 /**
- * The completion gate (seeds/03): decides from the verifier results verify handed over in state
- * (the envelopes on disk are the record, ADR 0018) and passes only when all five conditions hold
- * and the tamper check finds nothing: a task dir file, the pinned contract, an envelope or the task
- * branch changed behind devflow's back fails the attempt and stops the run (blocked).
+ * The completion gate (docs/origins.md#03-completion-gate): decides from the verifier results
+ * verify handed over in state (the envelopes on disk are the record, ADR 0018) and passes only
+ * when all five conditions hold and the tamper check finds nothing: a task dir file, the pinned
+ * contract, an envelope or the task branch changed behind devflow's back fails the attempt and
+ * stops the run (blocked).
  */
 export const gate: NodeBody = async (state, deps) => {
   const attemptId = toAttemptId(state.judgeAttempt);

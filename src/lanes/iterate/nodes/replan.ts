@@ -3,7 +3,7 @@ import type { NodeBody } from "../lane/define-node.js";
 import { terminate, transition } from "../lane/run-record.js";
 import type { QuestionsInterrupt } from "./ask.js";
 
-/** seeds/02: at most this many re-plans, each needing the user's approval. */
+/** docs/origins.md#02-fairpeer-compose: at most this many re-plans, each needing the user's approval. */
 export const MAX_REPLANS = 2;
 
 /**
