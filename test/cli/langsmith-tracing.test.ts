@@ -8,14 +8,29 @@
  * LangSmith-compatible server records what arrives, with devflow's secrets redacted.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 import { DEVFLOW_BIN } from "../support/devflow-bin.js";
 
-const CASSETTE = join(PACKAGE_ROOT, "scenarios", "cassettes", "devin_iterate_routing.json");
+/**
+ * The routing scenario's first router answer alone: route makes one call, and a replay that left
+ * answers unused would add its own warning line to the stderr these tests expect exactly.
+ */
+const CASSETTE = (() => {
+  const whole = JSON.parse(
+    readFileSync(join(PACKAGE_ROOT, "scenarios", "cassettes", "devin_iterate_routing.json"), "utf8"),
+  );
+  const dir = mkdtempSync(join(tmpdir(), "devflow-tracing-cassette-"));
+  const path = join(dir, "one-route.json");
+  writeFileSync(path, JSON.stringify({ ...whole, calls: { router: whole.calls.router.slice(0, 1) } }));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return path;
+})();
 const PLANTED = "planted-tracing-secret-4711";
 const cleanup: (() => void)[] = [];
 afterEach(() => {

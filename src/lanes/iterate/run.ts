@@ -99,12 +99,15 @@ export function iterateLane(settings: IterateLaneSettings) {
       ...(settings.cassettePath ? { cassettePath: settings.cassettePath } : {}),
       env: settings.env ?? process.env,
     }));
+  // A resume that only reports a recorded verdict asks the cassette nothing: no unused answers then.
+  const progress = { ranGraph: false };
   return {
-    run: (start: IterateStart) => runTask(settings, modelGateway, start, null),
+    run: (start: IterateStart) => runTask(settings, modelGateway, start, null, progress),
     resume: (taskId: string, answer: string | null) =>
-      runTask(settings, modelGateway, { request: "", taskId, resume: true }, answer),
+      runTask(settings, modelGateway, { request: "", taskId, resume: true }, answer, progress),
     /** Replay: the cassette's answers no call consumed, per role (the CLI warns about them). */
-    unusedReplies: () => (gateway && "unusedReplies" in gateway ? unusedOf(gateway) : {}),
+    unusedReplies: () =>
+      progress.ranGraph && gateway && "unusedReplies" in gateway ? unusedOf(gateway) : {},
   };
 }
 
@@ -123,6 +126,7 @@ async function runTask(
   modelGateway: () => ModelGateway,
   start: IterateStart,
   answer: string | null,
+  progress: { ranGraph: boolean } = { ranGraph: false },
 ): Promise<IterateOutcome> {
   const request = start.request.trim();
   assertRequestSize(request, maxRequestBytes(opts.maxRequestBytes, opts.env ?? process.env));
@@ -162,6 +166,7 @@ async function runTask(
   }
   const done = start.resume ? await finishedWithoutCheckout(located.repoRoot, taskId, gateway) : null;
   if (done) return done;
+  progress.ranGraph = true;
   if (!start.resume && taskDirTaken(located.repoRoot, taskId)) {
     throw new DevflowError(
       "TASK_EXISTS",
