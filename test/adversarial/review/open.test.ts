@@ -5,8 +5,9 @@
  * positively, that the attack still succeeds today (the run ends `completed`, the attack's own
  * marker shows it ran, no process is left, the user's repository is byte-identical), so it is
  * honest about the hole and goes red the day a fix lands: then move the entry to `DEFENDED`. Run
- * with devflow's defaults here (mount namespace on). Empty since ADR 0040; "the open list" keeps
- * attacks.ts and ADR 0021 in step.
+ * with devflow's defaults here (mount namespace on). ADR 0040 closed the session-11 review's list;
+ * the entries now are the second review's. "the open list" keeps attacks.ts (OPEN and
+ * OPEN_WITHOUT_NAMESPACE, the latter pinned by open-without-namespace.test.ts) and ADR 0021 in step.
  *
  *     npx vitest run test/adversarial/review/open.test.ts
  */
@@ -15,7 +16,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Rejected } from "../catalogue/behaviours.js";
 import { catalogueTemplate } from "../catalogue/fixture.js";
 import { limited, runEntry } from "../catalogue/run-entry.js";
-import { OPEN } from "./attacks.js";
+import { OPEN, OPEN_WITHOUT_NAMESPACE } from "./attacks.js";
 
 beforeAll(() => {
   catalogueTemplate();
@@ -29,7 +30,7 @@ describe("the open list", () => {
     );
     const section = adr.slice(adr.indexOf("## Open after the session-11 review"));
     const named = [...section.matchAll(/\(`([a-z0-9-]+)`\)/g)].map((m) => m[1]).sort();
-    expect(named).toEqual(OPEN.map((b) => b.name).sort());
+    expect(named).toEqual([...OPEN, ...OPEN_WITHOUT_NAMESPACE].map((b) => b.name).sort());
   });
 });
 
