@@ -28,13 +28,22 @@ export const ITERATE_HELP = helpFooter({
     CODER_ENV,
     DEBUG_ENV,
   ],
-  exits: ["completed", "failure", "usage", "blockedOrNeedsContext", "exhausted", "handedOff"],
+  exits: [
+    "completed",
+    "failure",
+    "usage",
+    "blockedOrNeedsContext",
+    "exhausted",
+    "handedOff",
+    "interrupted",
+    "terminated",
+  ],
 });
 
 export const DEMO_HELP = helpFooter({
   examples: ["devflow demo", "devflow demo --dir /tmp/devflow-demo --json"],
   env: [DEBUG_ENV],
-  exits: ["completed", "failure", "usage", "blockedOrNeedsContext", "exhausted"],
+  exits: ["completed", "failure", "usage", "blockedOrNeedsContext", "exhausted", "interrupted", "terminated"],
 });
 
 export const ROUTE_HELP = helpFooter({
@@ -87,5 +96,31 @@ export const CASSETTE_CHECK_HELP = helpFooter({
   exits: [
     [0, "every entry fits its role (warnings: scripted repair rounds)"],
     [1, "the file or an entry does not fit; one line per problem"],
+  ],
+});
+
+export const RUNS_HELP = helpFooter({
+  examples: ["devflow runs", "devflow runs -r ../shop --json"],
+  env: [DEBUG_ENV],
+  exits: [[0, "the tasks were listed (none is fine)"], "failure", "usage"],
+});
+
+export const SHOW_HELP = helpFooter({
+  examples: ["devflow show fix-the-rounding-of-cart-totals", "devflow show <task> -r ../shop --json"],
+  env: [DEBUG_ENV],
+  exits: [[0, "the task was shown"], "failure", [2, "no such task, or a bad flag"]],
+});
+
+export const CLEAN_HELP = helpFooter({
+  examples: [
+    "devflow clean --failed --dry-run",
+    "devflow clean --older-than 7d",
+    "devflow clean --task fix-the-rounding-of-cart-totals --branches",
+  ],
+  env: [DEBUG_ENV],
+  exits: [
+    [0, "the selected tasks were removed (or listed with --dry-run)"],
+    "failure",
+    [2, "no selection, a running task named, or a bad flag"],
   ],
 });

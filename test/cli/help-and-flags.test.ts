@@ -25,7 +25,18 @@ describe("every command's --help", () => {
 
   it("covers the commands", () => {
     expect(commands.map((c) => c.join(" "))).toEqual(
-      expect.arrayContaining(["iterate", "demo", "doctor", "chat", "route", "playground", "cassette check"]),
+      expect.arrayContaining([
+        "iterate",
+        "demo",
+        "doctor",
+        "chat",
+        "route",
+        "playground",
+        "cassette check",
+        "runs",
+        "show",
+        "clean",
+      ]),
     );
   });
 

@@ -1,5 +1,6 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
+import { CLEAN_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
 import { formatBytes, taskRepo } from "../task-repo.js";
 
@@ -20,6 +21,7 @@ export function registerClean(program: Command, io: CliIO): void {
     .description(
       "remove finished tasks' checkouts, verification checkouts, artifacts and scratch dirs (never a running task's)",
     )
+    .addHelpText("after", CLEAN_HELP)
     .option("-r, --repo <path>", "repository (default: the current repo)")
     .option("--task <id>", "this task only (with --branches, its branch too, even a completed one's)")
     .option("--older-than <duration>", "tasks idle for longer than this (7d, 12h, 30m)")

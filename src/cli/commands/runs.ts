@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { RUNS_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
 import { formatAge, formatBytes, taskRepo } from "../task-repo.js";
 
@@ -12,6 +13,7 @@ export function registerRuns(program: Command, io: CliIO): void {
   program
     .command("runs")
     .description("list the repository's tasks: verdict or state, branch, age, size on disk")
+    .addHelpText("after", RUNS_HELP)
     .option("-r, --repo <path>", "repository (default: the current repo)")
     .option("--json", "one JSON object on stdout")
     .action(async (flags: RunsFlags) => {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { SHOW_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
 import { takeResultLines } from "../take-result.js";
 import { formatAge, formatBytes, taskRepo } from "../task-repo.js";
@@ -16,6 +17,7 @@ export function registerShow(program: Command, io: CliIO): void {
     .command("show")
     .description("one task: request, verdict and reason, attempts and their checks, branch, files")
     .argument("<task>", "task id (devflow runs lists them)")
+    .addHelpText("after", SHOW_HELP)
     .option("-r, --repo <path>", "repository (default: the current repo)")
     .option("--json", "one JSON object on stdout")
     .action(async (taskId: string, flags: ShowFlags) => {
