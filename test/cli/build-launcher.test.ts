@@ -97,7 +97,7 @@ describe("the compiled build finds its run-time assets from dist/", () => {
     const cassette = join(PACKAGE_ROOT, "scenarios", "cassettes", "devin_iterate_routing.json");
     const r = run(DEVFLOW_BIN, ["route", "--replay", cassette, "--json", "fix the csv import"]);
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ route: "iterate" });
+    expect(JSON.parse(r.stdout)).toMatchObject({ type: "result", decision: { route: "iterate" } });
   });
 
   it("playground --list discovers the compiled scenario modules", () => {

@@ -78,7 +78,7 @@ describe("the packed package, installed globally", () => {
     const cassette = join(installed, "dist", "scenarios", "cassettes", "devin_iterate_routing.json");
     const r = devflow("route", "--replay", cassette, "--json", "fix the csv import");
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ route: "iterate" });
+    expect(JSON.parse(r.stdout)).toMatchObject({ type: "result", decision: { route: "iterate" } });
   });
 
   it("the demo runs end to end from the installed package", () => {
