@@ -9,16 +9,18 @@ function owner(opts: { abortable: boolean; resume?: string }) {
   const source = new EventEmitter();
   const err: string[] = [];
   const exits: number[] = [];
+  const stopped: [number, unknown][] = [];
   const stop = new StopSignals(
     { err: (t) => err.push(t) },
     {
       abortable: opts.abortable,
       resumeCommand: (id) => (opts.resume && id ? `${opts.resume} ${id}` : null),
       exit: (code) => exits.push(code),
+      onStopped: (code, error) => stopped.push([code, error]),
       source: source as unknown as NodeJS.Process,
     },
   );
-  return { stop, source, err, exits };
+  return { stop, source, err, exits, stopped };
 }
 
 describe("StopSignals: the one owner of SIGINT and SIGTERM during a run", () => {
@@ -34,6 +36,20 @@ describe("StopSignals: the one owner of SIGINT and SIGTERM during a run", () => 
     expect(code).toBe(130);
     expect(err.join("")).toContain("→ devflow iterate --resume --task-id t1");
     expect(err.join("")).not.toContain("operation was aborted");
+  });
+
+  it("regression: --json printed no result line after a stop; the stopped run is told its code and the INTERRUPTED error once", async () => {
+    // Cause: StopSignals.run swallowed what the stopped run threw, so runCli never wrote the error
+    // result line. Fix: onStopped hands the code and the INTERRUPTED error to the command.
+    const { stop, source, stopped } = owner({ abortable: true });
+    const code = await stop.run(async () => {
+      source.emit("SIGTERM");
+      throw new DOMException("This operation was aborted", "AbortError");
+    });
+    expect(code).toBe(143);
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]?.[0]).toBe(143);
+    expect(isDevflowError(stopped[0]?.[1], "INTERRUPTED")).toBe(true);
   });
 
   it("SIGTERM answers 143, also when the run still returned its own exit code", async () => {

@@ -18,6 +18,12 @@ export interface StopOptions {
   abortable: boolean;
   /** The command line that continues the stopped run, given its task id (null: not known yet). */
   resumeCommand?: (taskId: string | null) => string | null;
+  /**
+   * Told once a stopped run has returned, with its exit code and the INTERRUPTED error that names the
+   * task: `--json` writes its one result line here (ADR 0046), since the stop is not an error `runCli`
+   * sees. A forced stop (second signal) exits at once and calls nothing.
+   */
+  onStopped?: (code: number, error: unknown) => void;
   /** How the process leaves on a forced stop; tests inject it. */
   exit?: (code: number) => void;
   /** Where the signals come from; tests pass an EventEmitter. */
@@ -127,6 +133,8 @@ export class StopSignals {
     this.io.err(
       `devflow: stopped by ${signal}${resume ? `; the run is checkpointed, to continue:\n  → ${resume}` : ""}\n`,
     );
+    const reason = isDevflowError(error, "INTERRUPTED") ? error : this.controller.signal.reason;
+    this.opts.onStopped?.(SIGNAL_EXIT[signal], reason);
     return SIGNAL_EXIT[signal];
   }
 }

@@ -6,7 +6,7 @@ import { exitCodeFor } from "../exit-codes.js";
 import { finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { iterateResultLine, writeLine } from "../json-output.js";
+import { errorResultLine, iterateResultLine, writeLine } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { StopSignals } from "../signals.js";
 import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
@@ -44,7 +44,13 @@ export function registerDemo(program: Command, io: CliIO): void {
       const keep = Boolean(flags.keep) || tempDir === null;
       say(`sample repo: ${repo}\nrequest:     ${DEMO_REQUEST}\n\n`);
       // Ctrl-C / SIGTERM: 130/143, the coder stopped (ADR 0043); the demo is run again, not resumed.
-      const stop = new StopSignals(io, { abortable: true });
+      const stop = new StopSignals(io, {
+        abortable: true,
+        // --json ends with exactly one result line, also after a stop (ADR 0046).
+        onStopped: (code, error) => {
+          if (flags.json) writeLine(io.out, errorResultLine("demo", error, code));
+        },
+      });
       try {
         const code = await stop.run(async (signal) => {
           const outcome = await runIterate({

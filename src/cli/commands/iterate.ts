@@ -8,7 +8,7 @@ import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { iterateResultLine, pausedResultLine, writeLine } from "../json-output.js";
+import { errorResultLine, iterateResultLine, pausedResultLine, writeLine } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { resumeCommandLine } from "../resume-command.js";
 import { StopSignals } from "../signals.js";
@@ -154,6 +154,10 @@ async function iterateAction(
     abortable: true,
     resumeCommand: (id) =>
       (id ?? flags.taskId) ? resumeCommandLine(command, id ?? flags.taskId ?? "") : null,
+    // --json ends with exactly one result line, also after a stop (ADR 0046).
+    onStopped: (code, error) => {
+      if (flags.json) writeLine(io.out, errorResultLine("iterate", error, code));
+    },
   });
   // The live line goes before StopSignals prints the resume command.
   return stop.run(async (signal) => {
@@ -187,6 +191,7 @@ async function iterateAction(
         },
         lane.resume,
       );
+      human?.close();
       const leftover = flags.replay ? unusedAnswersWarning(flags.replay, lane.unusedReplies()) : null;
       if (leftover) io.err(leftover);
       if (outcome.kind === "needs_answers") {
@@ -198,7 +203,6 @@ async function iterateAction(
         return EXIT.blockedOrNeedsContext;
       }
       const { result } = outcome;
-      human?.close();
       const ending = await finishRun(result, Boolean(flags.keepWorktree));
       const code = exitCodeFor(result.terminal.verdict);
       if (flags.json) writeLine(io.out, iterateResultLine("iterate", result, code, ending));
