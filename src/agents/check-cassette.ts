@@ -1,5 +1,6 @@
 import type { Cassette, CassetteEntry } from "../models/cassette.js";
 import { ROLES } from "../models/contract.js";
+import { jsonObjectInText } from "../util/json-in-text.js";
 import { CASSETTE_SHAPES } from "./cassette-shapes.js";
 
 export interface CassetteCheck {
@@ -54,7 +55,7 @@ function entryProblem(role: (typeof ROLES)[number], entry: CassetteEntry): strin
     if (shape.text) return null;
     if (shape.answer === null) return null;
     // A structured call also accepts its answer as JSON in the content.
-    const json = jsonObjectIn(entry.content);
+    const json = jsonObjectInText(entry.content);
     if (json === undefined)
       return shape.tools.length
         ? `a text-only answer ends ${shape.agent} without its ${shape.answer.name} answer: call a tool or answer with "structured"`
@@ -84,15 +85,4 @@ function schemaProblem(name: string, schema: import("zod").ZodType, value: unkno
   });
   const more = parsed.error.issues.length > 5 ? `; … ${parsed.error.issues.length - 5} more` : "";
   return `does not fit ${name}: ${issues.join("; ")}${more}`;
-}
-
-function jsonObjectIn(text: string): unknown {
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start === -1 || end <= start) return undefined;
-  try {
-    return JSON.parse(text.slice(start, end + 1));
-  } catch {
-    return undefined;
-  }
 }

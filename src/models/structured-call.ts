@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { type AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import type { z } from "zod";
 import { DevflowError, isDevflowError } from "../errors/index.js";
+import { jsonObjectInText } from "../util/json-in-text.js";
 import { type StructuredCall, structuredOutputError } from "./contract.js";
 import { functionTool } from "./function-tool.js";
 
@@ -80,7 +81,7 @@ function readAnswer<S extends z.ZodType>(
         issues: `the ${call.name} arguments were not valid JSON (${invalid.error ?? "unparseable"})`,
       };
     }
-    candidate = jsonIn(answer.text);
+    candidate = jsonObjectInText(answer.text);
     if (candidate === undefined) {
       return {
         ok: false,
@@ -91,18 +92,6 @@ function readAnswer<S extends z.ZodType>(
   const parsed = call.schema.safeParse(candidate);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, issues: compactIssues(parsed.error.issues) };
-}
-
-/** A JSON object in model text, tolerating a ```json fence or prose around it. */
-function jsonIn(text: string): unknown {
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start === -1 || end <= start) return undefined;
-  try {
-    return JSON.parse(text.slice(start, end + 1));
-  } catch {
-    return undefined;
-  }
 }
 
 function compactIssues(issues: z.ZodError["issues"]): string {
