@@ -61,7 +61,7 @@ function iterateArgs(extra: string[]): string[] {
     coderScript(SLOW_CODER),
     "--replay",
     writeCassette(demoCassette()),
-    "--yes",
+    "--no-input",
     ...extra,
     DEMO_REQUEST,
   ];

@@ -80,7 +80,7 @@ const iterateArgs = (repo: string, coder: string) => [
   TASK,
   "--coder",
   coder,
-  "--yes",
+  "--no-input",
   "-n",
   "2",
   "--timeout",

@@ -62,7 +62,7 @@ it("a run killed (SIGKILL) mid-attempt resumes to the same verdict without redoi
     cassette,
     "--coder",
     coder,
-    "--yes",
+    "--no-input",
     "--timeout",
     "300",
   ];

@@ -141,7 +141,7 @@ describe("devflow iterate -r <url>", () => {
       coderScript(CORRECT_FIX),
       "--replay",
       writeCassette(demoCassette()),
-      "--yes",
+      "--no-input",
     );
     expect(r.err).toMatch(/completed/);
     expect(r.code).toBe(0);
@@ -162,7 +162,7 @@ describe("devflow iterate -r <url>", () => {
       baseDir,
       "--coder",
       "command:true",
-      "--yes",
+      "--no-input",
       "--replay",
       writeCassette(demoCassette()),
     );

@@ -172,7 +172,7 @@ async function plantedRun(mode: RoleServerMode, extraArgs: string[]): Promise<Pl
       `command:node ${JSON.stringify(coder)}`,
       "--task-id",
       "trim-emails",
-      "--yes",
+      "--no-input",
       ...extraArgs,
     ],
     env,

@@ -70,7 +70,7 @@ export async function slowCoderRun(taskId: string, coderPrelude = "") {
     writeCassette(demoCassette()),
     "--coder",
     coder,
-    "--yes",
+    "--no-input",
   ];
   const run = startDevflow(args, {}, { launcher: SIGNAL_TEST_LAUNCHER });
   await waitForFile(ready, 120_000);
