@@ -1,4 +1,5 @@
 import { isDevflowError } from "../errors/index.js";
+import type { ProgressSink } from "../lanes/iterate/lane/reporter.js";
 import { killLiveGroups } from "../process/process-group.js";
 import { STOP_SIGNALS, type StopSignal, stopReason } from "../process/stop-signal.js";
 import { EXIT } from "./exit-codes.js";
@@ -72,14 +73,18 @@ export class StopSignals {
     this.taskId = taskId;
   }
 
-  /** A progress sink that also tells this owner the task id from the run's events. */
-  watching<E extends { task_id: string }, R>(
-    sink: (event: E, report: R) => void,
-  ): (event: E, report: R) => void {
-    return (event, report) => {
+  /**
+   * A progress sink that also tells this owner the task id from the run's events. The sink's own
+   * properties (a live display's `live` side channel, ADR 0044) are carried over: wrapping must not
+   * cut the display off from the coder's start and activity.
+   */
+  watching(sink: ProgressSink): ProgressSink {
+    const watched: ProgressSink = (event, report) => {
       this.taskId = event.task_id;
       sink(event, report);
     };
+    if (sink.live) watched.live = sink.live;
+    return watched;
   }
 
   /**

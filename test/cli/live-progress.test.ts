@@ -129,7 +129,9 @@ describe.concurrent("progress of a real run", () => {
         screen.some((l) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|transcript |↳/.test(l)),
         screen.join("\n"),
       ).toBe(false);
-      expect(screen.at(-1)).toMatch(/^tokens/);
+      // The summary ends with its tokens row and, after completed, how to take the result (ADR 0045).
+      expect(screen.at(-3)).toMatch(/^tokens/);
+      expect(screen.at(-1)).toMatch(/^to review it first: git diff HEAD\.\.\.devflow\//);
     },
     RUN_TIMEOUT_MS,
   );
