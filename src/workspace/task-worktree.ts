@@ -69,12 +69,19 @@ export async function planTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef): P
   ensureDevflowDir(repoRoot);
   const baseCommit = (await runGit(repoRoot, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
   // The git link is recorded when the checkout is made.
-  return {
+  return plannedAt(repoRoot, taskId, baseCommit);
+}
+
+/** The checkout of `taskId` at `baseCommit`, as planned (where it goes, its branch); not made yet. */
+function plannedAt(repoRoot: string, taskId: string, baseCommit: string): PlannedTaskWorktree {
+  const workspace = {
     repoRoot,
-    taskId,
+    worktree: taskWorktreePath(repoRoot, taskId),
+    branch: taskBranch(taskId),
     baseCommit,
-    workspace: { repoRoot, worktree, branch, baseCommit, kind: "worktree" },
+    kind: "worktree" as const,
   };
+  return { repoRoot, taskId, baseCommit, workspace };
 }
 
 /** Makes the planned checkout: the user's task branch at the base (create-only), then the clone. */
@@ -105,14 +112,8 @@ export async function remakeTaskWorktree({
   taskId,
   baseCommit,
 }: TaskWorktreeRef & { baseCommit: string }): Promise<TaskWorkspace> {
-  const branch = taskBranch(taskId);
-  const worktree = taskWorktreePath(repoRoot, taskId);
-  const plan: PlannedTaskWorktree = {
-    repoRoot,
-    taskId,
-    baseCommit,
-    workspace: { repoRoot, worktree, branch, baseCommit, kind: "worktree" },
-  };
+  const plan = plannedAt(repoRoot, taskId, baseCommit);
+  const { branch, worktree } = plan.workspace;
   await rm(worktree, { recursive: true, force: true });
   if (!(await branchExists(repoRoot, branch))) return makeTaskWorktree(plan);
   const head = (await runGit(repoRoot, ["rev-parse", "--verify", `refs/heads/${branch}^{commit}`])).trim();
