@@ -4,11 +4,10 @@
 // schema described the result line. Fix: src/cli/json-output.ts builds every line; runCli writes an
 // error result line for usage errors, DevflowErrors and unexpected errors; the lines are the zod
 // schemas EventLine/ResultLine exported to schemas/. Each run below is the real bin in a process.
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import { PACKAGE_ROOT } from "../../src/util/paths.js";
+import { runDevflow } from "../faults/cli-process.js";
 import { jsonStdoutProblems, resultOf } from "../support/json-lines.js";
 import {
   CORRECT_FIX,
@@ -19,22 +18,13 @@ import {
   writeCassette,
 } from "../support/lane-harness.js";
 
-const BIN = join(PACKAGE_ROOT, "bin", "devflow.js");
-
-function devflowBin(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", LANGSMITH_TRACING: "" },
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d) => {
-    out += String(d);
-  });
-  child.stderr.on("data", (d) => {
-    err += String(d);
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, out, err })));
+/**
+ * The built CLI with no model endpoint and no tracing configured (runDevflow passes only PATH, HOME
+ * and this), and the empty user config dir every test worker has.
+ */
+async function devflowBin(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const run = await runDevflow(args, { XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME ?? "" });
+  return { code: run.code, out: run.stdout, err: run.stderr };
 }
 
 describe("--json: event lines, then exactly one snake_case result line that fits schemas/", () => {
