@@ -14,6 +14,7 @@ import {
   coderScript,
   DEMO_REQUEST,
   demoCassette,
+  needsAnswersCassette,
   tempDir,
   writeCassette,
 } from "../support/lane-harness.js";
@@ -57,18 +58,7 @@ describe("--json: event lines, then exactly one snake_case result line that fits
 
   it("a run that stops with questions (needs_more_context, exit 3)", async () => {
     const repo = createFixtureRepo("csv-import");
-    const cassette = demoCassette();
-    const framed = cassette.calls.framer?.[0];
-    if (!framed || !("structured" in framed)) throw new Error("demo cassette lost its framer answer");
-    cassette.calls.framer = [
-      {
-        structured: {
-          ...framed.structured,
-          blocking_unknowns: ["Which field has the spaces?"],
-          recommended_next_step: "needs_more_context",
-        },
-      },
-    ];
+    const cassette = needsAnswersCassette("Which field has the spaces?");
     const run = await devflowBin(
       "iterate",
       DEMO_REQUEST,
