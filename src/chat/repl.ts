@@ -20,6 +20,8 @@ export interface ChatOptions {
   coder: string;
   model: string;
   lane: Partial<LaneOptions>;
+  /** The request size cap in bytes (limits.max_request_bytes from the config layers). */
+  maxRequestBytes?: number;
   input: NodeJS.ReadableStream;
   /** Where a terminal's prompt and echo go. */
   output: NodeJS.WritableStream;
@@ -80,6 +82,7 @@ export async function runChat(opts: ChatOptions): Promise<number> {
         coder: opts.coder,
         model: opts.model,
         lane: opts.lane,
+        ...(opts.maxRequestBytes === undefined ? {} : { maxRequestBytes: opts.maxRequestBytes }),
         ...(opts.yes ? {} : { confirmCoder }),
       },
       emit,

@@ -1,4 +1,4 @@
-import { existsSync, symlinkSync } from "node:fs";
+import { existsSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findExecutable } from "../../src/coders/cli/binary.js";
@@ -234,6 +234,28 @@ describe("devflow chat with piped stdin", () => {
     expect(events(json.out).filter((e) => e.type === "warning")).toEqual([
       { type: "warning", message: expect.stringMatching(/^coder "junie" is not installed \(Install Junie/) },
     ]);
+  });
+
+  /**
+   * Regression (issue 10): chat took no request size cap from the config files, so a message
+   * over `limits.max_request_bytes` was routed and copied into every prompt and checkpoint. Fix:
+   * the cap reaches the chat session, which refuses such a message before routing or storing it.
+   */
+  it("regression: a message over limits.max_request_bytes from the repo's config file is refused, the next one is routed", async () => {
+    const repo = fixture();
+    writeFileSync(join(repo, "devflow.config.json"), JSON.stringify({ limits: { max_request_bytes: 40 } }));
+    const long = "x".repeat(41);
+    const run = await chatOnce(repo, `${long}\nhello`, "Hello there.");
+    const evs = events(run.out);
+    expect(evs.filter((e) => e.type === "error")).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining("the request is 41 bytes, over the limit of 40 bytes"),
+      }),
+    ]);
+    // Only "hello" reached the router (the cassette holds one route) and the thread.
+    expect(evs.filter((e) => e.type === "route")).toHaveLength(1);
+    expect(run.out).not.toContain(long);
+    expect(run.code).toBe(1);
   });
 
   it("refuses a repo path that is not a git repository before doing anything", async () => {

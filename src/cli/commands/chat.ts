@@ -91,6 +91,7 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
       coder: config.coder,
       model: config.model,
       lane: { ...config.lane, ...(flags.testCmd ? { testCommand: flags.testCmd } : {}) },
+      maxRequestBytes: config.maxRequestBytes,
       input: process.stdin,
       output: process.stdout,
       terminal: Boolean(process.stdin.isTTY) && !flags.json,

@@ -7,6 +7,8 @@ export interface IterateSettings {
   coder: string;
   model: string;
   lane: Partial<LaneOptions>;
+  /** The request size cap in bytes (limits.max_request_bytes); absent: the environment, else 64 KiB. */
+  maxRequestBytes?: number;
   /** Asked before the first coder run of a task; absent (--yes) = never ask. */
   confirmCoder?: (confirmation: CoderConfirmation) => Promise<boolean>;
 }

@@ -14,6 +14,7 @@ import {
 } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { assertGitRepo } from "../../workspace/index.js";
+import { assertRequestSize, maxRequestBytes } from "../request-size.js";
 import type { IterateSettings } from "./deps.js";
 import type { EmitIntakeEvent } from "./events.js";
 import { buildIntakeGraph, type IntakeGraph } from "./intake-graph.js";
@@ -124,6 +125,14 @@ export class IntakeSession {
    * graph threw, or a lane ended with outcome "failed").
    */
   async send(message: string, signal: AbortSignal): Promise<boolean> {
+    // Checked before anything is routed or stored: a message (or an answer) is copied into every
+    // prompt and checkpoint of the turn, like an iterate request (limits.max_request_bytes).
+    try {
+      assertRequestSize(message, maxRequestBytes(this.opts.iterate.maxRequestBytes, process.env));
+    } catch (error) {
+      this.opts.emit({ type: "error", lane: null, message: describeError(error) });
+      return false;
+    }
     const pending = await this.pendingQuestions();
     return this.run(pending ? new Command({ resume: message }) : { messages: [userTurn(message)] }, signal);
   }

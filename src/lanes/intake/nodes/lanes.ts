@@ -35,6 +35,9 @@ export function iterateNode(deps: IntakeDeps) {
       mode: deps.gateway.mode,
       gateway: deps.gateway,
       lane: deps.iterate.lane,
+      ...(deps.iterate.maxRequestBytes === undefined
+        ? {}
+        : { maxRequestBytes: deps.iterate.maxRequestBytes }),
       // The chat asks: questions pause the task and the user's next message answers them.
       interactive: true,
       onProgress: (event, report) => {
