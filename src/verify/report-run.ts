@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync 
 import { delimiter, dirname, join } from "node:path";
 import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
+import { type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import {
   detectRunner,
@@ -154,11 +155,15 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   mkdirSync(reportDir, { recursive: true });
   const tampered = changedBinaries(input.invocation, input.cwd);
   const binDir = pinnedBinDir(input.invocation, input.logPath);
+  // node:test's report can be forged by the code under test; the ledger says what really ran (ADR 0048).
+  const ledger: Ledger | null =
+    request.kind === "report_file" && adapter.runner === "node-test" ? newLedger(join(reportDir, "ledger")) : null;
   const run = await runVerifierCommand({
     command,
     cwd: input.cwd,
     timeoutMs: input.timeoutMs,
     logPath: input.logPath,
+    ...(ledger ? { env: ledger.env } : {}),
     pathPrefix: [binDir, join(input.cwd, "node_modules", ".bin")].join(delimiter),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.mounts
@@ -185,6 +190,8 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
     };
   if (request.kind !== "report_file") return { run, report: null, command, unsupported: request.reason };
   const report = await readReportFile(adapter, input.reportPath, input.cwd);
+  const forged = ledger && !run.failure ? ledgerProblem(ledger, report) : null;
+  if (forged) return { run: { ...run, failure: `tamper: ${forged}` }, report, command, unsupported: null };
   return { run, report, command, unsupported: null };
 }
 

@@ -38,6 +38,8 @@ export interface VerifierCommand {
   mounts?: RepoMounts;
   /** With `mounts`: directories of devflow's home the command needs besides `cwd` (its report, its bin dir). */
   alsoExpose?: readonly ExposedDir[];
+  /** Added to the command's environment (the assertion ledger's key and directory, ADR 0048). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface VerifierCommandRun extends ProcessRunResult {
@@ -57,8 +59,12 @@ const QUIET_ENV = { CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
  */
 export const ASSERT_FREEZE_PRELOAD = new URL("./assert-freeze.mjs", import.meta.url);
 
-/** NODE_OPTIONS of a verification run: the preload only (the user's own NODE_OPTIONS are not inherited, env.ts). */
-export const VERIFIER_NODE_OPTIONS = `--import=${ASSERT_FREEZE_PRELOAD.href}`;
+/**
+ * NODE_OPTIONS of a verification run: devflow's preloads only (the user's own NODE_OPTIONS are not
+ * inherited, env.ts): the assert freeze, then the assertion ledger (ADR 0048), which does nothing
+ * unless the run was given a ledger key.
+ */
+export const VERIFIER_NODE_OPTIONS = `--import=${ASSERT_FREEZE_PRELOAD.href} --import=${new URL("./assertion-ledger.mjs", import.meta.url).href}`;
 
 /**
  * Runs a seam or test command through the shared process runner, confined like a coder (ADR 0020,
@@ -88,7 +94,7 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     command: cmd.command,
     shell: true,
     cwd: cmd.cwd,
-    env: withPathPrefix(baseEnv({ ...QUIET_ENV, NODE_OPTIONS: VERIFIER_NODE_OPTIONS }), cmd.pathPrefix),
+    env: withPathPrefix(baseEnv({ ...QUIET_ENV, ...cmd.env, NODE_OPTIONS: VERIFIER_NODE_OPTIONS }), cmd.pathPrefix),
     ...(cmd.mounts
       ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [], overlayUpper } }
       : {}),
