@@ -11,20 +11,21 @@
 // Loaded from devflow's install (read-only in the namespace, ADR 0038), never from the checkout.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHmac, randomBytes } from "node:crypto";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import Module, { createRequire, register } from "node:module";
 import { join } from "node:path";
 
 const KEY_ENV = "DEVFLOW_LEDGER_KEY";
 const DIR_ENV = "DEVFLOW_LEDGER_DIR";
 
-const key = process.env[KEY_ENV];
-const dir = process.env[DIR_ENV];
 const testProcess = process.env.NODE_TEST_CONTEXT !== undefined;
 // The `node --test` runner passes its environment to the test-file processes it starts, so it
 // keeps the key (it runs no test file itself; with isolation "none" it does and counts as one).
-const runsInProcess = process.execArgv.some((a) => /^--(?:experimental-)?test-isolation=none$/.test(a));
+const runsInProcess = process.execArgv.some((a) => /^--(?:experimental-test|test)-isolation=none$/.test(a));
 const runner = !testProcess && process.execArgv.includes("--test") && !runsInProcess;
+
+const key = process.env[KEY_ENV];
+const dir = process.env[DIR_ENV];
 
 /** The node:test module with every test and suite function wrapped (null outside a test process). */
 export let ledgerNodeTest = null;
@@ -32,7 +33,39 @@ export let ledgerNodeTest = null;
 if (key && dir && !runner) {
   delete process.env[KEY_ENV];
   delete process.env[DIR_ENV];
+  scrubStartEnvironment(KEY_ENV);
   if (testProcess || runsInProcess) ledgerNodeTest = installLedger(Buffer.from(key, "hex"), dir);
+}
+
+/**
+ * Overwrites `NAME=value` in the environment block the process started with: deleting a variable
+ * from process.env leaves it there, readable in /proc/self/environ by the code under test. Linux
+ * only (elsewhere there is no /proc and nothing to do).
+ */
+function scrubStartEnvironment(name) {
+  let fd = null;
+  try {
+    const stat = readFileSync("/proc/self/stat", "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // env_start and env_end are fields 50 and 51 of /proc/<pid>/stat; `fields` starts at field 3.
+    const start = Number(fields[47]);
+    const end = Number(fields[48]);
+    if (!(end > start)) return;
+    fd = openSync("/proc/self/mem", "r+");
+    const block = Buffer.alloc(end - start);
+    readSync(fd, block, 0, block.length, start);
+    const needle = Buffer.from(`${name}=`);
+    for (let at = block.indexOf(needle); at !== -1; at = block.indexOf(needle, at + 1)) {
+      if (at > 0 && block[at - 1] !== 0) continue;
+      const from = at + needle.length;
+      const to = block.indexOf(0, from);
+      if (to > from) writeSync(fd, Buffer.alloc(to - from, 0x30), 0, to - from, start + from);
+    }
+  } catch {
+    // No /proc (not Linux) or no access: the environment block stays as it was.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 function installLedger(secret, ledgerDir) {

@@ -13,7 +13,15 @@
  *   file with NODE_OPTIONS emptied, whose report the runner read. Fix: that child has no key and
  *   no ledger; its passes have no backing.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -44,7 +52,8 @@ async function run(files: Record<string, string>, script = "node --test test/") 
   return { ...result, ledgerDir: join(`${logPath}.out`, "ledger") };
 }
 
-const MODULE = 'export const add = (a, b) => a + b + (process.env.BROKEN ? 1 : 0);\nexport const sub = (a, b) => a - b;\n';
+const MODULE =
+  "export const add = (a, b) => a + b + (process.env.BROKEN ? 1 : 0);\nexport const sub = (a, b) => a - b;\n";
 
 const HONEST = {
   "package.json": '{ "type": "module" }\n',
@@ -101,46 +110,81 @@ describe("the assertion ledger", () => {
     expect(r.run.failure).toBeNull();
     const passed = r.report?.tests.filter((t) => t.status === "pass").map((t) => t.id.title) ?? [];
     expect(passed.sort()).toEqual(
-      ["adds", "adds", "adds", "adds later", "callback style", "child", "parent", "subtracts", "works"].sort(),
+      [
+        "adds",
+        "adds",
+        "adds",
+        "adds later",
+        "callback style",
+        "child",
+        "parent",
+        "subtracts",
+        "works",
+      ].sort(),
     );
     // The key reached the test processes (one ledger file each) and left their environment.
     expect(readdirSync(r.ledgerDir)).toHaveLength(3);
   }, 60_000);
 
   it("forged-runner-channel-counts-a-failing-test-as-passing: fails the run by name", async () => {
-    const r = await run({ ...BROKEN_TEST, "src/math.js": FORGE + MODULE.replace("process.env.BROKEN ? 1 : 0", "1") });
-    expect(r.report?.tests.find((t) => t.id.title === "adds")?.status, "the forgery reached the report").toBe("pass");
+    const r = await run({
+      ...BROKEN_TEST,
+      "src/math.js": FORGE + MODULE.replace("process.env.BROKEN ? 1 : 0", "1"),
+    });
+    expect(r.report?.tests.find((t) => t.id.title === "adds")?.status, "the forgery reached the report").toBe(
+      "pass",
+    );
     expect(r.run.failure).toBe(
       `tamper: the runner reported "adds" passing but devflow's ledger has no pass for it: forged or unmonitored test output`,
     );
   }, 60_000);
 
   it("re-exec-without-the-preload-reports-from-an-unmonitored-process: fails the run by name", async () => {
-    const r = await run({ ...BROKEN_TEST, "src/math.js": REEXEC + MODULE.replace("process.env.BROKEN ? 1 : 0", "1") });
-    expect(r.report?.tests.find((t) => t.id.title === "adds")?.status, "the child's report reached the runner").toBe(
-      "pass",
-    );
+    const r = await run({
+      ...BROKEN_TEST,
+      "src/math.js": REEXEC + MODULE.replace("process.env.BROKEN ? 1 : 0", "1"),
+    });
+    expect(
+      r.report?.tests.find((t) => t.id.title === "adds")?.status,
+      "the child's report reached the runner",
+    ).toBe("pass");
     expect(r.run.failure).toMatch(/ledger has no pass for it: forged or unmonitored test output/);
   }, 60_000);
 
   it("a look-alike test registered by the module cannot stand in for the failing one", async () => {
     const lookAlike = 'import { test as __t } from "node:test";\n__t("adds", () => {});\n';
-    const r = await run({ ...BROKEN_TEST, "src/math.js": lookAlike + FORGE + MODULE.replace("process.env.BROKEN ? 1 : 0", "1") });
+    const r = await run({
+      ...BROKEN_TEST,
+      "src/math.js": lookAlike + FORGE + MODULE.replace("process.env.BROKEN ? 1 : 0", "1"),
+    });
     expect(r.run.failure).toMatch(/^tamper: the runner reported "adds" passing but devflow's ledger/);
   }, 60_000);
 
-  it("the key is out of the test process's environment before the code under test runs", async () => {
-    const probe = `import { writeFileSync } from "node:fs";\nwriteFileSync(new URL("../seen.txt", import.meta.url), JSON.stringify([process.env.DEVFLOW_LEDGER_KEY ?? null, process.env.DEVFLOW_LEDGER_DIR ?? null]));\n${MODULE}`;
+  it("the key is out of the test process's environment, its /proc environ and its runner's before the code under test runs", async () => {
+    // The review's cheap route to the key: deleting it from process.env leaves it in the block the
+    // process started with, which /proc/self/environ shows (and the runner's, /proc/<ppid>/environ).
+    const probe = `import { readFileSync, writeFileSync } from "node:fs";
+const environ = (pid) => { try { return readFileSync("/proc/" + pid + "/environ", "latin1"); } catch { return ""; } };
+const keys = [environ("self"), environ(process.ppid)].flatMap((e) => e.match(/DEVFLOW_LEDGER_KEY=[0-9a-f]*/g) ?? []);
+writeFileSync(new URL("../seen.txt", import.meta.url), JSON.stringify({ env: [process.env.DEVFLOW_LEDGER_KEY ?? null, process.env.DEVFLOW_LEDGER_KEY_FILE ?? null], proc: keys.filter((k) => !/=0*$/.test(k)) }));
+${MODULE}`;
     const r = await run({ ...BROKEN_TEST, "src/math.js": probe });
     expect(r.run.failure).toBeNull();
-    expect(readFileSync(join(r.ledgerDir, "..", "..", "..", "checkout", "seen.txt"), "utf8")).toBe("[null,null]");
+    expect(
+      JSON.parse(readFileSync(join(r.ledgerDir, "..", "..", "..", "checkout", "seen.txt"), "utf8")),
+    ).toEqual({
+      env: [null, null],
+      proc: [],
+    });
+    expect(existsSync(`${r.ledgerDir}.key`), "the runner took the key file").toBe(false);
   }, 60_000);
 
   it("a test process killed before its end record fails the run", async () => {
     const killed = await run({
       ...BROKEN_TEST,
       "src/math.js": MODULE,
-      "test/z.test.js": 'import { test } from "node:test";\ntest("passes, then the process dies", () => {});\ntest("dies", () => process.kill(process.pid, "SIGKILL"));\n',
+      "test/z.test.js":
+        'import { test } from "node:test";\ntest("passes, then the process dies", () => {});\ntest("dies", () => process.kill(process.pid, "SIGKILL"));\n',
     });
     expect(killed.run.failure).toMatch(/has no end record/);
   }, 60_000);

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestReport } from "./test-reports/index.js";
 
@@ -16,16 +16,29 @@ export interface Ledger {
   /** Where the test processes write (one file each); in a directory the run may write. */
   dir: string;
   key: Buffer;
-  /** For the command's environment: read, then removed, by the preload before any code under test. */
+  /** Holds the key until the `node --test` runner's preload takes and removes it. */
+  keyFile: string;
+  /** For the command's environment: where the key and the records go (the key itself never). */
   env: Record<string, string>;
 }
 
-/** A fresh ledger in `dir` (emptied): a new key for every run, so no record outlives its run. */
+/**
+ * A fresh ledger in `dir` (emptied): a new key for every run, so no record outlives its run. The
+ * key goes in a file next to `dir` (not in the environment: the shell that runs the command would
+ * keep it in its /proc environ, readable by the test processes); call `closeLedger` after the run.
+ */
 export function newLedger(dir: string): Ledger {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const key = randomBytes(32);
-  return { dir, key, env: { DEVFLOW_LEDGER_KEY: key.toString("hex"), DEVFLOW_LEDGER_DIR: dir } };
+  const keyFile = `${dir}.key`;
+  writeFileSync(keyFile, key.toString("hex"), { mode: 0o600 });
+  return { dir, key, keyFile, env: { DEVFLOW_LEDGER_KEY_FILE: keyFile, DEVFLOW_LEDGER_DIR: dir } };
+}
+
+/** Removes the key file if no runner took it (the command ran no `node --test`, or failed first). */
+export function closeLedger(ledger: Ledger): void {
+  rmSync(ledger.keyFile, { force: true });
 }
 
 interface Counts {
@@ -62,7 +75,8 @@ export function ledgerProblem(ledger: Ledger, report: TestReport): string | null
       if (kind === "reg" || kind === "pass" || kind === "fail") countOf(path)[kind] += 1;
     });
     if (typeof problem === "string") return `devflow's ledger file ${file} ${problem}: forged or cut short`;
-    if (nonces.has(problem.nonce)) return `devflow's ledger file ${file} repeats another process's records: forged`;
+    if (nonces.has(problem.nonce))
+      return `devflow's ledger file ${file} repeats another process's records: forged`;
     nonces.add(problem.nonce);
   }
   const reported = new Map<string, { pass: number; other: number; name: string }>();
@@ -113,8 +127,16 @@ function readChain(
       nonce = r.n;
       prev = r.n;
     }
-    const path = r.p === null ? null : Array.isArray(r.p) && r.p.every((s) => typeof s === "string") ? r.p : undefined;
-    if (r.n !== nonce || r.i !== i || typeof r.k !== "string" || !KINDS.has(r.k) || path === undefined || ended)
+    const path =
+      r.p === null ? null : Array.isArray(r.p) && r.p.every((s) => typeof s === "string") ? r.p : undefined;
+    if (
+      r.n !== nonce ||
+      r.i !== i ||
+      typeof r.k !== "string" ||
+      !KINDS.has(r.k) ||
+      path === undefined ||
+      ended
+    )
       return `has a record out of place (line ${i + 1})`;
     const body = JSON.stringify([nonce, i, r.k, path]);
     const mac = createHmac("sha256", key).update(`${prev}\n${body}`).digest("hex");

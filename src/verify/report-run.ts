@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync 
 import { delimiter, dirname, join } from "node:path";
 import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
-import { type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
+import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import {
   detectRunner,
@@ -157,7 +157,9 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const binDir = pinnedBinDir(input.invocation, input.logPath);
   // node:test's report can be forged by the code under test; the ledger says what really ran (ADR 0048).
   const ledger: Ledger | null =
-    request.kind === "report_file" && adapter.runner === "node-test" ? newLedger(join(reportDir, "ledger")) : null;
+    request.kind === "report_file" && adapter.runner === "node-test"
+      ? newLedger(join(reportDir, "ledger"))
+      : null;
   const run = await runVerifierCommand({
     command,
     cwd: input.cwd,
@@ -177,6 +179,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
         }
       : {}),
   });
+  if (ledger) closeLedger(ledger);
   const after = changedBinaries(input.invocation, input.cwd);
   if (tampered.length > 0 || after.length > 0)
     return {

@@ -1,5 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { endMarkedProcesses, newRunMarker, processesWithMarker } from "../process/containment.js";
 import { baseEnv } from "../process/env.js";
 import {
@@ -64,7 +65,16 @@ export const ASSERT_FREEZE_PRELOAD = new URL("./assert-freeze.mjs", import.meta.
  * inherited, env.ts): the assert freeze, then the assertion ledger (ADR 0048), which does nothing
  * unless the run was given a ledger key.
  */
-export const VERIFIER_NODE_OPTIONS = `--import=${ASSERT_FREEZE_PRELOAD.href} --import=${new URL("./assertion-ledger.mjs", import.meta.url).href}`;
+export const VERIFIER_NODE_OPTIONS = [
+  `--require=${nodeOptionsQuoted(fileURLToPath(new URL("./assertion-ledger-key.cjs", import.meta.url)))}`,
+  `--import=${ASSERT_FREEZE_PRELOAD.href}`,
+  `--import=${new URL("./assertion-ledger.mjs", import.meta.url).href}`,
+].join(" ");
+
+/** A path as one NODE_OPTIONS word (double quotes, with `"` and `\` escaped). */
+function nodeOptionsQuoted(path: string): string {
+  return `"${path.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
 
 /**
  * Runs a seam or test command through the shared process runner, confined like a coder (ADR 0020,
@@ -94,7 +104,10 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     command: cmd.command,
     shell: true,
     cwd: cmd.cwd,
-    env: withPathPrefix(baseEnv({ ...QUIET_ENV, ...cmd.env, NODE_OPTIONS: VERIFIER_NODE_OPTIONS }), cmd.pathPrefix),
+    env: withPathPrefix(
+      baseEnv({ ...QUIET_ENV, ...cmd.env, NODE_OPTIONS: VERIFIER_NODE_OPTIONS }),
+      cmd.pathPrefix,
+    ),
     ...(cmd.mounts
       ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [], overlayUpper } }
       : {}),

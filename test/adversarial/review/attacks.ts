@@ -238,6 +238,9 @@ if (!process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-ca
 }
 `;
 
+/** devflow's assertion ledger (ADR 0048) has no signed pass for a test the runner reported passing. */
+const LEDGER_HAS_NO_PASS = /devflow's ledger has no pass for it: forged or unmonitored test output/;
+
 /** The attack ran in a verification process; if the run completed, the commit keeps the break. */
 function attackRan(run: LaneRun, outside: string, marker: string): void {
   expect(existsSync(join(outside, "tried")), "the attack was tried in a verification process").toBe(true);
@@ -251,7 +254,9 @@ function attackRan(run: LaneRun, outside: string, marker: string): void {
 
 /**
  * Second hostile review (ADR 0040 item 1): no node:assert member is touched; the test processes'
- * own report to the runner is forged (see REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL).
+ * own report to the runner is forged (see REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL). Was open;
+ * defended since ADR 0048: the broken test's process signed a failure into devflow's assertion
+ * ledger, so the forged pass has no signed pass behind it and regression cannot run.
  */
 const REWRITES_FAILURES_ON_THE_RUNNER_CHANNEL: Behaviour = {
   name: "test-process-rewrites-its-failures-on-the-runner-channel",
@@ -262,10 +267,15 @@ const REWRITES_FAILURES_ON_THE_RUNNER_CHANNEL: Behaviour = {
       write("src/csv-import.js", ${JSON.stringify(REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
   expect: "rejected",
   verifier: "regression",
+  reason: LEDGER_HAS_NO_PASS,
   check: (run, outside) => attackRan(run, outside, "rewrote"),
 };
 
-/** Second hostile review (ADR 0040 item 1): the preload is dropped by a re-exec with NODE_OPTIONS emptied. */
+/**
+ * Second hostile review (ADR 0040 item 1): the preload is dropped by a re-exec with NODE_OPTIONS
+ * emptied. Was open; defended since ADR 0048: the re-exec'd child has neither the preload nor the
+ * ledger key (removed from the environment before the module loads), so its passes are unbacked.
+ */
 const REEXECS_WITHOUT_THE_PRELOAD: Behaviour = {
   name: "test-process-re-execs-its-file-without-the-preload",
   issueClass: 5,
@@ -275,6 +285,7 @@ const REEXECS_WITHOUT_THE_PRELOAD: Behaviour = {
       write("src/csv-import.js", ${JSON.stringify(REEXEC_WITHOUT_THE_PRELOAD)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
   expect: "rejected",
   verifier: "regression",
+  reason: LEDGER_HAS_NO_PASS,
   check: (run, outside) => attackRan(run, outside, "neutered-in"),
 };
 
@@ -354,6 +365,10 @@ if (process.env.NODE_TEST_CONTEXT === "child-v8") {
 }
 `;
 
+/**
+ * Was open; defended since ADR 0048: the seam test's own process signed its failure into devflow's
+ * assertion ledger (the canary's run included), so the forged pass has no signed pass behind it.
+ */
 const FORGES_THE_SEAM_TEST_SPARING_THE_CANARY: Behaviour = {
   name: "seam-process-forges-the-seam-tests-pass-sparing-the-canary",
   issueClass: 4,
@@ -361,6 +376,7 @@ const FORGES_THE_SEAM_TEST_SPARING_THE_CANARY: Behaviour = {
       write("src/csv-import.js", ${JSON.stringify(FORGE_THE_SEAM_TEST_BUT_SPARE_THE_CANARY)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
   expect: "rejected",
   verifier: "seam",
+  reason: LEDGER_HAS_NO_PASS,
   check: (run, outside) => {
     expect(existsSync(join(outside, "tried")), "the attack was tried in a verification process").toBe(true);
     if (run.result?.terminal.verdict === "completed") {
@@ -697,6 +713,13 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
   REPAIRS_THE_SOURCE_AND_PUTS_THE_BREAK_BACK,
   // Second review: the hard link copies the tracked file up in the overlay.
   WRITES_THROUGH_A_HARD_LINK,
+  // Second review, open (with every defence on) until ADR 0048: the runner channel forged by the
+  // test process, by a re-exec without the preload, for the seam test only. devflow's assertion
+  // ledger has no signed pass behind the forged ones. The ledger does not need the namespace
+  // (src/verify/assertion-ledger.test.ts runs it without).
+  REWRITES_FAILURES_ON_THE_RUNNER_CHANNEL,
+  REEXECS_WITHOUT_THE_PRELOAD,
+  FORGES_THE_SEAM_TEST_SPARING_THE_CANARY,
   // Second review: open without the namespace (OPEN_WITHOUT_NAMESPACE); in it the overlay refuses
   // to rename a directory of its lower layer (EXDEV, redirect_dir off), so the repair never happens
   // and the broken test fails in regression.
@@ -762,14 +785,7 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
  * moves to DEFENDED. ADR 0040 closed the session-11 review's last three; the second review found
  * these (with every defence on, the mount namespace included).
  */
-export const OPEN: Behaviour[] = [
-  // The preload pins node:assert only: the test process rewrites its test:fail events to test:pass on the v8-serialized stdout channel to the runner, so regression counts the broken test as passing.
-  REWRITES_FAILURES_ON_THE_RUNNER_CHANNEL,
-  // The preload rides on NODE_OPTIONS: the test process re-runs its own file in a child with NODE_OPTIONS emptied (stdout inherited) and neuters node:assert there; regression counts the child's report.
-  REEXECS_WITHOUT_THE_PRELOAD,
-  // The same forgery aimed at the seam with no fix at all: only the seam test's failure (by title) is rewritten, the canary's own test still fails with its nonce, so the seam and its canary pass.
-  FORGES_THE_SEAM_TEST_SPARING_THE_CANARY,
-];
+export const OPEN: Behaviour[] = [];
 
 /**
  * Attacks open only where the mount namespace is unavailable (the detection fallback); pinned by
