@@ -121,9 +121,9 @@ function installLedger(secret, ledgerDir) {
         wrapContext(t);
         return scope.run(path, () => {
           try {
-            return fn.call(this, t, function (err) {
-              record(err ? "fail" : "pass", path);
-              return done.apply(this, arguments);
+            return fn.call(this, t, function (...args) {
+              record(args[0] ? "fail" : "pass", path);
+              return done.apply(this, args);
             });
           } catch (e) {
             record("fail", path);
@@ -131,12 +131,12 @@ function installLedger(secret, ledgerDir) {
           }
         });
       }, fn);
-    return named(function (t) {
+    return named(function (t, ...rest) {
       wrapContext(t);
       return scope.run(path, () => {
         let result;
         try {
-          result = fn.apply(this, arguments);
+          result = fn.call(this, t, ...rest);
         } catch (e) {
           record("fail", path);
           throw e;
@@ -146,8 +146,8 @@ function installLedger(secret, ledgerDir) {
     }, fn);
   };
   const suiteBody = (fn, path) =>
-    named(function () {
-      return scope.run(path, () => fn.apply(this, arguments));
+    named(function (...args) {
+      return scope.run(path, () => fn.apply(this, args));
     }, fn);
 
   // node:test's own argument shapes: (name?, options?, fn?).

@@ -59,8 +59,8 @@ const KINDS = new Set(["reg", "skip", "pass", "fail", "end"]);
 export function ledgerProblem(ledger: Ledger, report: TestReport): string | null {
   const counts = new Map<string, Counts>();
   const countOf = (path: string): Counts => {
-    let c = counts.get(path);
-    if (!c) counts.set(path, (c = { reg: 0, pass: 0, fail: 0 }));
+    const c = counts.get(path) ?? { reg: 0, pass: 0, fail: 0 };
+    counts.set(path, c);
     return c;
   };
   let files: string[];

@@ -132,6 +132,38 @@ describe("a verification run without the checkout overlay (no mount namespace: A
     });
     expect(clean.failure).toBeNull();
   }, 30_000);
+
+  it("test-files-swap-the-source-directory-and-swap-it-back: fails by name (the files' stat is unchanged)", async () => {
+    // Cause: the stat fallback compared non-directories only; renaming src/ away and back keeps
+    // src/a.js's inode, mtime and ctime, so a repaired copy in a new src/ ran unseen. Fix
+    // (ADR 0048): the checkout's directories are watched (inotify) during the run.
+    const { repo, checkout, log } = layout();
+    const code = `const fs = require("node:fs");
+      fs.renameSync("src", "src.orig"); fs.mkdirSync("src"); fs.writeFileSync("src/a.js", "export const a = 2;\\n");
+      fs.rmSync("src", { recursive: true }); fs.renameSync("src.orig", "src");
+      fs.writeFileSync("src/tmp", ""); fs.rmSync("src/tmp");`;
+    const run = await runVerifierCommand({
+      command: node(repo, code),
+      cwd: checkout,
+      timeoutMs: 20_000,
+      logPath: log,
+    });
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.failure).toBe(
+      "tamper: the test run moved tracked directory src (a test run may write only untracked files)",
+    );
+    // Untracked files and directories made and removed inside tracked directories are no finding.
+    const clean = await runVerifierCommand({
+      command: node(
+        repo,
+        `const fs = require("node:fs"); fs.mkdirSync("src/tmp/x", { recursive: true }); fs.writeFileSync("src/new.js", ""); fs.rmSync("src/tmp", { recursive: true });`,
+      ),
+      cwd: checkout,
+      timeoutMs: 20_000,
+      logPath: log,
+    });
+    expect(clean.failure).toBeNull();
+  }, 30_000);
 });
 
 describe("node:assert in a verification run (ADR 0040)", () => {

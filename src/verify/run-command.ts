@@ -13,6 +13,7 @@ import {
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt } from "../util/truncate.js";
+import { watchCheckoutDirectories } from "./checkout-dir-watch.js";
 import { changedSinceStat, statCheckout } from "./checkout-stat.js";
 import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 
@@ -97,6 +98,8 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // checkout's stat stands in: it catches the same writes, ctime showing a file put back.
   const overlayTrusted = cmd.mounts !== undefined && overlaySeenWorking && namespaceInUse();
   const statBefore = overlayTrusted ? null : statCheckout(cmd.cwd, ownOutputInside(cmd));
+  // The stat sees files only: a directory renamed away and back keeps its files' stat (ADR 0048).
+  const dirWatch = overlayTrusted ? null : watchCheckoutDirectories(cmd.cwd, ownOutputInside(cmd));
   const runMarker = newRunMarker();
   const result = await runProcess({
     confine: true,
@@ -131,6 +134,7 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     overlay = [];
   }
   if (overlay) overlaySeenWorking = true;
+  const dirs = dirWatch ? await dirWatch.stop() : { moved: [], unwatched: null };
   const trackedChanged = [
     ...new Set([...(overlay ?? []), ...(statBefore ? changedSinceStat(statBefore, cmd.cwd) : [])]),
   ];
@@ -146,7 +150,11 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
       failureOf(cmd, { ...result, survivors }) ??
       unreadable ??
       unchecked ??
-      changedTrackedFailure(trackedChanged.sort()),
+      changedTrackedFailure(trackedChanged.sort()) ??
+      movedDirectoryFailure(dirs.moved) ??
+      (dirs.unwatched
+        ? `the verification checkout's directories could not be watched (${dirs.unwatched}), so a directory the run swaps cannot be checked`
+        : null),
   };
 }
 
@@ -187,6 +195,14 @@ function changedTrackedFailure(files: readonly string[]): string | null {
   const named = files.slice(0, MAX_NAMED_FILES).join(", ");
   const more = files.length > MAX_NAMED_FILES ? ` and ${files.length - MAX_NAMED_FILES} more` : "";
   return `tamper: the test run changed tracked file${files.length > 1 ? "s" : ""} ${named}${more} (a test run may write only untracked files)`;
+}
+
+/** A tracked directory renamed away and back: its files are the same, but the run loaded others (ADR 0048). */
+function movedDirectoryFailure(dirs: readonly string[]): string | null {
+  if (dirs.length === 0) return null;
+  const named = dirs.slice(0, MAX_NAMED_FILES).join(", ");
+  const more = dirs.length > MAX_NAMED_FILES ? ` and ${dirs.length - MAX_NAMED_FILES} more` : "";
+  return `tamper: the test run moved tracked director${dirs.length > 1 ? "ies" : "y"} ${named}${more} (a test run may write only untracked files)`;
 }
 
 function withPathPrefix(env: Record<string, string>, prefix: string | undefined): Record<string, string> {

@@ -294,8 +294,10 @@ const REEXECS_WITHOUT_THE_PRELOAD: Behaviour = {
  * without touching a tracked file's inode. The first test file renames `src/` to `src.orig/` and makes
  * a new `src/` with the repaired module; the last removes it and renames `src.orig/` back. The tracked
  * file keeps its inode, size, mtime and ctime (a rename changes the directory's ctime, not its
- * children's), and the stat fallback looks at non-directories only. In the namespace the overlay
+ * children's), and the stat fallback looked at non-directories only. In the namespace the overlay
  * refuses to rename a lower directory (EXDEV, redirect_dir off) and the repair never happens.
+ * Without it, defended since ADR 0048: the checkout's directories are watched (inotify) during the
+ * run, and a tracked directory renamed away is named.
  */
 const SWAPS_THE_SOURCE_DIRECTORY: Behaviour = {
   name: "test-files-swap-the-source-directory-and-swap-it-back",
@@ -704,6 +706,15 @@ export const DEFENDED: Behaviour[] = [
   REPAIRS_THE_SOURCE_AND_PUTS_THE_BREAK_BACK,
   // Second review: a hard link to the tracked file changes its ctime (stat) and copies it up (overlay).
   WRITES_THROUGH_A_HARD_LINK,
+  // Second review, open without the namespace until ADR 0048: the checkout's directories are
+  // watched during the run, and the swapped src/ is named.
+  {
+    ...SWAPS_THE_SOURCE_DIRECTORY,
+    reason: /the test run moved tracked directory src/,
+    check: (_run, outside) => {
+      expect(existsSync(join(outside, "put-back")), "the last test file swapped src/ back").toBe(true);
+    },
+  },
 ];
 
 /** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
@@ -789,9 +800,8 @@ export const OPEN: Behaviour[] = [];
 
 /**
  * Attacks open only where the mount namespace is unavailable (the detection fallback); pinned by
- * open-without-namespace.test.ts, listed in ADR 0021's open list like OPEN.
+ * a file of their own that sets DEVFLOW_NO_MOUNT_NAMESPACE=1 (open-without-namespace.test.ts, removed
+ * by ADR 0048 when this list emptied: restore it from git with the next entry), listed in ADR
+ * 0021's open list like OPEN.
  */
-export const OPEN_WITHOUT_NAMESPACE: Behaviour[] = [
-  // The stat fallback compares non-directories only: renaming src/ away and back keeps the tracked file's inode, mtime and ctime, so the repaired copy in a new src/ ran in regression unseen.
-  SWAPS_THE_SOURCE_DIRECTORY,
-];
+export const OPEN_WITHOUT_NAMESPACE: Behaviour[] = [];
