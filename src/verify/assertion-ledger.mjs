@@ -9,10 +9,9 @@
 // appended as HMAC-SHA256-chained records to a file of its own in DEVFLOW_LEDGER_DIR, sealed by an
 // end record at exit. devflow checks them against the runner's report (assertion-ledger.ts).
 // Loaded from devflow's install (read-only in the namespace, ADR 0038), never from the checkout.
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncResource } from "node:async_hooks";
 import { createHmac, randomBytes } from "node:crypto";
 import { appendFileSync, closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
-import Module, { createRequire, register } from "node:module";
 import { join } from "node:path";
 
 const KEY_ENV = "DEVFLOW_LEDGER_KEY";
@@ -27,14 +26,11 @@ const runner = !testProcess && process.execArgv.includes("--test") && !runsInPro
 const key = process.env[KEY_ENV];
 const dir = process.env[DIR_ENV];
 
-/** The node:test module with every test and suite function wrapped (null outside a test process). */
-export let ledgerNodeTest = null;
-
 if (key && dir && !runner) {
   delete process.env[KEY_ENV];
   delete process.env[DIR_ENV];
   scrubStartEnvironment(KEY_ENV);
-  if (testProcess || runsInProcess) ledgerNodeTest = installLedger(Buffer.from(key, "hex"), dir);
+  if (testProcess || runsInProcess) installLedger(Buffer.from(key, "hex"), dir);
 }
 
 /**
@@ -81,18 +77,16 @@ function installLedger(secret, ledgerDir) {
     prev = mac;
     seq += 1;
   };
+  let registrations = () => {};
   process.on("exit", () => {
-    if (seq > 0) record("end");
+    if (seq === 0) return;
+    registrations();
+    record("end");
   });
 
-  const require = createRequire(import.meta.url);
-  const real = require("node:test");
-  const scope = new AsyncLocalStorage();
-
-  const named = (wrapper, fn) => {
-    Object.defineProperty(wrapper, "name", { value: fn.name, configurable: true });
-    return wrapper;
-  };
+  // node:test runs every test's function through AsyncResource#runInAsyncScope on its Test
+  // object (a subclass): observed there, the test keeps its own call site, so the report's file
+  // for it is the test file's (wrapping test() would make it this module's).
   const settle = (path, result) => {
     if (result && typeof result.then === "function")
       return result.then(
@@ -108,91 +102,57 @@ function installLedger(secret, ledgerDir) {
     record("pass", path);
     return result;
   };
-  const wrapContext = (t) => {
-    if (t && typeof t.test === "function" && !Object.hasOwn(t, "test")) {
-      const subtest = t.test;
-      t.test = runnerOf((...args) => subtest.apply(t, args), "test", false);
+  const proto = AsyncResource.prototype;
+  const runInAsyncScope = proto.runInAsyncScope;
+  const roots = new Set();
+  const isTest = (r, fn) =>
+    r !== null &&
+    typeof r === "object" &&
+    r.fn === fn &&
+    typeof fn === "function" &&
+    typeof r.name === "string" &&
+    Array.isArray(r.subtests) &&
+    r.constructor?.name === "Test";
+  const pathOf = (t) => {
+    const names = [];
+    let at = t;
+    while (at && at.parent) {
+      names.unshift(at.name);
+      at = at.parent;
     }
+    if (at) roots.add(at);
+    return names;
   };
-  const testBody = (fn, path) => {
-    // node:test calls a function of exactly two parameters with a `done` callback.
-    if (fn.length === 2)
-      return named(function (t, done) {
-        wrapContext(t);
-        return scope.run(path, () => {
-          try {
-            return fn.call(this, t, function (...args) {
-              record(args[0] ? "fail" : "pass", path);
-              return done.apply(this, args);
-            });
-          } catch (e) {
-            record("fail", path);
-            throw e;
-          }
-        });
-      }, fn);
-    return named(function (t, ...rest) {
-      wrapContext(t);
-      return scope.run(path, () => {
-        let result;
-        try {
-          result = fn.call(this, t, ...rest);
-        } catch (e) {
-          record("fail", path);
-          throw e;
-        }
-        return settle(path, result);
-      });
-    }, fn);
+  proto.runInAsyncScope = function (fn, thisArg, ...args) {
+    if (!isTest(this, fn)) return Reflect.apply(runInAsyncScope, this, [fn, thisArg, ...args]);
+    const path = pathOf(this);
+    // node:test calls a function of exactly two parameters with a `done` callback last.
+    const done = args.at(-1);
+    if (fn.length === 2 && typeof done === "function")
+      args[args.length - 1] = function (...e) {
+        record(e[0] ? "fail" : "pass", path);
+        return done.apply(this, e);
+      };
+    let result;
+    try {
+      result = Reflect.apply(runInAsyncScope, this, [fn, thisArg, ...args]);
+    } catch (e) {
+      record("fail", path);
+      throw e;
+    }
+    return fn.length === 2 && typeof done === "function" ? result : settle(path, result);
   };
-  const suiteBody = (fn, path) =>
-    named(function (...args) {
-      return scope.run(path, () => fn.apply(this, args));
-    }, fn);
-
-  // node:test's own argument shapes: (name?, options?, fn?).
-  function runnerOf(original, kind, skipped) {
-    return function (...args) {
-      let [name, options, fn] = args;
-      if (typeof name === "function") [fn, options, name] = [name, undefined, undefined];
-      else if (name !== null && typeof name === "object") [fn, options, name] = [options, name, undefined];
-      else if (typeof options === "function") [fn, options] = [options, undefined];
-      if (typeof fn !== "function") return original.apply(this, args);
-      const title = typeof name === "string" && name !== "" ? name : fn.name || "<anonymous>";
-      const path = [...(scope.getStore() ?? []), title];
-      if (kind === "test") record(skipped || options?.skip ? "skip" : "reg", path);
-      return original.call(this, title, options, kind === "test" ? testBody(fn, path) : suiteBody(fn, path));
+  // Registrations, from node's own test tree at exit: a test the process registered and never ran
+  // (a look-alike ran in its place, then the process left) counts against the pass.
+  registrations = () => {
+    const walk = (t, path) => {
+      for (const sub of Array.isArray(t.subtests) ? t.subtests : []) {
+        const p = [...path, String(sub.name)];
+        if (sub.constructor?.name === "Test" && !sub.skipped) record("reg", p);
+        walk(sub, p);
+      }
     };
-  }
-  const wrapFamily = (original, kind) => {
-    const wrapped = runnerOf(original, kind, false);
-    for (const variant of ["skip", "todo", "only"])
-      if (typeof original[variant] === "function")
-        wrapped[variant] = runnerOf(original[variant], kind, variant === "skip");
-    return wrapped;
+    for (const root of roots) walk(root, []);
   };
-
-  const wrapped = wrapFamily(real, "test");
-  for (const k of Object.keys(real)) if (!(k in wrapped)) wrapped[k] = real[k];
-  wrapped.test = wrapped;
-  for (const [k, kind] of [
-    ["it", "test"],
-    ["describe", "suite"],
-    ["suite", "suite"],
-  ])
-    if (typeof real[k] === "function") wrapped[k] = wrapFamily(real[k], kind);
-
-  // CommonJS: require("node:test") gets the wrapped module.
-  const load = Module._load;
-  Module._load = function (request, ...rest) {
-    if (request === "node:test") return wrapped;
-    return load.call(this, request, ...rest);
-  };
-  // ESM: `import ... from "node:test"` resolves to a module re-exporting the wrapped one.
-  const names = Object.keys(wrapped).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
-  const source = `import { ledgerNodeTest as t } from ${JSON.stringify(import.meta.url)};\nexport default t;\nexport const { ${names.join(", ")} } = t;\n`;
-  register(new URL("./assertion-ledger-hooks.mjs", import.meta.url), {
-    data: { target: `data:text/javascript;base64,${Buffer.from(source).toString("base64")}` },
-  });
-  return wrapped;
+  return true;
 }

@@ -122,6 +122,10 @@ describe("the assertion ledger", () => {
         "works",
       ].sort(),
     );
+    // Each test keeps its own file in the report (the ledger must not change node's call sites).
+    expect(new Set(r.report?.tests.map((t) => t.id.file))).toEqual(
+      new Set(["test/default-import.test.js", "test/named.test.js", "test/common.test.cjs"]),
+    );
     // The key reached the test processes (one ledger file each) and left their environment.
     expect(readdirSync(r.ledgerDir)).toHaveLength(3);
   }, 60_000);
