@@ -116,7 +116,7 @@ function installLedger(secret, ledgerDir) {
   const pathOf = (t) => {
     const names = [];
     let at = t;
-    while (at && at.parent) {
+    while (at?.parent) {
       names.unshift(at.name);
       at = at.parent;
     }
