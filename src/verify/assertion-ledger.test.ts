@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 /** A checkout with `files` and devflow's log outside it; runs `node --test test/` with the report. */
-async function run(files: Record<string, string>, script = "node --test test/") {
+async function run(files: Record<string, string>, script = "node --test") {
   const root = mkdtempSync(join(tmpdir(), "devflow-ledger-"));
   dirs.push(root);
   const checkout = join(root, "checkout");
