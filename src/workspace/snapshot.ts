@@ -88,12 +88,16 @@ export interface TreeDiff {
 
 const NEUTRAL_DIFF = ["--no-ext-diff", "--no-textconv", "--no-color"];
 
-/** What changed between two trees (or commits), independent of the user's diff settings. */
+/**
+ * What changed between two trees (or commits), independent of the user's diff settings. One git
+ * process (issue 11: it was two, the patch and then the names): `--raw -z` records first, each
+ * `:<modes> <shas> <status>\0<path>\0` (renames `R<n>\0<old>\0<new>\0`), a NUL, then the patch.
+ */
 export async function diffTrees(worktree: string, fromTree: string, toTree: string): Promise<TreeDiff> {
   for (const rev of [fromTree, toTree]) assertRevision(rev);
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: storeEnv(store, worktree) } : {};
-  const patch = await runGit(
+  const out = await runGit(
     worktree,
     [
       "diff",
@@ -102,13 +106,37 @@ export async function diffTrees(worktree: string, fromTree: string, toTree: stri
       "--find-renames",
       "--src-prefix=a/",
       "--dst-prefix=b/",
+      "--raw",
+      "-z",
+      "-p",
       fromTree,
       toTree,
       "--",
     ],
     options,
   );
-  return { patch, files: await changedFiles(worktree, fromTree, toTree) };
+  return splitRawAndPatch(out);
+}
+
+/** The names of `--raw -z` records (both paths of a rename or copy) and the patch after them. */
+export function splitRawAndPatch(out: string): TreeDiff {
+  const files = new Set<string>();
+  let at = 0;
+  const field = (): string => {
+    const end = out.indexOf("\0", at);
+    if (end < 0)
+      throw new DevflowError("GIT_FAILED", "git diff --raw -z printed a record without its terminator");
+    const value = out.slice(at, end);
+    at = end + 1;
+    return value;
+  };
+  while (out[at] === ":") {
+    const status = field().split(" ").at(-1) ?? "";
+    files.add(field());
+    if (status.startsWith("R") || status.startsWith("C")) files.add(field());
+  }
+  if (out[at] === "\0") at += 1;
+  return { patch: out.slice(at), files: [...files].sort() };
 }
 
 /**
