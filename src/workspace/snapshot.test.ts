@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkoutState, git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
 import { changedFiles, diffTrees, snapshotTree } from "./snapshot.js";
+import { snapshotStoreOf } from "./snapshot-store.js";
 import { createTaskWorktree } from "./task-worktree.js";
+
+const snapshotStoreGitDir = (worktree: string): string | null => snapshotStoreOf(worktree)?.gitDir ?? null;
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -153,6 +156,24 @@ describe("diffTrees", () => {
     expect(diff.files).toContain("src/long.ts");
     expect(diff.files).toContain("src/moved.ts");
     expect(diff.files).toContain("a\nnewline.txt");
+  });
+
+  /*
+   * Diff computed twice (issue 11): the code node diffs a first attempt from the seam tree and
+   * verify asks for the same pair again. Fix: the last diff of two object ids is kept. Pins that
+   * the same pair is answered without git (the store's objects are gone, so git would fail) and
+   * that another pair is not.
+   */
+  it("answers the same pair of object ids again without running git", async () => {
+    const worktree = await taskWorktree();
+    const base = await snapshotTree(worktree);
+    writeFiles(worktree, { "README.md": "changed\n" });
+    const after = await snapshotTree(worktree);
+    const first = await diffTrees(worktree, base, after);
+    const gitDir = snapshotStoreGitDir(worktree) ?? git(worktree, "rev-parse", "--absolute-git-dir").trim();
+    rmSync(join(gitDir, "objects"), { recursive: true, force: true });
+    expect(await diffTrees(worktree, base, after)).toBe(first);
+    await expect(diffTrees(worktree, after, base)).rejects.toThrow();
   });
 
   it("refuses an option-looking tree argument", async () => {

@@ -97,6 +97,8 @@ export async function diffTrees(worktree: string, fromTree: string, toTree: stri
   for (const rev of [fromTree, toTree]) assertRevision(rev);
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: storeEnv(store, worktree) } : {};
+  const key = memoKey(store?.gitDir ?? worktree, fromTree, toTree);
+  if (key !== null && lastDiff?.key === key) return lastDiff.diff;
   const out = await runGit(
     worktree,
     [
@@ -115,7 +117,26 @@ export async function diffTrees(worktree: string, fromTree: string, toTree: stri
     ],
     options,
   );
-  return splitRawAndPatch(out);
+  const diff = splitRawAndPatch(out);
+  lastDiff = key === null ? null : { key, diff };
+  return diff;
+}
+
+/**
+ * The last diff of two object ids, kept for the next identical question: the code node diffs the
+ * attempt (from the seam tree on a first attempt) and verify then asks for the change since the
+ * seam tree, the same pair (issue 11: it was computed twice, a 10.7 MB diff included). Object ids
+ * name their content, so the answer cannot go stale; names (HEAD, a branch) are never kept. One
+ * entry: a large diff is held once, not per attempt.
+ */
+let lastDiff: { key: string; diff: TreeDiff } | null = null;
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+function memoKey(repo: string, fromTree: string, toTree: string): string | null {
+  return OBJECT_ID.test(fromTree) && OBJECT_ID.test(toTree)
+    ? `${resolve(repo)}\0${fromTree}\0${toTree}`
+    : null;
 }
 
 /** The names of `--raw -z` records (both paths of a rename or copy) and the patch after them. */
