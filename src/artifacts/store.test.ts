@@ -393,6 +393,36 @@ describe("ArtifactStore text files", () => {
     expect(await store.readText("confirmation.md")).toBeNull();
   });
 
+  /*
+   * Attempt diff written twice (issue 11): a first attempt's diff.patch and cumulative.diff.patch
+   * hold the same bytes, and a 10.7 MB diff became 42 MB of artifacts. Fix: writeText with
+   * `sameAs` hard-links the file the last writeText wrote when the text is the same. Pins that only
+   * the same text is linked and that a change to the linked bytes behind the store's back is still
+   * found under both names.
+   */
+  it("links the same text instead of writing it twice, and only the same text", async () => {
+    const patch = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+    const first = await store.writeText("attempts/attempt-001/diff.patch", patch);
+    const same = await store.writeText("attempts/attempt-001/cumulative.diff.patch", patch, {
+      sameAs: "attempts/attempt-001/diff.patch",
+    });
+    expect(statSync(same).ino).toBe(statSync(first).ino);
+    expect(readFileSync(same, "utf8")).toBe(patch);
+
+    const second = await store.writeText("attempts/attempt-002/diff.patch", patch);
+    const other = await store.writeText("attempts/attempt-002/cumulative.diff.patch", `${patch}+c\n`, {
+      sameAs: "attempts/attempt-002/diff.patch",
+    });
+    expect(statSync(other).ino).not.toBe(statSync(second).ino);
+    expect(readFileSync(other, "utf8")).toBe(`${patch}+c\n`);
+
+    writeFileSync(first, "tampered\n", { flag: "r+" });
+    expect(await store.changedBehindOurBack()).toEqual([
+      "attempts/attempt-001/cumulative.diff.patch",
+      "attempts/attempt-001/diff.patch",
+    ]);
+  });
+
   it("refuses paths outside the task dir and files the store manages or validates", async () => {
     await expect(store.writeText("../outside.md", "x")).rejects.toThrow(
       expect.objectContaining({ code: "ARTIFACT_PATH_INVALID" }),

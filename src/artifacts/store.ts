@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { z } from "zod";
@@ -61,6 +61,9 @@ export class ArtifactStore {
   private readonly written = new Map<string, string>();
   /** Files found changed behind this instance's back, kept even after a later write replaced them. */
   private readonly tampered = new Set<string>();
+
+  /** The text (before redaction) of the last writeText and its file, to recognise the same text written again. */
+  private lastText: { file: string; text: string } | null = null;
 
   constructor(readonly dir: string) {}
 
@@ -228,7 +231,7 @@ export class ArtifactStore {
    * Atomically writes a non-JSON file of the task dir (confirmation.md, steps, diff.patch, logs).
    * JSON goes through write/writeAttemptJson/appendJsonl so it is always validated.
    */
-  async writeText(relPath: string, text: string): Promise<string> {
+  async writeText(relPath: string, text: string, options: { sameAs?: string } = {}): Promise<string> {
     const file = resolveInside(this.dir, relPath, "task file");
     if (MANAGED.has(relPath) || relPath.startsWith(`${HISTORY_DIR}/`) || TASK_LOCK_FILES.includes(relPath)) {
       throw artifactPathError(`${relPath} is managed by the artifact store; it cannot be written as text`);
@@ -239,8 +242,35 @@ export class ArtifactStore {
       );
     }
     await mkdir(dirname(file), { recursive: true });
+    const source = options.sameAs === undefined ? null : resolveInside(this.dir, options.sameAs, "task file");
+    if (source !== null && (await this.linkSameText(source, file, text))) return file;
     await this.writeTracked(file, redact(text));
+    this.lastText = { file, text };
     return file;
+  }
+
+  /**
+   * `file` as a hard link to `source` when the last writeText wrote exactly `text` there (issue 11:
+   * a first attempt's diff and its cumulative diff are the same bytes; a 10.7 MB diff was written
+   * twice). The link gets the source's recorded hash, so a change to either name behind the store's
+   * back is found for both (changedBehindOurBack). Put in place by rename like every write; a file
+   * system without hard links gets the bytes written instead (false).
+   */
+  private async linkSameText(source: string, file: string, text: string): Promise<boolean> {
+    const sha = this.written.get(source);
+    if (this.lastText?.file !== source || this.lastText.text !== text || sha === undefined) return false;
+    await this.noteIfChanged(file);
+    const staging = `${file}.link-${process.pid}`;
+    try {
+      await rm(staging, { force: true });
+      await link(source, staging);
+      await rename(staging, file);
+    } catch {
+      await rm(staging, { force: true });
+      return false;
+    }
+    this.written.set(file, sha);
+    return true;
   }
 
   /** A text file of the task dir, or null when it does not exist. */

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   rmSync,
   statSync,
@@ -284,6 +285,54 @@ export function mountNamespaceWorks(): boolean {
   return works;
 }
 
+const overlayWorksIn = new Map<string, boolean>();
+
+/**
+ * Whether a verification run's checkout overlay (ADR 0040) mounts in this repository's home: the
+ * run plan of `mounts` on a scratch checkout and upper layer made inside `mounts.hide` (the file
+ * system the real checkout and upper layer live on; overlayfs refuses some as upper or lower
+ * layer), with a command that writes a file. True only when the overlay was mounted, the write
+ * landed in the upper layer and the scratch checkout kept its bytes. Probed once per home
+ * (issue 11): before, every process stat-walked the whole checkout around its first verification
+ * run until one overlay had been seen to work, a second walk of 20,000 files on a large repository.
+ * A real run whose overlay then does not mount still fails closed (run-command.ts).
+ */
+export function checkoutOverlayWorks(mounts: RepoMounts): boolean {
+  const known = overlayWorksIn.get(mounts.hide);
+  if (known !== undefined) return known;
+  let works = false;
+  if (mountNamespaceWorks()) {
+    let scratch: string | null = null;
+    try {
+      scratch = mkdtempSync(join(mounts.hide, ".overlay-probe-"));
+      const checkout = join(scratch, "checkout");
+      const upper = join(scratch, "upper");
+      mkdirSync(checkout);
+      mkdirSync(upper);
+      writeFileSync(join(checkout, "tracked"), "before\n");
+      const [file, ...args] = mountArgv({ ...mounts, expose: checkout, overlayUpper: upper }) as [
+        string,
+        ...string[],
+      ];
+      const probe = spawnSync(file, [...args, "/bin/sh", "-c", "echo after > ./tracked && exit 7"], {
+        stdio: "ignore",
+        timeout: 5000,
+      });
+      works =
+        probe.status === 7 &&
+        checkoutOverlayMounted(upper) &&
+        checkoutOverlayChanges(upper, checkout).join() === "tracked" &&
+        readFileSync(join(checkout, "tracked"), "utf8") === "before\n";
+    } catch {
+      works = false;
+    } finally {
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+  overlayWorksIn.set(mounts.hide, works);
+  return works;
+}
+
 function mountArgv(plan: MountPlan): string[] {
   const exposed = [{ path: plan.expose, writable: true }, ...(plan.alsoExpose ?? [])];
   const pairs = exposed.flatMap((d) => [d.writable ? "rw" : "ro", d.path]);
@@ -308,4 +357,5 @@ function mountArgv(plan: MountPlan): string[] {
 /** For tests: forget the probe result. */
 export function resetMountProbe(): void {
   works = undefined;
+  overlayWorksIn.clear();
 }

@@ -6,6 +6,7 @@ import { baseEnv } from "../process/env.js";
 import {
   checkoutOverlayChanges,
   checkoutOverlayMounted,
+  checkoutOverlayWorks,
   type ExposedDir,
   mountNamespaceWorks,
   type RepoMounts,
@@ -94,9 +95,12 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     await rm(overlayUpper, { recursive: true, force: true });
     await mkdir(overlayUpper, { recursive: true });
   }
-  // Where the overlay is not known to work (no namespace, overlayfs refused, the first run), the
-  // checkout's stat stands in: it catches the same writes, ctime showing a file put back.
-  const overlayTrusted = cmd.mounts !== undefined && overlaySeenWorking && namespaceInUse();
+  // Where the overlay is not known to work (no namespace, overlayfs refused by this home's file
+  // system), the checkout's stat stands in: it catches the same writes, ctime showing a file put
+  // back. Known: probed once per home before the first run (one small mount instead of a stat walk
+  // of the whole checkout), or seen mounted by an earlier run.
+  const overlayTrusted =
+    cmd.mounts !== undefined && namespaceInUse() && (overlaySeenWorking || checkoutOverlayWorks(cmd.mounts));
   const statBefore = overlayTrusted ? null : statCheckout(cmd.cwd, ownOutputInside(cmd));
   // The stat sees files only: a directory renamed away and back keeps its files' stat (ADR 0048).
   const dirWatch = overlayTrusted ? null : watchCheckoutDirectories(cmd.cwd, ownOutputInside(cmd));
@@ -140,7 +144,7 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   ];
   const unchecked =
     overlayTrusted && !overlay
-      ? "the verification checkout's overlay could not be mounted (it was before), so the run's writes to tracked files cannot be checked"
+      ? "the verification checkout's overlay could not be mounted (it mounted before in this repository), so the run's writes to tracked files cannot be checked"
       : null;
   return {
     ...result,

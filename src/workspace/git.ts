@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { execa } from "execa";
 import { type SimpleGit, simpleGit } from "simple-git";
 import { DevflowError } from "../errors/index.js";
 import { errorText } from "./errors.js";
+import { type GitProcessResult, runGitProcess } from "./git-process.js";
 
 /**
  * Inherited variables that would point git at another repository/index (e.g. when devflow is
@@ -188,44 +188,34 @@ export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
 
 /**
  * Runs `git <args>` in `baseDir` and returns stdout; failures become a GIT_FAILED DevflowError naming the command.
- * Plumbing calls on the hot path (snapshots, diffs, logs) go straight to git with execa: simple-git
- * adds a fixed 50 ms wait to every command that prints nothing, which was a third of devflow's
- * per-attempt overhead (measured by `npm run bench`). Same environment and config as gitAt.
+ * Plumbing calls on the hot path (snapshots, diffs, logs) go straight to git (git-process.ts, no
+ * execa): simple-git adds a fixed 50 ms wait to every command that prints nothing, which was a
+ * third of devflow's per-attempt overhead (measured by `npm run bench`). Same environment and
+ * config as gitAt.
  */
 export async function runGit(baseDir: string, args: string[], options: GitOptions = {}): Promise<string> {
   const result = await spawnGit(baseDir, args, options);
   if (result.failed) {
-    const detail =
-      `${String(result.stderr ?? "")}${String(result.stdout ?? "")}`.trim() || result.shortMessage;
+    const detail = `${result.stderr}${result.stdout}`.trim() || result.shortMessage;
     throw gitFailure(baseDir, args, new Error(detail));
   }
-  return String(result.stdout ?? "");
+  return result.stdout;
 }
 
-async function spawnGit(baseDir: string, args: string[], options: GitOptions = {}) {
+function spawnGit(baseDir: string, args: string[], options: GitOptions = {}): Promise<GitProcessResult> {
   const config = [...NEUTRAL_CONFIG, ...NO_HOOKS_CONFIG, ...(options.config ?? [])].flatMap((c) => ["-c", c]);
-  try {
-    return await execa("git", [...config, ...args], {
-      cwd: baseDir,
-      env: gitEnv({ ...pinnedGitEnv(baseDir), ...options.env }),
-      extendEnv: false,
-      reject: false,
-      stripFinalNewline: false,
-      ...(options.inputFile !== undefined
-        ? { inputFile: options.inputFile }
-        : options.input === undefined
-          ? { stdin: "ignore" as const }
-          : { input: options.input }),
-      maxBuffer: 256 * 1024 * 1024,
-    });
-  } catch (error) {
-    throw gitFailure(baseDir, args, error);
-  }
+  return runGitProcess([...config, ...args], {
+    cwd: baseDir,
+    env: gitEnv({ ...pinnedGitEnv(baseDir), ...options.env }),
+    ...(options.inputFile !== undefined ? { inputFile: options.inputFile } : {}),
+    ...(options.input !== undefined && options.inputFile === undefined ? { input: options.input } : {}),
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }
 
 /**
  * Runs a git query whose non-zero exit means "no" (e.g. `rev-parse --verify --quiet`). Straight
- * through execa like runGit: simple-git's fixed wait on a silent command cost ~50 ms per question.
+ * to git like runGit: simple-git's fixed wait on a silent command cost ~50 ms per question.
  * A git that cannot be started at all is still an error.
  */
 export async function gitSucceeds(baseDir: string, args: string[]): Promise<boolean> {

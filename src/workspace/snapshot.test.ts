@@ -2,8 +2,11 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkoutState, git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { diffTrees, snapshotTree } from "./snapshot.js";
+import { changedFiles, diffTrees, snapshotTree } from "./snapshot.js";
+import { snapshotStoreOf } from "./snapshot-store.js";
 import { createTaskWorktree } from "./task-worktree.js";
+
+const snapshotStoreGitDir = (worktree: string): string | null => snapshotStoreOf(worktree)?.gitDir ?? null;
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -104,6 +107,73 @@ describe("diffTrees", () => {
     const { patch } = await diffTrees(worktree, base, await snapshotTree(worktree));
     expect(patch).toContain("--- a/README.md\n+++ b/README.md");
     expect(patch).not.toContain("\u001b[");
+  });
+
+  /*
+   * diffTrees reads the names and the patch from one `git diff --raw -z -p` (issue 11; it was two
+   * processes). Pins that the split gives exactly what the two separate commands give, for names
+   * that could fool a parser (a colon first, spaces, a newline, quotes, non-ASCII), a binary file,
+   * a rename with edits and a mode change: a parser that took a path for a record, dropped a
+   * rename's old path or left the separator in the patch fails here.
+   */
+  it("one process gives the patch and the names of the separate diff commands", async () => {
+    const worktree = await taskWorktree();
+    const lines = Array.from({ length: 20 }, (_, i) => `export const v${i} = ${i};`);
+    writeFiles(worktree, { "src/long.ts": `${lines.join("\n")}\n` });
+    const base = await snapshotTree(worktree);
+    rmSync(join(worktree, "src/long.ts"));
+    writeFiles(worktree, {
+      "src/moved.ts": `${lines.slice(1).join("\n")}\nexport const w = 1;\n`,
+      ":colon first.ts": "c\n",
+      "a\nnewline.txt": "n\n",
+      'quo"te ü.md': "q\n",
+      "bin.dat": "\u0000\u0001\u0002",
+    });
+    rmSync(join(worktree, "src/gone.ts"));
+    git(worktree, "update-index", "--chmod=+x", "src/a.ts");
+    const after = await snapshotTree(worktree);
+    const patchAlone = git(
+      worktree,
+      "diff",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--no-color",
+      "--binary",
+      "--find-renames",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+      base,
+      after,
+      "--",
+    );
+
+    const diff = await diffTrees(worktree, base, after);
+
+    expect(diff.patch).toBe(patchAlone);
+    expect(diff.files).toEqual(await changedFiles(worktree, base, after));
+    expect(diff.files).toContain(":colon first.ts");
+    expect(diff.patch).toContain("rename from src/long.ts");
+    expect(diff.files).toContain("src/long.ts");
+    expect(diff.files).toContain("src/moved.ts");
+    expect(diff.files).toContain("a\nnewline.txt");
+  });
+
+  /*
+   * Diff computed twice (issue 11): the code node diffs a first attempt from the seam tree and
+   * verify asks for the same pair again. Fix: the last diff of two object ids is kept. Pins that
+   * the same pair is answered without git (the store's objects are gone, so git would fail) and
+   * that another pair is not.
+   */
+  it("answers the same pair of object ids again without running git", async () => {
+    const worktree = await taskWorktree();
+    const base = await snapshotTree(worktree);
+    writeFiles(worktree, { "README.md": "changed\n" });
+    const after = await snapshotTree(worktree);
+    const first = await diffTrees(worktree, base, after);
+    const gitDir = snapshotStoreGitDir(worktree) ?? git(worktree, "rev-parse", "--absolute-git-dir").trim();
+    rmSync(join(gitDir, "objects"), { recursive: true, force: true });
+    expect(await diffTrees(worktree, base, after)).toBe(first);
+    await expect(diffTrees(worktree, after, base)).rejects.toThrow();
   });
 
   it("refuses an option-looking tree argument", async () => {

@@ -88,12 +88,18 @@ export interface TreeDiff {
 
 const NEUTRAL_DIFF = ["--no-ext-diff", "--no-textconv", "--no-color"];
 
-/** What changed between two trees (or commits), independent of the user's diff settings. */
+/**
+ * What changed between two trees (or commits), independent of the user's diff settings. One git
+ * process (issue 11: it was two, the patch and then the names): `--raw -z` records first, each
+ * `:<modes> <shas> <status>\0<path>\0` (renames `R<n>\0<old>\0<new>\0`), a NUL, then the patch.
+ */
 export async function diffTrees(worktree: string, fromTree: string, toTree: string): Promise<TreeDiff> {
   for (const rev of [fromTree, toTree]) assertRevision(rev);
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: storeEnv(store, worktree) } : {};
-  const patch = await runGit(
+  const key = memoKey(store?.gitDir ?? worktree, fromTree, toTree);
+  if (key !== null && lastDiff?.key === key) return lastDiff.diff;
+  const out = await runGit(
     worktree,
     [
       "diff",
@@ -102,13 +108,56 @@ export async function diffTrees(worktree: string, fromTree: string, toTree: stri
       "--find-renames",
       "--src-prefix=a/",
       "--dst-prefix=b/",
+      "--raw",
+      "-z",
+      "-p",
       fromTree,
       toTree,
       "--",
     ],
     options,
   );
-  return { patch, files: await changedFiles(worktree, fromTree, toTree) };
+  const diff = splitRawAndPatch(out);
+  lastDiff = key === null ? null : { key, diff };
+  return diff;
+}
+
+/**
+ * The last diff of two object ids, kept for the next identical question: the code node diffs the
+ * attempt (from the seam tree on a first attempt) and verify then asks for the change since the
+ * seam tree, the same pair (issue 11: it was computed twice, a 10.7 MB diff included). Object ids
+ * name their content, so the answer cannot go stale; names (HEAD, a branch) are never kept. One
+ * entry: a large diff is held once, not per attempt.
+ */
+let lastDiff: { key: string; diff: TreeDiff } | null = null;
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+function memoKey(repo: string, fromTree: string, toTree: string): string | null {
+  return OBJECT_ID.test(fromTree) && OBJECT_ID.test(toTree)
+    ? `${resolve(repo)}\0${fromTree}\0${toTree}`
+    : null;
+}
+
+/** The names of `--raw -z` records (both paths of a rename or copy) and the patch after them. */
+export function splitRawAndPatch(out: string): TreeDiff {
+  const files = new Set<string>();
+  let at = 0;
+  const field = (): string => {
+    const end = out.indexOf("\0", at);
+    if (end < 0)
+      throw new DevflowError("GIT_FAILED", "git diff --raw -z printed a record without its terminator");
+    const value = out.slice(at, end);
+    at = end + 1;
+    return value;
+  };
+  while (out[at] === ":") {
+    const status = field().split(" ").at(-1) ?? "";
+    files.add(field());
+    if (status.startsWith("R") || status.startsWith("C")) files.add(field());
+  }
+  if (out[at] === "\0") at += 1;
+  return { patch: out.slice(at), files: [...files].sort() };
 }
 
 /**

@@ -50,7 +50,10 @@ export const verify: NodeBody = async (state, deps) => {
 
   const current = state.attemptTree ?? (await snapshotTree(state.worktree));
   const cumulative = await diffTrees(state.worktree, state.seamTree, current);
-  await deps.store.writeText(`attempts/${attemptId}/cumulative.diff.patch`, cumulative.patch);
+  // A first attempt's change since the seam is its diff.patch: linked, not written again (issue 11).
+  await deps.store.writeText(`attempts/${attemptId}/cumulative.diff.patch`, cumulative.patch, {
+    sameAs: `attempts/${attemptId}/diff.patch`,
+  });
   const changedSinceBase = await changedFiles(state.worktree, state.baseCommit, current);
   // What the coder's checkout had that the snapshot cannot vouch for fails the attempt by name.
   const snapshotFindings = [
