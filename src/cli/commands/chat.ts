@@ -56,7 +56,7 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
   // The chat, the lanes and the gateway load here, not at start-up (ADR 0042).
   const { assertGitRepo } = await import("../../workspace/index.js");
   const { IntakeSession } = await import("../../lanes/intake/session.js");
-  const { createModelGateway } = await import("../../models/create-gateway.js");
+  const { openModelGateway } = await import("../../models/gateway.js");
   const { runChat } = await import("../../chat/repl.js");
   const repo = await assertGitRepo(flags.repo ?? process.cwd());
   // Defaults < user file < repo file < env < flags (ADR 0047).
@@ -74,7 +74,7 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
   }
   // Before the gateway: a wrong --thread is the actionable problem, not a missing OPENAI_API_KEY.
   if (flags.thread) await IntakeSession.assertThread(repo, flags.thread);
-  const gateway = createModelGateway({
+  const gateway = await openModelGateway({
     mode: flags.replay ? "replay" : flags.record ? "record" : "live",
     model: config.model,
     ...config.modelLimits,
