@@ -25,7 +25,6 @@ import {
   hangingCoder,
   laneCalls,
   route,
-  useScratch,
 } from "./support/intake-fixtures.js";
 
 // Removed after all tests, not after each: the tests run concurrently (useScratch's afterEach would
