@@ -19,13 +19,7 @@ import { screenOf } from "../support/screen.js";
 import { git } from "../support/test-repo.js";
 import { chatStdoutProblems } from "./support/chat-json.js";
 import { devflowArgv, runPiped, startPiped } from "./support/chat-process.js";
-import {
-  cassetteWith,
-  framedAnswer,
-  hangingCoder,
-  laneCalls,
-  route,
-} from "./support/intake-fixtures.js";
+import { cassetteWith, framedAnswer, hangingCoder, laneCalls, route } from "./support/intake-fixtures.js";
 
 // Removed after all tests, not after each: the tests run concurrently (useScratch's afterEach would
 // remove a running test's repository).
