@@ -10,6 +10,7 @@ interface CleanFlags {
   olderThan?: string;
   failed?: boolean;
   orphans?: boolean;
+  clones?: string;
   branches?: boolean;
   dryRun?: boolean;
   json?: boolean;
@@ -31,6 +32,10 @@ export function registerClean(program: Command, io: CliIO): void {
       "--orphans",
       "devflow/<id> branches and coder checkouts whose task is gone (devflow runs lists them; a branch may hold an unmerged result)",
     )
+    .option(
+      "--clones <base-dir>",
+      "URL tasks' clones in <base-dir> (iterate -r <url> -b <base-dir>) instead of -r's tasks; a completed one only with --task",
+    )
     .option("--branches", "also delete their devflow/<id> branches (a completed task's only with --task)")
     .option("--dry-run", "say what would be removed, remove nothing")
     .option("--json", "one JSON object on stdout")
@@ -41,6 +46,27 @@ export function registerClean(program: Command, io: CliIO): void {
           "BAD_OPTION",
           "--task names one task: use it without --older-than, --failed or --orphans",
         );
+      if (flags.clones !== undefined) {
+        const { cleanUrlClones } = await import("../../lanes/iterate/tasks/url-clones.js");
+        if (flags.task === undefined && flags.olderThan === undefined && !flags.failed)
+          throw new DevflowError(
+            "BAD_OPTION",
+            "say which clones: --task <id>, --older-than <duration> (e.g. 7d) or --failed",
+          );
+        const done = await cleanUrlClones(flags.clones, {
+          ...(flags.task === undefined ? {} : { taskId: flags.task }),
+          ...(flags.olderThan === undefined ? {} : { olderThanMs: await olderThanMs(flags.olderThan) }),
+          failed: Boolean(flags.failed),
+          dryRun: Boolean(flags.dryRun),
+        });
+        const verb = flags.dryRun ? "would remove" : "removed";
+        const lines = [
+          ...done.removed.map((c) => `${verb} clone ${c.dir} (${c.id}, ${c.state}), ${formatBytes(c.bytes)}`),
+          ...done.kept.map((c) => `kept clone ${c.dir} (${c.id}, ${c.state}): ${c.why}`),
+        ];
+        io.out(`${(lines.length ? lines : ["No URL task clones to clean."]).join("\n")}\n`);
+        return;
+      }
       const repoRoot = await taskRepo(flags.repo);
       const { cleanTasks } = await import("../../lanes/iterate/tasks/clean.js");
       const report = await cleanTasks(repoRoot, {
