@@ -16,9 +16,16 @@ export type Write = (text: string) => void;
  * Prose for people, or (`--json`) every event as one JSON line on stdout for scripts. Progress is
  * one line per finished lane node, plus a line when the coder starts (that is when Ctrl-C matters).
  */
-export function chatRenderer(opts: { json: boolean; out: Write; err: Write }): (event: ChatEvent) => void {
+export function chatRenderer(opts: {
+  json: boolean;
+  out: Write;
+  err: Write;
+  /** An iterate task's progress has a display of its own (the CLI's, ADR 0044): no lines here. */
+  progressShown?: boolean;
+}): (event: ChatEvent) => void {
   if (opts.json) return (event) => opts.out(`${JSON.stringify(event)}\n`);
   return (event) => {
+    if (event.type === "progress" && opts.progressShown) return;
     const text = prose(event);
     if (text === null) return;
     if (event.type === "error" || event.type === "warning") opts.err(text);
@@ -57,7 +64,8 @@ function prose(event: ChatEvent): string | null {
       return `devflow: warning: ${event.message} — change requests (the iterate lane) will fail until this is fixed; other messages still work.\n`;
     case "questions":
     case "handoff":
-    case "result":
+    case "lane_result":
+    case "task_finished":
     case "stopped":
       // The lane's reply already says this in words.
       return null;

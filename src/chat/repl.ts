@@ -1,4 +1,5 @@
 import { describeError } from "../errors/index.js";
+import type { IterateSettings } from "../lanes/intake/deps.js";
 import { IntakeSession } from "../lanes/intake/session.js";
 import type { CoderConfirmation, LaneOptions } from "../lanes/iterate/lane/deps.js";
 import type { ModelGateway } from "../models/contract.js";
@@ -34,6 +35,24 @@ export interface ChatOptions {
   canAsk: boolean;
   out: Write;
   err: Write;
+  /** Each iterate task's progress display (the CLI's human progress); absent: one line per node. */
+  display?: TaskDisplayFactory;
+  /** Keep a finished task's coder checkout (--keep-worktree). */
+  keepWorktree?: boolean;
+  /**
+   * Called once when the chat ends on its own terms, with its exit code, also just before a
+   * second Ctrl-C forces the exit (so `--json` can end with its one result line, ADR 0049).
+   */
+  onEnd?: (end: ChatEnd) => void;
+}
+
+export type TaskDisplayFactory = NonNullable<IterateSettings["display"]>;
+
+/** How a chat ended: its exit code, its thread and how many turns failed. */
+export interface ChatEnd {
+  code: number;
+  threadId: string | null;
+  failedTurns: number;
 }
 
 /**
@@ -54,11 +73,21 @@ const NOT_ASKED = (taskId: string) =>
  * stopped, the task stays resumable); Ctrl-C at the prompt leaves.
  */
 export async function runChat(opts: ChatOptions): Promise<number> {
-  const emit = chatRenderer({ json: opts.json, out: opts.out, err: opts.err });
+  const emit = chatRenderer({
+    json: opts.json,
+    out: opts.out,
+    err: opts.err,
+    progressShown: opts.display !== undefined,
+  });
   const reader = new LineReader(opts.input, opts.output, opts.terminal);
   let current: AbortController | null = null;
   let interrupted = false;
-  let failed = false;
+  let failedTurns = 0;
+  let threadId: string | null = opts.threadId ?? null;
+  const end = (code: number): number => {
+    opts.onEnd?.({ code, threadId, failedTurns });
+    return code;
+  };
 
   const confirmCoder = async (c: CoderConfirmation): Promise<boolean> => {
     if (!opts.canAsk) {
@@ -84,6 +113,8 @@ export async function runChat(opts: ChatOptions): Promise<number> {
         lane: opts.lane,
         ...(opts.maxRequestBytes === undefined ? {} : { maxRequestBytes: opts.maxRequestBytes }),
         ...(opts.yes ? {} : { confirmCoder }),
+        ...(opts.display ? { display: opts.display } : {}),
+        ...(opts.keepWorktree ? { keepWorktree: true } : {}),
       },
       emit,
     });
@@ -116,7 +147,7 @@ export async function runChat(opts: ChatOptions): Promise<number> {
       // is released and every group devflow waits on is SIGKILLed; the task resumes from its checkpoint.
       session.close();
       killLiveGroups();
-      process.exit(CHAT_EXIT.interrupted);
+      process.exit(end(CHAT_EXIT.interrupted));
     }
     interrupted = true;
     reader.close();
@@ -125,7 +156,7 @@ export async function runChat(opts: ChatOptions): Promise<number> {
   const turn = async (run: (signal: AbortSignal) => Promise<boolean>): Promise<void> => {
     current = new AbortController();
     try {
-      if (!(await run(current.signal))) failed = true;
+      if (!(await run(current.signal))) failedTurns += 1;
     } catch (error) {
       emit({ type: "error", lane: null, message: describeError(error) });
     } finally {
@@ -134,6 +165,7 @@ export async function runChat(opts: ChatOptions): Promise<number> {
   };
 
   try {
+    threadId = session.thread.id;
     const earlier = (await session.turns()).filter((t) => t.role === "user").length;
     emit({
       type: "thread",
@@ -180,7 +212,7 @@ export async function runChat(opts: ChatOptions): Promise<number> {
     session.close();
     reader.close();
   }
-  if (terminated) return CHAT_EXIT.terminated;
-  if (interrupted) return CHAT_EXIT.interrupted;
-  return failed ? CHAT_EXIT.turnFailed : CHAT_EXIT.ok;
+  if (terminated) return end(CHAT_EXIT.terminated);
+  if (interrupted) return end(CHAT_EXIT.interrupted);
+  return end(failedTurns > 0 ? CHAT_EXIT.turnFailed : CHAT_EXIT.ok);
 }

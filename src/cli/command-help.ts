@@ -60,8 +60,19 @@ export const CHAT_HELP = helpFooter({
     "devflow chat",
     "devflow chat --thread <id>",
     "printf 'fix the CSV import\\n/runs\\n' | devflow chat --yes --json",
+    "devflow chat --yes --quiet --keep-worktree",
   ],
-  env: [...MODEL_ENV, ...TEST_ENV, CODER_ENV, DEBUG_ENV],
+  env: [
+    ...MODEL_ENV,
+    ...TEST_ENV,
+    [
+      "DEVFLOW_PROGRESS_INTERVAL",
+      "piped: seconds between a task's 'still running' lines (default 30; 0: none)",
+    ],
+    ["NO_COLOR / FORCE_COLOR", "colour of the task progress on stderr (--no-color)"],
+    CODER_ENV,
+    DEBUG_ENV,
+  ],
   exits: [
     [0, "after /quit or the end of the input"],
     [1, "a turn failed (its error was printed; the chat went on)"],
@@ -100,7 +111,10 @@ export const CASSETTE_CHECK_HELP = helpFooter({
 });
 
 export const RUNS_HELP = helpFooter({
-  examples: ["devflow runs", "devflow runs -r ../shop --json"],
+  examples: [
+    "devflow runs",
+    "devflow runs -r ../shop --json  # tasks, then orphans: branches/checkouts of gone tasks",
+  ],
   env: [DEBUG_ENV],
   exits: [[0, "the tasks were listed (none is fine)"], "failure", "usage"],
 });
@@ -116,6 +130,8 @@ export const CLEAN_HELP = helpFooter({
     "devflow clean --failed --dry-run",
     "devflow clean --older-than 7d",
     "devflow clean --task fix-the-rounding-of-cart-totals --branches",
+    "devflow clean --orphans --dry-run",
+    "devflow clean --clones ~/devflow-clones --failed",
   ],
   env: [DEBUG_ENV],
   exits: [

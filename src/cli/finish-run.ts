@@ -1,6 +1,5 @@
 import type { IterateResult } from "../lanes/outcome.js";
 import type { RunEnding } from "./summary.js";
-import { takeResultCommands } from "./take-result.js";
 
 /**
  * After a run that finished (any verdict): removes the coder's checkout unless `keepWorktree`
@@ -13,6 +12,8 @@ export async function finishRun(result: IterateResult, keepWorktree: boolean): P
     const { removeFinishedWorktree } = await import("../lanes/iterate/tasks/finish-worktree.js");
     worktreeKept = !(await removeFinishedWorktree(result.artifactDir, result.taskId));
   }
+  // The commands' owner is the lane's tasks module: loaded here, not at start-up (ADR 0042).
+  const { takeResultCommands } = await import("./take-result.js");
   return { worktreeKept, takeResult: takeResultCommands(result.terminal) };
 }
 

@@ -105,3 +105,59 @@ describe("humanProgress, plain lines", () => {
     );
   });
 });
+
+/**
+ * Regression (found by test/chat/pty.test.ts, ADR 0049): on a pseudo-terminal without a window
+ * size stderr reports 0 columns, and the live display took 0 - 1 as its width, so every finished
+ * node's line was cut to a letter and "…", and log-update wrapped the live line at 0 columns (one
+ * character per line). Fix: 0 columns means unknown (80), as in summaryStyle.
+ */
+describe("a terminal that reports 0 columns", () => {
+  it("keeps whole node lines (width 80, not -1)", () => {
+    let err = "";
+    const io: CliIO = {
+      out: () => {},
+      err: (t) => (err += t),
+      isTTY: true,
+      errIsTTY: true,
+      errColumns: () => 0,
+      setExitCode: () => {},
+    };
+    const settings: OutputSettings = {
+      colour: false,
+      verbosity: "normal",
+      live: true,
+      heartbeatMs: 0,
+      width: 160,
+    };
+    const progress = humanProgress(io, settings);
+    progress.sink({} as never, {
+      node: "frame",
+      phase: "end",
+      ok: true,
+      outcome: "task_artifact r1 (error_fix)",
+      durationMs: 200,
+      runState: null,
+      attemptId: null,
+      tokens: 0,
+      costUsd: 0,
+      detail: {},
+    });
+    // The live line (log-update) is not wrapped at 0 columns either: one character per line.
+    progress.sink({} as never, {
+      node: "observe",
+      phase: "start",
+      ok: true,
+      outcome: null,
+      durationMs: null,
+      runState: null,
+      attemptId: null,
+      tokens: 0,
+      costUsd: 0,
+      detail: {},
+    });
+    progress.close();
+    expect(err).toContain("frame     ✓ task_artifact r1 (error_fix) 0.2s");
+    expect(err).toMatch(/observe {3}0s \(run 0s\)/);
+  });
+});

@@ -78,7 +78,9 @@ export function humanProgress(
   let activity: string | null = null;
   let artifactDir: string | null = null;
   const eventsFile = () => (artifactDir ? join(artifactDir, "events.jsonl") : null);
-  const width = () => (settings.live ? (io.errColumns?.() ?? 80) - 1 : settings.width);
+  // A pseudo-terminal without a window size reports 0 columns: a width of -1 cut every line to
+  // "…" (chat tasks in python's pty). 0 means unknown, like undefined.
+  const width = () => (settings.live ? (io.errColumns?.() || 80) - 1 : settings.width);
 
   const live = settings.live && !quiet ? liveLine(io) : null;
   let timer: NodeJS.Timeout | null = null;
@@ -199,8 +201,9 @@ export function humanProgress(
 function liveLine(io: CliIO) {
   const stream = {
     isTTY: true,
+    // 0 (a pseudo-terminal without a window size) means unknown: log-update would wrap at 0 columns.
     get columns() {
-      return io.errColumns?.();
+      return io.errColumns?.() || 80;
     },
     write(text: string) {
       io.err(text);

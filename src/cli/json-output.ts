@@ -85,10 +85,10 @@ export function writeLine(out: Out, line: EventLine | ResultLine): void {
 }
 
 /**
- * Commands whose `--json` follows this protocol. doctor, playground and chat print their own JSON
- * documents (a report, a stream of chat events) and are not listed.
+ * Commands whose `--json` follows this protocol. doctor and playground print their own JSON
+ * documents (a report) and are not listed; chat's event lines are its own chat events (ADR 0049).
  */
-export const RESULT_LINE_COMMANDS: ReadonlySet<string> = new Set(["iterate", "demo", "route"]);
+export const RESULT_LINE_COMMANDS: ReadonlySet<string> = new Set(["iterate", "demo", "route", "chat"]);
 
 /**
  * The command a raw command line asks a result line of (`devflow iterate --json …` → "iterate"),

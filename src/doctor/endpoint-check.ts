@@ -1,5 +1,5 @@
 import { isDevflowError } from "../errors/index.js";
-import { DEFAULT_BASE_URL, resolveEndpoint } from "../models/live-chat-model.js";
+import { DEFAULT_BASE_URL, resolveEndpoint } from "../models/endpoint.js";
 import { describeModelError } from "../models/model-errors.js";
 import { DEFAULT_ENDPOINT_TIMEOUT_MS } from "./defaults.js";
 import type { CheckStatus, EndpointCheck } from "./types.js";

@@ -15,6 +15,7 @@ export {
   type ModelGatewayOptions,
 } from "./create-gateway.js";
 export { type EndpointLimits, LIMIT_ENV, resolveEndpointLimits } from "./endpoint-limits.js";
+export { openModelGateway } from "./gateway.js";
 export { describeModelError, type EndpointContext } from "./model-errors.js";
 export {
   costUsd,

@@ -3,41 +3,13 @@ import type { ModelProfile } from "@langchain/core/language_models/profile";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
 import { ChatOpenAI, type ChatOpenAICallOptions, type ChatOpenAIFields } from "@langchain/openai";
-import { DevflowError } from "../errors/index.js";
-import { registerSecret } from "../util/secrets.js";
+import { DEFAULT_BASE_URL, type Endpoint } from "./endpoint.js";
 import { endpointFetch } from "./endpoint-fetch.js";
 import type { EndpointLimits } from "./endpoint-limits.js";
 import { type EndpointContext, toModelCallError } from "./model-errors.js";
 
-export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 // The SDK's own timer must never fire before endpointFetch's budget does.
 const SDK_TIMEOUT_SLACK_MS = 10_000;
-
-// Local OpenAI-compatible servers (llama.cpp, vLLM, Ollama) ignore the key but the SDK requires one.
-const PLACEHOLDER_API_KEY = "devflow-local-no-key";
-
-export interface Endpoint {
-  apiKey: string;
-  /** undefined: the SDK default (api.openai.com). */
-  baseURL: string | undefined;
-  /** The real key, when one was given (so cassettes and messages can redact it). */
-  secret: string | undefined;
-}
-
-/** Reads OPENAI_API_KEY / OPENAI_BASE_URL; neither set is a configuration error, before any work. */
-export function resolveEndpoint(env: NodeJS.ProcessEnv): Endpoint {
-  const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
-  const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
-  if (apiKey === undefined && baseURL === undefined) {
-    throw new DevflowError(
-      "MODEL_CONFIG",
-      "set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible endpoint)",
-    );
-  }
-  // The configured key is a secret wherever it came from (an `env` other than process.env too).
-  registerSecret("OPENAI_API_KEY", apiKey);
-  return { apiKey: apiKey ?? PLACEHOLDER_API_KEY, baseURL, secret: apiKey };
-}
 
 export interface LiveModelOptions {
   endpoint: Endpoint;

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { runGit } from "./git.js";
@@ -46,14 +46,36 @@ export type CheckoutRemoval = "removed" | "absent" | "linked_worktree";
 /**
  * Removes the coder's checkout `.devflow/worktrees/<id>` (a repository of its own, ADR 0025:
  * nothing of the user's repository refers to it, so deleting the folder is the whole job). A
- * checkout an older devflow made as a linked worktree (`.git` is a file) is left alone: removing it
- * properly needs `git worktree remove`, which writes the user's git dir.
+ * checkout an older devflow made as a linked worktree of the user's repository (`.git` is a file)
+ * goes through `git worktree remove --force --force`, which also removes git's bookkeeping of it
+ * (`.git/worktrees/<name>`, devflow's own entry) and nothing else; a linked worktree git does not
+ * list as one of this repository's is left alone (`"linked_worktree"`).
  */
 export async function removeTaskCheckout(repoRoot: string, taskId: string): Promise<CheckoutRemoval> {
   const checkout = taskWorktreePath(repoRoot, taskId);
   if (!existsSync(checkout)) return "absent";
   const dotGit = join(checkout, ".git");
-  if (existsSync(dotGit) && lstatSync(dotGit).isFile()) return "linked_worktree";
+  if (existsSync(dotGit) && lstatSync(dotGit).isFile()) {
+    if (!(await isLinkedWorktreeOf(repoRoot, checkout))) return "linked_worktree";
+    await runGit(repoRoot, ["worktree", "remove", "--force", "--force", checkout]);
+    return "removed";
+  }
   await rm(checkout, { recursive: true, force: true });
   return "removed";
+}
+
+/** Whether git lists `checkout` among the linked worktrees of the repository at `repoRoot`. */
+async function isLinkedWorktreeOf(repoRoot: string, checkout: string): Promise<boolean> {
+  const listed = await runGit(repoRoot, ["worktree", "list", "--porcelain"]).catch(() => "");
+  const real = realpathSync(checkout);
+  return listed
+    .split("\n")
+    .filter((l) => l.startsWith("worktree "))
+    .some((l) => {
+      try {
+        return realpathSync(l.slice("worktree ".length)) === real;
+      } catch {
+        return false;
+      }
+    });
 }

@@ -141,7 +141,9 @@ describe("devflow chat with piped stdin", () => {
       ["chat", "--repo", repo, "--thread", threadId, "--coder", coder, "--replay", rest, "--yes"],
       "The email field, a space on each side.\n/runs\n",
     );
-    expect(second.err).toBe("");
+    // stderr carries the task's progress like `devflow iterate` (ADR 0049), and no error or warning.
+    expect(second.err).not.toMatch(/^devflow: /m);
+    expect(second.err).toMatch(/^commit +✓ /m);
     expect(second.code).toBe(0);
     expect(second.out).toContain("waiting for your answer:\n  - Which field has the spaces");
     expect(second.out).not.toContain("Start it? [y/N]");

@@ -58,7 +58,8 @@ describe("devflow chat in a terminal", () => {
       [
         PROMPT,
         { send: `${DEMO_REQUEST}\r` },
-        { expect: "the coder is running \\(Ctrl-C stops it\\)" },
+        // The iterate progress's live line while the coder runs (ADR 0049).
+        { expect: "code {6}\\d+s \\(run \\d+s\\) · attempt-001" },
         { wait_file: pidFile },
         { send: "\u0003" },
         { expect: "Stopped\\. The run is resumable: /resume (\\S+)" },
@@ -93,7 +94,8 @@ describe("devflow chat in a terminal", () => {
       ],
       `/resume ${taskId}\n/runs\n`,
     );
-    expect(resumed.err).toBe("");
+    // stderr carries the task's progress like `devflow iterate` (ADR 0049), and no error or warning.
+    expect(resumed.err).not.toMatch(/^devflow: /m);
     expect(resumed.out).toMatch(/\ncompleted: /);
     expect((await store.read("iterator_run"))?.terminal?.verdict).toBe("completed");
     expect(resumed.out).toMatch(new RegExp(`${taskId}\\s+iterate\\s+completed`));

@@ -228,7 +228,8 @@ describe("devflow clean", () => {
   it("asks what to clean, and refuses a live task by name (exit 2)", async () => {
     const none = await cli("clean", "-r", repo);
     expect(none.code).toBe(2);
-    expect(none.err).toContain("--task <id>, --older-than <duration> (e.g. 7d) or --failed");
+    // --orphans (ADR 0049) is a selection too.
+    expect(none.err).toContain("--task <id>, --older-than <duration> (e.g. 7d), --failed or --orphans");
     const bad = await cli("clean", "-r", repo, "--older-than", "7");
     expect(bad.code).toBe(2);
     const liveOne = await cli("clean", "-r", repo, "--task", "live", "--branches");

@@ -50,3 +50,36 @@ describe("devflow start-up loads no heavy module", () => {
     expect(modules.filter((m) => HEAVY.test(m) || LANE.test(m))).toEqual([]);
   });
 });
+
+/**
+ * Regression: `devflow route --replay` cost 0.86–1.04 s of CPU, over the 1 s target (issue 11).
+ * Cause: createModelGateway imported the live model statically, so a replayed route loaded
+ * @langchain/openai and the openai SDK (~700 modules) it never called. Fix: route and chat build
+ * their gateway with openModelGateway (src/models/gateway.ts), which imports the live model only
+ * for live and record mode.
+ */
+describe("a replayed route loads no live model", () => {
+  const LIVE_MODEL =
+    /\/node_modules\/(@langchain\/openai|openai)\/|\/dist\/src\/models\/(live-chat-model|create-gateway)\.js$/;
+  const CASSETTE = join(
+    import.meta.dirname,
+    "..",
+    "..",
+    "scenarios",
+    "cassettes",
+    "devin_iterate_routing.json",
+  );
+
+  it("devflow route --replay <cassette> answers without loading @langchain/openai", () => {
+    const { status, stderr, modules } = modulesLoadedBy([
+      "route",
+      "--replay",
+      CASSETTE,
+      "fix the csv import",
+    ]);
+    expect(status, stderr).toBe(0);
+    // The router really ran on the replayed model: the gateway and the replay model were loaded.
+    expect(modules.some((m) => m.endsWith("/dist/src/models/replay-chat-model.js"))).toBe(true);
+    expect(modules.filter((m) => LIVE_MODEL.test(m))).toEqual([]);
+  });
+});

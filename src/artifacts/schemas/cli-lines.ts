@@ -5,8 +5,8 @@ import { DevflowEvent } from "./event.js";
 import { Terminal } from "./iterator-run.js";
 
 /**
- * The stdout protocol of `--json` (iterate, demo, route): zero or more `event` lines, then exactly
- * one `result` line, on success and on failure alike (ADR 0046). Every key is snake_case, like the
+ * The stdout protocol of `--json` (iterate, demo, route, chat): zero or more `event` lines (chat:
+ * its own event objects, src/chat/output.ts), then exactly one `result` line, on success and on failure alike (ADR 0046). Every key is snake_case, like the
  * artifacts. Both are closed objects: a field added to the CLI's output must be added here first.
  */
 
@@ -61,6 +61,16 @@ export const ResultLine = z.strictObject({
     .optional()
     .describe("a task paused with questions nothing could ask (exit 3): answer them with --resume"),
   decision: RouteDecisionLine.optional(),
+  thread_id: z
+    .string()
+    .optional()
+    .describe("devflow chat: the thread this process talked in (--thread continues it)"),
+  failed_turns: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("devflow chat: messages whose turn failed (exit 1 when any did)"),
   take_result: z
     .strictObject({ merge: z.string(), review: z.string() })
     .nullable()

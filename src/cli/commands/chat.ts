@@ -3,8 +3,10 @@ import { CHAT_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
+import { addOutputOptions, type OutputFlags } from "./output-flags.js";
 
-interface ChatFlags extends ModelLimitFlags {
+interface ChatFlags extends ModelLimitFlags, OutputFlags {
+  keepWorktree?: boolean;
   repo?: string;
   thread?: string;
   list?: boolean;
@@ -40,23 +42,31 @@ export function registerChat(program: Command, io: CliIO): void {
     )
     .option("--record <cassette>", "call the live model and save its answers as a cassette")
     .option("--yes", "start coders without asking for confirmation")
-    .option("--json", "one JSON event per line on stdout instead of prose")
+    .option("--json", "one JSON event per line on stdout instead of prose, then one result line")
+    .option(
+      "--keep-worktree",
+      "keep the coder's checkout of a finished task (default: removed; the branch stays)",
+    )
     .option("--test-cmd <command>", "regression test command for iterate tasks (default: detected)")
     .option(
       "--test-timeout <seconds>",
       "limit per seam/regression test run (default: $DEVFLOW_TEST_TIMEOUT, else 300)",
       positiveSeconds("--test-timeout"),
     );
-  addModelLimitOptions(command).action(async (flags: ChatFlags, cmd: Command) => {
+  addOutputOptions(addModelLimitOptions(command)).action(async (flags: ChatFlags, cmd: Command) => {
     io.setExitCode(await chatAction(flags, io, cmd));
   });
 }
 
 async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<number> {
+  // A finished --json chat ends with one result line (ADR 0049); an error thrown out of here gets
+  // its result line from runCli (RESULT_LINE_COMMANDS).
+  const { chatResultLine } = await import("../chat-result.js");
+  const { writeLine } = await import("../json-output.js");
   // The chat, the lanes and the gateway load here, not at start-up (ADR 0042).
   const { assertGitRepo } = await import("../../workspace/index.js");
   const { IntakeSession } = await import("../../lanes/intake/session.js");
-  const { createModelGateway } = await import("../../models/create-gateway.js");
+  const { openModelGateway } = await import("../../models/gateway.js");
   const { runChat } = await import("../../chat/repl.js");
   const repo = await assertGitRepo(flags.repo ?? process.cwd());
   // Defaults < user file < repo file < env < flags (ADR 0047).
@@ -64,8 +74,11 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
   const config = runSettings((await commandConfig(cmd, repo)).values, process.env);
   if (flags.list) {
     const { repoRoot, threads } = await IntakeSession.listThreads(repo);
-    if (flags.json) io.out(`${JSON.stringify({ type: "threads", repo: repoRoot, threads })}\n`);
-    else if (threads.length === 0) io.out(`No chat threads in ${repoRoot} yet (devflow chat starts one).\n`);
+    if (flags.json) {
+      io.out(`${JSON.stringify({ type: "threads", repo: repoRoot, threads })}\n`);
+      writeLine(io.out, chatResultLine({ code: 0, threadId: null, failedTurns: 0 }));
+    } else if (threads.length === 0)
+      io.out(`No chat threads in ${repoRoot} yet (devflow chat starts one).\n`);
     else
       io.out(
         `${threads.map((t) => `${t.id}  ${t.updated_at}  ${String(t.turns).padStart(3)} msg  ${t.title}`).join("\n")}\n`,
@@ -74,13 +87,16 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
   }
   // Before the gateway: a wrong --thread is the actionable problem, not a missing OPENAI_API_KEY.
   if (flags.thread) await IntakeSession.assertThread(repo, flags.thread);
-  const gateway = createModelGateway({
+  const gateway = await openModelGateway({
     mode: flags.replay ? "replay" : flags.record ? "record" : "live",
     model: config.model,
     ...config.modelLimits,
     env: config.env,
     ...(flags.replay || flags.record ? { cassettePath: flags.replay ?? flags.record } : {}),
   });
+  const { outputSettings } = await import("./output-flags.js");
+  const { humanProgress } = await import("../human-progress.js");
+  const output = outputSettings(flags, io);
   try {
     return await runChat({
       repo,
@@ -98,6 +114,10 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
       canAsk: Boolean(process.stdin.isTTY),
       out: io.out,
       err: io.err,
+      // Each iterate task shows the progress `devflow iterate` shows (ADR 0044); --json: events only.
+      ...(flags.json ? {} : { display: () => humanProgress(io, output) }),
+      ...(flags.keepWorktree ? { keepWorktree: true } : {}),
+      ...(flags.json ? { onEnd: (end) => writeLine(io.out, chatResultLine(end)) } : {}),
     });
   } finally {
     await gateway.flush();

@@ -9,6 +9,8 @@ interface CleanFlags {
   task?: string;
   olderThan?: string;
   failed?: boolean;
+  orphans?: boolean;
+  clones?: string;
   branches?: boolean;
   dryRun?: boolean;
   json?: boolean;
@@ -26,22 +28,52 @@ export function registerClean(program: Command, io: CliIO): void {
     .option("--task <id>", "this task only (with --branches, its branch too, even a completed one's)")
     .option("--older-than <duration>", "tasks idle for longer than this (7d, 12h, 30m)")
     .option("--failed", "tasks that did not complete: blocked, exhausted, needs_more_context, interrupted")
+    .option(
+      "--orphans",
+      "devflow/<id> branches and coder checkouts whose task is gone (devflow runs lists them; a branch may hold an unmerged result)",
+    )
+    .option(
+      "--clones <base-dir>",
+      "URL tasks' clones in <base-dir> (iterate -r <url> -b <base-dir>) instead of -r's tasks; a completed one only with --task",
+    )
     .option("--branches", "also delete their devflow/<id> branches (a completed task's only with --task)")
     .option("--dry-run", "say what would be removed, remove nothing")
     .option("--json", "one JSON object on stdout")
     .action(async (flags: CleanFlags) => {
       const { DevflowError } = await import("../../errors/index.js");
-      if (flags.task !== undefined && (flags.olderThan !== undefined || flags.failed))
+      if (flags.task !== undefined && (flags.olderThan !== undefined || flags.failed || flags.orphans))
         throw new DevflowError(
           "BAD_OPTION",
-          "--task names one task: use it without --older-than or --failed",
+          "--task names one task: use it without --older-than, --failed or --orphans",
         );
+      if (flags.clones !== undefined) {
+        const { cleanUrlClones } = await import("../../lanes/iterate/tasks/url-clones.js");
+        if (flags.task === undefined && flags.olderThan === undefined && !flags.failed)
+          throw new DevflowError(
+            "BAD_OPTION",
+            "say which clones: --task <id>, --older-than <duration> (e.g. 7d) or --failed",
+          );
+        const done = await cleanUrlClones(flags.clones, {
+          ...(flags.task === undefined ? {} : { taskId: flags.task }),
+          ...(flags.olderThan === undefined ? {} : { olderThanMs: await olderThanMs(flags.olderThan) }),
+          failed: Boolean(flags.failed),
+          dryRun: Boolean(flags.dryRun),
+        });
+        const verb = flags.dryRun ? "would remove" : "removed";
+        const lines = [
+          ...done.removed.map((c) => `${verb} clone ${c.dir} (${c.id}, ${c.state}), ${formatBytes(c.bytes)}`),
+          ...done.kept.map((c) => `kept clone ${c.dir} (${c.id}, ${c.state}): ${c.why}`),
+        ];
+        io.out(`${(lines.length ? lines : ["No URL task clones to clean."]).join("\n")}\n`);
+        return;
+      }
       const repoRoot = await taskRepo(flags.repo);
       const { cleanTasks } = await import("../../lanes/iterate/tasks/clean.js");
       const report = await cleanTasks(repoRoot, {
         ...(flags.task === undefined ? {} : { taskId: flags.task }),
         ...(flags.olderThan === undefined ? {} : { olderThanMs: await olderThanMs(flags.olderThan) }),
         failed: Boolean(flags.failed),
+        orphans: Boolean(flags.orphans),
         branches: Boolean(flags.branches),
         dryRun: Boolean(flags.dryRun),
       });
@@ -53,6 +85,12 @@ export function registerClean(program: Command, io: CliIO): void {
             cleaned: report.cleaned.map((c) => ({ ...c, freed_bytes: c.bytes, bytes: undefined })),
             skipped: report.skipped,
             scratch_dirs: report.scratchDirs,
+            orphans: report.orphans.map((o) => ({
+              id: o.id,
+              branch: o.branch,
+              checkout: o.checkout,
+              freed_bytes: o.bytes,
+            })),
             freed_bytes: report.freedBytes,
           })}\n`,
         );
@@ -71,6 +109,17 @@ export function registerClean(program: Command, io: CliIO): void {
         lines.push(`${verb} ${c.id} (${c.state}): ${paths}, ${formatBytes(c.bytes)}; ${branch}`);
       }
       for (const s of report.skipped) lines.push(`skipped ${s.id} (${s.state}): ${s.why}`);
+      for (const o of report.orphans) {
+        const parts = [
+          o.checkout ? `checkout ${relative(repoRoot, o.checkout)}` : null,
+          o.branch.action === "deleted"
+            ? `branch ${o.branch.name}`
+            : o.branch.action === "kept"
+              ? `(branch ${o.branch.name} kept: ${o.branch.why})`
+              : null,
+        ].filter(Boolean);
+        lines.push(`${verb} orphan ${o.id}: ${parts.join(", ")}`);
+      }
       if (report.scratchDirs.length)
         lines.push(
           `${verb} ${report.scratchDirs.length} scratch dir(s) of dead runs: ${report.scratchDirs.join(", ")}`,

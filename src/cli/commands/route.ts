@@ -38,13 +38,13 @@ export function registerRoute(program: Command, io: CliIO): void {
       );
     // The router, the gateway and the size rule load here, not at start-up (ADR 0042).
     const { assertRequestSize } = await import("../../lanes/request-size.js");
-    const { createModelGateway } = await import("../../models/create-gateway.js");
+    const { openModelGateway } = await import("../../models/gateway.js");
     const { routeMessage } = await import("../../agents/router/router.js");
     // Defaults < user file < repo file (the current checkout's) < env < flags (ADR 0047).
     const { runSettings } = await import("../../config/index.js");
     const config = runSettings((await commandConfig(cmd, process.cwd())).values, process.env);
     assertRequestSize(message, config.maxRequestBytes);
-    const gateway = createModelGateway({
+    const gateway = await openModelGateway({
       mode: flags.replay ? "replay" : flags.record ? "record" : "live",
       model: config.model,
       ...config.modelLimits,

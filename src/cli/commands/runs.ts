@@ -20,14 +20,29 @@ export function registerRuns(program: Command, io: CliIO): void {
       const repoRoot = await taskRepo(flags.repo);
       const { listTaskEntries } = await import("../../lanes/iterate/tasks/inventory.js");
       const { taskEntryJson } = await import("../task-json.js");
+      const { listOrphans } = await import("../../lanes/iterate/tasks/orphans.js");
       const entries = await listTaskEntries(repoRoot);
+      const orphans = await listOrphans(repoRoot);
       const now = Date.now();
       if (flags.json) {
-        io.out(`${JSON.stringify({ repo: repoRoot, tasks: entries.map((e) => taskEntryJson(e, now)) })}\n`);
+        io.out(
+          `${JSON.stringify({
+            repo: repoRoot,
+            tasks: entries.map((e) => taskEntryJson(e, now)),
+            orphans: orphans.map((o) => ({
+              id: o.id,
+              branch: o.branchCommit === null ? null : o.branch,
+              branch_commit: o.branchCommit,
+              checkout: o.checkout,
+              bytes: o.bytes,
+            })),
+          })}\n`,
+        );
         return;
       }
+      const orphanLines = orphanListing(orphans);
       if (entries.length === 0) {
-        io.out(`No devflow tasks in ${repoRoot}.\n`);
+        io.out(`No devflow tasks in ${repoRoot}.\n${orphanLines}`);
         return;
       }
       const rows = entries.map((e) => [
@@ -47,7 +62,22 @@ export function registerRuns(program: Command, io: CliIO): void {
       io.out(`${[line(header), ...rows.map(line)].join("\n")}\n`);
       const total = entries.reduce((sum, e) => sum + e.bytes.total, 0);
       io.out(
-        `\n${entries.length} task(s), ${formatBytes(total)} on disk. devflow show <task> for one; devflow clean --failed | --older-than 7d | --task <id> to remove.\n`,
+        `\n${entries.length} task(s), ${formatBytes(total)} on disk. devflow show <task> for one; devflow clean --failed | --older-than 7d | --task <id> to remove.\n${orphanLines}`,
       );
     });
+}
+
+/** What tasks left after their folder went (ADR 0049): one line each, and how to remove them. */
+function orphanListing(
+  orphans: Array<{ id: string; branch: string; branchCommit: string | null; checkout: string | null }>,
+): string {
+  if (orphans.length === 0) return "";
+  const lines = orphans.map((o) => {
+    const parts = [
+      o.branchCommit ? `${o.branch} @ ${o.branchCommit.slice(0, 10)}` : null,
+      o.checkout ? `checkout ${o.checkout}` : null,
+    ].filter(Boolean);
+    return `  ${o.id}  ${parts.join(", ")}`;
+  });
+  return `\nLeft by tasks that are gone (devflow clean --orphans removes them; git merge takes a branch's result first):\n${lines.join("\n")}\n`;
 }

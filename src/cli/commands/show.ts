@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { SHOW_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
-import { takeResultLines } from "../take-result.js";
 import { formatAge, formatBytes, taskRepo } from "../task-repo.js";
 
 interface ShowFlags {
@@ -24,6 +23,8 @@ export function registerShow(program: Command, io: CliIO): void {
       const repoRoot = await taskRepo(flags.repo);
       const { readTaskDetails } = await import("../../lanes/iterate/tasks/details.js");
       const { taskDetailsJson, takeResultFor } = await import("../task-json.js");
+      // Its owner is the lane's tasks module: loaded here, not at start-up (ADR 0042).
+      const { takeResultLines } = await import("../take-result.js");
       const { isTaskId } = await import("../../home/index.js");
       const { DevflowError } = await import("../../errors/index.js");
       if (!isTaskId(taskId))

@@ -110,9 +110,9 @@ async function expectLinkedHandoff(
     "route",
     "handoff",
     "reply",
-    "result",
+    "lane_result",
     "reply",
-    "result",
+    "lane_result",
   ]);
   expect(events.find((e) => e.type === "handoff")).toMatchObject({ target });
   const results = await session.results();
@@ -184,7 +184,7 @@ describe("IntakeSession", () => {
     expect(await second.session.pendingQuestions()).toMatchObject({ task_id: taskId });
     expect(await second.session.send("The email field: a space on each side.", signal())).toBe(true);
     expect(second.events.filter((e) => e.type === "route")).toEqual([]);
-    expect(second.events.find((e) => e.type === "result")).toMatchObject({
+    expect(second.events.find((e) => e.type === "lane_result")).toMatchObject({
       lane: "iterate",
       id: taskId,
       outcome: "completed",
@@ -252,7 +252,7 @@ describe("IntakeSession", () => {
       { threadId, coder: coderScript(CORRECT_FIX) },
     );
     expect(await second.session.resumeTask(taskId, signal())).toBe(true);
-    expect(second.events.find((e) => e.type === "result")).toMatchObject({
+    expect(second.events.find((e) => e.type === "lane_result")).toMatchObject({
       id: taskId,
       outcome: "completed",
     });
@@ -275,9 +275,9 @@ describe("IntakeSession", () => {
     await session.send(DEMO_REQUEST, signal());
     expect(asked).toHaveLength(1);
     expect(asked[0]?.seamCommand).toBe("node --test test/email-trim.test.js");
-    const result = events.find((e) => e.type === "result");
+    const result = events.find((e) => e.type === "lane_result");
     expect(result).toMatchObject({ outcome: "blocked" });
-    const taskId = result?.type === "result" ? result.id : "";
+    const taskId = result?.type === "lane_result" ? result.id : "";
     const run = await openTaskStore(repo, taskId).read("iterator_run");
     expect(run?.terminal?.reason).toBe("the user declined to start the coder");
     expect(run?.attempts).toEqual([]);
@@ -346,7 +346,10 @@ describe("IntakeSession", () => {
     const repo = fixture();
     const { session, events } = await open(repo, { router: [route("iterate")] }, { coder: "no-such-coder" });
     expect(await session.send(DEMO_REQUEST, signal())).toBe(false);
-    expect(events.find((e) => e.type === "result")).toMatchObject({ lane: "iterate", outcome: "failed" });
+    expect(events.find((e) => e.type === "lane_result")).toMatchObject({
+      lane: "iterate",
+      outcome: "failed",
+    });
     // The conversation goes on: the failure is an assistant turn, and the next turn starts clean.
     expect((await session.turns()).at(-1)?.content).toMatch(/^The iterate lane failed: .*no-such-coder/);
   });

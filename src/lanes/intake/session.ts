@@ -56,7 +56,7 @@ export class IntakeSession {
         repoRoot,
         gateway: opts.gateway,
         emit: (event) => {
-          if (event.type === "result" && event.outcome === "failed") this.laneFailed = true;
+          if (event.type === "lane_result" && event.outcome === "failed") this.laneFailed = true;
           opts.emit(event);
         },
         signal: () => this.signal,

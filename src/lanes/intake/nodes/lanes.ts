@@ -9,9 +9,11 @@ import type { IntakeDeps } from "../deps.js";
 import { detached } from "../detached.js";
 import { linkDownstream } from "../handoff.js";
 import type { IntakeStateValue } from "../state.js";
+import { finishChatTask } from "./finish-task.js";
 import { InFlightNodes } from "./in-flight.js";
 import { recordOutcome } from "./record-outcome.js";
 import { currentMessage } from "./shared.js";
+import { taskProgress } from "./task-progress.js";
 
 /** How long a stopped lane may take to wind down (the coder's process group gets SIGTERM, then SIGKILL). */
 const SETTLE_LIMIT_MS = 60_000;
@@ -27,6 +29,7 @@ export function iterateNode(deps: IntakeDeps) {
     const { message, priorTurns } = currentMessage(state.messages);
     const taskId = resume?.task_id ?? freshTaskId(deps.repoRoot, message);
     const inFlight = new InFlightNodes();
+    const progress = taskProgress(deps, inFlight);
     const lane = iterateLane({
       repo: deps.repoRoot,
       baseDir: deps.repoRoot,
@@ -40,22 +43,8 @@ export function iterateNode(deps: IntakeDeps) {
         : { maxRequestBytes: deps.iterate.maxRequestBytes }),
       // The chat asks: questions pause the task and the user's next message answers them.
       interactive: true,
-      onProgress: (event, report) => {
-        if (event.phase === "start") inFlight.started(event.node);
-        else if (event.phase === "end" || event.phase === "error") inFlight.ended(event.node);
-        deps.emit({
-          type: "progress",
-          task_id: event.task_id,
-          node: event.node,
-          phase: event.phase,
-          ok: report.ok,
-          outcome: event.outcome,
-          run_state: event.run_state,
-          attempt_id: event.attempt_id,
-          duration_ms: event.duration_ms,
-        });
-      },
-      ...(deps.iterate.confirmCoder ? { confirmCoder: deps.iterate.confirmCoder } : {}),
+      onProgress: progress.onProgress,
+      ...(progress.confirmCoder ? { confirmCoder: progress.confirmCoder } : {}),
       signal: deps.signal(),
     });
     const outcome = await callLane(
@@ -67,8 +56,12 @@ export function iterateNode(deps: IntakeDeps) {
           ? lane.resume(taskId, resume.answer)
           : lane.run({ request: message, taskId, resume: false, priorTurns }),
       () => inFlight.settled(SETTLE_LIMIT_MS),
-    );
-    return recordOutcome(deps, outcome, message);
+    ).finally(() => progress.close());
+    const ending =
+      outcome.kind === "finished" && outcome.lane === "iterate"
+        ? await finishChatTask(deps, outcome.result)
+        : null;
+    return recordOutcome(deps, outcome, message, ending);
   };
 }
 

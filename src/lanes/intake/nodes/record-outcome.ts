@@ -1,8 +1,10 @@
 import { Command, END } from "@langchain/langgraph";
 import { taskDirLabel } from "../../../home/index.js";
+import { takeResultLines } from "../../iterate/tasks/take-result.js";
 import type { IterateResult, LaneOutcome } from "../../outcome.js";
 import { renderBrief } from "../brief-text.js";
 import type { IntakeDeps } from "../deps.js";
+import type { TaskEnding } from "./finish-task.js";
 import { relativeToRepo, reply, stoppedReply } from "./shared.js";
 
 /**
@@ -10,7 +12,12 @@ import { relativeToRepo, reply, stoppedReply } from "./shared.js";
  * /runs record) for a finished or failed lane, a pause at `ask` for questions, the target lane
  * for a handoff. This is the only place that maps outcomes to the chat.
  */
-export function recordOutcome(deps: IntakeDeps, outcome: LaneOutcome, message: string): Command {
+export function recordOutcome(
+  deps: IntakeDeps,
+  outcome: LaneOutcome,
+  message: string,
+  ending: TaskEnding | null = null,
+): Command {
   const done = { resume: null, handoff: null };
   switch (outcome.kind) {
     case "needs_answers": {
@@ -52,7 +59,7 @@ export function recordOutcome(deps: IntakeDeps, outcome: LaneOutcome, message: s
         case "iterate":
           return new Command({
             update: {
-              ...reply(deps, "iterate", summarize(outcome.result), iterateRecord(outcome.result)),
+              ...reply(deps, "iterate", summarize(outcome.result, ending), iterateRecord(outcome.result)),
               ...done,
             },
             goto: END,
@@ -101,12 +108,15 @@ const iterateRecord = (result: IterateResult) => ({
   artifact_path: taskDirLabel(result.taskId),
 });
 
-function summarize(result: IterateResult): string {
+function summarize(result: IterateResult, ending: TaskEnding | null): string {
   const t = result.terminal;
   const lines = [`${t.verdict}: ${t.reason}`];
   if (t.branch) lines.push(`  branch    ${t.branch}${t.commit ? ` @ ${t.commit.slice(0, 10)}` : ""}`);
   lines.push(`  artifacts ${taskDirLabel(result.taskId)}`, `  attempts  ${result.attempts}`);
+  if (ending)
+    lines.push(`  worktree  ${ending.worktreeKept ? result.worktree : "removed (--keep-worktree keeps it)"}`);
   if (t.questions.length) lines.push("  questions", ...t.questions.map((q) => `    - ${q}`));
+  if (ending?.takeResult) lines.push(...takeResultLines(ending.takeResult));
   return lines.join("\n");
 }
 

@@ -24,7 +24,7 @@ export function reply(
   result: Omit<LaneResult, "lane" | "at"> | null,
 ): IntakeStateUpdate {
   deps.emit({ type: "reply", lane, text });
-  if (result) deps.emit({ type: "result", lane, ...result });
+  if (result) deps.emit({ type: "lane_result", lane, ...result });
   return {
     messages: [assistantTurn(text)],
     ...(result ? { results: [{ lane, ...result, at: nowIso() }] } : {}),

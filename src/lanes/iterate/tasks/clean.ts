@@ -1,12 +1,13 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DevflowError } from "../../../errors/index.js";
-import { lockTask, openExistingCheckpointer, processGroupsDir } from "../../../home/index.js";
+import { lockTask, openExistingCheckpointer, processGroupsDir, taskDirTaken } from "../../../home/index.js";
 import { ledgerHasLiveRun, sweepRecordedGroups } from "../../../process/group-ledger.js";
 import { deleteTaskBranch, listTaskBranches, removeTaskCheckout } from "../../../workspace/index.js";
 import { deadScratchDirs } from "../sweep.js";
 import { diskUsage } from "./disk-usage.js";
 import { listTaskEntries, readTaskEntry, type TaskEntry, type TaskState } from "./inventory.js";
+import { listOrphans } from "./orphans.js";
 
 /** Which tasks `devflow clean` takes. Filters combine (and); a named task is taken alone. */
 export interface CleanSelection {
@@ -16,6 +17,8 @@ export interface CleanSelection {
   olderThanMs?: number;
   /** Tasks that did not complete: blocked, exhausted, needs_more_context, interrupted, unreadable. */
   failed?: boolean;
+  /** Branches and coder checkouts whose task folder is gone (orphans.ts, ADR 0049). */
+  orphans?: boolean;
 }
 
 export interface CleanOptions extends CleanSelection {
@@ -37,6 +40,13 @@ export interface CleanedTask {
   branch: { name: string; action: "deleted" | "kept" | "absent"; why: string | null };
 }
 
+export interface CleanedOrphan {
+  id: string;
+  branch: { name: string; action: "deleted" | "kept" | "absent"; why: string | null };
+  checkout: string | null;
+  bytes: number;
+}
+
 export interface CleanReport {
   dryRun: boolean;
   cleaned: CleanedTask[];
@@ -44,6 +54,8 @@ export interface CleanReport {
   skipped: Array<{ id: string; state: TaskState; why: string }>;
   /** Coder scratch dirs of dead runs under the OS temp dir. */
   scratchDirs: string[];
+  /** With `orphans`: what was removed of each orphan (a branch that moved meanwhile is kept). */
+  orphans: CleanedOrphan[];
   freedBytes: number;
 }
 
@@ -71,9 +83,14 @@ export async function cleanTasks(repoRoot: string, options: CleanOptions): Promi
     cleaned: [],
     skipped: [],
     scratchDirs: [],
+    orphans: [],
     freedBytes: 0,
   };
   const selected = await selectTasks(repoRoot, options);
+  if (options.orphans) {
+    report.orphans = await cleanOrphans(repoRoot, options.dryRun);
+    for (const o of report.orphans) report.freedBytes += o.bytes;
+  }
   const branches = await listTaskBranches(repoRoot);
   const saver = options.dryRun ? null : openExistingCheckpointer(repoRoot);
   try {
@@ -147,11 +164,13 @@ async function selectTasks(repoRoot: string, options: CleanOptions): Promise<Tas
       );
     return [entry];
   }
-  if (options.olderThanMs === undefined && !options.failed)
+  if (options.olderThanMs === undefined && !options.failed) {
+    if (options.orphans) return [];
     throw new DevflowError(
       "BAD_OPTION",
-      "say what to clean: --task <id>, --older-than <duration> (e.g. 7d) or --failed",
+      "say what to clean: --task <id>, --older-than <duration> (e.g. 7d), --failed or --orphans",
     );
+  }
   const now = options.now ?? Date.now();
   return (await listTaskEntries(repoRoot)).filter((e) => {
     if (options.failed && !FAILED_STATES.includes(e.state) && e.state !== "running") return false;
@@ -191,6 +210,43 @@ async function removeTask(repoRoot: string, entry: TaskEntry, cleaned: CleanedTa
     if (name === "run.lock" || name === "run.owner") continue;
     rmSync(join(entry.paths.artifacts, name), { recursive: true, force: true });
   }
+}
+
+/**
+ * Removes every orphan (a `devflow/<id>` branch or coder checkout whose task folder is gone): the
+ * branch by compare-and-swap at the commit listed, so one that moved meanwhile is kept; the
+ * checkout like a task's (a pre-ADR-0025 linked worktree through git). No task lock: taking it
+ * would make the task folder; a new task cannot take the id while its branch exists, and an id
+ * whose folder appeared since the listing is skipped.
+ */
+async function cleanOrphans(repoRoot: string, dryRun: boolean): Promise<CleanedOrphan[]> {
+  const cleaned: CleanedOrphan[] = [];
+  for (const orphan of await listOrphans(repoRoot)) {
+    const done: CleanedOrphan = {
+      id: orphan.id,
+      branch: {
+        name: orphan.branch,
+        action: orphan.branchCommit === null ? "absent" : "deleted",
+        why: null,
+      },
+      checkout: orphan.checkout,
+      bytes: orphan.bytes,
+    };
+    if (!dryRun) {
+      // A task of that id appeared since the listing: it is no orphan (and not ours to touch).
+      if (taskDirTaken(repoRoot, orphan.id)) continue;
+      if (orphan.checkout !== null && (await removeTaskCheckout(repoRoot, orphan.id)) === "linked_worktree") {
+        done.checkout = null;
+        done.bytes = 0;
+      }
+      if (orphan.branchCommit !== null)
+        await deleteTaskBranch(repoRoot, orphan.id, orphan.branchCommit).catch(() => {
+          done.branch = { ...done.branch, action: "kept", why: "it moved since it was read (left alone)" };
+        });
+    }
+    cleaned.push(done);
+  }
+  return cleaned;
 }
 
 /** Runs `fn` holding the task's lock; false when a run holds it. */

@@ -1,0 +1,32 @@
+import { removeFinishedWorktree } from "../../iterate/tasks/finish-worktree.js";
+import { type TakeResult, takeResultCommands } from "../../iterate/tasks/take-result.js";
+import type { IterateResult } from "../../outcome.js";
+import type { IntakeDeps } from "../deps.js";
+
+/** How a chat task that reached a verdict ended: its checkout, and how to take its result. */
+export interface TaskEnding {
+  worktreeKept: boolean;
+  takeResult: TakeResult | null;
+}
+
+/**
+ * The same end as `devflow iterate` (ADR 0045): a task that reached a verdict loses its coder
+ * checkout unless `--keep-worktree` (the result is on `devflow/<id>`, the evidence in the
+ * artifacts), and the commands that take the result are worked out. A task that paused or stopped
+ * never gets here: it keeps the checkout `/resume` continues in.
+ */
+export async function finishChatTask(deps: IntakeDeps, result: IterateResult): Promise<TaskEnding> {
+  const worktreeKept = deps.iterate.keepWorktree
+    ? true
+    : !(await removeFinishedWorktree(result.artifactDir, result.taskId));
+  const ending = { worktreeKept, takeResult: takeResultCommands(result.terminal) };
+  deps.emit({
+    type: "task_finished",
+    task_id: result.taskId,
+    verdict: result.terminal.verdict,
+    branch: result.terminal.branch,
+    worktree_kept: ending.worktreeKept,
+    take_result: ending.takeResult,
+  });
+  return ending;
+}
