@@ -14,6 +14,36 @@ import { createHmac, randomBytes } from "node:crypto";
 import { appendFileSync, closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
+// Everything the ledger calls after the code under test has loaded, taken now, before it loads
+// (third hostile review, ADR 0048): that code can replace globals (JSON.stringify), prototype
+// methods (Promise#then, Array iterators, Hmac#digest) and builtin exports, whose live ESM
+// bindings module.syncBuiltinESMExports() rebinds (node:crypto's createHmac). The ledger uses no
+// iterator, spread, toJSON or template on an object after this point.
+const { apply } = Reflect;
+const stringify = JSON.stringify;
+const isArray = Array.isArray;
+const arrayPush = Array.prototype.push;
+const setAdd = Set.prototype.add;
+const setHas = Set.prototype.has;
+const setForEach = Set.prototype.forEach;
+const promiseThen = Promise.prototype.then;
+const promiseResolve = Promise.resolve.bind(Promise);
+const NativePromise = Promise;
+const newHmac = createHmac;
+const hmacProto = Object.getPrototypeOf(createHmac("sha256", "probe"));
+const hmacUpdate = hmacProto.update;
+const hmacDigest = hmacProto.digest;
+const appendLine = appendFileSync;
+const processOn = process.on;
+const toText = String;
+
+/** A JSON array of strings, written without JSON.stringify on an object (no toJSON, no iterator). */
+function jsonStrings(list) {
+  let out = "[";
+  for (let i = 0; i < list.length; i++) out += (i === 0 ? "" : ",") + stringify(toText(list[i]));
+  return `${out}]`;
+}
+
 const KEY_ENV = "DEVFLOW_LEDGER_KEY";
 const DIR_ENV = "DEVFLOW_LEDGER_DIR";
 
@@ -69,27 +99,53 @@ function installLedger(secret, ledgerDir) {
   const file = join(ledgerDir, `${process.pid}-${nonce}.ndjson`);
   let seq = 0;
   let prev = nonce;
-  // One chained, signed line per record: a dropped, reordered, edited or copied-in line breaks the chain.
+  // One chained, signed line per record: a dropped, reordered, edited or copied-in line breaks the
+  // chain. The body is byte for byte JSON.stringify([nonce, seq, kind, path]) as devflow rebuilds it.
   const record = (kind, path) => {
-    const body = JSON.stringify([nonce, seq, kind, path ?? null]);
-    const mac = createHmac("sha256", secret).update(`${prev}\n${body}`).digest("hex");
-    appendFileSync(file, `${JSON.stringify({ n: nonce, i: seq, k: kind, p: path ?? null, mac })}\n`);
+    const pathJson = path === undefined || path === null ? "null" : jsonStrings(path);
+    const body = `[${stringify(nonce)},${seq},${stringify(kind)},${pathJson}]`;
+    const hmac = newHmac("sha256", secret);
+    apply(hmacUpdate, hmac, [`${prev}\n${body}`]);
+    const mac = apply(hmacDigest, hmac, ["hex"]);
+    const line =
+      '{"n":' +
+      stringify(nonce) +
+      ',"i":' +
+      seq +
+      ',"k":' +
+      stringify(kind) +
+      ',"p":' +
+      pathJson +
+      ',"mac":' +
+      stringify(mac) +
+      "}\n";
+    appendLine(file, line);
     prev = mac;
     seq += 1;
   };
   let registrations = () => {};
-  process.on("exit", () => {
-    if (seq === 0) return;
-    registrations();
-    record("end");
-  });
+  apply(processOn, process, [
+    "exit",
+    () => {
+      if (seq === 0) return;
+      registrations();
+      record("end");
+    },
+  ]);
 
   // node:test runs every test's function through AsyncResource#runInAsyncScope on its Test
   // object (a subclass): observed there, the test keeps its own call site, so the report's file
   // for it is the test file's (wrapping test() would make it this module's).
   const settle = (path, result) => {
-    if (result && typeof result.then === "function")
-      return result.then(
+    if (
+      result !== null &&
+      (typeof result === "object" || typeof result === "function") &&
+      typeof result.then === "function"
+    ) {
+      // A non-native thenable is resolved the way node's runner would await it; the outcome node
+      // sees is the one returned here, so the ledger and the report cannot disagree.
+      const promise = result instanceof NativePromise ? result : promiseResolve(result);
+      return apply(promiseThen, promise, [
         (v) => {
           record("pass", path);
           return v;
@@ -98,7 +154,8 @@ function installLedger(secret, ledgerDir) {
           record("fail", path);
           throw e;
         },
-      );
+      ]);
+    }
     record("pass", path);
     return result;
   };
@@ -111,48 +168,60 @@ function installLedger(secret, ledgerDir) {
     r.fn === fn &&
     typeof fn === "function" &&
     typeof r.name === "string" &&
-    Array.isArray(r.subtests) &&
+    isArray(r.subtests) &&
     r.constructor?.name === "Test";
   const pathOf = (t) => {
-    const names = [];
+    const reversed = [];
     let at = t;
     while (at?.parent) {
-      names.unshift(at.name);
+      apply(arrayPush, reversed, [toText(at.name)]);
       at = at.parent;
     }
-    if (at) roots.add(at);
+    if (at && !apply(setHas, roots, [at])) apply(setAdd, roots, [at]);
+    const names = [];
+    for (let i = reversed.length - 1; i >= 0; i--) apply(arrayPush, names, [reversed[i]]);
     return names;
   };
+  const callArgs = (fn, thisArg, args) => {
+    const list = [fn, thisArg];
+    for (let i = 0; i < args.length; i++) apply(arrayPush, list, [args[i]]);
+    return list;
+  };
   proto.runInAsyncScope = function (fn, thisArg, ...args) {
-    if (!isTest(this, fn)) return Reflect.apply(runInAsyncScope, this, [fn, thisArg, ...args]);
+    if (!isTest(this, fn)) return apply(runInAsyncScope, this, callArgs(fn, thisArg, args));
     const path = pathOf(this);
     // node:test calls a function of exactly two parameters with a `done` callback last.
-    const done = args.at(-1);
-    if (fn.length === 2 && typeof done === "function")
+    const done = args.length > 0 ? args[args.length - 1] : undefined;
+    const callback = fn.length === 2 && typeof done === "function";
+    if (callback)
       args[args.length - 1] = function (...e) {
         record(e[0] ? "fail" : "pass", path);
-        return done.apply(this, e);
+        return apply(done, this, e);
       };
     let result;
     try {
-      result = Reflect.apply(runInAsyncScope, this, [fn, thisArg, ...args]);
+      result = apply(runInAsyncScope, this, callArgs(fn, thisArg, args));
     } catch (e) {
       record("fail", path);
       throw e;
     }
-    return fn.length === 2 && typeof done === "function" ? result : settle(path, result);
+    return callback ? result : settle(path, result);
   };
   // Registrations, from node's own test tree at exit: a test the process registered and never ran
   // (a look-alike ran in its place, then the process left) counts against the pass.
   registrations = () => {
     const walk = (t, path) => {
-      for (const sub of Array.isArray(t.subtests) ? t.subtests : []) {
-        const p = [...path, String(sub.name)];
+      const subs = isArray(t.subtests) ? t.subtests : [];
+      for (let i = 0; i < subs.length; i++) {
+        const sub = subs[i];
+        const p = [];
+        for (let j = 0; j < path.length; j++) apply(arrayPush, p, [path[j]]);
+        apply(arrayPush, p, [toText(sub.name)]);
         if (sub.constructor?.name === "Test" && !sub.skipped) record("reg", p);
         walk(sub, p);
       }
     };
-    for (const root of roots) walk(root, []);
+    apply(setForEach, roots, [(root) => walk(root, [])]);
   };
   return true;
 }
