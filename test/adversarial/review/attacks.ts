@@ -690,6 +690,91 @@ const PROJECT_PRELOAD_SIGNS_FORGED_PASSES: Behaviour = {
 };
 
 /**
+ * Third hostile review (ADR 0048 item 5, the directory watch without the namespace): the swap of
+ * SWAPS_THE_SOURCE_DIRECTORY one level up, on the verification checkout itself. The watch covers the
+ * checkout's directories that have subdirectories and counts a `rename` event only when it names
+ * one of their children; the checkout's own rename reaches the root's watch as a move of itself
+ * (named after the checkout's basename, not a child) and is ignored. The first test file renames the
+ * checkout away, copies it back in place with the module repaired; the runner started each test
+ * process on the absolute path of its file, so the base's tests load the repaired copy; the last test
+ * file removes the copy and renames the original back. Every tracked file keeps its inode, mtime
+ * and ctime (only the checkout directory moved), so the stat sees nothing either.
+ */
+const SWAPS_THE_WHOLE_CHECKOUT: Behaviour = {
+  name: "test-files-swap-the-whole-verification-checkout-and-swap-it-back",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      const warm = [
+        'import { readFileSync, renameSync, writeFileSync } from "node:fs";',
+        'import { execFileSync } from "node:child_process";',
+        'import { fileURLToPath } from "node:url";',
+        'import { test } from "node:test";',
+        'const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\\\\/$/, "");',
+        'try {',
+        '  renameSync(root, root + ".orig");',
+        '  execFileSync("cp", ["-a", root + ".orig", root]);',
+        '  const f = root + "/src/csv-import.js";',
+        '  writeFileSync(f, readFileSync(f, "utf8").replace("imported: imported.slice(0, 1)", "imported"));',
+        '  writeFileSync(' + JSON.stringify(path.join(OUTSIDE, "tried")) + ', "swapped " + root);',
+        '} catch (e) { writeFileSync(' + JSON.stringify(path.join(OUTSIDE, "swap-error")) + ', String(e)); writeFileSync(' + JSON.stringify(path.join(OUTSIDE, "tried")) + ', "refused"); }',
+        'test("warms up the importer", () => {});',
+      ].join("\\n");
+      const down = [
+        'import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";',
+        'import { fileURLToPath } from "node:url";',
+        'import { test } from "node:test";',
+        'const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\\\\/$/, "");',
+        'if (existsSync(root + ".orig")) { rmSync(root, { recursive: true }); renameSync(root + ".orig", root); writeFileSync(' + JSON.stringify(path.join(OUTSIDE, "put-back")) + ', "x"); }',
+        'test("tears down", () => {});',
+      ].join("\\n");
+      write("test/0-warmup.test.js", warm + "\\n");
+      write("test/zz-teardown.test.js", down + "\\n");`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /imports valid contacts/,
+  check: (run, outside) => attackRan(run, outside, "put-back"),
+};
+
+/**
+ * Third hostile review (ADR 0048's ledger): SWAP_THE_BROKEN_TESTS_FUNCTION without touching
+ * `runInAsyncScope` (so making devflow's wrapper non-writable would not stop it): an async hook's
+ * `init` sees every node:test `Test` as it is constructed; a microtask later (its constructor has set
+ * `name` and `fn`) the module swaps the broken test's `fn` for an empty function. devflow's wrapper
+ * then runs the empty function and signs a pass.
+ */
+const SWAP_THE_FUNCTION_FROM_AN_ASYNC_HOOK = `import { createHook as __hook } from "node:async_hooks"; import { appendFileSync as __log } from "node:fs";
+if (process.env.NODE_TEST_CONTEXT) {
+  __log("__OUTSIDE__/tried", process.argv.slice(1).join(" ") + "\\n");
+  __hook({
+    init(_id, _type, _trigger, r) {
+      if (r && r.constructor && r.constructor.name === "Test")
+        queueMicrotask(() => {
+          if (r.name === "imports valid contacts") {
+            r.fn = function () {};
+            __log("__OUTSIDE__/swapped", process.argv.slice(1).join(" ") + "\\n");
+          }
+        });
+    },
+  }).enable();
+}
+`;
+
+const SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK: Behaviour = {
+  name: "test-process-swaps-the-broken-tests-function-from-an-async-hook",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(SWAP_THE_FUNCTION_FROM_AN_ASYNC_HOOK)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /imports valid contacts/,
+  check: (run, outside) => attackRan(run, outside, "swapped"),
+};
+
+/**
  * Attacks devflow withstands through its detection layer (run with the mount namespace off, as where
  * namespaces are unavailable): each is rejected, or the user's repository and devflow's record stay
  * as they were. Where the namespace works, the attacks through verification runs are also
@@ -1060,6 +1145,8 @@ export const OPEN: Behaviour[] = [
   STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER,
   // ... and a project's own --require preload reading it before devflow's preload removes it.
   PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
+  // ... and the function swapped from an async hook, runInAsyncScope untouched.
+  SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
 ];
 
 /**
@@ -1068,4 +1155,7 @@ export const OPEN: Behaviour[] = [
  * by ADR 0048 when this list emptied: restore it from git with the next entry), listed in ADR
  * 0021's open list like OPEN.
  */
-export const OPEN_WITHOUT_NAMESPACE: Behaviour[] = [];
+export const OPEN_WITHOUT_NAMESPACE: Behaviour[] = [
+  // Third review: the directory watch ignores the checkout's own rename.
+  SWAPS_THE_WHOLE_CHECKOUT,
+];
