@@ -775,6 +775,83 @@ const SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK: Behaviour = {
 };
 
 /**
+ * Third hostile review (ADR 0048's ledger): no key, no memory: the ledger's preload builds each
+ * record with the global `JSON.stringify`, which the module under test replaces before its tests
+ * run. The replacement turns the body `[nonce, seq, "fail", path]` into `"pass"` before devflow's
+ * preload signs it, and the written line's `k` too: a failure signed as a pass. With the runner
+ * channel forged (REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL) report and ledger agree.
+ */
+const SIGN_FAILURES_AS_PASSES_THROUGH_JSON = `{
+  const __stringify = JSON.stringify;
+  if (process.env.NODE_TEST_CONTEXT === "child-v8") {
+    JSON.stringify = function (v, ...r) {
+      if (Array.isArray(v) && v.length === 4 && v[2] === "fail") v = [v[0], v[1], "pass", v[3]];
+      else if (v && typeof v === "object" && !Array.isArray(v) && v.k === "fail" && typeof v.mac === "string") v = { ...v, k: "pass" };
+      return __stringify.call(this, v, ...r);
+    };
+  }
+}
+`;
+
+const SIGNS_FAILURES_AS_PASSES_THROUGH_JSON: Behaviour = {
+  name: "test-process-replaces-json-stringify-so-the-ledger-signs-failures-as-passes",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL + SIGN_FAILURES_AS_PASSES_THROUGH_JSON)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: LEDGER_HAS_NO_PASS,
+  check: (run, outside) => attackRan(run, outside, "rewrote"),
+};
+
+/**
+ * Third hostile review (ADR 0048's ledger): the key handed over by devflow's preload itself. The
+ * preload imported `createHmac` from node:crypto; the module under test replaces
+ * `require("node:crypto").createHmac` and calls `module.syncBuiltinESMExports()`, which updates the
+ * live binding the preload imported. The preload's next record passes the key to the replacement.
+ * Then as PROJECT_PRELOAD_SIGNS_WITH_THE_KEY: the runner channel forged, the ledger file re-signed
+ * at exit with every `fail` a `pass`.
+ */
+const STEAL_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS = PROJECT_PRELOAD_SIGNS_WITH_THE_KEY.replace(
+  `"use strict";\n`,
+  "",
+)
+  .replace(
+    "const __key = process.env.DEVFLOW_LEDGER_KEY, __dir = process.env.DEVFLOW_LEDGER_DIR;",
+    [
+      "let __key = null;",
+      'const __dir = (require("node:fs").readFileSync("/proc/" + process.ppid + "/environ", "latin1").split("\\0").find((e) => e.startsWith("DEVFLOW_LEDGER_DIR=")) || "").slice("DEVFLOW_LEDGER_DIR=".length);',
+      "{",
+      '  const __crypto = require("node:crypto");',
+      "  const __real = __crypto.createHmac;",
+      '  __crypto.createHmac = function (alg, k, ...r) { if (!__key) __key = Buffer.from(k).toString("hex"); return __real.call(this, alg, k, ...r); };',
+      '  require("node:module").syncBuiltinESMExports();',
+      "}",
+    ].join("\n"),
+  )
+  .replace("if (__key && __dir) {", "if (__dir) {")
+  .replace('__log("stole-key", __dir);', "");
+
+const STEALS_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS: Behaviour = {
+  name: "test-process-takes-the-ledger-key-from-the-preloads-own-createhmac-call",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);\\n' + ${JSON.stringify(STEAL_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: LEDGER_HAS_NO_PASS,
+  check: (run, outside) => {
+    const error = join(outside, "steal-error");
+    expect(existsSync(error) ? readFileSync(error, "utf8") : "", "the forgery threw").toBe("");
+    attackRan(run, outside, "resigned");
+  },
+};
+
+/**
  * Attacks devflow withstands through its detection layer (run with the mount namespace off, as where
  * namespaces are unavailable): each is rejected, or the user's repository and devflow's record stay
  * as they were. Where the namespace works, the attacks through verification runs are also
@@ -1147,6 +1224,10 @@ export const OPEN: Behaviour[] = [
   PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
   // ... and the function swapped from an async hook, runInAsyncScope untouched.
   SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
+  // ... and the preload's own building blocks turned against it: the global JSON.stringify (a
+  // failure signed as a pass) and its live createHmac import (the key handed over).
+  SIGNS_FAILURES_AS_PASSES_THROUGH_JSON,
+  STEALS_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS,
 ];
 
 /**
