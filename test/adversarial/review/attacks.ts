@@ -852,6 +852,52 @@ const STEALS_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS: Behaviour = {
 };
 
 /**
+ * Third hostile review (ADR 0048's ledger): writing into DEVFLOW_LEDGER_DIR without the key. The
+ * ledger directory is in the run's writable report directory, next to the report file the runner's
+ * command line names (`/proc/<pid>/cmdline`). The broken file's test process copies every sibling's sealed ledger file
+ * (the twin "imports valid contacts" of the fixture passed in one of them) under a new name, so each
+ * signed pass counts twice, and forges the runner channel. Defended: a ledger file that repeats
+ * another's nonce is named as forged.
+ */
+const COPY_A_SIBLINGS_LEDGER_FILE = `import { appendFileSync as __clog, copyFileSync as __copy, readdirSync as __ls, readFileSync as __rd } from "node:fs";
+if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-canary"))) {
+  // The runner's command line names the report file; the ledger directory is next to it.
+  let __report = "";
+  for (const __p of __ls("/proc").filter((p) => /^[0-9]+$/.test(p)))
+    try { __report ||= __rd("/proc/" + __p + "/cmdline", "latin1").split("\\0").filter((a) => a.startsWith("--test-reporter-destination=") && !a.endsWith("=stdout"))[0] || ""; } catch {}
+  const __dir = __report.slice("--test-reporter-destination=".length).replace(/[/][^/]*$/, "/ledger");
+  // On this process's first report to the runner: every sibling that ran before it has sealed its file.
+  const __out = process.stdout.write;
+  let __done = false;
+  process.stdout.write = function (...args) {
+    if (!__done) {
+      __done = true;
+      try {
+        for (const __f of __ls(__dir)) if (!__f.startsWith(process.pid + "-")) { __copy(__dir + "/" + __f, __dir + "/" + __f.replace(/\\.ndjson$/, "-copy.ndjson")); __clog("__OUTSIDE__/copied", __f + "\\n"); }
+      } catch (e) { __clog("__OUTSIDE__/copy-error", String(e) + "\\n"); }
+    }
+    return __out.apply(this, args);
+  };
+}
+`;
+
+const COPIES_A_SIBLINGS_LEDGER_FILE: Behaviour = {
+  name: "test-process-copies-a-siblings-ledger-file-to-count-its-passes-twice",
+  issueClass: 5,
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("src/csv-import.js", ${JSON.stringify(REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL + COPY_A_SIBLINGS_LEDGER_FILE)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason: /repeats another process's records: forged/,
+  check: (run, outside) => {
+    attackRan(run, outside, "rewrote");
+    expect(existsSync(join(outside, "copied")), "a sibling's ledger file was copied").toBe(true);
+  },
+};
+
+/**
  * Attacks devflow withstands through its detection layer (run with the mount namespace off, as where
  * namespaces are unavailable): each is rejected, or the user's repository and devflow's record stay
  * as they were. Where the namespace works, the attacks through verification runs are also
@@ -1125,6 +1171,8 @@ export const DEFENDED: Behaviour[] = [
   WRITES_THROUGH_A_HARD_LINK,
   // Third review: a pass signed for a fake Test object; the real test's signed failure still counts.
   FORGES_A_PASS_WITH_A_FAKE_TEST,
+  // Third review: a sibling's sealed ledger file copied in under another name.
+  COPIES_A_SIBLINGS_LEDGER_FILE,
   // Second review, open without the namespace until ADR 0048: the checkout's directories are
   // watched during the run, and the swapped src/ is named.
   {
@@ -1162,6 +1210,18 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
         existsSync(error) ? readFileSync(error, "utf8") : "",
         "the rename was tried and refused",
       ).toMatch(/EXDEV/);
+    },
+  },
+  // Third review: open without the namespace (OPEN_WITHOUT_NAMESPACE); in it the checkout is a
+  // mount point, so renaming it away fails (EBUSY) and the broken test runs against the break.
+  {
+    ...SWAPS_THE_WHOLE_CHECKOUT,
+    check: (_run, outside) => {
+      const error = join(outside, "swap-error");
+      expect(
+        existsSync(error) ? readFileSync(error, "utf8") : "",
+        "the rename was tried and refused",
+      ).toMatch(/EBUSY|EROFS|EACCES|EPERM|EXDEV/);
     },
   },
   {
