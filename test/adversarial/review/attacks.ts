@@ -1292,9 +1292,9 @@ export const OPEN: Behaviour[] = [
 
 /**
  * Attacks open only where the mount namespace is unavailable (the detection fallback); pinned by
- * a file of their own that sets DEVFLOW_NO_MOUNT_NAMESPACE=1 (open-without-namespace.test.ts, removed
- * by ADR 0048 when this list emptied: restore it from git with the next entry), listed in ADR
- * 0021's open list like OPEN.
+ * a file of their own that sets DEVFLOW_NO_MOUNT_NAMESPACE=1 (open-without-namespace.test.ts;
+ * removed by ADR 0048 when this list emptied, restored by the third review: remove it again if the
+ * list empties, an empty describe is an error in vitest), listed in ADR 0021's open list like OPEN.
  */
 export const OPEN_WITHOUT_NAMESPACE: Behaviour[] = [
   // Third review: the directory watch ignores the checkout's own rename.
