@@ -8,7 +8,7 @@
  * with devflow's defaults here (mount namespace on). ADR 0040 closed the session-11 review's list;
  * the entries now are the second review's. "the open list" keeps attacks.ts (OPEN and
  * OPEN_WITHOUT_NAMESPACE, the latter pinned by open-without-namespace.test.ts while it has entries;
- * both are empty since ADR 0048) and ADR 0021 in step.
+ * emptied by ADR 0048, refilled by the third review of the assertion ledger) and ADR 0021 in step.
  *
  *     npx vitest run test/adversarial/review/open.test.ts
  */
