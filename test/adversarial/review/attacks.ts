@@ -845,9 +845,13 @@ const STEALS_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS: Behaviour = {
   verifier: "regression",
   reason: LEDGER_HAS_NO_PASS,
   check: (run, outside) => {
-    const error = join(outside, "steal-error");
-    expect(existsSync(error) ? readFileSync(error, "utf8") : "", "the forgery threw").toBe("");
     attackRan(run, outside, "resigned");
+    // Defended: the preload took createHmac at load, so the replaced one never saw the key and
+    // the re-signing at exit failed on the missing key (the attack ran, it got nothing).
+    const error = join(outside, "steal-error");
+    expect(existsSync(error) ? readFileSync(error, "utf8") : "", "the forgery got no key").toMatch(
+      /Received null/,
+    );
   },
 };
 
@@ -1186,6 +1190,11 @@ export const DEFENDED: Behaviour[] = [
 
 /** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
 export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
+  // Third review, open until the ledger took its built-ins at preload (ADR 0048): the global
+  // JSON.stringify (a failure signed as a pass) and the preload's live createHmac import (the key
+  // handed over) turned against it.
+  SIGNS_FAILURES_AS_PASSES_THROUGH_JSON,
+  STEALS_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS,
   // ADR 0040 in the namespace: the checkout is an overlay; the repair is a copy-up in its upper layer.
   REPAIRS_THE_SOURCE_BEFORE_REGRESSION,
   REPAIRS_THE_SOURCE_AND_PUTS_THE_BREAK_BACK,
@@ -1284,10 +1293,6 @@ export const OPEN: Behaviour[] = [
   PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
   // ... and the function swapped from an async hook, runInAsyncScope untouched.
   SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
-  // ... and the preload's own building blocks turned against it: the global JSON.stringify (a
-  // failure signed as a pass) and its live createHmac import (the key handed over).
-  SIGNS_FAILURES_AS_PASSES_THROUGH_JSON,
-  STEALS_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS,
 ];
 
 /**
