@@ -3,6 +3,7 @@ export {
   isAncestor,
   type TaskBranchState,
   taskBranchFindings,
+  taskBranchHead,
   taskBranchState,
   userTaskBranchFindings,
 } from "./branch-guard.js";
