@@ -1,6 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { taskBranchFindings } from "./branch-guard.js";
+import { taskBranchFindings, taskBranchHead, taskBranchState } from "./branch-guard.js";
 import { commitOnTaskBranch, headCommit } from "./commits.js";
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
@@ -133,5 +137,85 @@ describe("taskBranchFindings", () => {
     git(ws.worktree, "checkout", "-qb", "devflow/other");
     const switched = await taskBranchFindings(ws.worktree, TASK, { head: rewritten, since: ws.baseCommit });
     expect(switched).toContainEqual(expect.stringMatching(/HEAD .* points at refs\/heads\/devflow\/other/));
+  });
+});
+
+/**
+ * issue 11 (per-attempt cost): the gate asked `git merge-base --is-ancestor X X` on every attempt in
+ * which the coder made no commit, and the code node started two git processes to read only the task
+ * ref's commit. Fix: a commit is its own ancestor, so that question is answered without git when the
+ * ref resolved to exactly that commit; the code node reads the ref alone (`taskBranchHead`). These
+ * pin the same findings as before on the inputs that could tell the difference, and the process count.
+ */
+describe("taskBranchFindings without a process per obvious answer", () => {
+  /** Runs `body` with a `git` on PATH that logs its subcommand and runs the real git. */
+  async function countingGit<T>(body: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
+    const bin = mkdtempSync(join(tmpdir(), "devflow-counting-git-"));
+    dirs.push(bin);
+    const log = join(bin, "calls.log");
+    const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\nfor a in "$@"; do case "$a" in -c) skip=1;; *) if [ -z "$skip" ]; then case "$a" in -*) ;; *) echo "$a" >> ${JSON.stringify(log)}; break;; esac; fi; skip=;; esac; done\nexec ${JSON.stringify(real)} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ""}`;
+    try {
+      const result = await body();
+      const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [];
+      return { result, calls };
+    } finally {
+      process.env.PATH = path;
+    }
+  }
+
+  it("answers an intact branch without new commits with two git processes and no finding", async () => {
+    const ws = await taskWorktree();
+    const { result, calls } = await countingGit(() =>
+      taskBranchFindings(ws.worktree, TASK, { head: ws.baseCommit, since: ws.baseCommit }),
+    );
+    expect(result).toEqual([]);
+    expect(calls.sort()).toEqual(["rev-parse", "symbolic-ref"]);
+  });
+
+  it("still asks git, and reports as before, whenever the shortcut's premise does not hold", async () => {
+    const ws = await taskWorktree();
+    // The ref is gone: since === head, but nothing vouches that head is a commit here.
+    git(ws.worktree, "update-ref", "-d", REF);
+    const gone = await countingGit(() =>
+      taskBranchFindings(ws.worktree, TASK, { head: ws.baseCommit, since: ws.baseCommit }),
+    );
+    expect(gone.result).toEqual([`${REF} is gone`]);
+    expect(gone.calls).toContain("merge-base");
+    // A recorded head that is no commit at all: moved, and not a descendant (git says so).
+    git(ws.worktree, "update-ref", REF, ws.baseCommit);
+    const bogus = "0".repeat(40);
+    const notACommit = await countingGit(() =>
+      taskBranchFindings(ws.worktree, TASK, { head: bogus, since: bogus }),
+    );
+    expect(notACommit.result).toEqual([
+      expect.stringMatching(/moved to/),
+      expect.stringMatching(/was rewritten/),
+    ]);
+    // The ref is itself a symbolic ref to another branch at the same commit: reported as a switched
+    // HEAD (git resolves HEAD through the chain), exactly as before the shortcut; merge-base unneeded.
+    git(ws.worktree, "update-ref", "refs/heads/devflow/alias", ws.baseCommit);
+    git(ws.worktree, "symbolic-ref", REF, "refs/heads/devflow/alias");
+    const { result: viaAlias } = await countingGit(() =>
+      taskBranchFindings(ws.worktree, TASK, { head: ws.baseCommit, since: ws.baseCommit }),
+    );
+    expect(viaAlias).toEqual([`HEAD of the task checkout points at refs/heads/devflow/alias, not ${REF}`]);
+    expect(await taskBranchHead(ws.worktree, TASK)).toBe(ws.baseCommit);
+  });
+
+  it("taskBranchHead is taskBranchState's sha in one git process", async () => {
+    const ws = await taskWorktree();
+    const { result, calls } = await countingGit(() => taskBranchHead(ws.worktree, TASK));
+    expect(result).toBe((await taskBranchState(ws.worktree, TASK)).sha);
+    expect(calls).toEqual(["rev-parse"]);
+    git(ws.worktree, "update-ref", "-d", REF);
+    expect(await taskBranchHead(ws.worktree, TASK)).toBeNull();
+    expect((await taskBranchState(ws.worktree, TASK)).sha).toBeNull();
   });
 });

@@ -11,12 +11,21 @@ export interface TaskBranchState {
 }
 
 export async function taskBranchState(worktree: string, taskId: string): Promise<TaskBranchState> {
-  const ref = `refs/heads/${taskBranch(taskId)}`;
   const headRef = (await runGit(worktree, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "")).trim();
+  return { headRef: headRef === "" ? null : headRef, sha: await taskBranchHead(worktree, taskId) };
+}
+
+/**
+ * The commit of `refs/heads/devflow/<task_id>` (null when the ref is gone): `taskBranchState().sha`
+ * in one git process instead of two, for callers that do not need where HEAD points (the code
+ * node records the coder's head; the gate checks HEAD itself). Issue 11: one process less per attempt.
+ */
+export async function taskBranchHead(worktree: string, taskId: string): Promise<string | null> {
+  const ref = `refs/heads/${taskBranch(taskId)}`;
   const sha = (
     await runGit(worktree, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).catch(() => "")
   ).trim();
-  return { headRef: headRef === "" ? null : headRef, sha: sha === "" ? null : sha };
+  return sha === "" ? null : sha;
 }
 
 /** True when `ancestor` is `descendant` or one of its ancestors. */
@@ -49,7 +58,11 @@ export async function taskBranchFindings(
       `${ref} moved to ${now.sha.slice(0, 12)} after devflow recorded ${expected.head.slice(0, 12)}`,
     );
   }
-  if (!(await isAncestor(worktree, expected.since, expected.head))) {
+  // A commit is its own ancestor: when devflow accepted no new commit (`since` is `head`) and the
+  // ref resolved to exactly that commit, `merge-base --is-ancestor` can only succeed (issue 11: one
+  // git process less per attempt). Otherwise git is asked, as before.
+  const unchanged = expected.since === expected.head && now.sha === expected.head;
+  if (!unchanged && !(await isAncestor(worktree, expected.since, expected.head))) {
     findings.push(
       `${ref} was rewritten: ${expected.head.slice(0, 12)} does not descend from ${expected.since.slice(0, 12)}, the commit devflow accepted before the coder ran`,
     );

@@ -3,6 +3,7 @@ export {
   isAncestor,
   type TaskBranchState,
   taskBranchFindings,
+  taskBranchHead,
   taskBranchState,
   userTaskBranchFindings,
 } from "./branch-guard.js";
@@ -30,7 +31,15 @@ export {
   uncommittedPaths,
 } from "./repo-fingerprint.js";
 export { type RepoMapOptions, repoMap } from "./repo-map.js";
-export { changedFiles, diffTrees, ignoredOutsideSnapshot, snapshotTree, type TreeDiff } from "./snapshot.js";
+export {
+  type ChangedFilesAndLinks,
+  changedFiles,
+  changedFilesAndLinks,
+  diffTrees,
+  ignoredOutsideSnapshot,
+  snapshotTree,
+  type TreeDiff,
+} from "./snapshot.js";
 export { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 export {
   type CheckoutRemoval,

@@ -1,8 +1,8 @@
-import { rmSync } from "node:fs";
+import { rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkoutState, git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { changedFiles, diffTrees, snapshotTree } from "./snapshot.js";
+import { changedFiles, changedFilesAndLinks, diffTrees, snapshotTree } from "./snapshot.js";
 import { snapshotStoreOf } from "./snapshot-store.js";
 import { createTaskWorktree } from "./task-worktree.js";
 
@@ -179,5 +179,69 @@ describe("diffTrees", () => {
   it("refuses an option-looking tree argument", async () => {
     const worktree = await taskWorktree();
     await expect(diffTrees(worktree, "--output=/tmp/x", "HEAD")).rejects.toThrow("invalid tree");
+  });
+
+  /*
+   * issue 11 (per-attempt cost): the verify node listed the changed names (`diff --name-only`) and
+   * then ran `ls-tree` on them to find the symlinks among them. Fix: one `diff --raw -z --no-renames`
+   * gives both (the new mode says "symlink"). Pins that the answer is the two commands' answer on the
+   * inputs that could tell them apart: a new link, a file turned into a link, a link turned into a
+   * file, a deleted link, a moved link, a retargeted link, and names with a newline, a colon first
+   * and a space. A parser that read the old mode, named a deleted link or took a path for a record
+   * fails here.
+   */
+  it("changedFilesAndLinks gives the names of diff --name-only and the links ls-tree finds among them", async () => {
+    const worktree = await taskWorktree();
+    symlinkSync("README.md", join(worktree, "link-becomes-file"));
+    symlinkSync("README.md", join(worktree, "link-gone"));
+    symlinkSync("README.md", join(worktree, "link-moves"));
+    symlinkSync("README.md", join(worktree, "link-retargeted"));
+    const base = await snapshotTree(worktree);
+    symlinkSync("../../outside", join(worktree, "new-link"));
+    rmSync(join(worktree, "src/old.ts"));
+    symlinkSync("/etc/hostname", join(worktree, "src/old.ts"));
+    unlinkSync(join(worktree, "link-becomes-file"));
+    writeFiles(worktree, { "link-becomes-file": "now a file\n", ":colon first": "c\n" });
+    unlinkSync(join(worktree, "link-gone"));
+    unlinkSync(join(worktree, "link-moves"));
+    symlinkSync("README.md", join(worktree, "moved link"));
+    unlinkSync(join(worktree, "link-retargeted"));
+    symlinkSync("src/a.ts", join(worktree, "link-retargeted"));
+    symlinkSync("..", join(worktree, "a\nnewline link"));
+    const after = await snapshotTree(worktree);
+
+    const nameOnly = git(worktree, "diff", "--name-only", "--no-renames", "-z", base, after, "--")
+      .split("\0")
+      .filter((name) => name !== "")
+      .sort();
+    const listed = git(
+      worktree,
+      "ls-tree",
+      "-r",
+      "-z",
+      "--full-tree",
+      after,
+      "--",
+      ...nameOnly.map((p) => `:(top,literal)${p}`),
+    )
+      .split("\0")
+      .filter((entry) => entry.startsWith("120000 "))
+      .map((entry) => entry.slice(entry.indexOf("\t") + 1))
+      .sort();
+
+    const answer = await changedFilesAndLinks(worktree, base, after);
+    expect(answer.files).toEqual(nameOnly);
+    expect(answer.links).toEqual(listed);
+    expect(answer.links).toEqual([
+      "a\nnewline link",
+      "link-retargeted",
+      "moved link",
+      "new-link",
+      "src/old.ts",
+    ]);
+    expect(answer.files).toEqual(
+      expect.arrayContaining(["link-becomes-file", "link-gone", "link-moves", ":colon first"]),
+    );
+    expect(await changedFiles(worktree, base, after)).toEqual(nameOnly);
   });
 });

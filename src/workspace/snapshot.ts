@@ -165,16 +165,53 @@ export function splitRawAndPatch(out: string): TreeDiff {
  * the patch: one git process, for callers that only judge names (scope against base, symlinks).
  */
 export async function changedFiles(worktree: string, fromTree: string, toTree: string): Promise<string[]> {
+  return (await changedFilesAndLinks(worktree, fromTree, toTree)).files;
+}
+
+/** What differs between two trees, by name, and which of those names are symlinks in the second. */
+export interface ChangedFilesAndLinks {
+  /** As `changedFiles`: sorted, a rename at both paths. */
+  files: string[];
+  /** The changed paths that are a symlink (mode 120000) in `toTree`, sorted. */
+  links: string[];
+}
+
+/**
+ * `changedFiles` plus the changed paths that are symlinks in `toTree`, from one `git diff --raw -z
+ * --no-renames` (issue 11: the verify node listed the names, then ran `ls-tree` on them to find the
+ * links; the raw record's new mode already says it). A deleted path has new mode 000000, so only
+ * links present in `toTree` are named, as `ls-tree` of that tree would.
+ */
+export async function changedFilesAndLinks(
+  worktree: string,
+  fromTree: string,
+  toTree: string,
+): Promise<ChangedFilesAndLinks> {
   for (const rev of [fromTree, toTree]) assertRevision(rev);
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: storeEnv(store, worktree) } : {};
   // --no-renames: a moved file counts as a change at both paths (both matter to scope checks).
-  const names = await runGit(
+  const out = await runGit(
     worktree,
-    ["diff", ...NEUTRAL_DIFF, "--name-only", "--no-renames", "-z", fromTree, toTree, "--"],
+    ["diff", ...NEUTRAL_DIFF, "--raw", "--no-renames", "-z", fromTree, toTree, "--"],
     options,
   );
-  return [...new Set(names.split("\0").filter((name) => name !== ""))].sort();
+  const files = new Set<string>();
+  const links = new Set<string>();
+  // Records are `:<old mode> <new mode> <old id> <new id> <status>\0<path>\0` (one path: no renames).
+  const fields = out.split("\0");
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const record = fields[i] ?? "";
+    const path = fields[i + 1] ?? "";
+    if (!record.startsWith(":") || path === "")
+      throw new DevflowError(
+        "GIT_FAILED",
+        `git diff --raw -z printed an unexpected record ${JSON.stringify(record)}`,
+      );
+    files.add(path);
+    if (record.split(" ")[1] === "120000") links.add(path);
+  }
+  return { files: [...files].sort(), links: [...links].sort() };
 }
 
 function assertRevision(rev: string): void {

@@ -13,7 +13,7 @@ import { deflateSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, restoreEnv, tempDir, writeFiles } from "../../test/support/test-repo.js";
 import { commitOnTaskBranch } from "./commits.js";
-import { ignoredOutsideSnapshot, snapshotTree } from "./snapshot.js";
+import { changedFilesAndLinks, ignoredOutsideSnapshot, snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
 import { openVerifyCheckout, resetVerifyCheckout, symlinksLeavingRepo } from "./verify-checkout.js";
 
@@ -247,5 +247,14 @@ describe("the verification checkout (ADR 0024)", () => {
         "loop-a",
       ]),
     ).toEqual([`clean.txt -> ${chain}`, "loop-a -> loop-b"]);
+    // issue 11: the verify node passes the links it read from the diff against base instead of
+    // listing them again; the answer is the same, and no link among the changes means none leaves.
+    const sinceBase = await changedFilesAndLinks(ws.worktree, ws.baseCommit, tree);
+    const listedAgain = await symlinksLeavingRepo(ws.worktree, tree, sinceBase.files);
+    expect(listedAgain).toEqual([`clean.txt -> ${chain}`, "loop-a -> loop-b", "loop-b -> loop-a"]);
+    expect(await symlinksLeavingRepo(ws.worktree, tree, sinceBase.files, sinceBase.links)).toEqual(
+      listedAgain,
+    );
+    expect(await symlinksLeavingRepo(ws.worktree, tree, ["x/.keep"], [])).toEqual([]);
   });
 });

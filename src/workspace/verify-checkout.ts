@@ -280,11 +280,20 @@ export async function symlinksLeavingRepo(
   worktree: string,
   tree: string,
   paths: readonly string[],
+  /**
+   * Which of `paths` are symlinks in `tree`, when the caller already knows (`changedFilesAndLinks`
+   * read it from the same diff): the first `ls-tree` is then skipped (issue 11).
+   */
+  linksAmongPaths?: readonly string[],
 ): Promise<string[]> {
   if (paths.length === 0) return [];
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: { GIT_DIR: store.gitDir } } : {};
   const wanted = new Set(paths);
+  if (linksAmongPaths !== undefined) {
+    if (!linksAmongPaths.some((path) => wanted.has(path))) return [];
+    return resolveLinksLeaving(worktree, tree, wanted, options);
+  }
   // Only the changed paths are listed first (the whole tree is 20,000 lines on a big repository);
   // a very long list falls back to the whole tree rather than an over-long command line.
   const changedArgs = ["ls-tree", "-r", "-z", "--full-tree", tree];
@@ -293,6 +302,15 @@ export async function symlinksLeavingRepo(
     .split("\0")
     .some((entry) => entry.startsWith("120000 ") && wanted.has(entry.slice(entry.indexOf("\t") + 1)));
   if (!changedLinks) return [];
+  return resolveLinksLeaving(worktree, tree, wanted, options);
+}
+
+async function resolveLinksLeaving(
+  worktree: string,
+  tree: string,
+  wanted: ReadonlySet<string>,
+  options: { env?: Record<string, string> },
+): Promise<string[]> {
   // A changed link is resolved through the whole tree: a component of its path may itself be a
   // link (review row 8: a chain of inside-looking links that leaves the repository).
   const listing = await runGit(worktree, ["ls-tree", "-r", "-t", "-z", "--full-tree", tree], options);

@@ -14,7 +14,7 @@ import {
   diffTrees,
   headCommit,
   snapshotTree,
-  taskBranchState,
+  taskBranchHead,
 } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { terminate, transition } from "../lane/run-record.js";
@@ -100,7 +100,7 @@ export const code: NodeBody = async (state, deps) => {
   killPoint("code.coder-ran");
   // Where the task branch stands after the run: the gate checks it is still there, on top of what
   // devflow accepted before, and commit moves it from exactly there (ADR 0018).
-  const coderHead = (await taskBranchState(state.worktree, state.taskId)).sha ?? NO_COMMIT;
+  const coderHead = (await taskBranchHead(state.worktree, state.taskId)) ?? NO_COMMIT;
   if (result.usage) {
     deps.gateway.recordExternalUsage("coder", result.usage, result.usage.cost_usd, attemptId);
   }

@@ -17,7 +17,7 @@ import {
   runSeamVerifier,
 } from "../../../verify/index.js";
 import {
-  changedFiles,
+  changedFilesAndLinks,
   diffTrees,
   ignoredOutsideSnapshot,
   snapshotTree,
@@ -54,13 +54,14 @@ export const verify: NodeBody = async (state, deps) => {
   await deps.store.writeText(`attempts/${attemptId}/cumulative.diff.patch`, cumulative.patch, {
     sameAs: `attempts/${attemptId}/diff.patch`,
   });
-  const changedSinceBase = await changedFiles(state.worktree, state.baseCommit, current);
+  const sinceBase = await changedFilesAndLinks(state.worktree, state.baseCommit, current);
+  const changedSinceBase = sinceBase.files;
   // What the coder's checkout had that the snapshot cannot vouch for fails the attempt by name.
   const snapshotFindings = [
     ...(await ignoredOutsideSnapshot(state.worktree))
       .filter((path) => !isDependencyLink(state.repoRoot, state.worktree, path))
       .map((path) => `ignored, not in the snapshot: ${path}`),
-    ...(await symlinksLeavingRepo(state.worktree, current, changedSinceBase)).map(
+    ...(await symlinksLeavingRepo(state.worktree, current, changedSinceBase, sinceBase.links)).map(
       (link) => `symlink leaving the repository: ${link}`,
     ),
     // `.devflow/` is devflow's home in the user's checkout (state, artifacts, checkouts): a change
