@@ -1,0 +1,161 @@
+import { z } from "zod";
+import { Revision, Timestamp } from "./common.js";
+
+/**
+ * The daemon's ticket contract (issue 12, ADR 0051): the YAML frontmatter of a Markdown ticket a
+ * user drops into the queue. Closed objects everywhere: an unknown key is a plan-lint error, never a
+ * setting silently ignored. `not_before` stays a string here; plan-lint parses it (an unparseable
+ * stamp is an error, not "eligible"), so the rule lives in one place and reports its own reason.
+ * Printed by `devflow schema`, exported as schemas/ticket.schema.json. Changing it is a breaking
+ * change for whoever writes tickets.
+ */
+
+export const TICKET_PRIORITIES = ["high", "normal", "low"] as const;
+export const TicketPriority = z.enum(TICKET_PRIORITIES);
+export type TicketPriority = z.infer<typeof TicketPriority>;
+
+/** A label name: one line, no spaces at either end. */
+const Label = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^\S(?:[^\n\r]*\S)?$/, "one line, no leading or trailing spaces");
+
+export const TicketFrontmatter = z.strictObject({
+  repo: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "local path (relative to the ticket file) or git URL; selects the change flow (the iterate lane) unless audit/investigate is set",
+    ),
+  audit: z
+    .strictObject({
+      focus: z.string().min(1).optional().describe("what the read-only audit looks at"),
+    })
+    .optional()
+    .describe("a read-only audit of repo; its findings are parked for review"),
+  investigate: z
+    .strictObject({
+      question: z.string().min(1).describe("the one question to investigate, read-only"),
+    })
+    .optional()
+    .describe("a read-only investigation of one question about repo"),
+  priority: TicketPriority.optional().describe("claim order: high before normal before low (default normal)"),
+  not_before: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("UTC instant (ISO 8601 with Z or +00:00) before which the ticket is not claimed"),
+  labels: z.array(Label).max(50).optional().describe("each must be a known label of the data root's config"),
+  coder: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("the coder the change flow uses (default: devflow's)"),
+  model: z.string().min(1).max(200).optional().describe("the model id (default: devflow's)"),
+  max_iterations: z.number().int().min(1).max(50).optional().describe("attempts of the iterate lane"),
+  budget_usd: z.number().positive().max(10_000).optional().describe("this ticket's spend cap in USD"),
+});
+export type TicketFrontmatter = z.infer<typeof TicketFrontmatter>;
+
+/** Where a ticket is: its queue folder (cancelled tickets sit in failed/ with `status: cancelled`). */
+export const TICKET_STATES = ["inbox", "processing", "done", "failed"] as const;
+export const TicketState = z.enum(TICKET_STATES);
+export type TicketState = z.infer<typeof TicketState>;
+
+export const TICKET_STATUSES = [
+  "queued",
+  "running",
+  "completed",
+  "failed",
+  "lint_failed",
+  "cancelled",
+] as const;
+export const TicketStatus = z.enum(TICKET_STATUSES);
+export type TicketStatus = z.infer<typeof TicketStatus>;
+
+/** One plan-lint error: a stable rule name and the one-line reason shown to the user. */
+export const LintFinding = z.strictObject({
+  rule: z.enum([
+    "ticket_too_large",
+    "frontmatter_missing",
+    "frontmatter_unparseable",
+    "unknown_key",
+    "invalid_field",
+    "not_before_unparseable",
+    "unknown_label",
+    "repo_not_git",
+    "verification_fence_not_bash",
+    "cd_in_verification",
+  ]),
+  message: z.string().min(1),
+});
+export type LintFinding = z.infer<typeof LintFinding>;
+
+/** The flavour a ticket selects (issue 12): change flow, audit, investigation or Q&A. */
+export const TicketKind = z.enum(["change", "audit", "investigate", "question"]);
+export type TicketKind = z.infer<typeof TicketKind>;
+
+/**
+ * The daemon's revisioned record of one ticket, `data/tickets/<id>/ticket_record.json` (written by
+ * the ArtifactStore: atomic, every earlier revision kept in history/). The ticket file itself is never
+ * edited; everything the daemon learns about it lands here.
+ */
+export const TicketRecord = z.strictObject({
+  revision: Revision,
+  id: z.string().min(1),
+  state: TicketState,
+  status: TicketStatus,
+  kind: TicketKind.nullable().describe("null when the ticket did not parse"),
+  submitted_at: Timestamp,
+  updated_at: Timestamp,
+  source: z.string().describe("the path the ticket was submitted from"),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().min(0),
+  priority: TicketPriority,
+  not_before: Timestamp.nullable().describe("normalised UTC instant, null when none"),
+  repo: z.string().nullable().describe("as written in the ticket"),
+  repo_key: z
+    .string()
+    .nullable()
+    .describe("canonical real path (or the URL): tickets of one key never run at once"),
+  retry_count: z.number().int().min(0),
+  recoveries: z.number().int().min(0).describe("times a dead or stale lease was returned to the inbox"),
+  lint: z.array(LintFinding).describe("plan-lint errors; non-empty means the ticket went to failed/"),
+  reason: z.string().nullable().describe("why the ticket is where it is, in one line"),
+});
+export type TicketRecord = z.infer<typeof TicketRecord>;
+
+/** A claim's lease, `queue/processing/<id>@<token>.lease.json`: who holds the ticket and since when. */
+export const TicketLease = z.strictObject({
+  ticket_id: z.string().min(1),
+  token: z.string().regex(/^[0-9a-f]{16}$/),
+  owner_pid: z.number().int().min(1),
+  host: z.string().min(1),
+  started_at: Timestamp,
+  heartbeat_at: Timestamp,
+});
+export type TicketLease = z.infer<typeof TicketLease>;
+
+/** The daemon's config in the data root (`<root>/config.json`); only this slice's keys so far. */
+export const DaemonConfig = z.strictObject({
+  $schema: z.string().optional(),
+  labels: z.array(Label).default([]).describe("known labels; a ticket label not listed is a plan-lint error"),
+  max_ticket_bytes: z
+    .number()
+    .int()
+    .min(256)
+    .max(16 * 1024 * 1024)
+    .default(65_536)
+    .describe("largest ticket file accepted"),
+  lease_stale_seconds: z
+    .number()
+    .int()
+    .min(5)
+    .default(300)
+    .describe("a lease whose heartbeat is older than this is recovered"),
+});
+export type DaemonConfig = z.infer<typeof DaemonConfig>;
+export type { Revision };

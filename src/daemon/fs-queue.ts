@@ -1,0 +1,68 @@
+import type { DaemonConfig, TicketRecord } from "../artifacts/schemas/ticket.js";
+import { ensureDataRoot } from "../home/index.js";
+import { cancelTicket, claimTicket, finishClaim, heartbeat } from "./fs-claim.js";
+import { entryOf, locate, locateAll } from "./fs-locate.js";
+import { recoverClaims } from "./fs-recover.js";
+import { retryTicket, submitTicket } from "./fs-submit.js";
+import type {
+  Claim,
+  ClaimOptions,
+  FinishOutcome,
+  QueueEntry,
+  Recovered,
+  SubmitResult,
+  TicketQueue,
+} from "./ticket-queue.js";
+
+/**
+ * The file-system TicketQueue: four folders under the data root, every state change one atomic
+ * link(2) or rename(2) whose single winner then writes the ticket's record (ADR 0051). Reading
+ * methods (list, get) never create anything; the others create the data root first.
+ */
+export class FsTicketQueue implements TicketQueue {
+  constructor(
+    readonly root: string,
+    readonly config: DaemonConfig,
+  ) {}
+
+  private get writable(): string {
+    return ensureDataRoot(this.root);
+  }
+
+  submit(source: string, bytes: Uint8Array): Promise<SubmitResult> {
+    return submitTicket(this.writable, this.config, source, bytes);
+  }
+
+  claim(options?: ClaimOptions): Promise<Claim | null> {
+    return claimTicket(this.writable, options);
+  }
+
+  heartbeat(claim: Claim, now?: Date): Promise<void> {
+    return heartbeat(this.root, claim, now);
+  }
+
+  finish(claim: Claim, outcome: FinishOutcome): Promise<TicketRecord> {
+    return finishClaim(this.root, claim, outcome);
+  }
+
+  cancel(id: string): Promise<TicketRecord> {
+    return cancelTicket(this.writable, id);
+  }
+
+  retry(id: string): Promise<TicketRecord> {
+    return retryTicket(this.writable, this.config, id);
+  }
+
+  async list(): Promise<QueueEntry[]> {
+    return Promise.all((await locateAll(this.root)).map((located) => entryOf(this.root, located)));
+  }
+
+  async get(id: string): Promise<QueueEntry | null> {
+    const located = await locate(this.root, id);
+    return located ? entryOf(this.root, located) : null;
+  }
+
+  recover(now = new Date()): Promise<Recovered[]> {
+    return recoverClaims(this.writable, now, this.config.lease_stale_seconds * 1000);
+  }
+}
