@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { type DaemonConfig, DaemonConfig as DaemonConfigSchema } from "../artifacts/schemas/ticket.js";
 import { DevflowError } from "../errors/index.js";
-import { daemonConfigPath } from "../home/index.js";
+import { daemonConfigPath } from "../home/daemon-paths.js";
 
 /**
  * The daemon's config, `<data root>/config.json` (DaemonConfig). Absent means the defaults: no

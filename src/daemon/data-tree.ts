@@ -1,6 +1,13 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { cacheDir, daemonConfigPath, dataDir, logsDir, QUEUE_STATES, queueDir } from "../home/index.js";
+import {
+  cacheDir,
+  daemonConfigPath,
+  dataDir,
+  logsDir,
+  QUEUE_STATES,
+  queueDir,
+} from "../home/daemon-paths.js";
 
 /**
  * `devflow data`: the data root's tree with counts and sizes, read-only (nothing is created, not

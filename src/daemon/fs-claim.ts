@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readdir, rename, stat } from "node:fs/promises";
 import type { TicketPriority, TicketRecord } from "../artifacts/schemas/ticket.js";
 import { DevflowError } from "../errors/index.js";
-import { claimedTicketPath, isTaskId, queueDir, queuedTicketPath } from "../home/index.js";
+import { claimedTicketPath, isTaskId, queueDir, queuedTicketPath } from "../home/daemon-paths.js";
 import { newLease, removeLease, writeLease } from "./lease.js";
 import { releaseRepoClaim, takeRepoClaim } from "./repo-claim.js";
 import type { Claim, ClaimOptions, FinishOutcome } from "./ticket-queue.js";

@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import type { TicketState } from "../artifacts/schemas/ticket.js";
-import { isTaskId, parseClaimedName, QUEUE_STATES, queueDir } from "../home/index.js";
+import { isTaskId, parseClaimedName, QUEUE_STATES, queueDir } from "../home/daemon-paths.js";
 import { readLease } from "./lease.js";
 import type { QueueEntry } from "./ticket-queue.js";
 import { readTicketRecord } from "./ticket-records.js";

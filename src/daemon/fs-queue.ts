@@ -1,5 +1,5 @@
 import type { DaemonConfig, TicketRecord } from "../artifacts/schemas/ticket.js";
-import { ensureDataRoot } from "../home/index.js";
+import { ensureDataRoot } from "../home/daemon-paths.js";
 import { cancelTicket, claimTicket, finishClaim, heartbeat } from "./fs-claim.js";
 import { entryOf, locate, locateAll } from "./fs-locate.js";
 import { recoverClaims } from "./fs-recover.js";

@@ -1,6 +1,6 @@
 import { readdir, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { leasePath, parseClaimedName, queueDir, queuedTicketPath } from "../home/index.js";
+import { leasePath, parseClaimedName, queueDir, queuedTicketPath } from "../home/daemon-paths.js";
 import { leaseExpiry, readLease, removeLease } from "./lease.js";
 import { releaseRepoClaim, sweepRepoClaims } from "./repo-claim.js";
 import type { Recovered } from "./ticket-queue.js";

@@ -3,7 +3,7 @@ import { readFile, rename } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { DaemonConfig, TicketRecord } from "../artifacts/schemas/ticket.js";
 import { DevflowError } from "../errors/index.js";
-import { queuedTicketPath, queueTmpDir } from "../home/index.js";
+import { queuedTicketPath, queueTmpDir } from "../home/daemon-paths.js";
 import { locate } from "./fs-locate.js";
 import { linkNew } from "./link-new.js";
 import { type LintedTicket, planLint } from "./plan-lint.js";

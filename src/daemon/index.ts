@@ -13,7 +13,7 @@ export type {
 } from "./ticket-queue.js";
 export { type FencedBlock, verificationBlocks } from "./verification-blocks.js";
 
-import { dataRoot } from "../home/index.js";
+import { dataRoot } from "../home/daemon-paths.js";
 import { readDaemonConfig } from "./daemon-config.js";
 import { FsTicketQueue } from "./fs-queue.js";
 

@@ -2,7 +2,7 @@ import { readFile, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import writeFileAtomic from "write-file-atomic";
 import { type TicketLease, TicketLease as TicketLeaseSchema } from "../artifacts/schemas/ticket.js";
-import { leasePath, processIsGone } from "../home/index.js";
+import { leasePath, processIsGone } from "../home/daemon-paths.js";
 
 /**
  * A claim's lease (issue 12, instead of junco's "everything in processing/ is orphaned"): who holds

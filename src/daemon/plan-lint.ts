@@ -1,6 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseDocument } from "yaml";
+import { z } from "zod";
 import {
   type LintFinding,
   type TicketFrontmatter,
@@ -54,7 +55,7 @@ export async function planLint(bytes: Uint8Array, ctx: LintContext): Promise<Lin
   if (bytes.byteLength > ctx.maxTicketBytes) {
     fail(
       "ticket_too_large",
-      `the ticket has ${bytes.byteLength} bytes, over the cap of ${ctx.maxTicketBytes} (max_ticket_bytes in the data root's config.json)`,
+      `the ticket is larger than the cap of ${ctx.maxTicketBytes} bytes (max_ticket_bytes in the data root's config.json)`,
     );
     return result;
   }
@@ -74,9 +75,11 @@ export async function planLint(bytes: Uint8Array, ctx: LintContext): Promise<Lin
     );
     return result;
   }
-  const raw = document.toJS() ?? {};
+  const raw: unknown = document.toJS() ?? {};
   const parsed = TicketFrontmatterSchema.safeParse(raw);
-  if (!parsed.success) {
+  let ticket: TicketFrontmatter;
+  if (parsed.success) ticket = parsed.data;
+  else {
     for (const issue of parsed.error.issues) {
       if (issue.code === "unrecognized_keys") {
         const where = issue.path.length > 0 ? `${issue.path.join(".")}.` : "";
@@ -89,9 +92,11 @@ export async function planLint(bytes: Uint8Array, ctx: LintContext): Promise<Lin
         fail("invalid_field", `${issue.path.join(".") || "frontmatter"}: ${issue.message}`);
       }
     }
-    return result;
+    // Only unknown top-level keys: the rest is still linted, so one submit names every error.
+    const loose = z.object(TicketFrontmatterSchema.shape).safeParse(raw);
+    if (!loose.success) return result;
+    ticket = loose.data;
   }
-  const ticket = parsed.data;
   result.frontmatter = ticket;
   if (ticket.audit && ticket.investigate)
     fail("invalid_field", "audit and investigate: a ticket selects one of them, not both");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { processIsGone, queueDir, queueTmpDir, repoClaimPath } from "../home/index.js";
+import { processIsGone, queueDir, queueTmpDir, repoClaimPath } from "../home/daemon-paths.js";
 import { linkNew } from "./link-new.js";
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
-import { isTaskId } from "../home/index.js";
+import { isTaskId } from "../home/daemon-paths.js";
 
 /**
  * A new ticket id: the submitted file's name as a slug plus 6 random hex digits

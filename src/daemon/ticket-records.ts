@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ArtifactStore } from "../artifacts/index.js";
 import type { TicketRecord } from "../artifacts/schemas/ticket.js";
-import { ticketRecordDir } from "../home/index.js";
+import { ticketRecordDir } from "../home/daemon-paths.js";
 
 /**
  * A ticket's revisioned record, `data/tickets/<id>/ticket_record.json`, through the artifact store
