@@ -10,6 +10,27 @@ import { readTicketRecord, updateTicketRecord } from "./ticket-records.js";
 
 const RANK: Record<TicketPriority, number> = { high: 0, normal: 1, low: 2 };
 
+/**
+ * Records of inbox tickets by id, with the ctime of the inbox file they were read for. A ticket's
+ * record does not change while it waits (only whoever moves it out writes it, and a ticket that
+ * comes back in gets a new ctime), so a claimer polling a long inbox stats instead of re-reading
+ * and re-validating every record on every claim.
+ */
+export type InboxRecordCache = Map<string, { ctimeMs: number; record: TicketRecord }>;
+
+async function inboxRecord(root: string, id: string, cache: InboxRecordCache): Promise<TicketRecord | null> {
+  const info = await stat(queuedTicketPath(root, "inbox", id)).catch(() => null);
+  if (!info) {
+    cache.delete(id);
+    return null;
+  }
+  const cached = cache.get(id);
+  if (cached && cached.ctimeMs === info.ctimeMs) return cached.record;
+  const record = await readTicketRecord(root, id).catch(() => null);
+  if (record?.state === "inbox") cache.set(id, { ctimeMs: info.ctimeMs, record });
+  return record;
+}
+
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === "ENOENT";
 
 /**
@@ -19,14 +40,18 @@ const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).
  * claimant's rename succeeds, the others get ENOENT and try the next ticket. A ticket without a
  * readable record (dropped in by hand) is left alone.
  */
-export async function claimTicket(root: string, options: ClaimOptions = {}): Promise<Claim | null> {
+export async function claimTicket(
+  root: string,
+  options: ClaimOptions = {},
+  cache: InboxRecordCache = new Map(),
+): Promise<Claim | null> {
   const now = options.now ?? new Date();
   const names = await readdir(queueDir(root, "inbox")).catch(() => [] as string[]);
   const candidates: TicketRecord[] = [];
   for (const name of names) {
     const id = name.endsWith(".md") ? name.slice(0, -3) : "";
     if (!isTaskId(id)) continue;
-    const record = await readTicketRecord(root, id).catch(() => null);
+    const record = await inboxRecord(root, id, cache);
     if (!record) continue;
     if (record.not_before && Date.parse(record.not_before) > now.getTime()) continue;
     if (record.repo_key && options.busyRepoKeys?.has(record.repo_key)) continue;

@@ -1,6 +1,6 @@
 import type { DaemonConfig, TicketRecord } from "../artifacts/schemas/ticket.js";
 import { ensureDataRoot } from "../home/daemon-paths.js";
-import { cancelTicket, claimTicket, finishClaim, heartbeat } from "./fs-claim.js";
+import { cancelTicket, claimTicket, finishClaim, heartbeat, type InboxRecordCache } from "./fs-claim.js";
 import { entryOf, locate, locateAll } from "./fs-locate.js";
 import { recoverClaims } from "./fs-recover.js";
 import { retryTicket, submitTicket } from "./fs-submit.js";
@@ -20,6 +20,8 @@ import type {
  * methods (list, get) never create anything; the others create the data root first.
  */
 export class FsTicketQueue implements TicketQueue {
+  private readonly inboxRecords: InboxRecordCache = new Map();
+
   constructor(
     readonly root: string,
     readonly config: DaemonConfig,
@@ -34,7 +36,7 @@ export class FsTicketQueue implements TicketQueue {
   }
 
   claim(options?: ClaimOptions): Promise<Claim | null> {
-    return claimTicket(this.writable, options);
+    return claimTicket(this.writable, options, this.inboxRecords);
   }
 
   heartbeat(claim: Claim, now?: Date): Promise<void> {
