@@ -155,7 +155,7 @@ export const STATUS_HELP = helpFooter({
 
 export const SCHEMA_HELP = helpFooter({
   examples: ["devflow schema", "devflow schema > ticket.schema.json"],
-  env: [],
+  env: [DEBUG_ENV],
   exits: ["completed", "usage"],
 });
 
