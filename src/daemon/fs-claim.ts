@@ -3,6 +3,7 @@ import { readdir, rename, stat } from "node:fs/promises";
 import type { TicketPriority, TicketRecord } from "../artifacts/schemas/ticket.js";
 import { DevflowError } from "../errors/index.js";
 import { claimedTicketPath, isTaskId, queueDir, queuedTicketPath } from "../home/daemon-paths.js";
+import { locate } from "./fs-locate.js";
 import { newLease, removeLease, writeLease } from "./lease.js";
 import { releaseRepoClaim, takeRepoClaim } from "./repo-claim.js";
 import type { Claim, ClaimOptions, FinishOutcome } from "./ticket-queue.js";
@@ -131,7 +132,6 @@ export async function cancelTicket(root: string, id: string, now = new Date()): 
     await rename(queuedTicketPath(root, "inbox", id), queuedTicketPath(root, "failed", id));
   } catch (error) {
     if (!isMissing(error)) throw error;
-    const { locate } = await import("./fs-locate.js");
     const where = await locate(root, id);
     if (!where)
       throw new DevflowError(

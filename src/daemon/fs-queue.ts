@@ -27,8 +27,13 @@ export class FsTicketQueue implements TicketQueue {
     readonly config: DaemonConfig,
   ) {}
 
+  private ensured = false;
+
+  /** The root, created (once per instance) with its tree and .gitignore. */
   private get writable(): string {
-    return ensureDataRoot(this.root);
+    if (!this.ensured) ensureDataRoot(this.root);
+    this.ensured = true;
+    return this.root;
   }
 
   submit(source: string, bytes: Uint8Array): Promise<SubmitResult> {
