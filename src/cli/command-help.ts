@@ -127,6 +127,10 @@ export const CLEAN_HELP = helpFooter({
 
 // The daemon's queue commands (ADR 0051): they all work on the data root DEVFLOW_HOME names.
 const DATA_ROOT_ENV: EnvVar = ["DEVFLOW_HOME", "the daemon's data root (default ~/.devflow)"];
+const QUEUE_FAILURE: [number, string] = [
+  1,
+  "an unexpected failure (e.g. a file of the data root unreadable)",
+];
 
 export const SUBMIT_HELP = helpFooter({
   examples: [
@@ -136,7 +140,7 @@ export const SUBMIT_HELP = helpFooter({
   env: [DATA_ROOT_ENV, DEBUG_ENV],
   exits: [
     [0, "the ticket is in inbox/"],
-    "failure",
+    QUEUE_FAILURE,
     [2, "plan-lint refused the ticket (it is in failed/, each error printed), or a bad flag"],
   ],
 });
@@ -144,13 +148,13 @@ export const SUBMIT_HELP = helpFooter({
 export const LIST_HELP = helpFooter({
   examples: ["devflow list", "devflow list --state failed --json"],
   env: [DATA_ROOT_ENV, DEBUG_ENV],
-  exits: [[0, "the tickets were listed (none is fine)"], "failure", "usage"],
+  exits: [[0, "the tickets were listed (none is fine)"], QUEUE_FAILURE, "usage"],
 });
 
 export const STATUS_HELP = helpFooter({
   examples: ["devflow status", "devflow status fix-cart-rounding-3f9a1c --json"],
   env: [DATA_ROOT_ENV, DEBUG_ENV],
-  exits: [[0, "the queue or the ticket was shown"], "failure", [2, "no such ticket, or a bad flag"]],
+  exits: [[0, "the queue or the ticket was shown"], QUEUE_FAILURE, [2, "no such ticket, or a bad flag"]],
 });
 
 export const SCHEMA_HELP = helpFooter({
@@ -164,7 +168,7 @@ export const CANCEL_HELP = helpFooter({
   env: [DATA_ROOT_ENV, DEBUG_ENV],
   exits: [
     [0, "the ticket is in failed/, status cancelled"],
-    "failure",
+    QUEUE_FAILURE,
     [2, "no such ticket, or it is running or finished"],
   ],
 });
@@ -174,7 +178,7 @@ export const RETRY_HELP = helpFooter({
   env: [DATA_ROOT_ENV, DEBUG_ENV],
   exits: [
     [0, "the ticket is back in inbox/"],
-    "failure",
+    QUEUE_FAILURE,
     [2, "no such ticket, it did not fail, or it still fails plan-lint (each error printed)"],
   ],
 });
@@ -182,5 +186,5 @@ export const RETRY_HELP = helpFooter({
 export const DATA_HELP = helpFooter({
   examples: ["devflow data", "DEVFLOW_HOME=/srv/devflow devflow data --json"],
   env: [DATA_ROOT_ENV],
-  exits: [[0, "the tree was printed (or its absence)"], "failure", "usage"],
+  exits: [[0, "the tree was printed (or its absence)"], QUEUE_FAILURE, "usage"],
 });
