@@ -3,7 +3,6 @@ import { ensureDataRoot } from "../home/daemon-paths.js";
 import { cancelTicket, claimTicket, finishClaim, heartbeat, type InboxRecordCache } from "./fs-claim.js";
 import { entryOf, locate, locateAll } from "./fs-locate.js";
 import { recoverClaims } from "./fs-recover.js";
-import { retryTicket, submitTicket } from "./fs-submit.js";
 import type {
   Claim,
   ClaimOptions,
@@ -36,7 +35,9 @@ export class FsTicketQueue implements TicketQueue {
     return this.root;
   }
 
-  submit(source: string, bytes: Uint8Array): Promise<SubmitResult> {
+  // Plan-lint (git, YAML) loads only for the commands that lint: `list` and `status` stay light.
+  async submit(source: string, bytes: Uint8Array): Promise<SubmitResult> {
+    const { submitTicket } = await import("./fs-submit.js");
     return submitTicket(this.writable, this.config, source, bytes);
   }
 
@@ -56,7 +57,8 @@ export class FsTicketQueue implements TicketQueue {
     return cancelTicket(this.writable, id);
   }
 
-  retry(id: string): Promise<TicketRecord> {
+  async retry(id: string): Promise<TicketRecord> {
+    const { retryTicket } = await import("./fs-submit.js");
     return retryTicket(this.writable, this.config, id);
   }
 

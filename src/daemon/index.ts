@@ -1,7 +1,7 @@
 export { readDaemonConfig } from "./daemon-config.js";
 export { type DataTree, readDataTree, renderDataTree } from "./data-tree.js";
 export { FsTicketQueue } from "./fs-queue.js";
-export { type LintContext, type LintedTicket, planLint } from "./plan-lint.js";
+export type { LintContext, LintedTicket } from "./plan-lint.js";
 export type {
   Claim,
   ClaimOptions,
@@ -11,7 +11,7 @@ export type {
   SubmitResult,
   TicketQueue,
 } from "./ticket-queue.js";
-export { type FencedBlock, verificationBlocks } from "./verification-blocks.js";
+export type { FencedBlock } from "./verification-blocks.js";
 
 import { dataRoot } from "../home/daemon-paths.js";
 import { readDaemonConfig } from "./daemon-config.js";
