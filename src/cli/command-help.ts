@@ -188,3 +188,19 @@ export const DATA_HELP = helpFooter({
   env: [DATA_ROOT_ENV],
   exits: [[0, "the tree was printed (or its absence)"], QUEUE_FAILURE, "usage"],
 });
+
+export const DAEMON_HELP = helpFooter({
+  examples: [
+    "devflow daemon",
+    "DEVFLOW_HOME=/srv/devflow devflow daemon --coder claude",
+    "devflow daemon --replay cassette.json   # offline: every ticket replays the cassette",
+  ],
+  env: [DATA_ROOT_ENV, DEBUG_ENV],
+  exits: [
+    [0, "stopped gracefully (SIGTERM/SIGINT), or another daemon already works on the data root"],
+    QUEUE_FAILURE,
+    [2, "a bad flag or an invalid config.json"],
+    [130, "stopped at once by a second SIGINT"],
+    [143, "stopped at once by a second SIGTERM"],
+  ],
+});

@@ -6,7 +6,7 @@ import { claimedTicketPath, isTaskId, queueDir, queuedTicketPath } from "../home
 import { locate } from "./fs-locate.js";
 import { newLease, removeLease, writeLease } from "./lease.js";
 import { releaseRepoClaim, takeRepoClaim } from "./repo-claim.js";
-import type { Claim, ClaimOptions, FinishOutcome } from "./ticket-queue.js";
+import type { Claim, ClaimOptions, FinishOutcome, Requeue } from "./ticket-queue.js";
 import { readTicketRecord, updateTicketRecord } from "./ticket-records.js";
 
 const RANK: Record<TicketPriority, number> = { high: 0, normal: 1, low: 2 };
@@ -123,6 +123,34 @@ export async function finishClaim(
     claim.id,
     () => ({ state, status: outcome.status, reason: outcome.reason }),
     now,
+  );
+}
+
+/**
+ * processing → inbox: the claim is given back (a run stopped resumably, or a transient failure
+ * waiting out its backoff in `not_before`). Like finish, the rename is the check that the claim
+ * still holds; the next claim of the ticket gets a new token.
+ */
+export async function requeueClaim(root: string, claim: Claim, requeue: Requeue): Promise<TicketRecord> {
+  try {
+    await rename(claim.ticketPath, queuedTicketPath(root, "inbox", claim.id));
+  } catch (error) {
+    if (isMissing(error)) throw leaseLost(claim);
+    throw error;
+  }
+  await removeLease(root, claim.id, claim.token);
+  if (claim.record.repo_key) await releaseRepoClaim(root, claim.record.repo_key, claim.token);
+  return updateTicketRecord(
+    root,
+    claim.id,
+    () => ({
+      state: "inbox",
+      status: "queued",
+      not_before: requeue.notBefore ? requeue.notBefore.toISOString() : null,
+      retry_count: requeue.retryCount,
+      reason: requeue.reason,
+    }),
+    requeue.now,
   );
 }
 

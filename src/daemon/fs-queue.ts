@@ -1,6 +1,13 @@
 import type { DaemonConfig, TicketRecord } from "../artifacts/schemas/ticket.js";
 import { ensureDataRoot } from "../home/daemon-paths.js";
-import { cancelTicket, claimTicket, finishClaim, heartbeat, type InboxRecordCache } from "./fs-claim.js";
+import {
+  cancelTicket,
+  claimTicket,
+  finishClaim,
+  heartbeat,
+  type InboxRecordCache,
+  requeueClaim,
+} from "./fs-claim.js";
 import { entryOf, locate, locateAll } from "./fs-locate.js";
 import { recoverClaims } from "./fs-recover.js";
 import type {
@@ -9,6 +16,7 @@ import type {
   FinishOutcome,
   QueueEntry,
   Recovered,
+  Requeue,
   SubmitResult,
   TicketQueue,
 } from "./ticket-queue.js";
@@ -35,6 +43,11 @@ export class FsTicketQueue implements TicketQueue {
     return this.root;
   }
 
+  /** Creates the data root (tree, .gitignore) if needed and returns it: the daemon's start. */
+  ensureRoot(): string {
+    return this.writable;
+  }
+
   // Plan-lint (git, YAML) loads only for the commands that lint: `list` and `status` stay light.
   async submit(source: string, bytes: Uint8Array): Promise<SubmitResult> {
     const { submitTicket } = await import("./fs-submit.js");
@@ -51,6 +64,10 @@ export class FsTicketQueue implements TicketQueue {
 
   finish(claim: Claim, outcome: FinishOutcome): Promise<TicketRecord> {
     return finishClaim(this.root, claim, outcome);
+  }
+
+  requeue(claim: Claim, requeue: Requeue): Promise<TicketRecord> {
+    return requeueClaim(this.root, claim, requeue);
   }
 
   cancel(id: string): Promise<TicketRecord> {

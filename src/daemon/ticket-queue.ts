@@ -15,6 +15,11 @@ export interface TicketQueue {
   heartbeat(claim: Claim, now?: Date): Promise<void>;
   /** Ends a claim: the ticket goes to done/ or failed/ and its record says why. */
   finish(claim: Claim, outcome: FinishOutcome): Promise<TicketRecord>;
+  /**
+   * Gives a claim back: the ticket returns to the inbox (waiting until `notBefore`, when set) with
+   * `retryCount` in its record. A stopped run (resumable) and a transient failure both use it.
+   */
+  requeue(claim: Claim, requeue: Requeue): Promise<TicketRecord>;
   /** inbox → failed/ with status cancelled. A running or finished ticket is refused (TICKET_STATE). */
   cancel(id: string): Promise<TicketRecord>;
   /** failed → inbox after linting the ticket again; a ticket that still fails lint stays (TICKET_REJECTED). */
@@ -53,6 +58,13 @@ export interface Claim {
 export interface FinishOutcome {
   status: "completed" | "failed";
   reason: string | null;
+}
+
+export interface Requeue {
+  notBefore: Date | null;
+  retryCount: number;
+  reason: string;
+  now?: Date;
 }
 
 export interface QueueEntry {

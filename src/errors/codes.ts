@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   GIT_FAILED: "workspace",
   TASK_LOCKED: "workspace",
   THREAD_LOCKED: "workspace",
+  // Another `devflow daemon` holds the data root's lock (the daemon command exits 0 on it).
+  DAEMON_RUNNING: "workspace",
   CHECKOUT_EXISTS: "workspace",
   CHECKOUT_UNUSABLE: "workspace",
   BAD_REVISION: "workspace",

@@ -1,4 +1,5 @@
 import { appendFileSync } from "node:fs";
+import { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
 
 /**
@@ -11,7 +12,7 @@ import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
  */
 const [root, log, mode] = process.argv.slice(2);
 if (!root || !log || !mode) throw new Error("usage: claim-loop.ts <root> <log> <drain|claim-and-die>");
-const queue = new FsTicketQueue(root, { labels: [], max_ticket_bytes: 65_536, lease_stale_seconds: 300 });
+const queue = new FsTicketQueue(root, DaemonConfig.parse({}));
 
 if (mode === "claim-and-die") {
   const claim = await queue.claim();

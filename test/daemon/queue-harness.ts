@@ -2,7 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
+import { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 
@@ -25,7 +25,10 @@ export function queueSandbox(): QueueSandbox {
     dir,
     root,
     queue: (config = {}) =>
-      new FsTicketQueue(root, { labels: [], max_ticket_bytes: 65_536, lease_stale_seconds: 300, ...config }),
+      new FsTicketQueue(
+        root,
+        DaemonConfig.parse({ max_ticket_bytes: 65_536, lease_stale_seconds: 300, ...config }),
+      ),
     ticket(name, frontmatter, body = "# A ticket\n") {
       const path = join(dir, name);
       writeFileSync(path, `---\n${frontmatter}\n---\n${body}`);

@@ -8,7 +8,7 @@ import { Lesson } from "./lesson.js";
 import { ObservationArtifact } from "./observation-artifact.js";
 import { PromotionHandoff } from "./promotion-handoff.js";
 import { TaskArtifact } from "./task-artifact.js";
-import { TicketRecord } from "./ticket.js";
+import { TicketRecord, TicketResult } from "./ticket.js";
 import { VerifierEnvelope } from "./verifier-envelope.js";
 
 export * from "./cli-lines.js";
@@ -36,6 +36,8 @@ export const REVISIONED = {
   promotion_handoff: PromotionHandoff,
   /** The daemon's record of one queued ticket (data/tickets/<id>/, ADR 0051). */
   ticket_record: TicketRecord,
+  /** The terminal record of a ticket the daemon ran, beside its ticket_record (ADR 0051). */
+  ticket_result: TicketResult,
 } as const;
 export type RevisionedName = keyof typeof REVISIONED;
 

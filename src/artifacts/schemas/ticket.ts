@@ -139,7 +139,62 @@ export const TicketLease = z.strictObject({
 });
 export type TicketLease = z.infer<typeof TicketLease>;
 
-/** The daemon's config in the data root (`<root>/config.json`); only this slice's keys so far. */
+/**
+ * The worker of `devflow daemon` (ADR 0051 amendment): the key names are the ones issue 12 gives
+ * (`worker.maxConcurrent`, `worker.maxTransientRetries`), so an operator reading the issue types them.
+ */
+export const WorkerConfig = z.strictObject({
+  maxConcurrent: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(1)
+    .describe("tickets run at once (same-repository tickets always serialise)"),
+  pollIntervalSeconds: z
+    .number()
+    .min(0.05)
+    .max(3600)
+    .default(5)
+    .describe("seconds between claims of an idle worker"),
+  recoverIntervalSeconds: z
+    .number()
+    .min(0.05)
+    .max(86_400)
+    .default(60)
+    .describe("seconds between recoveries of dead or stale leases while running"),
+  heartbeatSeconds: z
+    .number()
+    .min(0.05)
+    .max(3600)
+    .optional()
+    .describe(
+      "seconds between lease heartbeats of a running ticket (default: a third of lease_stale_seconds)",
+    ),
+  graceSeconds: z
+    .number()
+    .min(0)
+    .max(86_400)
+    .default(60)
+    .describe("after SIGTERM/SIGINT, how long running tickets may finish before they are stopped resumably"),
+  maxTransientRetries: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(3)
+    .describe("requeues of a ticket after a transient model-endpoint failure before it goes to failed/"),
+  backoffBaseSeconds: z
+    .number()
+    .min(0)
+    .max(86_400)
+    .default(30)
+    .describe("first transient backoff; each retry doubles it, with jitter"),
+  backoffMaxSeconds: z.number().min(0).max(86_400).default(900).describe("cap of the transient backoff"),
+});
+export type WorkerConfig = z.infer<typeof WorkerConfig>;
+
+/** The daemon's config in the data root (`<root>/config.json`). */
 export const DaemonConfig = z.strictObject({
   $schema: z.string().optional(),
   labels: z.array(Label).default([]).describe("known labels; a ticket label not listed is a plan-lint error"),
@@ -156,6 +211,43 @@ export const DaemonConfig = z.strictObject({
     .min(5)
     .default(300)
     .describe("a lease whose heartbeat is older than this is recovered"),
+  worker: WorkerConfig.prefault({}).describe("the worker of devflow daemon"),
 });
 export type DaemonConfig = z.infer<typeof DaemonConfig>;
 export type { Revision };
+
+/** Where a ticket's verification block stands: the lane has no hook for extra verifiers yet. */
+export const VerificationCaveat = z.strictObject({
+  line: z.number().int().min(1).describe("file line of the block's opening fence"),
+  code: z.string(),
+  status: z
+    .literal("not_run")
+    .describe("never run, so never claimed: the lane has no extra-verifier hook yet"),
+});
+
+/**
+ * The terminal record of a ticket the daemon ran, `data/tickets/<id>/ticket_result.json` beside its
+ * ticket record (ADR 0051 amendment): written once the run ended, before the ticket moves to done/
+ * or failed/. `verdict` is the lane's (or `error` when it threw, `unsupported` for a kind the daemon
+ * cannot run yet).
+ */
+export const TicketResult = z.strictObject({
+  revision: Revision,
+  id: z.string().min(1),
+  kind: TicketKind,
+  status: z.enum(["completed", "failed"]),
+  verdict: z.string().min(1),
+  reason: z.string(),
+  task_id: z.string().nullable(),
+  branch: z.string().nullable(),
+  commit: z.string().nullable(),
+  attempts: z.number().int().min(0),
+  artifact_dir: z.string().nullable(),
+  retry_count: z.number().int().min(0),
+  resumed: z.boolean().describe("the run continued a checkpoint of an earlier claim"),
+  claimed_at: Timestamp,
+  finished_at: Timestamp,
+  duration_ms: z.number().int().min(0),
+  verification: z.array(VerificationCaveat),
+});
+export type TicketResult = z.infer<typeof TicketResult>;

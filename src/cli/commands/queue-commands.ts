@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO } from "../io.js";
 import { registerCancel } from "./cancel.js";
+import { registerDaemon } from "./daemon.js";
 import { registerData } from "./data.js";
 import { registerList } from "./list.js";
 import { registerRetry } from "./retry.js";
@@ -20,4 +21,5 @@ export function registerQueueCommands(program: Command, io: CliIO): void {
   registerCancel(program, io);
   registerRetry(program, io);
   registerData(program, io);
+  registerDaemon(program, io);
 }
