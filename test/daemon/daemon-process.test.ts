@@ -120,6 +120,50 @@ describe("devflow daemon", () => {
     expect(await second.exit, second.stderr()).toBe(0);
     const result = expectCompletedOnce(id, repo);
     expect(result.resumed).toBe(true);
+    // The coder was stopped mid-run and started once more by the resumed lane, not a third time.
+    expect(startsOf(starts)).toBe(2);
+  }, 600_000);
+
+  it("SIGTERM within the grace period lets the running ticket finish before the daemon exits", async () => {
+    writeWorkerConfig(box, { graceSeconds: 120 });
+    const starts = join(tempDir(), "starts");
+    const { id, repo } = await submitChangeTicket(box, "graceful", slowCorrectCoder(starts, 3000));
+    const daemon = startDaemon(box);
+    await waitFor("the coder to start", () => startsOf(starts) === 1);
+    daemon.child.kill("SIGTERM");
+    expect(await daemon.exit, daemon.stderr()).toBe(0);
+    expect(daemon.stderr()).toContain("1 running ticket(s) get 120s to finish");
+    const result = expectCompletedOnce(id, repo);
+    expect(result.resumed).toBe(false);
+    expect(startsOf(starts)).toBe(1);
+  }, 600_000);
+
+  it("a second SIGTERM stops at once (143); the next start recovers the ticket and finishes it once", async () => {
+    writeWorkerConfig(box, { graceSeconds: 120 });
+    const starts = join(tempDir(), "starts");
+    const { id, repo } = await submitChangeTicket(box, "forced", slowCorrectCoder(starts, 4000));
+    const first = startDaemon(box);
+    await waitFor("the coder to start", () => startsOf(starts) === 1);
+    first.child.kill("SIGTERM");
+    await waitFor(
+      "the first signal to be taken",
+      () => first.stderr().includes("get 120s to finish"),
+      30_000,
+    );
+    first.child.kill("SIGTERM");
+    expect(await first.exit, first.stderr()).toBe(143);
+    expect(first.stderr()).toContain("stopped at once by SIGTERM");
+    expect(queueFiles(box, "processing")).toHaveLength(1);
+
+    const second = startDaemon(box);
+    await waitFor(
+      "the ticket to finish",
+      () => queueFiles(box, "done").length === 1 || second.child.exitCode !== null,
+    );
+    second.child.kill("SIGTERM");
+    expect(await second.exit, second.stderr()).toBe(0);
+    expect(second.stderr()).toContain(`recovered ${id} (owner_dead)`);
+    expect(expectCompletedOnce(id, repo).resumed).toBe(true);
   }, 600_000);
 
   it("a kill -9'd daemon mid-ticket: the next start recovers the lease and finishes the ticket once", async () => {
@@ -143,5 +187,6 @@ describe("devflow daemon", () => {
     expect(readRecord(box, id).recoveries).toBe(1);
     const result = expectCompletedOnce(id, repo);
     expect(result.resumed).toBe(true);
+    expect(startsOf(starts)).toBe(2);
   }, 600_000);
 });
