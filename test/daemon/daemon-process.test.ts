@@ -37,6 +37,10 @@ await new Promise((r) => setTimeout(r, ${ms}));
 ${CORRECT_FIX}`);
 }
 
+/** Tickets that ended, either way (a wrong end fails the test at once instead of timing out). */
+const finished = (box: QueueSandbox): number =>
+  queueFiles(box, "done").length + queueFiles(box, "failed").length;
+
 const startsOf = (path: string): number => {
   try {
     return readFileSync(path, "utf8").split("\n").filter(Boolean).length;
@@ -68,10 +72,7 @@ describe("devflow daemon", () => {
     for (const name of ["one", "two", "three"])
       tickets.push(await submitChangeTicket(box, name, coderScript(CORRECT_FIX)));
     const daemon = startDaemon(box);
-    await waitFor(
-      "three done tickets",
-      () => queueFiles(box, "done").length === 3 || daemon.child.exitCode !== null,
-    );
+    await waitFor("three done tickets", () => finished(box) === 3 || daemon.child.exitCode !== null);
     daemon.child.kill("SIGTERM");
     expect(await daemon.exit, daemon.stderr()).toBe(0);
     for (const { id, repo } of tickets) {
@@ -92,7 +93,10 @@ describe("devflow daemon", () => {
     const first = startDaemon(box);
     await waitFor("the first daemon to start", () => first.stderr().includes("working on"), 60_000);
     const second = startDaemon(box);
+    // A second daemon that did not see the lock would run on: it is killed after 30 s, and fails here.
+    const watchdog = setTimeout(() => second.child.kill("SIGKILL"), 30_000);
     expect(await second.exit).toBe(0);
+    clearTimeout(watchdog);
     expect(second.stderr()).toMatch(/another devflow daemon \(pid \d+ on .+\) already works on/);
     expect(second.stderr()).toContain(String(first.child.pid));
     first.child.kill("SIGTERM");
@@ -112,10 +116,7 @@ describe("devflow daemon", () => {
     expect(readRecord(box, id).reason).toContain("resumes it from its checkpoint");
 
     const second = startDaemon(box);
-    await waitFor(
-      "the ticket to finish",
-      () => queueFiles(box, "done").length === 1 || second.child.exitCode !== null,
-    );
+    await waitFor("the ticket to finish", () => finished(box) === 1 || second.child.exitCode !== null);
     second.child.kill("SIGTERM");
     expect(await second.exit, second.stderr()).toBe(0);
     const result = expectCompletedOnce(id, repo);
@@ -156,10 +157,7 @@ describe("devflow daemon", () => {
     expect(queueFiles(box, "processing")).toHaveLength(1);
 
     const second = startDaemon(box);
-    await waitFor(
-      "the ticket to finish",
-      () => queueFiles(box, "done").length === 1 || second.child.exitCode !== null,
-    );
+    await waitFor("the ticket to finish", () => finished(box) === 1 || second.child.exitCode !== null);
     second.child.kill("SIGTERM");
     expect(await second.exit, second.stderr()).toBe(0);
     expect(second.stderr()).toContain(`recovered ${id} (owner_dead)`);
@@ -177,10 +175,7 @@ describe("devflow daemon", () => {
     expect(queueFiles(box, "processing")).toHaveLength(1);
 
     const second = startDaemon(box);
-    await waitFor(
-      "the ticket to finish",
-      () => queueFiles(box, "done").length === 1 || second.child.exitCode !== null,
-    );
+    await waitFor("the ticket to finish", () => finished(box) === 1 || second.child.exitCode !== null);
     second.child.kill("SIGTERM");
     expect(await second.exit, second.stderr()).toBe(0);
     expect(second.stderr()).toContain(`recovered ${id} (owner_dead)`);

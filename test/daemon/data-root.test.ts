@@ -56,6 +56,20 @@ describe("the daemon's config.json", () => {
       labels: [],
       max_ticket_bytes: 65_536,
       lease_stale_seconds: 300,
+      worker: {
+        maxConcurrent: 1,
+        pollIntervalSeconds: 5,
+        recoverIntervalSeconds: 60,
+        graceSeconds: 60,
+        maxTransientRetries: 3,
+        backoffBaseSeconds: 30,
+        backoffMaxSeconds: 900,
+      },
+    });
+    writeFileSync(join(box.root, "config.json"), JSON.stringify({ worker: { maxConcurent: 2 } }));
+    await expect(readDaemonConfig(box.root)).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringContaining("unknown key maxConcurent"),
     });
     writeFileSync(join(box.root, "config.json"), JSON.stringify({ labels: ["a"], lables: ["b"] }));
     await expect(readDaemonConfig(box.root)).rejects.toMatchObject({
