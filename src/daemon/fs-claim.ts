@@ -169,7 +169,7 @@ export async function cancelTicket(root: string, id: string, now = new Date()): 
     throw new DevflowError(
       "TICKET_STATE",
       where.state === "processing"
-        ? `ticket ${id} is running; stopping a running ticket needs the daemon's worker, which is not built yet`
+        ? `ticket ${id} is running; cancelling a running ticket is not supported yet (a SIGTERM to the daemon stops it resumably and puts it back in the inbox, where cancel works)`
         : `ticket ${id} already finished (${where.state}/); nothing to cancel`,
     );
   }
