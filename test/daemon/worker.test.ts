@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DaemonConfig, type TicketRecord } from "../../src/artifacts/schemas/ticket.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
@@ -149,6 +150,52 @@ describe("the daemon's worker", () => {
     ]);
     expect(readRecord(box, ids[0] as string).reason).toContain("not supported by the daemon yet");
   }, 90_000);
+
+  it("heartbeats the lease while a ticket runs", async () => {
+    const cfg = config({ heartbeatSeconds: 0.1 });
+    const queue = new FsTicketQueue(box.root, cfg);
+    const id = await submit(queue, `repo: ${JSON.stringify(box.repo("r"))}`);
+    const seen: { started: string; beat: string }[] = [];
+    const runner: TicketRunner = async ({ claim }) => {
+      await new Promise((r) => setTimeout(r, 600));
+      const lease = (await queue.get(claim.id))?.lease;
+      if (lease) seen.push({ started: lease.started_at, beat: lease.heartbeat_at });
+      return {
+        status: "completed",
+        verdict: "completed",
+        reason: "ok",
+        taskId: null,
+        branch: null,
+        commit: null,
+        attempts: 1,
+        artifactDir: null,
+        resumed: false,
+      };
+    };
+    await runUntil(queue, cfg, runner, () => queueFiles(box, "done").length === 1);
+    expect(seen).toHaveLength(1);
+    expect(Date.parse(seen[0]?.beat ?? "") - Date.parse(seen[0]?.started ?? "")).toBeGreaterThanOrEqual(300);
+    expect(readResult(box, id).status).toBe("completed");
+  }, 60_000);
+
+  it("a run whose claim was recovered by someone else is stopped and records nothing (LEASE_LOST)", async () => {
+    const cfg = config({ heartbeatSeconds: 0.1 });
+    const queue = new FsTicketQueue(box.root, cfg);
+    const id = await submit(queue, `repo: ${JSON.stringify(box.repo("r"))}`);
+    let aborted = false;
+    const runner: TicketRunner = async ({ claim, signal }) => {
+      // Another process recovers the claim (its rename back to the inbox) while this run goes on.
+      renameSync(claim.ticketPath, join(box.root, "queue", "inbox", `${claim.id}.md`));
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+      aborted = true;
+      throw signal.reason;
+    };
+    const lines = await runUntil(queue, cfg, runner, () => aborted);
+    expect(lines.some((l) => l.startsWith(`lost ${id}`))).toBe(true);
+    expect(existsSync(join(box.root, "data", "tickets", id, "ticket_result.json"))).toBe(false);
+    expect(queueFiles(box, "done")).toEqual([]);
+    expect(queueFiles(box, "failed")).toEqual([]);
+  }, 60_000);
 
   it("asks the lane for the ticket's body without its Verification section", () => {
     const body =
