@@ -70,6 +70,22 @@ module.exports = {
       to: { path: "^src/cli/" },
     },
     {
+      name: "daemon-above-lanes",
+      comment:
+        "src/daemon (the ticket queue and, later, its worker; ADR 0051) runs lanes on tickets: it may import " +
+        "lanes, home, workspace, process, artifacts, errors and util, never the CLI, the chat or agents directly.",
+      severity: "error",
+      from: { path: "^src/daemon/", pathNot: TEST_FILE },
+      to: { path: "^src/", pathNot: "^src/(daemon|lanes|home|workspace|process|artifacts|errors|util)/" },
+    },
+    {
+      name: "only-the-cli-drives-the-daemon",
+      comment: "Nothing of the product imports src/daemon but src/cli (its commands); tests may.",
+      severity: "error",
+      from: { path: "^src/", pathNot: `^src/(daemon|cli)/|${TEST_FILE}` },
+      to: { path: "^src/daemon/" },
+    },
+    {
       name: "no-circular",
       comment: "No import circles, type-only imports included (tsPreCompilationDeps).",
       severity: "error",

@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
 // The tests must not read the developer's own ~/.config/devflow/config.json (ADR 0047): every
 // worker sees an empty config dir unless a test points XDG_CONFIG_HOME / DEVFLOW_CONFIG elsewhere.
 const emptyConfigHome = mkdtempSync(join(tmpdir(), "devflow-test-xdg-"));
+// Nor the developer's daemon data root (~/.devflow, ADR 0051): an empty one unless a test sets its own.
+const emptyDataRoot = mkdtempSync(join(tmpdir(), "devflow-test-home-"));
 
 export default defineConfig({
   test: {
@@ -14,6 +16,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests spawn real git and child processes; two cores are shared between workers.
     pool: "forks",
-    env: { XDG_CONFIG_HOME: emptyConfigHome, DEVFLOW_CONFIG: "" },
+    env: { XDG_CONFIG_HOME: emptyConfigHome, DEVFLOW_CONFIG: "", DEVFLOW_HOME: emptyDataRoot },
   },
 });

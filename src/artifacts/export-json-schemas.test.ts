@@ -21,7 +21,8 @@ describe("schemas/ (generated JSON Schemas)", () => {
 
   it("renders one 2-space, newline-terminated draft 2020-12 document per schema with a stable id", () => {
     const rendered = renderJsonSchemas();
-    expect(Object.keys(rendered)).toHaveLength(Object.keys(ALL_SCHEMAS).length + 1); // + config_file (ADR 0047)
+    // + the input schemas: config_file (ADR 0047), ticket and daemon_config (ADR 0051)
+    expect(Object.keys(rendered)).toHaveLength(Object.keys(ALL_SCHEMAS).length + 3);
     const text = rendered["task_artifact.schema.json"] ?? "";
     expect(text.endsWith("}\n")).toBe(true);
     expect(text.split("\n")[1]).toBe('  "$schema": "https://json-schema.org/draft/2020-12/schema",');

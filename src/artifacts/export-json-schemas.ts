@@ -5,10 +5,16 @@ import { z } from "zod";
 import { SCHEMAS_DIR, schemaFileName, schemaId } from "./schema-files.js";
 import { ConfigFile } from "./schemas/config-file.js";
 import { ALL_SCHEMAS, type SchemaName } from "./schemas/index.js";
+import { DaemonConfig, TicketFrontmatter } from "./schemas/ticket.js";
 
 /** Schemas of files users write (not artifacts devflow writes), exported next to ALL_SCHEMAS. */
-const INPUT_SCHEMAS = { config_file: ConfigFile } as const;
-type ExportedName = SchemaName | keyof typeof INPUT_SCHEMAS;
+const INPUT_SCHEMAS = {
+  config_file: ConfigFile,
+  ticket: TicketFrontmatter,
+  daemon_config: DaemonConfig,
+} as const;
+export type InputSchemaName = keyof typeof INPUT_SCHEMAS;
+type ExportedName = SchemaName | InputSchemaName;
 
 /**
  * Draft 2020-12 because it is zod's default target and ajv's `Ajv2020` compiles zod's output in

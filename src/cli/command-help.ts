@@ -140,3 +140,83 @@ export const CLEAN_HELP = helpFooter({
     [2, "no selection, a running task named, or a bad flag"],
   ],
 });
+
+// The daemon's queue commands (ADR 0051): they all work on the data root DEVFLOW_HOME names.
+const DATA_ROOT_ENV: EnvVar = ["DEVFLOW_HOME", "the daemon's data root (default ~/.devflow)"];
+const QUEUE_FAILURE: [number, string] = [
+  1,
+  "an unexpected failure (e.g. a file of the data root unreadable)",
+];
+
+export const SUBMIT_HELP = helpFooter({
+  examples: [
+    "devflow submit fix-cart-rounding.md",
+    "DEVFLOW_HOME=/srv/devflow devflow submit ticket.md --json",
+  ],
+  env: [DATA_ROOT_ENV, DEBUG_ENV],
+  exits: [
+    [0, "the ticket is in inbox/"],
+    QUEUE_FAILURE,
+    [2, "plan-lint refused the ticket (it is in failed/, each error printed), or a bad flag"],
+  ],
+});
+
+export const LIST_HELP = helpFooter({
+  examples: ["devflow list", "devflow list --state failed --json"],
+  env: [DATA_ROOT_ENV, DEBUG_ENV],
+  exits: [[0, "the tickets were listed (none is fine)"], QUEUE_FAILURE, "usage"],
+});
+
+export const STATUS_HELP = helpFooter({
+  examples: ["devflow status", "devflow status fix-cart-rounding-3f9a1c --json"],
+  env: [DATA_ROOT_ENV, DEBUG_ENV],
+  exits: [[0, "the queue or the ticket was shown"], QUEUE_FAILURE, [2, "no such ticket, or a bad flag"]],
+});
+
+export const SCHEMA_HELP = helpFooter({
+  examples: ["devflow schema", "devflow schema > ticket.schema.json"],
+  env: [DEBUG_ENV],
+  exits: ["completed", "usage"],
+});
+
+export const CANCEL_HELP = helpFooter({
+  examples: ["devflow cancel fix-cart-rounding-3f9a1c"],
+  env: [DATA_ROOT_ENV, DEBUG_ENV],
+  exits: [
+    [0, "the ticket is in failed/, status cancelled"],
+    QUEUE_FAILURE,
+    [2, "no such ticket, or it is running or finished"],
+  ],
+});
+
+export const RETRY_HELP = helpFooter({
+  examples: ["devflow retry fix-cart-rounding-3f9a1c", "devflow retry fix-cart-rounding-3f9a1c --json"],
+  env: [DATA_ROOT_ENV, DEBUG_ENV],
+  exits: [
+    [0, "the ticket is back in inbox/"],
+    QUEUE_FAILURE,
+    [2, "no such ticket, it did not fail, or it still fails plan-lint (each error printed)"],
+  ],
+});
+
+export const DATA_HELP = helpFooter({
+  examples: ["devflow data", "DEVFLOW_HOME=/srv/devflow devflow data --json"],
+  env: [DATA_ROOT_ENV],
+  exits: [[0, "the tree was printed (or its absence)"], QUEUE_FAILURE, "usage"],
+});
+
+export const DAEMON_HELP = helpFooter({
+  examples: [
+    "devflow daemon",
+    "DEVFLOW_HOME=/srv/devflow devflow daemon --coder claude",
+    "devflow daemon --replay cassette.json   # offline: every ticket replays the cassette",
+  ],
+  env: [DATA_ROOT_ENV, DEBUG_ENV],
+  exits: [
+    [0, "stopped gracefully (SIGTERM/SIGINT), or another daemon already works on the data root"],
+    QUEUE_FAILURE,
+    [2, "a bad flag or an invalid config.json"],
+    [130, "stopped at once by a second SIGINT"],
+    [143, "stopped at once by a second SIGTERM"],
+  ],
+});

@@ -7,6 +7,7 @@ import { registerDemo } from "./commands/demo.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerIterate } from "./commands/iterate.js";
 import { registerPlayground } from "./commands/playground.js";
+import { registerQueueCommands } from "./commands/queue-commands.js";
 import { registerRoute } from "./commands/route.js";
 import { registerRuns } from "./commands/runs.js";
 import { registerShow } from "./commands/show.js";
@@ -33,6 +34,7 @@ export function buildProgram(io: CliIO): Command {
   registerShow(program, io);
   registerClean(program, io);
   registerCassette(program, io);
+  registerQueueCommands(program, io);
   return program;
 }
 

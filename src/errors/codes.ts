@@ -35,6 +35,11 @@ export const ERROR_CODES = {
   TASK_ID_INVALID: "usage",
   THREAD_NOT_FOUND: "usage",
   LANE_WAITING: "usage",
+  // The daemon's queue (ADR 0051): no such ticket; plan-lint refused it; it is not in a state the
+  // command can act on (e.g. retry of a ticket that did not fail).
+  TICKET_NOT_FOUND: "usage",
+  TICKET_REJECTED: "usage",
+  TICKET_STATE: "usage",
   // config: the setup is wrong before any work starts.
   MODEL_CONFIG: "config",
   CASSETTE_INVALID: "config",
@@ -45,12 +50,16 @@ export const ERROR_CODES = {
   CONFIG_INVALID: "config",
   // A repository's config file sets a key only the user's own config may set (ADR 0047).
   CONFIG_UNTRUSTED: "config",
+  // The daemon's data root (DEVFLOW_HOME) cannot be created or its config.json is invalid.
+  DATA_ROOT_UNUSABLE: "config",
   // workspace: the repository or the task's checkout is not in a state devflow can use.
   REPO_UNUSABLE: "workspace",
   CLONE_FAILED: "workspace",
   GIT_FAILED: "workspace",
   TASK_LOCKED: "workspace",
   THREAD_LOCKED: "workspace",
+  // Another `devflow daemon` holds the data root's lock (the daemon command exits 0 on it).
+  DAEMON_RUNNING: "workspace",
   CHECKOUT_EXISTS: "workspace",
   CHECKOUT_UNUSABLE: "workspace",
   BAD_REVISION: "workspace",
@@ -80,6 +89,8 @@ export const ERROR_CODES = {
   HISTORY_CONFLICT: "artifact",
   SCHEMA_FILE_MISSING: "artifact",
   ARTIFACT_PATH_INVALID: "artifact",
+  // A ticket's lease was recovered by another process while its holder still worked on it.
+  LEASE_LOST: "artifact",
   // internal: a bug or an unexpected state.
   INTERNAL: "internal",
   // interrupted: SIGINT or SIGTERM stopped the run (src/process/stop-signal.ts, ADR 0043).

@@ -1,6 +1,26 @@
 export { openCheckpointer, openExistingCheckpointer } from "./checkpointer.js";
+export {
+  cacheDir,
+  claimedTicketPath,
+  DATA_ROOT_ENV,
+  daemonConfigPath,
+  dataDir,
+  dataRoot,
+  ensureDataRoot,
+  leasePath,
+  logsDir,
+  parseClaimedName,
+  QUEUE_STATES,
+  type QueueState,
+  queueDir,
+  queuedTicketPath,
+  queueTmpDir,
+  repoClaimPath,
+  ticketRecordDir,
+} from "./data-root.js";
 export { claimRecordId, freshTaskId, newThreadId, taskIdFromRequest } from "./mint-id.js";
 export type { OwnedLock } from "./owned-lock.js";
+export { type LockOwner, processIsGone } from "./owned-lock.js";
 export {
   DEVFLOW_DIR,
   devflowDir,

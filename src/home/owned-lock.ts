@@ -118,7 +118,16 @@ function readOwner(ownerPath: string): LockOwner | null {
 /** True only when we can tell for sure: same host and no such process. */
 function ownerIsGone(ownerPath: string): boolean {
   const owner = readOwner(ownerPath);
-  if (!owner || owner.host !== hostname()) return false;
+  return owner !== null && processIsGone(owner);
+}
+
+/**
+ * Whether the process `{pid, host}` is certainly gone: on this host and no such process (or a
+ * zombie). A process on another host is never declared gone (we cannot tell). Shared by the locks
+ * here and the daemon's ticket leases.
+ */
+export function processIsGone(owner: LockOwner): boolean {
+  if (owner.host !== hostname()) return false;
   try {
     process.kill(owner.pid, 0);
     return isZombie(owner.pid);

@@ -59,7 +59,10 @@ const CLEAN: Record<string, string> = {
     "import { ROOT } from '../util/paths.js';\nimport { DevflowError } from '../errors/index.js';\nexport const store = [ROOT, DevflowError];\n",
   "src/agents/framer.ts": "import { store } from '../artifacts/store.js';\nexport const framer = store;\n",
   "src/lanes/iterate.ts": "import { framer } from '../agents/framer.js';\nexport const lane = framer;\n",
-  "src/cli/main.ts": "import { lane } from '../lanes/iterate.js';\nexport const main = lane;\n",
+  "src/cli/main.ts":
+    "import { lane } from '../lanes/iterate.js';\nimport { queue } from '../daemon/queue.js';\nexport const main = [lane, queue];\n",
+  "src/daemon/queue.ts":
+    "import { lane } from '../lanes/iterate.js';\nimport { store } from '../artifacts/store.js';\nexport const queue = [lane, store];\n",
   "src/index.ts": "export { lane } from './lanes/iterate.js';\n",
   "src/cli/main.test.ts":
     "import { helper } from '../../test/support/helper.js';\nexport const t = helper;\n",
@@ -89,6 +92,8 @@ describe("the dependency-cruiser rules", () => {
       "src/home/bad.ts": "import { framer } from '../agents/framer.js';\nexport const h = framer;\n",
       "src/verify/seam.ts": "import { lane } from '../lanes/iterate.js';\nexport const s = lane;\n",
       "src/agents/critic.ts": "import { s } from '../verify/seam.js';\nexport const c = s;\n",
+      "src/daemon/bad.ts": "import { main } from '../cli/main.js';\nexport const d = main;\n",
+      "src/lanes/uses-daemon.ts": "import { queue } from '../daemon/queue.js';\nexport const u = queue;\n",
       "src/util/ping.ts": "import type { Pong } from './pong.js';\nexport type Ping = { pong: Pong };\n",
       "src/util/pong.ts": "import type { Ping } from './ping.js';\nexport type Pong = { ping: Ping };\n",
     });
@@ -105,6 +110,8 @@ describe("the dependency-cruiser rules", () => {
         "verify-below-lanes: src/verify/seam.ts → src/lanes/iterate.ts",
         "agents-below-lanes-and-cli: src/agents/critic.ts → src/verify/seam.ts",
         "no-circular: src/util/ping.ts → src/util/pong.ts",
+        "daemon-above-lanes: src/daemon/bad.ts → src/cli/main.ts",
+        "only-the-cli-drives-the-daemon: src/lanes/uses-daemon.ts → src/daemon/queue.ts",
       ]),
     );
   }, 60_000);

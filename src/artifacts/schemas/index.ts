@@ -8,6 +8,7 @@ import { Lesson } from "./lesson.js";
 import { ObservationArtifact } from "./observation-artifact.js";
 import { PromotionHandoff } from "./promotion-handoff.js";
 import { TaskArtifact } from "./task-artifact.js";
+import { TicketRecord, TicketResult } from "./ticket.js";
 import { VerifierEnvelope } from "./verifier-envelope.js";
 
 export * from "./cli-lines.js";
@@ -24,6 +25,7 @@ export * from "./lesson.js";
 export * from "./observation-artifact.js";
 export * from "./promotion-handoff.js";
 export * from "./task-artifact.js";
+export * from "./ticket.js";
 export * from "./verifier-envelope.js";
 
 /** Revisioned top-level artifacts: name → schema. The file is `<name>.json` in the task dir. */
@@ -32,6 +34,10 @@ export const REVISIONED = {
   observation_artifact: ObservationArtifact,
   iterator_run: IteratorRun,
   promotion_handoff: PromotionHandoff,
+  /** The daemon's record of one queued ticket (data/tickets/<id>/, ADR 0051). */
+  ticket_record: TicketRecord,
+  /** The terminal record of a ticket the daemon ran, beside its ticket_record (ADR 0051). */
+  ticket_result: TicketResult,
 } as const;
 export type RevisionedName = keyof typeof REVISIONED;
 

@@ -1,0 +1,27 @@
+import { join } from "node:path";
+import { cacheDir } from "../home/daemon-paths.js";
+import { type ChangeDefaults, runChangeTicket } from "./run-change.js";
+import type { RunEnd, TicketRunner } from "./worker-types.js";
+
+/**
+ * Runs a claimed ticket by its kind. Only the change flow (`repo:`) runs today; an audit, an
+ * investigation or a question ends `failed` with verdict `unsupported` and says so, rather than
+ * pretending (issue 12 leaves them for a later slice).
+ */
+export function ticketRunner(root: string, defaults: ChangeDefaults): TicketRunner {
+  const clones = join(cacheDir(root), "clones");
+  return async (run, ticket): Promise<RunEnd> => {
+    if (ticket.kind === "change") return runChangeTicket(run, ticket, defaults, clones);
+    return {
+      status: "failed",
+      verdict: "unsupported",
+      reason: `${ticket.kind} tickets are not supported by the daemon yet (only repo: change tickets run); nothing was run`,
+      taskId: null,
+      branch: null,
+      commit: null,
+      attempts: 0,
+      artifactDir: null,
+      resumed: false,
+    };
+  };
+}

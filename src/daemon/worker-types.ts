@@ -1,0 +1,25 @@
+import type { Claim } from "./ticket-queue.js";
+import type { TicketRequest } from "./ticket-request.js";
+
+/** One claimed ticket handed to a runner, with the signal that stops it resumably. */
+export interface TicketRun {
+  claim: Claim;
+  signal: AbortSignal;
+}
+
+/** How a run ended when it ended (a thrown error is classified by the worker instead). */
+export interface RunEnd {
+  status: "completed" | "failed";
+  /** The lane's verdict, or the daemon's (`unsupported`, `error`). */
+  verdict: string;
+  reason: string;
+  taskId: string | null;
+  branch: string | null;
+  commit: string | null;
+  attempts: number;
+  artifactDir: string | null;
+  resumed: boolean;
+}
+
+/** Runs one claimed ticket to its end; throws on a failure (the worker decides: requeue or failed/). */
+export type TicketRunner = (run: TicketRun, ticket: TicketRequest) => Promise<RunEnd>;

@@ -1,0 +1,249 @@
+import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
+import { DevflowError, findCause, isDevflowError, messageOf } from "../errors/index.js";
+import type { Claim, TicketQueue } from "./ticket-queue.js";
+import { readTicketRequest, type TicketRequest } from "./ticket-request.js";
+import { type TicketResultFields, writeTicketResult } from "./ticket-result.js";
+import { transientBackoffMs, transientCause } from "./transient.js";
+import type { RunEnd, TicketRunner } from "./worker-types.js";
+
+export interface WorkerOptions {
+  root: string;
+  queue: TicketQueue;
+  config: DaemonConfig;
+  runner: TicketRunner;
+  /** One line per thing the worker did (claims, ends, requeues, recoveries). */
+  log: (line: string) => void;
+  random?: () => number;
+}
+
+interface Running {
+  claim: Claim;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The daemon's worker (issue 12, ADR 0051): recovers dead or stale claims at start and every
+ * `recoverIntervalSeconds`, claims up to `maxConcurrent` tickets (never two of one repository),
+ * heartbeats each claim's lease while it runs, and ends each ticket exactly one way: a terminal
+ * record then done/ or failed/; a transient endpoint failure back to the inbox with a backoff; a
+ * stopped run back to the inbox as it is, to resume from its checkpoint at the next claim.
+ */
+export class Worker {
+  private readonly running = new Map<string, Running>();
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private graceTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly opts: WorkerOptions) {}
+
+  /** Runs until `stop()` and every running ticket has ended. */
+  async run(): Promise<void> {
+    const { worker } = this.opts.config;
+    await this.recover();
+    let lastRecover = Date.now();
+    while (!this.stopping) {
+      if (Date.now() - lastRecover >= worker.recoverIntervalSeconds * 1000) {
+        await this.recover();
+        lastRecover = Date.now();
+      }
+      while (!this.stopping && this.running.size < worker.maxConcurrent) {
+        const busy = new Set<string>();
+        for (const { claim } of this.running.values())
+          if (claim.record.repo_key) busy.add(claim.record.repo_key);
+        const claim = await this.opts.queue.claim({ busyRepoKeys: busy });
+        if (!claim) break;
+        this.start(claim);
+      }
+      if (!this.stopping) await this.sleep(worker.pollIntervalSeconds * 1000);
+    }
+    await Promise.all([...this.running.values()].map((r) => r.done));
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+  }
+
+  /**
+   * Stops claiming; running tickets may finish within `graceSeconds`, then they are stopped
+   * resumably (their lanes get the abort) and go back to the inbox.
+   */
+  stop(reason: DevflowError<"INTERRUPTED">): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.wake?.();
+    const grace = this.opts.config.worker.graceSeconds * 1000;
+    if (this.running.size > 0)
+      this.opts.log(`stopping: ${this.running.size} running ticket(s) get ${grace / 1000}s to finish`);
+    this.graceTimer = setTimeout(() => {
+      for (const { claim, controller } of this.running.values()) {
+        this.opts.log(`grace over: stopping ${claim.id} resumably`);
+        controller.abort(reason);
+      }
+    }, grace);
+  }
+
+  get runningIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  private async recover(): Promise<void> {
+    for (const r of await this.opts.queue.recover())
+      this.opts.log(`recovered ${r.id} (${r.why}): back in the inbox`);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private start(claim: Claim): void {
+    const controller = new AbortController();
+    const entry: Running = { claim, controller, done: Promise.resolve() };
+    this.running.set(claim.id, entry);
+    this.opts.log(`claimed ${claim.id}`);
+    entry.done = this.drive(claim, controller).finally(() => {
+      this.running.delete(claim.id);
+      this.wake?.();
+    });
+  }
+
+  private async drive(claim: Claim, controller: AbortController): Promise<void> {
+    const claimedAt = new Date();
+    const { config } = this.opts;
+    const beatMs = (config.worker.heartbeatSeconds ?? config.lease_stale_seconds / 3) * 1000;
+    let lost: unknown = null;
+    const beat = setInterval(() => {
+      this.opts.queue.heartbeat(claim).catch((error) => {
+        // Someone recovered this claim: stop the run, record nothing (the new holder will).
+        lost = error;
+        controller.abort(error);
+      });
+    }, beatMs);
+    let ticket: TicketRequest | null = null;
+    try {
+      ticket = await readTicketRequest(claim.ticketPath);
+      const end = await this.opts.runner({ claim, signal: controller.signal }, ticket);
+      clearInterval(beat);
+      await this.opts.queue.heartbeat(claim); // still ours: only then is the result recorded
+      await this.finalize(claim, ticket, end, claimedAt);
+    } catch (error) {
+      clearInterval(beat);
+      if (lost || isDevflowError(error, "LEASE_LOST")) {
+        this.opts.log(`lost ${claim.id}: ${messageOf(lost ?? error)}`);
+        return;
+      }
+      await this.ended(claim, ticket, error, controller.signal, claimedAt).catch((e) =>
+        this.opts.log(`could not record the end of ${claim.id}: ${messageOf(e)}`),
+      );
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  /** A run that threw: stopped (back to the inbox as is), transient (requeue with backoff), or failed. */
+  private async ended(
+    claim: Claim,
+    ticket: TicketRequest | null,
+    error: unknown,
+    signal: AbortSignal,
+    claimedAt: Date,
+  ): Promise<void> {
+    const { worker } = this.opts.config;
+    if (signal.aborted || findCause(error, (e): e is DevflowError => isDevflowError(e, "INTERRUPTED"))) {
+      await this.opts.queue.requeue(claim, {
+        notBefore: null,
+        retryCount: claim.record.retry_count,
+        reason: "stopped by the daemon's shutdown; the next claim resumes it from its checkpoint",
+      });
+      this.opts.log(`stopped ${claim.id}: back in the inbox, resumable`);
+      return;
+    }
+    const transient = transientCause(error);
+    const retries = claim.record.retry_count + 1;
+    if (transient && retries <= worker.maxTransientRetries) {
+      const wait = transientBackoffMs(
+        retries,
+        worker.backoffBaseSeconds,
+        worker.backoffMaxSeconds,
+        this.opts.random,
+      );
+      const notBefore = new Date(Date.now() + wait);
+      await this.opts.queue.requeue(claim, {
+        notBefore,
+        retryCount: retries,
+        reason: `transient ${transient.code} (retry ${retries} of ${worker.maxTransientRetries}, not before ${notBefore.toISOString()}): ${transient.message}`,
+      });
+      this.opts.log(
+        `requeued ${claim.id}: ${transient.code}, retry ${retries} at ${notBefore.toISOString()}`,
+      );
+      return;
+    }
+    const code = error instanceof DevflowError ? error.code : "error";
+    const reason = transient
+      ? `transient ${transient.code} after ${worker.maxTransientRetries} retries: ${transient.message}`
+      : `${code}: ${messageOf(error)}`;
+    await this.finalize(
+      claim,
+      ticket,
+      {
+        status: "failed",
+        verdict: "error",
+        reason,
+        taskId: null,
+        branch: null,
+        commit: null,
+        attempts: 0,
+        artifactDir: null,
+        resumed: false,
+      },
+      claimedAt,
+      transient ? retries - 1 : claim.record.retry_count,
+    );
+  }
+
+  /** The terminal record first, then the move: a crash in between resumes to the same verdict. */
+  private async finalize(
+    claim: Claim,
+    ticket: TicketRequest | null,
+    end: RunEnd,
+    claimedAt: Date,
+    retryCount = claim.record.retry_count,
+  ): Promise<void> {
+    const finishedAt = new Date();
+    const fields: TicketResultFields = {
+      id: claim.id,
+      kind: ticket?.kind ?? claim.record.kind ?? "change",
+      status: end.status,
+      verdict: end.verdict,
+      reason: end.reason,
+      task_id: end.taskId,
+      branch: end.branch,
+      commit: end.commit,
+      attempts: end.attempts,
+      artifact_dir: end.artifactDir,
+      retry_count: retryCount,
+      resumed: end.resumed,
+      claimed_at: claimedAt.toISOString(),
+      finished_at: finishedAt.toISOString(),
+      duration_ms: Math.max(0, finishedAt.getTime() - claimedAt.getTime()),
+      verification: (ticket?.verification ?? []).map((block) => ({
+        line: block.line,
+        code: block.code,
+        status: "not_run" as const,
+      })),
+    };
+    await writeTicketResult(this.opts.root, fields);
+    const notRun = fields.verification.length
+      ? `; ${fields.verification.length} Verification block(s) not run (no extra-verifier hook in the lane yet)`
+      : "";
+    await this.opts.queue.finish(claim, {
+      status: end.status,
+      reason: `${end.verdict}: ${end.reason}${notRun}`,
+    });
+    this.opts.log(`finished ${claim.id}: ${end.verdict}${end.branch ? ` on ${end.branch}` : ""}`);
+  }
+}

@@ -1,0 +1,23 @@
+import { DevflowError, messageOf } from "../errors/index.js";
+import { acquireOwnedLock, describeOwner, type OwnedLock, warnLockLost } from "./owned-lock.js";
+
+/**
+ * One `devflow daemon` per data root (issue 12): `<root>/daemon.lock` (the lock mechanism of
+ * owned-lock.ts: refreshed while held, `{pid, host}` in `daemon.owner`, taken over at once when its
+ * owner died). A second daemon gets DAEMON_RUNNING naming the first.
+ */
+export function acquireDaemonLock(root: string): Promise<OwnedLock> {
+  return acquireOwnedLock({
+    dir: root,
+    name: "daemon",
+    onCompromised: warnLockLost(`the data root ${root}`),
+    refused: (owner, lockPath, cause) =>
+      new DevflowError(
+        "DAEMON_RUNNING",
+        `another devflow daemon (${describeOwner(owner)}) already works on ${root} (lock ${lockPath}); nothing to do`,
+        { cause },
+      ),
+    failed: (lockPath, cause) =>
+      new DevflowError("DATA_ROOT_UNUSABLE", `could not lock ${lockPath}: ${messageOf(cause)}`, { cause }),
+  });
+}

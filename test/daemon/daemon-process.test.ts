@@ -1,0 +1,187 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { TicketRecord, TicketResult } from "../../src/artifacts/schemas/ticket.js";
+import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
+import {
+  checkBranch,
+  queueFiles,
+  readRecord,
+  readResult,
+  revisions,
+  startDaemon,
+  submitChangeTicket,
+  waitFor,
+  writeWorkerConfig,
+} from "./daemon-harness.js";
+import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+
+/**
+ * `devflow daemon` as a real process (bin/devflow.js, the compiled CLI: run `npm run build` first)
+ * on real fixture repositories, with `command:` coders and the demo cassette replayed for every
+ * ticket. Results are checked independently of devflow: git shows the branch, the fixture's own
+ * tests run on a checkout of it.
+ */
+let box: QueueSandbox;
+beforeEach(() => {
+  box = queueSandbox();
+});
+afterEach(() => box.cleanup());
+
+/** A coder that notes each start in `starts`, waits `ms` (time to stop the daemon) and then fixes. */
+function slowCorrectCoder(starts: string, ms: number): string {
+  return coderScript(`
+import { appendFileSync } from "node:fs";
+appendFileSync(${JSON.stringify(starts)}, "start\\n");
+await new Promise((r) => setTimeout(r, ${ms}));
+${CORRECT_FIX}`);
+}
+
+/** Tickets that ended, either way (a wrong end fails the test at once instead of timing out). */
+const finished = (box: QueueSandbox): number =>
+  queueFiles(box, "done").length + queueFiles(box, "failed").length;
+
+const startsOf = (path: string): number => {
+  try {
+    return readFileSync(path, "utf8").split("\n").filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+};
+
+function expectCompletedOnce(id: string, repo: string): TicketResult {
+  const result = readResult(box, id);
+  expect(result).toMatchObject({ id, kind: "change", status: "completed", verdict: "completed" });
+  expect(result.branch).toBeTruthy();
+  const branch = checkBranch(repo, result.branch as string);
+  expect(branch.file).toContain("row.email.trim()");
+  expect(branch.testsPass).toBe(true);
+  expect(branch.commitsAhead).toBe(1);
+  // Exactly once: one terminal record ever, one move to done/.
+  expect(revisions<TicketResult>(box, id, "ticket_result")).toHaveLength(1);
+  const states = revisions<TicketRecord>(box, id, "ticket_record").map((r) => r.state);
+  expect(states.filter((s) => s === "done")).toHaveLength(1);
+  expect(queueFiles(box, "done")).toContain(`${id}.md`);
+  return result;
+}
+
+describe("devflow daemon", () => {
+  it("runs three change tickets to three terminal records whose branches hold the verified fix", async () => {
+    writeWorkerConfig(box);
+    const tickets = [];
+    for (const name of ["one", "two", "three"])
+      tickets.push(await submitChangeTicket(box, name, coderScript(CORRECT_FIX)));
+    const daemon = startDaemon(box);
+    await waitFor("three done tickets", () => finished(box) === 3 || daemon.child.exitCode !== null);
+    daemon.child.kill("SIGTERM");
+    expect(await daemon.exit, daemon.stderr()).toBe(0);
+    for (const { id, repo } of tickets) {
+      const result = expectCompletedOnce(id, repo);
+      expect(result.resumed).toBe(false);
+      expect(result.attempts).toBeGreaterThanOrEqual(1);
+      expect(result.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(result.artifact_dir).toContain(id);
+      // The Verification block was not run, and the record says so instead of claiming it.
+      expect(result.verification).toEqual([expect.objectContaining({ code: "npm test", status: "not_run" })]);
+      expect(readRecord(box, id).reason).toContain("not run");
+    }
+    expect(daemon.stderr()).toContain("stopped");
+  }, 600_000);
+
+  it("a second daemon on the same data root exits 0 and names the first", async () => {
+    writeWorkerConfig(box);
+    const first = startDaemon(box);
+    await waitFor("the first daemon to start", () => first.stderr().includes("working on"), 60_000);
+    const second = startDaemon(box);
+    // A second daemon that did not see the lock would run on: it is killed after 30 s, and fails here.
+    const watchdog = setTimeout(() => second.child.kill("SIGKILL"), 30_000);
+    expect(await second.exit).toBe(0);
+    clearTimeout(watchdog);
+    expect(second.stderr()).toMatch(/another devflow daemon \(pid \d+ on .+\) already works on/);
+    expect(second.stderr()).toContain(String(first.child.pid));
+    first.child.kill("SIGTERM");
+    expect(await first.exit).toBe(0);
+  }, 120_000);
+
+  it("SIGTERM during a ticket: the daemon exits 0, the ticket is back in the inbox, a restart resumes it and finishes it once", async () => {
+    writeWorkerConfig(box, { graceSeconds: 0 });
+    const starts = join(tempDir(), "starts");
+    const { id, repo } = await submitChangeTicket(box, "slow", slowCorrectCoder(starts, 4000));
+    const first = startDaemon(box);
+    await waitFor("the coder to start", () => startsOf(starts) === 1);
+    first.child.kill("SIGTERM");
+    expect(await first.exit, first.stderr()).toBe(0);
+    expect(queueFiles(box, "inbox")).toEqual([`${id}.md`]);
+    expect(readRecord(box, id)).toMatchObject({ state: "inbox", status: "queued", retry_count: 0 });
+    expect(readRecord(box, id).reason).toContain("resumes it from its checkpoint");
+
+    const second = startDaemon(box);
+    await waitFor("the ticket to finish", () => finished(box) === 1 || second.child.exitCode !== null);
+    second.child.kill("SIGTERM");
+    expect(await second.exit, second.stderr()).toBe(0);
+    const result = expectCompletedOnce(id, repo);
+    expect(result.resumed).toBe(true);
+    // The coder was stopped mid-run and started once more by the resumed lane, not a third time.
+    expect(startsOf(starts)).toBe(2);
+  }, 600_000);
+
+  it("SIGTERM within the grace period lets the running ticket finish before the daemon exits", async () => {
+    writeWorkerConfig(box, { graceSeconds: 120 });
+    const starts = join(tempDir(), "starts");
+    const { id, repo } = await submitChangeTicket(box, "graceful", slowCorrectCoder(starts, 3000));
+    const daemon = startDaemon(box);
+    await waitFor("the coder to start", () => startsOf(starts) === 1);
+    daemon.child.kill("SIGTERM");
+    expect(await daemon.exit, daemon.stderr()).toBe(0);
+    expect(daemon.stderr()).toContain("1 running ticket(s) get 120s to finish");
+    const result = expectCompletedOnce(id, repo);
+    expect(result.resumed).toBe(false);
+    expect(startsOf(starts)).toBe(1);
+  }, 600_000);
+
+  it("a second SIGTERM stops at once (143); the next start recovers the ticket and finishes it once", async () => {
+    writeWorkerConfig(box, { graceSeconds: 120 });
+    const starts = join(tempDir(), "starts");
+    const { id, repo } = await submitChangeTicket(box, "forced", slowCorrectCoder(starts, 4000));
+    const first = startDaemon(box);
+    await waitFor("the coder to start", () => startsOf(starts) === 1);
+    first.child.kill("SIGTERM");
+    await waitFor(
+      "the first signal to be taken",
+      () => first.stderr().includes("get 120s to finish"),
+      30_000,
+    );
+    first.child.kill("SIGTERM");
+    expect(await first.exit, first.stderr()).toBe(143);
+    expect(first.stderr()).toContain("stopped at once by SIGTERM");
+    expect(queueFiles(box, "processing")).toHaveLength(1);
+
+    const second = startDaemon(box);
+    await waitFor("the ticket to finish", () => finished(box) === 1 || second.child.exitCode !== null);
+    second.child.kill("SIGTERM");
+    expect(await second.exit, second.stderr()).toBe(0);
+    expect(second.stderr()).toContain(`recovered ${id} (owner_dead)`);
+    expect(expectCompletedOnce(id, repo).resumed).toBe(true);
+  }, 600_000);
+
+  it("a kill -9'd daemon mid-ticket: the next start recovers the lease and finishes the ticket once", async () => {
+    writeWorkerConfig(box);
+    const starts = join(tempDir(), "starts");
+    const { id, repo } = await submitChangeTicket(box, "crash", slowCorrectCoder(starts, 4000));
+    const first = startDaemon(box);
+    await waitFor("the coder to start", () => startsOf(starts) === 1);
+    process.kill(-(first.child.pid as number), "SIGKILL");
+    await first.exit;
+    expect(queueFiles(box, "processing")).toHaveLength(1);
+
+    const second = startDaemon(box);
+    await waitFor("the ticket to finish", () => finished(box) === 1 || second.child.exitCode !== null);
+    second.child.kill("SIGTERM");
+    expect(await second.exit, second.stderr()).toBe(0);
+    expect(second.stderr()).toContain(`recovered ${id} (owner_dead)`);
+    expect(readRecord(box, id).recoveries).toBe(1);
+    const result = expectCompletedOnce(id, repo);
+    expect(result.resumed).toBe(true);
+    expect(startsOf(starts)).toBe(2);
+  }, 600_000);
+});

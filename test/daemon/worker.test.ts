@@ -1,0 +1,212 @@
+import { existsSync, readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DaemonConfig, type TicketRecord } from "../../src/artifacts/schemas/ticket.js";
+import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
+import { withoutVerification } from "../../src/daemon/ticket-request.js";
+import { ticketRunner } from "../../src/daemon/ticket-runner.js";
+import { transientBackoffMs } from "../../src/daemon/transient.js";
+import { Worker } from "../../src/daemon/worker.js";
+import type { TicketRunner } from "../../src/daemon/worker-types.js";
+import { DevflowError } from "../../src/errors/index.js";
+import { stopReason } from "../../src/process/stop-signal.js";
+import { queueFiles, readRecord, readResult, revisions, waitFor } from "./daemon-harness.js";
+import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+
+/**
+ * The worker in-process on a real file queue, with scripted runners: how a run's end is
+ * classified (transient → requeue with backoff, anything else → failed/ with a terminal record),
+ * and the kinds the daemon does not run yet. The real lane is exercised by daemon-process.test.ts.
+ */
+let box: QueueSandbox;
+beforeEach(() => {
+  box = queueSandbox();
+});
+afterEach(() => box.cleanup());
+
+const config = (worker: Record<string, unknown> = {}) =>
+  DaemonConfig.parse({
+    worker: {
+      pollIntervalSeconds: 0.05,
+      recoverIntervalSeconds: 60,
+      backoffBaseSeconds: 0.2,
+      backoffMaxSeconds: 0.4,
+      maxTransientRetries: 2,
+      ...worker,
+    },
+  });
+
+async function submit(queue: FsTicketQueue, frontmatter: string): Promise<string> {
+  const path = box.ticket("t.md", frontmatter, "Do the thing.\n");
+  const result = await queue.submit(path, readFileSync(path));
+  expect(result.findings).toEqual([]);
+  return result.id;
+}
+
+/** Runs a worker until `done()` holds, then stops it; returns its log lines. */
+async function runUntil(queue: FsTicketQueue, cfg: DaemonConfig, runner: TicketRunner, done: () => boolean) {
+  const lines: string[] = [];
+  const worker = new Worker({
+    root: box.root,
+    queue,
+    config: cfg,
+    runner,
+    log: (l) => lines.push(l),
+    random: () => 0.5,
+  });
+  const running = worker.run();
+  await waitFor("the worker's end state", done, 60_000);
+  worker.stop(stopReason("SIGTERM", null));
+  await running;
+  return lines;
+}
+
+const throwing =
+  (make: () => unknown, calls: { n: number }): TicketRunner =>
+  async () => {
+    calls.n++;
+    throw make();
+  };
+
+describe("the daemon's worker", () => {
+  it("requeues a transient endpoint failure (MODEL_SERVER) with retry_count+1 and a backoff in not_before, then fails it after maxTransientRetries", async () => {
+    const cfg = config();
+    const queue = new FsTicketQueue(box.root, cfg);
+    const id = await submit(queue, `repo: ${JSON.stringify(box.repo("r"))}`);
+    const calls = { n: 0 };
+    const error = () =>
+      new DevflowError("MODEL_SERVER", "the endpoint answered 502", {
+        details: { role: "framer", status: 502 } as never,
+      });
+    const lines = await runUntil(
+      queue,
+      cfg,
+      throwing(error, calls),
+      () => queueFiles(box, "failed").length === 1,
+    );
+    expect(calls.n).toBe(3); // the first run and maxTransientRetries (2) retries
+    const requeues = revisions<TicketRecord>(box, id, "ticket_record").filter(
+      (r) => r.state === "inbox" && r.retry_count > 0,
+    );
+    expect(requeues.map((r) => r.retry_count)).toEqual([1, 2]);
+    for (const r of requeues) {
+      // Backoff base 0.2 s doubling, capped at 0.4 s, jitter 0.5 → half to full of the ceiling.
+      const wait = Date.parse(r.not_before as string) - Date.parse(r.updated_at);
+      expect(wait).toBeGreaterThanOrEqual(r.retry_count === 1 ? 100 : 200);
+      expect(wait).toBeLessThanOrEqual(r.retry_count === 1 ? 250 : 450);
+    }
+    expect(readResult(box, id)).toMatchObject({ status: "failed", verdict: "error", retry_count: 2 });
+    expect(readResult(box, id).reason).toContain("transient MODEL_SERVER after 2 retries");
+    expect(lines.filter((l) => l.startsWith(`requeued ${id}`))).toHaveLength(2);
+  }, 90_000);
+
+  it("does not retry a failure whose code is not transient, whatever its text says (MODEL_AUTH; a plain Error saying 503)", async () => {
+    const cfg = config();
+    const queue = new FsTicketQueue(box.root, cfg);
+    const auth = await submit(queue, `repo: ${JSON.stringify(box.repo("a"))}`);
+    const calls = { n: 0 };
+    await runUntil(
+      queue,
+      cfg,
+      throwing(
+        () =>
+          new DevflowError("MODEL_AUTH", "401 from the endpoint", {
+            details: { role: "framer", status: 401 } as never,
+          }),
+        calls,
+      ),
+      () => queueFiles(box, "failed").length === 1,
+    );
+    expect(calls.n).toBe(1);
+    expect(readResult(box, auth)).toMatchObject({ status: "failed", verdict: "error", retry_count: 0 });
+    expect(readRecord(box, auth).reason).toContain("MODEL_AUTH");
+
+    const text = await submit(queue, `repo: ${JSON.stringify(box.repo("b"))}`);
+    await runUntil(
+      queue,
+      cfg,
+      throwing(() => new Error("503 Service Unavailable: connection reset"), calls),
+      () => queueFiles(box, "failed").length === 2,
+    );
+    expect(calls.n).toBe(2);
+    expect(readRecord(box, text).retry_count).toBe(0);
+  }, 90_000);
+
+  it("finalizes audit, investigate and question tickets as failed, unsupported, without running anything", async () => {
+    const cfg = config();
+    const queue = new FsTicketQueue(box.root, cfg);
+    const repo = JSON.stringify(box.repo("r"));
+    const ids = [
+      await submit(queue, `repo: ${repo}\naudit:\n  focus: auth`),
+      await submit(queue, `repo: ${repo}\ninvestigate:\n  question: why slow?`),
+      await submit(queue, "priority: low"),
+    ];
+    const runner = ticketRunner(box.root, {} as never);
+    await runUntil(queue, cfg, runner, () => queueFiles(box, "failed").length === 3);
+    expect(ids.map((id) => readResult(box, id)).map((r) => [r.kind, r.status, r.verdict])).toEqual([
+      ["audit", "failed", "unsupported"],
+      ["investigate", "failed", "unsupported"],
+      ["question", "failed", "unsupported"],
+    ]);
+    expect(readRecord(box, ids[0] as string).reason).toContain("not supported by the daemon yet");
+  }, 90_000);
+
+  it("heartbeats the lease while a ticket runs", async () => {
+    const cfg = config({ heartbeatSeconds: 0.1 });
+    const queue = new FsTicketQueue(box.root, cfg);
+    const id = await submit(queue, `repo: ${JSON.stringify(box.repo("r"))}`);
+    const seen: { started: string; beat: string }[] = [];
+    const runner: TicketRunner = async ({ claim }) => {
+      await new Promise((r) => setTimeout(r, 600));
+      const lease = (await queue.get(claim.id))?.lease;
+      if (lease) seen.push({ started: lease.started_at, beat: lease.heartbeat_at });
+      return {
+        status: "completed",
+        verdict: "completed",
+        reason: "ok",
+        taskId: null,
+        branch: null,
+        commit: null,
+        attempts: 1,
+        artifactDir: null,
+        resumed: false,
+      };
+    };
+    await runUntil(queue, cfg, runner, () => queueFiles(box, "done").length === 1);
+    expect(seen).toHaveLength(1);
+    expect(Date.parse(seen[0]?.beat ?? "") - Date.parse(seen[0]?.started ?? "")).toBeGreaterThanOrEqual(300);
+    expect(readResult(box, id).status).toBe("completed");
+  }, 60_000);
+
+  it("a run whose claim was recovered by someone else is stopped and records nothing (LEASE_LOST)", async () => {
+    const cfg = config({ heartbeatSeconds: 0.1 });
+    const queue = new FsTicketQueue(box.root, cfg);
+    const id = await submit(queue, `repo: ${JSON.stringify(box.repo("r"))}`);
+    let aborted = false;
+    const runner: TicketRunner = async ({ claim, signal }) => {
+      // Another process recovers the claim (its rename back to the inbox) while this run goes on.
+      renameSync(claim.ticketPath, join(box.root, "queue", "inbox", `${claim.id}.md`));
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+      aborted = true;
+      throw signal.reason;
+    };
+    const lines = await runUntil(queue, cfg, runner, () => aborted);
+    expect(lines.some((l) => l.startsWith(`lost ${id}`))).toBe(true);
+    expect(existsSync(join(box.root, "data", "tickets", id, "ticket_result.json"))).toBe(false);
+    expect(queueFiles(box, "done")).toEqual([]);
+    expect(queueFiles(box, "failed")).toEqual([]);
+  }, 60_000);
+
+  it("asks the lane for the ticket's body without its Verification section", () => {
+    const body =
+      "Fix the cart.\n\n## Verification\n```bash\nnpm test\n## not a heading\n```\n\n## Notes\nKeep it small.\n";
+    expect(withoutVerification(body)).toBe("Fix the cart.\n\n## Notes\nKeep it small.\n");
+  });
+
+  it("backs off exponentially up to the cap, with jitter over the upper half", () => {
+    expect(transientBackoffMs(1, 30, 900, () => 0)).toBe(15_000);
+    expect(transientBackoffMs(1, 30, 900, () => 1)).toBe(30_000);
+    expect(transientBackoffMs(3, 30, 900, () => 1)).toBe(120_000);
+    expect(transientBackoffMs(10, 30, 900, () => 1)).toBe(900_000);
+  });
+});
