@@ -865,10 +865,17 @@ const STEALS_THE_KEY_THROUGH_THE_PRELOADS_IMPORTS: Behaviour = {
  */
 const COPY_A_SIBLINGS_LEDGER_FILE = `import { appendFileSync as __clog, copyFileSync as __copy, readdirSync as __ls, readFileSync as __rd } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-canary"))) {
-  // The runner's command line names the report file; the ledger directory is next to it.
+  // Its runner's command line names the report file; the ledger directory is next to it. Only its
+  // own runner (an ancestor): scanning every /proc entry found other tests' runs when the suite ran
+  // them side by side without a PID namespace, and copied into their ledgers.
   let __report = "";
-  for (const __p of __ls("/proc").filter((p) => /^[0-9]+$/.test(p)))
-    try { __report ||= __rd("/proc/" + __p + "/cmdline", "latin1").split("\\0").filter((a) => a.startsWith("--test-reporter-destination=") && !a.endsWith("=stdout"))[0] || ""; } catch {}
+  // Walked through /proc/self (the /proc mount's own pid numbers, which process.ppid may not use).
+  const __up = (p) => { const __s = __rd("/proc/" + p + "/stat", "latin1"); return Number(__s.slice(__s.lastIndexOf(")") + 2).split(" ")[1]); };
+  for (let __pid = __up("self"), __n = 0; __pid > 1 && !__report && __n < 8; __n++)
+    try {
+      __report = __rd("/proc/" + __pid + "/cmdline", "latin1").split("\\0").filter((a) => a.startsWith("--test-reporter-destination=") && !a.endsWith("=stdout"))[0] || "";
+      __pid = __up(__pid);
+    } catch { break; }
   const __dir = __report.slice("--test-reporter-destination=".length).replace(/[/][^/]*$/, "/ledger");
   // On this process's first report to the runner: every sibling that ran before it has sealed its file.
   const __out = process.stdout.write;
