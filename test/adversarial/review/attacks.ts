@@ -681,12 +681,11 @@ const PROJECT_PRELOAD_SIGNS_FORGED_PASSES: Behaviour = {
       write("scripts/setup.cjs", ${JSON.stringify(PROJECT_PRELOAD_SIGNS_WITH_THE_KEY)}.replaceAll("__OUTSIDE__", OUTSIDE));`,
   expect: "rejected",
   verifier: "regression",
-  reason: /imports valid contacts/,
-  check: (run, outside) => {
-    const error = join(outside, "steal-error");
-    expect(existsSync(error) ? readFileSync(error, "utf8") : "", "the forgery threw").toBe("");
-    attackRan(run, outside, "resigned");
-  },
+  reason:
+    /the test command preloads scripts\/setup\.cjs, which differs from base: a changed test setup cannot be checked/,
+  // Defended: the changed preload is refused before the run, so it never ran in verification.
+  check: (_run, outside) =>
+    expect(existsSync(join(outside, "resigned")), "the changed setup file re-signed a ledger").toBe(false),
 };
 
 /**
@@ -1190,6 +1189,9 @@ export const DEFENDED: Behaviour[] = [
 
 /** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
 export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
+  // Third review, open until the test command's preload files were pinned on base: a project
+  // --require preload the coder changed read the ledger key before devflow's preload removed it.
+  PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
   // Third review, open until the ledger took its built-ins at preload (ADR 0048): the global
   // JSON.stringify (a failure signed as a pass) and the preload's live createHmac import (the key
   // handed over) turned against it.
@@ -1289,8 +1291,6 @@ export const OPEN: Behaviour[] = [
   // the ledger, and the key read from the runner's memory.
   SWAPS_THE_BROKEN_TESTS_FUNCTION,
   STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER,
-  // ... and a project's own --require preload reading it before devflow's preload removes it.
-  PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
   // ... and the function swapped from an async hook, runInAsyncScope untouched.
   SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
 ];
