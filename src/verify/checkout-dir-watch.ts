@@ -1,5 +1,5 @@
 import { type FSWatcher, readdirSync, watch } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 /**
  * Watches the directories of a checkout during a verification run where no overlay catches its
@@ -11,7 +11,7 @@ import { join } from "node:path";
 export interface DirectoryWatch {
   /**
    * Stops watching. `moved`: the directories (relative, "/" separators) renamed, removed or
-   * replaced during the run, sorted. `unwatched`: why part of the tree could not be watched, or null.
+   * replaced during the run, sorted; the checkout itself or a directory above it by its absolute path. `unwatched`: why part of the tree could not be watched, or null.
    */
   stop(): Promise<{ moved: string[]; unwatched: string | null }>;
 }
@@ -47,6 +47,27 @@ export function watchCheckoutDirectories(dir: string, skip: readonly string[] = 
     for (const name of children) walk(rel ? `${rel}/${name}` : name);
   };
   walk("");
+  // The checkout itself and every directory above it (third review,
+  // test-files-swap-the-whole-verification-checkout-and-swap-it-back): renaming the checkout, or
+  // a directory it is in, away and a repaired copy into its place swaps the whole tree, which no
+  // watch inside it sees. A rename of the next component of the checkout's path is reported by
+  // the path renamed (a handful of watches, whatever the checkout's size).
+  let child = resolve(dir);
+  for (let parent = dirname(child); ; parent = dirname(parent)) {
+    const name = basename(child);
+    const path = child;
+    try {
+      const watcher = watch(parent, { persistent: false }, (event, renamed) => {
+        if (event === "rename" && renamed !== null && String(renamed) === name) moved.add(path);
+      });
+      watcher.on("error", () => {});
+      watchers.push(watcher);
+    } catch (e) {
+      unwatched ??= e instanceof Error ? e.message : String(e);
+    }
+    if (dirname(parent) === parent) break;
+    child = parent;
+  }
   return {
     async stop() {
       // Let inotify's queued events reach the callbacks before the watchers close.

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
+import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import {
   detectRunner,
   RUNNER_ADAPTERS,
@@ -31,6 +32,11 @@ export const RunnerInvocation = z.object({
   binaries: z
     .array(z.object({ name: z.string(), path: z.string().nullable(), sha256: z.string().nullable() }))
     .optional(),
+  /**
+   * Files of the checkout the script preloads into node (`--require=./x.cjs`), with their bytes'
+   * hash on base; an attempt that changed one cannot be checked (script-preloads.ts).
+   */
+  preloads: z.array(z.object({ path: z.string(), sha256: z.string().nullable() })).optional(),
 });
 export type RunnerInvocation = z.infer<typeof RunnerInvocation>;
 
@@ -66,6 +72,8 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   const names = RUNNER_BINARIES[runner] ?? [];
   const invocation: RunnerInvocation = { runner, script: detection.script };
   if (names.length > 0) invocation.binaries = names.map((n) => resolveBinary(cwd, n));
+  const preloads = pinPreloads(detection.script, cwd);
+  if (preloads.length > 0) invocation.preloads = preloads;
   return { kind: "runner", invocation };
 }
 
@@ -144,6 +152,36 @@ export interface ReportRunInput {
   mounts?: RepoMounts;
 }
 
+/** A run that was refused before it started (nothing ran, nothing was output). */
+function notRun(failure: string): VerifierCommandRun {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    spawnError: null,
+    output: "",
+    outputTruncated: false,
+    totalOutputBytes: 0,
+    durationMs: 0,
+    survivors: [],
+    pidNamespace: false,
+    excerpt: "",
+    failure,
+  };
+}
+
+/** The run's result when preload files of the test command differ from base (script-preloads.ts). */
+function preloadTamper(paths: string[], command: string, run?: VerifierCommandRun): ReportRun {
+  const failure = `tamper: the test command preloads ${paths.join(", ")}, which differ${paths.length === 1 ? "s" : ""} from base: a changed test setup cannot be checked`;
+  return {
+    run: run ? { ...run, failure } : notRun(failure),
+    report: null,
+    command,
+    unsupported: null,
+  };
+}
+
 /** Runs a pinned runner invocation with its report flags, in `cwd`, and reads the report. */
 export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const adapter = RUNNER_ADAPTERS.find((a) => a.runner === input.invocation.runner);
@@ -154,6 +192,9 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const reportDir = dirname(input.reportPath);
   mkdirSync(reportDir, { recursive: true });
   const tampered = changedBinaries(input.invocation, input.cwd);
+  // A changed preload is not run at all: it would execute in the runner before devflow's preloads.
+  const preloadsBefore = changedPreloads(input.invocation.preloads, input.cwd);
+  if (preloadsBefore.length > 0) return preloadTamper(preloadsBefore, command);
   const binDir = pinnedBinDir(input.invocation, input.logPath);
   // node:test's report can be forged by the code under test; the ledger says what really ran (ADR 0048).
   const ledger: Ledger | null =
@@ -180,6 +221,9 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
       : {}),
   });
   if (ledger) closeLedger(ledger);
+  // Checked after the run too: a test process could rewrite a preload for the next run.
+  const preloadsAfter = changedPreloads(input.invocation.preloads, input.cwd);
+  if (preloadsAfter.length > 0) return preloadTamper(preloadsAfter, command, run);
   const after = changedBinaries(input.invocation, input.cwd);
   if (tampered.length > 0 || after.length > 0)
     return {

@@ -681,12 +681,11 @@ const PROJECT_PRELOAD_SIGNS_FORGED_PASSES: Behaviour = {
       write("scripts/setup.cjs", ${JSON.stringify(PROJECT_PRELOAD_SIGNS_WITH_THE_KEY)}.replaceAll("__OUTSIDE__", OUTSIDE));`,
   expect: "rejected",
   verifier: "regression",
-  reason: /imports valid contacts/,
-  check: (run, outside) => {
-    const error = join(outside, "steal-error");
-    expect(existsSync(error) ? readFileSync(error, "utf8") : "", "the forgery threw").toBe("");
-    attackRan(run, outside, "resigned");
-  },
+  reason:
+    /the test command preloads scripts\/setup\.cjs, which differs from base: a changed test setup cannot be checked/,
+  // Defended: the changed preload is refused before the run, so it never ran in verification.
+  check: (_run, outside) =>
+    expect(existsSync(join(outside, "resigned")), "the changed setup file re-signed a ledger").toBe(false),
 };
 
 /**
@@ -1193,10 +1192,24 @@ export const DEFENDED: Behaviour[] = [
       expect(existsSync(join(outside, "put-back")), "the last test file swapped src/ back").toBe(true);
     },
   },
+  // Third review, open without the namespace until the watch covered the checkout itself and the
+  // directories above it: the whole checkout renamed away, a repaired copy in its place, and back.
+  {
+    ...SWAPS_THE_WHOLE_CHECKOUT,
+    reason: /the test run moved tracked directory \/\S+/,
+    check: (_run, outside) => {
+      expect(existsSync(join(outside, "put-back")), "the last test file swapped the checkout back").toBe(
+        true,
+      );
+    },
+  },
 ];
 
 /** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
 export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
+  // Third review, open until the test command's preload files were pinned on base: a project
+  // --require preload the coder changed read the ledger key before devflow's preload removed it.
+  PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
   // Third review, open until the ledger took its built-ins at preload (ADR 0048): the global
   // JSON.stringify (a failure signed as a pass) and the preload's live createHmac import (the key
   // handed over) turned against it.
@@ -1296,8 +1309,6 @@ export const OPEN: Behaviour[] = [
   // the ledger, and the key read from the runner's memory.
   SWAPS_THE_BROKEN_TESTS_FUNCTION,
   STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER,
-  // ... and a project's own --require preload reading it before devflow's preload removes it.
-  PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
   // ... and the function swapped from an async hook, runInAsyncScope untouched.
   SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
 ];
@@ -1306,9 +1317,8 @@ export const OPEN: Behaviour[] = [
  * Attacks open only where the mount namespace is unavailable (the detection fallback); pinned by
  * a file of their own that sets DEVFLOW_NO_MOUNT_NAMESPACE=1 (open-without-namespace.test.ts;
  * removed by ADR 0048 when this list emptied, restored by the third review: remove it again if the
- * list empties, an empty describe is an error in vitest), listed in ADR 0021's open list like OPEN.
+ * list empties, an empty describe is an error in vitest; removed again when the third review's
+ * whole-checkout swap was closed: restore it from git with the next entry), listed in ADR 0021's
+ * open list like OPEN.
  */
-export const OPEN_WITHOUT_NAMESPACE: Behaviour[] = [
-  // Third review: the directory watch ignores the checkout's own rename.
-  SWAPS_THE_WHOLE_CHECKOUT,
-];
+export const OPEN_WITHOUT_NAMESPACE: Behaviour[] = [];
