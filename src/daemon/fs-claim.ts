@@ -102,14 +102,11 @@ export async function heartbeat(root: string, claim: Claim, now = new Date()): P
   claim.lease = lease;
 }
 
-/** Moves the claimed ticket to done/ or failed/ (the move is the check that the claim still holds). */
-export async function finishClaim(
-  root: string,
-  claim: Claim,
-  outcome: FinishOutcome,
-  now = new Date(),
-): Promise<TicketRecord> {
-  const state = outcome.status === "completed" ? "done" : "failed";
+/**
+ * Moves the claimed ticket out of processing/ into `state`, then drops its lease and repository
+ * claim. The rename is the check that the claim still holds: a recovered claim's file is gone.
+ */
+async function giveUpClaim(root: string, claim: Claim, state: "inbox" | "done" | "failed"): Promise<void> {
   try {
     await rename(claim.ticketPath, queuedTicketPath(root, state, claim.id));
   } catch (error) {
@@ -118,6 +115,17 @@ export async function finishClaim(
   }
   await removeLease(root, claim.id, claim.token);
   if (claim.record.repo_key) await releaseRepoClaim(root, claim.record.repo_key, claim.token);
+}
+
+/** Moves the claimed ticket to done/ or failed/ (the move is the check that the claim still holds). */
+export async function finishClaim(
+  root: string,
+  claim: Claim,
+  outcome: FinishOutcome,
+  now = new Date(),
+): Promise<TicketRecord> {
+  const state = outcome.status === "completed" ? "done" : "failed";
+  await giveUpClaim(root, claim, state);
   return updateTicketRecord(
     root,
     claim.id,
@@ -132,14 +140,7 @@ export async function finishClaim(
  * still holds; the next claim of the ticket gets a new token.
  */
 export async function requeueClaim(root: string, claim: Claim, requeue: Requeue): Promise<TicketRecord> {
-  try {
-    await rename(claim.ticketPath, queuedTicketPath(root, "inbox", claim.id));
-  } catch (error) {
-    if (isMissing(error)) throw leaseLost(claim);
-    throw error;
-  }
-  await removeLease(root, claim.id, claim.token);
-  if (claim.record.repo_key) await releaseRepoClaim(root, claim.record.repo_key, claim.token);
+  await giveUpClaim(root, claim, "inbox");
   return updateTicketRecord(
     root,
     claim.id,
