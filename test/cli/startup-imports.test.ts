@@ -82,4 +82,32 @@ describe("a replayed route loads no live model", () => {
     expect(modules.some((m) => m.endsWith("/dist/src/models/replay-chat-model.js"))).toBe(true);
     expect(modules.filter((m) => LIVE_MODEL.test(m))).toEqual([]);
   });
+
+  /**
+   * Regression: an iterate (or chat) task that only replays still loaded the live model (issue 11,
+   * left by the route fix). Cause: the iterate lane's runner (run.ts) and the builtin coder imported
+   * createModelGateway, which imports @langchain/openai statically. Fix: the lane loads the live
+   * model before a run only when it builds a live or recording gateway itself; the builtin coder
+   * opens its own gateway with openModelGateway.
+   */
+  it("devflow iterate --replay loads the iterate lane without @langchain/openai", () => {
+    const notARepo = mkdtempSync(join(dir, "not-a-repo-"));
+    const { status, stderr, modules } = modulesLoadedBy([
+      "iterate",
+      "fix the csv import",
+      "--replay",
+      CASSETTE,
+      "-r",
+      notARepo,
+      "--coder",
+      "command:true",
+      "--no-input",
+    ]);
+    expect(status, stderr).toBe(2);
+    expect(stderr).toContain("not a git repository");
+    // The lane's runner and the builtin coder were loaded: what is asserted ran.
+    expect(modules.some((m) => m.endsWith("/dist/src/lanes/iterate/run.js"))).toBe(true);
+    expect(modules.some((m) => m.endsWith("/dist/src/coders/builtin/builtin-coder.js"))).toBe(true);
+    expect(modules.filter((m) => LIVE_MODEL.test(m))).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import {
 import { thrownBy } from "../../agents/kit/index.js";
 import { findCause, isDevflowError } from "../../errors/index.js";
 import type { ModelGateway } from "../../models/contract.js";
-import { createModelGateway } from "../../models/create-gateway.js";
+import { openModelGateway } from "../../models/gateway.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
 import { excerpt } from "../../util/truncate.js";
 import { reportActivity } from "../activity.js";
@@ -50,10 +50,11 @@ export function createBuiltinCoder(options: BuiltinCoderOptions = {}): CoderBack
   const limits: BuiltinLimits = { ...DEFAULT_BUILTIN_LIMITS, ...options.limits };
   const env = options.env ?? process.env;
 
-  const gatewayFor = (request: CoderRunRequest): ModelGateway => {
+  // The live model (@langchain/openai) loads only when this coder runs without the run's gateway.
+  const gatewayFor = async (request: CoderRunRequest): Promise<ModelGateway> => {
     if (options.models !== undefined) return options.models;
     try {
-      return createModelGateway({
+      return await openModelGateway({
         mode: "live",
         env,
         ...(request.model === undefined ? {} : { model: request.model }),
@@ -89,7 +90,7 @@ export function createBuiltinCoder(options: BuiltinCoderOptions = {}): CoderBack
     },
 
     async run(request: CoderRunRequest): Promise<CoderRunResult> {
-      return runBuiltin(request, gatewayFor(request), limits);
+      return runBuiltin(request, await gatewayFor(request), limits);
     },
   };
 }

@@ -19,10 +19,11 @@ import {
 } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import {
+  buildModelGateway,
   type CassetteConsumption,
-  createModelGateway,
+  type LiveModelClass,
   type ModelGatewayOptions,
-} from "../../models/create-gateway.js";
+} from "../../models/gateway.js";
 import { withGroupLedger } from "../../process/group-ledger.js";
 import { removeTaskClone, type TaskWorkspace } from "../../workspace/index.js";
 import type { IterateOutcome, IterateResult } from "../outcome.js";
@@ -91,20 +92,35 @@ export function iterateLane(settings: IterateLaneSettings) {
   let gateway = settings.gateway;
   // Built on first use: the builtin coder takes it when it is resolved, while a CLI coder's missing
   // binary is still reported before the model configuration is even looked at.
+  // The live model (@langchain/openai, ~700 modules) is loaded before a run only when the lane
+  // builds a live or recording gateway itself: a replay, or a caller's own gateway, never loads it.
+  let liveModel: LiveModelClass | null = null;
+  const loadLiveModel = async (): Promise<void> => {
+    if (gateway || settings.mode === "replay" || liveModel) return;
+    liveModel = (await import("../../models/live-chat-model.js")).EndpointChatOpenAI;
+  };
   const modelGateway = (): ModelGateway =>
-    (gateway ??= createModelGateway({
-      mode: settings.mode,
-      model: settings.model,
-      ...settings.modelLimits,
-      ...(settings.cassettePath ? { cassettePath: settings.cassettePath } : {}),
-      env: settings.env ?? process.env,
-    }));
+    (gateway ??= buildModelGateway(
+      {
+        mode: settings.mode,
+        model: settings.model,
+        ...settings.modelLimits,
+        ...(settings.cassettePath ? { cassettePath: settings.cassettePath } : {}),
+        env: settings.env ?? process.env,
+      },
+      liveModel,
+    ));
   // A resume that only reports a recorded verdict asks the cassette nothing: no unused answers then.
   const progress = { ranGraph: false };
   return {
-    run: (start: IterateStart) => runTask(settings, modelGateway, start, null, progress),
-    resume: (taskId: string, answer: string | null) =>
-      runTask(settings, modelGateway, { request: "", taskId, resume: true }, answer, progress),
+    run: async (start: IterateStart) => {
+      await loadLiveModel();
+      return runTask(settings, modelGateway, start, null, progress);
+    },
+    resume: async (taskId: string, answer: string | null) => {
+      await loadLiveModel();
+      return runTask(settings, modelGateway, { request: "", taskId, resume: true }, answer, progress);
+    },
     /** Replay: the cassette's answers no call consumed, per role (the CLI warns about them). */
     unusedReplies: () =>
       progress.ranGraph && gateway && "unusedReplies" in gateway ? unusedOf(gateway) : {},
