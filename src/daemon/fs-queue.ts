@@ -1,5 +1,6 @@
 import type { DaemonConfig, TicketRecord } from "../artifacts/schemas/ticket.js";
 import { ensureDataRoot } from "../home/daemon-paths.js";
+import type { Adopted } from "./fs-adopt.js";
 import {
   cancelTicket,
   claimTicket,
@@ -52,6 +53,12 @@ export class FsTicketQueue implements TicketQueue {
   async submit(source: string, bytes: Uint8Array): Promise<SubmitResult> {
     const { submitTicket } = await import("./fs-submit.js");
     return submitTicket(this.writable, this.config, source, bytes);
+  }
+
+  /** Tickets dropped into inbox/ by hand, submitted like `devflow submit` (fs-adopt.ts). */
+  async adoptDropped(now?: Date): Promise<Adopted[]> {
+    const { adoptDroppedTickets } = await import("./fs-adopt.js");
+    return adoptDroppedTickets(this.writable, this.config, now);
   }
 
   claim(options?: ClaimOptions): Promise<Claim | null> {

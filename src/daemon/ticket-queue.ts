@@ -9,6 +9,11 @@ import type { LintFinding, TicketLease, TicketRecord, TicketState } from "../art
 export interface TicketQueue {
   /** Lints and enqueues a ticket: inbox/ when it passes, failed/ (status lint_failed) when not. */
   submit(source: string, bytes: Uint8Array): Promise<SubmitResult>;
+  /**
+   * Tickets dropped into the inbox without `submit` (a backend without such a place returns []):
+   * linted and enqueued like a submission, each under a fresh id.
+   */
+  adoptDropped(now?: Date): Promise<(SubmitResult & { dropped: string })[]>;
   /** Takes the next eligible ticket (priority, then age; not_before passed; repository not busy), or null. */
   claim(options?: ClaimOptions): Promise<Claim | null>;
   /** Renews the claim's lease; throws LEASE_LOST when the claim was recovered by someone else. */

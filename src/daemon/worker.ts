@@ -1,5 +1,5 @@
 import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
-import { DevflowError, findCause, isDevflowError, messageOf } from "../errors/index.js";
+import { DevflowError, describeError, findCause, isDevflowError, messageOf } from "../errors/index.js";
 import type { Claim, TicketQueue } from "./ticket-queue.js";
 import { readTicketRequest, type TicketRequest } from "./ticket-request.js";
 import { type TicketResultFields, writeTicketResult } from "./ticket-result.js";
@@ -47,6 +47,7 @@ export class Worker {
         await this.recover();
         lastRecover = Date.now();
       }
+      await this.adoptDropped();
       while (!this.stopping && this.running.size < worker.maxConcurrent) {
         const busy = new Set<string>();
         for (const { claim } of this.running.values())
@@ -82,6 +83,18 @@ export class Worker {
 
   get runningIds(): string[] {
     return [...this.running.keys()];
+  }
+
+  /** Hand-dropped inbox files become tickets; a failure is logged and retried at the next poll. */
+  private async adoptDropped(): Promise<void> {
+    try {
+      for (const a of await this.opts.queue.adoptDropped()) {
+        const lint = a.findings.map((f) => f.message).join("; ");
+        this.opts.log(`adopted ${a.dropped} as ${a.id}${lint ? ` (failed plan-lint: ${lint})` : ""}`);
+      }
+    } catch (error) {
+      this.opts.log(`could not adopt dropped tickets: ${describeError(error)}`);
+    }
   }
 
   private async recover(): Promise<void> {

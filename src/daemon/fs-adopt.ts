@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import { open, readdir, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
+import { isTaskId, queueDir, queueTmpDir } from "../home/daemon-paths.js";
+import { submitTicket } from "./fs-submit.js";
+import type { SubmitResult } from "./ticket-queue.js";
+import { readTicketRecord } from "./ticket-records.js";
+
+/**
+ * A file left alone this long after its last write counts as complete: a ticket copied into
+ * inbox/ with `cp` is written in pieces, and half a ticket must not be linted and queued.
+ */
+export const DROPPED_SETTLE_MS = 2_000;
+
+export interface Adopted extends SubmitResult {
+  /** The file's name as dropped into inbox/. */
+  dropped: string;
+}
+
+/**
+ * Tickets dropped into inbox/ by hand (`mv fix.md ~/.devflow/queue/inbox/`): a `.md` file with no
+ * record. Each one is taken out of inbox/ by a rename (of two daemons, one wins), then submitted
+ * like `devflow submit`: plan-lint before anything else, a fresh id, a record, and inbox/ or
+ * failed/. The dropped file itself is then removed (its bytes are the queued ticket). Its `repo:`
+ * is read relative to inbox/, so a dropped ticket names an absolute path or a URL.
+ */
+export async function adoptDroppedTickets(
+  root: string,
+  config: DaemonConfig,
+  now = new Date(),
+): Promise<Adopted[]> {
+  const inbox = queueDir(root, "inbox");
+  const names = await readdir(inbox).catch(() => [] as string[]);
+  const adopted: Adopted[] = [];
+  for (const name of names) {
+    if (!name.endsWith(".md") || name.startsWith(".")) continue;
+    const id = name.slice(0, -3);
+    if (isTaskId(id) && (await readTicketRecord(root, id).catch(() => null))) continue;
+    const dropped = join(inbox, name);
+    const info = await stat(dropped).catch(() => null);
+    if (!info?.isFile() || now.getTime() - info.mtimeMs < DROPPED_SETTLE_MS) continue;
+    const taken = join(queueTmpDir(root), `adopt-${randomBytes(6).toString("hex")}.md`);
+    try {
+      await rename(dropped, taken);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // another daemon took it
+      throw error;
+    }
+    const bytes = await readAtMost(taken, config.max_ticket_bytes + 1);
+    const result = await submitTicket(root, config, dropped, bytes, now);
+    await rm(taken, { force: true });
+    adopted.push({ ...result, dropped: name });
+  }
+  return adopted;
+}
+
+/** The file's first `limit` bytes: an oversized ticket is refused by plan-lint without reading it all. */
+async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(limit);
+    const { bytesRead } = await handle.read(buffer, 0, limit, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
