@@ -193,7 +193,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   mkdirSync(reportDir, { recursive: true });
   const tampered = changedBinaries(input.invocation, input.cwd);
   // A changed preload is not run at all: it would execute in the runner before devflow's preloads.
-  const preloadsBefore = changedPreloads(input.invocation.preloads, input.cwd);
+  const preloadsBefore = changedPreloads(input.invocation.preloads, input.invocation.script, input.cwd);
   if (preloadsBefore.length > 0) return preloadTamper(preloadsBefore, command);
   const binDir = pinnedBinDir(input.invocation, input.logPath);
   // node:test's report can be forged by the code under test; the ledger says what really ran (ADR 0048).
@@ -222,7 +222,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   });
   if (ledger) closeLedger(ledger);
   // Checked after the run too: a test process could rewrite a preload for the next run.
-  const preloadsAfter = changedPreloads(input.invocation.preloads, input.cwd);
+  const preloadsAfter = changedPreloads(input.invocation.preloads, input.invocation.script, input.cwd);
   if (preloadsAfter.length > 0) return preloadTamper(preloadsAfter, command, run);
   const after = changedBinaries(input.invocation, input.cwd);
   if (tampered.length > 0 || after.length > 0)

@@ -105,28 +105,41 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // The stat sees files only: a directory renamed away and back keeps its files' stat (ADR 0048).
   const dirWatch = overlayTrusted ? null : watchCheckoutDirectories(cmd.cwd, ownOutputInside(cmd));
   const runMarker = newRunMarker();
-  const result = await runProcess({
-    confine: true,
-    runMarker,
-    command: cmd.command,
-    shell: true,
-    cwd: cmd.cwd,
-    env: withPathPrefix(
-      baseEnv({ ...QUIET_ENV, ...cmd.env, NODE_OPTIONS: VERIFIER_NODE_OPTIONS }),
-      cmd.pathPrefix,
-    ),
-    ...(cmd.mounts
-      ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [], overlayUpper } }
-      : {}),
-    stdin: "closed",
-    timeoutMs: cmd.timeoutMs,
-    signal: cmd.signal,
-    transcriptPath: cmd.logPath,
-    maxOutputBytes: FULL_OUTPUT_CAP_BYTES,
-    maxExcerptBytes: FULL_OUTPUT_CAP_BYTES,
-  });
-  // runProcess already ended what it found; a process started after its scan is caught here.
-  const lingering = processesWithMarker(runMarker).length > 0 ? await endMarkedProcesses(runMarker) : [];
+  const ran = async () => {
+    const result = await runProcess({
+      confine: true,
+      runMarker,
+      command: cmd.command,
+      shell: true,
+      cwd: cmd.cwd,
+      env: withPathPrefix(
+        baseEnv({ ...QUIET_ENV, ...cmd.env, NODE_OPTIONS: VERIFIER_NODE_OPTIONS }),
+        cmd.pathPrefix,
+      ),
+      ...(cmd.mounts
+        ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [], overlayUpper } }
+        : {}),
+      stdin: "closed",
+      timeoutMs: cmd.timeoutMs,
+      signal: cmd.signal,
+      transcriptPath: cmd.logPath,
+      maxOutputBytes: FULL_OUTPUT_CAP_BYTES,
+      maxExcerptBytes: FULL_OUTPUT_CAP_BYTES,
+    });
+    // runProcess already ended what it found; a process started after its scan is caught here.
+    const lingering = processesWithMarker(runMarker).length > 0 ? await endMarkedProcesses(runMarker) : [];
+    return { result, lingering };
+  };
+  // The watches are closed on every path: a run that throws must not leave inotify watches behind
+  // (in a long-lived daemon they would pile up until every run fails as "could not be watched").
+  let ranResult: Awaited<ReturnType<typeof ran>>;
+  try {
+    ranResult = await ran();
+  } catch (error) {
+    await dirWatch?.stop();
+    throw error;
+  }
+  const { result, lingering } = ranResult;
   const survivors = [...new Set([...result.survivors, ...lingering])];
   let overlay: string[] | null = null;
   let unreadable: string | null = null;

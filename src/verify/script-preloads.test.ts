@@ -33,7 +33,7 @@ describe("script preloads", () => {
       preloadArguments(
         `node --require=./a.cjs -r ./b.cjs --import ./c.mjs --loader=./d.mjs --experimental-loader "./e f.mjs" --test --test-reporter=spec x.test.js`,
       ),
-    ).toEqual(["./a.cjs", "./b.cjs", "./c.mjs", "./d.mjs", "./e f.mjs"]);
+    ).toEqual(["./a.cjs", "./b.cjs", "./c.mjs", "./d.mjs", "./e f.mjs", "spec"]);
   });
 
   it("keeps files of the checkout, not packages or paths outside it", () => {
@@ -48,24 +48,51 @@ describe("script preloads", () => {
 
   it("names a preload the attempt changed, added or removed, and nothing when the bytes are base's", () => {
     const base = checkout({ "scripts/setup.cjs": "// setup\n", "scripts/gone.cjs": "// gone\n" });
-    const pinned = pinPreloads(
-      "node --require=./scripts/setup.cjs -r ./scripts/gone.cjs -r ./scripts/new.cjs --test",
-      base,
-    );
+    const script = "node --require=./scripts/setup.cjs -r ./scripts/gone.cjs -r ./scripts/new.cjs --test";
+    const pinned = pinPreloads(script, base);
     expect(pinned.map((p) => [p.path, p.sha256 === null])).toEqual([
       ["scripts/setup.cjs", false],
       ["scripts/gone.cjs", false],
       ["scripts/new.cjs", true],
     ]);
-    expect(changedPreloads(pinned, base)).toEqual([]);
+    expect(changedPreloads(pinned, script, base)).toEqual([]);
     const attempt = checkout({
       "scripts/setup.cjs": "// setup\nprocess.env;\n",
       "scripts/new.cjs": "// added\n",
     });
-    expect(changedPreloads(pinned, attempt)).toEqual([
+    expect(changedPreloads(pinned, script, attempt)).toEqual([
       "scripts/setup.cjs",
       "scripts/gone.cjs",
       "scripts/new.cjs",
     ]);
+  });
+
+  /**
+   * Regression (review of stop 18): `node -r ./test/setup --test` loads test/setup.js, but the
+   * literal path was pinned (absent: null) and an attempt's rewritten or added test/setup.js was
+   * never compared. Fix: a --require value is resolved like node does, on base and again in the
+   * attempt; a preload that resolves to a file base did not have is a change.
+   */
+  it("regression: a --require without its extension is resolved like node, and one base lacked counts as changed", () => {
+    const script = "node -r ./test/setup --test";
+    const base = checkout({ "test/setup.js": "// setup\n" });
+    const pinned = pinPreloads(script, base);
+    expect(pinned).toEqual([{ path: "test/setup.js", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(changedPreloads(pinned, script, checkout({ "test/setup.js": "// setup\n" }))).toEqual([]);
+    expect(changedPreloads(pinned, script, checkout({ "test/setup.js": "// changed\n" }))).toEqual([
+      "test/setup.js",
+    ]);
+    // Base resolves nothing; the attempt adds the file node would load.
+    const bare = pinPreloads(script, checkout({}));
+    expect(changedPreloads(bare, script, checkout({ "test/setup/index.js": "// added\n" }))).toEqual([
+      "test/setup/index.js",
+    ]);
+  });
+
+  it("pins a --test-reporter module of the checkout (node:test loads it in the runner)", () => {
+    const cwd = checkout({ "reporter.mjs": "export default async function* () {}\n" });
+    expect(
+      checkoutPreloads("node --test --test-reporter=./reporter.mjs --test-reporter-destination=stdout", cwd),
+    ).toEqual(["reporter.mjs"]);
   });
 });

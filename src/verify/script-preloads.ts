@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync, realpathSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { isAbsolute, join, relative, sep } from "node:path";
 
 /**
@@ -11,7 +12,17 @@ import { isAbsolute, join, relative, sep } from "node:path";
  * run over an attempt that changed one cannot be checked.
  */
 
-const PRELOAD_FLAGS = new Set(["--require", "-r", "--import", "--loader", "--experimental-loader"]);
+const PRELOAD_FLAGS = new Set([
+  "--require",
+  "-r",
+  "--import",
+  "--loader",
+  "--experimental-loader",
+  // node:test loads a reporter module in the runner process too (it holds the ledger key).
+  "--test-reporter",
+]);
+/** Flags whose value node resolves like require() (an extension or an index file may be left out). */
+const REQUIRE_FLAGS = new Set(["--require", "-r"]);
 
 export interface PinnedPreload {
   /** Relative to the checkout, `/`-separated. */
@@ -30,15 +41,20 @@ function words(script: string): string[] {
 
 /** The values of the script's preload flags (`--require=x`, `--require x`, `-r x`, …). */
 export function preloadArguments(script: string): string[] {
+  return preloadFlags(script).map((p) => p.value);
+}
+
+function preloadFlags(script: string): { flag: string; value: string }[] {
   const ws = words(script);
-  const values: string[] = [];
+  const found: { flag: string; value: string }[] = [];
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i] ?? "";
     const eq = w.indexOf("=");
-    if (eq > 0 && PRELOAD_FLAGS.has(w.slice(0, eq))) values.push(w.slice(eq + 1));
-    else if (PRELOAD_FLAGS.has(w) && i + 1 < ws.length) values.push(ws[++i] ?? "");
+    if (eq > 0 && PRELOAD_FLAGS.has(w.slice(0, eq)))
+      found.push({ flag: w.slice(0, eq), value: w.slice(eq + 1) });
+    else if (PRELOAD_FLAGS.has(w) && i + 1 < ws.length) found.push({ flag: w, value: ws[++i] ?? "" });
   }
-  return values;
+  return found;
 }
 
 /**
@@ -47,7 +63,9 @@ export function preloadArguments(script: string): string[] {
  */
 export function checkoutPreloads(script: string, cwd: string): string[] {
   const paths: string[] = [];
-  for (const value of preloadArguments(script)) {
+  for (const { flag, value: given } of preloadFlags(script)) {
+    // `-r ./test/setup` loads test/setup.js (or test/setup/index.js): what node loads is pinned.
+    const value = REQUIRE_FLAGS.has(flag) ? requireTarget(given, cwd) : given;
     const raw = value.startsWith("file://") ? new URL(value).pathname : value;
     const isPath =
       raw.startsWith("./") ||
@@ -60,6 +78,16 @@ export function checkoutPreloads(script: string, cwd: string): string[] {
     paths.push(rel.split(sep).join("/"));
   }
   return [...new Set(paths)];
+}
+
+/** The file a `--require` value names, resolved from `cwd` like node does; the value when nothing resolves. */
+function requireTarget(value: string, cwd: string): string {
+  if (!(value.startsWith("./") || value.startsWith("../") || isAbsolute(value))) return value;
+  try {
+    return createRequire(join(cwd, "noop.js")).resolve(value);
+  } catch {
+    return value;
+  }
 }
 
 function fileHash(cwd: string, path: string): string | null {
@@ -80,7 +108,19 @@ export function pinPreloads(script: string, cwd: string): PinnedPreload[] {
   return checkoutPreloads(script, cwd).map((path) => ({ path, sha256: fileHash(cwd, path) }));
 }
 
-/** Pinned preloads whose bytes in `cwd` differ from base (changed, added or removed). */
-export function changedPreloads(pinned: readonly PinnedPreload[] | undefined, cwd: string): string[] {
-  return (pinned ?? []).filter((p) => fileHash(cwd, p.path) !== p.sha256).map((p) => p.path);
+/**
+ * Preloads of `script` whose bytes in `cwd` differ from base: a pinned file changed, added or
+ * removed, or a preload that resolves to another file now than on base (`-r ./test/setup` finding a
+ * `test/setup.js` base did not have).
+ */
+export function changedPreloads(
+  pinned: readonly PinnedPreload[] | undefined,
+  script: string,
+  cwd: string,
+): string[] {
+  const base = new Map((pinned ?? []).map((p) => [p.path, p.sha256]));
+  const changed = (pinned ?? []).filter((p) => fileHash(cwd, p.path) !== p.sha256).map((p) => p.path);
+  for (const path of checkoutPreloads(script, cwd))
+    if (!base.has(path) && fileHash(cwd, path) !== null) changed.push(path);
+  return [...new Set(changed)];
 }
