@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { open, readdir, rename, rm, stat } from "node:fs/promises";
+import { link, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { isTaskId, queueDir, queueTmpDir } from "../home/daemon-paths.js";
@@ -31,6 +31,7 @@ export async function adoptDroppedTickets(
   now = new Date(),
 ): Promise<Adopted[]> {
   const inbox = queueDir(root, "inbox");
+  await putBackAbandoned(root, now);
   const names = await readdir(inbox).catch(() => [] as string[]);
   const adopted: Adopted[] = [];
   for (const name of names) {
@@ -40,15 +41,22 @@ export async function adoptDroppedTickets(
     const dropped = join(inbox, name);
     const info = await stat(dropped).catch(() => null);
     if (!info?.isFile() || now.getTime() - info.mtimeMs < DROPPED_SETTLE_MS) continue;
-    const taken = join(queueTmpDir(root), `adopt-${randomBytes(6).toString("hex")}.md`);
+    const taken = join(queueTmpDir(root), `adopt-${randomBytes(6).toString("hex")}-${name}`);
     try {
       await rename(dropped, taken);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // another daemon took it
       throw error;
     }
-    const bytes = await readAtMost(taken, config.max_ticket_bytes + 1);
-    const result = await submitTicket(root, config, dropped, bytes, now);
+    let result: SubmitResult;
+    try {
+      const bytes = await readAtMost(taken, config.max_ticket_bytes + 1);
+      result = await submitTicket(root, config, dropped, bytes, now);
+    } catch (error) {
+      // Not lost: the file goes back where the user put it (never over a newer one) for the next poll.
+      await putBack(root, taken, name);
+      throw error;
+    }
     await rm(taken, { force: true });
     adopted.push({ ...result, dropped: name });
   }
@@ -65,4 +73,30 @@ async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
   } finally {
     await handle.close();
   }
+}
+
+/** An adoption takes milliseconds: a taken file this old was left by a daemon that died mid-way. */
+const ABANDONED_MS = 10 * 60_000;
+
+/** Taken files a killed adopter left in queue/.tmp go back into the inbox under their dropped name. */
+async function putBackAbandoned(root: string, now: Date): Promise<void> {
+  const tmp = queueTmpDir(root);
+  for (const entry of await readdir(tmp).catch(() => [] as string[])) {
+    const match = /^adopt-[0-9a-f]{12}-(.+\.md)$/.exec(entry);
+    if (!match?.[1]) continue;
+    const info = await stat(join(tmp, entry)).catch(() => null);
+    if (info && now.getTime() - info.mtimeMs > ABANDONED_MS) await putBack(root, join(tmp, entry), match[1]);
+  }
+}
+
+/** Links `taken` back into inbox/ as `name` (never replacing a file there), then removes it. */
+async function putBack(root: string, taken: string, name: string): Promise<void> {
+  try {
+    await link(taken, join(queueDir(root, "inbox"), name));
+  } catch (error) {
+    // A file of that name arrived meanwhile: keep ours under a name of its own.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    await link(taken, join(queueDir(root, "inbox"), `${randomBytes(4).toString("hex")}-${name}`));
+  }
+  await rm(taken, { force: true });
 }

@@ -1,6 +1,6 @@
 import { readdir, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { leasePath, parseClaimedName, queueDir, queuedTicketPath } from "../home/daemon-paths.js";
+import { isTaskId, leasePath, parseClaimedName, queueDir, queuedTicketPath } from "../home/daemon-paths.js";
 import { leaseExpiry, readLease, removeLease } from "./lease.js";
 import { releaseRepoClaim, sweepRepoClaims } from "./repo-claim.js";
 import type { Recovered } from "./ticket-queue.js";
@@ -64,7 +64,7 @@ export async function recoverClaims(root: string, now: Date, staleMs: number): P
 async function sweepLeases(root: string, names: string[], now: Date, staleMs: number): Promise<void> {
   for (const name of names) {
     const match = /^(.+)@([0-9a-f]{16})\.lease\.json$/.exec(name);
-    if (!match?.[1] || !match[2]) continue;
+    if (!match?.[1] || !match[2] || !isTaskId(match[1])) continue;
     const [id, token] = [match[1], match[2]];
     if (names.includes(`${id}@${token}.md`)) continue;
     const lease = await readLease(root, id, token);

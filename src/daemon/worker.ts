@@ -43,18 +43,26 @@ export class Worker {
     await this.recover();
     let lastRecover = Date.now();
     while (!this.stopping) {
-      if (Date.now() - lastRecover >= worker.recoverIntervalSeconds * 1000) {
-        await this.recover();
-        lastRecover = Date.now();
-      }
-      await this.adoptDropped();
-      while (!this.stopping && this.running.size < worker.maxConcurrent) {
-        const busy = new Set<string>();
-        for (const { claim } of this.running.values())
-          if (claim.record.repo_key) busy.add(claim.record.repo_key);
-        const claim = await this.opts.queue.claim({ busyRepoKeys: busy });
-        if (!claim) break;
-        this.start(claim);
+      // One failing step (a full disk, a stray file) is logged and tried again at the next poll:
+      // the loop must not end while tickets it started still run, heartbeat and hold the lock.
+      try {
+        if (Date.now() - lastRecover >= worker.recoverIntervalSeconds * 1000) {
+          await this.recover();
+          lastRecover = Date.now();
+        }
+        await this.adoptDropped();
+        while (!this.stopping && this.running.size < worker.maxConcurrent) {
+          const busy = new Set<string>();
+          for (const { claim } of this.running.values())
+            if (claim.record.repo_key) busy.add(claim.record.repo_key);
+          const claim = await this.opts.queue.claim({ busyRepoKeys: busy });
+          if (!claim) break;
+          this.start(claim);
+        }
+      } catch (error) {
+        this.opts.log(
+          `poll failed, trying again in ${worker.pollIntervalSeconds} s: ${describeError(error)}`,
+        );
       }
       if (!this.stopping) await this.sleep(worker.pollIntervalSeconds * 1000);
     }

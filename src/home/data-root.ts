@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
-import { assertTaskId } from "./task-id.js";
+import { assertTaskId, isTaskId } from "./task-id.js";
 
 /**
  * The daemon's data root (issue 12, ADR 0051): one folder for everything `devflow daemon` and its
@@ -66,7 +66,9 @@ export const repoClaimPath = (root: string, keyHash: string): string =>
 /** Splits a processing/ entry name into id and claim token (null for anything else). */
 export function parseClaimedName(name: string): { id: string; token: string } | null {
   const match = /^(.+)@([0-9a-f]{16})\.md$/.exec(name);
-  return match?.[1] && match[2] ? { id: match[1], token: match[2] } : null;
+  // A stray file whose id is no ticket id is not a claim (path helpers would refuse the id, and one
+  // such file stopped every recovery, so every daemon start).
+  return match?.[1] && match[2] && isTaskId(match[1]) ? { id: match[1], token: match[2] } : null;
 }
 
 /**

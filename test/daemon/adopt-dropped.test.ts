@@ -4,7 +4,7 @@
  * forever without a word. Now the worker adopts them each poll: plan-lint, a fresh id and a record,
  * exactly as `devflow submit`.
  */
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DROPPED_SETTLE_MS } from "../../src/daemon/fs-adopt.js";
@@ -80,5 +80,36 @@ describe("tickets dropped into inbox/ by hand", () => {
     const dropped = [...(a ?? []), ...(b ?? [])].map((x) => x.dropped).sort();
     expect(dropped).toEqual(Array.from({ length: 20 }, (_, i) => `t${i}.md`).sort());
     expect(inbox()).toHaveLength(20);
+  });
+
+  /**
+   * Regression (review of stop 18): the dropped file was renamed into queue/.tmp before it was
+   * submitted, so a submit that threw (a full disk, an unwritable data/) or a daemon killed in
+   * between lost the user's ticket without a trace. Fix: a failed adoption links the file back
+   * into the inbox under its name; a taken file older than ten minutes (a dead adopter's) is put
+   * back before each adoption pass.
+   */
+  it("regression: a failed adoption puts the dropped file back, and a dead adopter's file is put back later", async () => {
+    box = queueSandbox();
+    const queue = box.queue();
+    queue.ensureRoot();
+    const tickets = join(box.root, "data", "tickets");
+    rmSync(tickets, { recursive: true, force: true });
+    writeFileSync(tickets, "not a directory");
+    const text = "---\npriority: normal\n---\nKeep me.\n";
+    drop("keep.md", text);
+    await expect(queue.adoptDropped()).rejects.toThrow();
+    expect(inbox()).toEqual(["keep.md"]);
+    expect(readFileSync(join(box.root, "queue", "inbox", "keep.md"), "utf8")).toBe(text);
+    expect(readdirSync(join(box.root, "queue", ".tmp"))).toEqual([]);
+
+    rmSync(tickets);
+    const abandoned = join(box.root, "queue", ".tmp", "adopt-0123456789ab-left.md");
+    writeFileSync(abandoned, text);
+    const old = new Date(Date.now() - 11 * 60_000);
+    utimesSync(abandoned, old, old);
+    const adopted = await queue.adoptDropped();
+    expect(adopted.map((a) => a.dropped).sort()).toEqual(["keep.md", "left.md"]);
+    expect(readdirSync(join(box.root, "queue", ".tmp"))).toEqual([]);
   });
 });

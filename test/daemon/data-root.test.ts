@@ -77,4 +77,21 @@ describe("the daemon's config.json", () => {
       message: expect.stringContaining("unknown key lables"),
     });
   });
+
+  /**
+   * Regression (review of stop 18): a heartbeat of 400 s with the default stale time of 300 s made
+   * the daemon's own periodic recovery take back every ticket it ran, so none ever finished. Fix:
+   * the config is refused unless the heartbeat is under half the stale time.
+   */
+  it("regression: refuses a heartbeat that is not under half of lease_stale_seconds, naming both", async () => {
+    box = queueSandbox();
+    mkdirSync(box.root);
+    writeFileSync(join(box.root, "config.json"), JSON.stringify({ worker: { heartbeatSeconds: 150 } }));
+    await expect(readDaemonConfig(box.root)).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(/heartbeatSeconds.*less than half of lease_stale_seconds \(300\)/),
+    });
+    writeFileSync(join(box.root, "config.json"), JSON.stringify({ worker: { heartbeatSeconds: 149 } }));
+    expect((await readDaemonConfig(box.root)).worker.heartbeatSeconds).toBe(149);
+  });
 });

@@ -209,4 +209,32 @@ describe("the daemon's worker", () => {
     expect(transientBackoffMs(3, 30, 900, () => 1)).toBe(120_000);
     expect(transientBackoffMs(10, 30, 900, () => 1)).toBe(900_000);
   });
+
+  /**
+   * Regression (review of stop 18): one error from the queue (a full disk, a stray file) ended the
+   * worker's loop while the tickets it had started kept running, heartbeating and holding the data
+   * root's lock. Fix: each poll's steps are logged on failure and tried again at the next poll; a
+   * stray `processing/` file whose id is no ticket id is not taken for a claim at all.
+   */
+  it("regression: a poll whose claim throws is logged and the next poll still claims and finishes the ticket", async () => {
+    const cfg = config();
+    const queue = new FsTicketQueue(box.root, cfg);
+    const id = await submit(queue, `repo: ${JSON.stringify(box.repo("p"))}`);
+    let failures = 1;
+    const realClaim = queue.claim.bind(queue);
+    queue.claim = async (options) => {
+      if (failures-- > 0) throw new Error("ENOSPC: no space left on device, write");
+      return realClaim(options);
+    };
+    const calls = { n: 0 };
+    const lines = await runUntil(
+      queue,
+      cfg,
+      throwing(() => new Error("the coder crashed"), calls),
+      () => queueFiles(box, "failed").length === 1,
+    );
+    expect(lines.some((l) => /^poll failed, trying again in .*ENOSPC/.test(l))).toBe(true);
+    expect(calls.n).toBe(1);
+    expect(readResult(box, id)).toMatchObject({ status: "failed" });
+  }, 60_000);
 });

@@ -195,24 +195,39 @@ export const WorkerConfig = z.strictObject({
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
 /** The daemon's config in the data root (`<root>/config.json`). */
-export const DaemonConfig = z.strictObject({
-  $schema: z.string().optional(),
-  labels: z.array(Label).default([]).describe("known labels; a ticket label not listed is a plan-lint error"),
-  max_ticket_bytes: z
-    .number()
-    .int()
-    .min(256)
-    .max(16 * 1024 * 1024)
-    .default(65_536)
-    .describe("largest ticket file accepted"),
-  lease_stale_seconds: z
-    .number()
-    .int()
-    .min(5)
-    .default(300)
-    .describe("a lease whose heartbeat is older than this is recovered"),
-  worker: WorkerConfig.prefault({}).describe("the worker of devflow daemon"),
-});
+export const DaemonConfig = z
+  .strictObject({
+    $schema: z.string().optional(),
+    labels: z
+      .array(Label)
+      .default([])
+      .describe("known labels; a ticket label not listed is a plan-lint error"),
+    max_ticket_bytes: z
+      .number()
+      .int()
+      .min(256)
+      .max(16 * 1024 * 1024)
+      .default(65_536)
+      .describe("largest ticket file accepted"),
+    lease_stale_seconds: z
+      .number()
+      .int()
+      .min(5)
+      .default(300)
+      .describe("a lease whose heartbeat is older than this is recovered"),
+    worker: WorkerConfig.prefault({}).describe("the worker of devflow daemon"),
+  })
+  .superRefine((config, ctx) => {
+    // A heartbeat slower than half the stale time makes the daemon's own recovery take back the
+    // tickets it is running, again at every claim (review of stop 18).
+    const beat = config.worker.heartbeatSeconds;
+    if (beat !== undefined && beat * 2 >= config.lease_stale_seconds)
+      ctx.addIssue({
+        code: "custom",
+        path: ["worker", "heartbeatSeconds"],
+        message: `must be less than half of lease_stale_seconds (${config.lease_stale_seconds}), or the daemon recovers its own running tickets`,
+      });
+  });
 export type DaemonConfig = z.infer<typeof DaemonConfig>;
 export type { Revision };
 
