@@ -158,6 +158,8 @@ export async function runChat(opts: ChatOptions): Promise<number> {
     try {
       if (!(await run(current.signal))) failedTurns += 1;
     } catch (error) {
+      // A turn that threw (`/resume` of a missing task) failed too: the exit code and --json say so.
+      failedTurns += 1;
       emit({ type: "error", lane: null, message: describeError(error) });
     } finally {
       current = null;

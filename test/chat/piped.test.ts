@@ -260,6 +260,25 @@ describe("devflow chat with piped stdin", () => {
     expect(run.code).toBe(1);
   });
 
+  /**
+   * Regression (review of stop 18): a turn that threw (`/resume` of a task that does not exist)
+   * printed its error but was not counted, so the chat exited 0 and its `--json` result line said
+   * `failed_turns: 0`. Fix: a thrown turn counts as a failed turn.
+   */
+  it("regression: /resume of a missing task is a failed turn: exit 1 and failed_turns 1 in the result line", async () => {
+    const repo = fixture();
+    const run = await runPiped(
+      ["chat", "--repo", repo, "--json", "--replay", cassetteWith({}), "--coder", SH_CODER],
+      "/resume no-such-task\n",
+    );
+    const evs = events(run.out);
+    expect(evs.filter((e) => e.type === "error")).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('no iterate task "no-such-task"') }),
+    ]);
+    expect(evs.at(-1)).toMatchObject({ type: "result", exit_code: 1, failed_turns: 1 });
+    expect(run.code).toBe(1);
+  });
+
   it("refuses a repo path that is not a git repository before doing anything", async () => {
     const dir = scratch.dir();
     const run = await runPiped(["chat", "--repo", dir, "--replay", cassetteWith({})], "hello\n");
