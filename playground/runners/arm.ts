@@ -47,7 +47,14 @@ async function runConversation(scenario: Scenario, ctx: RunContext): Promise<Sce
   const session = await IntakeSession.open({
     repo,
     gateway: ctx.gateway,
-    iterate: { coder: ctx.coder, model: ctx.model, lane: { ...ctx.lane, ...scenario.input.lane } },
+    // Kept: the graders read the task's checkout (seam files, evidence lines), like the iterate
+    // runner's; the playground removes the whole fixture repo itself (chat removes it since ADR 0049).
+    iterate: {
+      coder: ctx.coder,
+      model: ctx.model,
+      lane: { ...ctx.lane, ...scenario.input.lane },
+      keepWorktree: true,
+    },
     emit: (event) => events.push(event),
   });
   let routes: RouteRecord[] = [];
