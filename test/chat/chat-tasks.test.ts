@@ -9,36 +9,26 @@
  * chat ends with exactly one result line (src/cli/chat-result.ts); per-turn outcomes are
  * `lane_result` events. Real chat processes, a real coder process, real signals, a real terminal.
  */
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { spawn as spawnPty } from "@lydell/node-pty";
-import { afterAll, describe, expect, it } from "vitest";
-import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
-import { coderScript, DEMO_REQUEST, tempDir } from "../support/lane-harness.js";
+import { describe, expect, it } from "vitest";
+import { coderScript, DEMO_REQUEST } from "../support/lane-harness.js";
 import { screenOf } from "../support/screen.js";
 import { git } from "../support/test-repo.js";
 import { chatStdoutProblems } from "./support/chat-json.js";
 import { devflowArgv, runPiped, startPiped } from "./support/chat-process.js";
-import { cassetteWith, framedAnswer, hangingCoder, laneCalls, route } from "./support/intake-fixtures.js";
+import {
+  cassetteWith,
+  framedAnswer,
+  hangingCoder,
+  laneCalls,
+  route,
+  useScratch,
+} from "./support/intake-fixtures.js";
 
-// Removed after all tests, not after each: the tests run concurrently (useScratch's afterEach would
-// remove a running test's repository).
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-const scratch = {
-  repo: () => {
-    const repo = createFixtureRepo("csv-import");
-    made.push(join(repo, ".."));
-    return repo;
-  },
-  dir: () => {
-    const dir = tempDir();
-    made.push(dir);
-    return dir;
-  },
-};
+// Removed after all tests, not after each: the tests run concurrently.
+const scratch = useScratch("all");
 /** Each test runs a whole iterate lane under the chat on a shared 2-core machine. */
 const RUN_TIMEOUT_MS = 240_000;
 

@@ -1,18 +1,19 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { afterAll, afterEach } from "vitest";
 import { createFixtureRepo } from "../../../src/fixtures/create-fixture-repo.js";
 import type { Cassette } from "../../../src/models/cassette.js";
 import { createModelGateway } from "../../../src/models/create-gateway.js";
 import { coderScript, demoCassette, tempDir, writeCassette } from "../../support/lane-harness.js";
 
 /**
- * Fresh csv-import fixture repos (and scratch dirs) for one test file, removed after each test.
- * Call at the top level of the test file.
+ * Fresh csv-import fixture repos (and scratch dirs) for one test file, removed after each test, or
+ * after all of them with `removeAfter: "all"` (a file whose tests run concurrently: removing after
+ * each would remove a running test's repository). Call at the top level of the test file.
  */
-export function useScratch(): { repo: () => string; dir: () => string } {
+export function useScratch(removeAfter: "each" | "all" = "each"): { repo: () => string; dir: () => string } {
   const made: string[] = [];
-  afterEach(() => {
+  (removeAfter === "each" ? afterEach : afterAll)(() => {
     for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   return {
