@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { isTaskId, queueDir, queueTmpDir } from "../home/daemon-paths.js";
 import { submitTicket } from "./fs-submit.js";
+import { readFirstBytes } from "./read-first-bytes.js";
 import type { SubmitResult } from "./ticket-queue.js";
 import { readTicketRecord } from "./ticket-records.js";
 
@@ -50,7 +51,8 @@ export async function adoptDroppedTickets(
     }
     let result: SubmitResult;
     try {
-      const bytes = await readAtMost(taken, config.max_ticket_bytes + 1);
+      const handle = await open(taken, "r");
+      const bytes = await readFirstBytes(handle, config.max_ticket_bytes + 1).finally(() => handle.close());
       result = await submitTicket(root, config, dropped, bytes, now);
     } catch (error) {
       // Not lost: the file goes back where the user put it (never over a newer one) for the next poll.
@@ -61,18 +63,6 @@ export async function adoptDroppedTickets(
     adopted.push({ ...result, dropped: name });
   }
   return adopted;
-}
-
-/** The file's first `limit` bytes: an oversized ticket is refused by plan-lint without reading it all. */
-async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(limit);
-    const { bytesRead } = await handle.read(buffer, 0, limit, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** An adoption takes milliseconds: a taken file this old was left by a daemon that died mid-way. */

@@ -57,15 +57,8 @@ async function readBounded(path: string, cap: number): Promise<Uint8Array> {
     const info = await handle.stat();
     if (!info.isFile())
       throw new DevflowError("TICKET_NOT_FOUND", `${path} is not a file (pass the ticket's .md file)`);
-    const buffer = Buffer.alloc(cap + 1);
-    let filled = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-      if (filled === buffer.length) break;
-    }
-    return buffer.subarray(0, filled);
+    const { readFirstBytes } = await import("../../daemon/read-first-bytes.js");
+    return await readFirstBytes(handle, cap + 1);
   } finally {
     await handle.close();
   }
