@@ -12,9 +12,24 @@ export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "MODEL_TIMEOUT",
 ]);
 
-/** The transient DevflowError anywhere in `error`'s cause chain, or undefined. */
+/**
+ * The transient DevflowError anywhere in `error`'s cause chain, or undefined. A MODEL_BAD_RESPONSE
+ * counts when its details say the body was a cut-off JSON answer (a truncated body, issue 12): an
+ * HTML page or an answer without choices stays what it is, a wrong endpoint or model.
+ */
 export function transientCause(error: unknown): DevflowError | undefined {
-  return findCause(error, (e): e is DevflowError => e instanceof DevflowError && TRANSIENT_CODES.has(e.code));
+  return findCause(
+    error,
+    (e): e is DevflowError =>
+      e instanceof DevflowError && (TRANSIENT_CODES.has(e.code) || isTruncatedAnswer(e)),
+  );
+}
+
+/** A MODEL_BAD_RESPONSE whose body was cut off (models/model-errors.ts sets `details.truncated`). */
+export function isTruncatedAnswer(error: DevflowError): boolean {
+  if (error.code !== "MODEL_BAD_RESPONSE") return false;
+  const details: unknown = error.details;
+  return typeof details === "object" && details !== null && Reflect.get(details, "truncated") === true;
 }
 
 /**

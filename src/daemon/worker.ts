@@ -1,5 +1,8 @@
 import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { DevflowError, describeError, findCause, isDevflowError, messageOf } from "../errors/index.js";
+import type { ProbeTarget } from "./endpoint-probe.js";
+import type { GateSnapshot } from "./provider-gate.js";
+import { ProviderGuard } from "./provider-guard.js";
 import type { Claim, TicketQueue } from "./ticket-queue.js";
 import { readTicketRequest, type TicketRequest } from "./ticket-request.js";
 import { type TicketResultFields, writeTicketResult } from "./ticket-result.js";
@@ -14,6 +17,10 @@ export interface WorkerOptions {
   /** One line per thing the worker did (claims, ends, requeues, recoveries). */
   log: (line: string) => void;
   random?: () => number;
+  /** The live endpoint for the provider gate's readiness probe; null/absent: no probe (replay). */
+  endpoint?: ProbeTarget | null;
+  /** The provider gate's clock (tests). */
+  now?: () => number;
 }
 
 interface Running {
@@ -35,7 +42,28 @@ export class Worker {
   private wake: (() => void) | null = null;
   private graceTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly opts: WorkerOptions) {}
+  private readonly guard: ProviderGuard;
+
+  constructor(private readonly opts: WorkerOptions) {
+    const { queue, config, log, now } = opts;
+    this.guard = new ProviderGuard({
+      queue,
+      worker: config.worker,
+      endpoint: opts.endpoint ?? null,
+      log,
+      now,
+    });
+  }
+
+  /** The provider gate's state, read-only (for `/health`). */
+  gateSnapshot(): GateSnapshot {
+    return this.guard.gate.snapshot();
+  }
+
+  /** A config reload ends the gate's latches (ADR 0052). */
+  resetGate(why: string): void {
+    this.guard.reset(why);
+  }
 
   /** Runs until `stop()` and every running ticket has ended. */
   async run(): Promise<void> {
@@ -51,7 +79,7 @@ export class Worker {
           lastRecover = Date.now();
         }
         await this.adoptDropped();
-        while (!this.stopping && this.running.size < worker.maxConcurrent) {
+        while (!this.stopping && this.running.size < worker.maxConcurrent && (await this.guard.mayClaim())) {
           const busy = new Set<string>();
           for (const { claim } of this.running.values())
             if (claim.record.repo_key) busy.add(claim.record.repo_key);
@@ -150,6 +178,7 @@ export class Worker {
       const end = await this.opts.runner({ claim, signal: controller.signal }, ticket);
       clearInterval(beat);
       await this.opts.queue.heartbeat(claim); // still ours: only then is the result recorded
+      this.guard.ended(end);
       await this.finalize(claim, ticket, end, claimedAt);
     } catch (error) {
       clearInterval(beat);
@@ -183,6 +212,7 @@ export class Worker {
       this.opts.log(`stopped ${claim.id}: back in the inbox, resumable`);
       return;
     }
+    if (await this.guard.tripped(claim, error)) return; // the provider's fault: retries untouched
     const transient = transientCause(error);
     const retries = claim.record.retry_count + 1;
     if (transient && retries <= worker.maxTransientRetries) {

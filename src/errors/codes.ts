@@ -101,6 +101,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 interface ModelCallDetails {
   /** The HTTP status, when the endpoint answered. */
   status: number | null;
+  /** MODEL_BAD_RESPONSE only: the body was a JSON answer cut off early (transient, unlike HTML). */
+  truncated?: boolean;
 }
 
 /** Structured data a caller may branch on, per code; codes without an entry carry none. */

@@ -46,6 +46,11 @@ export class EndpointFault extends Error {
     readonly detail: string,
     readonly attempts: number,
     readonly elapsedMs: number,
+    /**
+     * `not_json` only: the body is the start of a JSON document that ends early (a proxy or server
+     * cut the answer but closed the response cleanly), not a page of another kind.
+     */
+    readonly cutOff = false,
   ) {
     super(`endpoint fault ${kind}: ${detail}`);
   }
@@ -155,11 +160,15 @@ function checkCompletion(
   try {
     json = JSON.parse(text);
   } catch {
+    const cutOff = isCutOffJson(text);
     throw new EndpointFault(
       "not_json",
-      `the body starts with ${JSON.stringify(preview(text))}`,
+      cutOff
+        ? `the JSON body ends early after ${text.length} characters`
+        : `the body starts with ${JSON.stringify(preview(text))}`,
       attempts,
       elapsedMs,
+      cutOff,
     );
   }
   const choices = typeof json === "object" && json !== null ? Reflect.get(json, "choices") : undefined;
@@ -234,6 +243,30 @@ function isStreamingBody(body: string): boolean {
 function urlOf(input: string | URL | Request): string {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
   return url.split("?")[0] ?? url;
+}
+
+/**
+ * A body that opens a JSON object or array and ends before closing it (inside a string or with
+ * brackets still open): a cut-off answer, which a later try may get whole, unlike an HTML page.
+ */
+export function isCutOffJson(text: string): boolean {
+  const body = text.trimStart();
+  if (!body.startsWith("{") && !body.startsWith("[")) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return false; // closed: whatever is wrong with it, it is not cut off
+    }
+  }
+  return inString || depth > 0;
 }
 
 /** The first characters of a body, one line, for a message (redacted when the error is built). */

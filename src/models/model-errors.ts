@@ -27,14 +27,17 @@ export function describeModelError(err: unknown, context?: EndpointContext): str
 /** The failure as a ModelCallError (kept as is when it already is one), the original as its cause. */
 export function toModelCallError(err: unknown, context: EndpointContext): ModelCallError {
   if (isModelCallError(err)) return err;
-  const { code, message, status } = classify(err, context);
-  return new DevflowError(code, message, { details: { status: status ?? null }, cause: err });
+  const { code, message, status, truncated } = classify(err, context);
+  return new DevflowError(code, message, {
+    details: { status: status ?? null, ...(truncated ? { truncated } : {}) },
+    cause: err,
+  });
 }
 
 function classify(
   err: unknown,
   context: EndpointContext | undefined,
-): { code: ModelCallCode; message: string; status?: number } {
+): { code: ModelCallCode; message: string; status?: number; truncated?: boolean } {
   const endpoint = context?.baseURL ?? "the model endpoint";
   const model = context?.model === undefined ? "the model" : `model "${context.model}"`;
   const fault = findCause(err, isEndpointFault);
@@ -105,7 +108,7 @@ function classifyFault(
   fault: EndpointFault,
   endpoint: string,
   model: string,
-): { code: ModelCallCode; message: string } {
+): { code: ModelCallCode; message: string; truncated?: boolean } {
   const tried = `${fault.attempts} attempt${fault.attempts === 1 ? "" : "s"} in ${Number((fault.elapsedMs / 1000).toFixed(1))} s`;
   switch (fault.kind) {
     case "stall":
@@ -124,6 +127,12 @@ function classifyFault(
         message: `${endpoint} dropped the connection: ${fault.detail} (${tried}). Is the server healthy? Check OPENAI_BASE_URL.`,
       };
     case "not_json":
+      if (fault.cutOff)
+        return {
+          code: "MODEL_BAD_RESPONSE",
+          truncated: true,
+          message: `the answer from ${endpoint} was cut off: ${fault.detail} (${tried}). The server or a proxy dropped the rest; retry later.`,
+        };
       return {
         code: "MODEL_BAD_RESPONSE",
         message: `${endpoint} answered ${model} with a body that is not JSON (${redactSecrets(fault.detail)}). OPENAI_BASE_URL must point at an OpenAI-compatible API (usually ending in /v1), not a web page or login proxy.`,

@@ -90,8 +90,16 @@ export const errorAnswer = (
   error: { message, type: status === 429 ? "requests" : "invalid_request_error", code },
 });
 
-export async function startOpenAIServer(script: ScriptedResponse[]): Promise<OpenAIServer> {
+/**
+ * `models`: answers to GET /v1/models (the daemon's readiness probe), in order; once they run out
+ * the route answers 200 with an empty model list. Errors and faults are scripted as for chat.
+ */
+export async function startOpenAIServer(
+  script: ScriptedResponse[],
+  options: { models?: ScriptedResponse[] } = {},
+): Promise<OpenAIServer> {
   const queue = [...script];
+  const models = [...(options.models ?? [])];
   const requests: RecordedRequest[] = [];
   let served = 0;
 
@@ -108,6 +116,25 @@ export async function startOpenAIServer(script: ScriptedResponse[]): Promise<Ope
         return sendError(res, 400, "request body is not JSON", null);
       }
       requests.push({ method: req.method ?? "", path, headers: req.headers, body, at: Date.now() });
+      if (req.method === "GET" && path === "/v1/models") {
+        const answer = models.shift();
+        if (answer === undefined) return sendJson(res, 200, { object: "list", data: [] });
+        if ("fault" in answer) return sendFault(res, answer.fault);
+        if ("status" in answer)
+          return sendError(
+            res,
+            answer.status,
+            answer.error.message,
+            answer.error.code ?? null,
+            answer.error.type,
+            answer.headers,
+          );
+        if ("raw" in answer) {
+          res.writeHead(answer.raw.status, { "content-type": answer.raw.contentType });
+          return res.end(answer.raw.body);
+        }
+        return sendJson(res, 200, { object: "list", data: [] });
+      }
       if (req.method !== "POST" || path !== "/v1/chat/completions") {
         return sendError(res, 404, `no route ${req.method} ${path}`, "unknown_url");
       }

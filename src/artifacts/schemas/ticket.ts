@@ -191,6 +191,19 @@ export const WorkerConfig = z.strictObject({
     .default(30)
     .describe("first transient backoff; each retry doubles it, with jitter"),
   backoffMaxSeconds: z.number().min(0).max(86_400).default(900).describe("cap of the transient backoff"),
+  // The provider gate (ADR 0052).
+  probeEnabled: z
+    .boolean()
+    .default(true)
+    .describe("probe the live endpoint (GET <base URL>/models) before each claim when work is eligible"),
+  probeTimeoutSeconds: z.number().min(0.05).max(300).default(5).describe("bound of the readiness probe"),
+  rateLimitBaseSeconds: z
+    .number()
+    .min(0)
+    .max(86_400)
+    .default(30)
+    .describe("first rate_limited closure when the server sends no Retry-After; each one in a row doubles"),
+  rateLimitMaxSeconds: z.number().min(0).max(86_400).default(900).describe("cap of the rate_limited closure"),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 

@@ -50,11 +50,13 @@ async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Pr
     const { runSettings } = await import("../../config/index.js");
     // Defaults < user file < env < flags (ADR 0047); a ticket's repository config is not read.
     const config = runSettings((await commandConfig(command, null)).values, process.env);
+    const { probeTarget } = await import("./daemon-endpoint.js");
     const worker = new Worker({
       root: queue.root,
       queue,
       config: queue.config,
       log,
+      endpoint: flags.replay ? null : await probeTarget(config.env),
       runner: ticketRunner(queue.root, {
         model: config.model,
         coder: config.coder,

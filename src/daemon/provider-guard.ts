@@ -1,0 +1,124 @@
+import type { WorkerConfig } from "../artifacts/schemas/ticket.js";
+import { type ProbeTarget, probeEndpoint } from "./endpoint-probe.js";
+import { classifyCoderEnd, classifyProviderError, type ProviderFault } from "./provider-fault.js";
+import { type GateSnapshot, ProviderGate } from "./provider-gate.js";
+import type { Claim, TicketQueue } from "./ticket-queue.js";
+import type { RunEnd } from "./worker-types.js";
+
+export interface ProviderGuardOptions {
+  queue: TicketQueue;
+  worker: WorkerConfig;
+  /** The live endpoint to probe; null for scripted or offline runs (replay), where nothing is probed. */
+  endpoint: ProbeTarget | null;
+  log: (line: string) => void;
+  now?: () => number;
+  /** Replaced in tests only. */
+  probe?: typeof probeEndpoint;
+}
+
+/**
+ * The provider gate as the worker uses it (ADR 0052): whether it may claim now (gate open, and the
+ * endpoint answers the readiness probe when there is eligible work), what a failed run does to the
+ * gate, and the requeue of the ticket that tripped it (a fresh not_before, the retry counter as it
+ * was: a provider fault is never the ticket's fault). Logs each change of the gate's state once.
+ */
+export class ProviderGuard {
+  readonly gate: ProviderGate;
+  private readonly now: () => number;
+  private shown: GateSnapshot["state"] = "open";
+
+  constructor(private readonly opts: ProviderGuardOptions) {
+    const w = opts.worker;
+    this.now = opts.now ?? Date.now;
+    this.gate = new ProviderGate(
+      {
+        rateLimitBaseMs: w.rateLimitBaseSeconds * 1000,
+        rateLimitMaxMs: w.rateLimitMaxSeconds * 1000,
+        outageMs: w.backoffBaseSeconds * 1000,
+      },
+      this.now,
+    );
+    if (!w.probeEnabled) opts.log("readiness probe off (worker.probeEnabled is false)");
+    else if (opts.endpoint === null)
+      opts.log("readiness probe skipped: no live model endpoint configured (replayed or offline runs)");
+  }
+
+  /** True when the worker may claim: the gate is open and, with eligible work, the probe passed. */
+  async mayClaim(): Promise<boolean> {
+    if (!this.gate.isOpen()) return this.show(false);
+    const { endpoint } = this.opts;
+    if (endpoint && this.opts.worker.probeEnabled && (await this.hasEligibleWork())) {
+      const fault = await (this.opts.probe ?? probeEndpoint)(
+        endpoint,
+        this.opts.worker.probeTimeoutSeconds * 1000,
+      );
+      if (fault) {
+        this.gate.trip(fault);
+        return this.show(false);
+      }
+    }
+    return this.show(true);
+  }
+
+  /**
+   * A run that threw: a latch or a rate limit closes the gate and the ticket goes back to the inbox
+   * untouched (true: handled). An outage closes the gate for one interval but is left to the
+   * transient path (false), whose bounded retries stop a ticket that breaks the server every time.
+   */
+  async tripped(claim: Claim, error: unknown): Promise<boolean> {
+    const fault = classifyProviderError(error);
+    if (fault === null) return false;
+    this.gate.trip(fault);
+    this.show(this.gate.isOpen());
+    if (fault.kind === "outage_backoff") return false;
+    const notBefore = new Date(this.gate.opensAt() ?? this.now());
+    await this.opts.queue.requeue(claim, {
+      notBefore,
+      retryCount: claim.record.retry_count,
+      reason: `provider gate ${fault.kind} (retry counter untouched, not before ${notBefore.toISOString()}): ${fault.reason}`,
+    });
+    this.opts.log(`requeued ${claim.id}: provider ${fault.kind}, not before ${notBefore.toISOString()}`);
+    return true;
+  }
+
+  /** A run that ended: a coder stopped by the provider closes the gate; any other end reopens it. */
+  ended(end: RunEnd): ProviderFault | null {
+    const fault = classifyCoderEnd(end);
+    if (fault) this.gate.trip(fault);
+    else if (end.verdict !== "unsupported") this.gate.succeeded(); // a session that reached the model
+    this.show(this.gate.isOpen());
+    return fault;
+  }
+
+  /** A config reload: latches end (backoffs keep their time). */
+  reset(why: string): void {
+    this.gate.reset();
+    if (this.gate.isOpen() && this.shown !== "open") this.opts.log(`provider gate reset (${why})`);
+    this.show(this.gate.isOpen());
+  }
+
+  private show(open: boolean): boolean {
+    const now = this.gate.snapshot();
+    if (now.state !== this.shown) {
+      this.opts.log(
+        now.state === "open"
+          ? "provider gate open: claiming again"
+          : `provider gate closed: ${now.state}${now.until ? ` until ${now.until}` : " (latched until a successful session, a config reload or a restart)"}: ${now.reason}`,
+      );
+      this.shown = now.state;
+    }
+    return open;
+  }
+
+  private async hasEligibleWork(): Promise<boolean> {
+    const now = this.now();
+    return (await this.opts.queue.list()).some(
+      (e) =>
+        e.state === "inbox" &&
+        e.record !== null &&
+        (e.record.not_before === null ||
+          e.record.not_before === undefined ||
+          Date.parse(e.record.not_before) <= now),
+    );
+  }
+}
