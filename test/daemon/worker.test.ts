@@ -100,36 +100,22 @@ describe("the daemon's worker", () => {
     expect(lines.filter((l) => l.startsWith(`requeued ${id}`))).toHaveLength(2);
   }, 90_000);
 
-  it("does not retry a failure whose code is not transient, whatever its text says (MODEL_AUTH; a plain Error saying 503)", async () => {
+  // MODEL_AUTH used to be the first half of this test (→ failed/ at once); since the provider gate
+  // (ADR 0052) it latches the gate and requeues the ticket untouched: provider-gate-worker.test.ts.
+  it("does not retry a failure whose code is not transient, whatever its text says (a plain Error saying 503)", async () => {
     const cfg = config();
     const queue = new FsTicketQueue(box.root, cfg);
-    const auth = await submit(queue, `repo: ${JSON.stringify(box.repo("a"))}`);
     const calls = { n: 0 };
-    await runUntil(
-      queue,
-      cfg,
-      throwing(
-        () =>
-          new DevflowError("MODEL_AUTH", "401 from the endpoint", {
-            details: { role: "framer", status: 401 } as never,
-          }),
-        calls,
-      ),
-      () => queueFiles(box, "failed").length === 1,
-    );
-    expect(calls.n).toBe(1);
-    expect(readResult(box, auth)).toMatchObject({ status: "failed", verdict: "error", retry_count: 0 });
-    expect(readRecord(box, auth).reason).toContain("MODEL_AUTH");
-
     const text = await submit(queue, `repo: ${JSON.stringify(box.repo("b"))}`);
-    await runUntil(
+    const lines = await runUntil(
       queue,
       cfg,
       throwing(() => new Error("503 Service Unavailable: connection reset"), calls),
-      () => queueFiles(box, "failed").length === 2,
+      () => queueFiles(box, "failed").length === 1,
     );
-    expect(calls.n).toBe(2);
+    expect(calls.n).toBe(1);
     expect(readRecord(box, text).retry_count).toBe(0);
+    expect(lines.some((l) => l.startsWith("provider gate closed"))).toBe(false);
   }, 90_000);
 
   it("finalizes audit, investigate and question tickets as failed, unsupported, without running anything", async () => {
