@@ -3,8 +3,8 @@ import { DevflowError, type ErrorCode, findCause } from "../errors/index.js";
 /**
  * Failures of the model endpoint that a later try may not meet (issue 12: connection errors, 5xx,
  * timeouts), decided by the error's code, never by its text. A rate limit, a refused key or an
- * unknown model are not here: they belong to the provider gate (not built yet), and retrying them
- * on a timer would burn the ticket's retries on a fault of the provider.
+ * unknown model are not here: they belong to the provider gate (provider-fault.ts, ADR 0052), and
+ * retrying them on a timer would burn the ticket's retries on a fault of the provider.
  */
 export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "MODEL_CONNECTION",
