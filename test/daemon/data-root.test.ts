@@ -64,6 +64,10 @@ describe("the daemon's config.json", () => {
         maxTransientRetries: 3,
         backoffBaseSeconds: 30,
         backoffMaxSeconds: 900,
+        probeEnabled: true,
+        probeTimeoutSeconds: 5,
+        rateLimitBaseSeconds: 30,
+        rateLimitMaxSeconds: 900,
       },
     });
     writeFileSync(join(box.root, "config.json"), JSON.stringify({ worker: { maxConcurent: 2 } }));
