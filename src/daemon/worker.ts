@@ -1,8 +1,10 @@
 import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { DevflowError, describeError, findCause, isDevflowError, messageOf } from "../errors/index.js";
+import { BudgetGate, budgetAllowsClaim } from "./budget-gate.js";
 import type { Claim, TicketQueue } from "./ticket-queue.js";
 import { readTicketRequest, type TicketRequest } from "./ticket-request.js";
 import { type TicketResultFields, writeTicketResult } from "./ticket-result.js";
+import { ticketCostFields } from "./ticket-spend.js";
 import { transientBackoffMs, transientCause } from "./transient.js";
 import type { RunEnd, TicketRunner } from "./worker-types.js";
 
@@ -14,6 +16,8 @@ export interface WorkerOptions {
   /** One line per thing the worker did (claims, ends, requeues, recoveries). */
   log: (line: string) => void;
   random?: () => number;
+  /** The clock of the daily budget (local midnight reopens it); tests inject a fake one. */
+  now?: () => Date;
 }
 
 interface Running {
@@ -35,7 +39,13 @@ export class Worker {
   private wake: (() => void) | null = null;
   private graceTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly opts: WorkerOptions) {}
+  private readonly budget: BudgetGate;
+
+  constructor(private readonly opts: WorkerOptions) {
+    // The cap is read from the current config at every check, so a reloaded config applies at once.
+    const capUsd = () => this.opts.config.worker.dailyBudgetUsd;
+    this.budget = new BudgetGate({ root: opts.root, capUsd, ...(opts.now ? { now: opts.now } : {}) });
+  }
 
   /** Runs until `stop()` and every running ticket has ended. */
   async run(): Promise<void> {
@@ -51,7 +61,11 @@ export class Worker {
           lastRecover = Date.now();
         }
         await this.adoptDropped();
-        while (!this.stopping && this.running.size < worker.maxConcurrent) {
+        while (
+          !this.stopping &&
+          this.running.size < worker.maxConcurrent &&
+          (await budgetAllowsClaim(this.budget, this.opts.log))
+        ) {
           const busy = new Set<string>();
           for (const { claim } of this.running.values())
             if (claim.record.repo_key) busy.add(claim.record.repo_key);
@@ -256,14 +270,17 @@ export class Worker {
         code: block.code,
         status: "not_run" as const,
       })),
+      ...(await ticketCostFields(this.opts.root, claim.id, ticket?.frontmatter.budget_usd)),
+      partial: end.partial ?? null,
     };
     await writeTicketResult(this.opts.root, fields);
     const notRun = fields.verification.length
       ? `; ${fields.verification.length} Verification block(s) not run (no extra-verifier hook in the lane yet)`
       : "";
     await this.opts.queue.finish(claim, {
-      status: end.status,
-      reason: `${end.verdict}: ${end.reason}${notRun}`,
+      // A salvaged end keeps its folder by verdict: timeout_partial completed, aborted_partial did not.
+      status: end.status === "completed" || end.status === "timeout_partial" ? "completed" : "failed",
+      reason: `${end.status === "aborted_partial" || end.status === "timeout_partial" ? `${end.status}, ` : ""}${end.verdict}: ${end.reason}${notRun}`,
     });
     this.opts.log(`finished ${claim.id}: ${end.verdict}${end.branch ? ` on ${end.branch}` : ""}`);
   }
