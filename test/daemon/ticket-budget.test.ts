@@ -56,6 +56,7 @@ function cassetteCosting(role: "framer" | "critic"): Cassette {
 async function runTicket(opts: {
   coder: string;
   cassette: Cassette;
+  model?: string;
   budget?: number;
   lane?: Partial<LaneOptions>;
 }): Promise<{ id: string; repo: string; result: TicketResult; log: string[] }> {
@@ -77,7 +78,7 @@ async function runTicket(opts: {
     config: cfg,
     log: (l) => log.push(l),
     runner: ticketRunner(box.root, {
-      model: "gpt-4.1-mini",
+      model: opts.model ?? "gpt-4.1-mini",
       coder: "junie",
       mode: "replay",
       cassettePath: writeCassette(opts.cassette),
@@ -183,6 +184,21 @@ describe("a ticket's budget_usd", () => {
     expect(result.cost_usd).toMatchObject({ sessions: 1, unknown_sessions: 0 });
     expect(result.cost_usd?.known_usd).toBeCloseTo(0.4, 10);
     expect(starts(startsFile)).toBe(0);
+  }, 300_000);
+});
+
+describe("unknown cost on the real lane", () => {
+  // Bug it pins: an unpriced model's calls were priced at $0, so a ticket on a local model looked
+  // free and no budget ever stopped it. Fix: they are unknown-cost sessions, beside the known sum.
+  it("a model missing from the price table: every step is an unknown-cost session, and the known sum stays 0", async () => {
+    const { result } = await runTicket({
+      coder: coderScript(CORRECT_FIX),
+      cassette: demoCassette(),
+      model: "local-llama",
+    });
+    expect(result).toMatchObject({ status: "completed", verdict: "completed" });
+    // frame, observe, code (a command: coder reports no cost) and verify (the critic).
+    expect(result.cost_usd).toEqual({ known_usd: 0, unknown_sessions: 4, sessions: 4 });
   }, 300_000);
 });
 
