@@ -11,7 +11,7 @@ import type { RunEnd, TicketRunner } from "./worker-types.js";
 export function ticketRunner(root: string, defaults: ChangeDefaults): TicketRunner {
   const clones = join(cacheDir(root), "clones");
   return async (run, ticket): Promise<RunEnd> => {
-    if (ticket.kind === "change") return runChangeTicket(run, ticket, defaults, clones);
+    if (ticket.kind === "change") return runChangeTicket(run, ticket, defaults, clones, root);
     return {
       status: "failed",
       verdict: "unsupported",

@@ -1,3 +1,4 @@
+import type { PartialWork, TicketResultStatus } from "../artifacts/schemas/ticket.js";
 import type { Claim } from "./ticket-queue.js";
 import type { TicketRequest } from "./ticket-request.js";
 
@@ -9,7 +10,8 @@ export interface TicketRun {
 
 /** How a run ended when it ended (a thrown error is classified by the worker instead). */
 export interface RunEnd {
-  status: "completed" | "failed";
+  /** `aborted_partial` / `timeout_partial`: the run did not finish, its verified work was salvaged (ADR 0053). */
+  status: TicketResultStatus;
   /** The lane's verdict, or the daemon's (`unsupported`, `error`). */
   verdict: string;
   reason: string;
@@ -19,6 +21,8 @@ export interface RunEnd {
   attempts: number;
   artifactDir: string | null;
   resumed: boolean;
+  /** The salvaged, verified attempt of a partial end. */
+  partial?: PartialWork | null;
 }
 
 /** Runs one claimed ticket to its end; throws on a failure (the worker decides: requeue or failed/). */

@@ -1,11 +1,13 @@
 import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { DevflowError, describeError, findCause, isDevflowError, messageOf } from "../errors/index.js";
+import { BudgetGate, budgetAllowsClaim } from "./budget-gate.js";
 import type { ProbeTarget } from "./endpoint-probe.js";
 import type { GateSnapshot } from "./provider-gate.js";
 import { ProviderGuard } from "./provider-guard.js";
 import type { Claim, TicketQueue } from "./ticket-queue.js";
 import { readTicketRequest, type TicketRequest } from "./ticket-request.js";
 import { type TicketResultFields, writeTicketResult } from "./ticket-result.js";
+import { ticketCostFields } from "./ticket-spend.js";
 import { transientBackoffMs, transientCause } from "./transient.js";
 import type { RunEnd, TicketRunner } from "./worker-types.js";
 
@@ -19,7 +21,7 @@ export interface WorkerOptions {
   random?: () => number;
   /** The live endpoint for the provider gate's readiness probe; null/absent: no probe (replay). */
   endpoint?: ProbeTarget | null;
-  /** The provider gate's clock (tests). */
+  /** The clock (ms since the epoch) of the provider gate and the daily budget (local midnight reopens it); tests inject a fake one. */
   now?: () => number;
 }
 
@@ -43,6 +45,7 @@ export class Worker {
   private graceTimer: NodeJS.Timeout | null = null;
 
   private readonly guard: ProviderGuard;
+  private readonly budget: BudgetGate;
 
   constructor(private readonly opts: WorkerOptions) {
     const { queue, config, log, now } = opts;
@@ -53,6 +56,9 @@ export class Worker {
       log,
       now,
     });
+    // The cap is read from the current config at every check, so a reloaded config applies at once.
+    const capUsd = () => this.opts.config.worker.dailyBudgetUsd;
+    this.budget = new BudgetGate({ root: opts.root, capUsd, ...(now ? { now: () => new Date(now()) } : {}) });
   }
 
   /** The provider gate's state, read-only (for `/health`). */
@@ -79,7 +85,12 @@ export class Worker {
           lastRecover = Date.now();
         }
         await this.adoptDropped();
-        while (!this.stopping && this.running.size < worker.maxConcurrent && (await this.guard.mayClaim())) {
+        while (
+          !this.stopping &&
+          this.running.size < worker.maxConcurrent &&
+          (await budgetAllowsClaim(this.budget, this.opts.log)) &&
+          (await this.guard.mayClaim())
+        ) {
           const busy = new Set<string>();
           for (const { claim } of this.running.values())
             if (claim.record.repo_key) busy.add(claim.record.repo_key);
@@ -286,14 +297,17 @@ export class Worker {
         code: block.code,
         status: "not_run" as const,
       })),
+      ...(await ticketCostFields(this.opts.root, claim.id, ticket?.frontmatter.budget_usd)),
+      partial: end.partial ?? null,
     };
     await writeTicketResult(this.opts.root, fields);
     const notRun = fields.verification.length
       ? `; ${fields.verification.length} Verification block(s) not run (no extra-verifier hook in the lane yet)`
       : "";
     await this.opts.queue.finish(claim, {
-      status: end.status,
-      reason: `${end.verdict}: ${end.reason}${notRun}`,
+      // A salvaged end keeps its folder by verdict: timeout_partial completed, aborted_partial did not.
+      status: end.status === "completed" || end.status === "timeout_partial" ? "completed" : "failed",
+      reason: `${end.status === "aborted_partial" || end.status === "timeout_partial" ? `${end.status}, ` : ""}${end.verdict}: ${end.reason}${notRun}`,
     });
     this.opts.log(`finished ${claim.id}: ${end.verdict}${end.branch ? ` on ${end.branch}` : ""}`);
   }

@@ -91,6 +91,8 @@ export const ERROR_CODES = {
   ARTIFACT_PATH_INVALID: "artifact",
   // A ticket's lease was recovered by another process while its holder still worked on it.
   LEASE_LOST: "artifact",
+  // The daemon's spend ledger (data/spend.json, ADR 0053) is not JSON or not a SpendLedger.
+  SPEND_LEDGER_INVALID: "artifact",
   // internal: a bug or an unexpected state.
   INTERNAL: "internal",
   // interrupted: SIGINT or SIGTERM stopped the run (src/process/stop-signal.ts, ADR 0043).

@@ -19,6 +19,8 @@ import { assertTaskId, isTaskId } from "./task-id.js";
  *   <root>/queue/done/<id>.md, failed/<id>.md  finished tickets
  *   <root>/queue/.tmp/                         unique temp files, linked or renamed into place
  *   <root>/data/tickets/<id>/                  a ticket's revisioned record (ArtifactStore, history/)
+ *   <root>/data/spend.json                     the spend ledger, per local day and per ticket (ADR 0053)
+ *   <root>/data/spend.lock                     held while the ledger is read and replaced
  *   <root>/cache/                              safe to delete: managed clones, worktrees
  *   <root>/logs/                               the daemon's logs
  */
@@ -39,6 +41,10 @@ export const dataDir = (root: string): string => join(root, "data");
 export const cacheDir = (root: string): string => join(root, "cache");
 export const logsDir = (root: string): string => join(root, "logs");
 export const daemonConfigPath = (root: string): string => join(root, "config.json");
+
+/** `data/spend.json`: the spend ledger (SpendLedger), replaced whole under `spendLedgerLockPath`. */
+export const spendLedgerPath = (root: string): string => join(dataDir(root), "spend.json");
+export const spendLedgerLockPath = (root: string): string => join(dataDir(root), "spend.lock");
 
 /** `data/tickets/<id>/`: the ticket's record store. The id is checked first (it becomes a folder). */
 export const ticketRecordDir = (root: string, id: string): string =>

@@ -50,6 +50,11 @@ export interface UsageSnapshot {
   priced: boolean;
   /** Models booked without a known price, so reports can say which costs are missing. */
   unpriced_models: string[];
+  /**
+   * Calls whose cost is unknown (an unpriced model, a coder that reported no cost): their cost counts
+   * as 0 in `total` but the daemon's spend ledger records them as unknown (ADR 0053). Absent: 0.
+   */
+  unknown_cost_calls?: number;
 }
 
 /**

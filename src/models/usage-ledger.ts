@@ -13,9 +13,14 @@ export class UsageLedger {
   private readonly byRole = new Map<string, Usage>();
   private readonly byAttempt = new Map<string, Usage>();
   private readonly unpriced = new Set<string>();
+  /** Calls whose cost is unknown (unpriced model, a coder that reported none): counted, never as $0 (ADR 0053). */
+  private unknownCostCalls = 0;
 
   book(role: Role, model: string, tokens: TokenCounts, attemptId: string | null): void {
-    if (!priceFor(model).priced) this.unpriced.add(model);
+    if (!priceFor(model).priced) {
+      this.unpriced.add(model);
+      this.unknownCostCalls += 1;
+    }
     const cost = costUsd(model, nonNegativeInt(tokens.input_tokens), nonNegativeInt(tokens.output_tokens));
     this.add(role, tokens, cost, attemptId);
   }
@@ -30,6 +35,8 @@ export class UsageLedger {
     costUsdReported: number | null,
     attemptId: string | null,
   ): void {
+    if (costUsdReported === null || !Number.isFinite(costUsdReported) || costUsdReported < 0)
+      this.unknownCostCalls += 1;
     this.add(
       role,
       tokens,
@@ -59,6 +66,7 @@ export class UsageLedger {
       by_attempt: copyOf(this.byAttempt),
       priced: this.unpriced.size === 0,
       unpriced_models: [...this.unpriced].sort(),
+      unknown_cost_calls: this.unknownCostCalls,
     };
   }
 }

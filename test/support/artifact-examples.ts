@@ -288,6 +288,31 @@ export function exampleArtifacts(taskId = "fix-total-rounding"): { [N in SchemaN
       finished_at: AT,
       duration_ms: 1200,
       verification: [{ line: 12, code: "npm test -- cart", status: "not_run" }],
+      cost_usd: { known_usd: 0.0421, unknown_sessions: 1, sessions: 6 },
+      budget_usd: 2,
+      partial: null,
+    },
+    spend_ledger: {
+      version: 1,
+      updated_at: AT,
+      days: {
+        "2025-01-01": {
+          known_usd: 0.0421,
+          unknown_sessions: 1,
+          sessions: 6,
+          tickets: {
+            "fix-total-rounding-3f9a1c": {
+              known_usd: 0.0421,
+              unknown_sessions: 1,
+              sessions: 6,
+              by_role: {
+                frame: { known_usd: 0.01, unknown_sessions: 0, sessions: 1 },
+                code: { known_usd: 0, unknown_sessions: 1, sessions: 1 },
+              },
+            },
+          },
+        },
+      },
     },
     idea_brief: {
       artifact: "idea_brief",

@@ -31,6 +31,12 @@ export const UsageTotals = z.strictObject({
   by_attempt: z.record(z.string(), Usage),
   priced: z.boolean(),
   unpriced_models: z.array(z.string()),
+  unknown_cost_calls: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("calls whose cost is unknown (unpriced model, coder without a cost); not counted as $0"),
 });
 
 /** `devflow route --json`: the router's decision. */

@@ -7,6 +7,7 @@ import { IteratorRun } from "./iterator-run.js";
 import { Lesson } from "./lesson.js";
 import { ObservationArtifact } from "./observation-artifact.js";
 import { PromotionHandoff } from "./promotion-handoff.js";
+import { SpendLedger } from "./spend.js";
 import { TaskArtifact } from "./task-artifact.js";
 import { TicketRecord, TicketResult } from "./ticket.js";
 import { VerifierEnvelope } from "./verifier-envelope.js";
@@ -24,6 +25,7 @@ export * from "./iterator-run.js";
 export * from "./lesson.js";
 export * from "./observation-artifact.js";
 export * from "./promotion-handoff.js";
+export * from "./spend.js";
 export * from "./task-artifact.js";
 export * from "./ticket.js";
 export * from "./verifier-envelope.js";
@@ -52,5 +54,7 @@ export const ALL_SCHEMAS = {
   result_line: ResultLine,
   insight_answer: InsightAnswer,
   idea_brief: IdeaBrief,
+  /** The daemon's spend ledger, <data root>/data/spend.json (ADR 0053). */
+  spend_ledger: SpendLedger,
 } as const;
 export type SchemaName = keyof typeof ALL_SCHEMAS;

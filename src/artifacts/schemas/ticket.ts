@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Revision, Timestamp } from "./common.js";
+import { SpendTally } from "./spend.js";
 
 /**
  * The daemon's ticket contract (issue 12, ADR 0051): the YAML frontmatter of a Markdown ticket a
@@ -204,6 +205,14 @@ export const WorkerConfig = z.strictObject({
     .default(30)
     .describe("first rate_limited closure when the server sends no Retry-After; each one in a row doubles"),
   rateLimitMaxSeconds: z.number().min(0).max(86_400).default(900).describe("cap of the rate_limited closure"),
+  dailyBudgetUsd: z
+    .number()
+    .positive()
+    .max(1_000_000)
+    .optional()
+    .describe(
+      "cap of the known spend per local calendar day (data/spend.json); reached, nothing is claimed until local midnight or a raised cap (absent: no cap)",
+    ),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
@@ -259,11 +268,31 @@ export const VerificationCaveat = z.strictObject({
  * or failed/. `verdict` is the lane's (or `error` when it threw, `unsupported` for a kind the daemon
  * cannot run yet).
  */
+/**
+ * How a ticket's run ended: `completed`, `failed`, or one of the partial ends (ADR 0053) whose change
+ * was salvaged and verified without the run finishing: `timeout_partial` (the completed change came
+ * from a coder stopped at its timeout), `aborted_partial` (the ticket's `budget_usd` stopped the run
+ * after at least one attempt's change was verified; that attempt's diff and verdicts are in `partial`).
+ */
+export const TICKET_RESULT_STATUSES = ["completed", "failed", "aborted_partial", "timeout_partial"] as const;
+export const TicketResultStatus = z.enum(TICKET_RESULT_STATUSES);
+export type TicketResultStatus = z.infer<typeof TicketResultStatus>;
+
+/** The salvaged work of a run that did not finish: the last attempt whose change was verified. */
+export const PartialWork = z.strictObject({
+  attempt_id: z.string().min(1),
+  coder_outcome: z.string().nullable().describe("how the coder of that attempt ended (coder_report)"),
+  diff: z.string().describe("the attempt's cumulative diff (artifact path)"),
+  verifiers: z.array(z.strictObject({ verifier: z.string(), overall_result: z.string() })),
+  gate: z.string().nullable().describe("the completion gate's verdict on it, null when the gate did not run"),
+});
+export type PartialWork = z.infer<typeof PartialWork>;
+
 export const TicketResult = z.strictObject({
   revision: Revision,
   id: z.string().min(1),
   kind: TicketKind,
-  status: z.enum(["completed", "failed"]),
+  status: TicketResultStatus,
   verdict: z.string().min(1),
   reason: z.string(),
   task_id: z.string().nullable(),
@@ -277,5 +306,12 @@ export const TicketResult = z.strictObject({
   finished_at: Timestamp,
   duration_ms: z.number().int().min(0),
   verification: z.array(VerificationCaveat),
+  cost_usd: SpendTally.optional().describe(
+    "the ticket's spend over all its runs (data/spend.json): the known sum and the sessions of unknown cost; absent in records written before ADR 0053",
+  ),
+  budget_usd: z.number().positive().nullable().optional().describe("the ticket's budget_usd, null when none"),
+  partial: PartialWork.nullable()
+    .optional()
+    .describe("aborted_partial / timeout_partial: the salvaged, verified attempt"),
 });
 export type TicketResult = z.infer<typeof TicketResult>;

@@ -28,7 +28,8 @@ export function defineNode(name: string, deps: LaneDeps, body: NodeBody) {
     if (deps.signal?.aborted)
       throw new Error(`${name} not started: the run was stopped; resume with --resume`);
     const started = performance.now();
-    const before = deps.gateway.usage().total;
+    const usageBefore = deps.gateway.usage();
+    const before = usageBefore.total;
     await deps.reporter.emit({
       node: name,
       phase: "start",
@@ -42,10 +43,14 @@ export function defineNode(name: string, deps: LaneDeps, body: NodeBody) {
       detail: {},
     });
     const spent = () => {
-      const after = deps.gateway.usage().total;
+      const usage = deps.gateway.usage();
+      const after = usage.total;
       return {
         tokens: after.total_tokens - before.total_tokens,
         costUsd: Math.max(0, after.cost_usd - before.cost_usd),
+        // For the daemon's spend ledger (ADR 0053): how many of the node's calls had an unknown cost.
+        calls: after.calls - before.calls,
+        unknownCostCalls: (usage.unknown_cost_calls ?? 0) - (usageBefore.unknown_cost_calls ?? 0),
       };
     };
     try {

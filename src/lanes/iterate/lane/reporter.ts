@@ -13,6 +13,9 @@ export interface NodeReport {
   attemptId: string | null;
   tokens: number;
   costUsd: number;
+  /** Model and coder calls booked in the node, and how many of them had an unknown cost (ADR 0053). */
+  calls?: number;
+  unknownCostCalls?: number;
   detail: Record<string, unknown>;
 }
 
