@@ -441,7 +441,10 @@ const WRITES_THROUGH_A_HARD_LINK: Behaviour = {
  * `fn` (the object's property and the argument) with an empty function before calling the ledger's
  * wrapper. The ledger sees `this.fn === fn`, runs the empty function and signs a pass; node reports
  * a pass; the report and the ledger agree, and no channel is forged. ADR 0048 lists "code that
- * forges node:test's own objects" as not stopped; this is its one-line form.
+ * forges node:test's own objects" as not stopped; this is its one-line form. Defended since ADR
+ * 0048's amendment (session 14): every node:test Test carries devflow's runInAsyncScope as its own
+ * non-configurable property, so the re-wrap on the prototype never runs for a test, and only the
+ * function registered through Test#createSubtest is signed.
  */
 const SWAP_THE_BROKEN_TESTS_FUNCTION = `import { AsyncResource as __AR } from "node:async_hooks"; import { appendFileSync as __log } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT) {
@@ -741,7 +744,9 @@ const SWAPS_THE_WHOLE_CHECKOUT: Behaviour = {
  * `runInAsyncScope` (so making devflow's wrapper non-writable would not stop it): an async hook's
  * `init` sees every node:test `Test` as it is constructed; a microtask later (its constructor has set
  * `name` and `fn`) the module swaps the broken test's `fn` for an empty function. devflow's wrapper
- * then runs the empty function and signs a pass.
+ * then runs the empty function and signs a pass. Defended since ADR 0048's amendment (session 14):
+ * the ledger signs only the function node:test was given at registration; the swapped-in one runs
+ * unsigned, so the reported pass has no pass in the ledger.
  */
 const SWAP_THE_FUNCTION_FROM_AN_ASYNC_HOOK = `import { createHook as __hook } from "node:async_hooks"; import { appendFileSync as __log } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT) {
@@ -1207,6 +1212,17 @@ export const DEFENDED: Behaviour[] = [
 
 /** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
 export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
+  // Third review, open until ADR 0048's amendment (session 14): the broken test's function swapped
+  // on node's Test object, under the ledger's runInAsyncScope wrapper or from an async hook's init.
+  // The ledger now signs only the function node:test was given at registration (Test#createSubtest,
+  // pinned on every Test by devflow's async hook before the module's hook runs) and pins
+  // runInAsyncScope on each Test: the re-wrap is never called for a test (the broken test fails as
+  // itself), and the function swapped in from the hook runs unsigned (no pass in the ledger).
+  { ...SWAPS_THE_BROKEN_TESTS_FUNCTION, reason: /imports valid contacts/ },
+  {
+    ...SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
+    reason: /"imports valid contacts" passing but devflow's ledger has no pass/,
+  },
   // Third review, open until the test command's preload files were pinned on base: a project
   // --require preload the coder changed read the ledger key before devflow's preload removed it.
   PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
@@ -1305,12 +1321,8 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
  * these (with every defence on, the mount namespace included).
  */
 export const OPEN: Behaviour[] = [
-  // Third review (ADR 0048's residual limits, demonstrated): node:test's Test objects rebuilt under
-  // the ledger, and the key read from the runner's memory.
-  SWAPS_THE_BROKEN_TESTS_FUNCTION,
+  // Third review (ADR 0048's residual limits, demonstrated): the key read from the runner's memory.
   STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER,
-  // ... and the function swapped from an async hook, runInAsyncScope untouched.
-  SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
 ];
 
 /**
