@@ -692,6 +692,38 @@ const PROJECT_PRELOAD_SIGNS_FORGED_PASSES: Behaviour = {
 };
 
 /**
+ * Review of stop 18 (ADR 0021 "Open" until session 14): PROJECT_PRELOAD_SIGNS_FORGED_PASSES one file
+ * further. The base's pinned preload `scripts/setup.cjs` only requires `./helpers.cjs`; the coder
+ * leaves setup.cjs alone and writes the key-reading forgery into helpers.cjs, which only the preload
+ * names. Defended since ADR 0048's amendment: the files a pinned preload loads are pinned with it,
+ * transitively, and a changed one is refused before the run.
+ */
+const PROJECT_PRELOAD_HELPER_SIGNS_FORGED_PASSES: Behaviour = {
+  name: "project-preload-helper-reads-the-ledger-key-before-devflows-preload",
+  issueClass: 5,
+  setup: (repo) =>
+    commitToUserRepo(
+      repo,
+      {
+        "package.json": `${JSON.stringify({ name: "csv-import", private: true, type: "module", scripts: { test: "node --require=./scripts/setup.cjs --test" } }, null, 2)}\n`,
+        "scripts/setup.cjs": '// project test setup\nrequire("./helpers.cjs");\n',
+        "scripts/helpers.cjs": "// project test helpers\n",
+      },
+      "a test setup file with helpers",
+    ),
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("scripts/helpers.cjs", ${JSON.stringify(PROJECT_PRELOAD_SIGNS_WITH_THE_KEY)}.replaceAll("__OUTSIDE__", OUTSIDE));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason:
+    /the test command preloads scripts\/helpers\.cjs, which differs from base: a changed test setup cannot be checked/,
+  check: (_run, outside) =>
+    expect(existsSync(join(outside, "resigned")), "the changed helper re-signed a ledger").toBe(false),
+};
+
+/**
  * Third hostile review (ADR 0048 item 5, the directory watch without the namespace): the swap of
  * SWAPS_THE_SOURCE_DIRECTORY one level up, on the verification checkout itself. The watch covers the
  * checkout's directories that have subdirectories and counts a `rename` event only when it names
@@ -1226,6 +1258,8 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
   // Third review, open until the test command's preload files were pinned on base: a project
   // --require preload the coder changed read the ledger key before devflow's preload removed it.
   PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
+  // Review of stop 18, open until session 14: the same through a helper file the preload requires.
+  PROJECT_PRELOAD_HELPER_SIGNS_FORGED_PASSES,
   // Third review, open until the ledger took its built-ins at preload (ADR 0048): the global
   // JSON.stringify (a failure signed as a pass) and the preload's live createHmac import (the key
   // handed over) turned against it.
