@@ -208,6 +208,8 @@ function installLedger(secret, ledgerDir) {
   // non-configurable `createSubtest` and `runInAsyncScope` (and, for a test, `run` and
   // `getRunArgs`), as node defined them before the code under test could reach them.
   const registered = new WeakMap(); // Test -> { fn, path }
+  const contextOf = new WeakMap(); // the TestContext node's own run made for a test -> that test
+  let running = null; // the test whose run() is in its synchronous start (where node makes its context)
   const pristine = new WeakMap(); // prototype -> { name: node's own method }
   const PINNED = ["createSubtest", "run", "getRunArgs"];
   let testPrototype = null;
@@ -224,7 +226,14 @@ function installLedger(secret, ledgerDir) {
   // A test is signed only when the function running is the one registered for it.
   const runInScope = function (fn, thisArg, ...args) {
     const entry = apply(weakGet, registered, [this]);
-    if (entry === undefined || entry.fn !== fn)
+    // ...with the context node made for it (t.assert, t.plan), not one the code under test made up.
+    if (
+      entry === undefined ||
+      entry.fn !== fn ||
+      apply(weakGet, contextOf, [thisArg]) !== this ||
+      args.length === 0 ||
+      args[0] !== thisArg
+    )
       return apply(runInAsyncScope, this, callArgs(fn, thisArg, args));
     const path = entry.path;
     // node:test calls a function of exactly two parameters with a `done` callback last.
@@ -266,6 +275,34 @@ function installLedger(secret, ledgerDir) {
     }
     return made;
   };
+  // TestContext's members (t.test, t.assert, t.plan, …) as node defined them; t.assert's object
+  // (node caches one per context) frozen, so a test asserting through `t` asserts for real.
+  const pinContext = (proto) => {
+    const keys = ownKeys(proto);
+    for (let i = 0; i < keys.length; i++) {
+      const d = getOwnPropertyDescriptor(proto, keys[i]);
+      if (!d?.configurable || keys[i] === "constructor") continue;
+      if ("value" in d) pin(proto, keys[i], d.value);
+      else if (keys[i] === "assert" && typeof d.get === "function") {
+        const get = d.get;
+        defineProperty(proto, "assert", {
+          get() {
+            const made = apply(get, this, []);
+            if (made !== null && typeof made === "object") freeze(made);
+            return made;
+          },
+          enumerable: d.enumerable,
+          configurable: false,
+        });
+      } else
+        defineProperty(proto, keys[i], {
+          get: d.get,
+          set: d.set,
+          enumerable: d.enumerable,
+          configurable: false,
+        });
+    }
+  };
   const guard = (r) => {
     for (let p = getPrototypeOf(r); p !== null && p !== asyncResourcePrototype; p = getPrototypeOf(p)) {
       if (apply(weakHas, pristine, [p])) continue;
@@ -285,13 +322,27 @@ function installLedger(secret, ledgerDir) {
     if (getPrototypeOf(r) !== testPrototype) return; // a suite or a hook: node assigns a hook's run
     const run = pristineMethod(r, "run");
     const getRunArgs = pristineMethod(r, "getRunArgs");
-    if (run !== undefined) pin(r, "run", run);
+    if (run !== undefined)
+      pin(r, "run", function (...args) {
+        const outer = running;
+        running = this;
+        try {
+          return apply(run, this, args);
+        } finally {
+          running = outer;
+        }
+      });
     if (getRunArgs !== undefined)
       pin(r, "getRunArgs", function () {
         // The context a test's function gets (its t.test) and the arguments, as node made them.
         const made = apply(getRunArgs, this, []);
         if (made !== null && typeof made === "object") {
-          if (made.ctx !== null && typeof made.ctx === "object") freeze(made.ctx);
+          if (made.ctx !== null && typeof made.ctx === "object") {
+            freeze(made.ctx);
+            // Only the context node's run makes counts: one the code under test asks for is not
+            // the one node passes to the test, and a run with it is not signed.
+            if (running === this) apply(weakSet, contextOf, [made.ctx, this]);
+          }
           if (isArray(made.args)) freeze(made.args);
           freeze(made);
         }
@@ -303,7 +354,7 @@ function installLedger(secret, ledgerDir) {
       contextPinned = true;
       const ctx = apply(getRunArgs, r, []).ctx;
       const proto = ctx === null || typeof ctx !== "object" ? null : getPrototypeOf(ctx);
-      if (proto !== null && typeof proto.test === "function") pin(proto, "test", proto.test);
+      if (proto !== null) pinContext(proto);
     }
   };
   apply(

@@ -251,6 +251,28 @@ module.exports = { add: (a, b) => a + b + 1 };
     const contextSwap = `${tried("f")}import { createHook as __hook } from "node:async_hooks";
 if (process.env.NODE_TEST_CONTEXT) { __tried(); let __done = false; let __last; __hook({ init(_i, type, _g, r) { if (type === "Test") __last = r; if (!__done && r && r.constructor && r.constructor.name === "Test") { __done = true; const c = Object.getPrototypeOf(r).getRunArgs.call(r).ctx; const p = Object.getPrototypeOf(c); const real = p.test; try { p.test = function (name, fn) { const out = real.call(this, name, name === "adds" ? () => {} : fn); ${keepLoc} return out; }; } catch {} } } }).enable(); }
 `;
+    // The registered function run by the module itself with a made-up context (a no-op t.assert),
+    // and node's own run of the test replaced by a bare pass.
+    const fakeContext = `${tried("g")}import { createHook as __hook } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); __hook({ init(_i, type, _g, r) { if (type === "Test") queueMicrotask(() => {
+  if (r.name !== "adds" || typeof r.fn !== "function") return;
+  const fake = { assert: { equal() {} } };
+  try { r.runInAsyncScope(r.fn, fake, fake); } catch {}
+  const p = Object.getPrototypeOf(r); const start = p.start;
+  p.start = function (...a) { if (this !== r) return Reflect.apply(start, this, a); this.startTime = process.hrtime.bigint(); this.pass(); this.postRun(); return Promise.resolve(); };
+}); } }).enable(); }
+`;
+    // ... and with node's own context for the test, asked for early, its t.assert neutered.
+    const ownContext = fakeContext
+      .replace("tried-g", "tried-h")
+      .replace(
+        "const fake = { assert: { equal() {} } };",
+        "const fake = r.getRunArgs().ctx; try { fake.assert.equal = () => {}; } catch {}",
+      );
+    const contextFile = {
+      "test/math.test.js":
+        'import { test } from "node:test";\nimport { add } from "../src/math.js";\ntest("adds", (t) => { t.assert.equal(add(1, 2), 3); });\n',
+    };
     const subtestFile = {
       "test/math.test.js":
         'import { test } from "node:test";\nimport assert from "node:assert";\nimport { add } from "../src/math.js";\ntest("parent", async (t) => { await t.test("adds", () => assert.equal(add(1, 2), 3)); });\n',
@@ -269,6 +291,8 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __done = false; let __last; 
       ["d", createSubtest, {}],
       ["e", "", requiresTheModuleFirst],
       ["f", contextSwap, subtestFile],
+      ["g", fakeContext, contextFile],
+      ["h", ownContext, contextFile],
     ];
     const outcomes = await Promise.all(
       cases.map(async ([name, attack, files]) => {
