@@ -575,7 +575,9 @@ const STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER: Behaviour = {
  * `subtests`, a `parent`) titled "imports valid contacts" and calls the ledger's patched
  * `runInAsyncScope` on it: the ledger signs a pass for that path. With the runner channel forged
  * too (fail → pass), the report and the ledger both hold a pass, but the real test's process also
- * signed its failure: rejected by name.
+ * signed its failure: rejected by name. Since ADR 0048's amendment (session 14) the fake object's run
+ * is not signed at all (only a function node:test registered through Test#createSubtest is), so the
+ * forged pass has no pass behind it.
  */
 const FORGE_A_PASS_WITH_A_FAKE_TEST = `import { AsyncResource as __AR } from "node:async_hooks"; import { appendFileSync as __flog } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-canary"))) {
@@ -597,7 +599,7 @@ const FORGES_A_PASS_WITH_A_FAKE_TEST: Behaviour = {
       write("src/csv-import.js", ${JSON.stringify(REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL + FORGE_A_PASS_WITH_A_FAKE_TEST)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
   expect: "rejected",
   verifier: "regression",
-  reason: /devflow's ledger saw it fail: forged test output/,
+  reason: LEDGER_HAS_NO_PASS,
   check: (run, outside) => {
     attackRan(run, outside, "rewrote");
     expect(existsSync(join(outside, "forged-record")), "the fake Test was run through the ledger").toBe(true);
