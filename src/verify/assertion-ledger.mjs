@@ -9,9 +9,10 @@
 // appended as HMAC-SHA256-chained records to a file of its own in DEVFLOW_LEDGER_DIR, sealed by an
 // end record at exit. devflow checks them against the runner's report (assertion-ledger.ts).
 // Loaded from devflow's install (read-only in the namespace, ADR 0038), never from the checkout.
-import { AsyncResource } from "node:async_hooks";
+import { AsyncResource, createHook } from "node:async_hooks";
 import { createHmac, randomBytes } from "node:crypto";
 import { appendFileSync, closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 
 // Everything the ledger calls after the code under test has loaded, taken now, before it loads
@@ -23,9 +24,6 @@ const { apply } = Reflect;
 const stringify = JSON.stringify;
 const isArray = Array.isArray;
 const arrayPush = Array.prototype.push;
-const setAdd = Set.prototype.add;
-const setHas = Set.prototype.has;
-const setForEach = Set.prototype.forEach;
 const promiseThen = Promise.prototype.then;
 const promiseResolve = Promise.resolve.bind(Promise);
 const NativePromise = Promise;
@@ -36,6 +34,20 @@ const hmacDigest = hmacProto.digest;
 const appendLine = appendFileSync;
 const processOn = process.on;
 const toText = String;
+const defineProperty = Object.defineProperty;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const getPrototypeOf = Object.getPrototypeOf;
+const hasOwn = Object.hasOwn;
+const freeze = Object.freeze;
+const ownKeys = Reflect.ownKeys;
+const weakGet = WeakMap.prototype.get;
+const weakSet = WeakMap.prototype.set;
+const weakHas = WeakMap.prototype.has;
+const asyncResourcePrototype = AsyncResource.prototype;
+const runInAsyncScope = AsyncResource.prototype.runInAsyncScope;
+const newHook = createHook;
+const hookEnable = getPrototypeOf(createHook({})).enable;
+const require = createRequire(import.meta.url);
 
 /** A JSON array of strings, written without JSON.stringify on an object (no toJSON, no iterator). */
 function jsonStrings(list) {
@@ -94,6 +106,31 @@ function scrubStartEnvironment(name) {
   }
 }
 
+/**
+ * node:test's exports (test, it, describe, suite, hooks) pinned like node:assert's (ADR 0040): the
+ * code under test could otherwise replace `test` (module.syncBuiltinESMExports() rebinds the test
+ * file's import) and register the broken test with an empty function of its own.
+ */
+function pinExports(target) {
+  const keys = ownKeys(target);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const d = getOwnPropertyDescriptor(target, key);
+    if (!d?.configurable || !("value" in d) || !d.writable) continue;
+    const value = d.value;
+    defineProperty(target, key, {
+      enumerable: d.enumerable,
+      configurable: false,
+      get: () => value,
+      set() {
+        throw new TypeError(
+          `devflow: node:test's ${toText(key)} is frozen in verification runs; code under test may not replace it (ADR 0048)`,
+        );
+      },
+    });
+  }
+}
+
 function installLedger(secret, ledgerDir) {
   const nonce = randomBytes(12).toString("hex");
   const file = join(ledgerDir, `${process.pid}-${nonce}.ndjson`);
@@ -123,19 +160,17 @@ function installLedger(secret, ledgerDir) {
     prev = mac;
     seq += 1;
   };
-  let registrations = () => {};
   apply(processOn, process, [
     "exit",
     () => {
       if (seq === 0) return;
-      registrations();
       record("end");
     },
   ]);
 
-  // node:test runs every test's function through AsyncResource#runInAsyncScope on its Test
-  // object (a subclass): observed there, the test keeps its own call site, so the report's file
-  // for it is the test file's (wrapping test() would make it this module's).
+  // node:test runs every test's function through AsyncResource#runInAsyncScope on its Test object
+  // (a subclass): observed there, the test keeps its own call site, so the report's file for it is
+  // the test file's (wrapping test() would make it this module's).
   const settle = (path, result) => {
     if (
       result !== null &&
@@ -159,37 +194,48 @@ function installLedger(secret, ledgerDir) {
     record("pass", path);
     return result;
   };
-  const proto = AsyncResource.prototype;
-  const runInAsyncScope = proto.runInAsyncScope;
-  const roots = new Set();
-  const isTest = (r, fn) =>
-    r !== null &&
-    typeof r === "object" &&
-    r.fn === fn &&
-    typeof fn === "function" &&
-    typeof r.name === "string" &&
-    isArray(r.subtests) &&
-    r.constructor?.name === "Test";
-  const pathOf = (t) => {
-    const reversed = [];
-    let at = t;
-    while (at?.parent) {
-      apply(arrayPush, reversed, [toText(at.name)]);
-      at = at.parent;
-    }
-    if (at && !apply(setHas, roots, [at])) apply(setAdd, roots, [at]);
-    const names = [];
-    for (let i = reversed.length - 1; i >= 0; i--) apply(arrayPush, names, [reversed[i]]);
-    return names;
-  };
   const callArgs = (fn, thisArg, args) => {
     const list = [fn, thisArg];
     for (let i = 0; i < args.length; i++) apply(arrayPush, list, [args[i]]);
     return list;
   };
-  proto.runInAsyncScope = function (fn, thisArg, ...args) {
-    if (!isTest(this, fn)) return apply(runInAsyncScope, this, callArgs(fn, thisArg, args));
-    const path = pathOf(this);
+  // Which function node:test was given for each test, taken where node hands it to the test it
+  // makes (Test#createSubtest, called by `test()`/`it()`/`t.test()`), and signed only when that
+  // function is the one that ran: the code under test could swap a test's `fn` on node's own object
+  // (third hostile review: from its own runInAsyncScope wrapper or an async hook's init) and have an
+  // empty function signed as a pass. Every node:test object (async resource type "Test") gets, from
+  // devflow's async hook, which runs before any hook of the code under test, its own
+  // non-configurable `createSubtest` and `runInAsyncScope` (and, for a test, `run` and
+  // `getRunArgs`), as node defined them before the code under test could reach them.
+  const registered = new WeakMap(); // Test -> { fn, path }
+  const contextOf = new WeakMap(); // the TestContext node's own run made for a test -> that test
+  let running = null; // the test whose run() is in its synchronous start (where node makes its context)
+  const pristine = new WeakMap(); // prototype -> { name: node's own method }
+  const PINNED = ["createSubtest", "run", "getRunArgs"];
+  let testPrototype = null;
+  let contextPinned = false;
+  const pristineMethod = (r, name) => {
+    for (let p = getPrototypeOf(r); p !== null && p !== asyncResourcePrototype; p = getPrototypeOf(p)) {
+      const own = apply(weakGet, pristine, [p]);
+      if (own && hasOwn(own, name)) return own[name];
+    }
+    return undefined;
+  };
+  const pin = (target, name, value) =>
+    defineProperty(target, name, { value, writable: false, enumerable: false, configurable: false });
+  // A test is signed only when the function running is the one registered for it.
+  const runInScope = function (fn, thisArg, ...args) {
+    const entry = apply(weakGet, registered, [this]);
+    // ...with the context node made for it (t.assert, t.plan), not one the code under test made up.
+    if (
+      entry === undefined ||
+      entry.fn !== fn ||
+      apply(weakGet, contextOf, [thisArg]) !== this ||
+      args.length === 0 ||
+      args[0] !== thisArg
+    )
+      return apply(runInAsyncScope, this, callArgs(fn, thisArg, args));
+    const path = entry.path;
     // node:test calls a function of exactly two parameters with a `done` callback last.
     const done = args.length > 0 ? args[args.length - 1] : undefined;
     const callback = fn.length === 2 && typeof done === "function";
@@ -207,21 +253,117 @@ function installLedger(secret, ledgerDir) {
     }
     return callback ? result : settle(path, result);
   };
-  // Registrations, from node's own test tree at exit: a test the process registered and never ran
-  // (a look-alike ran in its place, then the process left) counts against the pass.
-  registrations = () => {
-    const walk = (t, path) => {
-      const subs = isArray(t.subtests) ? t.subtests : [];
-      for (let i = 0; i < subs.length; i++) {
-        const sub = subs[i];
-        const p = [];
-        for (let j = 0; j < path.length; j++) apply(arrayPush, p, [path[j]]);
-        apply(arrayPush, p, [toText(sub.name)]);
-        if (sub.constructor?.name === "Test" && !sub.skipped) record("reg", p);
-        walk(sub, p);
-      }
-    };
-    apply(setForEach, roots, [(root) => walk(root, [])]);
+  // node's createSubtest(Factory, name, options, fn, overrides) with its own argument shuffle.
+  const createSubtest = function (Factory, name, options, fn, overrides) {
+    let given = fn;
+    if (typeof name === "function") given = name;
+    else if (name !== null && typeof name === "object") given = options;
+    else if (typeof options === "function") given = options;
+    const made = apply(pristineMethod(this, "createSubtest"), this, [Factory, name, options, fn, overrides]);
+    if (made === null || typeof made !== "object") return made;
+    // Its names up the parent chain (suites, parent tests), as the report has them, taken now:
+    // name and parent are non-configurable data properties since devflow's init (never accessors).
+    const reversed = [];
+    for (let at = made; at !== null && typeof at === "object" && at.parent; at = at.parent)
+      apply(arrayPush, reversed, [toText(at.name)]);
+    const path = [];
+    for (let i = reversed.length - 1; i >= 0; i--) apply(arrayPush, path, [reversed[i]]);
+    if (testPrototype !== null && getPrototypeOf(made) === testPrototype) {
+      // A test made without a function runs node's own no-op, which is what was registered then.
+      apply(weakSet, registered, [made, { fn: typeof given === "function" ? given : made.fn, path }]);
+      record("reg", path);
+    }
+    return made;
   };
+  // TestContext's members (t.test, t.assert, t.plan, …) as node defined them; t.assert's object
+  // (node caches one per context) frozen, so a test asserting through `t` asserts for real.
+  const pinContext = (proto) => {
+    const keys = ownKeys(proto);
+    for (let i = 0; i < keys.length; i++) {
+      const d = getOwnPropertyDescriptor(proto, keys[i]);
+      if (!d?.configurable || keys[i] === "constructor") continue;
+      if ("value" in d) pin(proto, keys[i], d.value);
+      else if (keys[i] === "assert" && typeof d.get === "function") {
+        const get = d.get;
+        defineProperty(proto, "assert", {
+          get() {
+            const made = apply(get, this, []);
+            if (made !== null && typeof made === "object") freeze(made);
+            return made;
+          },
+          enumerable: d.enumerable,
+          configurable: false,
+        });
+      } else
+        defineProperty(proto, keys[i], {
+          get: d.get,
+          set: d.set,
+          enumerable: d.enumerable,
+          configurable: false,
+        });
+    }
+  };
+  const guard = (r) => {
+    for (let p = getPrototypeOf(r); p !== null && p !== asyncResourcePrototype; p = getPrototypeOf(p)) {
+      if (apply(weakHas, pristine, [p])) continue;
+      const own = { __proto__: null };
+      for (let i = 0; i < PINNED.length; i++) {
+        const d = getOwnPropertyDescriptor(p, PINNED[i]);
+        if (d && typeof d.value === "function") own[PINNED[i]] = d.value;
+      }
+      apply(weakSet, pristine, [p, own]);
+      if (testPrototype === null && own.createSubtest !== undefined) testPrototype = p;
+    }
+    pin(r, "runInAsyncScope", runInScope);
+    if (pristineMethod(r, "createSubtest") !== undefined) pin(r, "createSubtest", createSubtest);
+    // Set by node's constructor right after this hook; writable, but never an accessor.
+    defineProperty(r, "name", { value: undefined, writable: true, enumerable: true, configurable: false });
+    defineProperty(r, "parent", { value: null, writable: true, enumerable: true, configurable: false });
+    if (getPrototypeOf(r) !== testPrototype) return; // a suite or a hook: node assigns a hook's run
+    const run = pristineMethod(r, "run");
+    const getRunArgs = pristineMethod(r, "getRunArgs");
+    if (run !== undefined)
+      pin(r, "run", function (...args) {
+        const outer = running;
+        running = this;
+        try {
+          return apply(run, this, args);
+        } finally {
+          running = outer;
+        }
+      });
+    if (getRunArgs !== undefined)
+      pin(r, "getRunArgs", function () {
+        // The context a test's function gets (its t.test) and the arguments, as node made them.
+        const made = apply(getRunArgs, this, []);
+        if (made !== null && typeof made === "object") {
+          if (made.ctx !== null && typeof made.ctx === "object") {
+            freeze(made.ctx);
+            // Only the context node's run makes counts: one the code under test asks for is not
+            // the one node passes to the test, and a run with it is not signed.
+            if (running === this) apply(weakSet, contextOf, [made.ctx, this]);
+          }
+          if (isArray(made.args)) freeze(made.args);
+          freeze(made);
+        }
+        return made;
+      });
+    if (!contextPinned && getRunArgs !== undefined) {
+      // TestContext#test (t.test) hands subtests' functions to createSubtest: pinned before the code
+      // under test can reach a context (node makes the first one when the root test runs).
+      contextPinned = true;
+      const ctx = apply(getRunArgs, r, []).ctx;
+      const proto = ctx === null || typeof ctx !== "object" ? null : getPrototypeOf(ctx);
+      if (proto !== null) pinContext(proto);
+    }
+  };
+  apply(
+    hookEnable,
+    newHook({
+      init: (_id, type, _trigger, r) => type === "Test" && r !== null && typeof r === "object" && guard(r),
+    }),
+    [],
+  );
+  pinExports(require("node:test"));
   return true;
 }

@@ -12,12 +12,27 @@
  * - re-exec-without-the-preload-reports-from-an-unmonitored-process: the module re-ran its test
  *   file with NODE_OPTIONS emptied, whose report the runner read. Fix: that child has no key and
  *   no ledger; its passes have no backing.
+ *
+ * Bugs pinned (third hostile review, ADR 0021 "Open" until ADR 0048's amendment):
+ * - test-function-swapped-under-the-ledger-is-signed-as-a-pass: the module re-wrapped
+ *   AsyncResource#runInAsyncScope (or swapped `fn` on node's Test from an async hook's init) and the
+ *   ledger signed the empty function's pass. Cause: the ledger signed whatever function node's Test
+ *   object held when it ran. Fix: the function is taken where node:test registers the test
+ *   (Test#createSubtest, pinned on every Test by devflow's own async hook before any of the code
+ *   under test's) and only that function's outcome is signed; node:test's exports and the test
+ *   context's `test` are pinned so the registration itself cannot be rerouted.
+ * - failing-test-dropped-from-the-report-while-a-look-alike-passes: the ledger checked only the
+ *   tests the report showed passing. Fix: every signed failure and registration must be in the report.
  */
+
+import { createHmac } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ledgerProblem, newLedger } from "./assertion-ledger.js";
 import { reportPathFor, runWithReport } from "./report-run.js";
+import type { TestReport } from "./test-reports/index.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -54,6 +69,10 @@ const HONEST = {
     'import test from "node:test";\nimport assert from "node:assert";\nimport { add } from "../src/math.js";\ntest("adds", () => assert.equal(add(1, 2), 3));\ntest("adds later", async () => { await new Promise((r) => setTimeout(r, 5)); assert.equal(add(2, 2), 4); });\ntest("callback style", (t, done) => { assert.equal(add(0, 0), 0); done(); });\n',
   "test/named.test.js":
     'import { describe, it, test } from "node:test";\nimport assert from "node:assert/strict";\nimport { sub } from "../src/math.js";\ndescribe("math", () => { describe("sub", () => { it("subtracts", () => assert.equal(sub(3, 1), 2)); }); it("adds", () => {}); });\ntest("parent", async (t) => { await t.test("child", () => assert.ok(true)); });\ntest.skip("skipped", () => { throw new Error("never"); });\ntest.todo("later");\n',
+  // Hooks (node assigns a before/after hook's own `run`), options objects, t.mock, t.plan: the
+  // ledger's pins on node's Test objects must leave them working.
+  "test/hooks.test.js":
+    'import { test, describe, it, before, beforeEach, afterEach, after } from "node:test";\nimport assert from "node:assert";\nlet n = 0;\nbefore(() => { n = 1; });\nbeforeEach(() => { n++; });\nafterEach(() => {});\nafter(() => {});\ndescribe("hooked", () => { before(() => {}); beforeEach((t) => assert.ok(t)); it("sees hooks", () => assert.ok(n > 1)); it("with options", { timeout: 5000 }, () => {}); });\ntest("mocks", (t) => { t.plan(1); const f = t.mock.fn(() => 1); t.assert.equal(f(), 1); t.diagnostic("x"); });\ntest({ timeout: 5000 }, function namedByItsFunction() {});\n',
   "test/common.test.cjs":
     'const test = require("node:test");\nconst assert = require("node:assert");\ntest("adds", () => assert.equal(1 + 1, 2));\ntest.describe("cjs suite", () => { test.it("works", () => {}); });\n',
 };
@@ -112,14 +131,23 @@ describe("the assertion ledger", () => {
         "parent",
         "subtracts",
         "works",
+        "sees hooks",
+        "with options",
+        "mocks",
+        "namedByItsFunction",
       ].sort(),
     );
     // Each test keeps its own file in the report (the ledger must not change node's call sites).
     expect(new Set(r.report?.tests.map((t) => t.id.file))).toEqual(
-      new Set(["test/default-import.test.js", "test/named.test.js", "test/common.test.cjs"]),
+      new Set([
+        "test/default-import.test.js",
+        "test/named.test.js",
+        "test/common.test.cjs",
+        "test/hooks.test.js",
+      ]),
     );
     // The key reached the test processes (one ledger file each) and left their environment.
-    expect(readdirSync(r.ledgerDir)).toHaveLength(3);
+    expect(readdirSync(r.ledgerDir)).toHaveLength(4);
   }, 60_000);
 
   it("forged-runner-channel-counts-a-failing-test-as-passing: fails the run by name", async () => {
@@ -185,4 +213,164 @@ ${MODULE}`;
     });
     expect(killed.run.failure).toMatch(/has no end record/);
   }, 60_000);
+
+  it("test-function-swapped-under-the-ledger-is-signed-as-a-pass: the registered function runs, or nothing is signed", async () => {
+    const broken = MODULE.replace("process.env.BROKEN ? 1 : 0", "1");
+    const tried = (name: string) =>
+      `import { appendFileSync as __log } from "node:fs"; const __tried = () => __log(new URL("../tried-${name}", import.meta.url), "x");\n`;
+    // (a) runInAsyncScope re-wrapped on AsyncResource.prototype, the broken test's fn swapped there.
+    const underTheWrapper = `${tried("a")}import { AsyncResource as __AR } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); const __run = __AR.prototype.runInAsyncScope;
+  __AR.prototype.runInAsyncScope = function (fn, thisArg, ...args) {
+    if (this && this.constructor && this.constructor.name === "Test" && this.name === "adds") { fn = function () {}; try { this.fn = fn; } catch {} }
+    return Reflect.apply(__run, this, [fn, thisArg, ...args]);
+  }; }
+`;
+    // (b) fn swapped from an async hook's init, a microtask after node's Test is made.
+    const fromAHook = `${tried("b")}import { createHook as __hook } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); __hook({ init(_i, _t, _g, r) { if (r && r.constructor && r.constructor.name === "Test") queueMicrotask(() => { if (r.name === "adds") r.fn = function () {}; }); } }).enable(); }
+`;
+    // Variations: an accessor for fn defined in the hook's init (before node's constructor sets it),
+    // Test#createSubtest replaced on the prototype, node:test's test export replaced and pushed into
+    // the test file's import, the test context's t.test replaced for a subtest.
+    const accessor = `${tried("c")}import { createHook as __hook } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); __hook({ init(_i, _t, _g, r) { if (r && r.constructor && r.constructor.name === "Test") { let v; const __noop = function () {}; try { Object.defineProperty(r, "fn", { get() { return this.name === "adds" ? __noop : v; }, set(x) { v = x; } }); } catch {} } } }).enable(); }
+`;
+    const createSubtest = `${tried("d")}import { createHook as __hook } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); let __done = false; __hook({ init(_i, _t, _g, r) { if (!__done && r && r.constructor && r.constructor.name === "Test") { __done = true; const p = Object.getPrototypeOf(r); const real = r.createSubtest; p.createSubtest = function (F, name, o, fn, ov) { if (name === "adds") { if (typeof o === "function") o = function () {}; else fn = function () {}; } return real.call(this, F, name, o, fn, ov); }; try { Object.defineProperty(r, "createSubtest", { value: p.createSubtest }); } catch {} } } }).enable(); }
+`;
+    // The test's file stays the test file's (loc set back on node's Test), so the report keeps its identity.
+    const keepLoc =
+      'if (name === "adds" && __last) __last.loc = { __proto__: null, line: 4, column: 1, file: process.argv[1] };';
+    const exportSwap = `const __fs = require("node:fs");
+if (process.env.NODE_TEST_CONTEXT) { __fs.appendFileSync(__dirname + "/../tried-e", "x"); let __last; require("node:async_hooks").createHook({ init(_i, type, _g, r) { if (type === "Test") __last = r; } }).enable();
+  const __t = require("node:test"); const __real = __t.test;
+  try { __t.test = function (name, fn) { const out = __real(name, name === "adds" ? () => {} : fn); ${keepLoc} return out; }; } catch {} }
+module.exports = { add: (a, b) => a + b + 1 };
+`;
+    const contextSwap = `${tried("f")}import { createHook as __hook } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); let __done = false; let __last; __hook({ init(_i, type, _g, r) { if (type === "Test") __last = r; if (!__done && r && r.constructor && r.constructor.name === "Test") { __done = true; const c = Object.getPrototypeOf(r).getRunArgs.call(r).ctx; const p = Object.getPrototypeOf(c); const real = p.test; try { p.test = function (name, fn) { const out = real.call(this, name, name === "adds" ? () => {} : fn); ${keepLoc} return out; }; } catch {} } } }).enable(); }
+`;
+    // The registered function run by the module itself with a made-up context (a no-op t.assert),
+    // and node's own run of the test replaced by a bare pass.
+    const fakeContext = `${tried("g")}import { createHook as __hook } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); __hook({ init(_i, type, _g, r) { if (type === "Test") queueMicrotask(() => {
+  if (r.name !== "adds" || typeof r.fn !== "function") return;
+  const fake = { assert: { equal() {} } };
+  try { r.runInAsyncScope(r.fn, fake, fake); } catch {}
+  const p = Object.getPrototypeOf(r); const start = p.start;
+  p.start = function (...a) { if (this !== r) return Reflect.apply(start, this, a); this.startTime = process.hrtime.bigint(); this.pass(); this.postRun(); return Promise.resolve(); };
+}); } }).enable(); }
+`;
+    // ... and with node's own context for the test, asked for early, its t.assert neutered.
+    const ownContext = fakeContext
+      .replace("tried-g", "tried-h")
+      .replace(
+        "const fake = { assert: { equal() {} } };",
+        "const fake = r.getRunArgs().ctx; try { fake.assert.equal = () => {}; } catch {}",
+      );
+    const contextFile = {
+      "test/math.test.js":
+        'import { test } from "node:test";\nimport { add } from "../src/math.js";\ntest("adds", (t) => { t.assert.equal(add(1, 2), 3); });\n',
+    };
+    const subtestFile = {
+      "test/math.test.js":
+        'import { test } from "node:test";\nimport assert from "node:assert";\nimport { add } from "../src/math.js";\ntest("parent", async (t) => { await t.test("adds", () => assert.equal(add(1, 2), 3)); });\n',
+    };
+    // A CommonJS test file that requires the module under test before node:test.
+    const requiresTheModuleFirst = {
+      "package.json": '{ "type": "module" }\n',
+      "src/math.cjs": exportSwap,
+      "test/math.test.cjs":
+        'const { add } = require("../src/math.cjs");\nconst { test } = require("node:test");\nconst assert = require("node:assert");\ntest("adds", () => assert.equal(add(1, 2), 3));\n',
+    };
+    const cases: [string, string, Record<string, string>][] = [
+      ["a", underTheWrapper, {}],
+      ["b", fromAHook, {}],
+      ["c", accessor, {}],
+      ["d", createSubtest, {}],
+      ["e", "", requiresTheModuleFirst],
+      ["f", contextSwap, subtestFile],
+      ["g", fakeContext, contextFile],
+      ["h", ownContext, contextFile],
+    ];
+    const outcomes = await Promise.all(
+      cases.map(async ([name, attack, files]) => {
+        const r = await run(
+          attack === "" ? files : { ...BROKEN_TEST, ...files, "src/math.js": attack + broken },
+        );
+        const checkout = join(r.ledgerDir, "..", "..", "..", "checkout");
+        const adds = r.report?.tests.find((t) => t.id.title === "adds");
+        return {
+          name,
+          tried: readdirSync(checkout).includes(`tried-${name}`),
+          // Counted as passing only if the report says so and devflow did not refuse the run.
+          countedPassing: adds?.status === "pass" && r.run.failure === null,
+          failure: r.run.failure,
+          tests: r.report?.tests.map((t) => [t.id.suites.join("/"), t.id.title, t.status]),
+        };
+      }),
+    );
+    expect(
+      outcomes.filter((o) => !o.tried).map((o) => o.name),
+      "attacks that did not run",
+    ).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.countedPassing).map((o) => o.name),
+      'attacks whose broken "adds" was counted passing',
+    ).toEqual([]);
+    // (b) and (c) make node run the empty function: a pass nothing signed.
+    expect(outcomes.find((o) => o.name === "b")?.failure).toMatch(
+      /"adds" passing but devflow's ledger has no pass/,
+    );
+  }, 120_000);
+
+  it("failing-test-dropped-from-the-report-while-a-look-alike-passes: a signed failure or registration must be reported", () => {
+    const root = mkdtempSync(join(tmpdir(), "devflow-ledger-rules-"));
+    dirs.push(root);
+    const ledger = newLedger(join(root, "ledger"));
+    // A process's chain as the preload writes it (same body and MAC).
+    const sign = (records: [string, string[] | null][]) => {
+      const nonce = "n".repeat(24);
+      let prev = nonce;
+      const lines = records.map(([k, p], i) => {
+        const mac = createHmac("sha256", ledger.key)
+          .update(`${prev}\n${JSON.stringify([nonce, i, k, p])}`)
+          .digest("hex");
+        prev = mac;
+        return JSON.stringify({ n: nonce, i, k, p, mac });
+      });
+      writeFileSync(join(ledger.dir, "1-x.ndjson"), `${lines.join("\n")}\n`);
+    };
+    const test = (title: string, status: "pass" | "fail") => ({
+      id: { file: "test/math.test.js", suites: [], title },
+      key: title,
+      status,
+    });
+    const report = (tests: ReturnType<typeof test>[]) => ({ tests }) as unknown as TestReport;
+    // The real "adds" renamed "zzz" before it ran and failed; a look-alike "adds" passed; the report
+    // shows only the look-alike.
+    sign([
+      ["reg", ["zzz"]],
+      ["reg", ["adds"]],
+      ["fail", ["zzz"]],
+      ["pass", ["adds"]],
+      ["end", null],
+    ]);
+    expect(ledgerProblem(ledger, report([test("adds", "pass")]))).toBe(
+      `devflow's ledger saw "zzz" fail 1 times but the runner reported it failing 0: forged test output`,
+    );
+    // Registered and never run nor reported.
+    sign([
+      ["reg", ["zzz"]],
+      ["reg", ["adds"]],
+      ["pass", ["adds"]],
+      ["end", null],
+    ]);
+    expect(ledgerProblem(ledger, report([test("adds", "pass")]))).toBe(
+      `devflow's ledger saw "zzz" registered 1 times but the runner reported it 0: forged test output`,
+    );
+    // Honest: everything reported.
+    expect(ledgerProblem(ledger, report([test("adds", "pass"), test("zzz", "fail")]))).toBeNull();
+  });
 });

@@ -53,8 +53,9 @@ const KINDS = new Set(["reg", "skip", "pass", "fail", "end"]);
  * Why the report of a node:test run cannot be believed, or null. Every test the report says passed
  * needs, by its path (suites and title), as many signed passes in the ledger; a test path the
  * ledger saw fail more often than the report shows it not passing, or registered more often than
- * it ran (a look-alike registered first, the real test never run), is a forgery too. Every ledger
- * file must be an unbroken chain under the run's key ending in its end record.
+ * it ran (a look-alike registered first, the real test never run), is a forgery too; so is a test the
+ * ledger saw registered, or fail, that the report leaves out or shows passing. Every ledger file must
+ * be an unbroken chain under the run's key ending in its end record.
  */
 export function ledgerProblem(ledger: Ledger, report: TestReport): string | null {
   const counts = new Map<string, Counts>();
@@ -100,6 +101,16 @@ export function ledgerProblem(ledger: Ledger, report: TestReport): string | null
       return `the runner reported "${r.name}" passing but devflow's ledger saw it fail: forged test output`;
     if (c.reg > c.pass + c.fail + r.other)
       return `the runner reported "${r.name}" passing but devflow's ledger saw it registered ${c.reg} times and run ${c.pass + c.fail}: a look-alike test stood in for it`;
+  }
+  // Every test the ledger saw registered is in the report, and every signed failure is reported as
+  // one: a test renamed or dropped from the report after it failed (its pass then signed for a
+  // look-alike under the old name) is a forgery too (third hostile review).
+  for (const [path, c] of counts) {
+    const r = reported.get(path) ?? { pass: 0, other: 0, name: (JSON.parse(path) as string[]).join(" > ") };
+    if (c.fail > r.other)
+      return `devflow's ledger saw "${r.name}" fail ${c.fail} times but the runner reported it failing ${r.other}: forged test output`;
+    if (c.reg > r.pass + r.other)
+      return `devflow's ledger saw "${r.name}" registered ${c.reg} times but the runner reported it ${r.pass + r.other}: forged test output`;
   }
   return null;
 }

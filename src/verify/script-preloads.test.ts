@@ -10,7 +10,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { changedPreloads, checkoutPreloads, pinPreloads, preloadArguments } from "./script-preloads.js";
+import {
+  changedPreloads,
+  checkoutPreloads,
+  pinPreloads,
+  preloadArguments,
+  preloadClosure,
+} from "./script-preloads.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -94,5 +100,75 @@ describe("script preloads", () => {
     expect(
       checkoutPreloads("node --test --test-reporter=./reporter.mjs --test-reporter-destination=stdout", cwd),
     ).toEqual(["reporter.mjs"]);
+  });
+
+  /**
+   * Regression (review of stop 18, ADR 0021 "Open" until session 14):
+   * preload-helper-changed-by-the-attempt-runs-in-the-runner. The base's pinned preload
+   * `scripts/setup.cjs` does `require("./helpers.cjs")`; only setup.cjs was pinned, so an attempt
+   * that rewrote helpers.cjs ran its code in the runner (which holds the ledger key) and in every
+   * test process before devflow's preloads. Fix: the files a pinned preload loads are pinned too,
+   * transitively, resolved like node.
+   */
+  it("regression: preload-helper-changed-by-the-attempt-runs-in-the-runner: a preload's own helpers are pinned, transitively", () => {
+    const files = {
+      "scripts/setup.cjs":
+        'const { join } = require("node:path");\nrequire("./helpers.cjs");\nrequire(join(__dirname, "paths"));\nrequire("some-package");\n',
+      "scripts/helpers.cjs": 'module.exports = require("./deep/util");\n',
+      "scripts/deep/util/index.js": 'import("../../esm.mjs");\n',
+      "scripts/esm.mjs": 'import "./esm-dep.mjs";\nexport { x } from "./esm-reexport.mjs";\n',
+      "scripts/esm-dep.mjs": "",
+      "scripts/esm-reexport.mjs": "export const x = 1;\n",
+      "scripts/paths.js": "module.exports = {};\n",
+      "scripts/unrelated.cjs": "// not loaded\n",
+      "node_modules/some-package/index.js": 'require("./x");\n',
+      "src/index.js": "// the code under test\n",
+    };
+    const script = "node --require=./scripts/setup.cjs --test";
+    const base = checkout(files);
+    expect(preloadClosure(script, base).sort()).toEqual(
+      [
+        "scripts/setup.cjs",
+        "scripts/helpers.cjs",
+        "scripts/deep/util/index.js",
+        "scripts/esm.mjs",
+        "scripts/esm-dep.mjs",
+        "scripts/esm-reexport.mjs",
+        "scripts/paths.js",
+      ].sort(),
+    );
+    const pinned = pinPreloads(script, base);
+    expect(changedPreloads(pinned, script, checkout(files))).toEqual([]);
+    // The helper, a file three requires deep, and an ESM re-export each changed.
+    for (const path of ["scripts/helpers.cjs", "scripts/deep/util/index.js", "scripts/esm-reexport.mjs"])
+      expect(changedPreloads(pinned, script, checkout({ ...files, [path]: "process.env;\n" }))).toEqual([
+        path,
+      ]);
+    // A file that now wins node's resolution (deep/util.js before deep/util/index.js).
+    expect(
+      changedPreloads(pinned, script, checkout({ ...files, "scripts/deep/util.js": "// new\n" })),
+    ).toEqual(["scripts/deep/util.js"]);
+    // The code under test, a file nothing loads and packages are not the preload's: not pinned.
+    expect(
+      changedPreloads(
+        pinned,
+        script,
+        checkout({ ...files, "src/index.js": "// fixed\n", "scripts/unrelated.cjs": "// changed\n" }),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a preload that computes what it loads pins the loadable files beside it", () => {
+    const files = {
+      "test/setup.cjs": 'for (const name of ["a", "b"]) require("./" + name);\n',
+      "test/a.cjs": "",
+      "test/b.cjs": "",
+      "test/sub/c.cjs": "",
+    };
+    expect(preloadClosure("node -r ./test/setup.cjs --test", checkout(files)).sort()).toEqual([
+      "test/a.cjs",
+      "test/b.cjs",
+      "test/setup.cjs",
+    ]);
   });
 });

@@ -441,7 +441,10 @@ const WRITES_THROUGH_A_HARD_LINK: Behaviour = {
  * `fn` (the object's property and the argument) with an empty function before calling the ledger's
  * wrapper. The ledger sees `this.fn === fn`, runs the empty function and signs a pass; node reports
  * a pass; the report and the ledger agree, and no channel is forged. ADR 0048 lists "code that
- * forges node:test's own objects" as not stopped; this is its one-line form.
+ * forges node:test's own objects" as not stopped; this is its one-line form. Defended since ADR
+ * 0048's amendment (session 14): every node:test Test carries devflow's runInAsyncScope as its own
+ * non-configurable property, so the re-wrap on the prototype never runs for a test, and only the
+ * function registered through Test#createSubtest is signed.
  */
 const SWAP_THE_BROKEN_TESTS_FUNCTION = `import { AsyncResource as __AR } from "node:async_hooks"; import { appendFileSync as __log } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT) {
@@ -572,7 +575,9 @@ const STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER: Behaviour = {
  * `subtests`, a `parent`) titled "imports valid contacts" and calls the ledger's patched
  * `runInAsyncScope` on it: the ledger signs a pass for that path. With the runner channel forged
  * too (fail → pass), the report and the ledger both hold a pass, but the real test's process also
- * signed its failure: rejected by name.
+ * signed its failure: rejected by name. Since ADR 0048's amendment (session 14) the fake object's run
+ * is not signed at all (only a function node:test registered through Test#createSubtest is), so the
+ * forged pass has no pass behind it.
  */
 const FORGE_A_PASS_WITH_A_FAKE_TEST = `import { AsyncResource as __AR } from "node:async_hooks"; import { appendFileSync as __flog } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-canary"))) {
@@ -594,7 +599,7 @@ const FORGES_A_PASS_WITH_A_FAKE_TEST: Behaviour = {
       write("src/csv-import.js", ${JSON.stringify(REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL + FORGE_A_PASS_WITH_A_FAKE_TEST)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
   expect: "rejected",
   verifier: "regression",
-  reason: /devflow's ledger saw it fail: forged test output/,
+  reason: LEDGER_HAS_NO_PASS,
   check: (run, outside) => {
     attackRan(run, outside, "rewrote");
     expect(existsSync(join(outside, "forged-record")), "the fake Test was run through the ledger").toBe(true);
@@ -689,6 +694,38 @@ const PROJECT_PRELOAD_SIGNS_FORGED_PASSES: Behaviour = {
 };
 
 /**
+ * Review of stop 18 (ADR 0021 "Open" until session 14): PROJECT_PRELOAD_SIGNS_FORGED_PASSES one file
+ * further. The base's pinned preload `scripts/setup.cjs` only requires `./helpers.cjs`; the coder
+ * leaves setup.cjs alone and writes the key-reading forgery into helpers.cjs, which only the preload
+ * names. Defended since ADR 0048's amendment: the files a pinned preload loads are pinned with it,
+ * transitively, and a changed one is refused before the run.
+ */
+const PROJECT_PRELOAD_HELPER_SIGNS_FORGED_PASSES: Behaviour = {
+  name: "project-preload-helper-reads-the-ledger-key-before-devflows-preload",
+  issueClass: 5,
+  setup: (repo) =>
+    commitToUserRepo(
+      repo,
+      {
+        "package.json": `${JSON.stringify({ name: "csv-import", private: true, type: "module", scripts: { test: "node --require=./scripts/setup.cjs --test" } }, null, 2)}\n`,
+        "scripts/setup.cjs": '// project test setup\nrequire("./helpers.cjs");\n',
+        "scripts/helpers.cjs": "// project test helpers\n",
+      },
+      "a test setup file with helpers",
+    ),
+  coder: `
+      fix();
+      ${BREAK_IMPORT}
+      write("scripts/helpers.cjs", ${JSON.stringify(PROJECT_PRELOAD_SIGNS_WITH_THE_KEY)}.replaceAll("__OUTSIDE__", OUTSIDE));`,
+  expect: "rejected",
+  verifier: "regression",
+  reason:
+    /the test command preloads scripts\/helpers\.cjs, which differs from base: a changed test setup cannot be checked/,
+  check: (_run, outside) =>
+    expect(existsSync(join(outside, "resigned")), "the changed helper re-signed a ledger").toBe(false),
+};
+
+/**
  * Third hostile review (ADR 0048 item 5, the directory watch without the namespace): the swap of
  * SWAPS_THE_SOURCE_DIRECTORY one level up, on the verification checkout itself. The watch covers the
  * checkout's directories that have subdirectories and counts a `rename` event only when it names
@@ -741,7 +778,9 @@ const SWAPS_THE_WHOLE_CHECKOUT: Behaviour = {
  * `runInAsyncScope` (so making devflow's wrapper non-writable would not stop it): an async hook's
  * `init` sees every node:test `Test` as it is constructed; a microtask later (its constructor has set
  * `name` and `fn`) the module swaps the broken test's `fn` for an empty function. devflow's wrapper
- * then runs the empty function and signs a pass.
+ * then runs the empty function and signs a pass. Defended since ADR 0048's amendment (session 14):
+ * the ledger signs only the function node:test was given at registration; the swapped-in one runs
+ * unsigned, so the reported pass has no pass in the ledger.
  */
 const SWAP_THE_FUNCTION_FROM_AN_ASYNC_HOOK = `import { createHook as __hook } from "node:async_hooks"; import { appendFileSync as __log } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT) {
@@ -1207,9 +1246,22 @@ export const DEFENDED: Behaviour[] = [
 
 /** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
 export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
+  // Third review, open until ADR 0048's amendment (session 14): the broken test's function swapped
+  // on node's Test object, under the ledger's runInAsyncScope wrapper or from an async hook's init.
+  // The ledger now signs only the function node:test was given at registration (Test#createSubtest,
+  // pinned on every Test by devflow's async hook before the module's hook runs) and pins
+  // runInAsyncScope on each Test: the re-wrap is never called for a test (the broken test fails as
+  // itself), and the function swapped in from the hook runs unsigned (no pass in the ledger).
+  { ...SWAPS_THE_BROKEN_TESTS_FUNCTION, reason: /imports valid contacts/ },
+  {
+    ...SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
+    reason: /"imports valid contacts" passing but devflow's ledger has no pass/,
+  },
   // Third review, open until the test command's preload files were pinned on base: a project
   // --require preload the coder changed read the ledger key before devflow's preload removed it.
   PROJECT_PRELOAD_SIGNS_FORGED_PASSES,
+  // Review of stop 18, open until session 14: the same through a helper file the preload requires.
+  PROJECT_PRELOAD_HELPER_SIGNS_FORGED_PASSES,
   // Third review, open until the ledger took its built-ins at preload (ADR 0048): the global
   // JSON.stringify (a failure signed as a pass) and the preload's live createHmac import (the key
   // handed over) turned against it.
@@ -1305,12 +1357,8 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
  * these (with every defence on, the mount namespace included).
  */
 export const OPEN: Behaviour[] = [
-  // Third review (ADR 0048's residual limits, demonstrated): node:test's Test objects rebuilt under
-  // the ledger, and the key read from the runner's memory.
-  SWAPS_THE_BROKEN_TESTS_FUNCTION,
+  // Third review (ADR 0048's residual limits, demonstrated): the key read from the runner's memory.
   STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER,
-  // ... and the function swapped from an async hook, runInAsyncScope untouched.
-  SWAPS_THE_FUNCTION_FROM_AN_ASYNC_HOOK,
 ];
 
 /**
