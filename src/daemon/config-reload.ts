@@ -3,6 +3,8 @@ import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { messageOf } from "../errors/index.js";
 import { configStamp, type LoadedDaemonConfig, loadDaemonConfig } from "./daemon-config.js";
 
+const SETTLE_MS = 150;
+
 /** Keys that a reload cannot change in a running daemon (they are bound at start). */
 export const RESTART_KEYS = ["worker.healthPort"] as const;
 
@@ -20,7 +22,8 @@ export interface ConfigReloadOptions {
 /**
  * Hot reload of the daemon's config (ADR 0054): fs.watch on the data root, plus a stat of the
  * candidate files every poll interval because fs.watch is unreliable (network file systems,
- * editors that rename). A changed stamp loads the file again: valid → `apply`; invalid (or two
+ * editors that rename). A changed stamp that holds still for 150 ms (a file being written is not
+ * judged half-way) loads the file again: valid → `apply`; invalid (or two
  * config files) → `refused`, and the previous config stays in force. Each stamp is judged once,
  * so an invalid file is reported once, not at every check.
  */
@@ -89,6 +92,13 @@ export class ConfigReloader {
   private async checkOnce(): Promise<void> {
     const { stamp } = await configStamp(this.opts.root);
     if (stamp === this.stamp || this.closed) return;
+    // A file being written (truncated, then filled) must not be judged half-written: the change
+    // counts once the stamp has held still for SETTLE_MS.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    if ((await configStamp(this.opts.root)).stamp !== stamp) {
+      this.again = true;
+      return;
+    }
     let loaded: LoadedDaemonConfig;
     try {
       loaded = await loadDaemonConfig(this.opts.root);
