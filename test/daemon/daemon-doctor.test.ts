@@ -141,7 +141,7 @@ describe("devflow doctor (the real CLI)", () => {
     });
     expect(await doctor.exit).toBe(2);
     const out = doctor.stdout();
-    expect(out).toContain(`Daemon (data root ${root})`);
+    expect(out, doctor.stderr()).toContain(`Daemon (data root ${root})`);
     expect(out).toMatch(/✓ data root +\S+ exists and is writable/);
     expect(out).toMatch(/✓ lock +free: no daemon works on this data root/);
     expect(out).toMatch(/✗ config +.*config\.json: worker\.healthPort/);

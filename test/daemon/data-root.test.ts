@@ -64,6 +64,9 @@ describe("the daemon's config.json", () => {
         maxTransientRetries: 3,
         backoffBaseSeconds: 30,
         backoffMaxSeconds: 900,
+        healthPort: 0,
+        logMaxBytes: 10 * 1024 * 1024,
+        logKeepFiles: 5,
       },
     });
     writeFileSync(join(box.root, "config.json"), JSON.stringify({ worker: { maxConcurent: 2 } }));
