@@ -32,7 +32,8 @@ export class FsTicketQueue implements TicketQueue {
 
   constructor(
     readonly root: string,
-    readonly config: DaemonConfig,
+    /** Replaced by a config reload of the daemon (ADR 0054). */
+    public config: DaemonConfig,
   ) {}
 
   private ensured = false;

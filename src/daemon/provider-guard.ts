@@ -11,6 +11,8 @@ export interface ProviderGuardOptions {
   /** The live endpoint to probe; null for scripted or offline runs (replay), where nothing is probed. */
   endpoint: ProbeTarget | null;
   log: (line: string) => void;
+  /** Told each time the gate closes (the daemon's devflow_gate_trips_total). */
+  onClosed?: (state: string) => void;
   now?: () => number;
   /** Replaced in tests only. */
   probe?: typeof probeEndpoint;
@@ -105,6 +107,7 @@ export class ProviderGuard {
           ? "provider gate open: claiming again"
           : `provider gate closed: ${now.state}${now.until ? ` until ${now.until}` : " (latched until a successful session, a config reload or a restart)"}: ${now.reason}`,
       );
+      if (now.state !== "open") this.opts.onClosed?.(now.state);
       this.shown = now.state;
     }
     return open;

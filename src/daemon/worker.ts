@@ -4,11 +4,14 @@ import { BudgetGate, budgetAllowsClaim } from "./budget-gate.js";
 import type { ProbeTarget } from "./endpoint-probe.js";
 import type { GateSnapshot } from "./provider-gate.js";
 import { ProviderGuard } from "./provider-guard.js";
+import { daySpend, localDay, readSpendLedger } from "./spend-ledger.js";
+import type { SpendSnapshot } from "./status-hooks.js";
 import type { Claim, TicketQueue } from "./ticket-queue.js";
 import { readTicketRequest, type TicketRequest } from "./ticket-request.js";
 import { type TicketResultFields, writeTicketResult } from "./ticket-result.js";
 import { ticketCostFields } from "./ticket-spend.js";
 import { transientBackoffMs, transientCause } from "./transient.js";
+import { claimWaitSeconds, IGNORE_WORKER_EVENTS, type WorkerEvents } from "./worker-events.js";
 import type { RunEnd, TicketRunner } from "./worker-types.js";
 
 export interface WorkerOptions {
@@ -17,18 +20,21 @@ export interface WorkerOptions {
   config: DaemonConfig;
   runner: TicketRunner;
   /** One line per thing the worker did (claims, ends, requeues, recoveries). */
-  log: (line: string) => void;
+  log: (line: string, level?: "info" | "warn" | "error") => void;
   random?: () => number;
   /** The live endpoint for the provider gate's readiness probe; null/absent: no probe (replay). */
   endpoint?: ProbeTarget | null;
   /** The clock (ms since the epoch) of the provider gate and the daily budget (local midnight reopens it); tests inject a fake one. */
   now?: () => number;
+  /** Counted by the daemon's /metrics (ADR 0054). */
+  events?: WorkerEvents;
 }
 
 interface Running {
   claim: Claim;
   controller: AbortController;
   done: Promise<void>;
+  since: Date;
 }
 
 /**
@@ -54,6 +60,7 @@ export class Worker {
       worker: config.worker,
       endpoint: opts.endpoint ?? null,
       log,
+      onClosed: (state) => this.events.gateClosed(state),
       now,
     });
     // The cap is read from the current config at every check, so a reloaded config applies at once.
@@ -66,6 +73,19 @@ export class Worker {
     return this.guard.gate.snapshot();
   }
 
+  /** Today's spend (local day) from data/spend.json, for `/health` (ADR 0053/0054). */
+  async spendToday(): Promise<SpendSnapshot> {
+    const at = new Date(this.opts.now?.() ?? Date.now());
+    const day = localDay(at);
+    const tally = daySpend(await readSpendLedger(this.opts.root), day);
+    return {
+      day,
+      usd: tally.known_usd,
+      unknown_sessions: tally.unknown_sessions,
+      budget_usd: this.opts.config.worker.dailyBudgetUsd ?? null,
+    };
+  }
+
   /** A config reload ends the gate's latches (ADR 0052). */
   resetGate(why: string): void {
     this.guard.reset(why);
@@ -73,10 +93,10 @@ export class Worker {
 
   /** Runs until `stop()` and every running ticket has ended. */
   async run(): Promise<void> {
-    const { worker } = this.opts.config;
     await this.recover();
     let lastRecover = Date.now();
     while (!this.stopping) {
+      const { worker } = this.opts.config; // read each poll: a reload applies here
       // One failing step (a full disk, a stray file) is logged and tried again at the next poll:
       // the loop must not end while tickets it started still run, heartbeat and hold the lock.
       try {
@@ -101,6 +121,7 @@ export class Worker {
       } catch (error) {
         this.opts.log(
           `poll failed, trying again in ${worker.pollIntervalSeconds} s: ${describeError(error)}`,
+          "error",
         );
       }
       if (!this.stopping) await this.sleep(worker.pollIntervalSeconds * 1000);
@@ -132,6 +153,31 @@ export class Worker {
     return [...this.running.keys()];
   }
 
+  /** For /health: each running ticket, since when, and its repository key. */
+  runningTickets(): { id: string; since: string; repo: string | null }[] {
+    return [...this.running.values()].map(({ claim, since }) => ({
+      id: claim.id,
+      since: since.toISOString(),
+      repo: claim.record.repo_key,
+    }));
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /** A reloaded config: read from the next poll, claim and heartbeat on (ADR 0054 lists the keys). */
+  reconfigure(config: DaemonConfig): void {
+    this.opts.config = config;
+    // A valid reload ends the provider gate's latches (ADR 0052): the operator may have fixed the key.
+    this.resetGate("config reload");
+    this.wake?.();
+  }
+
+  private get events(): WorkerEvents {
+    return this.opts.events ?? IGNORE_WORKER_EVENTS;
+  }
+
   /** Hand-dropped inbox files become tickets; a failure is logged and retried at the next poll. */
   private async adoptDropped(): Promise<void> {
     try {
@@ -140,7 +186,7 @@ export class Worker {
         this.opts.log(`adopted ${a.dropped} as ${a.id}${lint ? ` (failed plan-lint: ${lint})` : ""}`);
       }
     } catch (error) {
-      this.opts.log(`could not adopt dropped tickets: ${describeError(error)}`);
+      this.opts.log(`could not adopt dropped tickets: ${describeError(error)}`, "warn");
     }
   }
 
@@ -162,8 +208,10 @@ export class Worker {
 
   private start(claim: Claim): void {
     const controller = new AbortController();
-    const entry: Running = { claim, controller, done: Promise.resolve() };
+    const since = new Date();
+    const entry: Running = { claim, controller, done: Promise.resolve(), since };
     this.running.set(claim.id, entry);
+    this.events.claimed(claimWaitSeconds(claim.record, since));
     this.opts.log(`claimed ${claim.id}`);
     entry.done = this.drive(claim, controller).finally(() => {
       this.running.delete(claim.id);
@@ -194,11 +242,11 @@ export class Worker {
     } catch (error) {
       clearInterval(beat);
       if (lost || isDevflowError(error, "LEASE_LOST")) {
-        this.opts.log(`lost ${claim.id}: ${messageOf(lost ?? error)}`);
+        this.opts.log(`lost ${claim.id}: ${messageOf(lost ?? error)}`, "warn");
         return;
       }
       await this.ended(claim, ticket, error, controller.signal, claimedAt).catch((e) =>
-        this.opts.log(`could not record the end of ${claim.id}: ${messageOf(e)}`),
+        this.opts.log(`could not record the end of ${claim.id}: ${messageOf(e)}`, "error"),
       );
     } finally {
       clearInterval(beat);
@@ -220,6 +268,7 @@ export class Worker {
         retryCount: claim.record.retry_count,
         reason: "stopped by the daemon's shutdown; the next claim resumes it from its checkpoint",
       });
+      this.events.requeued("stopped");
       this.opts.log(`stopped ${claim.id}: back in the inbox, resumable`);
       return;
     }
@@ -239,6 +288,7 @@ export class Worker {
         retryCount: retries,
         reason: `transient ${transient.code} (retry ${retries} of ${worker.maxTransientRetries}, not before ${notBefore.toISOString()}): ${transient.message}`,
       });
+      this.events.requeued("transient");
       this.opts.log(
         `requeued ${claim.id}: ${transient.code}, retry ${retries} at ${notBefore.toISOString()}`,
       );
@@ -309,6 +359,7 @@ export class Worker {
       status: end.status === "completed" || end.status === "timeout_partial" ? "completed" : "failed",
       reason: `${end.status === "aborted_partial" || end.status === "timeout_partial" ? `${end.status}, ` : ""}${end.verdict}: ${end.reason}${notRun}`,
     });
+    this.events.finished(end.status, end.verdict);
     this.opts.log(`finished ${claim.id}: ${end.verdict}${end.branch ? ` on ${end.branch}` : ""}`);
   }
 }

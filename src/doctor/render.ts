@@ -29,8 +29,8 @@ function coderState(check: CoderCheck): string {
   return check.installed ? "needs setup" : "not installed";
 }
 
-/** The human report: environment checks, one row per coder backend, what to do, the verdict. */
-export function renderDoctorReport(report: DoctorReport): string {
+/** The human report: environment checks, one row per coder backend, `sections`, what to do, the verdict. */
+export function renderDoctorReport(report: DoctorReport, sections: readonly string[][] = []): string {
   const { node, git, model_endpoint: endpoint } = report.checks;
   const lines: string[] = [
     `devflow doctor: can \`devflow iterate --coder ${report.defaults.coder} --model ${report.defaults.model}\` run here?`,
@@ -74,6 +74,8 @@ export function renderDoctorReport(report: DoctorReport): string {
     lines.push(`  ${check.name}: ${text}`);
   }
 
+  // Sections of other modules (the daemon's, ADR 0054), before the verdict they count in.
+  for (const section of sections) lines.push("", ...section);
   lines.push("");
   if (report.ready) {
     lines.push(

@@ -65,7 +65,7 @@ export async function acquireOwnedLock(spec: OwnedLockSpec): Promise<OwnedLock> 
       release = await lock();
     }
   } catch (error) {
-    if (isLocked(error)) throw spec.refused(readOwner(ownerPath), lockPath, error);
+    if (isLocked(error)) throw spec.refused(readLockOwner(ownerPath), lockPath, error);
     throw spec.failed(lockPath, error);
   }
   writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: hostname() }));
@@ -88,7 +88,7 @@ export async function acquireOwnedLock(spec: OwnedLockSpec): Promise<OwnedLock> 
 
 /** Whether the owner file names a live process on this host (false when unsure). */
 export function ownerIsLive(ownerPath: string): boolean {
-  const owner = readOwner(ownerPath);
+  const owner = readLockOwner(ownerPath);
   return owner !== null && owner.host === hostname() && !ownerIsGone(ownerPath);
 }
 
@@ -104,7 +104,8 @@ export const warnLockLost =
       `devflow's lock on ${what} was lost (${messageOf(error)}); another process may be using it too`,
     );
 
-function readOwner(ownerPath: string): LockOwner | null {
+/** The `{pid, host}` of a lock's owner file, or null when absent or unreadable. */
+export function readLockOwner(ownerPath: string): LockOwner | null {
   try {
     const owner = JSON.parse(readFileSync(ownerPath, "utf8")) as Partial<LockOwner>;
     return typeof owner.pid === "number" && typeof owner.host === "string"
@@ -117,7 +118,7 @@ function readOwner(ownerPath: string): LockOwner | null {
 
 /** True only when we can tell for sure: same host and no such process. */
 function ownerIsGone(ownerPath: string): boolean {
-  const owner = readOwner(ownerPath);
+  const owner = readLockOwner(ownerPath);
   return owner !== null && processIsGone(owner);
 }
 

@@ -68,6 +68,9 @@ describe("the daemon's config.json", () => {
         probeTimeoutSeconds: 5,
         rateLimitBaseSeconds: 30,
         rateLimitMaxSeconds: 900,
+        healthPort: 0,
+        logMaxBytes: 10 * 1024 * 1024,
+        logKeepFiles: 5,
       },
     });
     writeFileSync(join(box.root, "config.json"), JSON.stringify({ worker: { maxConcurent: 2 } }));

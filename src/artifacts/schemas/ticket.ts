@@ -213,10 +213,31 @@ export const WorkerConfig = z.strictObject({
     .describe(
       "cap of the known spend per local calendar day (data/spend.json); reached, nothing is claimed until local midnight or a raised cap (absent: no cap)",
     ),
+  // Operating the daemon (ADR 0054).
+  healthPort: z
+    .union([z.literal(false), z.number().int().min(0).max(65_535)])
+    .default(0)
+    .describe(
+      "port of GET /health and /metrics on 127.0.0.1; 0 = any free port (written to <root>/health.json), false = no server; needs a restart",
+    ),
+  logMaxBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(10 * 1024 * 1024)
+    .describe("size at which logs/daemon.log is rotated to daemon.log.1"),
+  logKeepFiles: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(5)
+    .describe("rotated logs kept (daemon.log.1 … daemon.log.N); 0 = none"),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
-/** The daemon's config in the data root (`<root>/config.json`). */
+/** The daemon's config in the data root (`<root>/config.json`, or `config.yaml`/`config.yml`). */
 export const DaemonConfig = z
   .strictObject({
     $schema: z.string().optional(),

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { isDevflowError } from "../../errors/index.js";
 import { DAEMON_HELP } from "../command-help.js";
 import { EXIT } from "../exit-codes.js";
@@ -9,6 +9,7 @@ interface DaemonFlags {
   replay?: string;
   model?: string;
   coder?: string;
+  logFormat: "human" | "json";
 }
 
 /**
@@ -22,14 +23,29 @@ export function registerDaemon(program: Command, io: CliIO): void {
     .addHelpText("after", DAEMON_HELP)
     .option("-m, --model <name>", "model for tickets that name none (default: devflow's config)")
     .option("--coder <name>", "coder for tickets that name none (default: devflow's config)")
-    .option("--replay <cassette>", "answer every ticket's model calls from this cassette (offline)");
+    .option("--replay <cassette>", "answer every ticket's model calls from this cassette (offline)")
+    .addOption(
+      new Option("--log-format <format>", "stderr log lines: human, or the JSON lines of logs/daemon.log")
+        .choices(["human", "json"])
+        .default("human"),
+    );
   command.action(async (flags: DaemonFlags) => {
     io.setExitCode(await daemonAction(flags, command, io));
   });
 }
 
 async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Promise<number> {
-  const log = (line: string) => io.err(`devflow daemon: ${line}\n`);
+  const { createRedactor, secretsFromEnv } = await import("../../util/redact.js");
+  const redact = createRedactor(secretsFromEnv(process.env));
+  // Until this daemon holds the lock it logs to stderr only: logs/ belongs to the running one.
+  let log = (line: string, level: "info" | "warn" | "error" = "info") =>
+    io.err(
+      redact(
+        flags.logFormat === "json"
+          ? `${JSON.stringify({ time: new Date().toISOString(), level, msg: line })}\n`
+          : `devflow daemon: ${line}\n`,
+      ),
+    );
   const { openQueue } = await import("../../daemon/index.js");
   // The worker and the runner load the lane: only this command imports them.
   const { Worker } = await import("../../daemon/worker.js");
@@ -45,6 +61,9 @@ async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Pr
     log(error.message);
     return EXIT.completed;
   }
+  const { openDaemonOps } = await import("../../daemon/daemon-ops.js");
+  const ops = await openDaemonOps(queue, flags.logFormat, io.err, redact);
+  log = ops.log;
   try {
     const { commandConfig } = await import("./command-config.js");
     const { runSettings } = await import("../../config/index.js");
@@ -57,6 +76,7 @@ async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Pr
       config: queue.config,
       log,
       endpoint: flags.replay ? null : await probeTarget(config.env),
+      events: ops.metrics.events,
       runner: ticketRunner(queue.root, {
         model: config.model,
         coder: config.coder,
@@ -68,6 +88,7 @@ async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Pr
         ...(flags.replay ? { cassettePath: flags.replay } : {}),
       }),
     });
+    await ops.start(worker); // the reloader and /health (ADR 0054)
     const { stopReason } = await import("../../process/stop-signal.js");
     const { killLiveGroups } = await import("../../process/process-group.js");
     let first: "SIGINT" | "SIGTERM" | null = null;
@@ -101,6 +122,7 @@ async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Pr
     log("stopped");
     return EXIT.completed;
   } finally {
+    await ops.close();
     await lock.release();
   }
 }

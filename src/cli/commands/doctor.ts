@@ -33,7 +33,7 @@ export function registerDoctor(program: Command, io: CliIO): void {
   program
     .command("doctor")
     .description(
-      "check Node, git, the model endpoint and every coder backend, and say how to fix what is missing",
+      "check Node, git, the model endpoint, every coder backend and the daemon, and say how to fix what is missing",
     )
     .addHelpText("after", DOCTOR_HELP)
     .option("--coder <name>", "the coder the defaults use (as for iterate)", DEFAULT_CODER)
@@ -53,19 +53,26 @@ export function registerDoctor(program: Command, io: CliIO): void {
       const { renderDoctorReport, runDoctor } = await import("../../doctor/index.js");
       const config = await commandConfig(cmd, flags.repo ?? process.cwd(), ["timeout"]);
       const settings = runSettings(config.values, process.env);
-      const report = await runDoctor({
+      const checked = await runDoctor({
         coder: settings.coder,
         model: settings.model,
         endpointTimeoutMs: flags.timeout * 1000,
         env: settings.env,
       });
+      // The daemon's data root, lock, config and /health (ADR 0054); a failed one blocks too.
+      const { checkDaemon, daemonBlocking, renderDaemonSection } = await import(
+        "../../daemon/doctor-check.js"
+      );
+      const daemon = await checkDaemon({ env: process.env });
+      const blocking = [...checked.blocking, ...daemonBlocking(daemon)];
+      const report = { ...checked, daemon, blocking, ready: blocking.length === 0 };
       // Keys never appear in the report by construction; servers' error bodies are redacted too.
       const redact = createRedactor(secretsFromEnv(process.env));
       io.out(
         redact(
           flags.json
             ? `${JSON.stringify({ ...report, config: configReport(config) })}\n`
-            : `${renderDoctorReport(report)}\n${renderConfig(config)}`,
+            : `${renderDoctorReport(report, [renderDaemonSection(daemon)])}\n${renderConfig(config)}`,
         ),
       );
       io.setExitCode(report.ready ? EXIT.completed : EXIT.usage);
