@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { localDay } from "../../src/daemon/spend-ledger.js";
 import { startDevflow } from "../support/devflow-process.js";
 import { CORRECT_FIX, coderScript, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
 import { queueFiles, startDaemon, submitChangeTicket, waitFor } from "./daemon-harness.js";
@@ -59,7 +60,7 @@ interface Health {
   gate: { state: string; source: string };
   queue: Record<"inbox" | "processing" | "done" | "failed", number>;
   running: { id: string; since: string; repo: string | null }[];
-  spend_today: { usd: number | null };
+  spend_today: { day?: string; usd: number | null; unknown_sessions?: number };
   config: { path: string | null; last_error: string | null };
 }
 
@@ -101,7 +102,10 @@ describe("operating devflow daemon", () => {
       await waitFor("one running ticket", () => existsSync(starts), 120_000);
       let h = await health(url);
       expect(h).toMatchObject({ status: "running", pid: daemon.child.pid, gate: { state: "open" } });
-      expect(h.spend_today.usd).toBeNull(); // unknown until a ledger is wired, never 0
+      // The real gate and the real ledger (merge of ADR 0052/0053 with 0054), not the placeholders.
+      expect(h.gate.source).toBe("gate");
+      expect(h.spend_today).toMatchObject({ day: localDay(new Date()) });
+      expect(typeof h.spend_today.usd).toBe("number");
       expect(h.queue).toEqual({ inbox: 2, processing: 1, done: 0, failed: 0 });
       expect(h.running).toHaveLength(1);
       expect(ids).toContain(h.running[0]?.id);
@@ -146,6 +150,10 @@ describe("operating devflow daemon", () => {
       expect(sample(m, 'devflow_config_reloads_total{result="refused"}')).toBe(1);
       expect(sample(m, 'devflow_config_reloads_total{result="applied"}')).toBe(1);
       expect(m).toContain("# TYPE devflow_gate_trips_total counter");
+      // Each `command:` coder reports no cost: one unknown session per ticket, never counted as $0.
+      expect(
+        sample(m, `devflow_spend_today_unknown_sessions{day="${localDay(new Date())}"}`),
+      ).toBeGreaterThanOrEqual(3);
       expect(m).toContain("# TYPE devflow_guard_trips_total counter");
 
       // Nothing else is served.
