@@ -33,17 +33,23 @@ export interface SecretEntry {
 }
 
 const registered = new Map<string, string>();
+/** Bumped whenever `registered` changes, so knownSecrets' memo can tell. */
+let registryVersion = 0;
 
 /** Registers a value under a name (`[redacted:NAME]`); too-short or empty values are ignored. */
 export function registerSecret(name: string, value: string | undefined): void {
   const trimmed = value?.trim();
   if (trimmed === undefined || trimmed.length < SECRET_MIN_LENGTH) return;
-  if (!registered.has(trimmed)) registered.set(trimmed, safeName(name));
+  if (!registered.has(trimmed)) {
+    registered.set(trimmed, safeName(name));
+    registryVersion++;
+  }
 }
 
 /** Forgets explicitly registered values (tests). Environment-derived secrets stay: they are re-read. */
 export function clearRegisteredSecrets(): void {
   registered.clear();
+  registryVersion++;
 }
 
 /** Whether an environment variable's name says its value is a secret. */
@@ -70,15 +76,30 @@ export function secretEntriesFromEnv(env: Readonly<Record<string, string | undef
  * Every known secret, longest first (so a secret containing another is replaced whole): the
  * explicit registrations, then devflow's own environment as it is now.
  */
-export function knownSecrets(env: Readonly<Record<string, string | undefined>> = process.env): SecretEntry[] {
+export function knownSecrets(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): readonly SecretEntry[] {
+  // The environment is still read on every call (a changed `process.env` is seen at once); only
+  // the matching and sorting are skipped when it and the registry are exactly as last time
+  // (issue 11: every artifact write, event and checkpoint asks, ~175 times per demo run). Names
+  // and values cannot hold a NUL, so the key names one environment only.
+  let key = "";
+  for (const [name, value] of Object.entries(env)) key += `${name}\0${value ?? ""}\0`;
+  if (memo !== null && memo.key === key && memo.version === registryVersion) return memo.secrets;
   const byValue = new Map<string, string>(registered);
   for (const entry of secretEntriesFromEnv(env)) {
     if (!byValue.has(entry.value)) byValue.set(entry.value, safeName(entry.name));
   }
-  return [...byValue]
-    .map(([value, name]) => ({ name, value }))
-    .sort((a, b) => b.value.length - a.value.length);
+  const secrets = Object.freeze(
+    [...byValue]
+      .map(([value, name]) => Object.freeze({ name, value }))
+      .sort((a, b) => b.value.length - a.value.length),
+  );
+  memo = { key, version: registryVersion, secrets };
+  return secrets;
 }
+
+let memo: { key: string; version: number; secrets: readonly SecretEntry[] } | null = null;
 
 /** The replacement text for a secret: names it, never shows it. */
 export const redactedLabel = (name: string): string => `[redacted:${name}]`;

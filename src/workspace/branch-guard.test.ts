@@ -50,6 +50,23 @@ describe("commitOnTaskBranch", () => {
     expect(await commitOn(ws, sha ?? "", tree, "devflow: nothing")).toBeNull();
   });
 
+  // The snapshot check and the parent's tree come from one `rev-parse` since issue 11 (was `cat-file
+  // -e <tree>^{tree}` + `rev-parse <head>^{tree}`): a snapshot the store does not hold, or an object
+  // that is no tree, must still be refused before anything is committed or moved.
+  it("refuses a snapshot that is not a tree in the store: the ref does not move", async () => {
+    const ws = await taskWorktree();
+    writeFiles(ws.worktree, { "a.txt": "a\n" });
+    await snapshotTree(ws.worktree);
+    const blob = git(ws.repoRoot, "rev-parse", "HEAD:README.md").trim();
+    const missing = "0123456789abcdef0123456789abcdef01234567";
+    for (const tree of [missing, blob]) {
+      await expect(commitOn(ws, ws.baseCommit, tree, "devflow: bad")).rejects.toMatchObject({
+        code: "GIT_FAILED",
+      });
+      expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(ws.baseCommit);
+    }
+  });
+
   // Regression (issue 10, ADR 0033): a crash after the compare-and-swap, before the run record, made
   // the resumed commit step's CAS fail ("the task branch changed after the gate passed"): a passing
   // task ended blocked. Fix: a retry finds its own commit on the ref and returns it.

@@ -104,8 +104,11 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
   const store = snapshotStoreOf(worktree);
   const source = store?.gitDir ?? pinnedGitDir(worktree);
   const own = source ? { env: { GIT_DIR: source } } : {};
-  await runGit(repoRoot, ["cat-file", "-e", `${tree}^{tree}`], own);
-  const parentTree = (await runGit(repoRoot, ["rev-parse", `${expectedHead}^{tree}`], own)).trim();
+  // One rev-parse for both (issue 11): the snapshot must be a tree in the store (was `cat-file -e
+  // <tree>^{tree}`; rev-parse peels it the same way and fails the same way), then the parent's tree.
+  const [, parentTree = ""] = (
+    await runGit(repoRoot, ["rev-parse", `${tree}^{tree}`, `${expectedHead}^{tree}`], own)
+  ).split("\n");
   // A retry after a crash between the compare-and-swap and the run record (ADR 0033): the ref
   // already holds devflow's commit of exactly this tree on exactly `expectedHead`; it is the result.
   const done = await sameCommitOnRef(repoRoot, ref, expectedHead, tree, message);

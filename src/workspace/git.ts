@@ -224,6 +224,21 @@ export async function gitSucceeds(baseDir: string, args: string[]): Promise<bool
   return result.exitCode === 0;
 }
 
+/**
+ * Runs a git command whose exit code is part of the answer (e.g. `rev-parse --git-common-dir -q
+ * --verify HEAD^{commit}`: the common dir, then the commit or exit 1 when HEAD is unborn) and
+ * returns both. A git that cannot be started, is killed or prints too much is still an error.
+ */
+export async function gitOutputAndExit(
+  baseDir: string,
+  args: string[],
+  options: GitOptions = {},
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const result = await spawnGit(baseDir, args, options);
+  if (result.exitCode === undefined) throw gitFailure(baseDir, args, new Error(result.shortMessage));
+  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
+
 export function gitFailure(baseDir: string, args: string[], error: unknown): DevflowError<"GIT_FAILED"> {
   const command = `git ${args.filter((arg) => arg !== "--").join(" ")}`;
   return new DevflowError(

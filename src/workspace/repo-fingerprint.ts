@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { commonDirAndHeadCommit, trackedUntrackedAndIndex } from "./fingerprint-git-facts.js";
 import { runGit } from "./git.js";
 import {
   fingerprintObjectStore,
@@ -65,9 +66,10 @@ export async function fingerprintRepo(
   limits: FingerprintLimits = {},
 ): Promise<RepoFingerprint> {
   const git = (args: string[]) => runGit(repoRoot, args, READ_ONLY_GIT);
-  const commonDir = resolveDir(repoRoot, (await git(["rev-parse", "--git-common-dir"])).trim());
+  const facts = await commonDirAndHeadCommit(repoRoot, READ_ONLY_GIT);
+  const commonDir = resolveDir(repoRoot, facts.commonDir);
   const symbolic = (await git(["symbolic-ref", "-q", "HEAD"]).catch(() => "")).trim() || null;
-  const commit = (await git(["rev-parse", "-q", "--verify", "HEAD^{commit}"]).catch(() => "")).trim() || null;
+  const commit = facts.commit;
 
   const refs: Record<string, string> = {};
   const devflowRefs: Record<string, string> = {};
@@ -82,15 +84,15 @@ export async function fingerprintRepo(
     .filter((entry) => !entryPath(entry).startsWith(DEVFLOW_HOME))
     .sort();
   const files: Record<string, string> = {};
-  for (const path of nulList(await git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]))) {
+  const { names, indexEntries } = await trackedUntrackedAndIndex(repoRoot, READ_ONLY_GIT);
+  for (const path of names) {
     if (!path.startsWith(DEVFLOW_HOME)) files[path] = hashPath(join(repoRoot, path));
   }
   const ignoredPaths = nulList(
     await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard"]),
   ).filter((path) => !path.startsWith(DEVFLOW_HOME));
 
-  const indexEntries = await git(["ls-files", "-s", "-v", "-z"]);
-  return {
+  const fingerprint: RepoFingerprint = {
     version: 1,
     head: { symbolic, commit },
     refs,
@@ -101,7 +103,16 @@ export async function fingerprintRepo(
     files,
     ignored: hashIgnored(repoRoot, ignoredPaths, limits),
   };
+  COMMON_DIRS.set(fingerprint, commonDir);
+  return fingerprint;
 }
+
+/**
+ * The common git dir each fingerprint was taken from, so that comparing the object stores right
+ * after taking the `after` fingerprint does not ask git for it again (issue 11: one process less
+ * per run). Not part of the stored JSON: a stored fingerprint is never the `after` one.
+ */
+const COMMON_DIRS = new WeakMap<RepoFingerprint, string>();
 
 /**
  * Whether a change of one of devflow's task branches during a run is devflow's own doing (the
@@ -162,10 +173,9 @@ export async function compareObjectStores(
   after: Pick<RepoFingerprint, "objects">,
 ): Promise<string[]> {
   if (before.objects === undefined || after.objects === undefined) return [];
-  const commonDir = resolveDir(
-    repoRoot,
-    (await runGit(repoRoot, ["rev-parse", "--git-common-dir"], READ_ONLY_GIT)).trim(),
-  );
+  const commonDir =
+    COMMON_DIRS.get(after as RepoFingerprint) ??
+    resolveDir(repoRoot, (await runGit(repoRoot, ["rev-parse", "--git-common-dir"], READ_ONLY_GIT)).trim());
   return objectStoreChanges(join(commonDir, "objects"), before.objects, after.objects);
 }
 

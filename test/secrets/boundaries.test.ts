@@ -73,6 +73,33 @@ describe("the secret registry", () => {
   });
 });
 
+// knownSecrets keeps its last answer while the environment and the registry are exactly as they
+// were (issue 11: it is asked on every artifact write, event and checkpoint). A memo that went stale
+// would let a secret set, changed or registered after the first write through every later one.
+describe("the registry's memo never goes stale", () => {
+  const NAME = "DEVFLOW_MEMO_TEST_TOKEN";
+  afterEach(() => {
+    delete process.env[NAME];
+  });
+
+  it("knownSecrets-memo-sees-a-changed-environment-and-registry: set, changed, removed, registered, cleared", () => {
+    const values = () => knownSecrets().map((s) => s.value);
+    expect(values()).not.toContain("memo-first-value-1234");
+    process.env[NAME] = "memo-first-value-1234";
+    expect(values()).toContain("memo-first-value-1234");
+    expect(redact("x memo-first-value-1234 y")).toBe(`x [redacted:${NAME}] y`);
+    process.env[NAME] = "memo-second-value-5678";
+    expect(values()).toContain("memo-second-value-5678");
+    expect(values()).not.toContain("memo-first-value-1234");
+    delete process.env[NAME];
+    expect(values()).not.toContain("memo-second-value-5678");
+    registerSecret("MEMO_REGISTERED", "memo-registered-value-90");
+    expect(values()).toContain("memo-registered-value-90");
+    clearRegisteredSecrets();
+    expect(values()).not.toContain("memo-registered-value-90");
+  });
+});
+
 describe("redaction boundaries", () => {
   it("the artifact store: JSON files, task logs and text files never hold a known secret", async () => {
     const dir = tempDir("devflow-secret-store-");
