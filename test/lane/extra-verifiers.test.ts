@@ -124,7 +124,8 @@ spawn("sh", ["-c", "sleep 0.3; echo broken > src/csv-import.js; sleep 30"], { de
     `;
     const block = {
       name: "loads the late writer",
-      script: 'node --input-type=module -e \'await import("./src/late.js")\'; sleep 1; cat src/csv-import.js >/dev/null',
+      script:
+        "node --input-type=module -e 'await import(\"./src/late.js\")'; sleep 1; cat src/csv-import.js >/dev/null",
     };
     const run = await runLane({
       coder: coderScript(hostile),
@@ -150,7 +151,11 @@ spawn("sh", ["-c", "sleep 0.3; echo broken > src/csv-import.js; sleep 30"], { de
     const envelope = await extraEnvelope(run, "attempt-001");
     expect(envelope?.overall_result).toBe("error");
     if (envelope?.verifier !== "extra_verifiers") throw new Error("no extra_verifiers envelope");
-    expect(envelope.native_payload.runs[0]).toMatchObject({ name: "hangs", result: "error", timed_out: true });
+    expect(envelope.native_payload.runs[0]).toMatchObject({
+      name: "hangs",
+      result: "error",
+      timed_out: true,
+    });
     expect(envelope.summary).toContain('"hangs" gave no verdict: timed out after 2s');
     expect(envelope.summary).toContain("extraVerifierTimeoutMs");
     expect(run.result?.terminal.reason).toContain("extraVerifierTimeoutMs");
