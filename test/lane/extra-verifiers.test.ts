@@ -3,7 +3,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Lesson, VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
-import { CORRECT_FIX, coderScript, demoCassette, runLane, TASK_ID } from "../support/lane-harness.js";
+import {
+  CORRECT_FIX,
+  coderScript,
+  demoCassette,
+  needsAnswersCassette,
+  runLane,
+  TASK_ID,
+} from "../support/lane-harness.js";
 
 /*
  * Extra verifiers (ADR 0056): the requester's scripts (a ticket's `## Verification` blocks) run by
@@ -161,6 +168,19 @@ spawn("sh", ["-c", "sleep 0.3; echo broken > src/csv-import.js; sleep 30"], { de
     expect(run.result?.terminal.reason).toContain("extraVerifierTimeoutMs");
     // The attempt's unverified work is on the branch, labelled as such: never a completed commit.
     expect(git(run.repo, "log", "-1", "--format=%s", `devflow/${TASK_ID}`)).toContain("unverified work");
+  });
+
+  it("a task resumed without them (here: after a question) still runs the extra verifiers it started with", async () => {
+    // lane.resume(taskId, answer) passes no extraVerifiers: they must come from the checkpoint.
+    const run = await runLane({
+      cassette: needsAnswersCassette("Which column holds the email?"),
+      coder: coderScript(CORRECT_FIX),
+      extra: { extraVerifiers: [INNER_SPACE_CHECK] },
+      onQuestions: async () => "the email column",
+    });
+    expect(run.error).toBeNull();
+    expect(run.result?.terminal.verdict).toBe("completed");
+    expect((await extraEnvelope(run, "attempt-001"))?.overall_result).toBe("pass");
   });
 
   it("more blocks than maxExtraVerifiers are refused before any model call", async () => {
