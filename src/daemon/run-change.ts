@@ -6,6 +6,7 @@ import { removeFinishedWorktree } from "../lanes/iterate/tasks/finish-worktree.j
 import type { IterateResult } from "../lanes/outcome.js";
 import { isGitUrl } from "../workspace/index.js";
 import type { TicketRequest } from "./ticket-request.js";
+import { blockVerifiers, verificationResults } from "./verification-results.js";
 import type { RunEnd, TicketRun } from "./worker-types.js";
 
 /**
@@ -50,7 +51,13 @@ export async function runChangeTicket(
     interactive: false,
     signal: run.signal,
   });
-  const outcome = await lane.run({ request: ticket.request, taskId, resume });
+  // The ticket's `## Verification` blocks run as the task's extra verifiers (ADR 0056).
+  const outcome = await lane.run({
+    request: ticket.request,
+    taskId,
+    resume,
+    extraVerifiers: blockVerifiers(ticket.verification),
+  });
   if (outcome.kind === "needs_answers")
     // Not interactive, so the lane ends needs_more_context itself; this is the defensive rest.
     return {
@@ -63,6 +70,7 @@ export async function runChangeTicket(
       attempts: 0,
       artifactDir: null,
       resumed: resume,
+      verification: await verificationResults(ticket.verification, null),
     };
   const result: IterateResult = outcome.result;
   await removeFinishedWorktree(result.artifactDir, result.taskId);
@@ -80,5 +88,6 @@ export async function runChangeTicket(
     attempts: result.attempts,
     artifactDir: result.artifactDir,
     resumed: resume,
+    verification: await verificationResults(ticket.verification, result.artifactDir),
   };
 }

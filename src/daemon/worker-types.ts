@@ -1,3 +1,4 @@
+import type { TicketResult, VerificationBlockResult } from "../artifacts/schemas/ticket.js";
 import type { Claim } from "./ticket-queue.js";
 import type { TicketRequest } from "./ticket-request.js";
 
@@ -9,7 +10,7 @@ export interface TicketRun {
 
 /** How a run ended when it ended (a thrown error is classified by the worker instead). */
 export interface RunEnd {
-  status: "completed" | "failed";
+  status: "completed" | "failed" | "cancelled";
   /** The lane's verdict, or the daemon's (`unsupported`, `error`). */
   verdict: string;
   reason: string;
@@ -19,6 +20,10 @@ export interface RunEnd {
   attempts: number;
   artifactDir: string | null;
   resumed: boolean;
+  /** What each `## Verification` block came to (ADR 0056); absent: none ran (`not_run`). */
+  verification?: VerificationBlockResult[];
+  /** Set when `devflow cancel` stopped the run. */
+  cancelled?: TicketResult["cancelled"];
 }
 
 /** Runs one claimed ticket to its end; throws on a failure (the worker decides: requeue or failed/). */

@@ -53,7 +53,7 @@ export async function runExtraVerifiers(input: ExtraVerifiersInput): Promise<Ext
       ...(input.signal ? { signal: input.signal } : {}),
     });
     const failure = run.timedOut
-      ? `timed out after ${formatMs(input.timeoutMs)} and was killed (the per-script limit, extraVerifierTimeoutMs)`
+      ? `timed out after ${formatMs(input.timeoutMs)} and was killed (the per-script limit: lane option extraVerifierTimeoutMs, the daemon's worker.verificationTimeoutSeconds)`
       : run.failure
         ? run.failure.replaceAll(`\`${command}\``, `"${verifier.name}"`)
         : null;

@@ -95,7 +95,7 @@ describe("extra verifiers (a ticket's Verification blocks) in the iterate lane",
     expect(failed?.overall_result).toBe("fail");
     expect(failed?.summary).toContain(`"${INNER_SPACE_CHECK.name}" failed (exit 1)`);
     expect(failed?.summary).toContain("BLOCK-FAILED");
-    expect(iterator?.attempts[0]?.gate.reasons.join("\n")).toContain(INNER_SPACE_CHECK.name);
+    expect(iterator?.attempts[0]?.gate?.reasons.join("\n")).toContain(INNER_SPACE_CHECK.name);
     const lessons = await run.store.readJsonl("lessons.jsonl", Lesson);
     expect(lessons[0]?.failed_verifiers).toContain("extra_verifiers");
     expect((await extraEnvelope(run, "attempt-002"))?.overall_result).toBe("pass");

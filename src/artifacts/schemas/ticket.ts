@@ -191,6 +191,19 @@ export const WorkerConfig = z.strictObject({
     .default(30)
     .describe("first transient backoff; each retry doubles it, with jitter"),
   backoffMaxSeconds: z.number().min(0).max(86_400).default(900).describe("cap of the transient backoff"),
+  maxVerificationBlocks: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(8)
+    .describe("most `## Verification` blocks a ticket may have; more fails the ticket before any model call"),
+  verificationTimeoutSeconds: z
+    .number()
+    .min(1)
+    .max(86_400)
+    .default(300)
+    .describe("limit of each Verification block's run; one that hits it fails the attempt"),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
@@ -231,14 +244,30 @@ export const DaemonConfig = z
 export type DaemonConfig = z.infer<typeof DaemonConfig>;
 export type { Revision };
 
-/** Where a ticket's verification block stands: the lane has no hook for extra verifiers yet. */
-export const VerificationCaveat = z.strictObject({
+/**
+ * What one `## Verification` block of a ticket came to (ADR 0056): the result of its run as an
+ * extra verifier in the last attempt that ran it, or `not_run` when the run ended before verify
+ * (never a pass).
+ */
+export const VerificationBlockResult = z.strictObject({
   line: z.number().int().min(1).describe("file line of the block's opening fence"),
   code: z.string(),
   status: z
-    .literal("not_run")
-    .describe("never run, so never claimed: the lane has no extra-verifier hook yet"),
+    .enum(["pass", "fail", "error", "not_run"])
+    .describe("error: it gave no verdict (timeout, tamper, a survivor); not_run: the run never got to it"),
+  attempt_id: z.string().nullable().describe("the attempt whose run this is"),
+  exit_code: z.number().int().nullable(),
+  reason: z.string().describe("why it failed, gave no verdict or did not run; empty for a pass"),
 });
+export type VerificationBlockResult = z.infer<typeof VerificationBlockResult>;
+
+/** Who cancelled a running ticket and when (`devflow cancel`, ADR 0056). */
+export const CancelRequest = z.strictObject({
+  id: z.string().min(1),
+  by: z.string().min(1).describe("user@host (pid) of the cancel command"),
+  requested_at: Timestamp,
+});
+export type CancelRequest = z.infer<typeof CancelRequest>;
 
 /**
  * The terminal record of a ticket the daemon ran, `data/tickets/<id>/ticket_result.json` beside its
@@ -250,7 +279,7 @@ export const TicketResult = z.strictObject({
   revision: Revision,
   id: z.string().min(1),
   kind: TicketKind,
-  status: z.enum(["completed", "failed"]),
+  status: z.enum(["completed", "failed", "cancelled"]),
   verdict: z.string().min(1),
   reason: z.string(),
   task_id: z.string().nullable(),
@@ -263,6 +292,9 @@ export const TicketResult = z.strictObject({
   claimed_at: Timestamp,
   finished_at: Timestamp,
   duration_ms: z.number().int().min(0),
-  verification: z.array(VerificationCaveat),
+  verification: z.array(VerificationBlockResult),
+  cancelled: CancelRequest.extend({ noticed_at: Timestamp })
+    .optional()
+    .describe("set when `devflow cancel` stopped the run: who asked, when, when the daemon noticed"),
 });
 export type TicketResult = z.infer<typeof TicketResult>;

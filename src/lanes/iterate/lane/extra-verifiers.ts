@@ -15,7 +15,7 @@ export function checkedExtraVerifiers(
   if (verifiers.length > max)
     throw new DevflowError(
       "EXTRA_VERIFIERS_LIMIT",
-      `${verifiers.length} extra verifiers given, more than the limit of ${max}: merge blocks or raise maxExtraVerifiers`,
+      `${verifiers.length} extra verifiers given, more than the limit of ${max}: merge scripts or raise the limit (lane option maxExtraVerifiers; the daemon's worker.maxVerificationBlocks)`,
     );
   const names = new Set<string>();
   for (const [index, verifier] of verifiers.entries()) {
