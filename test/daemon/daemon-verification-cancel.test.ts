@@ -104,8 +104,14 @@ ${CORRECT_FIX}`),
       Date.parse(result.cancelled?.requested_at ?? ""),
     );
     expect(result.reason).toMatch(/^cancelled by .+ at \d{4}-/);
+    // The move is first, the record and the request's removal follow it (the folder is the truth).
+    const requestPath = join(box.root, "queue", "processing", `${id}.cancel.json`);
+    await waitFor(
+      "the record and the request",
+      () => readRecord(box, id).state === "failed" && !existsSync(requestPath),
+      30_000,
+    );
     expect(readRecord(box, id)).toMatchObject({ state: "failed", status: "cancelled" });
-    expect(existsSync(join(box.root, "queue", "processing", `${id}.cancel.json`))).toBe(false);
     // Stopped like a SIGTERM: the task records the interruption, and nothing was committed.
     const events = readFileSync(join(repo, ".devflow", "iterate", id, "events.jsonl"), "utf8");
     expect(events).toContain('"interrupted"');
