@@ -183,9 +183,9 @@ export const CANCEL_HELP = helpFooter({
   examples: ["devflow cancel fix-cart-rounding-3f9a1c"],
   env: [DATA_ROOT_ENV, DEBUG_ENV],
   exits: [
-    [0, "the ticket is in failed/, status cancelled"],
+    [0, "the ticket is in failed/, status cancelled; or, running, its cancel was requested"],
     QUEUE_FAILURE,
-    [2, "no such ticket, or it is running or finished"],
+    [2, "no such ticket, or it already finished"],
   ],
 });
 

@@ -3,6 +3,7 @@ import { readdir, rename, stat } from "node:fs/promises";
 import type { TicketPriority, TicketRecord } from "../artifacts/schemas/ticket.js";
 import { DevflowError } from "../errors/index.js";
 import { claimedTicketPath, isTaskId, queueDir, queuedTicketPath } from "../home/daemon-paths.js";
+import { requestCancel } from "./cancel-request.js";
 import { locate } from "./fs-locate.js";
 import { newLease, removeLease, writeLease } from "./lease.js";
 import { releaseRepoClaim, takeRepoClaim } from "./repo-claim.js";
@@ -155,7 +156,11 @@ export async function requeueClaim(root: string, claim: Claim, requeue: Requeue)
   );
 }
 
-/** inbox → failed/ (status cancelled). The rename decides against a claim happening at the same time. */
+/**
+ * inbox → failed/ (status cancelled). The rename decides against a claim happening at the same time.
+ * A running ticket gets a cancel request instead (ADR 0056): the daemon holding it stops the run at
+ * its next heartbeat and finishes it cancelled; its record still says processing until then.
+ */
 export async function cancelTicket(root: string, id: string, now = new Date()): Promise<TicketRecord> {
   try {
     await rename(queuedTicketPath(root, "inbox", id), queuedTicketPath(root, "failed", id));
@@ -167,11 +172,18 @@ export async function cancelTicket(root: string, id: string, now = new Date()): 
         "TICKET_NOT_FOUND",
         `no ticket ${id} in the queue (devflow list shows the tickets)`,
       );
+    if (where.state === "processing") {
+      await requestCancel(root, id, now);
+      const record = await readTicketRecord(root, id);
+      if (record) return record;
+      throw new DevflowError(
+        "TICKET_NOT_FOUND",
+        `ticket ${id} is running but has no record; cancel was requested`,
+      );
+    }
     throw new DevflowError(
       "TICKET_STATE",
-      where.state === "processing"
-        ? `ticket ${id} is running; cancelling a running ticket is not supported yet (a SIGTERM to the daemon stops it resumably and puts it back in the inbox, where cancel works)`
-        : `ticket ${id} already finished (${where.state}/); nothing to cancel`,
+      `ticket ${id} already finished (${where.state}/); nothing to cancel`,
     );
   }
   return updateTicketRecord(

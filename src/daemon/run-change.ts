@@ -8,6 +8,7 @@ import { isGitUrl } from "../workspace/index.js";
 import { completedFromTimedOutCoder, lastVerifiedAttempt } from "./partial-work.js";
 import type { TicketRequest } from "./ticket-request.js";
 import { TicketSpend } from "./ticket-spend.js";
+import { blockVerifiers, verificationResults } from "./verification-results.js";
 import type { RunEnd, TicketRun } from "./worker-types.js";
 
 /**
@@ -58,7 +59,13 @@ export async function runChangeTicket(
   });
   let outcome: Awaited<ReturnType<typeof lane.run>>;
   try {
-    outcome = await lane.run({ request: ticket.request, taskId, resume });
+    // The ticket's `## Verification` blocks run as the task's extra verifiers (ADR 0056).
+    outcome = await lane.run({
+      request: ticket.request,
+      taskId,
+      resume,
+      extraVerifiers: blockVerifiers(ticket.verification),
+    });
   } catch (error) {
     // The daemon's own stop outranks the budget's: that ticket goes back to the inbox, resumable.
     if (!spend.stopped || run.signal.aborted) throw error;
@@ -78,6 +85,7 @@ export async function runChangeTicket(
       attempts: 0,
       artifactDir: null,
       resumed: resume,
+      verification: await verificationResults(ticket.verification, null),
     };
   const result: IterateResult = outcome.result;
   await removeFinishedWorktree(result.artifactDir, result.taskId);
@@ -100,6 +108,7 @@ export async function runChangeTicket(
     attempts: result.attempts,
     artifactDir: result.artifactDir,
     resumed: resume,
+    verification: await verificationResults(ticket.verification, result.artifactDir),
   };
 }
 

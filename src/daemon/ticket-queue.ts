@@ -61,7 +61,7 @@ export interface Claim {
 }
 
 export interface FinishOutcome {
-  status: "completed" | "failed";
+  status: "completed" | "failed" | "cancelled";
   reason: string | null;
 }
 

@@ -1,5 +1,7 @@
 import { join } from "node:path";
+import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { cacheDir } from "../home/daemon-paths.js";
+import type { LaneOptions } from "../lanes/iterate/lane/deps.js";
 import { type ChangeDefaults, runChangeTicket } from "./run-change.js";
 import type { RunEnd, TicketRunner } from "./worker-types.js";
 
@@ -23,5 +25,15 @@ export function ticketRunner(root: string, defaults: ChangeDefaults): TicketRunn
       artifactDir: null,
       resumed: false,
     };
+  };
+}
+
+/** The lane's bounds on a ticket's `## Verification` blocks, from the daemon's config (ADR 0056). */
+export function verificationLimits(
+  config: DaemonConfig,
+): Pick<LaneOptions, "maxExtraVerifiers" | "extraVerifierTimeoutMs"> {
+  return {
+    maxExtraVerifiers: config.worker.maxVerificationBlocks,
+    extraVerifierTimeoutMs: config.worker.verificationTimeoutSeconds * 1000,
   };
 }

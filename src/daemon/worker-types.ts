@@ -1,4 +1,9 @@
-import type { PartialWork, TicketResultStatus } from "../artifacts/schemas/ticket.js";
+import type {
+  PartialWork,
+  TicketResult,
+  TicketResultStatus,
+  VerificationBlockResult,
+} from "../artifacts/schemas/ticket.js";
 import type { Claim } from "./ticket-queue.js";
 import type { TicketRequest } from "./ticket-request.js";
 
@@ -10,7 +15,10 @@ export interface TicketRun {
 
 /** How a run ended when it ended (a thrown error is classified by the worker instead). */
 export interface RunEnd {
-  /** `aborted_partial` / `timeout_partial`: the run did not finish, its verified work was salvaged (ADR 0053). */
+  /**
+   * `aborted_partial` / `timeout_partial`: the run did not finish, its verified work was salvaged
+   * (ADR 0053); `cancelled`: `devflow cancel` stopped it (ADR 0056).
+   */
   status: TicketResultStatus;
   /** The lane's verdict, or the daemon's (`unsupported`, `error`). */
   verdict: string;
@@ -23,6 +31,10 @@ export interface RunEnd {
   resumed: boolean;
   /** The salvaged, verified attempt of a partial end. */
   partial?: PartialWork | null;
+  /** What each `## Verification` block came to (ADR 0056); absent: none ran (`not_run`). */
+  verification?: VerificationBlockResult[];
+  /** Set when `devflow cancel` stopped the run. */
+  cancelled?: TicketResult["cancelled"];
 }
 
 /** Runs one claimed ticket to its end; throws on a failure (the worker decides: requeue or failed/). */

@@ -1,6 +1,8 @@
 import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { DevflowError, describeError, findCause, isDevflowError, messageOf } from "../errors/index.js";
 import { BudgetGate, budgetAllowsClaim } from "./budget-gate.js";
+import { clearCancelRequest } from "./cancel-request.js";
+import { CancelWatch } from "./cancel-watch.js";
 import type { ProbeTarget } from "./endpoint-probe.js";
 import type { GateSnapshot } from "./provider-gate.js";
 import { ProviderGuard } from "./provider-guard.js";
@@ -11,6 +13,7 @@ import { readTicketRequest, type TicketRequest } from "./ticket-request.js";
 import { type TicketResultFields, writeTicketResult } from "./ticket-result.js";
 import { ticketCostFields } from "./ticket-spend.js";
 import { transientBackoffMs, transientCause } from "./transient.js";
+import { verificationResults } from "./verification-results.js";
 import { claimWaitSeconds, IGNORE_WORKER_EVENTS, type WorkerEvents } from "./worker-events.js";
 import type { RunEnd, TicketRunner } from "./worker-types.js";
 
@@ -224,17 +227,24 @@ export class Worker {
     const { config } = this.opts;
     const beatMs = (config.worker.heartbeatSeconds ?? config.lease_stale_seconds / 3) * 1000;
     let lost: unknown = null;
+    const cancel = new CancelWatch(this.opts.root, claim, controller);
     const beat = setInterval(() => {
-      this.opts.queue.heartbeat(claim).catch((error) => {
-        // Someone recovered this claim: stop the run, record nothing (the new holder will).
-        lost = error;
-        controller.abort(error);
-      });
+      this.opts.queue
+        .heartbeat(claim)
+        .then(() => cancel.check())
+        .catch((error) => {
+          // Someone recovered this claim: stop the run, record nothing (the new holder will).
+          lost = error;
+          controller.abort(error);
+        });
     }, beatMs);
     let ticket: TicketRequest | null = null;
     try {
       ticket = await readTicketRequest(claim.ticketPath);
-      const end = await this.opts.runner({ claim, signal: controller.signal }, ticket);
+      await cancel.check(); // a request left for an earlier claim (crash, recovery) cancels at once
+      const end = cancel.noticed
+        ? cancel.end()
+        : await this.opts.runner({ claim, signal: controller.signal }, ticket);
       clearInterval(beat);
       await this.opts.queue.heartbeat(claim); // still ours: only then is the result recorded
       this.guard.ended(end);
@@ -245,7 +255,10 @@ export class Worker {
         this.opts.log(`lost ${claim.id}: ${messageOf(lost ?? error)}`, "warn");
         return;
       }
-      await this.ended(claim, ticket, error, controller.signal, claimedAt).catch((e) =>
+      const end = cancel.noticed
+        ? this.finalize(claim, ticket, cancel.end(), claimedAt)
+        : this.ended(claim, ticket, error, controller.signal, claimedAt);
+      await end.catch((e) =>
         this.opts.log(`could not record the end of ${claim.id}: ${messageOf(e)}`, "error"),
       );
     } finally {
@@ -342,23 +355,23 @@ export class Worker {
       claimed_at: claimedAt.toISOString(),
       finished_at: finishedAt.toISOString(),
       duration_ms: Math.max(0, finishedAt.getTime() - claimedAt.getTime()),
-      verification: (ticket?.verification ?? []).map((block) => ({
-        line: block.line,
-        code: block.code,
-        status: "not_run" as const,
-      })),
+      verification: end.verification ?? (await verificationResults(ticket?.verification ?? [], null)),
+      ...(end.cancelled ? { cancelled: end.cancelled } : {}),
       ...(await ticketCostFields(this.opts.root, claim.id, ticket?.frontmatter.budget_usd)),
       partial: end.partial ?? null,
     };
     await writeTicketResult(this.opts.root, fields);
-    const notRun = fields.verification.length
-      ? `; ${fields.verification.length} Verification block(s) not run (no extra-verifier hook in the lane yet)`
-      : "";
     await this.opts.queue.finish(claim, {
       // A salvaged end keeps its folder by verdict: timeout_partial completed, aborted_partial did not.
-      status: end.status === "completed" || end.status === "timeout_partial" ? "completed" : "failed",
-      reason: `${end.status === "aborted_partial" || end.status === "timeout_partial" ? `${end.status}, ` : ""}${end.verdict}: ${end.reason}${notRun}`,
+      status:
+        end.status === "completed" || end.status === "timeout_partial"
+          ? "completed"
+          : end.status === "cancelled"
+            ? "cancelled"
+            : "failed",
+      reason: `${end.status === "aborted_partial" || end.status === "timeout_partial" ? `${end.status}, ` : ""}${end.verdict}: ${end.reason}`,
     });
+    await clearCancelRequest(this.opts.root, claim.id);
     this.events.finished(end.status, end.verdict);
     this.opts.log(`finished ${claim.id}: ${end.verdict}${end.branch ? ` on ${end.branch}` : ""}`);
   }

@@ -35,6 +35,9 @@ export const ERROR_CODES = {
   TASK_ID_INVALID: "usage",
   THREAD_NOT_FOUND: "usage",
   LANE_WAITING: "usage",
+  // Extra verifiers of a task (ADR 0056): more than maxExtraVerifiers, or one without a name/script.
+  EXTRA_VERIFIERS_LIMIT: "usage",
+  EXTRA_VERIFIER_INVALID: "usage",
   // The daemon's queue (ADR 0051): no such ticket; plan-lint refused it; it is not in a state the
   // command can act on (e.g. retry of a ticket that did not fail).
   TICKET_NOT_FOUND: "usage",

@@ -65,6 +65,14 @@ export const claimedTicketPath = (root: string, id: string, token: string): stri
 export const leasePath = (root: string, id: string, token: string): string =>
   join(queueDir(root, "processing"), `${assertTaskId(id)}@${token}.lease.json`);
 
+/**
+ * `queue/processing/<id>.cancel.json`: `devflow cancel` of a running ticket asks here; the daemon
+ * holding the claim notices at its heartbeat (ADR 0056). Per ticket, not per claim: a claim
+ * recovered after a crash is cancelled by its next holder.
+ */
+export const cancelRequestPath = (root: string, id: string): string =>
+  join(queueDir(root, "processing"), `${assertTaskId(id)}.cancel.json`);
+
 /** `queue/processing/.repo-<key hash>.lock`: held while a ticket of that repository is claimed. */
 export const repoClaimPath = (root: string, keyHash: string): string =>
   join(queueDir(root, "processing"), `.repo-${keyHash}.lock`);

@@ -36,6 +36,32 @@ function replace(list: VerifierEnvelope[], next: VerifierEnvelope): VerifierEnve
 const A1 = "attempt-001";
 
 describe("completionGate", () => {
+  describe("extra verifiers (ADR 0056)", () => {
+    const opts = { attemptId: A1, requireRegression: true, requireExtraVerifiers: true };
+    it("passes with a passing extra_verifiers envelope and lists it among the checks", () => {
+      const gate = completionGate([...allPass(), env("extra_verifiers", "pass")], opts);
+      expect(gate.result).toBe("pass");
+      expect(gate.checks).toContainEqual({ verifier: "extra_verifiers", overall_result: "pass" });
+    });
+    it("fails on a failing or errored block, even when every other verifier passed", () => {
+      for (const result of ["fail", "error"] as const) {
+        const gate = completionGate([...allPass(), env("extra_verifiers", result)], opts);
+        expect(gate.result, result).toBe("fail");
+        expect(gate.reasons[0], result).toMatch(/^extra_verifiers: /);
+      }
+    });
+    it("fails when a task with extra verifiers has no envelope for them; a task without needs none", () => {
+      const missing = completionGate(allPass(), opts);
+      expect(missing.reasons).toEqual(["extra_verifiers: no result (the verifier did not run)"]);
+      expect(completionGate(allPass(), { ...opts, requireExtraVerifiers: false }).result).toBe("pass");
+    });
+    it("the schema refuses a skipped extra_verifiers envelope and one whose runs disagree with its result", () => {
+      expect(VerifierEnvelope.safeParse(envelopeFor("extra_verifiers", "skipped")).success).toBe(false);
+      const lying = { ...envelopeFor("extra_verifiers", "fail"), overall_result: "pass" };
+      expect(VerifierEnvelope.safeParse(lying).success).toBe(false);
+    });
+  });
+
   const withScope = (payload: Record<string, unknown>) =>
     replace(allPass(), {
       ...env("scope", "pass"),

@@ -13,6 +13,8 @@ export interface CompletionGateOptions {
   attemptId: string;
   /** True when the user asked for a regression run (e.g. passed --test-cmd) or policy demands one. */
   requireRegression: boolean;
+  /** The task carries extra verifiers (ADR 0056): their envelope must be there and pass. */
+  requireExtraVerifiers?: boolean;
 }
 
 /** The order the gate reads verifiers in, and the order a verdict lists them. */
@@ -22,6 +24,7 @@ export const GATE_ORDER: readonly VerifierName[] = [
   "scope",
   "critic",
   "regression",
+  "extra_verifiers",
 ];
 
 /**
@@ -54,6 +57,8 @@ export function completionGate(
   for (const name of GATE_ORDER) {
     const mine = envelopes.filter((e) => e.verifier === name);
     if (mine.length === 0) {
+      // Only a task that has extra verifiers has their envelope.
+      if (name === "extra_verifiers" && !options.requireExtraVerifiers) continue;
       reasons.push(`${name}: no result (the verifier did not run)`);
       continue;
     }

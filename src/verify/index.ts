@@ -20,6 +20,7 @@ export {
   runCriticVerifier,
 } from "./critic.js";
 export { criticNotAsked, ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
+export { type ExtraVerifiersInput, runExtraVerifiers } from "./extra-verifiers.js";
 export { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
 export {
   type BaselineInput,

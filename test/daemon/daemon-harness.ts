@@ -28,12 +28,14 @@ export async function submitChangeTicket(
   box: QueueSandbox,
   name: string,
   coder: string,
+  opts: { verification?: string[]; maxIterations?: number } = {},
 ): Promise<{ id: string; repo: string }> {
   const repo = createFixtureRepo("csv-import");
+  const blocks = (opts.verification ?? ["npm test"]).map((code) => `\`\`\`bash\n${code}\n\`\`\`\n`);
   const path = box.ticket(
     `${name}.md`,
-    `repo: ${JSON.stringify(repo)}\ncoder: ${JSON.stringify(coder)}\nmax_iterations: 3`,
-    `${DEMO_REQUEST}\n\n## Verification\n\`\`\`bash\nnpm test\n\`\`\`\n`,
+    `repo: ${JSON.stringify(repo)}\ncoder: ${JSON.stringify(coder)}\nmax_iterations: ${opts.maxIterations ?? 3}`,
+    `${DEMO_REQUEST}\n\n## Verification\n${blocks.join("\n")}`,
   );
   const result = await box.queue().submit(path, readFileSync(path));
   if (result.findings.length) throw new Error(`ticket refused: ${JSON.stringify(result.findings)}`);

@@ -81,9 +81,10 @@ describe("devflow daemon", () => {
       expect(result.attempts).toBeGreaterThanOrEqual(1);
       expect(result.commit).toMatch(/^[0-9a-f]{40}$/);
       expect(result.artifact_dir).toContain(id);
-      // The Verification block was not run, and the record says so instead of claiming it.
-      expect(result.verification).toEqual([expect.objectContaining({ code: "npm test", status: "not_run" })]);
-      expect(readRecord(box, id).reason).toContain("not run");
+      // The Verification block ran as an extra verifier of the attempt the verdict stands on (ADR 0056).
+      expect(result.verification).toEqual([
+        expect.objectContaining({ code: "npm test", status: "pass", exit_code: 0, reason: "" }),
+      ]);
     }
     expect(daemon.stderr()).toContain("stopped");
   }, 600_000);

@@ -1,6 +1,7 @@
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { readCancelRequest } from "../../src/daemon/cancel-request.js";
 import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
 
 /** What claim takes next: priority, then age; not_before; a busy repository however it is spelt. */
@@ -68,16 +69,18 @@ describe("claim order", () => {
 });
 
 describe("cancel and retry", () => {
-  it("cancel moves a waiting ticket to failed/ (cancelled); a running or unknown one is refused", async () => {
+  it("cancel moves a waiting ticket to failed/ (cancelled), asks the daemon of a running one, refuses an unknown one", async () => {
     box = queueSandbox();
     const queue = box.queue();
     const a = await submit(queue, "a.md", "priority: high");
     const b = await submit(queue, "b.md", "priority: low");
     const claim = await queue.claim();
     expect(claim?.id).toBe(a);
-    await expect(queue.cancel(a)).rejects.toMatchObject({
-      code: "TICKET_STATE",
-      message: expect.stringMatching(/running/),
+    // Running: a cancel request beside the claim (ADR 0056); the ticket stays processing until its daemon acts.
+    expect(await queue.cancel(a)).toMatchObject({ state: "processing" });
+    expect(await readCancelRequest(box.root, a)).toMatchObject({
+      id: a,
+      by: expect.stringMatching(/@.+\(pid \d+\)/),
     });
     await expect(queue.cancel("no-such-ticket")).rejects.toMatchObject({ code: "TICKET_NOT_FOUND" });
     expect(await queue.cancel(b)).toMatchObject({ state: "failed", status: "cancelled" });

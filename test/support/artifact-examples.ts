@@ -287,7 +287,16 @@ export function exampleArtifacts(taskId = "fix-total-rounding"): { [N in SchemaN
       claimed_at: AT,
       finished_at: AT,
       duration_ms: 1200,
-      verification: [{ line: 12, code: "npm test -- cart", status: "not_run" }],
+      verification: [
+        {
+          line: 12,
+          code: "npm test -- cart",
+          status: "pass",
+          attempt_id: "attempt-001",
+          exit_code: 0,
+          reason: "",
+        },
+      ],
       cost_usd: { known_usd: 0.0421, unknown_sessions: 1, sessions: 6 },
       budget_usd: 2,
       partial: null,

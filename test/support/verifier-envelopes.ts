@@ -60,6 +60,22 @@ export function payloadFor<V extends VerifierName>(
           unmatched_model_criteria: [],
         }
       : { skip_reason: result === "skipped" ? "deterministic_verifier_failed" : "prompt_not_built" },
+    extra_verifiers: {
+      timeout_ms: 60_000,
+      runs: [
+        {
+          name: "block 1",
+          result: result === "skipped" ? "error" : result,
+          exit_code: result === "pass" ? 0 : result === "fail" ? 1 : null,
+          timed_out: false,
+          failure: ran ? null : "could not start",
+          output_excerpt: "",
+          output_truncated: false,
+          duration_ms: 5,
+          log: "verifiers/extra-01.log",
+        },
+      ],
+    },
   };
   return payloads[verifier] as EnvelopeOf<V>["native_payload"];
 }

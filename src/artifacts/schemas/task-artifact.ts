@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Revision, Timestamp } from "./common.js";
 import { ConversationTurn } from "./conversation.js";
+import { ExtraVerifier } from "./extra-verifier.js";
 
 export const TaskType = z.enum(["error_fix", "quick_change", "targeted_improvement"]);
 
@@ -68,6 +69,8 @@ export const TaskArtifact = TaskFraming.extend({
   revision: Revision,
   request: z.string().min(1),
   prior_turns: z.array(ConversationTurn),
+  /** Scripts the requester asked to run as extra verifiers (a ticket's Verification blocks; ADR 0056). */
+  extra_verifiers: z.array(ExtraVerifier).optional(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -234,6 +234,20 @@ export const WorkerConfig = z.strictObject({
     .max(100)
     .default(5)
     .describe("rotated logs kept (daemon.log.1 … daemon.log.N); 0 = none"),
+  // A ticket's `## Verification` blocks as extra verifiers (ADR 0056).
+  maxVerificationBlocks: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(8)
+    .describe("most `## Verification` blocks a ticket may have; more fails the ticket before any model call"),
+  verificationTimeoutSeconds: z
+    .number()
+    .min(1)
+    .max(86_400)
+    .default(300)
+    .describe("limit of each Verification block's run; one that hits it fails the attempt"),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
@@ -274,14 +288,30 @@ export const DaemonConfig = z
 export type DaemonConfig = z.infer<typeof DaemonConfig>;
 export type { Revision };
 
-/** Where a ticket's verification block stands: the lane has no hook for extra verifiers yet. */
-export const VerificationCaveat = z.strictObject({
+/**
+ * What one `## Verification` block of a ticket came to (ADR 0056): the result of its run as an
+ * extra verifier in the last attempt that ran it, or `not_run` when the run ended before verify
+ * (never a pass).
+ */
+export const VerificationBlockResult = z.strictObject({
   line: z.number().int().min(1).describe("file line of the block's opening fence"),
   code: z.string(),
   status: z
-    .literal("not_run")
-    .describe("never run, so never claimed: the lane has no extra-verifier hook yet"),
+    .enum(["pass", "fail", "error", "not_run"])
+    .describe("error: it gave no verdict (timeout, tamper, a survivor); not_run: the run never got to it"),
+  attempt_id: z.string().nullable().describe("the attempt whose run this is"),
+  exit_code: z.number().int().nullable(),
+  reason: z.string().describe("why it failed, gave no verdict or did not run; empty for a pass"),
 });
+export type VerificationBlockResult = z.infer<typeof VerificationBlockResult>;
+
+/** Who cancelled a running ticket and when (`devflow cancel`, ADR 0056). */
+export const CancelRequest = z.strictObject({
+  id: z.string().min(1),
+  by: z.string().min(1).describe("user@host (pid) of the cancel command"),
+  requested_at: Timestamp,
+});
+export type CancelRequest = z.infer<typeof CancelRequest>;
 
 /**
  * The terminal record of a ticket the daemon ran, `data/tickets/<id>/ticket_result.json` beside its
@@ -295,7 +325,13 @@ export const VerificationCaveat = z.strictObject({
  * from a coder stopped at its timeout), `aborted_partial` (the ticket's `budget_usd` stopped the run
  * after at least one attempt's change was verified; that attempt's diff and verdicts are in `partial`).
  */
-export const TICKET_RESULT_STATUSES = ["completed", "failed", "aborted_partial", "timeout_partial"] as const;
+export const TICKET_RESULT_STATUSES = [
+  "completed",
+  "failed",
+  "aborted_partial",
+  "timeout_partial",
+  "cancelled",
+] as const;
 export const TicketResultStatus = z.enum(TICKET_RESULT_STATUSES);
 export type TicketResultStatus = z.infer<typeof TicketResultStatus>;
 
@@ -326,7 +362,7 @@ export const TicketResult = z.strictObject({
   claimed_at: Timestamp,
   finished_at: Timestamp,
   duration_ms: z.number().int().min(0),
-  verification: z.array(VerificationCaveat),
+  verification: z.array(VerificationBlockResult),
   cost_usd: SpendTally.optional().describe(
     "the ticket's spend over all its runs (data/spend.json): the known sum and the sessions of unknown cost; absent in records written before ADR 0053",
   ),
@@ -334,5 +370,8 @@ export const TicketResult = z.strictObject({
   partial: PartialWork.nullable()
     .optional()
     .describe("aborted_partial / timeout_partial: the salvaged, verified attempt"),
+  cancelled: CancelRequest.extend({ noticed_at: Timestamp })
+    .optional()
+    .describe("set when `devflow cancel` stopped the run: who asked, when, when the daemon noticed"),
 });
 export type TicketResult = z.infer<typeof TicketResult>;

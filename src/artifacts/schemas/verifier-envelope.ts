@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Timestamp } from "./common.js";
+import { ExtraVerifiersPayload } from "./extra-verifier.js";
 import {
   CriticPayload,
   isCriticJudged,
@@ -12,9 +13,17 @@ import {
   SeamPayload,
 } from "./verifier-payloads.js";
 
+export * from "./extra-verifier.js";
 export * from "./verifier-payloads.js";
 
-export const VerifierName = z.enum(["seam", "seam_integrity", "regression", "scope", "critic"]);
+export const VerifierName = z.enum([
+  "seam",
+  "seam_integrity",
+  "regression",
+  "scope",
+  "critic",
+  "extra_verifiers",
+]);
 export type VerifierName = z.infer<typeof VerifierName>;
 
 export const OverallResult = z.enum(["pass", "fail", "error", "skipped"]);
@@ -104,6 +113,21 @@ export const CriticEnvelope = z
   );
 export type CriticEnvelope = z.infer<typeof CriticEnvelope>;
 
+export const ExtraVerifiersEnvelope = z
+  .object({ verifier: z.literal("extra_verifiers"), ...shared, native_payload: ExtraVerifiersPayload })
+  .superRefine(
+    consistent((e) => {
+      if (e.overall_result === "skipped") return "extra verifiers are never skipped (ADR 0056)";
+      const worst = e.native_payload.runs.some((r) => r.result === "error")
+        ? "error"
+        : e.native_payload.runs.some((r) => r.result === "fail")
+          ? "fail"
+          : "pass";
+      return worst === e.overall_result ? null : `the runs add up to ${worst}, not ${e.overall_result}`;
+    }),
+  );
+export type ExtraVerifiersEnvelope = z.infer<typeof ExtraVerifiersEnvelope>;
+
 /**
  * The normalized envelope every verifier writes, keyed by verifier: the shared fields are the same
  * for all five, native_payload is the verifier's own typed payload (verifier-payloads.ts). The
@@ -115,6 +139,7 @@ export const VerifierEnvelope = z.discriminatedUnion("verifier", [
   RegressionEnvelope,
   ScopeEnvelope,
   CriticEnvelope,
+  ExtraVerifiersEnvelope,
 ]);
 export type VerifierEnvelope = z.infer<typeof VerifierEnvelope>;
 

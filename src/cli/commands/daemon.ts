@@ -49,7 +49,7 @@ async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Pr
   const { openQueue } = await import("../../daemon/index.js");
   // The worker and the runner load the lane: only this command imports them.
   const { Worker } = await import("../../daemon/worker.js");
-  const { ticketRunner } = await import("../../daemon/ticket-runner.js");
+  const { ticketRunner, verificationLimits } = await import("../../daemon/ticket-runner.js");
   const { acquireDaemonLock } = await import("../../home/daemon-paths.js");
   const queue = await openQueue();
   let lock: Awaited<ReturnType<typeof acquireDaemonLock>>;
@@ -83,7 +83,7 @@ async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Pr
         modelLimits: config.modelLimits,
         maxRequestBytes: config.maxRequestBytes,
         env: config.env,
-        lane: config.lane,
+        lane: { ...config.lane, ...verificationLimits(queue.config) },
         mode: flags.replay ? "replay" : "live",
         ...(flags.replay ? { cassettePath: flags.replay } : {}),
       }),

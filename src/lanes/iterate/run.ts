@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { Command, INTERRUPT, isInterrupted } from "@langchain/langgraph";
-import type { ConversationTurn } from "../../artifacts/schemas/index.js";
+import type { ConversationTurn, ExtraVerifier } from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { coderUnavailableError } from "../../coders/contract.js";
 import { resolveCoder } from "../../coders/index.js";
@@ -31,6 +31,7 @@ import { assertRequestSize, maxRequestBytes } from "../request-size.js";
 import { buildIterateLane } from "./iterate-lane.js";
 import { checkpointedCursor } from "./lane/cassette-cursor.js";
 import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/deps.js";
+import { checkedExtraVerifiers } from "./lane/extra-verifiers.js";
 import { Interruption } from "./lane/interruption.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
 import { createRunRecord, terminate } from "./lane/run-record.js";
@@ -78,6 +79,8 @@ export interface IterateStart {
   resume: boolean;
   /** Earlier turns of the conversation the request comes from (chat); the Framer reads them. */
   priorTurns?: ConversationTurn[];
+  /** Scripts that must pass too (ADR 0056); a resumed task keeps the ones it started with. */
+  extraVerifiers?: ExtraVerifier[];
 }
 
 export type IterateRunOptions = IterateLaneSettings & IterateStart;
@@ -146,6 +149,7 @@ async function runTask(
 ): Promise<IterateOutcome> {
   const request = start.request.trim();
   assertRequestSize(request, maxRequestBytes(opts.maxRequestBytes, opts.env ?? process.env));
+  const extraVerifiers = checkedExtraVerifiers(start.extraVerifiers, opts.lane.maxExtraVerifiers);
   if (!request && !start.resume)
     throw new DevflowError(
       "REQUEST_EMPTY",
@@ -325,6 +329,7 @@ async function runTask(
                 taskId,
                 request,
                 priorTurns: start.priorTurns ?? [],
+                extraVerifiers,
                 repoRoot: workspace.repoRoot,
                 worktree: workspace.worktree,
                 branch: workspace.branch,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   Contract,
   ConversationTurn,
+  ExtraVerifier,
   GateVerdict,
   Terminal,
   VerifierEnvelope,
@@ -18,6 +19,8 @@ export const IterateState = new StateSchema({
   taskId: z.string(),
   request: z.string(),
   priorTurns: z.array(ConversationTurn).default(() => []),
+  /** The requester's extra verifiers (ADR 0056): set once at start, so a resume keeps them. */
+  extraVerifiers: z.array(ExtraVerifier).default(() => []),
   /** Answers the user gave to needs_more_context questions; re-framing reads them. */
   answers: z.array(z.string()).default(() => []),
 

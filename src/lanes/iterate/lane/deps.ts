@@ -22,6 +22,10 @@ export interface LaneOptions {
   coderModel: string | null;
   /** Author of devflow's commit on the task branch (config commit.author_*, ADR 0047); default devflow. */
   commitAuthor?: { name: string; email: string };
+  /** Most extra verifiers a task may carry (ADR 0056); more is refused before any model call. */
+  maxExtraVerifiers: number;
+  /** Limit of each extra verifier's run; one that hits it fails the attempt, named with the limit. */
+  extraVerifierTimeoutMs: number;
   /** Run the user's pre-commit/commit-msg hooks as checks before committing (config commit.hooks, ADR 0047). */
   commitHooks?: boolean;
 }
@@ -56,4 +60,6 @@ export const DEFAULT_LANE_OPTIONS: LaneOptions = {
   testCommand: null,
   interactive: false,
   coderModel: null,
+  maxExtraVerifiers: 8,
+  extraVerifierTimeoutMs: 5 * 60_000,
 };

@@ -34,6 +34,7 @@ export const frame: NodeBody = async (state, deps) => {
         ...state.priorTurns,
         ...state.answers.map((a) => ({ role: "user" as const, content: a })),
       ],
+      ...(state.extraVerifiers.length > 0 ? { extra_verifiers: state.extraVerifiers } : {}),
       created_at: previous?.created_at ?? now,
       updated_at: now,
     },

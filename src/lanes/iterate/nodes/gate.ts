@@ -31,6 +31,7 @@ export const gate: NodeBody = async (state, deps) => {
   const judged = completionGate(envelopes, {
     attemptId,
     requireRegression: deps.options.testCommand !== null,
+    requireExtraVerifiers: state.extraVerifiers.length > 0,
   });
   const tamper = (await tamperFindings(state, deps, attemptId)).map((f) => `tamper: ${f}`);
   const verdict: GateVerdict = tamper.length

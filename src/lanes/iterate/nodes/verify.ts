@@ -11,6 +11,7 @@ import { killPoint } from "../../../util/test-kill-point.js";
 import {
   criticNotAsked,
   runCriticVerifier,
+  runExtraVerifiers,
   runRegressionVerifier,
   runScopeVerifier,
   runSeamIntegrityVerifier,
@@ -121,6 +122,19 @@ export const verify: NodeBody = async (state, deps) => {
       snapshotFindings,
     }),
   ];
+  // The requester's scripts (ADR 0056), each on a freshly reset checkout, confined like regression.
+  if (state.extraVerifiers.length > 0)
+    envelopes.push(
+      await runExtraVerifiers({
+        verifiers: state.extraVerifiers,
+        checkoutAt: () => verificationCheckoutAt(state, current),
+        timeoutMs: deps.options.extraVerifierTimeoutMs,
+        attemptDir: dir,
+        attemptId,
+        mounts: verifierMounts(state),
+        ...signal,
+      }),
+    );
   const deterministicPass = envelopes.every(
     (e) => e.overall_result === "pass" || e.overall_result === "skipped",
   );
