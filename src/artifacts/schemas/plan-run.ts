@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Revision, Timestamp, Usage } from "./common.js";
 import { Terminal } from "./iterator-run.js";
+import { VerifierEnvelope } from "./verifier-envelope.js";
 
 /**
  * `.devflow/idea/<plan id>/plan_run.json` (ADR 0055): the compose lane's record of one approved
@@ -22,6 +23,8 @@ export const PlanRunState = z.enum([
   "completed",
   /** A task exhausted its attempts or ended without a verified commit: the plan stopped. */
   "gave_up",
+  /** A task ended without a verified commit for another reason (blocked, needs context, handed off). */
+  "stopped",
   /** Every task landed but Verify or Review did not pass. */
   "unverified",
 ]);
@@ -54,17 +57,13 @@ export const PlanTaskRun = z.object({
 });
 export type PlanTaskRun = z.infer<typeof PlanTaskRun>;
 
-/** One command devflow ran on the final tree: a task's seam or the regression suite. */
+/** One verifier devflow ran on the final tree: a task's seam or the regression suite. */
 export const PlanCheck = z.object({
   kind: z.enum(["seam", "regression"]),
   /** The plan task whose seam this is; null for the regression suite. */
   plan_task_id: z.string().nullable(),
-  command: z.string().nullable(),
-  overall_result: z.enum(["pass", "fail", "skipped"]),
-  exit_code: z.number().int().nullable(),
-  summary: z.string(),
-  /** The output's file, relative to the plan dir. */
-  log: z.string().nullable(),
+  /** The verifier's own typed envelope (its log is under the plan dir's verify/). */
+  envelope: VerifierEnvelope,
 });
 export type PlanCheck = z.infer<typeof PlanCheck>;
 

@@ -78,6 +78,8 @@ export interface IterateStart {
   resume: boolean;
   /** Earlier turns of the conversation the request comes from (chat); the Framer reads them. */
   priorTurns?: ConversationTurn[];
+  /** A new task starts from this commit, not the user's HEAD (the compose lane's stacking, ADR 0055). */
+  baseCommit?: string;
 }
 
 export type IterateRunOptions = IterateLaneSettings & IterateStart;
