@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { DevflowError } from "../../errors/index.js";
+import { PLAN_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
 import { addOutputOptions, type OutputFlags } from "./output-flags.js";
 
@@ -22,6 +23,7 @@ export function registerPlan(program: Command, io: CliIO): void {
     program
       .command("plan")
       .description("plan a feature, then run the approved plan task by task to a verified integration branch")
+      .addHelpText("after", PLAN_HELP)
       .argument("[request...]", "the feature, in plain words")
       .option("-r, --repo <path>", "repository path (default: the current directory)")
       .option("-m, --model <name>", "model for planning, framing, observation and judging", "gpt-4.1-mini")

@@ -5,6 +5,7 @@ import {
   type PlanRun,
   type PlanRunState,
   type PlanTaskRun,
+  type Terminal,
   type Usage,
 } from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
@@ -29,7 +30,7 @@ import {
 } from "../../workspace/index.js";
 import { DEFAULT_LANE_OPTIONS } from "../iterate/lane/deps.js";
 import { iterateLane } from "../iterate/run.js";
-import type { ComposeOutcome, IterateOutcome } from "../outcome.js";
+import type { ComposeOutcome } from "../outcome.js";
 import { COMPOSE_LIMITS, type ComposeLimits } from "./limits.js";
 import { reviewPlan } from "./plan-review.js";
 import { verifyPlan } from "./plan-verify.js";
@@ -85,20 +86,15 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
       setTask(run, index, { status: "running", base_commit: onto });
       if (run.state !== "implementing") enter(run, "implementing", `${task.plan_task_id} started`);
     });
-    const outcome = await runTask(settings, repoRoot, task, onto, limits);
-    const result = outcome.kind === "needs_answers" ? null : outcome.result;
+    const ended = await runTask(settings, repoRoot, task, onto, limits);
     const usage = await taskUsage(repoRoot, task.iterate_task_id);
-    const verdict = result?.terminal.verdict ?? "needs_more_context";
-    const reason =
-      result?.terminal.reason ??
-      `paused with questions: ${outcome.kind === "needs_answers" ? outcome.questions.join("; ") : ""}`;
-    const commit = result?.terminal.commit ?? null;
-    if (outcome.kind === "finished" && verdict === "completed" && commit) {
+    const { verdict, reason, commit, attempts } = ended;
+    if (ended.finished && verdict === "completed" && commit) {
       // Only a completed task's verified commit lands, and only as one commit on the last landed one.
       await landOnPlanBranch(repoRoot, plan.run.integration_branch, { commit, onto, first: index === 0 });
       killPoint("compose.branch-moved");
       await plan.update((run) => {
-        setTask(run, index, { status: "landed", commit, verdict, reason, attempts: result?.attempts ?? 0 });
+        setTask(run, index, { status: "landed", commit, verdict, reason, attempts });
         addUsage(run, usage);
       });
       killPoint("compose.task-landed");
@@ -111,7 +107,7 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
         commit: null,
         verdict,
         reason,
-        attempts: result?.attempts ?? 0,
+        attempts,
       });
       for (let later = index + 1; later < run.tasks.length; later++)
         setTask(run, later, { status: "skipped", reason: `not started: ${task.plan_task_id} did not land` });
@@ -171,14 +167,36 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
   return finish();
 }
 
-/** One plan task through the iterate lane: a new task from `onto`, or its own resume. */
+/** How a plan task ended: its iterate verdict, and whether the lane finished (not a handoff or pause). */
+interface TaskEnd {
+  finished: boolean;
+  verdict: Terminal["verdict"];
+  reason: string;
+  commit: string | null;
+  attempts: number;
+}
+
+/**
+ * One plan task through the iterate lane: a new task from `onto`, or its own resume. A task whose
+ * run record already holds a verdict (a crash after it ended, before the plan recorded it) is not
+ * run again: the verdict is read back. Resuming it would also compare the user's repository with
+ * how it was when the task started, and the integration branch may have moved since (the crash came
+ * after the landing), which is devflow's own move, not the user's.
+ */
 async function runTask(
   settings: ComposeSettings,
   repoRoot: string,
   task: PlanTaskRun,
   onto: string,
   limits: ComposeLimits,
-): Promise<IterateOutcome> {
+): Promise<TaskEnd> {
+  const recorded = await openTaskStore(repoRoot, task.iterate_task_id)
+    .read("iterator_run")
+    .catch(() => null);
+  if (recorded?.terminal) {
+    const { verdict, reason, commit } = recorded.terminal;
+    return { finished: true, verdict, reason, commit, attempts: recorded.attempts.length };
+  }
   const lane = iterateLane({
     repo: repoRoot,
     baseDir: ".",
@@ -196,7 +214,28 @@ async function runTask(
   });
   // The iterate task id is deterministic: a task a crash stopped is continued by its own resume.
   const resume = taskDirTaken(repoRoot, task.iterate_task_id);
-  return lane.run({ request: task.request, taskId: task.iterate_task_id, resume, baseCommit: onto });
+  const outcome = await lane.run({
+    request: task.request,
+    taskId: task.iterate_task_id,
+    resume,
+    baseCommit: onto,
+  });
+  if (outcome.kind === "needs_answers")
+    return {
+      finished: false,
+      verdict: "needs_more_context",
+      reason: `paused with questions: ${outcome.questions.join("; ")}`,
+      commit: null,
+      attempts: 0,
+    };
+  const { terminal, attempts } = outcome.result;
+  return {
+    finished: outcome.kind === "finished",
+    verdict: terminal.verdict,
+    reason: terminal.reason,
+    commit: terminal.commit,
+    attempts,
+  };
 }
 
 /** What the task's model and coder used, across all its runs (its own run record's total). */
