@@ -46,6 +46,16 @@ export const DEMO_HELP = helpFooter({
   exits: ["completed", "failure", "usage", "blockedOrNeedsContext", "exhausted", "interrupted", "terminated"],
 });
 
+export const PLAN_HELP = helpFooter({
+  examples: [
+    'devflow plan "add tags to notes, filter by tag, show tag counts" -r ../notes',
+    "devflow plan --resume <plan id> --yes -r ../notes",
+    "devflow demo --plan",
+  ],
+  env: [...MODEL_ENV, DEBUG_ENV],
+  exits: ["completed", "failure", "usage", "blockedOrNeedsContext", "exhausted", "interrupted", "terminated"],
+});
+
 export const ROUTE_HELP = helpFooter({
   examples: [
     'devflow route "why do invites expire after a week?"',

@@ -6,6 +6,7 @@ import { registerClean } from "./commands/clean.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerIterate } from "./commands/iterate.js";
+import { registerPlan } from "./commands/plan.js";
 import { registerPlayground } from "./commands/playground.js";
 import { registerQueueCommands } from "./commands/queue-commands.js";
 import { registerRoute } from "./commands/route.js";
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIO): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();
   registerIterate(program, io);
+  registerPlan(program, io);
   registerDemo(program, io);
   registerDoctor(program, io);
   registerChat(program, io);

@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   BAD_OPTION: "usage",
   TASK_EXISTS: "usage",
   TASK_NOT_FOUND: "usage",
+  // The compose lane (ADR 0055): no plan with that id to resume; a plan rejected at the prompt.
+  PLAN_NOT_FOUND: "usage",
   TASK_ID_INVALID: "usage",
   THREAD_NOT_FOUND: "usage",
   LANE_WAITING: "usage",
@@ -67,6 +69,8 @@ export const ERROR_CODES = {
   CHECKOUT_UNUSABLE: "workspace",
   BAD_REVISION: "workspace",
   COMMIT_REFUSED: "workspace",
+  // The compose lane refused to move its integration branch: it would hold more than the verified tasks.
+  PLAN_BRANCH_REFUSED: "workspace",
   USER_REPO_CHANGED: "workspace",
   // .devflow/state.sqlite cannot be read, or no longer holds the checkpoint of a task being resumed.
   STATE_UNREADABLE: "workspace",

@@ -44,6 +44,7 @@ export {
   verifyIndexRecord,
   worktreesDir,
 } from "./paths.js";
+export { openPlanStore, planTaskId } from "./plan-store.js";
 export { readRecord, writeRecord } from "./record-store.js";
 export { assertTaskId, isTaskId } from "./task-id.js";
 export { acquireTaskLock, lockTask, type TaskLockOptions, taskRunIsLive, withTaskLock } from "./task-lock.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdeaBrief, Terminal } from "../artifacts/schemas/index.js";
+import { IdeaBrief, PlanRun, Terminal } from "../artifacts/schemas/index.js";
 import type { UsageSnapshot } from "../models/contract.js";
 
 /**
@@ -37,12 +37,25 @@ export type InsightResult = z.infer<typeof InsightResult>;
 export const IdeaResult = z.object({ id: z.string(), brief: IdeaBrief, artifactPath: z.string() });
 export type IdeaResult = z.infer<typeof IdeaResult>;
 
+/** What the compose lane finished with (ADR 0055): the plan's run record, the truth of what landed. */
+export const ComposeResult = z.object({
+  planId: z.string(),
+  run: PlanRun,
+  /** Absolute path of plan_run.json. */
+  artifactPath: z.string(),
+  /** The integration branch `devflow/plan-<id>`: exactly the tasks recorded landed. */
+  branch: z.string(),
+});
+export type ComposeResult = z.infer<typeof ComposeResult>;
+
 const finished = <L extends string, R extends z.ZodType>(lane: L, result: R) =>
   z.object({ kind: z.literal("finished"), lane: z.literal(lane), result });
 
 export const IterateFinished = finished("iterate", IterateResult);
 export const InsightFinished = finished("insight", InsightResult);
 export const IdeaFinished = finished("idea", IdeaResult);
+/** The compose lane's outcome: the same `finished` shape; not in LaneOutcome yet because the chat does not run plans. */
+export const ComposeFinished = finished("compose", ComposeResult);
 
 /** The iterate lane paused at an interrupt: answer the questions and resume the same task. */
 export const NeedsAnswers = z.object({
@@ -87,6 +100,7 @@ export const IterateOutcome = z.discriminatedUnion("kind", [IterateFinished, Nee
 export type IterateOutcome = z.infer<typeof IterateOutcome>;
 export type InsightOutcome = z.infer<typeof InsightFinished>;
 export type IdeaOutcome = z.infer<typeof IdeaFinished>;
+export type ComposeOutcome = z.infer<typeof ComposeFinished>;
 
 export const LaneOutcome = z.discriminatedUnion("kind", [
   z.discriminatedUnion("lane", [IterateFinished, InsightFinished, IdeaFinished]),

@@ -55,6 +55,10 @@ export const KILL_POINTS = [
   "handoff.written",
   /** A child process started and its group recorded, devflow not yet waiting on it. */
   "process.spawned",
+  /** Compose (ADR 0055): a task's commit landed on the integration branch, plan_run.json not yet updated. */
+  "compose.branch-moved",
+  /** Compose: a task recorded landed in plan_run.json, the next task not started. */
+  "compose.task-landed",
 ] as const;
 export type KillPoint = (typeof KILL_POINTS)[number];
 

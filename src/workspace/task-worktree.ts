@@ -51,7 +51,14 @@ export interface PlannedTaskWorktree {
  * side effect but `.devflow/`: a caller records the task's run before the checkout is made, so a
  * crash while making it leaves a task `--resume` can finish (remakeTaskWorktree).
  */
-export async function planTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef): Promise<PlannedTaskWorktree> {
+export async function planTaskWorktree({
+  repoRoot,
+  taskId,
+  baseCommit: from,
+}: TaskWorktreeRef & {
+  /** Start from this commit instead of the user's HEAD (the compose lane stacks tasks, ADR 0055). */
+  baseCommit?: string;
+}): Promise<PlannedTaskWorktree> {
   const branch = taskBranch(taskId);
   const worktree = taskWorktreePath(repoRoot, taskId);
   if (await branchExists(repoRoot, branch)) {
@@ -67,7 +74,9 @@ export async function planTaskWorktree({ repoRoot, taskId }: TaskWorktreeRef): P
     );
   }
   ensureDevflowDir(repoRoot);
-  const baseCommit = (await runGit(repoRoot, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
+  if (from !== undefined && !/^[0-9a-f]{40,64}$/.test(from))
+    throw new DevflowError("BAD_REVISION", `invalid base commit ${JSON.stringify(from)}: pass a commit sha`);
+  const baseCommit = (await runGit(repoRoot, ["rev-parse", "--verify", `${from ?? "HEAD"}^{commit}`])).trim();
   // The git link is recorded when the checkout is made.
   return plannedAt(repoRoot, taskId, baseCommit);
 }

@@ -6,6 +6,7 @@ import { InsightAnswer } from "./insight-answer.js";
 import { IteratorRun } from "./iterator-run.js";
 import { Lesson } from "./lesson.js";
 import { ObservationArtifact } from "./observation-artifact.js";
+import { PlanRun } from "./plan-run.js";
 import { PromotionHandoff } from "./promotion-handoff.js";
 import { SpendLedger } from "./spend.js";
 import { TaskArtifact } from "./task-artifact.js";
@@ -24,6 +25,7 @@ export * from "./insight-answer.js";
 export * from "./iterator-run.js";
 export * from "./lesson.js";
 export * from "./observation-artifact.js";
+export * from "./plan-run.js";
 export * from "./promotion-handoff.js";
 export * from "./spend.js";
 export * from "./task-artifact.js";
@@ -40,6 +42,8 @@ export const REVISIONED = {
   ticket_record: TicketRecord,
   /** The terminal record of a ticket the daemon ran, beside its ticket_record (ADR 0051). */
   ticket_result: TicketResult,
+  /** The compose lane's record of one approved plan run (.devflow/idea/<id>/, ADR 0055). */
+  plan_run: PlanRun,
 } as const;
 export type RevisionedName = keyof typeof REVISIONED;
 

@@ -25,7 +25,12 @@ export function registerDemo(program: Command, io: CliIO): void {
     .option("--dir <path>", "where to create the sample repo (kept; default: a temp dir, removed at the end)")
     .option("--keep", "keep the temp dir with the sample repo, its branch and artifacts, to look at")
     .option("--json", "one JSON event per line on stdout")
-    .action(async (flags: { dir?: string; keep?: boolean; json?: boolean } & OutputFlags) => {
+    .option("--plan", "run the plan demo instead: a three-task feature through the compose lane (ADR 0055)")
+    .action(async (flags: { dir?: string; keep?: boolean; json?: boolean; plan?: boolean } & OutputFlags) => {
+      if (flags.plan) {
+        io.setExitCode(await (await import("../demo-plan.js")).runPlanDemo(flags, io));
+        return;
+      }
       // The lane and the fixtures load here, not at start-up (ADR 0042).
       const { createFixtureRepo } = await import("../../fixtures/create-fixture-repo.js");
       const { DEMO_CASSETTE, DEMO_CODER_SCRIPT, DEMO_FIXTURE, DEMO_REQUEST } = await import(

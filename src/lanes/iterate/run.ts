@@ -81,6 +81,8 @@ export interface IterateStart {
   priorTurns?: ConversationTurn[];
   /** Scripts that must pass too (ADR 0056); a resumed task keeps the ones it started with. */
   extraVerifiers?: ExtraVerifier[];
+  /** A new task starts from this commit, not the user's HEAD (the compose lane's stacking, ADR 0055). */
+  baseCommit?: string;
 }
 
 export type IterateRunOptions = IterateLaneSettings & IterateStart;

@@ -34,6 +34,8 @@ import { type SweepReport, sweepDeadRuns } from "./sweep.js";
 /** What of a task's start the setup reads (run.ts's IterateStart). */
 interface TaskStart {
   resume: boolean;
+  /** A new task starts from this commit instead of the user's HEAD (compose, ADR 0055). */
+  baseCommit?: string;
 }
 
 export interface LocatedRepo {
@@ -117,7 +119,11 @@ export async function setUpTask(args: {
     // that removes the clone again, so the same command can simply be re-run.
     if (cloned) workspace = cloned;
     else {
-      const plan = await planTaskWorktree({ repoRoot: located.repoRoot, taskId });
+      const plan = await planTaskWorktree({
+        repoRoot: located.repoRoot,
+        taskId,
+        ...(start.baseCommit ? { baseCommit: start.baseCommit } : {}),
+      });
       await args.record(plan.workspace);
       killPoint("setup.run-recorded");
       workspace = await makeTaskWorktree(plan);

@@ -1,0 +1,188 @@
+import { join } from "node:path";
+import { createInterface } from "node:readline/promises";
+import type { IdeaBrief, PlanRun } from "../artifacts/schemas/index.js";
+import { DevflowError } from "../errors/index.js";
+import { readRecord } from "../home/index.js";
+import { COMPOSE_LIMITS } from "../lanes/compose/limits.js";
+import { runCompose } from "../lanes/compose/run.js";
+import { runIdea } from "../lanes/idea/run.js";
+import { runIterate } from "../lanes/iterate/run.js";
+import type { ModelGateway } from "../models/contract.js";
+import { buildModelGateway } from "../models/gateway.js";
+import { assertGitRepo } from "../workspace/index.js";
+import { type OutputFlags, outputSettings } from "./commands/output-flags.js";
+import { EXIT, exitCodeFor } from "./exit-codes.js";
+import { humanProgress } from "./human-progress.js";
+import type { CliIO } from "./io.js";
+import { StopSignals } from "./signals.js";
+
+/** What `devflow plan` and `devflow demo --plan` pass to the plan run (ADR 0055). */
+export interface PlanCommandInput {
+  request: string;
+  repo: string;
+  model: string;
+  coder: string;
+  /** Replay: the dir with idea.json, T1.json … and review.json. */
+  replay?: string;
+  yes: boolean;
+  resume?: string;
+  output: OutputFlags;
+  io: CliIO;
+  /** Extra iterate lane options (the demo's timeouts). */
+  lane?: { baseTimeoutMs?: number; commandTimeoutMs?: number };
+}
+
+/** The exit code of a plan's state, like the iterate lane's: 0 completed, 4 gave up, 3 otherwise. */
+export function planExitCode(state: PlanRun["state"]): number {
+  if (state === "completed") return EXIT.completed;
+  if (state === "gave_up") return EXIT.exhausted;
+  return EXIT.blockedOrNeedsContext;
+}
+
+const MARK = { pending: "[ ]", running: "[~]", landed: "[x]", failed: "[!]", skipped: "[-]" } as const;
+
+/** One checklist line of a plan task. */
+export function checklistLine(t: PlanRun["tasks"][number]): string {
+  const tail =
+    t.status === "landed"
+      ? ` (${t.commit?.slice(0, 10)}, ${t.attempts} attempt${t.attempts === 1 ? "" : "s"})`
+      : t.status === "failed"
+        ? ` (${t.verdict}: ${t.reason})`
+        : "";
+  return `  ${MARK[t.status]} ${t.plan_task_id} ${t.title}${tail}`;
+}
+
+const briefText = (brief: IdeaBrief): string =>
+  [
+    `Plan ${brief.id}: ${brief.title}`,
+    `  ${brief.problem}`,
+    ...brief.tasks.map((t) => `  ${t.id} ${t.title}\n      ${t.request}`),
+    "",
+  ].join("\n");
+
+/** The plan's report: the checklist, Verify and Review, the branch, whether it gave up. */
+export function planReport(run: PlanRun): string {
+  return [
+    `Plan ${run.plan_id}: ${run.state}${run.gave_up ? " (gave up)" : ""}: ${run.terminal?.reason ?? ""}`,
+    ...run.tasks.map(checklistLine),
+    `  verify: ${run.verify ? `${run.verify.overall_result}: ${run.verify.summary}` : "not run"}`,
+    `  review: ${run.review ? `${run.review.overall_result}: ${run.review.summary}` : "not run"}`,
+    `  branch: ${run.integration_branch} (the landed tasks only)`,
+    `  record: .devflow/idea/${run.plan_id}/plan_run.json`,
+    "",
+  ].join("\n");
+}
+
+async function gatewayFor(input: PlanCommandInput, part: string): Promise<ModelGateway> {
+  const live =
+    input.replay === undefined ? (await import("../models/live-chat-model.js")).EndpointChatOpenAI : null;
+  return buildModelGateway(
+    {
+      mode: input.replay ? "replay" : "live",
+      model: input.model,
+      ...(input.replay ? { cassettePath: join(input.replay, `${part}.json`) } : {}),
+      env: process.env,
+    },
+    live,
+  );
+}
+
+async function approve(input: PlanCommandInput, brief: IdeaBrief): Promise<boolean> {
+  if (input.yes) return true;
+  if (!input.io.isTTY)
+    throw new DevflowError(
+      "BAD_OPTION",
+      `no terminal to approve plan ${brief.id} on: pass --yes to run it (or --resume ${brief.id} --yes later)`,
+    );
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = (await rl.question("Run this plan? [y/N] ")).trim().toLowerCase();
+    return answer === "y" || answer === "yes";
+  } finally {
+    rl.close();
+  }
+}
+
+/** `devflow plan`: plan (idea lane), approve, then compose (or one iterate request for a small plan). */
+export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
+  const { io } = input;
+  const repoRoot = await assertGitRepo(input.repo);
+  const output = outputSettings(input.output, io);
+  const say = (text: string) => {
+    if (output.verbosity !== "quiet") io.err(text);
+  };
+  let planId = input.resume ?? null;
+  const stop = new StopSignals(io, {
+    abortable: true,
+    resumeCommand: () => (planId ? `devflow plan --resume ${planId} --yes -r ${repoRoot}` : null),
+  });
+  return stop.run(async (signal) => {
+    let brief: IdeaBrief | null;
+    if (planId) {
+      brief = readRecord(repoRoot, "idea", planId);
+      if (!brief) throw new DevflowError("PLAN_NOT_FOUND", `no plan "${planId}" in ${repoRoot}`);
+    } else {
+      const idea = await runIdea({
+        gateway: await gatewayFor(input, "idea"),
+        repoRoot,
+        request: input.request,
+        priorTurns: [],
+      });
+      brief = idea.result.brief;
+      planId = brief.id;
+      say(`\n${briefText(brief)}\n`);
+      if (!(await approve(input, brief))) {
+        say(`Plan ${brief.id} not run (rejected). Its brief stays in ${idea.result.artifactPath}.\n`);
+        return EXIT.completed;
+      }
+    }
+    const human = humanProgress(io, output);
+    if (brief.tasks.length < COMPOSE_LIMITS.minTasksForCompose) {
+      say(
+        `The plan has ${brief.tasks.length} task(s), fewer than ${COMPOSE_LIMITS.minTasksForCompose}: running them as one iterate request, not as compose.\n`,
+      );
+      const outcome = await runIterate({
+        request: brief.tasks.map((t) => `${t.title}: ${t.request}`).join("\n"),
+        taskId: `plan-${brief.id}`,
+        resume: false,
+        repo: repoRoot,
+        baseDir: ".",
+        model: input.model,
+        coder: input.coder,
+        mode: input.replay ? "replay" : "live",
+        ...(input.replay ? { cassettePath: join(input.replay, "T1.json") } : {}),
+        lane: { ...input.lane },
+        onProgress: human.sink,
+        signal,
+      }).finally(() => human.close());
+      if (outcome.kind === "needs_answers") return EXIT.blockedOrNeedsContext;
+      return exitCodeFor(outcome.result.terminal.verdict);
+    }
+    say(`Running plan ${brief.id} as compose (${brief.tasks.length} tasks) on devflow/plan-${brief.id}:\n`);
+    const seen = new Map<string, string>();
+    const outcome = await runCompose(
+      {
+        repo: repoRoot,
+        model: input.model,
+        coder: input.coder,
+        mode: input.replay ? "replay" : "live",
+        ...(input.replay ? { cassetteDir: input.replay } : {}),
+        lane: { ...input.lane },
+        onProgress: human.sink,
+        // The checklist fills in as tasks start, land or fail.
+        onPlan: (run) => {
+          for (const task of run.tasks) {
+            if (seen.get(task.plan_task_id) === task.status) continue;
+            seen.set(task.plan_task_id, task.status);
+            if (task.status !== "pending") say(`${checklistLine(task)}\n`);
+          }
+        },
+        signal,
+      },
+      brief.id,
+    ).finally(() => human.close());
+    const run = outcome.result.run;
+    io.err(`\n${planReport(run)}`);
+    return planExitCode(run.state);
+  });
+}

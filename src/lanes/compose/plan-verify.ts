@@ -1,0 +1,107 @@
+import { join } from "node:path";
+import type { Contract, PlanCheck, PlanTaskRun, PlanVerify } from "../../artifacts/schemas/index.js";
+import type { ArtifactStore } from "../../artifacts/store.js";
+import { openTaskStore } from "../../home/index.js";
+import { nowIso } from "../../util/time.js";
+import { runRegressionVerifier, runSeamVerifier, takeRegressionBaseline } from "../../verify/index.js";
+import { taskWorktreePath } from "../../workspace/index.js";
+import { verificationCheckoutAt, verifierMounts } from "../iterate/lane/verification-checkout.js";
+
+/**
+ * The compose lane's Verify (ADR 0055): after every task landed, devflow itself re-runs every
+ * task's seam (the command its readiness pinned, judged by exit code) and the regression suite on
+ * the final tree, the suite compared with a baseline taken on the plan's base. No model is asked.
+ * It runs in the last task's verification checkout (devflow's own, ADR 0024), reset to each tree.
+ */
+export async function verifyPlan(input: {
+  repoRoot: string;
+  planStore: ArtifactStore;
+  baseCommit: string;
+  finalCommit: string;
+  landed: PlanTaskRun[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+}): Promise<PlanVerify> {
+  const { repoRoot, landed } = input;
+  const last = landed.at(-1);
+  if (!last?.commit || !last.base_commit) throw new Error("verifyPlan needs at least one landed task");
+  const contracts: { task: PlanTaskRun; contract: Contract | null }[] = [];
+  for (const task of landed) {
+    const run = await openTaskStore(repoRoot, task.iterate_task_id).read("iterator_run");
+    contracts.push({ task, contract: run?.readiness?.contract ?? null });
+  }
+  const checkouts = {
+    repoRoot,
+    taskId: last.iterate_task_id,
+    baseCommit: last.base_commit,
+    worktree: taskWorktreePath(repoRoot, last.iterate_task_id),
+  };
+  const logDir = join(input.planStore.dir, "verify");
+  const signal = input.signal ? { signal: input.signal } : {};
+  const checks: PlanCheck[] = [];
+  for (const { task, contract } of contracts) {
+    if (!contract) continue;
+    const checkout = await verificationCheckoutAt(checkouts, input.finalCommit);
+    const envelope = await runSeamVerifier({
+      worktree: checkout,
+      seam: { command: contract.seam_command, files: contract.seam_files.map((f) => f.path) },
+      expectedGreenCondition: contract.expected_green_condition,
+      timeoutMs: input.timeoutMs,
+      logPath: join(logDir, `seam-${task.plan_task_id}.log`),
+      attemptId: "plan-verify",
+      mounts: verifierMounts(checkouts),
+      ...signal,
+    });
+    checks.push({ kind: "seam", plan_task_id: task.plan_task_id, envelope });
+  }
+  const testCommand = contracts.map((c) => c.contract?.test_command ?? null).find((c) => c !== null) ?? null;
+  const baselineCheckout = testCommand ? await verificationCheckoutAt(checkouts, input.baseCommit) : null;
+  const baseline =
+    testCommand && baselineCheckout
+      ? await takeRegressionBaseline({
+          cwd: baselineCheckout,
+          command: testCommand,
+          timeoutMs: input.timeoutMs,
+          logPath: join(logDir, "regression-base.log"),
+          mounts: verifierMounts(checkouts),
+          ...signal,
+        })
+      : null;
+  const finalCheckout = await verificationCheckoutAt(checkouts, input.finalCommit);
+  const regression = await runRegressionVerifier({
+    worktree: finalCheckout,
+    command: testCommand,
+    baseline,
+    timeoutMs: input.timeoutMs,
+    logPath: join(logDir, "regression.log"),
+    attemptId: "plan-verify",
+    seamTests: [],
+    mounts: verifierMounts(checkouts),
+    ...signal,
+  });
+  checks.push({ kind: "regression", plan_task_id: null, envelope: regression });
+  const missing = contracts.filter((c) => !c.contract).map((c) => c.task.plan_task_id);
+  const failed = checks.filter((c) => !["pass", "skipped"].includes(c.envelope.overall_result));
+  const ok = failed.length === 0 && missing.length === 0;
+  return {
+    tree_commit: input.finalCommit,
+    overall_result: ok ? "pass" : "fail",
+    checks,
+    summary: ok
+      ? `every task's seam and the regression suite pass on the final tree (${checks.length} checks)`
+      : [
+          ...failed.map((c) => `${c.plan_task_id ?? "regression"}: ${c.envelope.summary}`),
+          ...missing.map(
+            (id) => `${id}: its iterate task has no pinned contract, so its seam was not re-run`,
+          ),
+        ].join("; "),
+    at: nowIso(),
+  };
+}
+
+/** One line per check, for the review's prompt and the report. */
+export const verifyLines = (verify: PlanVerify): string[] =>
+  verify.checks.map(
+    (c) =>
+      `${c.kind === "seam" ? `seam of ${c.plan_task_id}` : "regression suite"}: ${c.envelope.overall_result} (${c.envelope.summary})`,
+  );

@@ -1,0 +1,95 @@
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { DevflowEvent, PlanRun } from "../../src/artifacts/schemas/index.js";
+import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import {
+  PLAN_DEMO_CASSETTES,
+  PLAN_DEMO_CODER_SCRIPT,
+  PLAN_DEMO_REQUEST,
+} from "../../src/fixtures/plan-demo.js";
+import { runCompose } from "../../src/lanes/compose/run.js";
+import type { ComposeSettings } from "../../src/lanes/compose/settings.js";
+import { runIdea } from "../../src/lanes/idea/run.js";
+import type { ComposeOutcome } from "../../src/lanes/outcome.js";
+import type { Cassette } from "../../src/models/cassette.js";
+import { buildModelGateway } from "../../src/models/gateway.js";
+import { tempDir } from "./lane-harness.js";
+
+/** The plan coder's source with its second task's behaviour set: "repair" (near miss, then fixed) or "never". */
+export function planCoder(t2: "repair" | "never" = "repair"): string {
+  const source = readFileSync(PLAN_DEMO_CODER_SCRIPT, "utf8").replace(
+    'const T2_MODE = "repair";',
+    `const T2_MODE = ${JSON.stringify(t2)};`,
+  );
+  const path = join(tempDir("devflow-plan-coder-"), "plan-coder.mjs");
+  writeFileSync(path, source);
+  return `command:node ${JSON.stringify(path)}`;
+}
+
+/** A copy of the plan demo's cassettes, with `edit` applied to the named parts. */
+export function planCassettes(edit: Partial<Record<string, (c: Cassette) => void>> = {}): string {
+  const dir = join(tempDir("devflow-plan-cassettes-"), "plan");
+  cpSync(PLAN_DEMO_CASSETTES, dir, { recursive: true });
+  for (const [part, change] of Object.entries(edit)) {
+    const file = join(dir, `${part}.json`);
+    const cassette = JSON.parse(readFileSync(file, "utf8")) as Cassette;
+    change?.(cassette);
+    writeFileSync(file, JSON.stringify(cassette, null, 2));
+  }
+  return dir;
+}
+
+/** Plans the demo request on a fresh csv-import repo (replayed idea model): the brief's id. */
+export async function planDemoBrief(repo: string, cassetteDir: string): Promise<string> {
+  const gateway = buildModelGateway(
+    { mode: "replay", model: "gpt-4.1-mini", cassettePath: join(cassetteDir, "idea.json"), env: process.env },
+    null,
+  );
+  const outcome = await runIdea({ gateway, repoRoot: repo, request: PLAN_DEMO_REQUEST, priorTurns: [] });
+  return outcome.result.id;
+}
+
+export interface ComposeRun {
+  repo: string;
+  planId: string;
+  outcome: ComposeOutcome | null;
+  run: PlanRun | null;
+  error: unknown;
+  events: DevflowEvent[];
+  plans: PlanRun[];
+}
+
+export async function runComposeOn(input: {
+  coder: string;
+  cassetteDir?: string;
+  repo?: string;
+  planId?: string;
+  settings?: Partial<ComposeSettings>;
+}): Promise<ComposeRun> {
+  const cassetteDir = input.cassetteDir ?? planCassettes();
+  const repo = input.repo ?? createFixtureRepo("csv-import");
+  const planId = input.planId ?? (await planDemoBrief(repo, cassetteDir));
+  const events: DevflowEvent[] = [];
+  const plans: PlanRun[] = [];
+  let outcome: ComposeOutcome | null = null;
+  let error: unknown = null;
+  try {
+    outcome = await runCompose(
+      {
+        repo,
+        model: "gpt-4.1-mini",
+        coder: input.coder,
+        mode: "replay",
+        cassetteDir,
+        lane: { baseTimeoutMs: 60_000, commandTimeoutMs: 60_000, seamRuns: 1 },
+        onProgress: (event) => events.push(event),
+        onPlan: (run) => plans.push(run),
+        ...input.settings,
+      },
+      planId,
+    );
+  } catch (e) {
+    error = e;
+  }
+  return { repo, planId, outcome, run: outcome?.result.run ?? null, error, events, plans };
+}
