@@ -14,13 +14,16 @@ export async function lastVerifiedAttempt(artifactDir: string): Promise<PartialW
   if (!existsSync(artifactDir)) return null;
   const store = new ArtifactStore(artifactDir);
   const attempts = await store.listAttempts();
+  // `extra_verifiers` runs only for a task that has some (ADR 0056): required then, absent otherwise.
+  const hasExtra = ((await store.read("task_artifact"))?.extra_verifiers?.length ?? 0) > 0;
+  const required = VerifierName.options.filter((name) => hasExtra || name !== "extra_verifiers");
   for (const attemptId of attempts.reverse()) {
     const verifiers: PartialWork["verifiers"] = [];
-    for (const name of VerifierName.options) {
+    for (const name of required) {
       const envelope = await store.readAttemptJson(attemptId, `verifiers/${name}.json`, VerifierEnvelope);
       if (envelope) verifiers.push({ verifier: name, overall_result: envelope.overall_result });
     }
-    if (verifiers.length < VerifierName.options.length) continue;
+    if (verifiers.length < required.length) continue;
     const report = await store.readAttemptJson(attemptId, "coder_report.json", CoderReport);
     const run = await store.read("iterator_run");
     const summary = run?.attempts.find((a) => a.attempt_id === attemptId);
