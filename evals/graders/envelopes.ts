@@ -7,7 +7,7 @@ import type { RunArtifacts } from "./run-artifacts.js";
  * Verifier envelopes stay parseable across verifier types: every file under
  * attempts/<id>/verifiers/ validates as the one shared envelope (ajv, on load), names its own
  * verifier and attempt, keeps tool detail under native_payload, and every attempt that was
- * verified has all five verifiers.
+ * verified has all five verifiers (six when the task has extra verifiers, ADR 0056).
  */
 export function gradeEnvelopes(a: RunArtifacts): Check[] {
   const problems: string[] = [];
@@ -25,7 +25,11 @@ export function gradeEnvelopes(a: RunArtifacts): Check[] {
       if (envelope.attempt_id !== attempt.id)
         problems.push(`${attempt.id}/${file} says attempt ${envelope.attempt_id}`);
     }
-    const absent = VerifierName.options.filter((n) => !attempt.envelopes[n]);
+    // extra_verifiers runs for a task that has some (ADR 0056): required then, and only then.
+    const hasExtra = (a.task?.extra_verifiers?.length ?? 0) > 0;
+    const absent = VerifierName.options.filter(
+      (n) => !attempt.envelopes[n] && (hasExtra || n !== "extra_verifiers"),
+    );
     if (absent.length > 0) problems.push(`${attempt.id} lacks ${absent.join(", ")}`);
   }
   const bad = a.problems.filter((p) => p.includes("/verifiers/"));

@@ -25,6 +25,26 @@ describe("the words of a gate verdict", () => {
     expect(caveatLines(v)).toEqual([]);
   });
 
+  // Regression (merge of ADR 0056): extra_verifiers joined GATE_ORDER, and "all verifiers passed"
+  // counted it, so a task without extra verifiers never read "all" again. Fix: "all" is every
+  // verifier but extra_verifiers, which counts only when the task has some.
+  it("says all verifiers passed with or without the task's extra verifiers, and names them when they ran", () => {
+    const withExtra = completionGate(
+      [
+        envelopeFor("seam", "pass"),
+        envelopeFor("seam_integrity", "pass"),
+        envelopeFor("scope", "pass"),
+        envelopeFor("critic", "pass"),
+        envelopeFor("regression", "pass"),
+        envelopeFor("extra_verifiers", "pass"),
+      ],
+      { attemptId: "attempt-001", requireRegression: false },
+    );
+    expect(verdictLine(withExtra)).toBe("all verifiers passed");
+    expect(commitBody(withExtra)).toContain("regression and extra_verifiers passed.");
+    expect(verdictLine(gate("skipped"))).not.toBe("all verifiers passed");
+  });
+
   it("with regression skipped, never claims it passed and says it was not checked", () => {
     const v = gate("skipped");
     expect(passedVerifiers(v)).toEqual(["seam", "seam_integrity", "scope", "critic"]);

@@ -28,7 +28,8 @@ export function caveatLines(verdict: GateVerdict): string[] {
 export function verdictLine(verdict: GateVerdict): string {
   if (verdict.result === "fail") return verdict.reasons.join("; ");
   const passed = passedVerifiers(verdict);
-  const all = passed.length === GATE_ORDER.length;
+  // extra_verifiers run only for a task that has some (ADR 0056): "all" means every other one passed.
+  const all = GATE_ORDER.every((name) => passed.includes(name) || name === "extra_verifiers");
   const base = all ? "all verifiers passed" : `${joinNames(passed)} passed`;
   return verdict.caveats.length === 0 ? base : `${base}; not checked: ${caveatLines(verdict).join("; ")}`;
 }

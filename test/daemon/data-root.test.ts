@@ -71,6 +71,8 @@ describe("the daemon's config.json", () => {
         healthPort: 0,
         logMaxBytes: 10 * 1024 * 1024,
         logKeepFiles: 5,
+        maxVerificationBlocks: 8,
+        verificationTimeoutSeconds: 300,
       },
     });
     writeFileSync(join(box.root, "config.json"), JSON.stringify({ worker: { maxConcurent: 2 } }));
