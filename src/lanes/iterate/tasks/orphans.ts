@@ -1,5 +1,6 @@
-import { readdirSync } from "node:fs";
-import { isTaskId, listTasks, worktreesDir } from "../../../home/index.js";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { isTaskId, listTasks, recordRoot, worktreesDir } from "../../../home/index.js";
 import { listTaskBranches, taskBranch, taskWorktreePath } from "../../../workspace/index.js";
 import { diskUsage } from "./disk-usage.js";
 
@@ -26,7 +27,7 @@ export async function listOrphans(repoRoot: string): Promise<OrphanEntry[]> {
   const checkouts = new Set(safeReaddir(worktreesDir(repoRoot)).filter((name) => isTaskId(name)));
   const ids = new Set([...branches.keys(), ...checkouts]);
   return [...ids]
-    .filter((id) => !tasks.has(id))
+    .filter((id) => !tasks.has(id) && !isPlanBranchOfAKnownPlan(repoRoot, id))
     .sort()
     .map((id) => {
       const checkout = checkouts.has(id) ? taskWorktreePath(repoRoot, id) : null;
@@ -38,6 +39,15 @@ export async function listOrphans(repoRoot: string): Promise<OrphanEntry[]> {
         bytes: checkout === null ? 0 : diskUsage(checkout),
       };
     });
+}
+
+/**
+ * `devflow/plan-<plan id>` is a compose plan's integration branch (ADR 0055): it belongs to the
+ * plan's folder `.devflow/idea/<plan id>/`, not to an iterate task, so it is no orphan while that
+ * folder exists (`clean --orphans` deleted a user's verified plan branch before this check).
+ */
+function isPlanBranchOfAKnownPlan(repoRoot: string, id: string): boolean {
+  return id.startsWith("plan-") && existsSync(join(recordRoot(repoRoot, "idea"), id.slice("plan-".length)));
 }
 
 function safeReaddir(dir: string): string[] {
