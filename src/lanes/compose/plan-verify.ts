@@ -3,7 +3,12 @@ import type { Contract, PlanCheck, PlanTaskRun, PlanVerify } from "../../artifac
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { openTaskStore } from "../../home/index.js";
 import { nowIso } from "../../util/time.js";
-import { runRegressionVerifier, runSeamVerifier, takeRegressionBaseline } from "../../verify/index.js";
+import {
+  runRegressionVerifier,
+  runSeamIntegrityVerifier,
+  runSeamVerifier,
+  takeRegressionBaseline,
+} from "../../verify/index.js";
 import { taskWorktreePath } from "../../workspace/index.js";
 import { verificationCheckoutAt, verifierMounts } from "../iterate/lane/verification-checkout.js";
 
@@ -39,9 +44,21 @@ export async function verifyPlan(input: {
   const logDir = join(input.planStore.dir, "verify");
   const signal = input.signal ? { signal: input.signal } : {};
   const checks: PlanCheck[] = [];
-  for (const { task, contract } of contracts) {
+  const pins = seamFilePins(contracts);
+  for (const [index, { task, contract }] of contracts.entries()) {
     if (!contract) continue;
     const checkout = await verificationCheckoutAt(checkouts, input.finalCommit);
+    // A later task's coder may edit an earlier task's seam test (only its own seam files are
+    // pinned while it runs): the seam's exit code on the final tree would then prove nothing.
+    const integrity = await runSeamIntegrityVerifier({
+      worktree: checkout,
+      seamFileHashes: pins[index] ?? {},
+      attemptId: "plan-verify",
+    });
+    if (integrity.overall_result !== "pass") {
+      checks.push({ kind: "seam", plan_task_id: task.plan_task_id, envelope: integrity });
+      continue;
+    }
     const envelope = await runSeamVerifier({
       worktree: checkout,
       seam: { command: contract.seam_command, files: contract.seam_files.map((f) => f.path) },
@@ -97,6 +114,23 @@ export async function verifyPlan(input: {
         ].join("; "),
     at: nowIso(),
   };
+}
+
+/**
+ * Per task, the seam files the final tree must hold byte for byte: each path with the hash the
+ * LAST task whose contract pins it recorded (a later task's readiness may legitimately add to an
+ * earlier task's seam file; its coder may not). A path a later task re-pinned is checked there.
+ */
+function seamFilePins(contracts: { contract: Contract | null }[]): Record<string, string | null>[] {
+  const lastPin = new Map<string, number>();
+  contracts.forEach(({ contract }, index) => {
+    for (const f of contract?.seam_files ?? []) lastPin.set(f.path, index);
+  });
+  return contracts.map(({ contract }, index) =>
+    Object.fromEntries(
+      (contract?.seam_files ?? []).filter((f) => lastPin.get(f.path) === index).map((f) => [f.path, f.sha256]),
+    ),
+  );
 }
 
 /** One line per check, for the review's prompt and the report. */
