@@ -121,14 +121,16 @@ export async function verifyPlan(input: {
  * LAST task whose contract pins it recorded (a later task's readiness may legitimately add to an
  * earlier task's seam file; its coder may not). A path a later task re-pinned is checked there.
  */
-function seamFilePins(contracts: { contract: Contract | null }[]): Record<string, string | null>[] {
+export function seamFilePins(contracts: { contract: Contract | null }[]): Record<string, string | null>[] {
   const lastPin = new Map<string, number>();
   contracts.forEach(({ contract }, index) => {
     for (const f of contract?.seam_files ?? []) lastPin.set(f.path, index);
   });
   return contracts.map(({ contract }, index) =>
     Object.fromEntries(
-      (contract?.seam_files ?? []).filter((f) => lastPin.get(f.path) === index).map((f) => [f.path, f.sha256]),
+      (contract?.seam_files ?? [])
+        .filter((f) => lastPin.get(f.path) === index)
+        .map((f) => [f.path, f.sha256]),
     ),
   );
 }
