@@ -325,6 +325,71 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); __hook({ init(_i, type, _g, r) {
     );
   }, 120_000);
 
+  it("one-line-variations-of-the-closed-swap-attacks (fourth review, session 15): none counts the broken test passing", async () => {
+    // Each is one line away from (a) or (b) above, aimed at the amendment's pins: (i) the wrapper put
+    // on node's Test prototype (reached from the hook) instead of AsyncResource's; (j) the swap made
+    // from setImmediate, after node's run has started; (k) the broken code, running inside the test,
+    // marks its own Test skipped through executionAsyncResource(); (l) the hook renames the broken
+    // test after registration so the report shows it under another name, a look-alike passing as "adds".
+    const broken = MODULE.replace("process.env.BROKEN ? 1 : 0", "1");
+    const tried = (name: string) =>
+      `import { appendFileSync as __log } from "node:fs"; const __tried = () => __log(new URL("../tried-${name}", import.meta.url), "x");\n`;
+    const onTestPrototype = `${tried("i")}import { createHook as __hook } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); let __done = false; __hook({ init(_i, _t, _g, r) { if (!__done && r && r.constructor && r.constructor.name === "Test") { __done = true; const p = Object.getPrototypeOf(r); const __run = r.runInAsyncScope; try { p.runInAsyncScope = function (fn, thisArg, ...args) { if (this.name === "adds") fn = function () {}; return Reflect.apply(__run, this, [fn, thisArg, ...args]); }; } catch {} } } }).enable(); }
+`;
+    const fromSetImmediate = `${tried("j")}import { createHook as __hook } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); __hook({ init(_i, _t, _g, r) { if (r && r.constructor && r.constructor.name === "Test") setImmediate(() => { if (r.name === "adds") try { r.fn = function () {}; } catch {} }); } }).enable(); }
+`;
+    const skipsItself = `${tried("k")}import { executionAsyncResource as __ear } from "node:async_hooks";
+if (process.env.NODE_TEST_CONTEXT) __tried();
+export const __skipMe = () => { const r = __ear(); try { if (r && typeof r.skip === "function") r.skip(); else if (r) r.skipped = true; } catch {} };
+`;
+    const renamed = `${tried("l")}import { createHook as __hook } from "node:async_hooks"; import { test as __test } from "node:test";
+if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ init(_i, _t, _g, r) { if (r && r.constructor && r.constructor.name === "Test") queueMicrotask(() => { if (r.name === "adds" && !__renamed) { __renamed = true; r.name = "adds (legacy)"; } }); } }).enable();
+  queueMicrotask(() => { const t = __test("adds", () => {}); }); }
+`;
+    const cases: [string, string][] = [
+      ["i", onTestPrototype],
+      ["j", fromSetImmediate],
+      ["k", skipsItself],
+      ["l", renamed],
+    ];
+    const outcomes = await Promise.all(
+      cases.map(async ([name, attack]) => {
+        const module =
+          name === "k"
+            ? attack +
+              broken.replace(
+                "export const add = (a, b) =>",
+                "export const add = (a, b) => (__skipMe(), 0) ||",
+              )
+            : attack + broken;
+        const r = await run({ ...BROKEN_TEST, "src/math.js": module });
+        const checkout = join(r.ledgerDir, "..", "..", "..", "checkout");
+        const adds = r.report?.tests.filter((t) => t.id.title === "adds") ?? [];
+        return {
+          name,
+          tried: readdirSync(checkout).includes(`tried-${name}`),
+          countedPassing: adds.length > 0 && adds.every((t) => t.status === "pass") && r.run.failure === null,
+          failure: r.run.failure,
+          tests: r.report?.tests.map((t) => [t.id.title, t.status]),
+        };
+      }),
+    );
+    expect(
+      outcomes.filter((o) => !o.tried).map((o) => o.name),
+      "attacks that did not run",
+    ).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.countedPassing).map((o) => [o.name, o.tests]),
+      'attacks whose broken "adds" was counted passing',
+    ).toEqual([]);
+    // (l): the report shows the look-alike "adds" passing, and devflow refuses the run by name.
+    const l = outcomes.find((o) => o.name === "l");
+    expect(l?.tests).toContainEqual(["adds", "pass"]);
+    expect(l?.failure).toMatch(/^tamper: .*"adds"/);
+  }, 120_000);
+
   it("failing-test-dropped-from-the-report-while-a-look-alike-passes: a signed failure or registration must be reported", () => {
     const root = mkdtempSync(join(tmpdir(), "devflow-ledger-rules-"));
     dirs.push(root);

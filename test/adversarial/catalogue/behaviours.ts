@@ -17,6 +17,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
+import type { ExtraVerifier } from "../../../src/artifacts/schemas/verifier-envelope.js";
 import type { LaneOptions } from "../../../src/lanes/iterate/lane/deps.js";
 import type { Cassette } from "../../../src/models/cassette.js";
 import type { LaneRun } from "../../support/lane-harness.js";
@@ -41,6 +42,8 @@ interface Common {
   coderTimeoutMs?: number;
   /** Other lane options (e.g. timeouts with escalation). */
   lane?: Partial<LaneOptions>;
+  /** The requester's extra verifiers (a ticket's Verification blocks, ADR 0056). */
+  extraVerifiers?: ExtraVerifier[];
   /** The branch whose defence this behaviour waits for: runs as it.todo until then. */
   needs?: string;
   /** The coder writes these paths of the user's checkout itself (class 7; see the header). */
@@ -61,7 +64,7 @@ export interface Rejected extends Common {
   /** Matched against the terminal reason and every gate reason. */
   reason?: RegExp;
   /** A verifier that must have failed (or errored) in some attempt. */
-  verifier?: "seam" | "seam_integrity" | "regression" | "scope" | "critic";
+  verifier?: "seam" | "seam_integrity" | "regression" | "scope" | "critic" | "extra_verifiers";
 }
 
 export interface Completes extends Common {

@@ -91,6 +91,7 @@ export async function runEntry(b: Behaviour, mode: EntryMode = "detect"): Promis
       ...(b.coderTimeoutMs ? { baseTimeoutMs: b.coderTimeoutMs, maxEscalations: 0 } : {}),
       ...b.lane,
     },
+    ...(b.extraVerifiers ? { extra: { extraVerifiers: b.extraVerifiers } } : {}),
   });
   const verdict = run.result?.terminal.verdict ?? null;
   const context = `${b.name}: verdict ${verdict}, reason ${run.result?.terminal.reason ?? String(run.error)}`;

@@ -17,6 +17,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { VerifierEnvelope } from "../../../src/artifacts/schemas/index.js";
 import type { LaneRun } from "../../support/lane-harness.js";
 import type { Behaviour } from "../catalogue/behaviours.js";
 import { CATALOGUE_TASK, commitToUserRepo } from "../catalogue/fixture.js";
@@ -952,6 +953,127 @@ const COPIES_A_SIBLINGS_LEDGER_FILE: Behaviour = {
  * as they were. Where the namespace works, the attacks through verification runs are also
  * prevented (test/adversarial/verification-mount-namespace.test.ts, defended-namespace.test.ts).
  */
+
+/*
+ * Fourth hostile review (session 15): a ticket's `## Verification` blocks (extra verifiers, ADR
+ * 0056). A block runs after the coder, over the coder's files, judged by its exit code only.
+ */
+
+/** A Verification block as the lane test writes it: the inner-space email must stay invalid. */
+const INNER_SPACE_BLOCK = {
+  name: "inner spaces stay invalid",
+  script: `node --input-type=module -e '
+const m = await import("./src/csv-import.js");
+if (m.validateRow({ name: "A", email: "a b@x.io" }) === null) { console.error("BLOCK-FAILED: an email with an inner space was accepted"); process.exit(1); }
+console.log("inner space still rejected");'`,
+};
+
+/** The careless fix: strips every whitespace, so the seam goes green and an inner space passes. */
+const CARELESS_FIX = String.raw`write("src/csv-import.js", read("src/csv-import.js").replace(BUG, 'if (!EMAIL.test(row.email.replace(/\\s/g, "")))'));`;
+
+/** The block's check as a tracked script of the repository (scripts/check-inner-space.mjs). */
+const INNER_SPACE_CHECKER = `import { validateRow } from "../src/csv-import.js";
+if (validateRow({ name: "A", email: "a b@x.io" }) === null) { console.error("BLOCK-FAILED: an email with an inner space was accepted"); process.exit(1); }
+console.log("inner space still rejected");
+`;
+
+/** When the run completed: the careless fix is what was committed, and the blocks passed (the hole). */
+async function carelessFixPassedTheBlocks(run: LaneRun): Promise<void> {
+  if (run.result?.terminal.verdict !== "completed") return;
+  expect(committed(run.repo, "src/csv-import.js")).toContain("row.email.replace(/\\s/g");
+  const envelope = await run.store.readAttemptJson(
+    "attempt-001",
+    "verifiers/extra_verifiers.json",
+    VerifierEnvelope,
+  );
+  expect(envelope?.overall_result, "the blocks ran and passed").toBe("pass");
+}
+
+/**
+ * OPEN: the block runs a check script the repository tracks (`node scripts/check-inner-space.mjs`,
+ * the usual shape of a CI step); the coder makes the careless fix and rewrites the script to exit 0.
+ * Nothing pins the files a block runs (the seam's files are pinned, the regression's runner,
+ * script and preloads are taken from base; a block's are the attempt's), so the block passes.
+ */
+const BLOCK_CHECKER_REWRITTEN: Behaviour = {
+  name: "ticket-block-runs-a-checker-the-coder-rewrote",
+  issueClass: 5,
+  setup: (repo) =>
+    commitToUserRepo(
+      repo,
+      { "scripts/check-inner-space.mjs": INNER_SPACE_CHECKER },
+      "add the inner-space check",
+    ),
+  extraVerifiers: [{ name: "inner-space check", script: "node scripts/check-inner-space.mjs" }],
+  coder: `
+      ${CARELESS_FIX}
+      write("scripts/check-inner-space.mjs", 'console.log("inner space still rejected");\\n');`,
+  expect: "rejected",
+  verifier: "extra_verifiers",
+  reason: /inner space was accepted/,
+  check: carelessFixPassedTheBlocks,
+};
+
+/**
+ * OPEN: the module under test ends the process with exit 0 when a block loads it (told apart by
+ * the block's `node --input-type=module -e`: no seam, regression or canary run uses it), so the
+ * block's own check never runs and the block passes; the careless fix is committed. Issue 9 class 4
+ * ("exit 0 is taken as green") for blocks: seam and regression are judged by named, ledger-signed
+ * results since ADR 0019/0048, a block only by its exit code.
+ */
+const MODULE_EXITS_ZERO_UNDER_THE_BLOCK: Behaviour = {
+  name: "module-under-test-exits-zero-when-a-ticket-block-loads-it",
+  issueClass: 4,
+  extraVerifiers: [INNER_SPACE_BLOCK],
+  coder: `
+      ${CARELESS_FIX}
+      write("src/csv-import.js", 'if (process.execArgv.includes("--input-type=module")) process.exit(0);\\n' + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "extra_verifiers",
+  reason: /inner space was accepted/,
+  check: carelessFixPassedTheBlocks,
+};
+
+/**
+ * Defended: the module under test, loaded by a first block, leaves a detached process (setsid)
+ * that, from 1.5 s on (its block is over by then), keeps writing the correct fix into the
+ * verification checkout, so that the second block
+ * (loaded a moment later on the freshly reset checkout) would check repaired code while the
+ * careless fix is committed. Every process a block started is ended when it returns (PID namespace,
+ * run marker), and its writes stay in that block's overlay: the second block fails on the
+ * careless fix, and the survivor never got to write its marker.
+ */
+const SURVIVOR_REPAIRS_THE_NEXT_BLOCK = `import { spawn as __spawn } from "node:child_process"; import { existsSync as __ex, writeFileSync as __wf } from "node:fs";
+if (process.execArgv.includes("--input-type=module") && !__ex("__OUTSIDE__/spawned")) {
+  __wf("__OUTSIDE__/spawned", String(process.pid));
+  const __file = process.cwd() + "/src/csv-import.js";
+  const __loop = "const fs = require('fs'); const fixed = fs.readFileSync(process.argv[1], 'utf8').replace(/EMAIL\\\\.test\\\\(row\\\\.email\\\\.replace\\\\([^)]*\\\\)\\\\)/, 'EMAIL.test(row.email.trim())'); let n = 0; setTimeout(() => { const t = setInterval(() => { try { fs.writeFileSync(process.argv[1], fixed); fs.writeFileSync(process.argv[2], String(++n)); } catch {} }, 50); setTimeout(() => clearInterval(t), 8000); }, 1500);";
+  __spawn("setsid", [process.execPath, "-e", __loop, __file, "__OUTSIDE__/survivor-wrote"], { detached: true, stdio: "ignore" }).unref();
+}
+`;
+
+const BLOCK_LEAVES_A_SURVIVOR: Behaviour = {
+  name: "ticket-block-leaves-a-process-that-repairs-the-next-blocks-checkout",
+  issueClass: 2,
+  extraVerifiers: [
+    {
+      name: "loads the module",
+      script: `node --input-type=module -e 'await import("./src/csv-import.js"); await new Promise((r) => setTimeout(r, 300));'`,
+    },
+    INNER_SPACE_BLOCK,
+  ],
+  coder: `
+      ${CARELESS_FIX}
+      write("src/csv-import.js", ${JSON.stringify(SURVIVOR_REPAIRS_THE_NEXT_BLOCK)}.replaceAll("__OUTSIDE__", OUTSIDE) + read("src/csv-import.js"));`,
+  expect: "rejected",
+  verifier: "extra_verifiers",
+  reason: /inner space was accepted/,
+  check: (_run, outside) => {
+    expect(existsSync(join(outside, "spawned")), "the first block's module started the survivor").toBe(true);
+    expect(existsSync(join(outside, "survivor-wrote")), "the survivor outlived its block").toBe(false);
+  },
+};
+
 export const DEFENDED: Behaviour[] = [
   {
     name: "seam-run-tries-to-leave-its-pid-namespace-with-nsenter",
@@ -1246,6 +1368,8 @@ export const DEFENDED: Behaviour[] = [
 
 /** Attacks on the mount namespace itself (ADR 0038): run with the namespace on. */
 export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
+  // Fourth review (session 15): a Verification block's survivor is ended with its block.
+  BLOCK_LEAVES_A_SURVIVOR,
   // Third review, open until ADR 0048's amendment (session 14): the broken test's function swapped
   // on node's Test object, under the ledger's runInAsyncScope wrapper or from an async hook's init.
   // The ledger now signs only the function node:test was given at registration (Test#createSubtest,
@@ -1359,6 +1483,10 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
 export const OPEN: Behaviour[] = [
   // Third review (ADR 0048's residual limits, demonstrated): the key read from the runner's memory.
   STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER,
+  // Fourth review (session 15): a ticket's Verification blocks are judged by exit code over files
+  // the coder wrote, the block's own check script included.
+  BLOCK_CHECKER_REWRITTEN,
+  MODULE_EXITS_ZERO_UNDER_THE_BLOCK,
 ];
 
 /**
