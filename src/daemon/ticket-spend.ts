@@ -52,7 +52,24 @@ export class TicketSpend {
   /** The lane's progress sink: every step's end (or failure) that spent is one session. */
   readonly sink: ProgressSink = (_event, report) => {
     const session = sessionOf(this.ticketId, report);
-    if (!session) return;
+    if (session) this.book(session);
+  };
+
+  /**
+   * Books one session that is no lane step: a read-only ticket's insight run (ADR 0057), whose
+   * calls are one session. A run that made no call spent nothing and books nothing.
+   */
+  bookRun(role: string, spent: { costUsd: number; calls: number; unknownCostCalls: number }): void {
+    if (spent.calls === 0 && spent.costUsd === 0) return;
+    this.book({
+      ticketId: this.ticketId,
+      role,
+      knownUsd: spent.costUsd,
+      costUnknown: spent.unknownCostCalls > 0,
+    });
+  }
+
+  private book(session: SpendSession): void {
     this.spentUsd += Number.isFinite(session.knownUsd) ? session.knownUsd : 0;
     const at = this.now();
     // Serialised: the ledger sees the sessions in order, and `flush()` waits for all of them.
@@ -62,7 +79,7 @@ export class TicketSpend {
         this.bookingError ??= error;
       });
     this.checkBudget();
-  };
+  }
 
   /**
    * Waits for every booking. A booking that failed (an unreadable ledger, a full disk) does not

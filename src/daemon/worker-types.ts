@@ -33,6 +33,8 @@ export interface RunEnd {
   partial?: PartialWork | null;
   /** What each `## Verification` block came to (ADR 0056); absent: none ran (`not_run`). */
   verification?: VerificationBlockResult[];
+  /** audit / investigate / question: the path of its ticket_answer.json (ADR 0057). */
+  answer?: string | null;
   /** Set when `devflow cancel` stopped the run. */
   cancelled?: TicketResult["cancelled"];
 }

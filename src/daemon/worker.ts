@@ -357,6 +357,7 @@ export class Worker {
       duration_ms: Math.max(0, finishedAt.getTime() - claimedAt.getTime()),
       verification: end.verification ?? (await verificationResults(ticket?.verification ?? [], null)),
       ...(end.cancelled ? { cancelled: end.cancelled } : {}),
+      ...(end.answer !== undefined ? { answer: end.answer } : {}),
       ...(await ticketCostFields(this.opts.root, claim.id, ticket?.frontmatter.budget_usd)),
       partial: end.partial ?? null,
     };

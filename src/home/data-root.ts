@@ -19,9 +19,11 @@ import { assertTaskId, isTaskId } from "./task-id.js";
  *   <root>/queue/done/<id>.md, failed/<id>.md  finished tickets
  *   <root>/queue/.tmp/                         unique temp files, linked or renamed into place
  *   <root>/data/tickets/<id>/                  a ticket's revisioned record (ArtifactStore, history/)
+ *   <root>/data/tickets/<id>/ticket_answer.json  a read-only ticket's answer or findings (ADR 0057)
  *   <root>/data/spend.json                     the spend ledger, per local day and per ticket (ADR 0053)
  *   <root>/data/spend.lock                     held while the ledger is read and replaced
  *   <root>/cache/                              safe to delete: managed clones, worktrees
+ *   <root>/cache/questions/<id>/               the empty folder a question ticket's read-only tools see
  *   <root>/logs/                               the daemon's logs
  */
 export const DATA_ROOT_ENV = "DEVFLOW_HOME";
@@ -49,6 +51,10 @@ export const spendLedgerLockPath = (root: string): string => join(dataDir(root),
 /** `data/tickets/<id>/`: the ticket's record store. The id is checked first (it becomes a folder). */
 export const ticketRecordDir = (root: string, id: string): string =>
   join(dataDir(root), "tickets", assertTaskId(id));
+
+/** `cache/questions/<id>/`: an empty folder, all a question ticket's tools may look at (no repository). */
+export const questionWorkspaceDir = (root: string, id: string): string =>
+  join(cacheDir(root), "questions", assertTaskId(id));
 
 /** `queue/<state>/<id>.md` for inbox, done and failed. */
 export const queuedTicketPath = (

@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DaemonConfig, type TicketRecord } from "../../src/artifacts/schemas/ticket.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
 import { withoutVerification } from "../../src/daemon/ticket-request.js";
-import { ticketRunner } from "../../src/daemon/ticket-runner.js";
 import { transientBackoffMs } from "../../src/daemon/transient.js";
 import { Worker } from "../../src/daemon/worker.js";
 import type { TicketRunner } from "../../src/daemon/worker-types.js";
@@ -15,8 +14,7 @@ import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
 
 /**
  * The worker in-process on a real file queue, with scripted runners: how a run's end is
- * classified (transient → requeue with backoff, anything else → failed/ with a terminal record),
- * and the kinds the daemon does not run yet. The real lane is exercised by daemon-process.test.ts.
+ * classified (transient → requeue with backoff, anything else → failed/ with a terminal record). The real lane is exercised by daemon-process.test.ts.
  */
 let box: QueueSandbox;
 beforeEach(() => {
@@ -118,25 +116,8 @@ describe("the daemon's worker", () => {
     expect(lines.some((l) => l.startsWith("provider gate closed"))).toBe(false);
   }, 90_000);
 
-  it("finalizes audit, investigate and question tickets as failed, unsupported, without running anything", async () => {
-    const cfg = config();
-    const queue = new FsTicketQueue(box.root, cfg);
-    const repo = JSON.stringify(box.repo("r"));
-    const ids = [
-      await submit(queue, `repo: ${repo}\naudit:\n  focus: auth`),
-      await submit(queue, `repo: ${repo}\ninvestigate:\n  question: why slow?`),
-      await submit(queue, "priority: low"),
-    ];
-    const runner = ticketRunner(box.root, {} as never);
-    await runUntil(queue, cfg, runner, () => queueFiles(box, "failed").length === 3);
-    expect(ids.map((id) => readResult(box, id)).map((r) => [r.kind, r.status, r.verdict])).toEqual([
-      ["audit", "failed", "unsupported"],
-      ["investigate", "failed", "unsupported"],
-      ["question", "failed", "unsupported"],
-    ]);
-    expect(readRecord(box, ids[0] as string).reason).toContain("not supported by the daemon yet");
-  }, 90_000);
-
+  // "finalizes audit, investigate and question tickets as failed, unsupported" lived here until
+  // those kinds ran on the insight lane (ADR 0057): test/daemon/read-only-tickets.test.ts.
   it("heartbeats the lease while a ticket runs", async () => {
     const cfg = config({ heartbeatSeconds: 0.1 });
     const queue = new FsTicketQueue(box.root, cfg);

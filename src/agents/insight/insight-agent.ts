@@ -18,6 +18,9 @@ export interface InsightLimits {
 
 export const DEFAULT_INSIGHT_LIMITS: InsightLimits = { modelCalls: 12, toolCalls: 30 };
 
+const NO_REPOSITORY =
+  "(no repository: this question names none, so the tools see an empty folder. Answer from the question and what you know, and say plainly what you cannot know without the code.)";
+
 export type InsightStop = "model_call_limit" | "step_limit" | "no_answer";
 
 export interface InsightAgentResult {
@@ -35,6 +38,8 @@ export interface InsightAgentResult {
 export async function runInsightAgent(input: {
   gateway: ModelGateway;
   repoRoot: string;
+  /** No repository to read (a daemon question ticket, ADR 0057): `repoRoot` is an empty folder. */
+  withoutRepository?: boolean;
   question: string;
   priorTurns: Turn[];
   signal?: AbortSignal;
@@ -43,7 +48,7 @@ export async function runInsightAgent(input: {
   const limits = { ...DEFAULT_INSIGHT_LIMITS, ...input.limits };
   const signal = input.signal ?? new AbortController().signal;
   const ctx: ToolContext = { worktree: input.repoRoot, signal, written: new Set() };
-  const map = await repoMap(input.repoRoot, { maxFiles: 300 });
+  const map = input.withoutRepository ? NO_REPOSITORY : await repoMap(input.repoRoot, { maxFiles: 300 });
   const turns = renderTurns(input.priorTurns);
 
   const run = await runToolAgent({

@@ -11,6 +11,7 @@ import { PromotionHandoff } from "./promotion-handoff.js";
 import { SpendLedger } from "./spend.js";
 import { TaskArtifact } from "./task-artifact.js";
 import { TicketRecord, TicketResult } from "./ticket.js";
+import { TicketAnswer } from "./ticket-answer.js";
 import { VerifierEnvelope } from "./verifier-envelope.js";
 
 export * from "./cli-lines.js";
@@ -30,6 +31,7 @@ export * from "./promotion-handoff.js";
 export * from "./spend.js";
 export * from "./task-artifact.js";
 export * from "./ticket.js";
+export * from "./ticket-answer.js";
 export * from "./verifier-envelope.js";
 
 /** Revisioned top-level artifacts: name → schema. The file is `<name>.json` in the task dir. */
@@ -42,6 +44,8 @@ export const REVISIONED = {
   ticket_record: TicketRecord,
   /** The terminal record of a ticket the daemon ran, beside its ticket_record (ADR 0051). */
   ticket_result: TicketResult,
+  /** The answer or findings of a read-only ticket, beside its ticket_result (ADR 0057). */
+  ticket_answer: TicketAnswer,
   /** The compose lane's record of one approved plan run (.devflow/idea/<id>/, ADR 0055). */
   plan_run: PlanRun,
 } as const;

@@ -316,8 +316,8 @@ export type CancelRequest = z.infer<typeof CancelRequest>;
 /**
  * The terminal record of a ticket the daemon ran, `data/tickets/<id>/ticket_result.json` beside its
  * ticket record (ADR 0051 amendment): written once the run ended, before the ticket moves to done/
- * or failed/. `verdict` is the lane's (or `error` when it threw, `unsupported` for a kind the daemon
- * cannot run yet).
+ * or failed/. `verdict` is the lane's (or `error` when it threw; a read-only ticket's is `answered` or
+ * `unanswered`, ADR 0057).
  */
 /**
  * How a ticket's run ended: `completed`, `failed`, or one of the partial ends (ADR 0053) whose change
@@ -373,5 +373,12 @@ export const TicketResult = z.strictObject({
   cancelled: CancelRequest.extend({ noticed_at: Timestamp })
     .optional()
     .describe("set when `devflow cancel` stopped the run: who asked, when, when the daemon noticed"),
+  answer: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "audit / investigate / question: the path of its ticket_answer.json (the answer or findings, ADR 0057); null when the run ended before one was stored",
+    ),
 });
 export type TicketResult = z.infer<typeof TicketResult>;

@@ -19,7 +19,9 @@ interface DaemonFlags {
 export function registerDaemon(program: Command, io: CliIO): void {
   const command = program
     .command("daemon")
-    .description("run the tickets of the queue unattended (change tickets on the iterate lane)")
+    .description(
+      "run the tickets of the queue unattended (changes on the iterate lane; audits, investigations, questions read-only)",
+    )
     .addHelpText("after", DAEMON_HELP)
     .option("-m, --model <name>", "model for tickets that name none (default: devflow's config)")
     .option("--coder <name>", "coder for tickets that name none (default: devflow's config)")

@@ -65,7 +65,6 @@ export function registerStatus(program: Command, io: CliIO): void {
           (c) =>
             `  ${c.id}: ${c.lease ? `pid ${c.lease.owner_pid} on ${c.lease.host}, heartbeat ${c.lease.heartbeat_at}` : "no lease"}`,
         ),
-        "the daemon's worker is not built yet: tickets wait in inbox/ (ADR 0051)",
       ];
       io.out(`${lines.join("\n")}\n`);
     });
