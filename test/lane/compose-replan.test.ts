@@ -12,8 +12,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IdeaBrief } from "../../src/artifacts/schemas/index.js";
 import { planReport } from "../../src/cli/plan-run.js";
+import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { PLAN_DEMO_REQUEST } from "../../src/fixtures/plan-demo.js";
 import { openPlanStore } from "../../src/home/index.js";
 import type { ReplanAsk } from "../../src/lanes/compose/settings.js";
+import { cli } from "../support/cli.js";
 import {
   planCassettes,
   planCoder,
@@ -301,5 +304,48 @@ describe("compose lane: a task's questions pause the plan", () => {
     expect(plan?.tasks[0]?.verdict).toBe("needs_more_context");
     expect(plan?.tasks[0]?.reason).toMatch(/Which side of the email has the spaces\?/);
     expect(planReport(plan as NonNullable<typeof plan>)).toMatch(/Which side of the email has the spaces\?/);
+  });
+});
+
+describe("devflow plan --no-input", () => {
+  /**
+   * The three-task demo plan whose T1 asks a question first: unattended, the plan stops at once with
+   * exit 3 and the question on stderr (no coder runs). In-process CLI, replayed models.
+   */
+  it("a task's question stops the plan with exit 3 and prints the question; later tasks are skipped", {
+    timeout: 200_000,
+  }, async () => {
+    const cassettes = planCassettes({
+      T1: (c) => {
+        const framed = c.calls.framer?.[0];
+        if (!framed || !("structured" in framed)) throw new Error("T1 lost its framer answer");
+        c.calls.framer = [
+          {
+            structured: {
+              ...framed.structured,
+              blocking_unknowns: ["Which side of the email has the spaces?"],
+              recommended_next_step: "needs_more_context",
+            },
+          },
+        ];
+      },
+    });
+    const repo = createFixtureRepo("csv-import");
+    const run = await cli(
+      "plan",
+      PLAN_DEMO_REQUEST,
+      "-r",
+      repo,
+      "--yes",
+      "--no-input",
+      "--replay",
+      cassettes,
+      "--coder",
+      planCoder("repair"),
+    );
+    expect(run.code).toBe(3);
+    expect(run.err).toMatch(/Which side of the email has the spaces\?/);
+    expect(run.err).toMatch(/\[-\] T2/);
+    expect(run.err).toMatch(/stopped/);
   });
 });
