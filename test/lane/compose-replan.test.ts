@@ -14,7 +14,7 @@ import type { IdeaBrief } from "../../src/artifacts/schemas/index.js";
 import { planReport } from "../../src/cli/plan-run.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { PLAN_DEMO_REQUEST } from "../../src/fixtures/plan-demo.js";
-import { openPlanStore } from "../../src/home/index.js";
+import { openPlanStore, openTaskStore } from "../../src/home/index.js";
 import type { ReplanAsk } from "../../src/lanes/compose/settings.js";
 import { cli } from "../support/cli.js";
 import {
@@ -209,6 +209,11 @@ describe("compose lane: PLAN_INVALID re-plans", () => {
       ["T3", "skipped", 2, null],
     ]);
     expect(plan?.tasks[0]?.iterate_task_id).toBe(`plan-${run.planId}-r2-t1`);
+    // Each revision of T1 ran as an iterate task of its own (none reused a dropped task's record).
+    for (const id of ["t1", "r1-t1", "r2-t1"]) {
+      const record = await openTaskStore(run.repo, `plan-${run.planId}-${id}`).read("iterator_run");
+      expect([id, record?.terminal?.verdict, record?.attempts.length]).toEqual([id, "blocked", 1]);
+    }
     expect(plan?.verify).toBeNull();
     expect(plan?.review).toBeNull();
     // Nothing landed: the integration branch was never created.
