@@ -50,6 +50,7 @@ export const PLAN_HELP = helpFooter({
   examples: [
     'devflow plan "add tags to notes, filter by tag, show tag counts" -r ../notes',
     "devflow plan --resume <plan id> --yes -r ../notes",
+    'devflow plan "add tags to notes" --yes --no-input -r ../notes',
     "devflow demo --plan",
   ],
   env: [...MODEL_ENV, DEBUG_ENV],

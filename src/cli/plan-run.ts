@@ -5,6 +5,7 @@ import { DevflowError } from "../errors/index.js";
 import { readRecord } from "../home/index.js";
 import { COMPOSE_LIMITS } from "../lanes/compose/limits.js";
 import { runCompose } from "../lanes/compose/run.js";
+import type { ComposeSettings } from "../lanes/compose/settings.js";
 import { runIdea } from "../lanes/idea/run.js";
 import { runIterate } from "../lanes/iterate/run.js";
 import type { ModelGateway } from "../models/contract.js";
@@ -25,6 +26,8 @@ export interface PlanCommandInput {
   /** Replay: the dir with idea.json, T1.json … and review.json. */
   replay?: string;
   yes: boolean;
+  /** false with --no-input: never prompt (a re-plan is declined, questions stop the plan: exit 3). */
+  input?: boolean;
   resume?: string;
   output: OutputFlags;
   io: CliIO;
@@ -67,6 +70,10 @@ export function planReport(run: PlanRun): string {
     ...run.tasks.map(checklistLine),
     `  verify: ${run.verify ? `${run.verify.overall_result}: ${run.verify.summary}` : "not run"}`,
     `  review: ${run.review ? `${run.review.overall_result}: ${run.review.summary}` : "not run"}`,
+    ...run.replans.map(
+      (r, i) =>
+        `  re-plan ${i + 1} (${r.source === "task" ? `${r.plan_task_id}'s critic` : "review"}): ${r.approved ? `approved, brief r${r.brief_revision}, added ${r.added.join(", ") || "nothing"}` : "not approved"}`,
+    ),
     `  branch: ${run.integration_branch} (the landed tasks only)`,
     `  record: .devflow/idea/${run.plan_id}/plan_run.json`,
     "",
@@ -87,20 +94,45 @@ async function gatewayFor(input: PlanCommandInput, part: string): Promise<ModelG
   );
 }
 
+/** One line read from the terminal. */
+async function ask(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+const yes = (answer: string): boolean => ["y", "yes"].includes(answer.toLowerCase());
+
 async function approve(input: PlanCommandInput, brief: IdeaBrief): Promise<boolean> {
   if (input.yes) return true;
-  if (!input.io.isTTY)
+  if (!input.io.isTTY || input.input === false)
     throw new DevflowError(
       "BAD_OPTION",
       `no terminal to approve plan ${brief.id} on: pass --yes to run it (or --resume ${brief.id} --yes later)`,
     );
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = (await rl.question("Run this plan? [y/N] ")).trim().toLowerCase();
-    return answer === "y" || answer === "yes";
-  } finally {
-    rl.close();
-  }
+  return yes(await ask("Run this plan? [y/N] "));
+}
+
+/** The plan's prompts during the run (ADR 0055): none without a terminal or with --no-input. */
+function runPrompts(input: PlanCommandInput): Pick<ComposeSettings, "onReplan" | "onQuestions"> {
+  if (!input.io.isTTY || input.input === false) return {};
+  const { io } = input;
+  return {
+    onReplan: async (q) => {
+      io.err(
+        `\n${q.source === "task" ? `${q.planTaskId}'s critic` : "The review"} judged plan ${q.planId}'s assumptions wrong:\n  ${q.reason}\n` +
+          `Kept (landed): ${q.landed.join(", ") || "none"}. Re-planned: ${q.dropped.join(", ") || "new tasks on top"}.\n`,
+      );
+      return yes(await ask(`Re-plan the remaining tasks (re-plan ${q.replan} of ${q.maxReplans})? [y/N] `));
+    },
+    onQuestions: async (q) => {
+      io.err(`\n${q.planTaskId} needs more context:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`);
+      return ask("Your answer (empty stops the plan): ");
+    },
+  };
 }
 
 /** `devflow plan`: plan (idea lane), approve, then compose (or one iterate request for a small plan). */
@@ -178,6 +210,7 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
           }
         },
         signal,
+        ...runPrompts(input),
       },
       brief.id,
     ).finally(() => human.close());

@@ -45,7 +45,7 @@ export {
   worktreesDir,
 } from "./paths.js";
 export { openPlanStore, planTaskId } from "./plan-store.js";
-export { readRecord, writeRecord } from "./record-store.js";
+export { keepRecordHistory, readRecord, recordHistoryPath, writeRecord } from "./record-store.js";
 export { assertTaskId, isTaskId } from "./task-id.js";
 export { acquireTaskLock, lockTask, type TaskLockOptions, taskRunIsLive, withTaskLock } from "./task-lock.js";
 export { openTaskStore } from "./task-store.js";

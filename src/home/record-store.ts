@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { parseArtifact, type SchemaValue } from "../artifacts/validate.js";
 import { redactDeep } from "../util/redact.js";
@@ -41,4 +41,36 @@ export function readRecord<L extends RecordLane>(
     return null;
   }
   return parseArtifact(RECORD_FILE[lane], JSON.parse(text), { file: path, action: "read" });
+}
+
+/**
+ * `<repo>/.devflow/<lane>/<id>/history/<file>.r<revision>.json`: an earlier revision of a record
+ * (an idea brief a compose re-plan revised, ADR 0055).
+ */
+export const recordHistoryPath = (repoRoot: string, lane: RecordLane, id: string, revision: number): string =>
+  join(
+    recordRoot(repoRoot, lane),
+    assertTaskId(id),
+    "history",
+    `${RECORD_FILE[lane]}.r${String(revision).padStart(3, "0")}.json`,
+  );
+
+/**
+ * Keeps the record as it stands now as revision `revision` in its history/ before it is replaced,
+ * validated. Once only: a repeat after a crash (the record may already be the next revision) keeps
+ * the first copy. Returns the history file's path.
+ */
+export async function keepRecordHistory(
+  repoRoot: string,
+  lane: RecordLane,
+  id: string,
+  revision: number,
+): Promise<string> {
+  const target = recordHistoryPath(repoRoot, lane, id, revision);
+  if (existsSync(target)) return target;
+  const current = readRecord(repoRoot, lane, id);
+  if (!current) throw new Error(`no ${RECORD_FILE[lane]} ${id} to keep in history`);
+  mkdirSync(dirname(target), { recursive: true });
+  await writeFileAtomic(target, `${JSON.stringify(current, null, 2)}\n`);
+  return target;
 }

@@ -93,3 +93,18 @@ export async function runComposeOn(input: {
   }
   return { repo, planId, outcome, run: outcome?.result.run ?? null, error, events, plans };
 }
+
+/** A part of a plan cassette dir, parsed (`idea`, `T1`, `review`, …). */
+export const readPart = (dir: string, part: string): Cassette =>
+  JSON.parse(readFileSync(join(dir, `${part}.json`), "utf8")) as Cassette;
+
+/** Writes a part of a plan cassette dir (a re-plan's `replan-<n>`, `r<n>-T<k>`, `review-r<n>`). */
+export const writePart = (dir: string, part: string, cassette: Cassette): void =>
+  writeFileSync(join(dir, `${part}.json`), JSON.stringify(cassette, null, 2));
+
+/** The structured answer of a part's first call of `role`, to edit in place. */
+export function structuredOf(cassette: Cassette, role: keyof Cassette["calls"]): Record<string, unknown> {
+  const entry = cassette.calls[role]?.[0];
+  if (!entry || !("structured" in entry)) throw new Error(`the cassette has no structured ${role} answer`);
+  return entry.structured as Record<string, unknown>;
+}

@@ -15,6 +15,8 @@ export const PlanRunState = z.enum([
   "planned",
   /** Tasks are running one by one. */
   "implementing",
+  /** A task's critic or the review judged the plan's assumptions wrong: asking to re-plan the rest. */
+  "replanning",
   /** Every task landed; devflow re-runs every seam and the regression suite on the final tree. */
   "verifying",
   /** Verify passed; the critic reviews the whole plan diff against the brief. */
@@ -54,6 +56,12 @@ export const PlanTaskRun = z.object({
   verdict: Terminal.shape.verdict.nullable().describe("The iterate lane's terminal verdict"),
   attempts: z.number().int().min(0),
   reason: z.string().nullable().describe("Why the task ended as it did (the iterate terminal reason)"),
+  replan: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("The re-plan that wrote this task (1, 2, …); absent for a task of the approved plan"),
 });
 export type PlanTaskRun = z.infer<typeof PlanTaskRun>;
 
@@ -92,13 +100,29 @@ export const PlanReview = z.object({
 });
 export type PlanReview = z.infer<typeof PlanReview>;
 
+/**
+ * One PLAN_INVALID: who judged the plan's assumptions wrong, whether the user approved re-planning,
+ * and what the re-plan replaced. Landed tasks are never replaced: a re-plan revises only the tasks
+ * after the last landed one (or, after the review, adds tasks on top of them).
+ */
 export const PlanReplan = z.object({
   at: Timestamp,
+  /** `task`: a task's critic judged it plan_invalid; `review`: the review of the whole plan did. */
+  source: z.enum(["task", "review"]),
+  /** The task whose critic judged the plan invalid; null for the review. */
+  plan_task_id: z.string().nullable(),
   reason: z.string(),
   approved: z.boolean(),
-  /** The idea_brief revision the re-plan wrote; null when declined. */
+  /** The idea_brief revision the re-plan wrote (the approved plan is 1); null when declined. */
   brief_revision: z.number().int().min(1).nullable(),
+  /** The tasks the re-plan dropped (not landed), as they were recorded. */
+  replaced: z.array(
+    z.object({ plan_task_id: z.string(), iterate_task_id: z.string(), status: PlanTaskStatus }),
+  ),
+  /** The plan task ids the re-plan wrote. */
+  added: z.array(z.string()),
 });
+export type PlanReplan = z.infer<typeof PlanReplan>;
 
 export const PlanRun = z.object({
   artifact: z.literal("plan_run"),

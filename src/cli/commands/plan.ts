@@ -10,6 +10,8 @@ interface PlanFlags extends OutputFlags {
   coder: string;
   replay?: string;
   yes?: boolean;
+  /** false with --no-input. */
+  input: boolean;
   resume?: string;
 }
 
@@ -34,6 +36,10 @@ export function registerPlan(program: Command, io: CliIO): void {
       )
       .option("--replay <dir>", "replay recorded answers: a dir with idea.json, T1.json … and review.json")
       .option("--yes", "approve the plan without asking")
+      .option(
+        "--no-input",
+        "never prompt: a PLAN_INVALID re-plan is declined, a task's questions stop the plan (exit 3)",
+      )
       .option("--resume <id>", "continue the plan with this id (.devflow/idea/<id>/) where it stopped"),
   ).action(async (words: string[], flags: PlanFlags) => {
     const request = words.join(" ").trim();
@@ -52,6 +58,7 @@ export function registerPlan(program: Command, io: CliIO): void {
         coder: flags.coder,
         ...(flags.replay ? { replay: flags.replay } : {}),
         yes: Boolean(flags.yes),
+        input: flags.input,
         ...(flags.resume ? { resume: flags.resume } : {}),
         output: flags,
         io,

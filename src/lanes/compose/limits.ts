@@ -8,7 +8,7 @@ export const COMPOSE_LIMITS = {
   maxImplementAttempts: 3,
   /** Fewer tasks than this run as one iterate request, not as compose. */
   minTasksForCompose: 3,
-  /** Re-plans of the remaining tasks after PLAN_INVALID (not implemented yet: recorded only). */
+  /** Approved re-plans of the remaining tasks after PLAN_INVALID; one more PLAN_INVALID gives up. */
   maxReplans: 2,
 } as const;
 

@@ -22,10 +22,12 @@ export async function reviewPlan(input: {
   brief: IdeaBrief;
   diff: string;
   verify: PlanVerify;
+  /** Approved re-plans so far: the review after re-plan n replays `review-r<n>.json`. */
+  replans: number;
 }): Promise<{ review: PlanReview; usage: Usage }> {
   const { store, brief } = input;
   await store.writeText(DIFF_FILE, input.diff);
-  const gateway = await reviewGateway(input.settings);
+  const gateway = await reviewGateway(input.settings, input.replans);
   const verdict = await askPlanReview({
     gateway,
     brief,
@@ -57,7 +59,7 @@ export async function reviewPlan(input: {
   };
 }
 
-async function reviewGateway(settings: ComposeSettings): Promise<ModelGateway> {
+async function reviewGateway(settings: ComposeSettings, replans: number): Promise<ModelGateway> {
   if (settings.reviewGateway) return settings.reviewGateway();
   const live =
     settings.mode === "replay" ? null : (await import("../../models/live-chat-model.js")).EndpointChatOpenAI;
@@ -65,7 +67,9 @@ async function reviewGateway(settings: ComposeSettings): Promise<ModelGateway> {
     {
       mode: settings.mode,
       model: settings.model,
-      ...(settings.cassetteDir ? { cassettePath: join(settings.cassetteDir, "review.json") } : {}),
+      ...(settings.cassetteDir
+        ? { cassettePath: join(settings.cassetteDir, replans ? `review-r${replans}.json` : "review.json") }
+        : {}),
       env: settings.env ?? process.env,
     },
     live,

@@ -2,11 +2,13 @@ import { join } from "node:path";
 import {
   emptyUsage,
   type IdeaBrief,
+  isCriticJudged,
   type PlanRun,
   type PlanRunState,
   type PlanTaskRun,
   type Terminal,
   type Usage,
+  VerifierEnvelope,
 } from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { DevflowError } from "../../errors/index.js";
@@ -34,6 +36,7 @@ import type { ComposeOutcome } from "../outcome.js";
 import { COMPOSE_LIMITS, type ComposeLimits } from "./limits.js";
 import { reviewPlan } from "./plan-review.js";
 import { verifyPlan } from "./plan-verify.js";
+import { replan } from "./replan.js";
 import type { ComposeSettings } from "./settings.js";
 
 export type { ComposeSettings } from "./settings.js";
@@ -77,7 +80,152 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
     },
   });
   if (plan.run.terminal) return finish();
+  let current = brief;
 
+  /** PLAN_INVALID: ask, then either continue with the revised tasks (true) or end the plan. */
+  const onPlanInvalid = async (
+    source: "task" | "review",
+    planTaskId: string | null,
+    reason: string,
+  ): Promise<boolean> => {
+    const decision = await replan({
+      settings,
+      repoRoot,
+      run: plan.run,
+      brief: current,
+      limits,
+      source,
+      planTaskId,
+      reason,
+    });
+    if (decision.kind === "replanned") {
+      await plan.update((run) => {
+        run.replans.push(decision.entry);
+        run.tasks = [...run.tasks.filter((t) => t.status === "landed"), ...decision.tasks];
+        run.verify = null;
+        run.review = null;
+        addUsage(run, decision.usage);
+        enter(run, "implementing", decision.why);
+      });
+      current = decision.brief;
+      return true;
+    }
+    await plan.update((run) => {
+      if (decision.entry) run.replans.push(decision.entry);
+      for (const [i, t] of run.tasks.entries())
+        if (t.status === "pending")
+          setTask(run, i, { status: "skipped", reason: "not started: the plan was judged invalid" });
+      const exhausted = decision.kind === "exhausted";
+      run.gave_up = exhausted;
+      end(run, exhausted ? "gave_up" : source === "task" ? "stopped" : "unverified", decision.why);
+    });
+    return false;
+  };
+
+  for (;;) {
+    const stopped = await runTasks(settings, repoRoot, plan, limits);
+    if (stopped) {
+      const { index, task, ended, usage } = stopped;
+      const { verdict, reason, attempts } = ended;
+      if (ended.planInvalid) {
+        await plan.update((run) => {
+          setTask(run, index, { status: "failed", commit: null, verdict, reason, attempts });
+          addUsage(run, usage);
+          enter(run, "replanning", `${task.plan_task_id}'s critic judged the plan invalid`);
+        });
+        if (await onPlanInvalid("task", task.plan_task_id, reason)) continue;
+        return finish();
+      }
+      const gaveUp = verdict === "exhausted";
+      await plan.update((run) => {
+        setTask(run, index, { status: "failed", commit: null, verdict, reason, attempts });
+        for (let later = index + 1; later < run.tasks.length; later++)
+          setTask(run, later, {
+            status: "skipped",
+            reason: `not started: ${task.plan_task_id} did not land`,
+          });
+        addUsage(run, usage);
+        const why = gaveUp
+          ? `${task.plan_task_id} exhausted its ${limits.maxImplementAttempts} attempts: ${reason}`
+          : `${task.plan_task_id} ended ${verdict}: ${reason}`;
+        run.gave_up = gaveUp;
+        end(run, gaveUp ? "gave_up" : "stopped", why);
+      });
+      return finish();
+    }
+
+    const finalCommit = plan.run.tasks.at(-1)?.commit;
+    if (!finalCommit) throw new Error(`plan ${planId}: every task landed but the last has no commit`);
+    if (!plan.run.verify) {
+      await plan.update((run) => enter(run, "verifying", "every task landed"));
+      const verify = await verifyPlan({
+        repoRoot,
+        planStore: store,
+        baseCommit: plan.run.base_commit,
+        finalCommit,
+        landed: plan.run.tasks,
+        timeoutMs: settings.lane?.commandTimeoutMs ?? DEFAULT_LANE_OPTIONS.commandTimeoutMs,
+        ...(settings.signal ? { signal: settings.signal } : {}),
+      });
+      await plan.update((run) => {
+        run.verify = verify;
+      });
+    }
+    const verify = plan.run.verify;
+    if (verify?.overall_result !== "pass") {
+      await plan.update((run) =>
+        end(run, "unverified", `verify failed on the final tree: ${verify?.summary}`),
+      );
+      return finish();
+    }
+    if (!plan.run.review) {
+      await plan.update((run) => enter(run, "reviewing", "verify passed"));
+      const diff = await planDiff(repoRoot, plan.run.base_commit, finalCommit);
+      const replans = plan.run.replans.filter((r) => r.approved).length;
+      const reviewed = await reviewPlan({ settings, store, brief: current, diff, verify, replans });
+      await plan.update((run) => {
+        run.review = reviewed.review;
+        addUsage(run, reviewed.usage);
+      });
+    }
+    const review = plan.run.review;
+    if (review?.overall_result === "pass") {
+      await plan.update((run) => end(run, "completed", "every task landed; verify and review passed"));
+      return finish();
+    }
+    if (review?.plan_invalid) {
+      if (plan.run.state !== "replanning")
+        await plan.update((run) => enter(run, "replanning", "the review judged the plan invalid"));
+      if (await onPlanInvalid("review", null, `the review judged the plan invalid: ${review.summary}`))
+        continue;
+      return finish();
+    }
+    await plan.update((run) =>
+      end(run, "unverified", `the review did not pass: ${review?.summary ?? "no review"}`),
+    );
+    return finish();
+  }
+}
+
+/** The first task that did not land (null when every task landed), with how it ended. */
+interface StoppedTask {
+  index: number;
+  task: PlanTaskRun;
+  ended: TaskEnd;
+  usage: Usage;
+}
+
+/**
+ * Runs every task not recorded landed, in order, each from the previous one's verified commit, and
+ * lands each verified commit. Stops at the first task that ends without one.
+ */
+async function runTasks(
+  settings: ComposeSettings,
+  repoRoot: string,
+  plan: PlanRecord,
+  limits: ComposeLimits,
+): Promise<StoppedTask | null> {
+  const planId = plan.run.plan_id;
   for (const [index, task] of plan.run.tasks.entries()) {
     if (task.status === "landed") continue;
     const onto = index === 0 ? plan.run.base_commit : plan.run.tasks[index - 1]?.commit;
@@ -89,82 +237,17 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
     const ended = await runTask(settings, repoRoot, task, onto, limits);
     const usage = await taskUsage(repoRoot, task.iterate_task_id);
     const { verdict, reason, commit, attempts } = ended;
-    if (ended.finished && verdict === "completed" && commit) {
-      // Only a completed task's verified commit lands, and only as one commit on the last landed one.
-      await landOnPlanBranch(repoRoot, plan.run.integration_branch, { commit, onto, first: index === 0 });
-      killPoint("compose.branch-moved");
-      await plan.update((run) => {
-        setTask(run, index, { status: "landed", commit, verdict, reason, attempts });
-        addUsage(run, usage);
-      });
-      killPoint("compose.task-landed");
-      continue;
-    }
-    const gaveUp = verdict === "exhausted";
+    if (!(ended.finished && verdict === "completed" && commit)) return { index, task, ended, usage };
+    // Only a completed task's verified commit lands, and only as one commit on the last landed one.
+    await landOnPlanBranch(repoRoot, plan.run.integration_branch, { commit, onto, first: index === 0 });
+    killPoint("compose.branch-moved");
     await plan.update((run) => {
-      setTask(run, index, {
-        status: "failed",
-        commit: null,
-        verdict,
-        reason,
-        attempts,
-      });
-      for (let later = index + 1; later < run.tasks.length; later++)
-        setTask(run, later, { status: "skipped", reason: `not started: ${task.plan_task_id} did not land` });
+      setTask(run, index, { status: "landed", commit, verdict, reason, attempts });
       addUsage(run, usage);
-      const why = gaveUp
-        ? `${task.plan_task_id} exhausted its ${limits.maxImplementAttempts} attempts: ${reason}`
-        : `${task.plan_task_id} ended ${verdict}: ${reason}`;
-      run.gave_up = gaveUp;
-      end(run, gaveUp ? "gave_up" : "stopped", why);
     });
-    return finish();
+    killPoint("compose.task-landed");
   }
-
-  const finalCommit = plan.run.tasks.at(-1)?.commit;
-  if (!finalCommit) throw new Error(`plan ${planId}: every task landed but the last has no commit`);
-  if (!plan.run.verify) {
-    await plan.update((run) => enter(run, "verifying", "every task landed"));
-    const verify = await verifyPlan({
-      repoRoot,
-      planStore: store,
-      baseCommit: plan.run.base_commit,
-      finalCommit,
-      landed: plan.run.tasks,
-      timeoutMs: settings.lane?.commandTimeoutMs ?? DEFAULT_LANE_OPTIONS.commandTimeoutMs,
-      ...(settings.signal ? { signal: settings.signal } : {}),
-    });
-    await plan.update((run) => {
-      run.verify = verify;
-    });
-  }
-  const verify = plan.run.verify;
-  if (verify?.overall_result !== "pass") {
-    await plan.update((run) => end(run, "unverified", `verify failed on the final tree: ${verify?.summary}`));
-    return finish();
-  }
-  if (!plan.run.review) {
-    await plan.update((run) => enter(run, "reviewing", "verify passed"));
-    const diff = await planDiff(repoRoot, plan.run.base_commit, finalCommit);
-    const reviewed = await reviewPlan({ settings, store, brief, diff, verify });
-    await plan.update((run) => {
-      run.review = reviewed.review;
-      addUsage(run, reviewed.usage);
-    });
-  }
-  const review = plan.run.review;
-  await plan.update((run) =>
-    review?.overall_result === "pass"
-      ? end(run, "completed", "every task landed; verify and review passed")
-      : end(
-          run,
-          "unverified",
-          review?.plan_invalid
-            ? `the review judged the plan invalid (re-planning is not implemented yet): ${review.summary}`
-            : `the review did not pass: ${review?.summary ?? "no review"}`,
-        ),
-  );
-  return finish();
+  return null;
 }
 
 /** How a plan task ended: its iterate verdict, and whether the lane finished (not a handoff or pause). */
@@ -174,6 +257,8 @@ interface TaskEnd {
   reason: string;
   commit: string | null;
   attempts: number;
+  /** The task's critic judged the plan's assumptions wrong (PLAN_INVALID), not the code. */
+  planInvalid: boolean;
 }
 
 /**
@@ -181,7 +266,8 @@ interface TaskEnd {
  * run record already holds a verdict (a crash after it ended, before the plan recorded it) is not
  * run again: the verdict is read back. Resuming it would also compare the user's repository with
  * how it was when the task started, and the integration branch may have moved since (the crash came
- * after the landing), which is devflow's own move, not the user's.
+ * after the landing), which is devflow's own move, not the user's. With `onQuestions` the task runs
+ * interactively: its questions pause the plan for the answer, which resumes the same task.
  */
 async function runTask(
   settings: ComposeSettings,
@@ -190,52 +276,77 @@ async function runTask(
   onto: string,
   limits: ComposeLimits,
 ): Promise<TaskEnd> {
-  const recorded = await openTaskStore(repoRoot, task.iterate_task_id)
-    .read("iterator_run")
-    .catch(() => null);
-  if (recorded?.terminal) {
-    const { verdict, reason, commit } = recorded.terminal;
-    return { finished: true, verdict, reason, commit, attempts: recorded.attempts.length };
-  }
+  const taskStore = openTaskStore(repoRoot, task.iterate_task_id);
+  const recorded = await taskStore.read("iterator_run").catch(() => null);
+  if (recorded?.terminal) return ended(taskStore, recorded.terminal, recorded.attempts.length);
+  const cassette = task.replan ? `r${task.replan}-${task.plan_task_id}.json` : `${task.plan_task_id}.json`;
   const lane = iterateLane({
     repo: repoRoot,
     baseDir: ".",
     model: settings.model,
     coder: settings.coder,
     mode: settings.mode,
-    ...(settings.cassetteDir
-      ? { cassettePath: join(settings.cassetteDir, `${task.plan_task_id}.json`) }
-      : {}),
+    ...(settings.cassetteDir ? { cassettePath: join(settings.cassetteDir, cassette) } : {}),
     lane: { ...settings.lane, maxJudgeAttempts: limits.maxImplementAttempts },
     onProgress: settings.onProgress,
-    interactive: false,
+    interactive: Boolean(settings.onQuestions),
     ...(settings.signal ? { signal: settings.signal } : {}),
     ...(settings.env ? { env: settings.env } : {}),
   });
   // The iterate task id is deterministic: a task a crash stopped is continued by its own resume.
   const resume = taskDirTaken(repoRoot, task.iterate_task_id);
-  const outcome = await lane.run({
+  let outcome = await lane.run({
     request: task.request,
     taskId: task.iterate_task_id,
     resume,
     baseCommit: onto,
   });
+  // needs_more_context pauses the plan for the answer; the answer resumes the same task.
+  while (outcome.kind === "needs_answers" && outcome.asks === "needs_more_context" && settings.onQuestions) {
+    const answer = await settings.onQuestions({
+      planTaskId: task.plan_task_id,
+      questions: outcome.questions,
+    });
+    if (!answer?.trim()) break;
+    outcome = await lane.resume(task.iterate_task_id, answer);
+  }
   if (outcome.kind === "needs_answers")
     return {
       finished: false,
       verdict: "needs_more_context",
-      reason: `paused with questions: ${outcome.questions.join("; ")}`,
+      reason: `${outcome.asks === "replan" ? "the critic judged the plan invalid" : "paused with questions"}: ${outcome.questions.join("; ")}`,
       commit: null,
       attempts: 0,
+      // An interactive task asks its own re-plan: the plan re-plans instead (the task stays paused).
+      planInvalid: outcome.asks === "replan",
     };
   const { terminal, attempts } = outcome.result;
-  return {
-    finished: outcome.kind === "finished",
-    verdict: terminal.verdict,
-    reason: terminal.reason,
-    commit: terminal.commit,
-    attempts,
-  };
+  return { ...(await ended(taskStore, terminal, attempts)), finished: outcome.kind === "finished" };
+}
+
+/**
+ * A task's end from its terminal: a needs_more_context task's reason carries its questions (the
+ * report shows them); a task blocked by its gate is PLAN_INVALID when the critic envelope of the
+ * deciding attempt says so (typed, never read from the reason's words).
+ */
+async function ended(store: ArtifactStore, terminal: Terminal, attempts: number): Promise<TaskEnd> {
+  const { verdict, commit } = terminal;
+  const reason =
+    verdict === "needs_more_context" && terminal.questions.length
+      ? `${terminal.reason} Questions: ${terminal.questions.join(" | ")}`
+      : terminal.reason;
+  let planInvalid = false;
+  const attemptId = terminal.gate?.attempt_id;
+  if (verdict === "blocked" && attemptId) {
+    const critic = await store
+      .readAttemptJson(attemptId, "verifiers/critic.json", VerifierEnvelope)
+      .catch(() => null);
+    planInvalid =
+      critic?.verifier === "critic" &&
+      isCriticJudged(critic.native_payload) &&
+      critic.native_payload.plan_invalid;
+  }
+  return { finished: true, verdict, reason, commit, attempts, planInvalid };
 }
 
 /** What the task's model and coder used, across all its runs (its own run record's total). */

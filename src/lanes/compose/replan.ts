@@ -1,0 +1,163 @@
+import { join } from "node:path";
+import { askReplan } from "../../agents/idea/replan.js";
+import type {
+  IdeaBrief,
+  IdeaTask,
+  PlanReplan,
+  PlanRun,
+  PlanTaskRun,
+  Usage,
+} from "../../artifacts/schemas/index.js";
+import { keepRecordHistory, planTaskId, taskDirLabel, writeRecord } from "../../home/index.js";
+import type { ModelGateway } from "../../models/contract.js";
+import { buildModelGateway } from "../../models/gateway.js";
+import { nowIso } from "../../util/time.js";
+import type { ComposeLimits } from "./limits.js";
+import type { ComposeSettings, ReplanAsk } from "./settings.js";
+
+/** PLAN_INVALID's outcome: stop (declined, or the bound reached), or the revised tasks to run. */
+export type ReplanDecision =
+  | { kind: "declined" | "exhausted"; why: string; entry: PlanReplan | null }
+  | {
+      kind: "replanned";
+      why: string;
+      entry: PlanReplan;
+      brief: IdeaBrief;
+      tasks: PlanTaskRun[];
+      usage: Usage;
+    };
+
+/**
+ * PLAN_INVALID (ADR 0055): a task's critic or the review judged the plan's assumptions wrong. devflow,
+ * not the model, decides: past `maxReplans` approved re-plans the plan stops (exhausted, no question);
+ * otherwise the user is asked (`onReplan`; none = `--no-input` = declined). On approval one planning
+ * turn (the idea planner) answers the tasks still to do; they replace every task after the last
+ * landed one, renumbered after it, each with an iterate task id of its own (`plan-<id>-r<n>-t<k>`), so
+ * a replaced task's folder and branch are never reused. The brief as it was is kept in its history/
+ * and the revised brief replaces idea_brief.json; landed tasks are never touched.
+ */
+export async function replan(input: {
+  settings: ComposeSettings;
+  repoRoot: string;
+  run: PlanRun;
+  brief: IdeaBrief;
+  limits: ComposeLimits;
+  source: PlanReplan["source"];
+  planTaskId: string | null;
+  reason: string;
+}): Promise<ReplanDecision> {
+  const { settings, repoRoot, run, brief, limits } = input;
+  const approvedSoFar = run.replans.filter((r) => r.approved).length;
+  const landed = run.tasks.filter((t) => t.status === "landed");
+  const dropped = run.tasks.slice(landed.length);
+  const judged = input.source === "task" ? `${input.planTaskId}'s critic` : "the review";
+  if (approvedSoFar >= limits.maxReplans)
+    return {
+      kind: "exhausted",
+      why: `${judged} judged the plan invalid again after ${approvedSoFar} re-plan(s) (MaxReplans = ${limits.maxReplans}): ${input.reason}`,
+      entry: null,
+    };
+  const number = approvedSoFar + 1;
+  const ask: ReplanAsk = {
+    planId: run.plan_id,
+    source: input.source,
+    planTaskId: input.planTaskId,
+    reason: input.reason,
+    replan: number,
+    maxReplans: limits.maxReplans,
+    landed: landed.map((t) => t.plan_task_id),
+    dropped: dropped.map((t) => t.plan_task_id),
+  };
+  const base = {
+    at: nowIso(),
+    source: input.source,
+    plan_task_id: input.planTaskId,
+    reason: input.reason,
+  };
+  const approved = settings.onReplan ? await settings.onReplan(ask) : false;
+  if (!approved)
+    return {
+      kind: "declined",
+      why: `${judged} judged the plan invalid and re-planning was ${settings.onReplan ? "declined" : "not approved (no one to ask: --no-input)"}: ${input.reason}`,
+      entry: { ...base, approved: false, brief_revision: null, replaced: [], added: [] },
+    };
+
+  const gateway = await replanGateway(settings, number);
+  const answer = await askReplan({
+    gateway,
+    repoRoot,
+    brief,
+    source: input.source,
+    reason: input.reason,
+    landed: ask.landed,
+    dropped: ask.dropped,
+  });
+  await gateway.flush();
+  const revised = renumber(answer.tasks, landed.length);
+  const next: IdeaBrief = {
+    ...brief,
+    tasks: [...brief.tasks.slice(0, landed.length), ...revised],
+    open_questions: answer.open_questions,
+    risks: [...new Set([...brief.risks, ...answer.risks])],
+  };
+  // The approved plan is brief revision 1; re-plan n writes revision n + 1 and keeps revision n.
+  await keepRecordHistory(repoRoot, "idea", run.plan_id, number);
+  await writeRecord(repoRoot, "idea", next);
+  const tasks = revised.map((t): PlanTaskRun => {
+    const iterateTaskId = planTaskId(run.plan_id, `r${number}-${t.id}`);
+    return {
+      plan_task_id: t.id,
+      title: t.title,
+      request: t.request,
+      status: "pending",
+      iterate_task_id: iterateTaskId,
+      iterate_task_dir: taskDirLabel(iterateTaskId),
+      base_commit: null,
+      commit: null,
+      verdict: null,
+      attempts: 0,
+      reason: null,
+      replan: number,
+    };
+  });
+  return {
+    kind: "replanned",
+    why: `re-plan ${number} of ${limits.maxReplans} approved: ${dropped.length} task(s) dropped, ${tasks.length} planned after ${ask.landed.at(-1) ?? "the base"}`,
+    entry: {
+      ...base,
+      approved: true,
+      brief_revision: number + 1,
+      replaced: dropped.map((t) => ({
+        plan_task_id: t.plan_task_id,
+        iterate_task_id: t.iterate_task_id,
+        status: t.status,
+      })),
+      added: tasks.map((t) => t.plan_task_id),
+    },
+    brief: next,
+    tasks,
+    usage: gateway.usage().total,
+  };
+}
+
+/** The model numbers the tasks still to do from T1; they follow the `offset` landed tasks. */
+function renumber(tasks: IdeaTask[], offset: number): IdeaTask[] {
+  const id = (ref: string) => `T${Number(ref.slice(1)) + offset}`;
+  return tasks.map((t) => ({ ...t, id: id(t.id), depends_on: t.depends_on.map(id) }));
+}
+
+/** Re-plan n's planning turn: `replan-<n>.json` of the cassette dir when replayed or recorded. */
+async function replanGateway(settings: ComposeSettings, number: number): Promise<ModelGateway> {
+  if (settings.replanGateway) return settings.replanGateway(number);
+  const live =
+    settings.mode === "replay" ? null : (await import("../../models/live-chat-model.js")).EndpointChatOpenAI;
+  return buildModelGateway(
+    {
+      mode: settings.mode,
+      model: settings.model,
+      ...(settings.cassetteDir ? { cassettePath: join(settings.cassetteDir, `replan-${number}.json`) } : {}),
+      env: settings.env ?? process.env,
+    },
+    live,
+  );
+}
