@@ -6,6 +6,7 @@ import { CancelWatch } from "./cancel-watch.js";
 import type { ProbeTarget } from "./endpoint-probe.js";
 import type { GateSnapshot } from "./provider-gate.js";
 import { ProviderGuard } from "./provider-guard.js";
+import { runEndWithoutRun } from "./run-end.js";
 import { daySpend, localDay, readSpendLedger } from "./spend-ledger.js";
 import type { SpendSnapshot } from "./status-hooks.js";
 import type { Claim, TicketQueue } from "./ticket-queue.js";
@@ -314,17 +315,7 @@ export class Worker {
     await this.finalize(
       claim,
       ticket,
-      {
-        status: "failed",
-        verdict: "error",
-        reason,
-        taskId: null,
-        branch: null,
-        commit: null,
-        attempts: 0,
-        artifactDir: null,
-        resumed: false,
-      },
+      runEndWithoutRun({ status: "failed", verdict: "error", reason }),
       claimedAt,
       transient ? retries - 1 : claim.record.retry_count,
     );
