@@ -7,7 +7,11 @@ import type { RunEnd } from "./worker-types.js";
 
 export interface ProviderGuardOptions {
   queue: TicketQueue;
-  worker: WorkerConfig;
+  /**
+   * The current `worker` config, read at every use (like BudgetGate's cap): a reloaded
+   * probeEnabled, probeTimeoutSeconds, rateLimit*Seconds or backoffBaseSeconds applies without a restart.
+   */
+  worker: () => WorkerConfig;
   /** The live endpoint to probe; null for scripted or offline runs (replay), where nothing is probed. */
   endpoint: ProbeTarget | null;
   log: (line: string) => void;
@@ -28,32 +32,30 @@ export class ProviderGuard {
   readonly gate: ProviderGate;
   private readonly now: () => number;
   private shown: GateSnapshot["state"] = "open";
+  /** The last thing said about the probe being off or skipped (said again only when it changes). */
+  private probeNote: string | null = null;
 
   constructor(private readonly opts: ProviderGuardOptions) {
-    const w = opts.worker;
     this.now = opts.now ?? Date.now;
-    this.gate = new ProviderGate(
-      {
+    this.gate = new ProviderGate(() => {
+      const w = opts.worker();
+      return {
         rateLimitBaseMs: w.rateLimitBaseSeconds * 1000,
         rateLimitMaxMs: w.rateLimitMaxSeconds * 1000,
         outageMs: w.backoffBaseSeconds * 1000,
-      },
-      this.now,
-    );
-    if (!w.probeEnabled) opts.log("readiness probe off (worker.probeEnabled is false)");
-    else if (opts.endpoint === null)
-      opts.log("readiness probe skipped: no live model endpoint configured (replayed or offline runs)");
+      };
+    }, this.now);
+    this.noteProbe();
   }
 
   /** True when the worker may claim: the gate is open and, with eligible work, the probe passed. */
   async mayClaim(): Promise<boolean> {
     if (!this.gate.isOpen()) return this.show(false);
     const { endpoint } = this.opts;
-    if (endpoint && this.opts.worker.probeEnabled && (await this.hasEligibleWork())) {
-      const fault = await (this.opts.probe ?? probeEndpoint)(
-        endpoint,
-        this.opts.worker.probeTimeoutSeconds * 1000,
-      );
+    const worker = this.opts.worker();
+    this.noteProbe();
+    if (endpoint && worker.probeEnabled && (await this.hasEligibleWork())) {
+      const fault = await (this.opts.probe ?? probeEndpoint)(endpoint, worker.probeTimeoutSeconds * 1000);
       if (fault) {
         this.gate.trip(fault);
         return this.show(false);
@@ -97,6 +99,17 @@ export class ProviderGuard {
     this.gate.reset();
     if (this.gate.isOpen() && this.shown !== "open") this.opts.log(`provider gate reset (${why})`);
     this.show(this.gate.isOpen());
+  }
+
+  /** Says once (and again after a reload changes it) that the readiness probe is off or skipped. */
+  private noteProbe(): void {
+    const note = !this.opts.worker().probeEnabled
+      ? "readiness probe off (worker.probeEnabled is false)"
+      : this.opts.endpoint === null
+        ? "readiness probe skipped: no live model endpoint configured (replayed or offline runs)"
+        : null;
+    if (note !== null && note !== this.probeNote) this.opts.log(note);
+    this.probeNote = note;
   }
 
   private show(open: boolean): boolean {

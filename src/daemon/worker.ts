@@ -58,10 +58,10 @@ export class Worker {
   private readonly budget: BudgetGate;
 
   constructor(private readonly opts: WorkerOptions) {
-    const { queue, config, log, now } = opts;
+    const { queue, log, now } = opts;
     this.guard = new ProviderGuard({
       queue,
-      worker: config.worker,
+      worker: () => this.opts.config.worker, // read at every use: a reload applies at once
       endpoint: opts.endpoint ?? null,
       log,
       onClosed: (state) => this.events.gateClosed(state),
