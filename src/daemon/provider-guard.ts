@@ -48,20 +48,24 @@ export class ProviderGuard {
     this.noteProbe();
   }
 
-  /** True when the worker may claim: the gate is open and, with eligible work, the probe passed. */
-  async mayClaim(): Promise<boolean> {
-    if (!this.gate.isOpen()) return this.show(false);
+  /** True when the gate is open. Reads nothing: the probe waits for the claim's own listing. */
+  mayClaim(): boolean {
+    this.noteProbe();
+    return this.show(this.gate.isOpen());
+  }
+
+  /**
+   * The readiness probe, asked by the claim once its listing found eligible work (ClaimOptions
+   * .beforeTake): true when the endpoint answers, or when there is no probe to run.
+   */
+  async readyToTake(): Promise<boolean> {
     const { endpoint } = this.opts;
     const worker = this.opts.worker();
-    this.noteProbe();
-    if (endpoint && worker.probeEnabled && (await this.hasEligibleWork())) {
-      const fault = await (this.opts.probe ?? probeEndpoint)(endpoint, worker.probeTimeoutSeconds * 1000);
-      if (fault) {
-        this.gate.trip(fault);
-        return this.show(false);
-      }
-    }
-    return this.show(true);
+    if (!endpoint || !worker.probeEnabled) return true;
+    const fault = await (this.opts.probe ?? probeEndpoint)(endpoint, worker.probeTimeoutSeconds * 1000);
+    if (!fault) return true;
+    this.gate.trip(fault);
+    return this.show(false);
   }
 
   /**
@@ -124,17 +128,5 @@ export class ProviderGuard {
       this.shown = now.state;
     }
     return open;
-  }
-
-  private async hasEligibleWork(): Promise<boolean> {
-    const now = this.now();
-    return (await this.opts.queue.list()).some(
-      (e) =>
-        e.state === "inbox" &&
-        e.record !== null &&
-        (e.record.not_before === null ||
-          e.record.not_before === undefined ||
-          Date.parse(e.record.not_before) <= now),
-    );
   }
 }

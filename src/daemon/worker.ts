@@ -113,12 +113,15 @@ export class Worker {
           !this.stopping &&
           this.running.size < worker.maxConcurrent &&
           (await budgetAllowsClaim(this.budget, this.opts.log)) &&
-          (await this.guard.mayClaim())
+          this.guard.mayClaim()
         ) {
           const busy = new Set<string>();
           for (const { claim } of this.running.values())
             if (claim.record.repo_key) busy.add(claim.record.repo_key);
-          const claim = await this.opts.queue.claim({ busyRepoKeys: busy });
+          const claim = await this.opts.queue.claim({
+            busyRepoKeys: busy,
+            beforeTake: () => this.guard.readyToTake(), // the probe, only when the listing found work
+          });
           if (!claim) break;
           this.start(claim);
         }
