@@ -1,6 +1,7 @@
 import type { TicketResult } from "../artifacts/schemas/ticket.js";
 import { DevflowError } from "../errors/index.js";
 import { readCancelRequest } from "./cancel-request.js";
+import { runEndWithoutRun } from "./run-end.js";
 import type { Claim } from "./ticket-queue.js";
 import type { RunEnd } from "./worker-types.js";
 
@@ -37,17 +38,13 @@ export class CancelWatch {
   /** The run's end once cancelled: failed/ with status cancelled, saying by whom and when. */
   end(resumed = false): RunEnd {
     const c = this.noticed as Cancelled;
-    return {
+    return runEndWithoutRun({
       status: "cancelled",
       verdict: "cancelled",
       reason: `cancelled by ${c.by} at ${c.requested_at}; the run was stopped at ${c.noticed_at} (its task and worktree are kept: devflow retry ${this.claim.id} resumes it)`,
       taskId: this.claim.id,
-      branch: null,
-      commit: null,
-      attempts: 0,
-      artifactDir: null,
       resumed,
       cancelled: c,
-    };
+    });
   }
 }

@@ -6,7 +6,7 @@ import type { WorkerEvents } from "./worker-events.js";
  * The daemon's Prometheus metrics (ADR 0054), in a registry of its own (never prom-client's global
  * one: two daemons in one test process, or a library that registers there, must not mix).
  * The worker feeds `events` (claims, ends, requeues, provider-gate trips); today's spend is read
- * from the ledger at each scrape; the lane's guards are not reported to the daemon yet, so
+ * from the ledger once per scrape (`scrape()`); the lane's guards are not reported to the daemon yet, so
  * `devflow_guard_trips_total` stays defined but unincremented (ADR 0054).
  */
 export class DaemonMetrics {
@@ -48,6 +48,14 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  private readonly spendUsd: Gauge<"day">;
+  private readonly spendUnknown: Gauge<"day">;
+  private readonly spendToday: () => Promise<{
+    day: string;
+    usd: number | null;
+    unknown_sessions: number;
+  } | null>;
+
   constructor(status: {
     version: string;
     depths: () => Promise<QueueDepths>;
@@ -55,29 +63,20 @@ export class DaemonMetrics {
     /** Today's spend from data/spend.json (ADR 0053); null while no worker runs. */
     spendToday: () => Promise<{ day: string; usd: number | null; unknown_sessions: number } | null>;
   }) {
-    // Labelled by day so that "unknown" (no series) never reads as a spend of 0.
-    new Gauge({
+    // Labelled by day so that "unknown" (no series) never reads as a spend of 0. Set by scrape().
+    this.spendUsd = new Gauge({
       name: "devflow_spend_today_usd",
       help: "known model and coder cost of today (local day) in USD, from data/spend.json; unknown costs are not in it",
       labelNames: ["day"] as const,
       registers: [this.registry],
-      async collect() {
-        this.reset();
-        const spend = await status.spendToday();
-        if (spend?.usd !== null && spend !== null) this.set({ day: spend.day }, spend.usd);
-      },
     });
-    new Gauge({
+    this.spendUnknown = new Gauge({
       name: "devflow_spend_today_unknown_sessions",
       help: "sessions of today whose cost is unknown (never counted as 0 in devflow_spend_today_usd)",
       labelNames: ["day"] as const,
       registers: [this.registry],
-      async collect() {
-        this.reset();
-        const spend = await status.spendToday();
-        if (spend !== null) this.set({ day: spend.day }, spend.unknown_sessions);
-      },
     });
+    this.spendToday = status.spendToday;
     new Gauge({
       name: "devflow_daemon_info",
       help: "always 1; the labels say which devflow runs",
@@ -102,6 +101,21 @@ export class DaemonMetrics {
       },
     });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * The Prometheus text of one scrape. The spend ledger is read once here for both spend gauges
+   * (a collect() per gauge read data/spend.json twice per scrape).
+   */
+  async scrape(): Promise<string> {
+    const spend = await this.spendToday();
+    this.spendUsd.reset();
+    this.spendUnknown.reset();
+    if (spend !== null) {
+      if (spend.usd !== null) this.spendUsd.set({ day: spend.day }, spend.usd);
+      this.spendUnknown.set({ day: spend.day }, spend.unknown_sessions);
+    }
+    return this.registry.metrics();
   }
 
   /** What the worker calls. */

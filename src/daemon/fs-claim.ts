@@ -65,6 +65,7 @@ export async function claimTicket(
       a.submitted_at.localeCompare(b.submitted_at) ||
       a.id.localeCompare(b.id),
   );
+  if (candidates.length > 0 && options.beforeTake && !(await options.beforeTake())) return null;
   for (const record of candidates) {
     const token = randomBytes(8).toString("hex");
     if (record.repo_key && !(await takeRepoClaim(root, record.repo_key, record.id, token))) continue;

@@ -82,7 +82,7 @@ async function answer(src: HealthSources, req: IncomingMessage, res: ServerRespo
   if (req.method === "GET" && path === "/health")
     return send(res, 200, "application/json", `${JSON.stringify(await healthReport(src))}\n`, src);
   if (req.method === "GET" && path === "/metrics")
-    return send(res, 200, src.metrics.registry.contentType, await src.metrics.registry.metrics(), src);
+    return send(res, 200, src.metrics.registry.contentType, await src.metrics.scrape(), src);
   send(
     res,
     404,

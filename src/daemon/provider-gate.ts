@@ -36,8 +36,9 @@ export class ProviderGate {
   private backoff: (Closure & { until: number }) | null = null;
   private rateStreak = 0;
 
+  /** `timings` is read at every trip, so a reloaded config applies to the next one (ADR 0052). */
   constructor(
-    private readonly timings: GateTimings,
+    private readonly timings: () => GateTimings,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -48,7 +49,7 @@ export class ProviderGate {
       return this.snapshot();
     }
     const wait =
-      fault.kind === "rate_limited" ? this.rateLimitWait(fault.retryAfterMs) : this.timings.outageMs;
+      fault.kind === "rate_limited" ? this.rateLimitWait(fault.retryAfterMs) : this.timings().outageMs;
     const until = this.now() + wait;
     // A running backoff is never shortened by a later, shorter one.
     if (this.backoff === null || this.backoff.until <= this.now() || until >= this.backoff.until)
@@ -90,8 +91,9 @@ export class ProviderGate {
   }
 
   private rateLimitWait(retryAfterMs: number | null): number {
-    const base = retryAfterMs ?? this.timings.rateLimitBaseMs;
-    const wait = Math.min(this.timings.rateLimitMaxMs, base * 2 ** this.rateStreak);
+    const { rateLimitBaseMs, rateLimitMaxMs } = this.timings();
+    const base = retryAfterMs ?? rateLimitBaseMs;
+    const wait = Math.min(rateLimitMaxMs, base * 2 ** this.rateStreak);
     this.rateStreak++;
     return wait;
   }

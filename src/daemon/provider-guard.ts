@@ -7,7 +7,11 @@ import type { RunEnd } from "./worker-types.js";
 
 export interface ProviderGuardOptions {
   queue: TicketQueue;
-  worker: WorkerConfig;
+  /**
+   * The current `worker` config, read at every use (like BudgetGate's cap): a reloaded
+   * probeEnabled, probeTimeoutSeconds, rateLimit*Seconds or backoffBaseSeconds applies without a restart.
+   */
+  worker: () => WorkerConfig;
   /** The live endpoint to probe; null for scripted or offline runs (replay), where nothing is probed. */
   endpoint: ProbeTarget | null;
   log: (line: string) => void;
@@ -28,38 +32,40 @@ export class ProviderGuard {
   readonly gate: ProviderGate;
   private readonly now: () => number;
   private shown: GateSnapshot["state"] = "open";
+  /** The last thing said about the probe being off or skipped (said again only when it changes). */
+  private probeNote: string | null = null;
 
   constructor(private readonly opts: ProviderGuardOptions) {
-    const w = opts.worker;
     this.now = opts.now ?? Date.now;
-    this.gate = new ProviderGate(
-      {
+    this.gate = new ProviderGate(() => {
+      const w = opts.worker();
+      return {
         rateLimitBaseMs: w.rateLimitBaseSeconds * 1000,
         rateLimitMaxMs: w.rateLimitMaxSeconds * 1000,
         outageMs: w.backoffBaseSeconds * 1000,
-      },
-      this.now,
-    );
-    if (!w.probeEnabled) opts.log("readiness probe off (worker.probeEnabled is false)");
-    else if (opts.endpoint === null)
-      opts.log("readiness probe skipped: no live model endpoint configured (replayed or offline runs)");
+      };
+    }, this.now);
+    this.noteProbe();
   }
 
-  /** True when the worker may claim: the gate is open and, with eligible work, the probe passed. */
-  async mayClaim(): Promise<boolean> {
-    if (!this.gate.isOpen()) return this.show(false);
+  /** True when the gate is open. Reads nothing: the probe waits for the claim's own listing. */
+  mayClaim(): boolean {
+    this.noteProbe();
+    return this.show(this.gate.isOpen());
+  }
+
+  /**
+   * The readiness probe, asked by the claim once its listing found eligible work (ClaimOptions
+   * .beforeTake): true when the endpoint answers, or when there is no probe to run.
+   */
+  async readyToTake(): Promise<boolean> {
     const { endpoint } = this.opts;
-    if (endpoint && this.opts.worker.probeEnabled && (await this.hasEligibleWork())) {
-      const fault = await (this.opts.probe ?? probeEndpoint)(
-        endpoint,
-        this.opts.worker.probeTimeoutSeconds * 1000,
-      );
-      if (fault) {
-        this.gate.trip(fault);
-        return this.show(false);
-      }
-    }
-    return this.show(true);
+    const worker = this.opts.worker();
+    if (!endpoint || !worker.probeEnabled) return true;
+    const fault = await (this.opts.probe ?? probeEndpoint)(endpoint, worker.probeTimeoutSeconds * 1000);
+    if (!fault) return true;
+    this.gate.trip(fault);
+    return this.show(false);
   }
 
   /**
@@ -99,6 +105,17 @@ export class ProviderGuard {
     this.show(this.gate.isOpen());
   }
 
+  /** Says once (and again after a reload changes it) that the readiness probe is off or skipped. */
+  private noteProbe(): void {
+    const note = !this.opts.worker().probeEnabled
+      ? "readiness probe off (worker.probeEnabled is false)"
+      : this.opts.endpoint === null
+        ? "readiness probe skipped: no live model endpoint configured (replayed or offline runs)"
+        : null;
+    if (note !== null && note !== this.probeNote) this.opts.log(note);
+    this.probeNote = note;
+  }
+
   private show(open: boolean): boolean {
     const now = this.gate.snapshot();
     if (now.state !== this.shown) {
@@ -111,17 +128,5 @@ export class ProviderGuard {
       this.shown = now.state;
     }
     return open;
-  }
-
-  private async hasEligibleWork(): Promise<boolean> {
-    const now = this.now();
-    return (await this.opts.queue.list()).some(
-      (e) =>
-        e.state === "inbox" &&
-        e.record !== null &&
-        (e.record.not_before === null ||
-          e.record.not_before === undefined ||
-          Date.parse(e.record.not_before) <= now),
-    );
   }
 }

@@ -6,6 +6,7 @@ import { removeFinishedWorktree } from "../lanes/iterate/tasks/finish-worktree.j
 import type { IterateResult } from "../lanes/outcome.js";
 import { isGitUrl } from "../workspace/index.js";
 import { completedFromTimedOutCoder, lastVerifiedAttempt } from "./partial-work.js";
+import { runEndWithoutRun } from "./run-end.js";
 import type { TicketRequest } from "./ticket-request.js";
 import { TicketSpend } from "./ticket-spend.js";
 import { blockVerifiers, verificationResults } from "./verification-results.js";
@@ -75,18 +76,14 @@ export async function runChangeTicket(
   }
   if (outcome.kind === "needs_answers")
     // Not interactive, so the lane ends needs_more_context itself; this is the defensive rest.
-    return {
+    return runEndWithoutRun({
       status: "failed",
       verdict: "needs_more_context",
       reason: `needs answers: ${outcome.questions.join("; ")}`,
       taskId,
-      branch: null,
-      commit: null,
-      attempts: 0,
-      artifactDir: null,
       resumed: resume,
       verification: await verificationResults(ticket.verification, null),
-    };
+    });
   const result: IterateResult = outcome.result;
   await removeFinishedWorktree(result.artifactDir, result.taskId);
   const { verdict, reason, branch, commit } = result.terminal;

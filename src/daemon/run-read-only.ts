@@ -5,6 +5,7 @@ import { questionWorkspaceDir, ticketRecordDir } from "../home/daemon-paths.js";
 import type { Investigation } from "../lanes/insight/investigate.js";
 import { type InsightTicketSettings, type ReadOnlyKind, runInsightTicket } from "../lanes/insight/ticket.js";
 import { isGitUrl } from "../workspace/index.js";
+import { runEndWithoutRun } from "./run-end.js";
 import type { TicketRequest } from "./ticket-request.js";
 import { TicketSpend } from "./ticket-spend.js";
 import type { RunEnd, TicketRun } from "./worker-types.js";
@@ -27,18 +28,8 @@ export async function runReadOnlyTicket(
   const kind = ticket.kind as ReadOnlyKind;
   const id = run.claim.id;
   const { frontmatter } = ticket;
-  const end = (status: RunEnd["status"], verdict: string, reason: string, answer: string | null): RunEnd => ({
-    status,
-    verdict,
-    reason,
-    taskId: null,
-    branch: null,
-    commit: null,
-    attempts: 0,
-    artifactDir: null,
-    resumed: false,
-    answer,
-  });
+  const end = (status: RunEnd["status"], verdict: string, reason: string, answer: string | null): RunEnd =>
+    runEndWithoutRun({ status, verdict, reason, answer });
   if (frontmatter.repo !== undefined && isGitUrl(frontmatter.repo))
     return end(
       "failed",

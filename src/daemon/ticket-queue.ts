@@ -48,6 +48,12 @@ export interface ClaimOptions {
   now?: Date;
   /** Repository keys the caller is already running (in addition to the queue's own claims). */
   busyRepoKeys?: ReadonlySet<string>;
+  /**
+   * Asked once, only when the claim's own listing found an eligible ticket, before it is taken;
+   * false: nothing is claimed. The provider guard's readiness probe (ADR 0052) goes here, so a poll
+   * lists the inbox once instead of once for "is there work?" and again for the claim.
+   */
+  beforeTake?: () => Promise<boolean>;
 }
 
 export interface Claim {

@@ -6,6 +6,7 @@ import { CancelWatch } from "./cancel-watch.js";
 import type { ProbeTarget } from "./endpoint-probe.js";
 import type { GateSnapshot } from "./provider-gate.js";
 import { ProviderGuard } from "./provider-guard.js";
+import { runEndWithoutRun } from "./run-end.js";
 import { daySpend, localDay, readSpendLedger } from "./spend-ledger.js";
 import type { SpendSnapshot } from "./status-hooks.js";
 import type { Claim, TicketQueue } from "./ticket-queue.js";
@@ -57,10 +58,10 @@ export class Worker {
   private readonly budget: BudgetGate;
 
   constructor(private readonly opts: WorkerOptions) {
-    const { queue, config, log, now } = opts;
+    const { queue, log, now } = opts;
     this.guard = new ProviderGuard({
       queue,
-      worker: config.worker,
+      worker: () => this.opts.config.worker, // read at every use: a reload applies at once
       endpoint: opts.endpoint ?? null,
       log,
       onClosed: (state) => this.events.gateClosed(state),
@@ -112,12 +113,15 @@ export class Worker {
           !this.stopping &&
           this.running.size < worker.maxConcurrent &&
           (await budgetAllowsClaim(this.budget, this.opts.log)) &&
-          (await this.guard.mayClaim())
+          this.guard.mayClaim()
         ) {
           const busy = new Set<string>();
           for (const { claim } of this.running.values())
             if (claim.record.repo_key) busy.add(claim.record.repo_key);
-          const claim = await this.opts.queue.claim({ busyRepoKeys: busy });
+          const claim = await this.opts.queue.claim({
+            busyRepoKeys: busy,
+            beforeTake: () => this.guard.readyToTake(), // the probe, only when the listing found work
+          });
           if (!claim) break;
           this.start(claim);
         }
@@ -314,17 +318,7 @@ export class Worker {
     await this.finalize(
       claim,
       ticket,
-      {
-        status: "failed",
-        verdict: "error",
-        reason,
-        taskId: null,
-        branch: null,
-        commit: null,
-        attempts: 0,
-        artifactDir: null,
-        resumed: false,
-      },
+      runEndWithoutRun({ status: "failed", verdict: "error", reason }),
       claimedAt,
       transient ? retries - 1 : claim.record.retry_count,
     );

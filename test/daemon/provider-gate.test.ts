@@ -12,7 +12,7 @@ const T0 = Date.parse("2026-12-01T12:00:00Z");
 function gateOnFakeClock() {
   const clock = { t: T0 };
   const gate = new ProviderGate(
-    { rateLimitBaseMs: 30 * SECOND, rateLimitMaxMs: 900 * SECOND, outageMs: 30 * SECOND },
+    () => ({ rateLimitBaseMs: 30 * SECOND, rateLimitMaxMs: 900 * SECOND, outageMs: 30 * SECOND }),
     () => clock.t,
   );
   return { gate, clock, advance: (ms: number) => (clock.t += ms) };

@@ -1,0 +1,151 @@
+import { readFileSync } from "node:fs";
+import { HumanMessage } from "@langchain/core/messages";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
+import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
+import { Worker } from "../../src/daemon/worker.js";
+import type { RunEnd, TicketRunner } from "../../src/daemon/worker-types.js";
+import { createModelGateway } from "../../src/models/create-gateway.js";
+import { stopReason } from "../../src/process/stop-signal.js";
+import {
+  errorAnswer,
+  type OpenAIServer,
+  startOpenAIServer,
+  toolCallAnswer,
+} from "../support/openai-server.js";
+import { queueFiles, readRecord, waitFor } from "./daemon-harness.js";
+import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+
+/**
+ * Regression: ProviderGuard captured `config.worker` when the worker was built, so a reloaded
+ * `worker.probeEnabled`, `probeTimeoutSeconds` or `rateLimit*Seconds` took a daemon restart to
+ * apply although ADR 0054 lists them as live keys. Fix: the guard (and the gate's timings) read the
+ * worker config through a getter at every use, as BudgetGate reads `dailyBudgetUsd`.
+ * Real file queue, a real loopback OpenAI-compatible server, the config swapped by
+ * `Worker.reconfigure` (what the daemon's reloader calls on a valid config change).
+ */
+let box: QueueSandbox;
+let server: OpenAIServer | undefined;
+beforeEach(() => {
+  box = queueSandbox();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  box.cleanup();
+});
+
+const KEY = "sk-test-reload-0123456789abcdef";
+const config = (worker: Record<string, unknown> = {}) =>
+  DaemonConfig.parse({ worker: { pollIntervalSeconds: 0.05, ...worker } });
+
+const completed: RunEnd = {
+  status: "completed",
+  verdict: "completed",
+  reason: "ok",
+  taskId: null,
+  branch: null,
+  commit: null,
+  attempts: 1,
+  artifactDir: null,
+  resumed: false,
+};
+
+async function submit(queue: FsTicketQueue, repo: string): Promise<string> {
+  const path = box.ticket(`${repo}.md`, `repo: ${JSON.stringify(box.repo(repo))}`, "Do the thing.\n");
+  const result = await queue.submit(path, readFileSync(path));
+  expect(result.findings).toEqual([]);
+  return result.id;
+}
+
+function startWorker(cfg: DaemonConfig, queue: FsTicketQueue, runner: TicketRunner) {
+  const lines: string[] = [];
+  const claims: string[] = [];
+  const worker = new Worker({
+    root: box.root,
+    queue,
+    config: cfg,
+    runner: async (run, ticket) => {
+      claims.push(run.claim.id);
+      return runner(run, ticket);
+    },
+    log: (l) => lines.push(l),
+    random: () => 0.5,
+    endpoint: server ? { baseURL: server.url, apiKey: KEY } : null,
+  });
+  const running = worker.run();
+  return {
+    worker,
+    lines,
+    claims,
+    stop: async () => {
+      worker.stop(stopReason("SIGTERM", null));
+      await running;
+    },
+  };
+}
+
+const probes = () => (server?.requests ?? []).filter((r) => r.method === "GET" && r.path === "/v1/models");
+
+describe("the provider guard reads the reloaded worker config", () => {
+  it("worker.probeEnabled turned on by a reload probes before the next claim (no restart)", async () => {
+    server = await startOpenAIServer([], { models: [errorAnswer(401, "Incorrect API key provided")] });
+    const queue = new FsTicketQueue(box.root, config({ probeEnabled: false }));
+    const first = await submit(queue, "a");
+    const w = startWorker(config({ probeEnabled: false }), queue, async () => completed);
+    try {
+      await waitFor("the first ticket done", () => queueFiles(box, "done").length === 1, 30_000);
+      expect(probes()).toEqual([]);
+      expect(w.lines).toContain("readiness probe off (worker.probeEnabled is false)");
+
+      w.worker.reconfigure(config({ probeEnabled: true }));
+      const second = await submit(queue, "b");
+      await waitFor("the probe's latch", () => w.worker.gateSnapshot().state === "auth_error", 30_000);
+      expect(probes()).toHaveLength(1);
+      expect(w.claims).toEqual([first]); // the probe's 401 kept the second ticket in the inbox
+      expect(readRecord(box, second)).toMatchObject({ state: "inbox", retry_count: 0 });
+    } finally {
+      await w.stop();
+    }
+  }, 60_000);
+
+  it("worker.rateLimitBaseSeconds raised by a reload sets the next rate_limited wait (no restart)", async () => {
+    server = await startOpenAIServer([
+      {
+        status: 429,
+        error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" },
+      },
+      toolCallAnswer("frame", { summary: "fine" }),
+    ]);
+    const url = server.url;
+    const queue = new FsTicketQueue(box.root, config({ rateLimitBaseSeconds: 1 }));
+    const w = startWorker(config({ rateLimitBaseSeconds: 1, probeEnabled: false }), queue, async () => {
+      const gateway = createModelGateway({
+        mode: "live",
+        model: "gpt-4.1-mini",
+        env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: url },
+        maxRetries: 0,
+      });
+      await gateway.structured({
+        role: "framer",
+        name: "frame",
+        description: "Frame the task.",
+        schema: z.object({ summary: z.string() }),
+        messages: [new HumanMessage("fix the test")],
+      });
+      return completed;
+    });
+    try {
+      w.worker.reconfigure(config({ rateLimitBaseSeconds: 600, probeEnabled: false }));
+      const trippedAt = Date.now();
+      await submit(queue, "r");
+      await waitFor("the rate limit", () => w.worker.gateSnapshot().state === "rate_limited", 30_000);
+      const wait = Date.parse(w.worker.gateSnapshot().until as string) - trippedAt;
+      expect(wait).toBeGreaterThan(590_000); // 600 s from the reloaded config, not the 1 s it started with
+      expect(wait).toBeLessThanOrEqual(631_000);
+    } finally {
+      await w.stop();
+    }
+  }, 60_000);
+});
