@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { canonicalSha256 } from "../../artifacts/schemas/contract.js";
 import type { Contract, PlanCheck, PlanTaskRun, PlanVerify } from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { openTaskStore } from "../../home/index.js";
@@ -26,14 +27,26 @@ export async function verifyPlan(input: {
   landed: PlanTaskRun[];
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Each task's contract as read right after it landed (this process), by iterate task id. A later
+   * coder without the mount namespace can rewrite an earlier task's iterator_run.json (review,
+   * session 16: later-task-rewrites-an-earlier-tasks-pinned-contract): Verify checks with these and
+   * fails the plan when the file no longer matches. Tasks landed before a resume are read from disk.
+   */
+  landedContracts?: ReadonlyMap<string, Contract | null>;
 }): Promise<PlanVerify> {
   const { repoRoot, landed } = input;
   const last = landed.at(-1);
   if (!last?.commit || !last.base_commit) throw new Error("verifyPlan needs at least one landed task");
   const contracts: { task: PlanTaskRun; contract: Contract | null }[] = [];
+  const rewritten: string[] = [];
   for (const task of landed) {
     const run = await openTaskStore(repoRoot, task.iterate_task_id).read("iterator_run");
-    contracts.push({ task, contract: run?.readiness?.contract ?? null });
+    const onDisk = run?.readiness?.contract ?? null;
+    const atLanding = input.landedContracts?.get(task.iterate_task_id);
+    if (atLanding !== undefined && canonicalSha256(atLanding) !== canonicalSha256(onDisk))
+      rewritten.push(task.plan_task_id);
+    contracts.push({ task, contract: atLanding !== undefined ? atLanding : onDisk });
   }
   const checkouts = {
     repoRoot,
@@ -99,7 +112,7 @@ export async function verifyPlan(input: {
   checks.push({ kind: "regression", plan_task_id: null, envelope: regression });
   const missing = contracts.filter((c) => !c.contract).map((c) => c.task.plan_task_id);
   const failed = checks.filter((c) => !["pass", "skipped"].includes(c.envelope.overall_result));
-  const ok = failed.length === 0 && missing.length === 0;
+  const ok = failed.length === 0 && missing.length === 0 && rewritten.length === 0;
   return {
     tree_commit: input.finalCommit,
     overall_result: ok ? "pass" : "fail",
@@ -110,6 +123,10 @@ export async function verifyPlan(input: {
           ...failed.map((c) => `${c.plan_task_id ?? "regression"}: ${c.envelope.summary}`),
           ...missing.map(
             (id) => `${id}: its iterate task has no pinned contract, so its seam was not re-run`,
+          ),
+          ...rewritten.map(
+            (id) =>
+              `${id}: tamper: its recorded contract (iterator_run.json) changed after the task landed; checked with the contract as it landed`,
           ),
         ].join("; "),
     at: nowIso(),
