@@ -14,6 +14,6 @@ export async function listGitFiles(worktree: string): Promise<string[] | null> {
     "--others",
     "--exclude-standard",
   ]).catch(() => null);
-  if (!result || result.exitCode !== 0) return null;
+  if (result?.exitCode !== 0) return null;
   return result.stdout.split("\0").filter((f) => f !== "");
 }
