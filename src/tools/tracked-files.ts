@@ -1,9 +1,8 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { execa } from "execa";
 import picomatch from "picomatch";
 import { DEVFLOW_DIR } from "../home/paths.js";
-import { baseEnv } from "../process/env.js";
+import { listGitFiles } from "../workspace/index.js";
 
 /** Directories never listed or searched when the worktree is not a git repository. */
 const SKIPPED_DIRS = new Set([".git", DEVFLOW_DIR, "node_modules"]);
@@ -14,7 +13,9 @@ const SKIPPED_DIRS = new Set([".git", DEVFLOW_DIR, "node_modules"]);
  * tracked files deleted in the worktree. Falls back to a directory walk outside git.
  */
 export async function listRepoFiles(worktree: string, signal?: AbortSignal): Promise<string[]> {
-  const fromGit = await gitFiles(worktree, signal);
+  signal?.throwIfAborted();
+  // devflow's git: the repository's `.git/config` (its fsmonitor command) is not the tools' to run.
+  const fromGit = await listGitFiles(worktree);
   const files = fromGit ?? (await walk(worktree, ""));
   const present: string[] = [];
   for (const file of new Set(files)) {
@@ -29,19 +30,6 @@ export function globFilter(pattern: string | undefined): (file: string) => boole
   const matcher = picomatch(pattern, { dot: true, basename: !pattern.includes("/") });
   // Not passed to Array#filter directly: picomatch's second parameter (returnObject) would receive the index.
   return (file) => matcher(file);
-}
-
-async function gitFiles(worktree: string, signal?: AbortSignal): Promise<string[] | null> {
-  const result = await execa("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: worktree,
-    env: baseEnv(),
-    extendEnv: false,
-    reject: false,
-    stdin: "ignore",
-    ...(signal ? { cancelSignal: signal } : {}),
-  });
-  if (result.exitCode !== 0) return null;
-  return result.stdout.split("\0").filter((f) => f !== "");
 }
 
 async function walk(root: string, prefix: string): Promise<string[]> {

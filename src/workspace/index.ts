@@ -20,6 +20,7 @@ export {
 export { checkGitLink, type GitLink, gitLinkFindings } from "./git-link.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { removeDeadBaseWorktrees } from "./legacy-base-worktrees.js";
+export { listGitFiles } from "./list-git-files.js";
 export { landOnPlanBranch, planBranch, planBranchHead, planDiff } from "./plan-branch.js";
 export { assertGitRepo } from "./repo.js";
 export {

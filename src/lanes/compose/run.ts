@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import {
+  type Contract,
   emptyUsage,
   type IdeaBrief,
   isCriticJudged,
@@ -81,6 +82,8 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
   });
   if (plan.run.terminal) return finish();
   let current = brief;
+  /** Each task's contract read when it landed, before a later coder ran (plan-verify.ts). */
+  const landedContracts = new Map<string, Contract | null>();
 
   /** PLAN_INVALID: ask, then either continue with the revised tasks (true) or end the plan. */
   const onPlanInvalid = async (
@@ -123,7 +126,7 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
   };
 
   for (;;) {
-    const stopped = await runTasks(settings, repoRoot, plan, limits);
+    const stopped = await runTasks(settings, repoRoot, plan, limits, landedContracts);
     if (stopped) {
       const { index, task, ended, usage } = stopped;
       const { verdict, reason, attempts } = ended;
@@ -164,6 +167,7 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
         baseCommit: plan.run.base_commit,
         finalCommit,
         landed: plan.run.tasks,
+        landedContracts,
         timeoutMs: settings.lane?.commandTimeoutMs ?? DEFAULT_LANE_OPTIONS.commandTimeoutMs,
         ...(settings.signal ? { signal: settings.signal } : {}),
       });
@@ -224,6 +228,7 @@ async function runTasks(
   repoRoot: string,
   plan: PlanRecord,
   limits: ComposeLimits,
+  landedContracts: Map<string, Contract | null>,
 ): Promise<StoppedTask | null> {
   const planId = plan.run.plan_id;
   for (const [index, task] of plan.run.tasks.entries()) {
@@ -241,6 +246,7 @@ async function runTasks(
     // Only a completed task's verified commit lands, and only as one commit on the last landed one.
     await landOnPlanBranch(repoRoot, plan.run.integration_branch, { commit, onto, first: index === 0 });
     killPoint("compose.branch-moved");
+    landedContracts.set(task.iterate_task_id, await landedContract(repoRoot, task.iterate_task_id));
     await plan.update((run) => {
       setTask(run, index, { status: "landed", commit, verdict, reason, attempts });
       addUsage(run, usage);
@@ -347,6 +353,14 @@ async function ended(store: ArtifactStore, terminal: Terminal, attempts: number)
       critic.native_payload.plan_invalid;
   }
   return { finished: true, verdict, reason, commit, attempts, planInvalid };
+}
+
+/** The task's pinned contract, read right after it landed (before any later task's coder ran). */
+async function landedContract(repoRoot: string, taskId: string): Promise<Contract | null> {
+  const run = await openTaskStore(repoRoot, taskId)
+    .read("iterator_run")
+    .catch(() => null);
+  return run?.readiness?.contract ?? null;
 }
 
 /** What the task's model and coder used, across all its runs (its own run record's total). */
