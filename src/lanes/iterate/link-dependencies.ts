@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { isGitIgnored } from "../../workspace/index.js";
 
 /** Folders that hold installed dependencies: never tracked, so a fresh worktree lacks them. */
 const DEPENDENCY_DIRS = ["node_modules", ".venv", "venv", "vendor/bundle"];
@@ -15,21 +15,12 @@ export async function linkDependencies(repoRoot: string, worktree: string): Prom
   for (const dir of DEPENDENCY_DIRS) {
     const source = join(repoRoot, dir);
     const target = join(worktree, dir);
-    if (existsSync(source) && !existsSync(target) && isIgnored(worktree, dir)) {
+    if (existsSync(source) && !existsSync(target) && (await isGitIgnored(worktree, dir))) {
       symlinkSync(source, target, "dir");
       linked.push(dir);
     }
   }
   return linked;
-}
-
-function isIgnored(worktree: string, path: string): boolean {
-  try {
-    execFileSync("git", ["check-ignore", "-q", "--no-index", path], { cwd: worktree, stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The links linkDependencies makes, as `{ path, target }` (a reset of the verification checkout keeps them). */
