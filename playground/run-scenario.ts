@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadPlanRun } from "../evals/graders/plan-run.js";
 import type { ScenarioRun } from "../evals/types.js";
 import type { Scenario } from "../scenarios/scenario.js";
 import {
@@ -144,7 +145,7 @@ export async function executeScenario(scenario: Scenario, opts: ExecuteOptions):
 
 /**
  * A compose scenario: its cassette is a folder of parts (ADR 0058), so the gateways are built per
- * part by the compose runner; usage is read from plan_run.json by the graders, not counted here.
+ * part by the compose runner; the report's usage is the plan's own total (plan_run.json).
  */
 async function executeCompose(scenario: Scenario, opts: ExecuteOptions): Promise<ScenarioExecution> {
   const started = performance.now();
@@ -157,7 +158,10 @@ async function executeCompose(scenario: Scenario, opts: ExecuteOptions): Promise
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
   });
-  return { run, unusedReplies, usage: emptySnapshot(), durationMs: Math.round(performance.now() - started) };
+  const usage = emptySnapshot();
+  const { plan } = loadPlanRun(run);
+  if (plan) usage.total = plan.usage;
+  return { run, unusedReplies, usage, durationMs: Math.round(performance.now() - started) };
 }
 
 function runByKind(scenario: Scenario, ctx: RunContext): Promise<ScenarioRun> {
