@@ -11,14 +11,21 @@ import { hiddenTests } from "./referee/hidden-tests.js";
 const DESIGN_SCENARIO_COUNT = 24;
 /** Added for the referee's mutation check (ADR 0027): each catches a mutation nothing else did. */
 const MUTATION_SCENARIOS = ["critic_rejects_special_cased_fix", "observer_fake_repro_not_confirmed"];
+/** Issue 13, ADR 0058: plans run through the compose lane, graded from plan_run.json. */
+const COMPOSE_SCENARIOS = [
+  "compose_plan_lands_every_task",
+  "compose_review_replans_then_lands",
+  "compose_task_exhausts_plan_gives_up",
+  "compose_task_repaired_then_plan_lands",
+];
 
 const scenarios = await allScenarios();
 
 describe("the scenario suite", () => {
   it("discovers every design scenario (docs/origins.md) exactly once, each in its own file named after it", () => {
     const names = scenarios.map((m) => m.scenario.name);
-    expect(names).toHaveLength(DESIGN_SCENARIO_COUNT + MUTATION_SCENARIOS.length);
-    expect(names).toEqual(expect.arrayContaining(MUTATION_SCENARIOS));
+    expect(names).toHaveLength(DESIGN_SCENARIO_COUNT + MUTATION_SCENARIOS.length + COMPOSE_SCENARIOS.length);
+    expect(names).toEqual(expect.arrayContaining([...MUTATION_SCENARIOS, ...COMPOSE_SCENARIOS]));
     expect(new Set(names).size).toBe(names.length);
     expect(
       scenarioFiles(SCENARIOS_DIR)
@@ -30,7 +37,10 @@ describe("the scenario suite", () => {
   it.each(scenarios.map((m) => [m.scenario.name, m] as const))(
     "%s is runnable: cassette, fixture, coder, evaluator",
     (_name, { scenario: s, evaluate }) => {
-      expect(() => loadCassette(join(CASSETTES_DIR, s.cassette))).not.toThrow();
+      // A compose scenario's cassette is a folder of parts: the plan and at least its first task.
+      const parts =
+        s.kind === "compose" ? ["idea.json", "T1.json"].map((p) => join(s.cassette, p)) : [s.cassette];
+      for (const part of parts) expect(() => loadCassette(join(CASSETTES_DIR, part))).not.toThrow();
       expect(existsSync(join(FIXTURES_DIR, s.input.fixture, "package.json"))).toBe(true);
       if (s.input.coder) expect(existsSync(join(SCENARIOS_DIR, "coders", s.input.coder))).toBe(true);
       expect(evaluate).toBeTypeOf("function");
@@ -39,7 +49,9 @@ describe("the scenario suite", () => {
       if (s.kind === "observer" || s.kind === "coder") expect(s.input.task).toBeDefined();
       if (s.kind === "coder") expect(s.input.observation).toBeDefined();
       expect(s.expected.checks.length).toBeGreaterThan(0);
-      if (s.expected.terminal === "completed") expect(hiddenTests(s.referee?.hidden ?? "")).not.toEqual({});
+      if (s.kind === "compose") expect(s.expected.plan).toBeDefined();
+      if (s.expected.terminal === "completed" || s.expected.plan?.state === "completed")
+        expect(hiddenTests(s.referee?.hidden ?? "")).not.toEqual({});
     },
   );
 

@@ -33,6 +33,8 @@ export interface ScenarioRun {
   terminal: Terminal | null;
   /** Subagent scenarios: the nodes that ran, in order. */
   steps: NodeStep[];
+  /** Compose scenarios: the plan's dir (`<repo>/.devflow/idea/<plan id>`, holding plan_run.json). */
+  planDir?: string | null;
   /** A run that threw: the message (the evaluator still grades whatever is on disk). */
   error: string | null;
 }

@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { grade } from "../evals/grade.js";
+import { refereeCompose } from "../evals/referee/compose-referee.js";
 import { refereeRun } from "../evals/referee/referee.js";
 import type { Check, Evaluation } from "../evals/types.js";
 import type { ScenarioModule } from "../scenarios/index.js";
@@ -80,7 +81,8 @@ async function refereeChecks(
   opts: ExecuteOptions,
 ): Promise<Check[]> {
   try {
-    return await refereeRun(scenario, execution.run, { cassetteDir: opts.cassetteDir });
+    const referee = scenario.kind === "compose" ? refereeCompose : refereeRun;
+    return await referee(scenario, execution.run, { cassetteDir: opts.cassetteDir });
   } catch (error) {
     return [
       { criterion: "referee_ran", pass: false, note: `the referee could not run: ${messageOf(error)}` },

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadPlanRun } from "../evals/graders/plan-run.js";
 import type { ScenarioRun } from "../evals/types.js";
 import type { Scenario } from "../scenarios/scenario.js";
 import {
@@ -17,6 +18,7 @@ import {
   type UsageSnapshot,
 } from "../src/index.js";
 import { runArmScenario } from "./runners/arm.js";
+import { runComposeScenario } from "./runners/compose.js";
 import type { RunContext } from "./runners/context.js";
 import { runLaneScenario } from "./runners/lane.js";
 import { messageOf } from "./runners/routing.js";
@@ -103,6 +105,7 @@ export function gatewayFor(scenario: Scenario, opts: ExecuteOptions): ModelGatew
  * the run's error, so the suite reports them per scenario instead of stopping.
  */
 export async function executeScenario(scenario: Scenario, opts: ExecuteOptions): Promise<ScenarioExecution> {
+  if (scenario.kind === "compose") return executeCompose(scenario, opts);
   const started = performance.now();
   let gateway: (ModelGateway & CassetteConsumption) | null = null;
   let run: ScenarioRun;
@@ -140,6 +143,27 @@ export async function executeScenario(scenario: Scenario, opts: ExecuteOptions):
   };
 }
 
+/**
+ * A compose scenario: its cassette is a folder of parts (ADR 0058), so the gateways are built per
+ * part by the compose runner; the report's usage is the plan's own total (plan_run.json).
+ */
+async function executeCompose(scenario: Scenario, opts: ExecuteOptions): Promise<ScenarioExecution> {
+  const started = performance.now();
+  const { run, unusedReplies } = await runComposeScenario(scenario, {
+    coder: opts.coder ?? scriptedCoder(scenario, opts.coderScript),
+    model: opts.model,
+    lane: opts.mode === "replay" ? REPLAY_LANE : { baseTimeoutMs: DEFAULT_LANE_OPTIONS.baseTimeoutMs },
+    mode: opts.mode,
+    cassetteDir: opts.cassetteDir,
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+  });
+  const usage = emptySnapshot();
+  const { plan } = loadPlanRun(run);
+  if (plan) usage.total = plan.usage;
+  return { run, unusedReplies, usage, durationMs: Math.round(performance.now() - started) };
+}
+
 function runByKind(scenario: Scenario, ctx: RunContext): Promise<ScenarioRun> {
   switch (scenario.kind) {
     case "routing":
@@ -151,6 +175,8 @@ function runByKind(scenario: Scenario, ctx: RunContext): Promise<ScenarioRun> {
     case "observer":
     case "coder":
       return runSubagentScenario(scenario, ctx);
+    case "compose":
+      throw new Error("compose scenarios run through executeCompose");
   }
 }
 

@@ -24,6 +24,7 @@ const GROUP_ORDER: readonly ScenarioGroup[] = [
   "observation",
   "iterator_loop",
   "coder_attempt",
+  "compose",
 ];
 
 /** The scenario files of a folder (`<name>.ts`, tests and helpers left out). */

@@ -21,9 +21,11 @@ export type { Route, Turn };
  *   lane, and a reroute/promotion continuing into the insight/idea lane;
  * - `lane`: the iterate lane (`runIterate`) on the fixture repo;
  * - `framer` / `observer` / `coder`: that agent's node alone on a seeded task directory
- *   (coder: the readiness, code, verify and gate nodes: one coder run and its verifiers).
+ *   (coder: the readiness, code, verify and gate nodes: one coder run and its verifiers);
+ * - `compose`: the idea planner plans the request, then the compose lane (`runCompose`) runs the
+ *   plan task by task onto its integration branch, verifies and reviews it (ADR 0058).
  */
-export type ScenarioKind = "routing" | "arm" | "lane" | "framer" | "observer" | "coder";
+export type ScenarioKind = "routing" | "arm" | "lane" | "framer" | "observer" | "coder" | "compose";
 
 /** Which design scenario list (docs/origins.md#03-scenarios) the scenario comes from (reports group by it). */
 export type ScenarioGroup =
@@ -32,7 +34,8 @@ export type ScenarioGroup =
   | "framing"
   | "observation"
   | "iterator_loop"
-  | "coder_attempt";
+  | "coder_attempt"
+  | "compose";
 
 /** A further message for the router, with the route it must get. */
 export interface RouteProbe {
@@ -82,6 +85,8 @@ export interface ExpectedBehaviour {
   terminal?: Terminal["verdict"];
   /** Judge attempts the run should take. */
   attempts?: number;
+  /** Compose scenarios: what plan_run.json must say (graded by evals/graders/plan-run.ts). */
+  plan?: ExpectedPlan;
   /** States that must appear in iterator_run.state_history, in this order (others may sit between). */
   runStates?: RunState[];
   handoffTarget?: "idea" | "insight";
@@ -97,6 +102,20 @@ export interface ExpectedBehaviour {
   checks: string[];
 }
 
+/** A compose scenario's plan outcome. */
+export interface ExpectedPlan {
+  /** plan_run.state at the end (its terminal verdict). */
+  state: "completed" | "gave_up" | "stopped" | "unverified";
+  gaveUp: boolean;
+  /** Every task at the end, in order: [plan task id, status, judge attempts]. */
+  tasks: [string, "landed" | "failed" | "skipped" | "pending" | "running", number][];
+  /** Re-plans asked, and how many were approved. */
+  replans: { asked: number; approved: number };
+  /** Verify and Review: "pass", "fail", or null when they never ran. */
+  verify: "pass" | "fail" | null;
+  review: "pass" | "fail" | null;
+}
+
 export interface Scenario {
   name: string;
   description: string;
@@ -105,7 +124,8 @@ export interface Scenario {
   input: ScenarioInput;
   expected: ExpectedBehaviour;
   /**
-   * The file under scenarios/cassettes/ that answers every model call of a replayed run.
+   * The file under scenarios/cassettes/ that answers every model call of a replayed run (compose:
+   * a folder there with one cassette per part: idea.json, T1.json …, review.json, ADR 0058).
    * `--record` never overwrites it: it writes scenarios/cassettes/<name>.json.
    */
   cassette: string;

@@ -19,9 +19,13 @@ export { DEFAULT_CODER, resolveCoder } from "./coders/index.js";
 // Bundled sample projects and the demo
 export { createFixtureRepo, FIXTURES_DIR } from "./fixtures/create-fixture-repo.js";
 export { DEMO_REQUEST } from "./fixtures/demo.js";
+export { PLAN_DEMO_CODER_SCRIPT, PLAN_DEMO_REQUEST } from "./fixtures/plan-demo.js";
 // The .devflow home: paths, stores
-export { ensureDevflowDir, openTaskStore, taskDir } from "./home/index.js";
+export { ensureDevflowDir, openPlanStore, openTaskStore, taskDir } from "./home/index.js";
 // Lanes
+export { runCompose } from "./lanes/compose/run.js";
+export type { ComposeSettings, ReplanAsk } from "./lanes/compose/settings.js";
+export { runIdea } from "./lanes/idea/run.js";
 export type { IntakeEvent } from "./lanes/intake/events.js";
 export { IntakeSession } from "./lanes/intake/session.js";
 export type { LaneResult, RouteRecord } from "./lanes/intake/state.js";

@@ -209,7 +209,7 @@ async function runSeam(clone: string, seam: SeamDefinition, timeoutMs: number): 
 }
 
 /** The scenario's hidden acceptance tests, copied into the clone and run with `node --test`. */
-async function runHidden(
+export async function runHidden(
   clone: string,
   scenario: Scenario,
   timeoutMs: number,

@@ -23,7 +23,16 @@ export function seamOfScenario(scenario: Scenario, cassetteDir = CASSETTES_DIR):
     const seam = seeded.findings.failing_seam;
     return seam ? { command: seam.command, files: { ...seeded.seamFiles } } : null;
   }
-  const observer = loadCassette(join(cassetteDir, scenario.cassette)).calls.observer ?? [];
+  return seamOfCassette(join(cassetteDir, scenario.cassette));
+}
+
+/**
+ * The seam a cassette's Observer answers define (every `write_test_file`, the last write of a path
+ * winning, and the last final report's `failing_seam`); null when it defines none. A compose
+ * scenario's tasks each have their own cassette (`T1.json` …), so the referee reads each.
+ */
+export function seamOfCassette(cassettePath: string): SeamDefinition | null {
+  const observer = loadCassette(cassettePath).calls.observer ?? [];
   const files: Record<string, string> = {};
   let command: string | null = null;
   for (const entry of observer) {

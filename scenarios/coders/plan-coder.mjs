@@ -3,8 +3,9 @@
 // compose lane tests. It reads the prompt devflow wrote (DEVFLOW_PROMPT_FILE) and does the task the
 // prompt names: trim emails, reject duplicate emails, or skip comment lines in src/csv-import.js.
 // The duplicate check's first attempt is a near miss (case-sensitive); once the prompt carries
-// "Known errors from prior attempts" it compares lower-cased emails. PLAN_CODER_T2=never (set in
-// the script's own copy by tests, never from the environment) keeps the near miss forever.
+// "Known errors from prior attempts" it compares lower-cased emails. T2_MODE "never" (set in the
+// script's own copy by tests and plan-coder-never-repairs.mjs, never from the environment) keeps
+// the near miss forever; "first-pass" (plan-coder-first-pass.mjs) gets it right at once.
 import { readFileSync, writeFileSync } from "node:fs";
 
 const T2_MODE = "repair";
@@ -24,7 +25,7 @@ if (/Trim emails/i.test(prompt)) {
   edit("if (!EMAIL.test(row.email))", "if (!EMAIL.test(row.email.trim()))");
   console.log("Trimmed the email before validating it.");
 } else if (/duplicate emails/i.test(prompt)) {
-  const caseless = repaired && T2_MODE !== "never";
+  const caseless = T2_MODE === "first-pass" || (repaired && T2_MODE !== "never");
   const key = caseless ? "row.email.trim().toLowerCase()" : "row.email.trim()";
   if (source.includes("const seen = new Set();")) {
     // A later attempt in the same checkout: only the comparison changes.
