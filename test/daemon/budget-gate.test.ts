@@ -6,8 +6,8 @@ import { bookSpend } from "../../src/daemon/spend-ledger.js";
 import { Worker } from "../../src/daemon/worker.js";
 import type { RunEnd, TicketRunner } from "../../src/daemon/worker-types.js";
 import { stopReason } from "../../src/process/stop-signal.js";
-import { queueFiles, readResult, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { queueFiles, readResult, waitFor } from "../support/daemon-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * The daily budget (issue 12, ADR 0053): `worker.dailyBudgetUsd` against today's known spend in

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { localDay } from "../../src/daemon/spend-ledger.js";
+import { queueFiles, startDaemon, submitChangeTicket, waitFor } from "../support/daemon-harness.js";
 import { startDevflow } from "../support/devflow-process.js";
 import { CORRECT_FIX, coderScript, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
-import { queueFiles, startDaemon, submitChangeTicket, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * Operating `devflow daemon` (ADR 0054) as a real process (bin/devflow.js: `npm run build` first):

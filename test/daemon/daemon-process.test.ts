@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TicketRecord, TicketResult } from "../../src/artifacts/schemas/ticket.js";
-import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
 import {
   checkBranch,
   queueFiles,
@@ -13,8 +12,9 @@ import {
   submitChangeTicket,
   waitFor,
   writeWorkerConfig,
-} from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+} from "../support/daemon-harness.js";
+import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * `devflow daemon` as a real process (bin/devflow.js, the compiled CLI: run `npm run build` first)

@@ -5,8 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseArtifact } from "../../src/artifacts/validate.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { compareFingerprints, fingerprintRepo } from "../../src/workspace/repo-fingerprint.js";
-import { startDevflow } from "../support/devflow-process.js";
-import { CORRECT_FIX, coderScript, demoCassette, writeCassette } from "../support/lane-harness.js";
 import {
   checkBranch,
   queueFiles,
@@ -15,8 +13,10 @@ import {
   submitChangeTicket,
   waitFor,
   writeWorkerConfig,
-} from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+} from "../support/daemon-harness.js";
+import { startDevflow } from "../support/devflow-process.js";
+import { CORRECT_FIX, coderScript, demoCassette, writeCassette } from "../support/lane-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * Issue 12's "Done when": a real `devflow daemon` (bin/devflow.js; `npm run build` first) given one

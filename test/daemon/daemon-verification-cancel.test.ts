@@ -2,8 +2,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startDevflow } from "../support/devflow-process.js";
-import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
 import {
   queueFiles,
   readRecord,
@@ -12,8 +10,10 @@ import {
   submitChangeTicket,
   waitFor,
   writeWorkerConfig,
-} from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+} from "../support/daemon-harness.js";
+import { startDevflow } from "../support/devflow-process.js";
+import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * ADR 0056 through a real `devflow daemon` process (bin/devflow.js: `npm run build` first): a

@@ -13,8 +13,8 @@ import type { CassetteEntry } from "../../src/models/cassette.js";
 import { stopReason } from "../../src/process/stop-signal.js";
 import { compareFingerprints, fingerprintRepo } from "../../src/workspace/repo-fingerprint.js";
 import { cassetteWith } from "../chat/support/intake-fixtures.js";
-import { queueFiles, readRecord, readResult, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { queueFiles, readRecord, readResult, waitFor } from "../support/daemon-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * Audit, investigate and question tickets (issue 12, ADR 0057) run by the worker in-process on a

@@ -10,6 +10,7 @@ import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
 import type { Cassette } from "../../src/models/cassette.js";
 import { stopReason } from "../../src/process/stop-signal.js";
+import { queueFiles, readRecord, readResult, waitFor } from "../support/daemon-harness.js";
 import {
   CORRECT_FIX,
   coderScript,
@@ -18,8 +19,7 @@ import {
   tempDir,
   writeCassette,
 } from "../support/lane-harness.js";
-import { queueFiles, readRecord, readResult, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * A ticket's `budget_usd` and the partial ends of the terminal record (issue 12, ADR 0053), on the

@@ -9,8 +9,8 @@ import { Worker } from "../../src/daemon/worker.js";
 import type { TicketRunner } from "../../src/daemon/worker-types.js";
 import { DevflowError } from "../../src/errors/index.js";
 import { stopReason } from "../../src/process/stop-signal.js";
-import { queueFiles, readRecord, readResult, revisions, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { queueFiles, readRecord, readResult, revisions, waitFor } from "../support/daemon-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * The worker in-process on a real file queue, with scripted runners: how a run's end is
