@@ -69,3 +69,44 @@ export function leftoverProcesses(
   }
   return found;
 }
+
+/**
+ * Live (non-zombie) processes of process group `pgid`, from /proc/<pid>/stat (field 5, pgrp).
+ * `kill(-pgid, 0)` cannot answer this: it succeeds while unreaped zombies hold the group.
+ */
+export function liveGroupMembers(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const members: number[] = [];
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = read(`/proc/${pid}/stat`)?.toString("utf8") ?? "";
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the command name: state, ppid, pgrp.
+    if (stat !== "" && Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X")
+      members.push(Number(pid));
+  }
+  return members;
+}
+
+/**
+ * Live processes carrying a run marker made by devflow process `pid` (`DEVFLOW_RUN_MARKER=
+ * devflow-<pid>-…`): what that devflow confined (ADR 0020), in process groups of their own.
+ */
+export function processesMarkedBy(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const marker = Buffer.from(`${RUN_MARKER_ENV}=devflow-${pid}-`);
+  return entries
+    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid && alive(p))
+    .filter((p) => read(`/proc/${p}/environ`)?.includes(marker))
+    .map(Number);
+}
