@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import type { TicketRecord, TicketResult } from "../../src/artifacts/schemas/ticket.js";
+import type { RunEnd } from "../../src/daemon/worker-types.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { startDevflow } from "./devflow-process.js";
-import { DEMO_REQUEST, demoCassette, writeCassette } from "./lane-harness.js";
-import type { QueueSandbox } from "./queue-harness.js";
+import { coderScript, DEMO_REQUEST, demoCassette, writeCassette } from "./lane-harness.js";
+import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
 
 /** A real `devflow daemon` (the compiled CLI, bin/devflow.js) on the sandbox's data root. */
 export function startDaemon(box: QueueSandbox, cassette = writeCassette(demoCassette())) {
@@ -98,3 +100,66 @@ export function checkBranch(
   const commitsAhead = Number(git("rev-list", "--count", `main..${branch}`).trim());
   return { file, testsPass, commitsAhead };
 }
+
+/**
+ * A fresh sandbox (data root, ticket files, repositories) for each test of the file, removed after
+ * it. The object returned stands for the running test's sandbox, so a file declares it once:
+ * `const box = sandboxPerTest();`.
+ */
+export function sandboxPerTest(): QueueSandbox {
+  let current: QueueSandbox | undefined;
+  beforeEach(() => {
+    current = queueSandbox();
+  });
+  afterEach(() => {
+    current?.cleanup();
+    current = undefined;
+  });
+  const now = (): QueueSandbox => {
+    if (!current) throw new Error("sandboxPerTest(): the sandbox exists only while a test runs");
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    get root() {
+      return now().root;
+    },
+    queue: (config) => now().queue(config),
+    ticket: (name, frontmatter, body) => now().ticket(name, frontmatter, body),
+    repo: (name) => now().repo(name),
+    cleanup: () => now().cleanup(),
+  };
+}
+
+/** What a scripted runner returns for a run that completed, with `over` changed. */
+export const completedEnd = (over: Partial<RunEnd> = {}): RunEnd => ({
+  status: "completed",
+  verdict: "completed",
+  reason: "scripted",
+  taskId: null,
+  branch: null,
+  commit: null,
+  attempts: 1,
+  artifactDir: null,
+  resumed: false,
+  ...over,
+});
+
+/** Tickets that ended, either way (so a wrong end fails a test at once instead of timing it out). */
+export const finishedTickets = (box: QueueSandbox): number =>
+  queueFiles(box, "done").length + queueFiles(box, "failed").length;
+
+/** A `command:` coder (a node module) that appends a line to `starts` at each start, then runs `body`. */
+export const markedCoder = (starts: string, body: string): string =>
+  coderScript(
+    `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(starts)}, "start\\n");\n${body}`,
+  );
+
+/** How many times a markedCoder noting in `starts` started. */
+export const startsOf = (starts: string): number =>
+  existsSync(starts) ? readFileSync(starts, "utf8").split("\n").filter(Boolean).length : 0;
+
+/** A coder body that never returns: the coder hangs until it is killed. */
+export const HANG = "await new Promise(() => setInterval(() => {}, 1000));";

@@ -3,8 +3,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
-import { startDaemon, submitChangeTicket, waitFor, writeWorkerConfig } from "./daemon-harness.js";
-import { coderScript, tempDir } from "./lane-harness.js";
+import {
+  HANG,
+  markedCoder,
+  startDaemon,
+  submitChangeTicket,
+  waitFor,
+  writeWorkerConfig,
+} from "./daemon-harness.js";
+import { tempDir } from "./lane-harness.js";
 import { liveGroupMembers, processesMarkedBy } from "./leftover-processes.js";
 import { queueSandbox } from "./queue-harness.js";
 
@@ -24,17 +31,11 @@ const reached: string[] = [];
 const boxes = [queueSandbox(), queueSandbox()];
 const [busy, idle] = boxes as [ReturnType<typeof queueSandbox>, ReturnType<typeof queueSandbox>];
 
-/** A coder that notes its start and then never ends (devflow confines it in a group of its own). */
-const hangingCoder = (started: string) =>
-  coderScript(`import { writeFileSync } from "node:fs";
-writeFileSync(${JSON.stringify(started)}, "started");
-await new Promise(() => setInterval(() => {}, 1000));`);
-
 describe("a devflow process group dies with the test that started it", () => {
   it.fails("a test that throws while its daemon runs a hanging coder", async () => {
     writeWorkerConfig(busy);
     const started = join(tempDir(), "coder-started");
-    await submitChangeTicket(busy, "hang", hangingCoder(started), { maxIterations: 1 });
+    await submitChangeTicket(busy, "hang", markedCoder(started, HANG), { maxIterations: 1 });
     const daemon = startDaemon(busy);
     const pid = daemon.child.pid as number;
     reached.push(`busy daemon ${pid} started`);
