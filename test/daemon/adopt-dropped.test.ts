@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DROPPED_SETTLE_MS } from "../../src/daemon/fs-adopt.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 let box: QueueSandbox;
 afterEach(() => box.cleanup());

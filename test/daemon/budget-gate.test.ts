@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
 import { bookSpend } from "../../src/daemon/spend-ledger.js";
 import { Worker } from "../../src/daemon/worker.js";
 import type { RunEnd, TicketRunner } from "../../src/daemon/worker-types.js";
 import { stopReason } from "../../src/process/stop-signal.js";
-import { queueFiles, readResult, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { completedEnd, queueFiles, readResult, sandboxPerTest, waitFor } from "../support/daemon-harness.js";
 
 /**
  * The daily budget (issue 12, ADR 0053): `worker.dailyBudgetUsd` against today's known spend in
@@ -15,11 +14,7 @@ import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
  * books a scripted $0.60: the cap is crossed mid-queue, claiming pauses, local midnight reopens it,
  * and so does a raised cap (what a config reload does: the check reads the current config).
  */
-let box: QueueSandbox;
-beforeEach(() => {
-  box = queueSandbox();
-});
-afterEach(() => box.cleanup());
+const box = sandboxPerTest();
 
 const COST = 0.6;
 
@@ -47,17 +42,7 @@ describe("worker.dailyBudgetUsd", () => {
         [{ ticketId: run.claim.id, role: "frame", knownUsd: COST, costUnknown: false }],
         clock,
       );
-      return {
-        status: "completed",
-        verdict: "completed",
-        reason: "scripted",
-        taskId: run.claim.id,
-        branch: null,
-        commit: null,
-        attempts: 1,
-        artifactDir: null,
-        resumed: false,
-      };
+      return completedEnd({ taskId: run.claim.id });
     };
     const lines: string[] = [];
     const worker = new Worker({
@@ -129,17 +114,7 @@ describe("worker.dailyBudgetUsd", () => {
         [{ ticketId: run.claim.id, role: "frame", knownUsd: 1000, costUnknown: false }],
         new Date(),
       );
-      return {
-        status: "completed",
-        verdict: "completed",
-        reason: "scripted",
-        taskId: null,
-        branch: null,
-        commit: null,
-        attempts: 0,
-        artifactDir: null,
-        resumed: false,
-      };
+      return completedEnd({ attempts: 0 });
     };
     const worker = new Worker({ root: box.root, queue, config: cfg, runner, log: () => undefined });
     const running = worker.run();

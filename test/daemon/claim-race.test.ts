@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type QueueSandbox, queueSandbox, runClaimLoop } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox, runClaimLoop } from "../support/queue-harness.js";
 
 /**
  * Two real processes drain one inbox of a few hundred tickets (most without a repository, thirty

@@ -5,8 +5,8 @@ import type { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
 import { ConfigReloader, configChanges } from "../../src/daemon/config-reload.js";
 import { loadDaemonConfig, readDaemonConfig } from "../../src/daemon/daemon-config.js";
 import { isDevflowError } from "../../src/errors/index.js";
+import { waitFor } from "../support/daemon-harness.js";
 import { tempDir } from "../support/lane-harness.js";
-import { waitFor } from "./daemon-harness.js";
 
 /** The daemon's config file (JSON or YAML) and its hot reload (ADR 0054), on real files. */
 const reloaders: ConfigReloader[] = [];

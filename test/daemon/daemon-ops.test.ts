@@ -1,22 +1,24 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { localDay } from "../../src/daemon/spend-ledger.js";
+import {
+  markedCoder,
+  queueFiles,
+  sandboxPerTest,
+  startDaemon,
+  submitChangeTicket,
+  waitFor,
+} from "../support/daemon-harness.js";
 import { startDevflow } from "../support/devflow-process.js";
-import { CORRECT_FIX, coderScript, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
-import { queueFiles, startDaemon, submitChangeTicket, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { CORRECT_FIX, demoCassette, tempDir, writeCassette } from "../support/lane-harness.js";
 
 /**
  * Operating `devflow daemon` (ADR 0054) as a real process (bin/devflow.js: `npm run build` first):
  * real HTTP requests to /health and /metrics while tickets move, hot reload of config.json, the
  * JSON log under logs/ and its rotation.
  */
-let box: QueueSandbox;
-beforeEach(() => {
-  box = queueSandbox();
-});
-afterEach(() => box.cleanup());
+const box = sandboxPerTest();
 
 const SECRET = "ops-daemon-secret-5d2b8e";
 
@@ -38,13 +40,13 @@ function writeConfig(worker: Record<string, unknown>, extra: Record<string, unkn
 }
 
 /** A coder that notes its start, then waits for `gate` to exist before fixing. */
-function gatedCoder(starts: string, gate: string): string {
-  return coderScript(`
-import { appendFileSync, existsSync } from "node:fs";
-appendFileSync(${JSON.stringify(starts)}, "start\\n");
+const gatedCoder = (starts: string, gate: string): string =>
+  markedCoder(
+    starts,
+    `import { existsSync } from "node:fs";
 while (!existsSync(${JSON.stringify(gate)})) await new Promise((r) => setTimeout(r, 100));
-${CORRECT_FIX}`);
-}
+${CORRECT_FIX}`,
+  );
 
 async function endpoint(daemon: { stderr(): string }): Promise<string> {
   const file = join(box.root, "health.json");

@@ -1,20 +1,22 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TicketRecord, TicketResult } from "../../src/artifacts/schemas/ticket.js";
-import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
 import {
   checkBranch,
+  finishedTickets,
+  markedCoder,
   queueFiles,
   readRecord,
   readResult,
   revisions,
+  sandboxPerTest,
   startDaemon,
+  startsOf,
   submitChangeTicket,
   waitFor,
   writeWorkerConfig,
-} from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+} from "../support/daemon-harness.js";
+import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
 
 /**
  * `devflow daemon` as a real process (bin/devflow.js, the compiled CLI: run `npm run build` first)
@@ -22,32 +24,13 @@ import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
  * ticket. Results are checked independently of devflow: git shows the branch, the fixture's own
  * tests run on a checkout of it.
  */
-let box: QueueSandbox;
-beforeEach(() => {
-  box = queueSandbox();
-});
-afterEach(() => box.cleanup());
+const box = sandboxPerTest();
 
 /** A coder that notes each start in `starts`, waits `ms` (time to stop the daemon) and then fixes. */
-function slowCorrectCoder(starts: string, ms: number): string {
-  return coderScript(`
-import { appendFileSync } from "node:fs";
-appendFileSync(${JSON.stringify(starts)}, "start\\n");
-await new Promise((r) => setTimeout(r, ${ms}));
-${CORRECT_FIX}`);
-}
+const slowCorrectCoder = (starts: string, ms: number): string =>
+  markedCoder(starts, `await new Promise((r) => setTimeout(r, ${ms}));\n${CORRECT_FIX}`);
 
-/** Tickets that ended, either way (a wrong end fails the test at once instead of timing out). */
-const finished = (box: QueueSandbox): number =>
-  queueFiles(box, "done").length + queueFiles(box, "failed").length;
-
-const startsOf = (path: string): number => {
-  try {
-    return readFileSync(path, "utf8").split("\n").filter(Boolean).length;
-  } catch {
-    return 0;
-  }
-};
+const finished = finishedTickets;
 
 function expectCompletedOnce(id: string, repo: string): TicketResult {
   const result = readResult(box, id);

@@ -1,22 +1,22 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseArtifact } from "../../src/artifacts/validate.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { compareFingerprints, fingerprintRepo } from "../../src/workspace/repo-fingerprint.js";
-import { startDevflow } from "../support/devflow-process.js";
-import { CORRECT_FIX, coderScript, demoCassette, writeCassette } from "../support/lane-harness.js";
 import {
   checkBranch,
   queueFiles,
   readResult,
+  sandboxPerTest,
   startDaemon,
   submitChangeTicket,
   waitFor,
   writeWorkerConfig,
-} from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+} from "../support/daemon-harness.js";
+import { startDevflow } from "../support/devflow-process.js";
+import { CORRECT_FIX, coderScript, demoCassette, writeCassette } from "../support/lane-harness.js";
 
 /**
  * Issue 12's "Done when": a real `devflow daemon` (bin/devflow.js; `npm run build` first) given one
@@ -24,11 +24,7 @@ import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
  * branch is checked by git and the fixture's own tests; the audit's repository is fingerprinted
  * before and after (it must not change at all); `devflow status` tells each ticket's end.
  */
-let box: QueueSandbox;
-beforeEach(() => {
-  box = queueSandbox();
-});
-afterEach(() => box.cleanup());
+const box = sandboxPerTest();
 
 const INSIGHT = {
   answer: "Emails are checked before trimming: `validateRow` tests the raw cell (src/csv-import.js:16).",

@@ -1,32 +1,30 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startDevflow } from "../support/devflow-process.js";
-import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
+import { describe, expect, it } from "vitest";
 import {
+  finishedTickets,
+  markedCoder,
   queueFiles,
   readRecord,
   readResult,
+  sandboxPerTest,
   startDaemon,
   submitChangeTicket,
   waitFor,
   writeWorkerConfig,
-} from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+} from "../support/daemon-harness.js";
+import { startDevflow } from "../support/devflow-process.js";
+import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
 
 /**
  * ADR 0056 through a real `devflow daemon` process (bin/devflow.js: `npm run build` first): a
  * ticket's `## Verification` blocks run as extra verifiers and the terminal record lists what each
  * came to; `devflow cancel` of a running ticket stops it through the daemon that holds it.
  */
-let box: QueueSandbox;
-beforeEach(() => {
-  box = queueSandbox();
-});
-afterEach(() => box.cleanup());
+const box = sandboxPerTest();
 
-const finished = (): number => queueFiles(box, "done").length + queueFiles(box, "failed").length;
+const finished = (): number => finishedTickets(box);
 
 describe("devflow daemon: Verification blocks and cancel", () => {
   it("runs a ticket's blocks; a failing one fails the ticket and the terminal record lists each result", async () => {
@@ -75,11 +73,7 @@ describe("devflow daemon: Verification blocks and cancel", () => {
     const { id, repo } = await submitChangeTicket(
       box,
       "cancel-me",
-      coderScript(`
-import { appendFileSync } from "node:fs";
-appendFileSync(${JSON.stringify(starts)}, "start\\n");
-await new Promise((r) => setTimeout(r, 60_000));
-${CORRECT_FIX}`),
+      markedCoder(starts, `await new Promise((r) => setTimeout(r, 60_000));\n${CORRECT_FIX}`),
     );
     const daemon = startDaemon(box);
     await waitFor("the coder to start", () => existsSync(starts) || daemon.child.exitCode !== null);

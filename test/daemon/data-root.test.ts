@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readDaemonConfig } from "../../src/daemon/daemon-config.js";
 import { isDevflowError } from "../../src/errors/index.js";
 import { dataRoot, ensureDataRoot } from "../../src/home/data-root.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 let box: QueueSandbox;
 afterEach(() => box?.cleanup());

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isDevflowError } from "../../src/errors/index.js";
-import { type QueueSandbox, queueSandbox, runClaimLoop } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox, runClaimLoop } from "../support/queue-harness.js";
 
 /**
  * Leases instead of junco's "everything in processing/ is orphaned" (reference §5.5): a claim whose

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ajvCheck } from "../../src/artifacts/validate.js";
 import { readDaemonConfig } from "../../src/daemon/daemon-config.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * Plan-lint (issue 12): each deterministic check sends a ticket straight to failed/ with the rule

@@ -8,6 +8,7 @@ import { Worker } from "../../src/daemon/worker.js";
 import type { RunEnd, TicketRunner } from "../../src/daemon/worker-types.js";
 import { createModelGateway } from "../../src/models/create-gateway.js";
 import { stopReason } from "../../src/process/stop-signal.js";
+import { queueFiles, readRecord, readResult, revisions, waitFor } from "../support/daemon-harness.js";
 import {
   errorAnswer,
   type OpenAIServer,
@@ -15,8 +16,7 @@ import {
   startOpenAIServer,
   toolCallAnswer,
 } from "../support/openai-server.js";
-import { queueFiles, readRecord, readResult, revisions, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * The provider gate in the worker (ADR 0052): a real file queue in a temp data root, runners that

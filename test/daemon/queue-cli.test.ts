@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 import { cli } from "../support/cli.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /** The queue commands end to end through the real CLI program, on a data root DEVFLOW_HOME names. */
 let box: QueueSandbox;

@@ -2,7 +2,7 @@ import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readCancelRequest } from "../../src/daemon/cancel-request.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /** What claim takes next: priority, then age; not_before; a busy repository however it is spelt. */
 let box: QueueSandbox;

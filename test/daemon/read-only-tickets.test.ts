@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
 import { parseArtifact } from "../../src/artifacts/validate.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
@@ -13,8 +13,7 @@ import type { CassetteEntry } from "../../src/models/cassette.js";
 import { stopReason } from "../../src/process/stop-signal.js";
 import { compareFingerprints, fingerprintRepo } from "../../src/workspace/repo-fingerprint.js";
 import { cassetteWith } from "../chat/support/intake-fixtures.js";
-import { queueFiles, readRecord, readResult, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { queueFiles, readRecord, readResult, sandboxPerTest, waitFor } from "../support/daemon-harness.js";
 
 /**
  * Audit, investigate and question tickets (issue 12, ADR 0057) run by the worker in-process on a
@@ -23,11 +22,7 @@ import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
  * repository: its fingerprint and `git status` are the same after), the spend booked like a change
  * ticket's, and an insight that could not answer is not `completed`.
  */
-let box: QueueSandbox;
-beforeEach(() => {
-  box = queueSandbox();
-});
-afterEach(() => box.cleanup());
+const box = sandboxPerTest();
 
 const config = DaemonConfig.parse({ worker: { pollIntervalSeconds: 0.05, recoverIntervalSeconds: 60 } });
 

@@ -15,7 +15,7 @@ import { spendLedgerPath } from "../../src/home/daemon-paths.js";
 import type { NodeReport } from "../../src/lanes/iterate/lane/reporter.js";
 import { UsageLedger } from "../../src/models/usage-ledger.js";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * The spend ledger, data/spend.json (issue 12, ADR 0053): per local day and per ticket, every

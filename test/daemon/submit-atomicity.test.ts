@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
 
 /**
  * Submit is atomic (issue 12, junco #144): the bytes go to a unique temp file and are hard-linked

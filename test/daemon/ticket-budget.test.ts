@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DaemonConfig, type TicketResult } from "../../src/artifacts/schemas/ticket.js";
 import { readSpendLedger, ticketSpend } from "../../src/daemon/spend-ledger.js";
 import { ticketRunner } from "../../src/daemon/ticket-runner.js";
@@ -11,6 +11,16 @@ import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
 import type { Cassette } from "../../src/models/cassette.js";
 import { stopReason } from "../../src/process/stop-signal.js";
 import {
+  HANG,
+  markedCoder,
+  queueFiles,
+  readRecord,
+  readResult,
+  sandboxPerTest,
+  startsOf,
+  waitFor,
+} from "../support/daemon-harness.js";
+import {
   CORRECT_FIX,
   coderScript,
   DEMO_REQUEST,
@@ -18,8 +28,6 @@ import {
   tempDir,
   writeCassette,
 } from "../support/lane-harness.js";
-import { queueFiles, readRecord, readResult, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
 
 /**
  * A ticket's `budget_usd` and the partial ends of the terminal record (issue 12, ADR 0053), on the
@@ -28,20 +36,7 @@ import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
  * price). Every step's cost lands in data/spend.json; the step that makes the ticket's known spend
  * reach its budget is the last one that runs.
  */
-let box: QueueSandbox;
-beforeEach(() => {
-  box = queueSandbox();
-});
-afterEach(() => box.cleanup());
-
-/** Marks each start of the coder in `starts`, then runs `body`. */
-const markedCoder = (starts: string, body: string) =>
-  coderScript(
-    `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(starts)}, "start\\n");\n${body}`,
-  );
-
-/** Never returns: the coder hangs until devflow kills it at its timeout. */
-const HANG = "await new Promise(() => setInterval(() => {}, 1000));";
+const box = sandboxPerTest();
 
 /** The demo cassette with one role's first answer made to cost exactly $0.40 (1M input tokens at $0.40/M, no output). */
 function cassetteCosting(role: "framer" | "critic"): Cassette {
@@ -99,8 +94,7 @@ async function runTicket(opts: {
   return { id: submitted.id, repo, result: readResult(box, submitted.id), log };
 }
 
-const starts = (file: string) =>
-  existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0;
+const starts = startsOf;
 const branchExists = (repo: string, branch: string) => {
   try {
     execFileSync("git", ["rev-parse", "--verify", "-q", `refs/heads/${branch}`], { cwd: repo });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DaemonConfig, type TicketRecord } from "../../src/artifacts/schemas/ticket.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
 import { withoutVerification } from "../../src/daemon/ticket-request.js";
@@ -9,18 +9,21 @@ import { Worker } from "../../src/daemon/worker.js";
 import type { TicketRunner } from "../../src/daemon/worker-types.js";
 import { DevflowError } from "../../src/errors/index.js";
 import { stopReason } from "../../src/process/stop-signal.js";
-import { queueFiles, readRecord, readResult, revisions, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import {
+  completedEnd,
+  queueFiles,
+  readRecord,
+  readResult,
+  revisions,
+  sandboxPerTest,
+  waitFor,
+} from "../support/daemon-harness.js";
 
 /**
  * The worker in-process on a real file queue, with scripted runners: how a run's end is
  * classified (transient → requeue with backoff, anything else → failed/ with a terminal record). The real lane is exercised by daemon-process.test.ts.
  */
-let box: QueueSandbox;
-beforeEach(() => {
-  box = queueSandbox();
-});
-afterEach(() => box.cleanup());
+const box = sandboxPerTest();
 
 const config = (worker: Record<string, unknown> = {}) =>
   DaemonConfig.parse({
@@ -127,17 +130,7 @@ describe("the daemon's worker", () => {
       await new Promise((r) => setTimeout(r, 600));
       const lease = (await queue.get(claim.id))?.lease;
       if (lease) seen.push({ started: lease.started_at, beat: lease.heartbeat_at });
-      return {
-        status: "completed",
-        verdict: "completed",
-        reason: "ok",
-        taskId: null,
-        branch: null,
-        commit: null,
-        attempts: 1,
-        artifactDir: null,
-        resumed: false,
-      };
+      return completedEnd({ reason: "ok" });
     };
     await runUntil(queue, cfg, runner, () => queueFiles(box, "done").length === 1);
     expect(seen).toHaveLength(1);

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 import { DEVFLOW_BIN as BIN } from "./devflow-bin.js";
+import { ownGroupForTest } from "./test-owned-groups.js";
 
 const MAIN = join(PACKAGE_ROOT, "src", "cli", "main.ts");
 
@@ -25,7 +26,8 @@ function launcherArgs(launcher: DevflowLauncher): string[] {
 /**
  * The real CLI as a detached process group (so a test can SIGKILL it with everything it started,
  * as a crash would, or send the group a SIGINT as a terminal's Ctrl-C does), stdout and stderr
- * collected.
+ * collected. The group dies with the test that started it (test-owned-groups.ts), whether the test
+ * stopped it, threw first or timed out.
  */
 export function startDevflow(
   args: string[],
@@ -37,6 +39,7 @@ export function startDevflow(
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...env },
   });
+  if (child.pid !== undefined) ownGroupForTest(child.pid);
   let stderr = "";
   let stdout = "";
   child.stderr.on("data", (d) => {

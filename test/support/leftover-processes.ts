@@ -19,6 +19,15 @@ const read = (path: string): Buffer | null => {
   }
 };
 
+/** The entries of /proc (none where there is no /proc). */
+const procEntries = (): string[] => {
+  try {
+    return readdirSync("/proc");
+  } catch {
+    return [];
+  }
+};
+
 const alive = (pid: string): boolean => {
   const stat = read(`/proc/${pid}/stat`)?.toString("utf8") ?? "";
   const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
@@ -35,12 +44,7 @@ export function leftoverProcesses(
   dir: string,
   opts: { marker: boolean } = { marker: true },
 ): LeftoverProcess[] {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
+  const entries = procEntries();
   const marker = Buffer.from(`${RUN_MARKER_ENV}=devflow-${process.pid}-`);
   const needle = Buffer.from(dir);
   const found: LeftoverProcess[] = [];
@@ -68,4 +72,35 @@ export function leftoverProcesses(
       found.push({ pid: Number(pid), cmdline: cmdline.toString("utf8").replace(/\0/g, " ").trim(), why });
   }
   return found;
+}
+
+/**
+ * Live (non-zombie) processes of process group `pgid`, from /proc/<pid>/stat (field 5, pgrp).
+ * `kill(-pgid, 0)` cannot answer this: it succeeds while unreaped zombies hold the group.
+ */
+export function liveGroupMembers(pgid: number): number[] {
+  const entries = procEntries();
+  const members: number[] = [];
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = read(`/proc/${pid}/stat`)?.toString("utf8") ?? "";
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the command name: state, ppid, pgrp.
+    if (stat !== "" && Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X")
+      members.push(Number(pid));
+  }
+  return members;
+}
+
+/**
+ * Live processes carrying a run marker made by devflow process `pid` (`DEVFLOW_RUN_MARKER=
+ * devflow-<pid>-…`): what that devflow confined (ADR 0020), in process groups of their own.
+ */
+export function processesMarkedBy(pid: number): number[] {
+  const entries = procEntries();
+  const marker = Buffer.from(`${RUN_MARKER_ENV}=devflow-${pid}-`);
+  return entries
+    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid && alive(p))
+    .filter((p) => read(`/proc/${p}/environ`)?.includes(marker))
+    .map(Number);
 }
