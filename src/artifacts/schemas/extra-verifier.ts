@@ -24,6 +24,14 @@ export const ExtraVerifierRun = z.strictObject({
   duration_ms: z.number().min(0),
   /** The full (redacted) output, relative to the attempt directory. */
   log: z.string(),
+  /**
+   * The files the script runs as programs that base tracks, run as on base (ADR 0059); `changed`:
+   * the attempt had changed it, so the block ran the base version instead. Absent in older records.
+   */
+  from_base: z
+    .array(z.strictObject({ path: z.string().min(1), changed: z.boolean() }))
+    .optional()
+    .describe("programs the script runs, taken from base (ADR 0059)"),
 });
 export type ExtraVerifierRun = z.infer<typeof ExtraVerifierRun>;
 
