@@ -977,10 +977,17 @@ if (validateRow({ name: "A", email: "a b@x.io" }) === null) { console.error("BLO
 console.log("inner space still rejected");
 `;
 
-/** When the run completed: the careless fix is what was committed, and the blocks passed (the hole). */
+/**
+ * When the run completed: the careless fix is what was committed, and the blocks passed (the hole),
+ * and the verdict says the blocks were judged by exit code only (ADR 0059: reason and commit message).
+ */
 async function carelessFixPassedTheBlocks(run: LaneRun): Promise<void> {
   if (run.result?.terminal.verdict !== "completed") return;
   expect(committed(run.repo, "src/csv-import.js")).toContain("row.email.replace(/\\s/g");
+  expect(run.result.terminal.reason).toContain("not checked: extra_verifiers");
+  expect(gitIn(run.repo, "log", "-1", "--format=%B", `devflow/${CATALOGUE_TASK}`)).toContain(
+    "Not checked: extra_verifiers: judged by exit code only",
+  );
   const envelope = await run.store.readAttemptJson(
     "attempt-001",
     "verifiers/extra_verifiers.json",
