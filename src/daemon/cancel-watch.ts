@@ -1,8 +1,10 @@
 import type { TicketResult } from "../artifacts/schemas/ticket.js";
 import { DevflowError } from "../errors/index.js";
 import { readCancelRequest } from "./cancel-request.js";
+import { commitBeforeCancel } from "./commit-before-cancel.js";
 import { runEndWithoutRun } from "./run-end.js";
 import type { Claim } from "./ticket-queue.js";
+import type { TicketRequest } from "./ticket-request.js";
 import type { RunEnd } from "./worker-types.js";
 
 type Cancelled = NonNullable<TicketResult["cancelled"]>;
@@ -35,14 +37,24 @@ export class CancelWatch {
     );
   }
 
-  /** The run's end once cancelled: failed/ with status cancelled, saying by whom and when. */
-  end(resumed = false): RunEnd {
+  /**
+   * The run's end once cancelled: failed/ with status cancelled, saying by whom and when, and the
+   * commit the task had already put on its branch before the cancel was noticed (a daemon that died
+   * after the lane's commit), so the record never hides a commit that exists.
+   */
+  async end(ticket: TicketRequest | null, resumed = false): Promise<RunEnd> {
     const c = this.noticed as Cancelled;
+    const committed = await commitBeforeCancel(this.root, this.claim, ticket);
+    const kept = committed
+      ? `; ${committed.branch} already holds ${committed.commit.slice(0, 12)}, committed before the cancel was noticed (devflow retry ${this.claim.id} resumes the task to its real verdict)`
+      : "";
     return runEndWithoutRun({
       status: "cancelled",
       verdict: "cancelled",
-      reason: `cancelled by ${c.by} at ${c.requested_at}; the run was stopped at ${c.noticed_at} (its task and worktree are kept: devflow retry ${this.claim.id} resumes it)`,
+      reason: `cancelled by ${c.by} at ${c.requested_at}; the run was stopped at ${c.noticed_at} (its task and worktree are kept: devflow retry ${this.claim.id} resumes it)${kept}`,
       taskId: this.claim.id,
+      branch: committed?.branch ?? null,
+      commit: committed?.commit ?? null,
       resumed,
       cancelled: c,
     });

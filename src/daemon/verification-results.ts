@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { EXTRA_VERIFIERS_EXIT_CODE_CAVEAT } from "../artifacts/schemas/extra-verifier.js";
 import type { VerificationBlockResult } from "../artifacts/schemas/ticket.js";
 import { type ExtraVerifier, VerifierEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import type { FencedBlock } from "./verification-blocks.js";
@@ -35,9 +36,11 @@ export async function verificationResults(
         exit_code: null,
         reason: notRunReason,
       };
+    // A pass says what it rests on (ADR 0059): an exit code, and which of its programs ran as on base.
+    const fromBase = (run.from_base ?? []).filter((f) => f.changed).map((f) => f.path);
     const reason =
       run.result === "pass"
-        ? ""
+        ? `passed, ${EXTRA_VERIFIERS_EXIT_CODE_CAVEAT}${fromBase.length > 0 ? `; ran ${fromBase.join(", ")} as on base (the attempt had changed it)` : ""}`
         : (run.failure ?? `exit ${run.exit_code ?? "killed"}: ${run.output_excerpt.trim().slice(-400)}`);
     return {
       line: block.line,

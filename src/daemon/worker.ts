@@ -247,7 +247,7 @@ export class Worker {
       ticket = await readTicketRequest(claim.ticketPath);
       await cancel.check(); // a request left for an earlier claim (crash, recovery) cancels at once
       const end = cancel.noticed
-        ? cancel.end()
+        ? await cancel.end(ticket)
         : await this.opts.runner({ claim, signal: controller.signal }, ticket);
       clearInterval(beat);
       await this.opts.queue.heartbeat(claim); // still ours: only then is the result recorded
@@ -260,7 +260,7 @@ export class Worker {
         return;
       }
       const end = cancel.noticed
-        ? this.finalize(claim, ticket, cancel.end(), claimedAt)
+        ? cancel.end(ticket).then((cancelled) => this.finalize(claim, ticket, cancelled, claimedAt))
         : this.ended(claim, ticket, error, controller.signal, claimedAt);
       await end.catch((e) =>
         this.opts.log(`could not record the end of ${claim.id}: ${messageOf(e)}`, "error"),

@@ -43,6 +43,15 @@ describe("completionGate", () => {
       expect(gate.result).toBe("pass");
       expect(gate.checks).toContainEqual({ verifier: "extra_verifiers", overall_result: "pass" });
     });
+    // Regression (module-under-test-exits-zero-when-a-ticket-block-loads-it, ADR 0059): a block's
+    // pass was recorded as a plain pass although only its exit code was judged. Fix: the gate's caveat.
+    it("says that a pass of the blocks rests on their exit code alone (a caveat of the verdict)", () => {
+      const gate = completionGate([...allPass(), env("extra_verifiers", "pass")], opts);
+      expect(gate.caveats).toContainEqual({
+        verifier: "extra_verifiers",
+        caveat: expect.stringMatching(/^judged by exit code only: .*exit 0/),
+      });
+    });
     it("fails on a failing or errored block, even when every other verifier passed", () => {
       for (const result of ["fail", "error"] as const) {
         const gate = completionGate([...allPass(), env("extra_verifiers", result)], opts);

@@ -1,3 +1,4 @@
+import { EXTRA_VERIFIERS_EXIT_CODE_CAVEAT } from "../artifacts/schemas/extra-verifier.js";
 import type { GateCaveat, GateCheck, GateVerdict } from "../artifacts/schemas/gate-verdict.js";
 import type { VerifierEnvelope, VerifierName } from "../artifacts/schemas/verifier-envelope.js";
 
@@ -7,6 +8,8 @@ export const EXIT_CODE_ONLY_CAVEAT = "seam identified by exit code only";
 /** No seam canary ran (ADR 0028): a neutered assertion library or forged runner output would pass. */
 export const NO_CANARY_CAVEAT =
   "no seam canary ran, so a neutered assertion library or a forged runner result would go unnoticed";
+
+export { EXTRA_VERIFIERS_EXIT_CODE_CAVEAT };
 
 export interface CompletionGateOptions {
   /** The attempt being judged: every envelope must come from it. */
@@ -119,6 +122,7 @@ function judge(e: VerifierEnvelope, options: CompletionGateOptions): { reason?: 
           reason: `passed but green condition alignment is "${e.green_condition_alignment}", not "aligned"`,
         };
       }
+      if (e.verifier === "extra_verifiers") return { caveat: EXTRA_VERIFIERS_EXIT_CODE_CAVEAT };
       return {};
   }
 }

@@ -6,6 +6,8 @@ import type {
 } from "../artifacts/schemas/verifier-envelope.js";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { excerpt } from "../util/truncate.js";
+import type { FileFromBase } from "../workspace/index.js";
+import { blockPrograms } from "./block-programs.js";
 import { startEnvelope } from "./envelope.js";
 import { runVerifierCommand } from "./run-command.js";
 
@@ -13,9 +15,10 @@ export interface ExtraVerifiersInput {
   verifiers: readonly ExtraVerifier[];
   /**
    * The verification checkout reset to the snapshot that will be committed, fresh for each script
-   * (so no script sees what an earlier one left); never the coder's checkout.
+   * (so no script sees what an earlier one left), never the coder's checkout, with each of
+   * `programs` that base tracks as on base (ADR 0059); says which were taken from base.
    */
-  checkoutAt: () => Promise<string>;
+  checkoutAt: (programs: readonly string[]) => Promise<{ dir: string; fromBase: FileFromBase[] }>;
   /** Limit of each script's run (LaneOptions.extraVerifierTimeoutMs). */
   timeoutMs: number;
   /** The attempt's directory: logs go to `verifiers/extra-NN.log` under it. */
@@ -44,9 +47,11 @@ export async function runExtraVerifiers(input: ExtraVerifiersInput): Promise<Ext
   for (const [index, verifier] of input.verifiers.entries()) {
     const log = `verifiers/extra-${String(index + 1).padStart(2, "0")}.log`;
     const command = bashCommand(verifier.script);
+    // What the block executes is the ticket author's, not the attempt's: run it as on base.
+    const checkout = await input.checkoutAt(blockPrograms(verifier.script));
     const run = await runVerifierCommand({
       command,
-      cwd: await input.checkoutAt(),
+      cwd: checkout.dir,
       timeoutMs: input.timeoutMs,
       logPath: join(input.attemptDir, log),
       ...(input.mounts ? { mounts: input.mounts } : {}),
@@ -67,17 +72,22 @@ export async function runExtraVerifiers(input: ExtraVerifiersInput): Promise<Ext
       output_truncated: run.outputTruncated,
       duration_ms: run.durationMs,
       log,
+      from_base: checkout.fromBase,
     });
   }
   const bad = runs.filter((r) => r.result !== "pass");
   const overall = runs.some((r) => r.result === "error") ? "error" : bad.length > 0 ? "fail" : "pass";
+  const replaced = runs.flatMap((r) =>
+    (r.from_base ?? []).filter((f) => f.changed).map((f) => `"${r.name}" ran ${f.path} as on base`),
+  );
+  const note = replaced.length > 0 ? ` (the attempt changed what a block runs: ${replaced.join(", ")})` : "";
   return env.finish({
     overall_result: overall,
     green_condition_alignment: "not_applicable",
     summary:
-      bad.length === 0
+      (bad.length === 0
         ? `all ${runs.length} extra verifier(s) passed: ${runs.map((r) => `"${r.name}"`).join(", ")}`
-        : bad.map(describeBad).join("; "),
+        : bad.map(describeBad).join("; ")) + note,
     evidence_refs: runs.map((r) => join(input.attemptDir, r.log)),
     native_payload: { timeout_ms: input.timeoutMs, runs },
   });

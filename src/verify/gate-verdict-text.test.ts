@@ -40,8 +40,12 @@ describe("the words of a gate verdict", () => {
       ],
       { attemptId: "attempt-001", requireRegression: false },
     );
-    expect(verdictLine(withExtra)).toBe("all verifiers passed");
+    // ADR 0059: a pass of the blocks rests on their exit code, and the verdict line says so.
+    expect(verdictLine(withExtra)).toBe(
+      "all verifiers passed; not checked: extra_verifiers: judged by exit code only: code the blocks load runs in their process and could end it early with exit 0",
+    );
     expect(commitBody(withExtra)).toContain("regression and extra_verifiers passed.");
+    expect(commitBody(withExtra)).toContain("Not checked: extra_verifiers: judged by exit code only");
     expect(verdictLine(gate("skipped"))).not.toBe("all verifiers passed");
   });
 

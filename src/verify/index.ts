@@ -11,6 +11,7 @@ export {
   type CompletionGateOptions,
   completionGate,
   EXIT_CODE_ONLY_CAVEAT,
+  EXTRA_VERIFIERS_EXIT_CODE_CAVEAT,
   NO_CANARY_CAVEAT,
 } from "./completion-gate.js";
 export {

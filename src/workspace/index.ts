@@ -61,6 +61,12 @@ export {
   type TaskWorktreeRef,
   taskWorktreePath,
 } from "./task-worktree.js";
+export {
+  type FileFromBase,
+  normalizeRepoPath,
+  type TreeWithBaseFiles,
+  treeWithBaseFiles,
+} from "./tree-with-base-files.js";
 export type { TaskWorkspace } from "./types.js";
 export { CHECK_HOOKS, type CheckHook, userHookPath } from "./user-hooks.js";
 export {

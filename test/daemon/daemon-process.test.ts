@@ -66,7 +66,13 @@ describe("devflow daemon", () => {
       expect(result.artifact_dir).toContain(id);
       // The Verification block ran as an extra verifier of the attempt the verdict stands on (ADR 0056).
       expect(result.verification).toEqual([
-        expect.objectContaining({ code: "npm test", status: "pass", exit_code: 0, reason: "" }),
+        expect.objectContaining({
+          code: "npm test",
+          status: "pass",
+          exit_code: 0,
+          // ADR 0059: a passing block says it was judged by its exit code only.
+          reason: expect.stringMatching(/^passed, judged by exit code only/),
+        }),
       ]);
     }
     expect(daemon.stderr()).toContain("stopped");

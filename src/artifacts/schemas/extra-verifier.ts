@@ -11,6 +11,14 @@ export const ExtraVerifier = z.strictObject({
 });
 export type ExtraVerifier = z.infer<typeof ExtraVerifier>;
 
+/**
+ * What a pass of a task's extra verifiers rests on (ADR 0059), said by the gate's caveat and each
+ * block's ticket_result entry: bash scripts judged by their exit code, while the code they load runs
+ * in their own process and could end it early with exit 0.
+ */
+export const EXTRA_VERIFIERS_EXIT_CODE_CAVEAT =
+  "judged by exit code only: code the blocks load runs in their process and could end it early with exit 0";
+
 /** What one script's run produced. `error`: it gave no verdict (timeout, abort, spawn failure, tamper). */
 export const ExtraVerifierRun = z.strictObject({
   name: z.string(),
@@ -24,6 +32,14 @@ export const ExtraVerifierRun = z.strictObject({
   duration_ms: z.number().min(0),
   /** The full (redacted) output, relative to the attempt directory. */
   log: z.string(),
+  /**
+   * The files the script runs as programs that base tracks, run as on base (ADR 0059); `changed`:
+   * the attempt had changed it, so the block ran the base version instead. Absent in older records.
+   */
+  from_base: z
+    .array(z.strictObject({ path: z.string().min(1), changed: z.boolean() }))
+    .optional()
+    .describe("programs the script runs, taken from base (ADR 0059)"),
 });
 export type ExtraVerifierRun = z.infer<typeof ExtraVerifierRun>;
 

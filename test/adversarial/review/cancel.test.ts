@@ -1,12 +1,14 @@
 /**
  * Hostile review (session 15) of `devflow cancel` of a running ticket (ADR 0056), through real
- * `devflow daemon` processes (bin/devflow.js: `npm run build` first). The test pins a hole that is
- * still OPEN (ADR 0021, "Fourth hostile review"): it asserts the hole, so a fix turns it red.
+ * `devflow daemon` processes (bin/devflow.js: `npm run build` first). DEFENDED since session 16
+ * (ADR 0021, "Fourth hostile review"; it was pinned OPEN before).
  *
  * - cancel-noticed-after-the-commit-records-no-commit: the daemon dies right after the lane moved
  *   `devflow/<id>` to the verified commit (kill point commit.ref-moved), the user cancels the
- *   still-claimed ticket, the next daemon recovers it and cancels it before it starts: the record
- *   says `cancelled`, `commit: null`, while the verified commit stays on `devflow/<id>`.
+ *   still-claimed ticket, the next daemon recovers it and cancels it before it starts. Cause: the
+ *   cancelled record was built with `commit: null, branch: null` while the verified commit stayed on
+ *   `devflow/<id>`. Fix: CancelWatch.end reads the task branch (src/daemon/commit-before-cancel.ts)
+ *   and records branch and commit when it moved past the task's base, saying so in the reason.
  *
  *     npm run build && npx vitest run test/adversarial/review/cancel.test.ts
  */
@@ -51,7 +53,7 @@ function writeConfig(worker: Record<string, unknown> = {}): void {
 }
 
 describe("devflow cancel of a running ticket, attacked", () => {
-  it("cancel-noticed-after-the-commit-records-no-commit (OPEN): the verified commit stays on the branch, the record says none", async () => {
+  it("cancel-noticed-after-the-commit-records-no-commit: the record names the commit already on the branch", async () => {
     writeConfig();
     const { id, repo } = await submitChangeTicket(box, "committed", coderScript(CORRECT_FIX), {
       maxIterations: 1,
@@ -76,8 +78,12 @@ describe("devflow cancel of a running ticket, attacked", () => {
     daemon.child.kill("SIGTERM");
     expect(await daemon.exit, daemon.stderr()).toBe(0);
     const result = readResult(box, id);
-    // The hole: cancelled with no commit, although devflow/<id> holds the verified commit.
-    expect(result).toMatchObject({ status: "cancelled", commit: null, branch: null });
+    const head = execFileSync("git", ["rev-parse", `devflow/${id}`], { cwd: repo, encoding: "utf8" }).trim();
+    // Still cancelled (never completed), but the record names the commit devflow/<id> holds.
+    expect(result).toMatchObject({ status: "cancelled", commit: head, branch: `devflow/${id}` });
+    expect(result.reason).toContain(
+      `already holds ${head.slice(0, 12)}, committed before the cancel was noticed`,
+    );
     expect(
       execFileSync("git", ["rev-list", "--count", `main..devflow/${id}`], {
         cwd: repo,

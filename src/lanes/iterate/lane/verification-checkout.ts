@@ -1,6 +1,11 @@
 import { devflowDir } from "../../../home/index.js";
 import type { RepoMounts } from "../../../process/mount-namespace.js";
-import { openVerifyCheckout, resetVerifyCheckout } from "../../../workspace/index.js";
+import {
+  type FileFromBase,
+  openVerifyCheckout,
+  resetVerifyCheckout,
+  treeWithBaseFiles,
+} from "../../../workspace/index.js";
 import { dependencyLinks, installedDependencyDirs, linkDependencies } from "../link-dependencies.js";
 
 /** What locates a task's checkouts (a subset of the lane state). */
@@ -26,6 +31,21 @@ export async function verificationCheckoutAt(task: TaskCheckouts, treeish: strin
   await resetVerifyCheckout(checkout, treeish, dependencyLinks(task.repoRoot));
   await linkDependencies(task.repoRoot, checkout.dir);
   return checkout.dir;
+}
+
+/**
+ * The verification checkout at `snapshot`, except that each of `programs` base tracks is as on base
+ * (a Verification block's own scripts, ADR 0059): the block checks the attempt's code with the
+ * checks its author wrote, whatever the attempt did to them. The snapshot (what is committed) is
+ * unchanged; says which programs were taken from base and which of them the attempt had changed.
+ */
+export async function checkoutWithBasePrograms(
+  task: TaskCheckouts,
+  snapshot: string,
+  programs: readonly string[],
+): Promise<{ dir: string; fromBase: FileFromBase[] }> {
+  const { tree, fromBase } = await treeWithBaseFiles(task.worktree, snapshot, task.baseCommit, programs);
+  return { dir: await verificationCheckoutAt(task, tree), fromBase };
 }
 
 /**

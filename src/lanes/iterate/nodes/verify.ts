@@ -26,7 +26,11 @@ import {
 } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
-import { verificationCheckoutAt, verifierMounts } from "../lane/verification-checkout.js";
+import {
+  checkoutWithBasePrograms,
+  verificationCheckoutAt,
+  verifierMounts,
+} from "../lane/verification-checkout.js";
 import { isDependencyLink } from "../link-dependencies.js";
 
 /**
@@ -127,7 +131,7 @@ export const verify: NodeBody = async (state, deps) => {
     envelopes.push(
       await runExtraVerifiers({
         verifiers: state.extraVerifiers,
-        checkoutAt: () => verificationCheckoutAt(state, current),
+        checkoutAt: (programs) => checkoutWithBasePrograms(state, current, programs),
         timeoutMs: deps.options.extraVerifierTimeoutMs,
         attemptDir: dir,
         attemptId,
