@@ -242,7 +242,7 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
   console.log(`  everything devflow adds, coder checkout included ${ratio(coder + perTask)}`);
   // The setup a task pays before its first coder run: its own checkout, then the verification
   // checkout's first open and the two resets to base (seam on base, baseline). A following task
-  // adopts the idle verification checkout (ADR 0039) but still checks out the coder's.
+  // adopts the idle verification checkout (ADR 0039) and reuses the coder checkout (ADR 0050).
   const setupFirst = first ? first.coderCheckoutMs + first.taskMs : coder + task;
   const setupFollowing =
     following.length > 0 ? median(following.map((r) => r.coderCheckoutMs + r.taskMs)) : setupFirst;
