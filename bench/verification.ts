@@ -28,10 +28,11 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
+import { idleCoderCheckoutsDir } from "../src/home/paths.js";
 import { verificationCheckoutAt } from "../src/lanes/iterate/lane/verification-checkout.js";
 import * as workspace from "../src/workspace/index.js";
 import { median, printBenchHeader, RUNS } from "./preamble.js";
@@ -41,6 +42,7 @@ const {
   adoptVerifyCheckout,
   commitOnTaskBranch,
   createTaskWorktree,
+  retireCoderCheckout,
   diffTrees,
   ignoredOutsideSnapshot,
   openVerifyCheckout,
@@ -95,6 +97,8 @@ interface Measured {
   attemptByProgram: Record<string, number>;
   /** Whether this task adopted the previous task's idle checkout, and whether its index was trusted. */
   adopted: { indexTrusted: boolean } | null;
+  /** Whether this task's coder checkout was the previous task's, reset to the base (ADR 0050). */
+  reusedCoder: boolean;
 }
 
 async function runOnce(
@@ -106,9 +110,14 @@ async function runOnce(
   const taskId = `bench-${process.pid}-${run}`;
   const base = git(repoRoot, "rev-parse", "HEAD");
 
+  // A following task's coder checkout starts from the previous task's idle one (ADR 0050, fourth
+  // slice) when it was kept: `reusedCoder` says whether it was.
+  const idle = previousTask ? join(idleCoderCheckoutsDir(repoRoot), previousTask) : null;
+  const wasIdle = idle !== null && existsSync(idle);
   let t = performance.now();
   const ws = await createTaskWorktree({ repoRoot, taskId });
   const coderCheckoutMs = since(t);
+  const reusedCoder = wasIdle && idle !== null && !existsSync(idle);
   resetProcessCounts();
   t = performance.now();
   // A following task takes over the finished previous task's checkout (the lane's lookup around it,
@@ -158,6 +167,9 @@ async function runOnce(
     tree,
     message: "bench",
   });
+  // The task's end: its coder checkout kept idle for the next task (a rename and an index copy),
+  // counted with this task's part (BENCH_ADOPT=0: removed, as before reuse).
+  retireCoderCheckout(repoRoot, taskId, ws.worktree, ADOPT ? 1 : 0);
   taskMs += since(t);
   taskProcesses += totalProcesses();
 
@@ -175,6 +187,7 @@ async function runOnce(
     attemptProcesses: median(attemptProcesses),
     attemptByProgram,
     adopted: adopted ? { indexTrusted: adopted.indexTrusted } : null,
+    reusedCoder,
   };
 }
 
@@ -197,6 +210,11 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
     .join(", ");
   console.log(`  one full clone (\`git clone <path>\`, default settings) ${clone.toFixed(0)} ms`);
   console.log(`  the coder's own checkout                ${ratio(coder)}`);
+  const followingCoder = runs.slice(1);
+  if (followingCoder.length > 0)
+    console.log(
+      `  the coder's checkout, first task ${ratio(runs[0]?.coderCheckoutMs ?? 0)}; a following task (${ADOPT ? `reusing the previous one: ${followingCoder.filter((r) => r.reusedCoder).length}/${followingCoder.length} reused` : "fresh, BENCH_ADOPT=0"}) ${ratio(median(followingCoder.map((r) => r.coderCheckoutMs)))}`,
+    );
   console.log(
     `  verification per task (repo, checkout, 2 base resets, commit) ${ratio(task)}, ${median(runs.map((r) => r.taskProcesses))} processes`,
   );
@@ -224,7 +242,7 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
   console.log(`  everything devflow adds, coder checkout included ${ratio(coder + perTask)}`);
   // The setup a task pays before its first coder run: its own checkout, then the verification
   // checkout's first open and the two resets to base (seam on base, baseline). A following task
-  // adopts the idle verification checkout (ADR 0039) but still checks out the coder's.
+  // adopts the idle verification checkout (ADR 0039) and reuses the coder checkout (ADR 0050).
   const setupFirst = first ? first.coderCheckoutMs + first.taskMs : coder + task;
   const setupFollowing =
     following.length > 0 ? median(following.map((r) => r.coderCheckoutMs + r.taskMs)) : setupFirst;

@@ -22,9 +22,11 @@ export { claimRecordId, freshTaskId, newThreadId, taskIdFromRequest } from "./mi
 export type { OwnedLock } from "./owned-lock.js";
 export { type LockOwner, processIsGone } from "./owned-lock.js";
 export {
+  coderIndexRecord,
   DEVFLOW_DIR,
   devflowDir,
   ensureDevflowDir,
+  idleCoderCheckoutsDir,
   listTasks,
   listVerifyCheckouts,
   processGroupsDir,

@@ -81,6 +81,22 @@ export function listVerifyCheckouts(repoRoot: string): string[] {
 export const verifyIndexRecord = (repoRoot: string, taskId: string): string =>
   join(taskDir(repoRoot, taskId), "verify-index.json");
 
+/**
+ * `<repo>/.devflow/iterate/<task id>/coder-index.json`: the hash (and time) of the snapshot index
+ * devflow's last snapshot of the task's coder checkout wrote (ADR 0050, fourth slice). Like
+ * verify-index.json, kept with the artifacts no coder or test run sees: a finished task's coder
+ * checkout is reused only with an index that still hashes to it.
+ */
+export const coderIndexRecord = (repoRoot: string, taskId: string): string =>
+  join(taskDir(repoRoot, taskId), "coder-index.json");
+
+/**
+ * `<repo>/.devflow/worktrees/.idle/`: finished tasks' coder checkouts kept for the next task to
+ * reuse (`<task id>/`, with devflow's copy of its snapshot index as `<task id>.index`). Not a task
+ * id, so listings of task checkouts never see it.
+ */
+export const idleCoderCheckoutsDir = (repoRoot: string): string => join(worktreesDir(repoRoot), ".idle");
+
 /** `<repo>/.devflow/chat/`: the locks of chat threads open in a process (`<thread id>.lock`, `.owner`). */
 export const threadLocksDir = (repoRoot: string): string => join(devflowDir(repoRoot), "chat");
 

@@ -8,6 +8,7 @@ export {
   userTaskBranchFindings,
 } from "./branch-guard.js";
 export { type CloneRequest, cloneForTask, openTaskClone, removeTaskClone } from "./clone.js";
+export { type Retirement, retireCoderCheckout } from "./coder-checkout-reuse.js";
 export { CODER_GITCONFIG_FILE, coderGitEnv } from "./coder-git-env.js";
 export {
   type CommitSummary,

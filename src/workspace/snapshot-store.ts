@@ -17,6 +17,11 @@ export interface SnapshotStore {
   exclude: string[];
   /** The user's repository's object dir: a committed snapshot's objects are copied there. */
   userObjects: string;
+  /**
+   * Where the hash of the snapshot index is recorded after every snapshot (the task's artifacts):
+   * the finished checkout is reused by a later task only with that index (ADR 0050, fourth slice).
+   */
+  indexRecord?: string;
 }
 
 /** Keyed by the coder's checkout, pinned when devflow opens the verification checkout (like ADR 0022's git dir). */

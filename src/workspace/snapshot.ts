@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
-
+import { recordOwnIndex } from "./coder-checkout-reuse.js";
 import { runGit } from "./git.js";
 import { type SnapshotStore, snapshotStoreOf, storeEnv } from "./snapshot-store.js";
 
@@ -47,7 +47,11 @@ async function snapshotIntoStore(store: SnapshotStore, worktree: string): Promis
   await rm(`${store.indexFile}.lock`, { force: true });
   if (!existsSync(store.indexFile)) await runGit(worktree, ["read-tree", store.baseCommit], { env });
   await runGit(worktree, ["add", "--all", "--", ".", ...store.exclude], { env });
-  return (await runGit(worktree, ["write-tree"], { env })).trim();
+  const tree = (await runGit(worktree, ["write-tree"], { env })).trim();
+  // After write-tree (it stores the cache tree in the index): this index, with the stat data of
+  // the coder's files as they are now, is what a later task may start its checkout from.
+  if (store.indexRecord) recordOwnIndex(store.indexFile, store.indexRecord);
+  return tree;
 }
 
 /**

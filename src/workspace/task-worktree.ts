@@ -5,6 +5,7 @@ import { DevflowError } from "../errors/index.js";
 import { ensureDevflowDir, worktreesDir } from "../home/paths.js";
 import { assertTaskId } from "../home/task-id.js";
 
+import { reuseIdleCoderCheckout } from "./coder-checkout-reuse.js";
 import { gitSucceeds, runGit } from "./git.js";
 import { recordGitLink, reopenCloneLink } from "./git-link.js";
 import { taskBranch } from "./task-branch.js";
@@ -144,7 +145,9 @@ async function cloneAtBase(plan: PlannedTaskWorktree, branchMadeHere: boolean): 
     (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim(),
   );
   try {
-    await cloneShared(worktree, userObjects, branch, baseCommit);
+    // A finished task's idle checkout, reset to this base, costs what differs; else a full checkout.
+    const reused = await reuseIdleCoderCheckout({ repoRoot, worktree, branch, baseCommit, userObjects });
+    if (!reused) await cloneShared(worktree, userObjects, branch, baseCommit);
   } catch (error) {
     await rm(worktree, { recursive: true, force: true });
     if (branchMadeHere)

@@ -12,7 +12,13 @@ import {
 import { rm } from "node:fs/promises";
 import { dirname, join, posix, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
-import { ensureDevflowDir, verifyCheckoutDir, verifyGitDir, verifyIndexRecord } from "../home/paths.js";
+import {
+  coderIndexRecord,
+  ensureDevflowDir,
+  verifyCheckoutDir,
+  verifyGitDir,
+  verifyIndexRecord,
+} from "../home/paths.js";
 
 import { pinGitDir, runGit } from "./git.js";
 import { samePath } from "./paths.js";
@@ -103,6 +109,8 @@ export async function openVerifyCheckout(request: VerifyCheckoutRequest): Promis
     // A URL task's checkout is the clone that also holds `.devflow/`: devflow's home is never part of the change.
     exclude: samePath(coderCheckout, repoRoot) ? [":(exclude).devflow"] : [],
     userObjects,
+    // A URL task's checkout is its clone, never reused by another task: nothing to record.
+    ...(samePath(coderCheckout, repoRoot) ? {} : { indexRecord: coderIndexRecord(repoRoot, taskId) }),
   });
   return { dir, gitDir, indexRecord: verifyIndexRecord(repoRoot, taskId) };
 }

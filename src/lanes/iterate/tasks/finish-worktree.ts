@@ -1,14 +1,29 @@
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import { DevflowError } from "../../../errors/index.js";
 import { lockTask, openTaskStore, repoRootOfTaskDir } from "../../../home/index.js";
-import { removeTaskCheckout } from "../../../workspace/index.js";
+import { removeTaskCheckout, retireCoderCheckout, taskWorktreePath } from "../../../workspace/index.js";
+
+/** How many finished coder checkouts a repository keeps idle for the next task to reuse (ADR 0050). */
+export const MAX_IDLE_CODER_CHECKOUTS_ENV = "DEVFLOW_MAX_IDLE_CODER_CHECKOUTS";
+export const DEFAULT_MAX_IDLE_CODER_CHECKOUTS = 1;
 
 /**
  * The end of a finished run (any verdict) without `--keep-worktree`: the coder's checkout
- * `.devflow/worktrees/<id>` goes (the result is on `devflow/<id>`, the evidence in the artifacts,
- * and the verification checkout stays for the next task to adopt, ADR 0039). Taken under the task's
- * lock and only when the run record holds a verdict, so a task that paused or stopped without one
- * keeps the checkout `--resume` continues in. Returns whether the checkout was removed.
+ * `.devflow/worktrees/<id>` leaves the task (the result is on `devflow/<id>`, the evidence in the
+ * artifacts, and the verification checkout stays for the next task to adopt, ADR 0039). It is kept
+ * idle for the next task's coder checkout to start from (ADR 0050, fourth slice: reset to the new
+ * base with devflow's own index, a new git dir), at most `DEVFLOW_MAX_IDLE_CODER_CHECKOUTS` of them
+ * (default 1, `0`: removed as before), or removed. Taken under the task's lock and only when the run
+ * record holds a verdict, so a task that paused or stopped without one keeps the checkout
+ * `--resume` continues in. Returns whether the checkout left the task.
  */
-export async function removeFinishedWorktree(artifactDir: string, taskId: string): Promise<boolean> {
+export async function removeFinishedWorktree(
+  artifactDir: string,
+  taskId: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
+  const maxIdle = maxIdleCoderCheckouts(env);
   const repoRoot = repoRootOfTaskDir(artifactDir);
   let release: () => Promise<void>;
   try {
@@ -19,8 +34,33 @@ export async function removeFinishedWorktree(artifactDir: string, taskId: string
   try {
     const run = await openTaskStore(repoRoot, taskId).read("iterator_run");
     if (!run?.terminal) return false;
+    const checkout = taskWorktreePath(repoRoot, taskId);
+    // Only devflow's own kind of checkout (a repository of its own) is kept; a linked worktree of
+    // an older devflow goes through removeTaskCheckout's bookkeeping.
+    if (maxIdle > 0 && hasGitDir(checkout))
+      return retireCoderCheckout(repoRoot, taskId, checkout, maxIdle) !== "absent";
     return (await removeTaskCheckout(repoRoot, taskId)) === "removed";
   } finally {
     await release();
   }
+}
+
+function hasGitDir(checkout: string): boolean {
+  try {
+    return lstatSync(join(checkout, ".git")).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function maxIdleCoderCheckouts(env: NodeJS.ProcessEnv): number {
+  const raw = env[MAX_IDLE_CODER_CHECKOUTS_ENV]?.trim();
+  if (!raw) return DEFAULT_MAX_IDLE_CODER_CHECKOUTS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0)
+    throw new DevflowError(
+      "BAD_OPTION",
+      `${MAX_IDLE_CODER_CHECKOUTS_ENV} must be a whole number ≥ 0 (got ${JSON.stringify(raw)})`,
+    );
+  return n;
 }

@@ -1,0 +1,207 @@
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { coderIndexRecord, idleCoderCheckoutsDir, verifyGitDir } from "../home/paths.js";
+import { isTaskId } from "../home/task-id.js";
+import { runGit } from "./git.js";
+import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-record.js";
+
+/**
+ * Reusing a finished task's coder checkout for the next task (ADR 0050, fourth slice), so a task's
+ * setup rewrites what differs between the two trees instead of checking out every file of the base.
+ *
+ * What makes it exact is the same rule as for the verification checkout (ADR 0032, 0039): the index
+ * `read-tree -u --reset` starts from must be devflow's, never the coder's. It is the snapshot index
+ * devflow's last snapshot of the old checkout wrote (stat data of the coder's files as they were
+ * then), carried over only if it hashes to the record written into the old task's artifacts right
+ * after that snapshot; the stat check is forced to compare ctime, which no process without root can
+ * set back, so a file changed after that snapshot is rewritten. The old checkout's git dir is never
+ * reused (a new one is made: no hook, config, ref or object the old coder planted survives), and
+ * what git's stat check cannot see (hard links, modes beyond what a checkout gives, special files)
+ * is removed before the reset, which then writes those files again.
+ */
+
+/** After a snapshot: the hash and time of the index it left (the record a later reuse checks). */
+export function recordOwnIndex(indexFile: string, recordPath: string): void {
+  writeIndexRecord(recordPath, { bytes: readFileSync(indexFile), mtimeMs: statSync(indexFile).mtimeMs });
+}
+
+export type Retirement = "kept_idle" | "removed" | "absent";
+
+/**
+ * The end of a finished task (the caller holds its lock and checked its verdict): its coder checkout
+ * `checkout` is kept idle for the next task when devflow's snapshot index of it can be trusted (it
+ * hashes to the task's record), else removed. Idle checkouts beyond `maxIdle` (older ones first) are
+ * removed; `maxIdle` 0 removes this one too (the behaviour before reuse).
+ */
+export function retireCoderCheckout(
+  repoRoot: string,
+  taskId: string,
+  checkout: string,
+  maxIdle: number,
+): Retirement {
+  if (!existsSync(checkout)) return "absent";
+  const idleDir = idleCoderCheckoutsDir(repoRoot);
+  const index = regularFileBytes(join(verifyGitDir(repoRoot, taskId), "snapshot-index"));
+  const record = readIndexRecord(coderIndexRecord(repoRoot, taskId));
+  const trusted = index !== null && record !== null && sha256Of(index) === record.sha256;
+  const older = listIdle(repoRoot).filter((id) => id !== taskId);
+  for (const id of older.slice(0, Math.max(0, older.length - (maxIdle - 1)))) removeIdle(idleDir, id);
+  if (!trusted || maxIdle < 1) {
+    rmSync(checkout, { recursive: true, force: true });
+    return "removed";
+  }
+  mkdirSync(idleDir, { recursive: true });
+  // The index copy first: a crash between the two leaves an index without a checkout (ignored).
+  writeFileSync(join(idleDir, `${taskId}.index`), index);
+  renameSync(checkout, join(idleDir, taskId));
+  return "kept_idle";
+}
+
+export interface ReusedCoderCheckout {
+  /** The finished task whose checkout this task now works in. */
+  from: string;
+}
+
+/**
+ * Takes an idle coder checkout as `worktree` (which must not exist) and makes it a fresh repository
+ * at `baseCommit` on `branch`, exactly as a new checkout would be: its own new git dir with the
+ * user's objects as alternates, the base tree in the work tree and nothing else. The rename is the
+ * claim (of two tasks only one gets a given checkout). Null when none is idle or the one claimed
+ * cannot be trusted or reset (then it is removed and the caller checks the base out afresh).
+ */
+export async function reuseIdleCoderCheckout(request: {
+  repoRoot: string;
+  worktree: string;
+  branch: string;
+  baseCommit: string;
+  userObjects: string;
+}): Promise<ReusedCoderCheckout | null> {
+  const { repoRoot, worktree } = request;
+  const idleDir = idleCoderCheckoutsDir(repoRoot);
+  for (const from of listIdle(repoRoot).reverse()) {
+    try {
+      renameSync(join(idleDir, from), worktree);
+    } catch {
+      continue; // another task took it
+    }
+    const index = regularFileBytes(join(idleDir, `${from}.index`));
+    rmSync(join(idleDir, `${from}.index`), { force: true });
+    const record = readIndexRecord(coderIndexRecord(repoRoot, from));
+    try {
+      if (index === null || record === null || sha256Of(index) !== record.sha256)
+        throw new Error("its index does not hash to the recorded one");
+      await resetReused(request, index, record.mtime_ms);
+      return { from };
+    } catch {
+      rmSync(worktree, { recursive: true, force: true });
+      return null;
+    }
+  }
+  return null;
+}
+
+/** The stat check read-tree does on every unchanged file, whatever a config says (ADR 0032). */
+const STAT_CHECK_CONFIG = [
+  "core.trustctime=true",
+  "core.checkStat=default",
+  "core.ignoreStat=false",
+  "core.sparseCheckout=false",
+  "core.splitIndex=false",
+];
+
+async function resetReused(
+  request: { worktree: string; branch: string; baseCommit: string; userObjects: string },
+  index: Buffer,
+  mtimeMs: number,
+): Promise<void> {
+  const { worktree, branch, baseCommit, userObjects } = request;
+  // Whatever `.git` the old coder left (a directory, a file, a link) goes; a new one is made.
+  rmSync(join(worktree, ".git"), { recursive: true, force: true });
+  removeWhatStatCannotSee(worktree);
+  await runGit(worktree, ["init", "-q", "--template=", worktree]);
+  mkdirSync(join(worktree, ".git", "objects", "info"), { recursive: true });
+  writeFileSync(join(worktree, ".git", "objects", "info", "alternates"), `${userObjects}\n`);
+  await runGit(worktree, ["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
+  await runGit(worktree, ["update-ref", `refs/heads/${branch}`, baseCommit]);
+  const indexPath = join(worktree, ".git", "index");
+  writeFileSync(indexPath, index);
+  // Its recorded time, rounded down: entries written in the same instant stay racy (content compared).
+  const mtime = new Date(Math.floor(mtimeMs) - 1);
+  utimesSync(indexPath, mtime, mtime);
+  await runGit(worktree, ["read-tree", "-u", "--reset", baseCommit], { config: STAT_CHECK_CONFIG });
+  await runGit(worktree, ["clean", "-ffdxq"]);
+}
+
+/**
+ * Removes what git's stat check would keep although a fresh checkout would not have it: a file
+ * with more than one link (writing it would write another name), a special file, or a file or
+ * directory with mode bits a checkout never gives (setuid/setgid/sticky, write for others the
+ * umask takes away, the owner unable to read or write). The reset then writes those files anew.
+ */
+function removeWhatStatCannotSee(dir: string, top = true): void {
+  const allowed = 0o777 & ~process.umask();
+  for (const name of readdirSync(dir)) {
+    if (top && name === ".git") continue;
+    const path = join(dir, name);
+    const st = lstatSync(path);
+    const extra = (st.mode & 0o7777 & ~allowed) !== 0;
+    if (st.isSymbolicLink()) continue;
+    if (st.isDirectory()) {
+      if (extra || (st.mode & 0o700) !== 0o700) {
+        chmodSync(path, 0o700);
+        rmSync(path, { recursive: true, force: true });
+      } else removeWhatStatCannotSee(path, false);
+    } else if (!st.isFile() || st.nlink > 1 || extra || (st.mode & 0o600) !== 0o600)
+      rmSync(path, { force: true });
+  }
+}
+
+/** Idle checkouts by task id, oldest first (by the time they were kept). */
+function listIdle(repoRoot: string): string[] {
+  const idleDir = idleCoderCheckoutsDir(repoRoot);
+  let names: string[];
+  try {
+    names = readdirSync(idleDir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => isTaskId(name))
+    .map((id) => ({ id, at: mtimeOr0(join(idleDir, `${id}.index`)) }))
+    .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id))
+    .map((entry) => entry.id);
+}
+
+function removeIdle(idleDir: string, id: string): void {
+  rmSync(join(idleDir, `${id}.index`), { force: true });
+  rmSync(join(idleDir, id), { recursive: true, force: true });
+}
+
+function mtimeOr0(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The file's bytes if it is a regular file (a symlink planted in its place is not followed). */
+function regularFileBytes(path: string): Buffer | null {
+  try {
+    return lstatSync(path).isFile() ? readFileSync(path) : null;
+  } catch {
+    return null;
+  }
+}
