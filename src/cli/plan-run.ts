@@ -190,8 +190,9 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
       if (outcome.kind === "needs_answers") return EXIT.blockedOrNeedsContext;
       return exitCodeFor(outcome.result.terminal.verdict);
     }
-    say(`Running plan ${brief.id} as compose (${brief.tasks.length} tasks) on devflow/plan-${brief.id}:\n`);
     const seen = new Map<string, string>();
+    // Said once the lane holds the plan's lock and opened its record: a refused second run prints one line.
+    const header = `Running plan ${brief.id} as compose (${brief.tasks.length} tasks) on devflow/plan-${brief.id}:\n`;
     const outcome = await runCompose(
       {
         repo: repoRoot,
@@ -203,6 +204,7 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
         onProgress: human.sink,
         // The checklist fills in as tasks start, land or fail.
         onPlan: (run) => {
+          if (seen.size === 0) say(header);
           for (const task of run.tasks) {
             if (seen.get(task.plan_task_id) === task.status) continue;
             seen.set(task.plan_task_id, task.status);

@@ -44,6 +44,7 @@ export {
   verifyIndexRecord,
   worktreesDir,
 } from "./paths.js";
+export { lockPlan } from "./plan-lock.js";
 export { openPlanStore, planTaskId } from "./plan-store.js";
 export { keepRecordHistory, readRecord, recordHistoryPath, writeRecord } from "./record-store.js";
 export { assertTaskId, isTaskId } from "./task-id.js";
