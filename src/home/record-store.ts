@@ -82,7 +82,12 @@ export async function keepRecordHistory(
  * Once only: the first proposal is the one kept across several edits.
  */
 export async function keepProposedRecord(repoRoot: string, lane: RecordLane, id: string): Promise<string> {
-  const target = join(recordRoot(repoRoot, lane), assertTaskId(id), "history", `${RECORD_FILE[lane]}.proposed.json`);
+  const target = join(
+    recordRoot(repoRoot, lane),
+    assertTaskId(id),
+    "history",
+    `${RECORD_FILE[lane]}.proposed.json`,
+  );
   if (existsSync(target)) return target;
   const current = readRecord(repoRoot, lane, id);
   if (!current) throw new Error(`no ${RECORD_FILE[lane]} ${id} to keep as proposed`);

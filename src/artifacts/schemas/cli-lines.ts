@@ -66,7 +66,17 @@ export const PlanResultLine = z.strictObject({
   reason: z.string().nullable().describe("how the plan ended (plan_run.json's terminal reason)"),
   integration_branch: z.string().nullable(),
   tasks: z
-    .array(PlanTaskRun.pick({ plan_task_id: true, title: true, status: true, commit: true, verdict: true, attempts: true, reason: true }).strict())
+    .array(
+      PlanTaskRun.pick({
+        plan_task_id: true,
+        title: true,
+        status: true,
+        commit: true,
+        verdict: true,
+        attempts: true,
+        reason: true,
+      }).strict(),
+    )
     .describe("compose: every task as plan_run.json records it; empty otherwise"),
   verify: z.enum(["pass", "fail"]).nullable().describe("Verify's overall result; null when it did not run"),
   review: z.enum(["pass", "fail"]).nullable().describe("Review's overall result; null when it did not run"),
