@@ -52,8 +52,9 @@ export const PLAN_HELP = helpFooter({
     "devflow plan --resume <plan id> --yes -r ../notes",
     'devflow plan "add tags to notes" --yes --no-input -r ../notes',
     "devflow demo --plan",
+    'devflow plan "add tags to notes" --yes --json -r ../notes',
   ],
-  env: [...MODEL_ENV, DEBUG_ENV],
+  env: [...MODEL_ENV, ["VISUAL, EDITOR", "the editor [e]dit opens the plan in (default vi)"], DEBUG_ENV],
   exits: ["completed", "failure", "usage", "blockedOrNeedsContext", "exhausted", "interrupted", "terminated"],
 });
 

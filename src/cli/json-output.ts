@@ -1,4 +1,4 @@
-import type { DevflowEvent, EventLine, ResultLine } from "../artifacts/schemas/index.js";
+import type { DevflowEvent, EventLine, PlanRun, ResultLine } from "../artifacts/schemas/index.js";
 import { type ErrorCategory, isDevflowError, messageOf } from "../errors/index.js";
 import type { IterateResult, NeedsAnswers } from "../lanes/outcome.js";
 import type { RunEnding } from "./summary.js";
@@ -51,6 +51,70 @@ export function pausedResultLine(command: string, paused: NeedsAnswers, exitCode
   };
 }
 
+/** What became of a plan (`devflow plan --json`, ADR 0060): how it ran and, for compose, its record. */
+export type PlanRan =
+  | { ranAs: "compose"; briefPath: string; recordPath: string; run: PlanRun }
+  | { ranAs: "iterate" | "not_run"; planId: string; briefPath: string };
+
+export function planResultLine(
+  command: string,
+  exitCode: number,
+  ran: PlanRan,
+  iterate?: { result: IterateResult } | { paused: NeedsAnswers },
+): ResultLine {
+  const base: ResultLine = iterate
+    ? "result" in iterate
+      ? iterateResultLine(command, iterate.result, exitCode)
+      : pausedResultLine(command, iterate.paused, exitCode)
+    : plainResultLine(command, exitCode);
+  if (ran.ranAs !== "compose")
+    return {
+      ...base,
+      plan: {
+        plan_id: ran.planId,
+        ran_as: ran.ranAs,
+        brief: ran.briefPath,
+        record: null,
+        state: null,
+        gave_up: false,
+        reason: null,
+        integration_branch: null,
+        tasks: [],
+        verify: null,
+        review: null,
+        replans: 0,
+        usage: null,
+      },
+    };
+  const { run } = ran;
+  return {
+    ...base,
+    plan: {
+      plan_id: run.plan_id,
+      ran_as: "compose",
+      brief: ran.briefPath,
+      record: ran.recordPath,
+      state: run.state,
+      gave_up: run.gave_up,
+      reason: run.terminal?.reason ?? null,
+      integration_branch: run.integration_branch,
+      tasks: run.tasks.map((t) => ({
+        plan_task_id: t.plan_task_id,
+        title: t.title,
+        status: t.status,
+        commit: t.commit,
+        verdict: t.verdict,
+        attempts: t.attempts,
+        reason: t.reason,
+      })),
+      verify: run.verify?.overall_result ?? null,
+      review: run.review?.overall_result ?? null,
+      replans: run.replans.filter((r) => r.approved).length,
+      usage: run.usage,
+    },
+  };
+}
+
 /** Any other command's outcome: the caller adds its own field (`decision`, …). */
 export function plainResultLine(command: string, exitCode: number): ResultLine {
   return { type: "result", command, exit_code: exitCode, error: null };
@@ -88,7 +152,13 @@ export function writeLine(out: Out, line: EventLine | ResultLine): void {
  * Commands whose `--json` follows this protocol. doctor and playground print their own JSON
  * documents (a report) and are not listed; chat's event lines are its own chat events (ADR 0049).
  */
-export const RESULT_LINE_COMMANDS: ReadonlySet<string> = new Set(["iterate", "demo", "route", "chat"]);
+export const RESULT_LINE_COMMANDS: ReadonlySet<string> = new Set([
+  "iterate",
+  "demo",
+  "route",
+  "chat",
+  "plan",
+]);
 
 /**
  * The command a raw command line asks a result line of (`devflow iterate --json …` → "iterate"),

@@ -1,8 +1,7 @@
 import { join } from "node:path";
-import { createInterface } from "node:readline/promises";
 import type { IdeaBrief, PlanRun } from "../artifacts/schemas/index.js";
 import { DevflowError } from "../errors/index.js";
-import { readRecord } from "../home/index.js";
+import { lockPlan, readRecord, recordFileLabel, taskDirTaken } from "../home/index.js";
 import { COMPOSE_LIMITS } from "../lanes/compose/limits.js";
 import { runCompose } from "../lanes/compose/run.js";
 import type { ComposeSettings } from "../lanes/compose/settings.js";
@@ -15,6 +14,9 @@ import { type OutputFlags, outputSettings } from "./commands/output-flags.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { humanProgress } from "./human-progress.js";
 import type { CliIO } from "./io.js";
+import { errorResultLine, type PlanRan, planResultLine, writeLine } from "./json-output.js";
+import { approvePlan, ask, briefText, isYes } from "./plan-approval.js";
+import { jsonProgress } from "./progress.js";
 import { StopSignals } from "./signals.js";
 
 /** What `devflow plan` and `devflow demo --plan` pass to the plan run (ADR 0055). */
@@ -29,6 +31,8 @@ export interface PlanCommandInput {
   /** false with --no-input: never prompt (a re-plan is declined, questions stop the plan: exit 3). */
   input?: boolean;
   resume?: string;
+  /** --json: event lines, then one result line with the plan's outcome on stdout (ADR 0060). */
+  json?: boolean;
   output: OutputFlags;
   io: CliIO;
   /** Extra iterate lane options (the demo's timeouts). */
@@ -54,14 +58,6 @@ export function checklistLine(t: PlanRun["tasks"][number]): string {
         : "";
   return `  ${MARK[t.status]} ${t.plan_task_id} ${t.title}${tail}`;
 }
-
-const briefText = (brief: IdeaBrief): string =>
-  [
-    `Plan ${brief.id}: ${brief.title}`,
-    `  ${brief.problem}`,
-    ...brief.tasks.map((t) => `  ${t.id} ${t.title}\n      ${t.request}`),
-    "",
-  ].join("\n");
 
 /** The plan's report: the checklist, Verify and Review, the branch, whether it gave up. */
 export function planReport(run: PlanRun): string {
@@ -94,31 +90,13 @@ async function gatewayFor(input: PlanCommandInput, part: string): Promise<ModelG
   );
 }
 
-/** One line read from the terminal. */
-async function ask(question: string): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return (await rl.question(question)).trim();
-  } finally {
-    rl.close();
-  }
-}
-
-const yes = (answer: string): boolean => ["y", "yes"].includes(answer.toLowerCase());
-
-async function approve(input: PlanCommandInput, brief: IdeaBrief): Promise<boolean> {
-  if (input.yes) return true;
-  if (!input.io.isTTY || input.input === false)
-    throw new DevflowError(
-      "BAD_OPTION",
-      `no terminal to approve plan ${brief.id} on: pass --yes to run it (or --resume ${brief.id} --yes later)`,
-    );
-  return yes(await ask("Run this plan? [y/N] "));
-}
+/** Whether a person can be asked: a terminal, and neither --no-input nor --json. */
+const canAsk = (input: PlanCommandInput): boolean =>
+  Boolean(input.io.isTTY) && input.input !== false && !input.json;
 
 /** The plan's prompts during the run (ADR 0055): none without a terminal or with --no-input. */
 function runPrompts(input: PlanCommandInput): Pick<ComposeSettings, "onReplan" | "onQuestions"> {
-  if (!input.io.isTTY || input.input === false) return {};
+  if (!canAsk(input)) return {};
   const { io } = input;
   return {
     onReplan: async (q) => {
@@ -126,7 +104,7 @@ function runPrompts(input: PlanCommandInput): Pick<ComposeSettings, "onReplan" |
         `\n${q.source === "task" ? `${q.planTaskId}'s critic` : "The review"} judged plan ${q.planId}'s assumptions wrong:\n  ${q.reason}\n` +
           `Kept (landed): ${q.landed.join(", ") || "none"}. Re-planned: ${q.dropped.join(", ") || "new tasks on top"}.\n`,
       );
-      return yes(await ask(`Re-plan the remaining tasks (re-plan ${q.replan} of ${q.maxReplans})? [y/N] `));
+      return isYes(await ask(`Re-plan the remaining tasks (re-plan ${q.replan} of ${q.maxReplans})? [y/N] `));
     },
     onQuestions: async (q) => {
       io.err(`\n${q.planTaskId} needs more context:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`);
@@ -143,10 +121,15 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
   const say = (text: string) => {
     if (output.verbosity !== "quiet") io.err(text);
   };
+  const result = (line: Parameters<typeof writeLine>[1]) => {
+    if (input.json) writeLine(io.out, line);
+  };
   let planId = input.resume ?? null;
   const stop = new StopSignals(io, {
     abortable: true,
     resumeCommand: () => (planId ? `devflow plan --resume ${planId} --yes -r ${repoRoot}` : null),
+    // --json ends with exactly one result line, also after a stop (ADR 0046); errors get theirs from runCli.
+    onStopped: (code, error) => result(errorResultLine("plan", error, code)),
   });
   return stop.run(async (signal) => {
     let brief: IdeaBrief | null;
@@ -160,38 +143,30 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
         request: input.request,
         priorTurns: [],
       });
-      brief = idea.result.brief;
-      planId = brief.id;
-      say(`\n${briefText(brief)}\n`);
-      if (!(await approve(input, brief))) {
-        say(`Plan ${brief.id} not run (rejected). Its brief stays in ${idea.result.artifactPath}.\n`);
+      planId = idea.result.brief.id;
+      say(`\n${briefText(idea.result.brief)}\n`);
+      brief = await approvePlan({
+        repoRoot,
+        brief: idea.result.brief,
+        yes: input.yes,
+        canAsk: canAsk(input),
+        io,
+      });
+      if (!brief) {
+        say(`Plan ${planId} not run (rejected). Its brief stays in ${idea.result.artifactPath}.\n`);
+        result(planResultLine("plan", EXIT.completed, notRun("not_run", repoRoot, planId)));
         return EXIT.completed;
       }
     }
-    const human = humanProgress(io, output);
-    if (brief.tasks.length < COMPOSE_LIMITS.minTasksForCompose) {
-      say(
-        `The plan has ${brief.tasks.length} task(s), fewer than ${COMPOSE_LIMITS.minTasksForCompose}: running them as one iterate request, not as compose.\n`,
+    const human = input.json ? null : humanProgress(io, output);
+    const onProgress = human?.sink ?? jsonProgress(io.out);
+    if (brief.tasks.length < COMPOSE_LIMITS.minTasksForCompose)
+      return runSmallPlan(input, repoRoot, brief, { say, result, onProgress, signal }).finally(() =>
+        human?.close(),
       );
-      const outcome = await runIterate({
-        request: brief.tasks.map((t) => `${t.title}: ${t.request}`).join("\n"),
-        taskId: `plan-${brief.id}`,
-        resume: false,
-        repo: repoRoot,
-        baseDir: ".",
-        model: input.model,
-        coder: input.coder,
-        mode: input.replay ? "replay" : "live",
-        ...(input.replay ? { cassettePath: join(input.replay, "T1.json") } : {}),
-        lane: { ...input.lane },
-        onProgress: human.sink,
-        signal,
-      }).finally(() => human.close());
-      if (outcome.kind === "needs_answers") return EXIT.blockedOrNeedsContext;
-      return exitCodeFor(outcome.result.terminal.verdict);
-    }
-    say(`Running plan ${brief.id} as compose (${brief.tasks.length} tasks) on devflow/plan-${brief.id}:\n`);
     const seen = new Map<string, string>();
+    // Said once the lane holds the plan's lock and opened its record: a refused second run prints one line.
+    const header = `Running plan ${brief.id} as compose (${brief.tasks.length} tasks) on devflow/plan-${brief.id}:\n`;
     const outcome = await runCompose(
       {
         repo: repoRoot,
@@ -200,9 +175,10 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
         mode: input.replay ? "replay" : "live",
         ...(input.replay ? { cassetteDir: input.replay } : {}),
         lane: { ...input.lane },
-        onProgress: human.sink,
+        onProgress,
         // The checklist fills in as tasks start, land or fail.
         onPlan: (run) => {
+          if (seen.size === 0) say(header);
           for (const task of run.tasks) {
             if (seen.get(task.plan_task_id) === task.status) continue;
             seen.set(task.plan_task_id, task.status);
@@ -213,9 +189,78 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
         ...runPrompts(input),
       },
       brief.id,
-    ).finally(() => human.close());
+    ).finally(() => human?.close());
     const run = outcome.result.run;
     io.err(`\n${planReport(run)}`);
-    return planExitCode(run.state);
+    const code = planExitCode(run.state);
+    result(
+      planResultLine("plan", code, {
+        ranAs: "compose",
+        briefPath: join(repoRoot, recordFileLabel("idea", run.plan_id)),
+        recordPath: outcome.result.artifactPath,
+        run,
+      }),
+    );
+    return code;
   });
+}
+
+const notRun = (ranAs: "iterate" | "not_run", repoRoot: string, planId: string): PlanRan => ({
+  ranAs,
+  planId,
+  briefPath: join(repoRoot, recordFileLabel("idea", planId)),
+});
+
+/**
+ * A plan of fewer than MinTasksForCompose tasks runs as one iterate request (ADR 0055 §8): the
+ * tasks' requests joined, as task `plan-<id>`, under the plan's lock like a compose run. The output
+ * says so before and after.
+ */
+async function runSmallPlan(
+  input: PlanCommandInput,
+  repoRoot: string,
+  brief: IdeaBrief,
+  out: {
+    say: (text: string) => void;
+    result: (line: Parameters<typeof writeLine>[1]) => void;
+    onProgress: ComposeSettings["onProgress"];
+    signal: AbortSignal;
+  },
+): Promise<number> {
+  const taskId = `plan-${brief.id}`;
+  const lock = await lockPlan(repoRoot, brief.id);
+  try {
+    out.say(
+      `The plan has ${brief.tasks.length} task(s), fewer than ${COMPOSE_LIMITS.minTasksForCompose}: running them as one iterate request (task ${taskId}), not as compose.\n`,
+    );
+    const outcome = await runIterate({
+      request: brief.tasks.map((t) => `${t.title}: ${t.request}`).join("\n"),
+      taskId,
+      // A stopped small plan continues its own iterate task.
+      resume: taskDirTaken(repoRoot, taskId),
+      repo: repoRoot,
+      baseDir: ".",
+      model: input.model,
+      coder: input.coder,
+      mode: input.replay ? "replay" : "live",
+      ...(input.replay ? { cassettePath: join(input.replay, "T1.json") } : {}),
+      lane: { ...input.lane },
+      onProgress: out.onProgress,
+      signal: out.signal,
+    });
+    const ran = notRun("iterate", repoRoot, brief.id);
+    if (outcome.kind === "needs_answers") {
+      out.result(planResultLine("plan", EXIT.blockedOrNeedsContext, ran, { paused: outcome }));
+      return EXIT.blockedOrNeedsContext;
+    }
+    const { terminal, branch } = outcome.result;
+    const code = exitCodeFor(terminal.verdict);
+    input.io.err(
+      `\nPlan ${brief.id} ran as one iterate request (task ${taskId}, not compose): ${terminal.verdict}: ${terminal.reason}\n  branch: ${branch ?? "none"}\n`,
+    );
+    out.result(planResultLine("plan", code, ran, { result: outcome.result }));
+    return code;
+  } finally {
+    await lock.release();
+  }
 }

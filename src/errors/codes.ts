@@ -63,6 +63,8 @@ export const ERROR_CODES = {
   GIT_FAILED: "workspace",
   TASK_LOCKED: "workspace",
   THREAD_LOCKED: "workspace",
+  // Another process is running this plan (`devflow plan --resume <id>` twice at once, ADR 0060).
+  PLAN_LOCKED: "workspace",
   // Another `devflow daemon` holds the data root's lock (the daemon command exits 0 on it).
   DAEMON_RUNNING: "workspace",
   CHECKOUT_EXISTS: "workspace",

@@ -46,8 +46,15 @@ export {
   verifyIndexRecord,
   worktreesDir,
 } from "./paths.js";
+export { lockPlan } from "./plan-lock.js";
 export { openPlanStore, planTaskId } from "./plan-store.js";
-export { keepRecordHistory, readRecord, recordHistoryPath, writeRecord } from "./record-store.js";
+export {
+  keepProposedRecord,
+  keepRecordHistory,
+  readRecord,
+  recordHistoryPath,
+  writeRecord,
+} from "./record-store.js";
 export { assertTaskId, isTaskId } from "./task-id.js";
 export { acquireTaskLock, lockTask, type TaskLockOptions, taskRunIsLive, withTaskLock } from "./task-lock.js";
 export { openTaskStore } from "./task-store.js";

@@ -74,3 +74,24 @@ export async function keepRecordHistory(
   await writeFileAtomic(target, `${JSON.stringify(current, null, 2)}\n`);
   return target;
 }
+
+/**
+ * `<repo>/.devflow/<lane>/<id>/history/<file>.proposed.json`: the record as its model proposed it,
+ * kept when the user edits it before approving (an idea brief edited at `devflow plan`'s prompt,
+ * ADR 0060). The edited record is the approved one (revision 1); this keeps what the model said.
+ * Once only: the first proposal is the one kept across several edits.
+ */
+export async function keepProposedRecord(repoRoot: string, lane: RecordLane, id: string): Promise<string> {
+  const target = join(
+    recordRoot(repoRoot, lane),
+    assertTaskId(id),
+    "history",
+    `${RECORD_FILE[lane]}.proposed.json`,
+  );
+  if (existsSync(target)) return target;
+  const current = readRecord(repoRoot, lane, id);
+  if (!current) throw new Error(`no ${RECORD_FILE[lane]} ${id} to keep as proposed`);
+  mkdirSync(dirname(target), { recursive: true });
+  await writeFileAtomic(target, `${JSON.stringify(current, null, 2)}\n`);
+  return target;
+}

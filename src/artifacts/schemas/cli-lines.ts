@@ -3,9 +3,10 @@ import { ERROR_CATEGORIES } from "../../errors/index.js";
 import { Usage } from "./common.js";
 import { DevflowEvent } from "./event.js";
 import { Terminal } from "./iterator-run.js";
+import { PlanRunState, PlanTaskRun } from "./plan-run.js";
 
 /**
- * The stdout protocol of `--json` (iterate, demo, route, chat): zero or more `event` lines (chat:
+ * The stdout protocol of `--json` (iterate, demo, route, chat, plan): zero or more `event` lines (chat:
  * its own event objects, src/chat/output.ts), then exactly one `result` line, on success and on failure alike (ADR 0046). Every key is snake_case, like the
  * artifacts. Both are closed objects: a field added to the CLI's output must be added here first.
  */
@@ -47,6 +48,44 @@ export const RouteDecisionLine = z.strictObject({
 });
 
 /**
+ * `devflow plan --json` (ADR 0060): what became of the plan. `ran_as` says how it ran: `compose`
+ * (task by task onto the integration branch; the fields come from plan_run.json), `iterate` (fewer
+ * than MinTasksForCompose tasks: one iterate request, whose own fields are on the result line too)
+ * or `not_run` (rejected at the prompt).
+ */
+export const PlanResultLine = z.strictObject({
+  plan_id: z.string().min(1),
+  ran_as: z.enum(["compose", "iterate", "not_run"]),
+  brief: z.string().describe("absolute path of .devflow/idea/<plan_id>/idea_brief.json"),
+  record: z
+    .string()
+    .nullable()
+    .describe("absolute path of plan_run.json (compose); null when the plan did not run as compose"),
+  state: PlanRunState.nullable().describe("plan_run.json's state (compose); null otherwise"),
+  gave_up: z.boolean(),
+  reason: z.string().nullable().describe("how the plan ended (plan_run.json's terminal reason)"),
+  integration_branch: z.string().nullable(),
+  tasks: z
+    .array(
+      PlanTaskRun.pick({
+        plan_task_id: true,
+        title: true,
+        status: true,
+        commit: true,
+        verdict: true,
+        attempts: true,
+        reason: true,
+      }).strict(),
+    )
+    .describe("compose: every task as plan_run.json records it; empty otherwise"),
+  verify: z.enum(["pass", "fail"]).nullable().describe("Verify's overall result; null when it did not run"),
+  review: z.enum(["pass", "fail"]).nullable().describe("Review's overall result; null when it did not run"),
+  replans: z.number().int().min(0).describe("approved re-plans"),
+  usage: Usage.nullable().describe("compose: the plan's summed usage; iterate: see the result's usage"),
+});
+export type PlanResultLine = z.infer<typeof PlanResultLine>;
+
+/**
  * The last line of every `--json` run. `error` is null exactly when the command reached its own
  * outcome (a verdict, a decision); the iterate fields are present when a lane ran to a verdict.
  */
@@ -82,6 +121,7 @@ export const ResultLine = z.strictObject({
     .nullable()
     .optional()
     .describe("after completed: the git commands that take the result (ADR 0045); null otherwise"),
+  plan: PlanResultLine.optional().describe("devflow plan: what became of the plan (ADR 0060)"),
   worktree_kept: z
     .boolean()
     .optional()

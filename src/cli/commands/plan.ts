@@ -13,6 +13,7 @@ interface PlanFlags extends OutputFlags {
   /** false with --no-input. */
   input: boolean;
   resume?: string;
+  json?: boolean;
 }
 
 /**
@@ -35,12 +36,13 @@ export function registerPlan(program: Command, io: CliIO): void {
         "junie",
       )
       .option("--replay <dir>", "replay recorded answers: a dir with idea.json, T1.json … and review.json")
-      .option("--yes", "approve the plan without asking")
+      .option("--yes", "approve the plan without asking (otherwise: [y]es, [e]dit in $VISUAL/$EDITOR, [N]o)")
       .option(
         "--no-input",
         "never prompt: a PLAN_INVALID re-plan is declined, a task's questions stop the plan (exit 3)",
       )
-      .option("--resume <id>", "continue the plan with this id (.devflow/idea/<id>/) where it stopped"),
+      .option("--resume <id>", "continue the plan with this id (.devflow/idea/<id>/) where it stopped")
+      .option("--json", "one JSON event per line on stdout, then one result line with the plan's outcome"),
   ).action(async (words: string[], flags: PlanFlags) => {
     const request = words.join(" ").trim();
     if (!request && !flags.resume)
@@ -60,6 +62,7 @@ export function registerPlan(program: Command, io: CliIO): void {
         yes: Boolean(flags.yes),
         input: flags.input,
         ...(flags.resume ? { resume: flags.resume } : {}),
+        json: Boolean(flags.json),
         output: flags,
         io,
       }),

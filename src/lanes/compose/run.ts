@@ -14,6 +14,7 @@ import {
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { DevflowError } from "../../errors/index.js";
 import {
+  lockPlan,
   openPlanStore,
   openTaskStore,
   planTaskId,
@@ -66,6 +67,22 @@ export async function runCompose(settings: ComposeSettings, planId: string): Pro
       "PLAN_NOT_FOUND",
       `no plan "${planId}" in ${repoRoot} (.devflow/idea/${planId}/idea_brief.json)`,
     );
+  // One process per plan (ADR 0060): a second `--resume` of a running plan is refused here.
+  const lock = await lockPlan(repoRoot, planId);
+  try {
+    return await composePlan(settings, repoRoot, brief, planId);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** runCompose under the plan's lock. */
+async function composePlan(
+  settings: ComposeSettings,
+  repoRoot: string,
+  brief: IdeaBrief,
+  planId: string,
+): Promise<ComposeOutcome> {
   const limits: ComposeLimits = { ...COMPOSE_LIMITS, ...settings.limits };
   const store = openPlanStore(repoRoot, planId);
   const plan = new PlanRecord(store, settings.onPlan);
