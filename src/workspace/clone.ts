@@ -94,7 +94,7 @@ export async function openTaskClone({
 }
 
 /** git's own reason, on one line, without progress chatter or the credentials in the URL. */
-function gitComplaint(error: unknown, url: string): string {
+export function gitComplaint(error: unknown, url: string): string {
   const text = errorText(error)
     .split("\n")
     .map((line) => line.trim())

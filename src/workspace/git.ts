@@ -81,6 +81,11 @@ export interface GitOptions {
   config?: string[];
   /** Lets this call set `core.hooksPath` (simple-git blocks it by default). */
   allowHooksPathOverride?: boolean;
+  /**
+   * Lets this call pass `--template=` and set `core.fsmonitor` (simple-git blocks both by default;
+   * gitAt only): for turning them off, never for pointing them at a program.
+   */
+  allowProgramOverrides?: boolean;
   /** Text for git's stdin (runGit only; e.g. the revisions `pack-objects --revs` reads). */
   input?: string;
   /** A file for git's stdin (runGit only; e.g. the pack `index-pack --stdin` reads). */
@@ -176,7 +181,12 @@ export function gitAt(baseDir: string, options: GitOptions = {}): SimpleGit {
   return simpleGit({
     baseDir,
     config: [...NEUTRAL_CONFIG, ...(options.config ?? [])],
-    unsafe: { ...INHERITED_ENV_ALLOWANCES, allowUnsafeHooksPath: options.allowHooksPathOverride === true },
+    unsafe: {
+      ...INHERITED_ENV_ALLOWANCES,
+      allowUnsafeHooksPath: options.allowHooksPathOverride === true,
+      allowUnsafeTemplateDir: options.allowProgramOverrides === true,
+      allowUnsafeFsMonitor: options.allowProgramOverrides === true,
+    },
     // simple-git's default only fails on a non-zero exit that also wrote to stderr.
     errors(error, result) {
       if (error) return error;

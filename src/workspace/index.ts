@@ -24,6 +24,7 @@ export { isGitIgnored } from "./is-git-ignored.js";
 export { removeDeadBaseWorktrees } from "./legacy-base-worktrees.js";
 export { listGitFiles } from "./list-git-files.js";
 export { landOnPlanBranch, planBranch, planBranchHead, planDiff } from "./plan-branch.js";
+export { cloneForReading } from "./read-only-clone.js";
 export { assertGitRepo } from "./repo.js";
 export {
   compareFingerprints,
