@@ -1,10 +1,10 @@
 import { mkdir, rm } from "node:fs/promises";
 import { ArtifactStore } from "../artifacts/index.js";
 import type { TicketAnswer } from "../artifacts/schemas/ticket-answer.js";
-import { questionWorkspaceDir, ticketRecordDir } from "../home/daemon-paths.js";
+import { questionWorkspaceDir, readOnlyCloneDir, ticketRecordDir } from "../home/daemon-paths.js";
 import type { Investigation } from "../lanes/insight/investigate.js";
 import { type InsightTicketSettings, type ReadOnlyKind, runInsightTicket } from "../lanes/insight/ticket.js";
-import { isGitUrl } from "../workspace/index.js";
+import { cloneForReading, isGitUrl, redactUrl } from "../workspace/index.js";
 import { runEndWithoutRun } from "./run-end.js";
 import type { TicketRequest } from "./ticket-request.js";
 import { TicketSpend } from "./ticket-spend.js";
@@ -17,7 +17,9 @@ import type { RunEnd, TicketRun } from "./worker-types.js";
  * the repository and never on a branch. `completed`/`answered` only when the agent gave its own
  * answer; one that stopped without it is stored too but ends `failed`/`unanswered`. The run's model
  * calls are one session in the spend ledger, booked even when the run throws; a ticket whose
- * budget_usd is already spent is not run.
+ * budget_usd is already spent is not run. A `repo:` that is a git URL is read from a fresh shallow
+ * clone at `cache/reads/<id>/` (devflow's own git, no hooks, nothing written to the remote), removed
+ * after the run; the answer names the URL (credentials redacted) and the commit read.
  */
 export async function runReadOnlyTicket(
   run: TicketRun,
@@ -30,16 +32,11 @@ export async function runReadOnlyTicket(
   const { frontmatter } = ticket;
   const end = (status: RunEnd["status"], verdict: string, reason: string, answer: string | null): RunEnd =>
     runEndWithoutRun({ status, verdict, reason, answer });
-  if (frontmatter.repo !== undefined && isGitUrl(frontmatter.repo))
-    return end(
-      "failed",
-      "unsupported",
-      `a ${kind} ticket of a git URL is not run yet (only a local repository is read); nothing was run`,
-      null,
-    );
+  const url = kind !== "question" && frontmatter.repo !== undefined && isGitUrl(frontmatter.repo);
   const spend = await TicketSpend.open(root, id, frontmatter.budget_usd);
   if (spend.stopped) return end("failed", "budget_exhausted", spend.stopReason ?? "", null);
   const emptyDir = questionWorkspaceDir(root, id);
+  const cloneDir = readOnlyCloneDir(root, id);
   if (kind === "question") {
     // Fresh at every run: whatever an earlier run left there is not the ticket's to read.
     await rm(emptyDir, { recursive: true, force: true });
@@ -47,12 +44,19 @@ export async function runReadOnlyTicket(
   }
   let found: Investigation;
   try {
+    // A URL is read from devflow's own shallow clone under cache/, made fresh for this run.
+    const repoRoot =
+      kind === "question"
+        ? null
+        : url
+          ? await cloneForReading({ url: frontmatter.repo as string, dir: cloneDir })
+          : (run.claim.record.repo_key ?? "");
     const model = frontmatter.model ?? settings.model;
     found = await runInsightTicket(
       { ...settings, model },
       {
         kind,
-        repoRoot: kind === "question" ? null : (run.claim.record.repo_key ?? ""),
+        repoRoot,
         emptyDir,
         body: ticket.request,
         ...(frontmatter.investigate ? { question: frontmatter.investigate.question } : {}),
@@ -64,8 +68,11 @@ export async function runReadOnlyTicket(
   } finally {
     await spend.flush();
     if (kind === "question") await rm(emptyDir, { recursive: true, force: true });
+    // The clone only served this run: the answer names the URL and the commit it read.
+    if (url) await rm(cloneDir, { recursive: true, force: true });
   }
-  const path = await storeAnswer(root, id, kind, found);
+  const readFrom = url ? redactUrl(frontmatter.repo as string) : found.repoRoot;
+  const path = await storeAnswer(root, id, kind, { ...found, repoRoot: readFrom });
   const refs = `${found.references.length} verified reference(s)${found.unverified.length > 0 ? `, ${found.unverified.length} unverified` : ""}`;
   const where = kind === "audit" ? `findings parked for review at ${path}` : `answer stored at ${path}`;
   const ledger = spend.ledgerProblem ? ` (${spend.ledgerProblem})` : "";

@@ -56,6 +56,13 @@ export const ticketRecordDir = (root: string, id: string): string =>
 export const questionWorkspaceDir = (root: string, id: string): string =>
   join(cacheDir(root), "questions", assertTaskId(id));
 
+/**
+ * `cache/reads/<id>/`: the clone a read-only ticket of a git URL reads (ADR 0057), made fresh for
+ * each run and removed after it; apart from the change flow's `cache/clones/`, whose clones hold tasks.
+ */
+export const readOnlyCloneDir = (root: string, id: string): string =>
+  join(cacheDir(root), "reads", assertTaskId(id));
+
 /** `queue/<state>/<id>.md` for inbox, done and failed. */
 export const queuedTicketPath = (
   root: string,

@@ -100,5 +100,12 @@ export function gitComplaint(error: unknown, url: string): string {
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("Cloning into"))
     .join(" ");
-  return url === redactUrl(url) ? text : text.split(url).join(redactUrl(url));
+  if (url === redactUrl(url)) return text;
+  // git names the host with its credentials too ("unable to look up user:token@host"), not only
+  // the whole URL: every `<user/password>@`, and the password wherever it appears, is masked (the
+  // user part alone only before an `@`: a user name like "git" is also an ordinary word).
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/@]*)@/i.exec(url)?.[1] ?? "";
+  const password = userinfo.includes(":") ? userinfo.slice(userinfo.indexOf(":") + 1) : "";
+  const masked = text.split(url).join(redactUrl(url)).split(`${userinfo}@`).join("***@");
+  return password === "" ? masked : masked.split(password).join("***");
 }

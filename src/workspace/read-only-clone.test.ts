@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../../test/support/git-remote.js";
 import { git, makeRepo, removeDir, tempDir } from "../../test/support/test-repo.js";
 import { cloneForReading } from "./read-only-clone.js";
 
@@ -126,6 +127,22 @@ describe("cloneForReading", () => {
     const error = await cloneForReading({ url: missing, dir }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "CLONE_FAILED" });
     expect(String((error as Error).message)).not.toContain("s3cret");
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  /**
+   * Regression: a clone of an unreachable host leaked the URL's token into the error. Cause: git
+   * names the host with its credentials ("unable to look up user:token@127.0.0.1:port"), and only
+   * the whole URL was redacted. Fix: gitComplaint (clone.ts, shared with cloneForTask) masks every
+   * `<userinfo>@` and the password itself.
+   */
+  it("an unreachable host's error does not carry the URL's token (git names the host with it)", async () => {
+    const dir = join(temp(), "t4");
+    const url = `git://reader:tok3n-secret@127.0.0.1:${await freePort()}/remote.git`;
+    const error = await cloneForReading({ url, dir }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "CLONE_FAILED" });
+    expect((error as Error).message).toContain("could not clone git://***@127.0.0.1:");
+    expect((error as Error).message).not.toContain("tok3n-secret");
     expect(existsSync(dir)).toBe(false);
   });
 });

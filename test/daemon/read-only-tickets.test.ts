@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
 import { parseArtifact } from "../../src/artifacts/validate.js";
@@ -14,6 +15,7 @@ import { stopReason } from "../../src/process/stop-signal.js";
 import { compareFingerprints, fingerprintRepo } from "../../src/workspace/repo-fingerprint.js";
 import { cassetteWith } from "../chat/support/intake-fixtures.js";
 import { queueFiles, readRecord, readResult, sandboxPerTest, waitFor } from "../support/daemon-harness.js";
+import { bareRemote, freePort, startGitDaemon } from "../support/git-remote.js";
 
 /**
  * Audit, investigate and question tickets (issue 12, ADR 0057) run by the worker in-process on a
@@ -99,6 +101,17 @@ async function expectUnchanged(repo: string, before: Awaited<ReturnType<typeof r
   // Not even devflow's own folder: the answer lives in the data root (ADR 0057).
   expect(existsSync(join(repo, ".devflow"))).toBe(false);
   expect(existsSync(join(repo, "hacked"))).toBe(false);
+}
+
+/** Every file of a bare repository with its bytes: a write of any kind (ref, object, config) shows. */
+function fingerprintBare(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile())
+      files[join(entry.parentPath, entry.name)] = createHash("sha256")
+        .update(readFileSync(join(entry.parentPath, entry.name)))
+        .digest("hex");
+  return files;
 }
 
 const readAnswer = (path: string) => parseArtifact("ticket_answer", JSON.parse(readFileSync(path, "utf8")));
@@ -228,18 +241,87 @@ describe("read-only tickets on the insight lane", () => {
     expect(existsSync(join(box.root, "data", "tickets", id, "ticket_answer.json"))).toBe(false);
   }, 120_000);
 
-  it("a read-only ticket of a git URL says it is not run yet instead of cloning or pretending", async () => {
+  /**
+   * Regression: a read-only ticket whose `repo:` is a git URL ended `failed`/`unsupported`
+   * ("not run yet") while change tickets of a URL already ran on a managed clone. Fix: the runner
+   * reads a fresh shallow clone at `cache/reads/<id>/` made by devflow's own git (cloneForReading:
+   * no hooks, template or smudge filter; only a fetch) and removes it after the run; the answer
+   * names the URL and the commit read.
+   */
+  it("a read-only ticket of a git URL reads a managed clone, answers, and the remote is byte-identical", async () => {
+    const remote = bareRemote(createFixtureRepo("csv-import"));
+    const before = fingerprintBare(remote.dir);
     const queue = new FsTicketQueue(box.root, config);
     const id = await submit(
       queue,
-      `repo: "https://example.invalid/x.git"\ninvestigate:\n  question: why?`,
+      `repo: ${JSON.stringify(remote.url)}\ninvestigate:\n  question: Why are emails with spaces rejected?`,
       "Context.\n",
     );
-    await runTickets(queue, [], 1);
-    expect(readResult(box, id)).toMatchObject({
+    await runTickets(queue, HOSTILE_THEN_ANSWER, 1);
+
+    const result = readResult(box, id);
+    expect(result).toMatchObject({
       kind: "investigate",
-      status: "failed",
-      verdict: "unsupported",
+      status: "completed",
+      verdict: "answered",
+      branch: null,
+      commit: null,
     });
+    const answer = readAnswer(result.answer as string);
+    // The references were checked against the clone's files: the real one verified, the made-up one not.
+    expect(answer.references).toEqual([{ path: "src/csv-import.js", line: 16 }]);
+    expect(answer.unverified_references.map((r) => r.path)).toEqual(["src/does-not-exist.js"]);
+    expect(answer).toMatchObject({
+      repo: remote.url,
+      head_commit: git(remote.dir, "rev-parse", "HEAD").trim(),
+    });
+    // The model's tools saw the file (its read_file call was answered, not refused).
+    expect(answer.tool_calls).toBeGreaterThan(0);
+    // The clone only served the run; the change flow's clones folder is not used for it.
+    expect(existsSync(join(box.root, "cache", "reads", id))).toBe(false);
+    expect(existsSync(join(box.root, "cache", "clones", id))).toBe(false);
+    // Nothing was written to the remote: every file in it has the same bytes.
+    expect(fingerprintBare(remote.dir)).toEqual(before);
+  }, 120_000);
+
+  it("an audit of a git:// URL served by a real git daemon on 127.0.0.1 reads it and leaves the remote as it was", async () => {
+    const remote = bareRemote(createFixtureRepo("csv-import"));
+    const server = await startGitDaemon(dirname(remote.dir), "remote.git");
+    try {
+      const before = fingerprintBare(remote.dir);
+      const queue = new FsTicketQueue(box.root, config);
+      const url = server.url("remote.git");
+      const id = await submit(
+        queue,
+        `repo: ${JSON.stringify(url)}\naudit:\n  focus: email validation`,
+        "Audit.\n",
+      );
+      await runTickets(queue, [{ structured: ANSWER }], 1);
+      const result = readResult(box, id);
+      expect(result).toMatchObject({ kind: "audit", status: "completed", verdict: "answered" });
+      expect(readAnswer(result.answer as string)).toMatchObject({
+        repo: url,
+        head_commit: git(remote.dir, "rev-parse", "HEAD").trim(),
+        references: [{ path: "src/csv-import.js", line: 16 }],
+      });
+      expect(existsSync(join(box.root, "cache", "reads", id))).toBe(false);
+      expect(fingerprintBare(remote.dir)).toEqual(before);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
+  it("a read-only ticket of a URL nothing answers ends failed/error CLONE_FAILED, without the URL's token, nothing spent, no folder left", async () => {
+    const url = `git://reader:tok3n-secret@127.0.0.1:${await freePort()}/remote.git`;
+    const queue = new FsTicketQueue(box.root, config);
+    const id = await submit(queue, `repo: ${JSON.stringify(url)}\naudit:\n  focus: anything`, "Audit.\n");
+    // An empty cassette: a model call would end the ticket REPLAY_EXHAUSTED instead.
+    await runTickets(queue, [], 1);
+    const result = readResult(box, id);
+    expect(result).toMatchObject({ kind: "audit", status: "failed", verdict: "error" });
+    expect(result.reason).toMatch(/^CLONE_FAILED: could not clone git:\/\/\*\*\*@127\.0\.0\.1:/);
+    expect(JSON.stringify(result)).not.toContain("tok3n-secret");
+    expect(existsSync(join(box.root, "cache", "reads", id))).toBe(false);
+    expect(existsSync(join(box.root, "data", "tickets", id, "ticket_answer.json"))).toBe(false);
   }, 120_000);
 });

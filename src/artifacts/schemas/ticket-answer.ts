@@ -22,7 +22,12 @@ export const TicketAnswer = z.strictObject({
     .array(InsightReference.extend({ problem: z.string().min(1) }))
     .describe("references the model gave that do not exist in the repository (kept, never trusted)"),
   stopped_by: z.enum(["model_call_limit", "step_limit", "no_answer"]).nullable(),
-  repo: z.string().nullable().describe("the repository read (its top level); null for a question"),
+  repo: z
+    .string()
+    .nullable()
+    .describe(
+      "the repository read: its top level, or the git URL it was cloned from (credentials redacted); null for a question",
+    ),
   head_commit: z.string().nullable().describe("the commit the repository was at when it was read"),
   model: z.string(),
   tool_calls: z.number().int().min(0),
