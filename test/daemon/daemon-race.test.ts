@@ -20,8 +20,8 @@ import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
  * one inbox of a couple of hundred tickets. One data root admits one daemon (its lock), so the
  * second daemon has a data root of its own whose `queue/` and `data/` are the first one's (symlinks:
  * one queue shared by two hosts, as the queue interface allows), while its lock, logs and cache are
- * its own. Most tickets are cheap (an audit of a git URL ends `unsupported` without running
- * anything), a few are change tickets on real fixture repositories with a fast `command:` coder, so
+ * its own. Most tickets are cheap (an audit of a `file://` URL to nothing ends `error`,
+ * CLONE_FAILED, after one local `git clone` and no model call), a few are change tickets on real fixture repositories with a fast `command:` coder, so
  * both the claim and the whole change path (lease, heartbeat, finalize, commit) race.
  * Each claim is read from the daemon's own log: no ticket is claimed by both, none twice, every one
  * ends exactly once (one terminal record, one move out of processing/).
@@ -49,9 +49,10 @@ describe("two devflow daemons racing on one inbox", () => {
     const cheap: string[] = [];
     for (let i = 0; i < CHEAP; i++) {
       // Distinct URLs: one repository each, so the repository claim does not serialise them.
+      // Local and missing: read-only URL tickets now clone (ADR 0057 amendment), never the network.
       const path = box.ticket(
         `audit-${i}.md`,
-        `repo: "https://git.example.invalid/r${i}.git"\naudit:\n  focus: input validation`,
+        `repo: "file://${join(box.dir, "missing", `r${i}.git`)}"\naudit:\n  focus: input validation`,
       );
       const result = await queue.submit(path, readFileSync(path));
       expect(result.findings).toEqual([]);
@@ -101,13 +102,11 @@ describe("two devflow daemons racing on one inbox", () => {
         id,
       ).toHaveLength(1);
     }
-    for (const id of cheap)
-      expect(readResult(box, id)).toMatchObject({
-        id,
-        kind: "audit",
-        status: "failed",
-        verdict: "unsupported",
-      });
+    for (const id of cheap) {
+      const result = readResult(box, id);
+      expect(result).toMatchObject({ id, kind: "audit", status: "failed", verdict: "error" });
+      expect(result.reason, id).toMatch(/^CLONE_FAILED: could not clone file:\/\//);
+    }
     for (const { id, repo } of changes) {
       const result = readResult(box, id);
       expect(result, id).toMatchObject({ kind: "change", status: "completed", verdict: "completed" });
