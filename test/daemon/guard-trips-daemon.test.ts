@@ -80,11 +80,12 @@ describe("devflow daemon: guard trips in /metrics", () => {
 
       const edited = readResult(box, edits.id);
       expect(edited).toMatchObject({ status: "failed", verdict: "exhausted" });
-      expect(edited.guard_trips).toContainEqual({ guard: "seam_integrity", attempt_id: "attempt-001" });
+      // Its one attempt rewrote the seam file: seam_integrity refused it (scope leaves the seam's files to it).
+      expect(edited.guard_trips).toEqual([{ guard: "seam_integrity", attempt_id: "attempt-001" }]);
       const detached = readResult(box, detaches.id);
       expect(detached).toMatchObject({ status: "failed", verdict: "blocked" });
       expect(detached.reason).toContain("tamper");
-      expect(detached.guard_trips).toContainEqual({ guard: "tamper", attempt_id: "attempt-001" });
+      expect(detached.guard_trips).toEqual([{ guard: "tamper", attempt_id: "attempt-001" }]);
 
       // The counter is exactly what the two terminal records hold: no trip lost, none invented.
       const recorded = tally([...(edited.guard_trips ?? []), ...(detached.guard_trips ?? [])]);
