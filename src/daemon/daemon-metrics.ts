@@ -5,9 +5,9 @@ import type { WorkerEvents } from "./worker-events.js";
 /**
  * The daemon's Prometheus metrics (ADR 0054), in a registry of its own (never prom-client's global
  * one: two daemons in one test process, or a library that registers there, must not mix).
- * The worker feeds `events` (claims, ends, requeues, provider-gate trips); today's spend is read
- * from the ledger once per scrape (`scrape()`); the lane's guards are not reported to the daemon yet, so
- * `devflow_guard_trips_total` stays defined but unincremented (ADR 0054).
+ * The worker feeds `events` (claims, ends, requeues, provider-gate trips, and the guard trips it
+ * reads from a finished change ticket's artifacts); today's spend is read from the ledger once per
+ * scrape (`scrape()`).
  */
 export class DaemonMetrics {
   readonly registry = new Registry();
@@ -124,5 +124,6 @@ export class DaemonMetrics {
     finished: (status, verdict) => this.tickets.inc({ status, verdict }),
     requeued: (reason) => this.requeues.inc({ reason }),
     gateClosed: (state) => this.gateTrips.inc({ state }),
+    guardTripped: (guard) => this.guardTrips.inc({ guard }),
   };
 }

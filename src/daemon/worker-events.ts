@@ -1,4 +1,4 @@
-import type { TicketResultStatus } from "../artifacts/schemas/ticket.js";
+import type { GuardName, TicketResultStatus } from "../artifacts/schemas/ticket.js";
 /**
  * What the worker tells the daemon's metrics (ADR 0054): the worker calls these at the points it
  * already knows about; the daemon's /metrics counts them. The default does nothing (tests, tools).
@@ -12,6 +12,8 @@ export interface WorkerEvents {
   requeued(reason: "transient" | "stopped"): void;
   /** The provider gate closed (ADR 0052), with the closed state's name. */
   gateClosed(state: string): void;
+  /** A guard of the lane refused something a coder did, read from a finished ticket's task artifacts. */
+  guardTripped(guard: GuardName): void;
 }
 
 export const IGNORE_WORKER_EVENTS: WorkerEvents = {
@@ -19,6 +21,7 @@ export const IGNORE_WORKER_EVENTS: WorkerEvents = {
   finished: () => {},
   requeued: () => {},
   gateClosed: () => {},
+  guardTripped: () => {},
 };
 
 /** Seconds between a ticket becoming eligible (submitted, or its not_before) and `now`. */

@@ -4,6 +4,7 @@ import { BudgetGate, budgetAllowsClaim } from "./budget-gate.js";
 import { clearCancelRequest } from "./cancel-request.js";
 import { CancelWatch } from "./cancel-watch.js";
 import type { ProbeTarget } from "./endpoint-probe.js";
+import { ticketGuardTrips } from "./guard-trips.js";
 import type { GateSnapshot } from "./provider-gate.js";
 import { ProviderGuard } from "./provider-guard.js";
 import { runEndWithoutRun } from "./run-end.js";
@@ -324,6 +325,16 @@ export class Worker {
     );
   }
 
+  /** The lane's guard trips of a finished change ticket (ADR 0054); unreadable: logged, none counted. */
+  private async guardTrips(id: string, artifactDir: string | null) {
+    try {
+      return await ticketGuardTrips(this.opts.root, id, artifactDir);
+    } catch (error) {
+      this.opts.log(`could not read the guard trips of ${id}: ${describeError(error)}`, "warn");
+      return null;
+    }
+  }
+
   /** The terminal record first, then the move: a crash in between resumes to the same verdict. */
   private async finalize(
     claim: Claim,
@@ -333,9 +344,11 @@ export class Worker {
     retryCount = claim.record.retry_count,
   ): Promise<void> {
     const finishedAt = new Date();
+    const kind = ticket?.kind ?? claim.record.kind ?? "change";
+    const guards = kind === "change" ? await this.guardTrips(claim.id, end.artifactDir) : null;
     const fields: TicketResultFields = {
       id: claim.id,
-      kind: ticket?.kind ?? claim.record.kind ?? "change",
+      kind,
       status: end.status,
       verdict: end.verdict,
       reason: end.reason,
@@ -354,8 +367,11 @@ export class Worker {
       ...(end.answer !== undefined ? { answer: end.answer } : {}),
       ...(await ticketCostFields(this.opts.root, claim.id, ticket?.frontmatter.budget_usd)),
       partial: end.partial ?? null,
+      ...(guards ? { guard_trips: guards.trips } : {}),
     };
     await writeTicketResult(this.opts.root, fields);
+    // Counted once the record holds them (before the move, so /metrics is never behind the folder).
+    for (const trip of guards?.fresh ?? []) this.events.guardTripped(trip.guard);
     await this.opts.queue.finish(claim, {
       // A salvaged end keeps its folder by verdict: timeout_partial completed, aborted_partial did not.
       status:

@@ -345,6 +345,14 @@ export const PartialWork = z.strictObject({
 });
 export type PartialWork = z.infer<typeof PartialWork>;
 
+/** A guard of the iterate lane that refused something a coder did (src/daemon/guard-trips.ts reads them). */
+export const GuardName = z.enum(["tamper", "seam_integrity", "scope", "seam_canary", "process_survived"]);
+export type GuardName = z.infer<typeof GuardName>;
+
+/** One guard trip of a change ticket's task: the guard, and the attempt it refused (null: after the gate). */
+export const GuardTrip = z.strictObject({ guard: GuardName, attempt_id: z.string().min(1).nullable() });
+export type GuardTrip = z.infer<typeof GuardTrip>;
+
 export const TicketResult = z.strictObject({
   revision: Revision,
   id: z.string().min(1),
@@ -379,6 +387,12 @@ export const TicketResult = z.strictObject({
     .optional()
     .describe(
       "audit / investigate / question: the path of its ticket_answer.json (the answer or findings, ADR 0057); null when the run ended before one was stored",
+    ),
+  guard_trips: z
+    .array(GuardTrip)
+    .optional()
+    .describe(
+      "change tickets: every guard trip its task's artifacts record, one per guard per attempt (counted once in devflow_guard_trips_total, also when a retried ticket ends again); absent in records written before it was kept",
     ),
 });
 export type TicketResult = z.infer<typeof TicketResult>;
