@@ -151,6 +151,7 @@ export async function requeueClaim(root: string, claim: Claim, requeue: Requeue)
       status: "queued",
       not_before: requeue.notBefore ? requeue.notBefore.toISOString() : null,
       retry_count: requeue.retryCount,
+      ...(requeue.providerRequeues === undefined ? {} : { provider_requeues: requeue.providerRequeues }),
       reason: requeue.reason,
     }),
     requeue.now,

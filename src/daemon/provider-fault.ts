@@ -1,4 +1,4 @@
-import { causeChain, DevflowError, findCause } from "../errors/index.js";
+import { causeChain, DevflowError, findCause, isDevflowError } from "../errors/index.js";
 import { isTruncatedAnswer } from "./transient.js";
 import type { RunEnd } from "./worker-types.js";
 
@@ -53,6 +53,10 @@ export function classifyProviderError(error: unknown): ProviderFault | null {
     (e): e is DevflowError => e instanceof DevflowError && e.code.startsWith("MODEL_"),
   );
   if (model !== undefined) return fromCode(model, error);
+  const coder = findCause(error, (e): e is DevflowError<"CODER_PROVIDER_STOPPED"> =>
+    isDevflowError(e, "CODER_PROVIDER_STOPPED"),
+  );
+  if (coder !== undefined) return fromCoderStop(coder.details.status, coder.details.said, coder.message);
   for (const e of causeChain(error)) {
     const status = field(e, "status");
     if (typeof status === "number" && status >= 400)
@@ -124,9 +128,13 @@ export function classifyCoderEnd(end: RunEnd): ProviderFault | null {
   if (end.verdict !== "blocked") return null;
   const match = /^coder \S+ stopped with (auth|rate_limit): ([^\n]*)/.exec(end.reason);
   if (!match) return null;
-  const said = match[2] ?? "";
-  const base = { reason: end.reason.split("\n")[0] ?? end.reason, retryAfterMs: null };
-  if (match[1] === "auth") return { kind: "auth_error", from: "code", ...base };
+  return fromCoderStop(match[1] as "auth" | "rate_limit", match[2] ?? "", end.reason);
+}
+
+/** A coder's provider stop, thrown (CODER_PROVIDER_STOPPED) or ended blocked: the same reading. */
+function fromCoderStop(status: "auth" | "rate_limit", said: string, reason: string): ProviderFault {
+  const base = { reason: reason.split("\n")[0] ?? reason, retryAfterMs: null };
+  if (status === "auth") return { kind: "auth_error", from: "code", ...base };
   return QUOTA_TEXT.test(said)
     ? { kind: "quota_exhausted", from: "text", ...base }
     : { kind: "rate_limited", from: "code", ...base };

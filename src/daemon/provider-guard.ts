@@ -2,6 +2,8 @@ import type { WorkerConfig } from "../artifacts/schemas/ticket.js";
 import { type ProbeTarget, probeEndpoint } from "./endpoint-probe.js";
 import { classifyCoderEnd, classifyProviderError, type ProviderFault } from "./provider-fault.js";
 import { type GateSnapshot, ProviderGate } from "./provider-gate.js";
+import { coderProviderStop, providerRequeue } from "./provider-requeues.js";
+import { runEndWithoutRun } from "./run-end.js";
 import type { Claim, TicketQueue } from "./ticket-queue.js";
 import type { RunEnd } from "./worker-types.js";
 
@@ -72,18 +74,33 @@ export class ProviderGuard {
    * A run that threw: a latch or a rate limit closes the gate and the ticket goes back to the inbox
    * untouched (true: handled). An outage closes the gate for one interval but is left to the
    * transient path (false), whose bounded retries stop a ticket that breaks the server every time.
+   * A coder's provider stop past `worker.maxProviderRequeues`: the RunEnd to finalize it with.
    */
-  async tripped(claim: Claim, error: unknown): Promise<boolean> {
+  async tripped(claim: Claim, error: unknown): Promise<boolean | RunEnd> {
     const fault = classifyProviderError(error);
     if (fault === null) return false;
     this.gate.trip(fault);
     this.show(this.gate.isOpen());
     if (fault.kind === "outage_backoff") return false;
+    // A coder's provider stop is counted and bounded (the coder is untrusted); an endpoint fault
+    // devflow classified from the HTTP status itself is not.
+    const stop = coderProviderStop(error);
+    const bound = stop ? providerRequeue(claim, this.opts.worker().maxProviderRequeues, fault.reason) : null;
+    if (bound && !bound.requeue) {
+      this.opts.log(`not requeueing ${claim.id}: ${bound.reason}`);
+      return runEndWithoutRun({
+        status: "failed",
+        verdict: "blocked",
+        reason: bound.reason,
+        taskId: claim.id,
+      });
+    }
     const notBefore = new Date(this.gate.opensAt() ?? this.now());
     await this.opts.queue.requeue(claim, {
       notBefore,
       retryCount: claim.record.retry_count,
-      reason: `provider gate ${fault.kind} (retry counter untouched, not before ${notBefore.toISOString()}): ${fault.reason}`,
+      ...(bound?.requeue ? { providerRequeues: bound.count } : {}),
+      reason: `provider gate ${fault.kind} (retry counter untouched${bound?.requeue ? `, provider requeue ${bound.count} of ${this.opts.worker().maxProviderRequeues}` : ""}, not before ${notBefore.toISOString()}): ${fault.reason}`,
     });
     this.opts.log(`requeued ${claim.id}: provider ${fault.kind}, not before ${notBefore.toISOString()}`);
     return true;

@@ -52,6 +52,8 @@ export async function runChangeTicket(
     ...(frontmatter.model ? { model: frontmatter.model } : {}),
     lane: {
       ...defaults.lane,
+      // A coder's provider stop is requeued by the provider gate, not ended blocked (ADR 0052).
+      leaveProviderStopsOpen: true,
       ...(frontmatter.max_iterations ? { maxJudgeAttempts: frontmatter.max_iterations } : {}),
     },
     onProgress: spend.sink,

@@ -74,6 +74,8 @@ export interface FinishOutcome {
 export interface Requeue {
   notBefore: Date | null;
   retryCount: number;
+  /** The record's provider_requeues after this requeue; absent: left as it is. */
+  providerRequeues?: number;
   reason: string;
   now?: Date;
 }

@@ -290,7 +290,9 @@ export class Worker {
       this.opts.log(`stopped ${claim.id}: back in the inbox, resumable`);
       return;
     }
-    if (await this.guard.tripped(claim, error)) return; // the provider's fault: retries untouched
+    const provider = await this.guard.tripped(claim, error);
+    if (provider === true) return; // the provider's fault: retries untouched
+    if (provider !== false) return this.finalize(claim, ticket, provider, claimedAt); // its bound hit
     const transient = transientCause(error);
     const retries = claim.record.retry_count + 1;
     if (transient && retries <= worker.maxTransientRetries) {

@@ -91,6 +91,9 @@ export const ERROR_CODES = {
   // The endpoint answered 200, but not in the chat-completions protocol (HTML, no choices).
   MODEL_BAD_RESPONSE: "model_call",
   REPLAY_EXHAUSTED: "model_call",
+  // A coder stopped on its provider (auth, rate limit) in a lane run for the daemon, which requeues
+  // the ticket instead of ending it blocked (ADR 0052, amendment s16/provfault).
+  CODER_PROVIDER_STOPPED: "model_call",
   // artifact: a file under .devflow/ is broken, stale or cannot be written.
   ARTIFACT_INVALID: "artifact",
   ARTIFACT_NOT_JSON: "artifact",
@@ -133,6 +136,11 @@ export interface DetailsByCode {
   MODEL_TIMEOUT: ModelCallDetails;
   MODEL_REQUEST: ModelCallDetails;
   MODEL_BAD_RESPONSE: ModelCallDetails;
+  /**
+   * `status`: the coder backend's structured reading; `said`: the CLI's own words (only to tell an
+   * exhausted quota from a rate limit).
+   */
+  CODER_PROVIDER_STOPPED: { status: "auth" | "rate_limit"; coder: string; said: string };
   /** `problems` are `<json pointer>: <message>`. */
   ARTIFACT_INVALID: { schema: string; file: string | null; line: number | null; problems: readonly string[] };
   ARTIFACT_NOT_JSON: { file: string; line: number | null };

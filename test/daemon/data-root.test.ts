@@ -64,6 +64,7 @@ describe("the daemon's config.json", () => {
         maxTransientRetries: 3,
         backoffBaseSeconds: 30,
         backoffMaxSeconds: 900,
+        maxProviderRequeues: 3,
         probeEnabled: true,
         probeTimeoutSeconds: 5,
         rateLimitBaseSeconds: 30,

@@ -166,6 +166,24 @@ describe("provider faults a coder reported (the lane's blocked end)", () => {
   });
 });
 
+describe("a coder's provider stop the lane threw (CODER_PROVIDER_STOPPED, the daemon's lane option)", () => {
+  const stop = (status: "auth" | "rate_limit", said: string) =>
+    new Error("the lane stopped", {
+      cause: new DevflowError("CODER_PROVIDER_STOPPED", `coder claude stopped with ${status}: ${said}`, {
+        details: { status, coder: "claude", said },
+      }),
+    });
+  it("is classified from its structured status, the CLI's words only telling a quota from a rate limit", () => {
+    expect(classifyProviderError(stop("auth", "Invalid API key"))?.kind).toBe("auth_error");
+    expect(classifyProviderError(stop("rate_limit", "Request rejected (429)"))?.kind).toBe("rate_limited");
+    expect(classifyProviderError(stop("rate_limit", "You exceeded your current quota"))?.kind).toBe(
+      "quota_exhausted",
+    );
+    // Its words alone are not a status: an auth stop that says "rate limit" stays auth.
+    expect(classifyProviderError(stop("auth", "rate limit reached"))?.kind).toBe("auth_error");
+  });
+});
+
 describe("the readiness probe (GET /v1/models)", () => {
   async function probe(models: ScriptedResponse[], timeoutMs = 1000) {
     server = await startOpenAIServer([], { models });

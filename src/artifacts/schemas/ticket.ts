@@ -124,6 +124,14 @@ export const TicketRecord = z.strictObject({
     .describe("canonical real path (or the URL): tickets of one key never run at once"),
   retry_count: z.number().int().min(0),
   recoveries: z.number().int().min(0).describe("times a dead or stale lease was returned to the inbox"),
+  provider_requeues: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "times a coder's provider stop (auth, rate_limit) sent the ticket back to the inbox (bounded by worker.maxProviderRequeues); absent = 0",
+    ),
   lint: z.array(LintFinding).describe("plan-lint errors; non-empty means the ticket went to failed/"),
   reason: z.string().nullable().describe("why the ticket is where it is, in one line"),
 });
@@ -193,6 +201,15 @@ export const WorkerConfig = z.strictObject({
     .describe("first transient backoff; each retry doubles it, with jitter"),
   backoffMaxSeconds: z.number().min(0).max(86_400).default(900).describe("cap of the transient backoff"),
   // The provider gate (ADR 0052).
+  maxProviderRequeues: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(3)
+    .describe(
+      "requeues of a ticket whose coder stopped on its provider (auth, rate_limit; read from text a model can print) before it is finalized blocked",
+    ),
   probeEnabled: z
     .boolean()
     .default(true)

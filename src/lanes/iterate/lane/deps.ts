@@ -28,6 +28,11 @@ export interface LaneOptions {
   extraVerifierTimeoutMs: number;
   /** Run the user's pre-commit/commit-msg hooks as checks before committing (config commit.hooks, ADR 0047). */
   commitHooks?: boolean;
+  /**
+   * The daemon only (ADR 0052 amendment s16/provfault): a coder stopped by its provider (auth,
+   * rate_limit) throws CODER_PROVIDER_STOPPED and leaves the attempt open instead of ending `blocked`.
+   */
+  leaveProviderStopsOpen?: boolean;
 }
 
 /** What the user is asked before the first coder run of a task (chat without --yes). */

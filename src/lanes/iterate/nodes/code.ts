@@ -17,6 +17,7 @@ import {
   taskBranchHead,
 } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
+import { providerStopError } from "../lane/provider-stop.js";
 import { terminate, transition } from "../lane/run-record.js";
 import { repoMounts } from "../lane/verification-checkout.js";
 import { linkDependencies } from "../link-dependencies.js";
@@ -186,6 +187,13 @@ export const code: NodeBody = async (state, deps) => {
       ok: false,
     };
   }
+  const providerStop = providerStopError(
+    result,
+    deps.coder.name,
+    attemptId,
+    deps.options.leaveProviderStopsOpen,
+  );
+  if (providerStop) throw providerStop; // the checkpoint stays before this node (lane/provider-stop.ts)
   if (isFatal(result)) {
     const reason = `coder ${deps.coder.name} stopped with ${result.status}: ${result.error || report.final_message}`;
     await terminate(deps.store, deps.gateway, { verdict: "blocked", reason, branch: state.branch });
