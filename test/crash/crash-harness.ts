@@ -218,8 +218,13 @@ export function leftoverCheckouts(run: CrashRepo): string[] {
   const devflow = join(run.repo, ".devflow");
   return [
     ...ls(join(devflow, "worktrees"))
-      .filter((e) => e !== TASK)
+      .filter((e) => e !== TASK && e !== ".idle")
       .map((e) => `worktrees/${e}`),
+    // The task's own coder checkout kept idle for the next task (ADR 0050, fourth slice) is not a
+    // leftover; anything else in `.idle/` is.
+    ...ls(join(devflow, "worktrees", ".idle"))
+      .filter((e) => e !== TASK && e !== `${TASK}.index`)
+      .map((e) => `worktrees/.idle/${e}`),
     ...ls(join(devflow, "verify"))
       .filter((e) => e !== TASK && e !== `${TASK}.git`)
       .map((e) => `verify/${e}`),
