@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { coderIndexRecord, idleCoderCheckoutsDir, verifyGitDir } from "../home/paths.js";
 import { isTaskId } from "../home/task-id.js";
 import { runGit } from "./git.js";
+import { STAT_CHECK_CONFIG } from "./verify-checkout.js";
 import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-record.js";
 
 /**
@@ -111,15 +112,6 @@ export async function reuseIdleCoderCheckout(request: {
   }
   return null;
 }
-
-/** The stat check read-tree does on every unchanged file, whatever a config says (ADR 0032). */
-const STAT_CHECK_CONFIG = [
-  "core.trustctime=true",
-  "core.checkStat=default",
-  "core.ignoreStat=false",
-  "core.sparseCheckout=false",
-  "core.splitIndex=false",
-];
 
 async function resetReused(
   request: { worktree: string; branch: string; baseCommit: string; userObjects: string },

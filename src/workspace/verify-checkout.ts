@@ -224,8 +224,12 @@ export function trustIndex(gitDir: string, own: { bytes: Buffer; mtimeMs: number
   OWN_INDEX.set(join(gitDir, "index"), own);
 }
 
-/** The stat check read-tree does on every unchanged file, whatever the git dir's config says. */
-const STAT_CHECK_CONFIG = [
+/**
+ * The stat check read-tree does on every unchanged file, whatever the git dir's config says (ADR
+ * 0032): used by every reset that starts from devflow's own index (verification checkouts, and a
+ * reused coder checkout, coder-checkout-reuse.ts).
+ */
+export const STAT_CHECK_CONFIG = [
   "core.trustctime=true",
   "core.checkStat=default",
   "core.ignoreStat=false",

@@ -8,11 +8,12 @@ import type {
   PlanTaskRun,
   Usage,
 } from "../../artifacts/schemas/index.js";
-import { keepRecordHistory, planTaskId, taskDirLabel, writeRecord } from "../../home/index.js";
+import { keepRecordHistory, writeRecord } from "../../home/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import { buildModelGateway } from "../../models/gateway.js";
 import { nowIso } from "../../util/time.js";
 import type { ComposeLimits } from "./limits.js";
+import { pendingTask } from "./pending-task.js";
 import type { ComposeSettings, ReplanAsk } from "./settings.js";
 
 /** PLAN_INVALID's outcome: stop (declined, or the bound reached), or the revised tasks to run. */
@@ -103,23 +104,7 @@ export async function replan(input: {
   // The approved plan is brief revision 1; re-plan n writes revision n + 1 and keeps revision n.
   await keepRecordHistory(repoRoot, "idea", run.plan_id, number);
   await writeRecord(repoRoot, "idea", next);
-  const tasks = revised.map((t): PlanTaskRun => {
-    const iterateTaskId = planTaskId(run.plan_id, `r${number}-${t.id}`);
-    return {
-      plan_task_id: t.id,
-      title: t.title,
-      request: t.request,
-      status: "pending",
-      iterate_task_id: iterateTaskId,
-      iterate_task_dir: taskDirLabel(iterateTaskId),
-      base_commit: null,
-      commit: null,
-      verdict: null,
-      attempts: 0,
-      reason: null,
-      replan: number,
-    };
-  });
+  const tasks = revised.map((t) => pendingTask(run.plan_id, t, { number, suffix: `r${number}-${t.id}` }));
   return {
     kind: "replanned",
     why: `re-plan ${number} of ${limits.maxReplans} approved: ${dropped.length} task(s) dropped, ${tasks.length} planned after ${ask.landed.at(-1) ?? "the base"}`,

@@ -13,15 +13,7 @@ import {
 } from "../../artifacts/schemas/index.js";
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { DevflowError } from "../../errors/index.js";
-import {
-  lockPlan,
-  openPlanStore,
-  openTaskStore,
-  planTaskId,
-  readRecord,
-  taskDirLabel,
-  taskDirTaken,
-} from "../../home/index.js";
+import { lockPlan, openPlanStore, openTaskStore, readRecord, taskDirTaken } from "../../home/index.js";
 import { killPoint } from "../../util/test-kill-point.js";
 import { nowIso } from "../../util/time.js";
 import {
@@ -36,6 +28,7 @@ import { DEFAULT_LANE_OPTIONS } from "../iterate/lane/deps.js";
 import { iterateLane } from "../iterate/run.js";
 import type { ComposeOutcome } from "../outcome.js";
 import { COMPOSE_LIMITS, type ComposeLimits } from "./limits.js";
+import { pendingTask } from "./pending-task.js";
 import { reviewPlan } from "./plan-review.js";
 import { verifyPlan } from "./plan-verify.js";
 import { replan } from "./replan.js";
@@ -407,22 +400,7 @@ async function newPlanRun(
       max_replans: limits.maxReplans,
       min_tasks_for_compose: limits.minTasksForCompose,
     },
-    tasks: brief.tasks.map((t) => {
-      const iterateTaskId = planTaskId(brief.id, t.id);
-      return {
-        plan_task_id: t.id,
-        title: t.title,
-        request: t.request,
-        status: "pending" as const,
-        iterate_task_id: iterateTaskId,
-        iterate_task_dir: taskDirLabel(iterateTaskId),
-        base_commit: null,
-        commit: null,
-        verdict: null,
-        attempts: 0,
-        reason: null,
-      };
-    }),
+    tasks: brief.tasks.map((t) => pendingTask(brief.id, t)),
     verify: null,
     review: null,
     replans: [],
