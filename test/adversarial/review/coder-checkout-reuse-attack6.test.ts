@@ -145,7 +145,7 @@ describe("attack6: coder checkout reuse", () => {
     expect(git(root, "rev-parse", "HEAD").trim()).toBe(userHead);
   });
 
-  it("withstands?: a nested mode-000 directory holding a file (after snapshot) does not stop the next task from starting", async () => {
+  it("withstands: a nested mode-000 directory holding a file (after snapshot) does not stop the next task from starting", async () => {
     const { root, a } = await finishedA();
     const trap = join(a.worktree, "ignored", "deep");
     mkdirSync(join(trap, "inner"), { recursive: true });
@@ -158,7 +158,7 @@ describe("attack6: coder checkout reuse", () => {
     expect(existsSync(join(b.worktree, "ignored"))).toBe(false);
   });
 
-  it("a background process the old coder left keeps writing into the next task's checkout (documents the reach)", async () => {
+  it("HOLE (reach): a background process the old coder left writes into the next task's checkout, so its first snapshot (the seam tree its diffs start from) is not the base", async () => {
     const { root, a } = await finishedA();
     const child = spawn(
       "sh",
@@ -171,9 +171,10 @@ describe("attack6: coder checkout reuse", () => {
     await new Promise((d) => setTimeout(d, 800));
     // The user's repository is never reached.
     expect(existsSync(join(root, "planted.txt"))).toBe(false);
-    // Record what happens in the next task's checkout (the verification sees only snapshots).
-    const reached = existsSync(join(b.worktree, "planted.txt"));
-    console.log(`ATTACK6 background writer reached task-b checkout: ${reached}`);
-    expect(typeof reached).toBe("boolean");
+    const start = await snapshotTree(b.worktree);
+    const files = git(b.worktree, "ls-tree", "-r", "--name-only", start).trim().split("\n");
+    const base = git(root, "ls-tree", "-r", "--name-only", "HEAD").trim().split("\n");
+    console.log(`ATTACK6 background writer: task-b start tree files=${files.join(",")}`);
+    expect(files).toEqual(base);
   });
 });
