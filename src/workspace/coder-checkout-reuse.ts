@@ -14,6 +14,7 @@ import {
 import { join } from "node:path";
 import { coderIndexRecord, idleCoderCheckoutsDir, verifyGitDir } from "../home/paths.js";
 import { isTaskId } from "../home/task-id.js";
+import { dirInUseByAProcess } from "./dir-in-use.js";
 import { runGit } from "./git.js";
 import { STAT_CHECK_CONFIG } from "./verify-checkout.js";
 import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-record.js";
@@ -52,14 +53,20 @@ export function retireCoderCheckout(
   checkout: string,
   maxIdle: number,
 ): Retirement {
-  if (!existsSync(checkout)) return "absent";
+  if (!existsSync(checkout) && !isLink(checkout)) return "absent";
+  // A checkout swapped for a link (to the user's repository, say) is never kept: only the link goes.
+  if (!isRealDirectory(checkout)) {
+    rmSync(checkout, { force: true });
+    return "removed";
+  }
   const idleDir = idleCoderCheckoutsDir(repoRoot);
   const index = regularFileBytes(join(verifyGitDir(repoRoot, taskId), "snapshot-index"));
   const record = readIndexRecord(coderIndexRecord(repoRoot, taskId));
   const trusted = index !== null && record !== null && sha256Of(index) === record.sha256;
   const older = listIdle(repoRoot).filter((id) => id !== taskId);
   for (const id of older.slice(0, Math.max(0, older.length - (maxIdle - 1)))) removeIdle(idleDir, id);
-  if (!trusted || maxIdle < 1) {
+  // A process the old coder left behind in it would write into the next task's checkout.
+  if (!trusted || maxIdle < 1 || dirInUseByAProcess(checkout)) {
     rmSync(checkout, { recursive: true, force: true });
     return "removed";
   }
@@ -96,6 +103,13 @@ export async function reuseIdleCoderCheckout(request: {
       renameSync(join(idleDir, from), worktree);
     } catch {
       continue; // another task took it
+    }
+    // What was claimed must be a real directory: `.idle/<id>` swapped for a link would have the
+    // reset below delete and re-init the `.git` of whatever it points at (the user's repository).
+    if (!isRealDirectory(worktree)) {
+      rmSync(worktree, { force: true });
+      rmSync(join(idleDir, `${from}.index`), { force: true });
+      return null;
     }
     const index = regularFileBytes(join(idleDir, `${from}.index`));
     rmSync(join(idleDir, `${from}.index`), { force: true });
@@ -186,6 +200,23 @@ function mtimeOr0(path: string): number {
     return statSync(path).mtimeMs;
   } catch {
     return 0;
+  }
+}
+
+/** A directory itself, not a link to one (lstat: links are not followed). */
+function isRealDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -68,7 +68,12 @@ async function finishedA() {
   const root = makeRepo(FILES);
   dirs.push(root);
   const a = await createTaskWorktree({ repoRoot: root, taskId: "task-a" });
-  await openVerifyCheckout({ repoRoot: root, taskId: "task-a", baseCommit: a.baseCommit, coderCheckout: a.worktree });
+  await openVerifyCheckout({
+    repoRoot: root,
+    taskId: "task-a",
+    baseCommit: a.baseCommit,
+    coderCheckout: a.worktree,
+  });
   writeFileSync(join(a.worktree, "a.js"), "export const a = 'A';\n");
   await new Promise((done) => setTimeout(done, 1100));
   await snapshotTree(a.worktree);
@@ -105,7 +110,7 @@ describe("attack6: coder checkout reuse", () => {
     expect(git(b.worktree, "status", "--porcelain", "--ignored")).toBe("");
   });
 
-  it("HOLE: the idle checkout's own directory replaced by a symlink to the user's repo is not reset into the user's repo", async () => {
+  it("defended (was a hole): the idle checkout's own directory replaced by a symlink to the user's repo is not reset into the user's repo", async () => {
     const { root, a } = await finishedA();
     const userHead = git(root, "rev-parse", "HEAD").trim();
     writeFileSync(join(root, "user-untracked.txt"), "mine\n");
@@ -121,12 +126,14 @@ describe("attack6: coder checkout reuse", () => {
     } catch (e) {
       err = e;
     }
-    console.log(`ATTACK6 idle-symlink: err=${String(err)}; user .git now: ${readdirSync(join(root, ".git")).join(",")}`);
+    console.log(
+      `ATTACK6 idle-symlink: err=${String(err)}; user .git now: ${readdirSync(join(root, ".git")).join(",")}`,
+    );
     expect(readFileSync(join(root, "user-untracked.txt"), "utf8")).toBe("mine\n");
     expect(git(root, "rev-parse", "HEAD").trim()).toBe(userHead);
   });
 
-  it("HOLE: the coder's own checkout replaced (after the last snapshot) by a symlink to the user's repo is retired, then reset into the user's repo", async () => {
+  it("defended (was a hole): the coder's own checkout replaced (after the last snapshot) by a symlink to the user's repo is retired, then reset into the user's repo", async () => {
     const { root, a } = await finishedA();
     const userHead = git(root, "rev-parse", "HEAD").trim();
     writeFileSync(join(root, "user-untracked.txt"), "mine\n");
@@ -140,7 +147,9 @@ describe("attack6: coder checkout reuse", () => {
     } catch (e) {
       err = e;
     }
-    console.log(`ATTACK6 checkout-symlink: err=${String(err)}; user .git now: ${readdirSync(join(root, ".git")).join(",")}`);
+    console.log(
+      `ATTACK6 checkout-symlink: err=${String(err)}; user .git now: ${readdirSync(join(root, ".git")).join(",")}`,
+    );
     expect(readFileSync(join(root, "user-untracked.txt"), "utf8")).toBe("mine\n");
     expect(git(root, "rev-parse", "HEAD").trim()).toBe(userHead);
   });
@@ -158,14 +167,14 @@ describe("attack6: coder checkout reuse", () => {
     expect(existsSync(join(b.worktree, "ignored"))).toBe(false);
   });
 
-  it("HOLE (reach): a background process the old coder left writes into the next task's checkout, so its first snapshot (the seam tree its diffs start from) is not the base", async () => {
+  it("defended (was a hole): a background process the old coder left writes into the next task's checkout, so its first snapshot (the seam tree its diffs start from) is not the base", async () => {
     const { root, a } = await finishedA();
     const child = spawn(
       "sh",
       ["-c", "while true; do echo planted > ./planted.txt 2>/dev/null; sleep 0.2; done"],
       { cwd: a.worktree, detached: true, stdio: "ignore" },
     );
-    kids.push(child.pid!);
+    if (child.pid !== undefined) kids.push(child.pid);
     await new Promise((d) => setTimeout(d, 500));
     const { b } = await retireAndStartB(root, a.worktree);
     await new Promise((d) => setTimeout(d, 800));

@@ -47,7 +47,8 @@ export async function removeFinishedWorktree(
 
 function hasGitDir(checkout: string): boolean {
   try {
-    return lstatSync(join(checkout, ".git")).isDirectory();
+    // lstat both: a checkout swapped for a link to another repository is not a checkout of ours.
+    return lstatSync(checkout).isDirectory() && lstatSync(join(checkout, ".git")).isDirectory();
   } catch {
     return false;
   }
