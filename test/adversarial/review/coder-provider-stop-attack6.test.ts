@@ -44,15 +44,21 @@ describe("attack6: a coder that edits, then prints a rate limit", () => {
     console.log(`ATTACK6 resumed.error=${String(resumed.error)}`);
     const verdict = resumed.result?.terminal.verdict;
     const branch = resumed.result?.terminal.branch ?? "";
-    const patches = execFileSync("sh", ["-c", `find ${JSON.stringify(first.repo)} -name diff.patch -path '*attempt-001*' | xargs cat`], {
-      encoding: "utf8",
-    });
+    const patches = execFileSync(
+      "sh",
+      ["-c", `find ${JSON.stringify(first.repo)} -name diff.patch -path '*attempt-001*' | xargs cat`],
+      {
+        encoding: "utf8",
+      },
+    );
     let inCommit = false;
     try {
       execFileSync("git", ["-C", first.repo, "cat-file", "-e", `${branch}:PLANTED_BY_STOPPED_RUN.js`]);
       inCommit = true;
     } catch {}
-    console.log(`ATTACK6 provider-stop: verdict=${verdict} branch=${branch} inCommit=${inCommit} inJudgedDiff=${patches.includes("PLANTED_BY_STOPPED_RUN")}`);
+    console.log(
+      `ATTACK6 provider-stop: verdict=${verdict} branch=${branch} inCommit=${inCommit} inJudgedDiff=${patches.includes("PLANTED_BY_STOPPED_RUN")}`,
+    );
     // If it reached the result, the judge must have seen it in attempt-001's diff.
     expect(patches).toContain("PLANTED_BY_STOPPED_RUN");
     if (inCommit) expect(verdict).toBe("completed");
