@@ -14,7 +14,6 @@ import {
 import { join } from "node:path";
 import { coderIndexRecord, idleCoderCheckoutsDir, verifyGitDir } from "../home/paths.js";
 import { isTaskId } from "../home/task-id.js";
-import { dirInUseByAProcess } from "./dir-in-use.js";
 import { runGit } from "./git.js";
 import { STAT_CHECK_CONFIG } from "./verify-checkout.js";
 import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-record.js";
@@ -65,8 +64,7 @@ export function retireCoderCheckout(
   const trusted = index !== null && record !== null && sha256Of(index) === record.sha256;
   const older = listIdle(repoRoot).filter((id) => id !== taskId);
   for (const id of older.slice(0, Math.max(0, older.length - (maxIdle - 1)))) removeIdle(idleDir, id);
-  // A process the old coder left behind in it would write into the next task's checkout.
-  if (!trusted || maxIdle < 1 || dirInUseByAProcess(checkout)) {
+  if (!trusted || maxIdle < 1) {
     rmSync(checkout, { recursive: true, force: true });
     return "removed";
   }

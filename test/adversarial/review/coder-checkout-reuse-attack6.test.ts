@@ -167,7 +167,10 @@ describe("attack6: coder checkout reuse", () => {
     expect(existsSync(join(b.worktree, "ignored"))).toBe(false);
   });
 
-  it("defended (was a hole): a background process the old coder left writes into the next task's checkout, so its first snapshot (the seam tree its diffs start from) is not the base", async () => {
+  // OPEN (pinned: passes while the hole is open, turns red when it is closed). A /proc check that
+  // removes a checkout a live process still uses closed it, but made test/crash/sweep-after-crash
+  // time out, for a reason not found in session 16; see the closing note and ADR 0050.
+  it.fails("OPEN: a background process the old coder left writes into the next task's checkout, so its first snapshot (the seam tree its diffs start from) is not the base", async () => {
     const { root, a } = await finishedA();
     const child = spawn(
       "sh",
