@@ -1,14 +1,18 @@
-import { readFileSync } from "node:fs";
-import { HumanMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { DaemonConfig, type TicketRecord } from "../../src/artifacts/schemas/ticket.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
-import { Worker } from "../../src/daemon/worker.js";
-import type { RunEnd, TicketRunner } from "../../src/daemon/worker-types.js";
-import { createModelGateway } from "../../src/models/create-gateway.js";
-import { stopReason } from "../../src/process/stop-signal.js";
-import { queueFiles, readRecord, readResult, revisions, waitFor } from "../support/daemon-harness.js";
+import type { Worker } from "../../src/daemon/worker.js";
+import type { TicketRunner } from "../../src/daemon/worker-types.js";
+import {
+  completedEnd,
+  liveFramerCall,
+  queueFiles,
+  readRecord,
+  readResult,
+  revisions,
+  startTestWorker,
+  waitFor,
+} from "../support/daemon-harness.js";
 import {
   errorAnswer,
   type OpenAIServer,
@@ -16,7 +20,7 @@ import {
   startOpenAIServer,
   toolCallAnswer,
 } from "../support/openai-server.js";
-import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
+import { type QueueSandbox, queueSandbox, submitTicket } from "../support/queue-harness.js";
 
 /**
  * The provider gate in the worker (ADR 0052): a real file queue in a temp data root, runners that
@@ -40,73 +44,22 @@ afterEach(async () => {
 const KEY = "sk-test-gate-0123456789abcdef";
 const OK = toolCallAnswer("frame", { summary: "fine" });
 
+const completed = completedEnd({ reason: "ok" });
+const submit = (queue: FsTicketQueue, repo: string) =>
+  submitTicket(box, queue, `repo: ${JSON.stringify(box.repo(repo))}`);
+const modelCall = (url: string) => liveFramerCall(url, KEY);
+const startWorker = (config: DaemonConfig, queue: FsTicketQueue, runner: TicketRunner, probe = true) =>
+  startTestWorker(box, {
+    queue,
+    config,
+    runner,
+    endpoint: probe && server ? { baseURL: server.url, apiKey: KEY } : null,
+  });
+
 const config = (worker: Record<string, unknown> = {}) =>
   DaemonConfig.parse({
     worker: { pollIntervalSeconds: 0.05, backoffBaseSeconds: 0.2, maxTransientRetries: 2, ...worker },
   });
-
-async function submit(queue: FsTicketQueue, repo: string): Promise<string> {
-  const path = box.ticket(`${repo}.md`, `repo: ${JSON.stringify(box.repo(repo))}`, "Do the thing.\n");
-  const result = await queue.submit(path, readFileSync(path));
-  expect(result.findings).toEqual([]);
-  return result.id;
-}
-
-const completed: RunEnd = {
-  status: "completed",
-  verdict: "completed",
-  reason: "ok",
-  taskId: null,
-  branch: null,
-  commit: null,
-  attempts: 1,
-  artifactDir: null,
-  resumed: false,
-};
-
-/** One live model call as a lane's framer makes it; a thrown error is the run's. */
-async function modelCall(url: string): Promise<void> {
-  const gateway = createModelGateway({
-    mode: "live",
-    model: "gpt-4.1-mini",
-    env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: url },
-    maxRetries: 0,
-  });
-  await gateway.structured({
-    role: "framer",
-    name: "frame",
-    description: "Frame the task.",
-    schema: z.object({ summary: z.string() }),
-    messages: [new HumanMessage("fix the test")],
-  });
-}
-
-function startWorker(cfg: DaemonConfig, queue: FsTicketQueue, runner: TicketRunner, probe = true) {
-  const lines: string[] = [];
-  const claims: { id: string; at: number }[] = [];
-  const worker = new Worker({
-    root: box.root,
-    queue,
-    config: cfg,
-    runner: async (run, ticket) => {
-      claims.push({ id: run.claim.id, at: Date.now() });
-      return runner(run, ticket);
-    },
-    log: (l) => lines.push(l),
-    random: () => 0.5,
-    endpoint: probe && server ? { baseURL: server.url, apiKey: KEY } : null,
-  });
-  const running = worker.run();
-  return {
-    worker,
-    lines,
-    claims,
-    stop: async () => {
-      worker.stop(stopReason("SIGTERM", null));
-      await running;
-    },
-  };
-}
 
 const chatRequests = () => (server?.requests ?? []).filter((r) => r.path === "/v1/chat/completions");
 const probes = () => (server?.requests ?? []).filter((r) => r.method === "GET" && r.path === "/v1/models");

@@ -1,21 +1,22 @@
-import { readFileSync } from "node:fs";
-import { HumanMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
 import { FsTicketQueue } from "../../src/daemon/fs-queue.js";
-import { Worker } from "../../src/daemon/worker.js";
-import type { RunEnd, TicketRunner } from "../../src/daemon/worker-types.js";
-import { createModelGateway } from "../../src/models/create-gateway.js";
-import { stopReason } from "../../src/process/stop-signal.js";
+import type { TicketRunner } from "../../src/daemon/worker-types.js";
+import {
+  completedEnd,
+  liveFramerCall,
+  queueFiles,
+  readRecord,
+  startTestWorker,
+  waitFor,
+} from "../support/daemon-harness.js";
 import {
   errorAnswer,
   type OpenAIServer,
   startOpenAIServer,
   toolCallAnswer,
 } from "../support/openai-server.js";
-import { queueFiles, readRecord, waitFor } from "./daemon-harness.js";
-import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
+import { type QueueSandbox, queueSandbox, submitTicket } from "../support/queue-harness.js";
 
 /**
  * Regression: ProviderGuard captured `config.worker` when the worker was built, so a reloaded
@@ -40,51 +41,16 @@ const KEY = "sk-test-reload-0123456789abcdef";
 const config = (worker: Record<string, unknown> = {}) =>
   DaemonConfig.parse({ worker: { pollIntervalSeconds: 0.05, ...worker } });
 
-const completed: RunEnd = {
-  status: "completed",
-  verdict: "completed",
-  reason: "ok",
-  taskId: null,
-  branch: null,
-  commit: null,
-  attempts: 1,
-  artifactDir: null,
-  resumed: false,
-};
-
-async function submit(queue: FsTicketQueue, repo: string): Promise<string> {
-  const path = box.ticket(`${repo}.md`, `repo: ${JSON.stringify(box.repo(repo))}`, "Do the thing.\n");
-  const result = await queue.submit(path, readFileSync(path));
-  expect(result.findings).toEqual([]);
-  return result.id;
-}
-
-function startWorker(cfg: DaemonConfig, queue: FsTicketQueue, runner: TicketRunner) {
-  const lines: string[] = [];
-  const claims: string[] = [];
-  const worker = new Worker({
-    root: box.root,
+const completed = completedEnd({ reason: "ok" });
+const submit = (queue: FsTicketQueue, repo: string) =>
+  submitTicket(box, queue, `repo: ${JSON.stringify(box.repo(repo))}`);
+const startWorker = (config: DaemonConfig, queue: FsTicketQueue, runner: TicketRunner) =>
+  startTestWorker(box, {
     queue,
-    config: cfg,
-    runner: async (run, ticket) => {
-      claims.push(run.claim.id);
-      return runner(run, ticket);
-    },
-    log: (l) => lines.push(l),
-    random: () => 0.5,
+    config,
+    runner,
     endpoint: server ? { baseURL: server.url, apiKey: KEY } : null,
   });
-  const running = worker.run();
-  return {
-    worker,
-    lines,
-    claims,
-    stop: async () => {
-      worker.stop(stopReason("SIGTERM", null));
-      await running;
-    },
-  };
-}
 
 const probes = () => (server?.requests ?? []).filter((r) => r.method === "GET" && r.path === "/v1/models");
 
@@ -103,7 +69,7 @@ describe("the provider guard reads the reloaded worker config", () => {
       const second = await submit(queue, "b");
       await waitFor("the probe's latch", () => w.worker.gateSnapshot().state === "auth_error", 30_000);
       expect(probes()).toHaveLength(1);
-      expect(w.claims).toEqual([first]); // the probe's 401 kept the second ticket in the inbox
+      expect(w.claims.map((c) => c.id)).toEqual([first]); // the probe's 401 kept the second ticket in the inbox
       expect(readRecord(box, second)).toMatchObject({ state: "inbox", retry_count: 0 });
     } finally {
       await w.stop();
@@ -121,19 +87,7 @@ describe("the provider guard reads the reloaded worker config", () => {
     const url = server.url;
     const queue = new FsTicketQueue(box.root, config({ rateLimitBaseSeconds: 1 }));
     const w = startWorker(config({ rateLimitBaseSeconds: 1, probeEnabled: false }), queue, async () => {
-      const gateway = createModelGateway({
-        mode: "live",
-        model: "gpt-4.1-mini",
-        env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: url },
-        maxRetries: 0,
-      });
-      await gateway.structured({
-        role: "framer",
-        name: "frame",
-        description: "Frame the task.",
-        schema: z.object({ summary: z.string() }),
-        messages: [new HumanMessage("fix the test")],
-      });
+      await liveFramerCall(url, KEY);
       return completed;
     });
     try {

@@ -1,19 +1,15 @@
-import { readFileSync, symlinkSync } from "node:fs";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readCancelRequest } from "../../src/daemon/cancel-request.js";
-import { type QueueSandbox, queueSandbox } from "../support/queue-harness.js";
+import { type QueueSandbox, queueSandbox, submitTicket } from "../support/queue-harness.js";
 
 /** What claim takes next: priority, then age; not_before; a busy repository however it is spelt. */
 let box: QueueSandbox;
 afterEach(() => box.cleanup());
 
-async function submit(queue: ReturnType<QueueSandbox["queue"]>, name: string, frontmatter: string) {
-  const path = box.ticket(name, frontmatter);
-  const result = await queue.submit(path, readFileSync(path));
-  expect(result.findings).toEqual([]);
-  return result.id;
-}
+const submit = (queue: ReturnType<QueueSandbox["queue"]>, name: string, frontmatter: string) =>
+  submitTicket(box, queue, frontmatter, undefined, name);
 
 describe("claim order", () => {
   it("takes high before normal before low, and the older of two equal priorities first", async () => {

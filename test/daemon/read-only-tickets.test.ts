@@ -16,6 +16,7 @@ import { compareFingerprints, fingerprintRepo } from "../../src/workspace/repo-f
 import { cassetteWith } from "../chat/support/intake-fixtures.js";
 import { queueFiles, readRecord, readResult, sandboxPerTest, waitFor } from "../support/daemon-harness.js";
 import { bareRemote, freePort, startGitDaemon } from "../support/git-remote.js";
+import { submitTicket } from "../support/queue-harness.js";
 
 /**
  * Audit, investigate and question tickets (issue 12, ADR 0057) run by the worker in-process on a
@@ -50,12 +51,8 @@ const HOSTILE_THEN_ANSWER: CassetteEntry[] = [
   { structured: ANSWER },
 ];
 
-async function submit(queue: FsTicketQueue, frontmatter: string, body: string): Promise<string> {
-  const path = box.ticket(`t-${Math.random().toString(16).slice(2)}.md`, frontmatter, body);
-  const result = await queue.submit(path, readFileSync(path));
-  expect(result.findings).toEqual([]);
-  return result.id;
-}
+const submit = (queue: FsTicketQueue, frontmatter: string, body: string) =>
+  submitTicket(box, queue, frontmatter, body);
 
 /** Runs the real ticket runner (replaying `insight` answers) until `count` tickets ended. */
 async function runTickets(queue: FsTicketQueue, insight: CassetteEntry[], count: number): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DaemonConfig, type TicketRecord } from "../../src/artifacts/schemas/ticket.js";
@@ -18,6 +18,7 @@ import {
   sandboxPerTest,
   waitFor,
 } from "../support/daemon-harness.js";
+import { submitTicket } from "../support/queue-harness.js";
 
 /**
  * The worker in-process on a real file queue, with scripted runners: how a run's end is
@@ -37,12 +38,7 @@ const config = (worker: Record<string, unknown> = {}) =>
     },
   });
 
-async function submit(queue: FsTicketQueue, frontmatter: string): Promise<string> {
-  const path = box.ticket("t.md", frontmatter, "Do the thing.\n");
-  const result = await queue.submit(path, readFileSync(path));
-  expect(result.findings).toEqual([]);
-  return result.id;
-}
+const submit = (queue: FsTicketQueue, frontmatter: string) => submitTicket(box, queue, frontmatter);
 
 /** Runs a worker until `done()` holds, then stops it; returns its log lines. */
 async function runUntil(queue: FsTicketQueue, cfg: DaemonConfig, runner: TicketRunner, done: () => boolean) {

@@ -1,10 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { HumanMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach } from "vitest";
-import type { TicketRecord, TicketResult } from "../../src/artifacts/schemas/ticket.js";
-import type { RunEnd } from "../../src/daemon/worker-types.js";
+import { z } from "zod";
+import type { DaemonConfig, TicketRecord, TicketResult } from "../../src/artifacts/schemas/ticket.js";
+import type { FsTicketQueue } from "../../src/daemon/fs-queue.js";
+import { Worker } from "../../src/daemon/worker.js";
+import type { RunEnd, TicketRunner } from "../../src/daemon/worker-types.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { createModelGateway } from "../../src/models/create-gateway.js";
+import { stopReason } from "../../src/process/stop-signal.js";
 import { startDevflow } from "./devflow-process.js";
 import { coderScript, DEMO_REQUEST, demoCassette, writeCassette } from "./lane-harness.js";
 import { type QueueSandbox, queueSandbox } from "./queue-harness.js";
@@ -163,3 +169,56 @@ export const startsOf = (starts: string): number =>
 
 /** A coder body that never returns: the coder hangs until it is killed. */
 export const HANG = "await new Promise(() => setInterval(() => {}, 1000));";
+
+/** A Worker running in this process on the sandbox's root; `claims` lists what it claimed, in order. */
+export function startTestWorker(
+  box: QueueSandbox,
+  opts: {
+    queue: FsTicketQueue;
+    config: DaemonConfig;
+    runner: TicketRunner;
+    endpoint?: { baseURL: string; apiKey: string } | null;
+  },
+) {
+  const lines: string[] = [];
+  const claims: { id: string; at: number }[] = [];
+  const worker = new Worker({
+    root: box.root,
+    queue: opts.queue,
+    config: opts.config,
+    runner: async (run, ticket) => {
+      claims.push({ id: run.claim.id, at: Date.now() });
+      return opts.runner(run, ticket);
+    },
+    log: (l) => lines.push(l),
+    random: () => 0.5,
+    endpoint: opts.endpoint ?? null,
+  });
+  const running = worker.run();
+  return {
+    worker,
+    lines,
+    claims,
+    stop: async () => {
+      worker.stop(stopReason("SIGTERM", null));
+      await running;
+    },
+  };
+}
+
+/** One live model call as a lane's framer makes it, through the live gateway; a thrown error is the run's. */
+export async function liveFramerCall(baseURL: string, apiKey: string): Promise<void> {
+  const gateway = createModelGateway({
+    mode: "live",
+    model: "gpt-4.1-mini",
+    env: { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseURL },
+    maxRetries: 0,
+  });
+  await gateway.structured({
+    role: "framer",
+    name: "frame",
+    description: "Frame the task.",
+    schema: z.object({ summary: z.string() }),
+    messages: [new HumanMessage("fix the test")],
+  });
+}

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DaemonConfig } from "../../src/artifacts/schemas/ticket.js";
@@ -45,6 +45,23 @@ export function queueSandbox(): QueueSandbox {
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Writes a ticket file into the sandbox and submits it; fails the test if the queue refused it.
+ * The file name is random unless given, so one test can submit many tickets.
+ */
+export async function submitTicket(
+  box: QueueSandbox,
+  queue: FsTicketQueue,
+  frontmatter: string,
+  body = "Do the thing.\n",
+  name = `t-${Math.random().toString(16).slice(2)}.md`,
+): Promise<string> {
+  const path = box.ticket(name, frontmatter, body);
+  const result = await queue.submit(path, readFileSync(path));
+  if (result.findings.length) throw new Error(`ticket refused: ${JSON.stringify(result.findings)}`);
+  return result.id;
 }
 
 const TSX = join(PACKAGE_ROOT, "node_modules", ".bin", "tsx");
