@@ -1,5 +1,14 @@
-import { DEMO_REQUEST, type TaskFraming } from "../src/index.js";
-import type { ExpectedBehaviour, ScenarioInput } from "./scenario.js";
+import { grade } from "../evals/grade.js";
+import { gradePlanRun } from "../evals/graders/plan-run.js";
+import type { Evaluator } from "../evals/types.js";
+import { DEMO_REQUEST, PLAN_DEMO_REQUEST, type TaskFraming } from "../src/index.js";
+import {
+  defineScenario,
+  type ExpectedBehaviour,
+  type ExpectedPlan,
+  type Scenario,
+  type ScenarioInput,
+} from "./scenario.js";
 
 /**
  * Setups more than one scenario starts from, so a scenario that varies one thing (the Observer
@@ -74,4 +83,39 @@ export function repairedOnSecondAttempt(checks: string[]): ExpectedBehaviour {
     changeWithin: ["src/csv-import.js"],
     checks,
   };
+}
+
+/**
+ * A compose scenario on the plan demo: the idea planner plans PLAN_DEMO_REQUEST on a fresh
+ * csv-import fixture and the compose lane runs it with `coder` (scenarios/coders/); its cassette
+ * folder is named after it. Graded from plan_run.json and each task's own run record; the
+ * independent referee re-checks the branch and the seams against the clean hidden acceptance test.
+ */
+export function composePlanScenario(def: {
+  name: string;
+  description: string;
+  coder: string;
+  /** Answers the run gives when asked (a re-plan's approval). */
+  answers?: string[];
+  plan: ExpectedPlan;
+  checks: string[];
+}): { scenario: Scenario; evaluate: Evaluator } {
+  const scenario = defineScenario({
+    name: def.name,
+    description: def.description,
+    kind: "compose",
+    group: "compose",
+    input: {
+      request: PLAN_DEMO_REQUEST,
+      priorTurns: [],
+      fixture: "csv-import",
+      coder: def.coder,
+      ...(def.answers ? { answers: def.answers } : {}),
+    },
+    expected: { plan: def.plan, checks: def.checks },
+    cassette: def.name,
+    referee: { hidden: "csv-import-clean" },
+  });
+  const evaluate: Evaluator = async (s, run) => grade(gradePlanRun(run, s.expected.plan));
+  return { scenario, evaluate };
 }
