@@ -1,6 +1,6 @@
 import { ObservationFindings, type TaskArtifact } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
-import { observerTools, type ToolContext } from "../../tools/index.js";
+import { observerTools, type ToolConfinement, type ToolContext } from "../../tools/index.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
 import { runToolAgent } from "../kit/index.js";
 
@@ -36,6 +36,11 @@ export interface ObserverAgentInput {
   repoMap: string;
   signal?: AbortSignal;
   limits?: Partial<ObserverLimits>;
+  /**
+   * How its run_command runs (ADR 0031). The lane always confines it: the Observer's commands run
+   * the repository's code, and a re-observation runs in a checkout a coder already wrote.
+   */
+  confinement?: ToolConfinement;
 }
 
 /** Why the agent stopped without its own answer (null: it answered). */
@@ -58,7 +63,12 @@ export interface ObserverAgentResult {
 export async function runObserverAgent(input: ObserverAgentInput): Promise<ObserverAgentResult> {
   const limits = { ...DEFAULT_OBSERVER_LIMITS, ...input.limits };
   const signal = input.signal ?? new AbortController().signal;
-  const ctx: ToolContext = { worktree: input.worktree, signal, written: new Set() };
+  const ctx: ToolContext = {
+    worktree: input.worktree,
+    signal,
+    written: new Set(),
+    ...(input.confinement ? { confinement: input.confinement } : {}),
+  };
 
   const run = await runToolAgent({
     name: "observer",

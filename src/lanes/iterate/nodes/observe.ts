@@ -25,6 +25,10 @@ export const observe: NodeBody = async (state, deps) => {
     worktree: state.worktree,
     repoMap: await repoMap(state.worktree, { maxFiles: 300 }),
     signal: deps.signal,
+    // Its commands run the repository's code (and, on a re-observation, a coder's): confined like
+    // the verification commands, so they cannot write the user's checkout, devflow's files or the
+    // user's dependencies, and nothing they start outlives them (ADR 0031).
+    confinement: { mounts: { ...verifierMounts(state), expose: state.worktree } },
   });
 
   // The seam's files: what the Observer named plus every test file it wrote.
