@@ -1,3 +1,4 @@
+import { checkoutEndFields, type FinishedCheckout } from "../lanes/iterate/tasks/checkout-end.js";
 import type { IterateResult } from "../lanes/outcome.js";
 import type { RunEnding } from "./summary.js";
 
@@ -7,21 +8,21 @@ import type { RunEnding } from "./summary.js";
  * result. A paused task never gets here: it keeps its checkout for `--resume`.
  */
 export async function finishRun(result: IterateResult, keepWorktree: boolean): Promise<RunEnding> {
-  let worktreeKept = true;
+  let checkout: FinishedCheckout = { end: "kept" };
   if (!keepWorktree) {
     const { removeFinishedWorktree } = await import("../lanes/iterate/tasks/finish-worktree.js");
-    worktreeKept = !(await removeFinishedWorktree(result.artifactDir, result.taskId));
+    checkout = await removeFinishedWorktree(result.artifactDir, result.taskId);
   }
   // The commands' owner is the lane's tasks module: loaded here, not at start-up (ADR 0042).
   const { takeResultCommands } = await import("./take-result.js");
-  return { worktreeKept, takeResult: takeResultCommands(result.terminal) };
+  return { checkout, takeResult: takeResultCommands(result.terminal) };
 }
 
 /**
  * The fields this adds to `--json`'s result line: `take_result` ({merge, review} after completed,
- * else null) and `worktree_kept`.
+ * else null), `worktree_kept`, `worktree_end` and (kept idle) `worktree_idle_path`.
  */
 export const endingFields = (ending: RunEnding) => ({
   take_result: ending.takeResult,
-  worktree_kept: ending.worktreeKept,
+  ...checkoutEndFields(ending.checkout),
 });

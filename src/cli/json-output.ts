@@ -1,5 +1,6 @@
 import type { DevflowEvent, EventLine, PlanRun, ResultLine } from "../artifacts/schemas/index.js";
 import { type ErrorCategory, isDevflowError, messageOf } from "../errors/index.js";
+import { checkoutEndFields } from "../lanes/iterate/tasks/checkout-end.js";
 import type { IterateResult, NeedsAnswers } from "../lanes/outcome.js";
 import type { RunEnding } from "./summary.js";
 
@@ -35,7 +36,7 @@ export function iterateResultLine(
     branch: result.branch,
     attempts: result.attempts,
     usage: result.usage,
-    ...(ending ? { take_result: ending.takeResult, worktree_kept: ending.worktreeKept } : {}),
+    ...(ending ? { take_result: ending.takeResult, ...checkoutEndFields(ending.checkout) } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { checkoutEndText, type FinishedCheckout } from "../lanes/iterate/tasks/checkout-end.js";
 import type { IterateResult } from "../lanes/outcome.js";
 import { caveatLines, passedVerifiers } from "../verify/index.js";
 import { DEFAULT_LINE_WIDTH, wrapText } from "./bounded-line.js";
@@ -6,9 +7,9 @@ import { type Palette, palette } from "./colour.js";
 import type { TakeResult } from "./take-result.js";
 import { takeResultLines } from "./take-result.js";
 
-/** What the CLI did after the run: whether it kept the coder's checkout, how to take the result. */
+/** What the CLI did after the run: what became of the coder's checkout, how to take the result. */
 export interface RunEnding {
-  worktreeKept: boolean;
+  checkout: FinishedCheckout;
   takeResult: TakeResult | null;
 }
 
@@ -37,7 +38,7 @@ export function renderSummary(r: IterateResult, style: SummaryStyle = {}, ending
     ["verdict", t.verdict, null],
     ["reason", t.reason, runRecord],
     ["branch", t.branch ? `${t.branch}${t.commit ? ` @ ${t.commit.slice(0, 10)}` : ""}` : r.branch, null],
-    ["worktree", ending?.worktreeKept === false ? "removed (--keep-worktree keeps it)" : r.worktree, null],
+    ["worktree", ending ? checkoutEndText(r.worktree, ending.checkout) : r.worktree, null],
     ["artifacts", r.artifactDir, null],
     ["attempts", String(r.attempts), null],
     [

@@ -7,6 +7,7 @@ import type { ProbeTarget } from "./endpoint-probe.js";
 import { ticketGuardTrips } from "./guard-trips.js";
 import type { GateSnapshot } from "./provider-gate.js";
 import { ProviderGuard } from "./provider-guard.js";
+import { sweepReadOnlyLeftovers } from "./read-leftovers.js";
 import { runEndWithoutRun } from "./run-end.js";
 import { daySpend, localDay, readSpendLedger } from "./spend-ledger.js";
 import type { SpendSnapshot } from "./status-hooks.js";
@@ -99,6 +100,7 @@ export class Worker {
   /** Runs until `stop()` and every running ticket has ended. */
   async run(): Promise<void> {
     await this.recover();
+    await this.sweepReadOnlyLeftovers();
     let lastRecover = Date.now();
     while (!this.stopping) {
       const { worker } = this.opts.config; // read each poll: a reload applies here
@@ -195,6 +197,16 @@ export class Worker {
       }
     } catch (error) {
       this.opts.log(`could not adopt dropped tickets: ${describeError(error)}`, "warn");
+    }
+  }
+
+  /** At start only: what read-only runs a crash interrupted left under cache/ (read-leftovers.ts). */
+  private async sweepReadOnlyLeftovers(): Promise<void> {
+    try {
+      for (const path of await sweepReadOnlyLeftovers(this.opts.root))
+        this.opts.log(`removed ${path}, left by a read-only ticket's run that did not finish`);
+    } catch (error) {
+      this.opts.log(`could not sweep read-only leftovers: ${describeError(error)}`, "warn");
     }
   }
 

@@ -61,7 +61,7 @@ const taskIdIn = (text: string) => (text.match(/\.devflow\/iterate\/([\w.-]+)/) 
 
 describe.concurrent("iterate tasks started by devflow chat", () => {
   it(
-    "piped: iterate's progress lines (coder start line with transcript, heartbeat) on stderr; the finished task's checkout is removed and the take-the-result lines printed",
+    "piped: iterate's progress lines (coder start line with transcript, heartbeat) on stderr; the finished task's checkout is kept idle (and said so) and the take-the-result lines printed",
     async () => {
       const repo = scratch.repo();
       const run = await runPiped(
@@ -92,7 +92,7 @@ describe.concurrent("iterate tasks started by devflow chat", () => {
       expect(run.out).not.toMatch(/^ {2}(frame|code) /m);
       const taskId = taskIdIn(run.out);
       expect(run.out).toContain("completed: ");
-      expect(run.out).toContain("  worktree  removed (--keep-worktree keeps it)");
+      expect(run.out).toContain("  worktree  coder checkout kept idle for the next task (");
       expect(run.out).toContain(`to take the result: git merge devflow/${taskId}`);
       expect(run.out).toContain(`to review it first: git diff HEAD...devflow/${taskId}`);
       expect(existsSync(join(repo, ".devflow", "worktrees", taskId))).toBe(false);

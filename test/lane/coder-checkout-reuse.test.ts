@@ -44,7 +44,10 @@ linkSync("README.md", "target.txt");
     });
     expect(first.error).toBeNull();
     expect(first.result?.terminal.verdict).toBeDefined();
-    expect(await removeFinishedWorktree(first.result?.artifactDir ?? "", "first")).toBe(true);
+    expect(await removeFinishedWorktree(first.result?.artifactDir ?? "", "first")).toEqual({
+      end: "kept_idle",
+      idlePath: join(idleCoderCheckoutsDir(repo), "first"),
+    });
     expect(readdirSync(idleCoderCheckoutsDir(repo))).toContain("first");
 
     const observer = `

@@ -125,6 +125,16 @@ export const ResultLine = z.strictObject({
   worktree_kept: z
     .boolean()
     .optional()
-    .describe("whether the coder's checkout was kept (--keep-worktree); a finished task's is removed"),
+    .describe("whether the coder's checkout is still the task's (--keep-worktree); see worktree_end"),
+  worktree_end: z
+    .enum(["kept", "kept_idle", "removed"])
+    .optional()
+    .describe(
+      "what became of the coder's checkout: kept (the task's), kept_idle (moved aside for the next task, ADR 0050) or removed",
+    ),
+  worktree_idle_path: z
+    .string()
+    .optional()
+    .describe("worktree_end kept_idle: where the checkout waits for the next task"),
 });
 export type ResultLine = z.infer<typeof ResultLine>;

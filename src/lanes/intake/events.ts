@@ -1,5 +1,6 @@
 import type { Route, RouteDecision } from "../../agents/router/router.js";
 import type { DevflowEvent } from "../../artifacts/schemas/index.js";
+import type { FinishedCheckout } from "../iterate/tasks/checkout-end.js";
 import type { TakeResult } from "../iterate/tasks/take-result.js";
 
 /**
@@ -31,6 +32,8 @@ export type IntakeEvent =
       verdict: string;
       branch: string | null;
       worktree_kept: boolean;
+      worktree_end: FinishedCheckout["end"];
+      worktree_idle_path?: string;
       take_result: TakeResult | null;
     }
   | { type: "stopped"; lane: Route; id: string; message: string }

@@ -1,3 +1,4 @@
+import { checkoutEndFields, type FinishedCheckout } from "../../iterate/tasks/checkout-end.js";
 import { removeFinishedWorktree } from "../../iterate/tasks/finish-worktree.js";
 import { type TakeResult, takeResultCommands } from "../../iterate/tasks/take-result.js";
 import type { IterateResult } from "../../outcome.js";
@@ -5,7 +6,7 @@ import type { IntakeDeps } from "../deps.js";
 
 /** How a chat task that reached a verdict ended: its checkout, and how to take its result. */
 export interface TaskEnding {
-  worktreeKept: boolean;
+  checkout: FinishedCheckout;
   takeResult: TakeResult | null;
 }
 
@@ -16,16 +17,16 @@ export interface TaskEnding {
  * never gets here: it keeps the checkout `/resume` continues in.
  */
 export async function finishChatTask(deps: IntakeDeps, result: IterateResult): Promise<TaskEnding> {
-  const worktreeKept = deps.iterate.keepWorktree
-    ? true
-    : !(await removeFinishedWorktree(result.artifactDir, result.taskId));
-  const ending = { worktreeKept, takeResult: takeResultCommands(result.terminal) };
+  const checkout: FinishedCheckout = deps.iterate.keepWorktree
+    ? { end: "kept" }
+    : await removeFinishedWorktree(result.artifactDir, result.taskId);
+  const ending = { checkout, takeResult: takeResultCommands(result.terminal) };
   deps.emit({
     type: "task_finished",
     task_id: result.taskId,
     verdict: result.terminal.verdict,
     branch: result.terminal.branch,
-    worktree_kept: ending.worktreeKept,
+    ...checkoutEndFields(ending.checkout),
     take_result: ending.takeResult,
   });
   return ending;

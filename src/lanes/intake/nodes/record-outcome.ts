@@ -1,5 +1,6 @@
 import { Command, END } from "@langchain/langgraph";
 import { taskDirLabel } from "../../../home/index.js";
+import { checkoutEndText } from "../../iterate/tasks/checkout-end.js";
 import { takeResultLines } from "../../iterate/tasks/take-result.js";
 import type { IterateResult, LaneOutcome } from "../../outcome.js";
 import { renderBrief } from "../brief-text.js";
@@ -113,8 +114,7 @@ function summarize(result: IterateResult, ending: TaskEnding | null): string {
   const lines = [`${t.verdict}: ${t.reason}`];
   if (t.branch) lines.push(`  branch    ${t.branch}${t.commit ? ` @ ${t.commit.slice(0, 10)}` : ""}`);
   lines.push(`  artifacts ${taskDirLabel(result.taskId)}`, `  attempts  ${result.attempts}`);
-  if (ending)
-    lines.push(`  worktree  ${ending.worktreeKept ? result.worktree : "removed (--keep-worktree keeps it)"}`);
+  if (ending) lines.push(`  worktree  ${checkoutEndText(result.worktree, ending.checkout)}`);
   if (t.questions.length) lines.push("  questions", ...t.questions.map((q) => `    - ${q}`));
   if (ending?.takeResult) lines.push(...takeResultLines(ending.takeResult));
   return lines.join("\n");

@@ -1,5 +1,4 @@
 import { rmSync } from "node:fs";
-import { DevflowError } from "../../../errors/index.js";
 import {
   listVerifyCheckouts,
   lockTask,
@@ -10,6 +9,7 @@ import {
   verifyIndexRecord,
 } from "../../../home/index.js";
 import { type AdoptedCheckout, adoptVerifyCheckout } from "../../../workspace/index.js";
+import { wholeNumberFromEnv } from "./env-number.js";
 
 /** How many idle verification checkouts a repository keeps beyond the one a new task adopts. */
 export const MAX_IDLE_VERIFY_CHECKOUTS_ENV = "DEVFLOW_MAX_IDLE_VERIFY_CHECKOUTS";
@@ -88,13 +88,5 @@ async function underLockIfFinished(repoRoot: string, taskId: string, fn: () => P
 }
 
 function maxIdleFromEnv(env: NodeJS.ProcessEnv): number {
-  const raw = env[MAX_IDLE_VERIFY_CHECKOUTS_ENV]?.trim();
-  if (!raw) return DEFAULT_MAX_IDLE_VERIFY_CHECKOUTS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new DevflowError(
-      "BAD_OPTION",
-      `${MAX_IDLE_VERIFY_CHECKOUTS_ENV} must be a whole number ≥ 0 (got ${JSON.stringify(raw)})`,
-    );
-  return n;
+  return wholeNumberFromEnv(env, MAX_IDLE_VERIFY_CHECKOUTS_ENV, DEFAULT_MAX_IDLE_VERIFY_CHECKOUTS);
 }

@@ -1,8 +1,9 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { DevflowError } from "../../../errors/index.js";
-import { lockTask, openTaskStore, repoRootOfTaskDir } from "../../../home/index.js";
+import { idleCoderCheckoutsDir, lockTask, openTaskStore, repoRootOfTaskDir } from "../../../home/index.js";
 import { removeTaskCheckout, retireCoderCheckout, taskWorktreePath } from "../../../workspace/index.js";
+import { wholeNumberFromEnv } from "../lane/env-number.js";
+import type { FinishedCheckout } from "./checkout-end.js";
 
 /** How many finished coder checkouts a repository keeps idle for the next task to reuse (ADR 0050). */
 export const MAX_IDLE_CODER_CHECKOUTS_ENV = "DEVFLOW_MAX_IDLE_CODER_CHECKOUTS";
@@ -16,34 +17,41 @@ export const DEFAULT_MAX_IDLE_CODER_CHECKOUTS = 1;
  * base with devflow's own index, a new git dir), at most `DEVFLOW_MAX_IDLE_CODER_CHECKOUTS` of them
  * (default 1, `0`: removed as before), or removed. Taken under the task's lock and only when the run
  * record holds a verdict, so a task that paused or stopped without one keeps the checkout
- * `--resume` continues in. Returns whether the checkout left the task.
+ * `--resume` continues in. Returns what became of the checkout (so no one says "removed" of one
+ * kept idle).
  */
 export async function removeFinishedWorktree(
   artifactDir: string,
   taskId: string,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<boolean> {
+): Promise<FinishedCheckout> {
   const maxIdle = maxIdleCoderCheckouts(env);
   const repoRoot = repoRootOfTaskDir(artifactDir);
   let release: () => Promise<void>;
   try {
     release = await lockTask(repoRoot, taskId, { onCompromised: () => {} });
   } catch {
-    return false; // another run of the task has started: its checkout is not ours to remove
+    return KEPT; // another run of the task has started: its checkout is not ours to remove
   }
   try {
     const run = await openTaskStore(repoRoot, taskId).read("iterator_run");
-    if (!run?.terminal) return false;
+    if (!run?.terminal) return KEPT;
     const checkout = taskWorktreePath(repoRoot, taskId);
     // Only devflow's own kind of checkout (a repository of its own) is kept; a linked worktree of
     // an older devflow goes through removeTaskCheckout's bookkeeping.
-    if (maxIdle > 0 && hasGitDir(checkout))
-      return retireCoderCheckout(repoRoot, taskId, checkout, maxIdle) !== "absent";
-    return (await removeTaskCheckout(repoRoot, taskId)) === "removed";
+    if (maxIdle > 0 && hasGitDir(checkout)) {
+      const retired = retireCoderCheckout(repoRoot, taskId, checkout, maxIdle);
+      if (retired === "kept_idle")
+        return { end: "kept_idle", idlePath: join(idleCoderCheckoutsDir(repoRoot), taskId) };
+      return retired === "removed" ? { end: "removed" } : KEPT;
+    }
+    return (await removeTaskCheckout(repoRoot, taskId)) === "removed" ? { end: "removed" } : KEPT;
   } finally {
     await release();
   }
 }
+
+const KEPT: FinishedCheckout = { end: "kept" };
 
 function hasGitDir(checkout: string): boolean {
   try {
@@ -55,13 +63,5 @@ function hasGitDir(checkout: string): boolean {
 }
 
 export function maxIdleCoderCheckouts(env: NodeJS.ProcessEnv): number {
-  const raw = env[MAX_IDLE_CODER_CHECKOUTS_ENV]?.trim();
-  if (!raw) return DEFAULT_MAX_IDLE_CODER_CHECKOUTS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new DevflowError(
-      "BAD_OPTION",
-      `${MAX_IDLE_CODER_CHECKOUTS_ENV} must be a whole number ≥ 0 (got ${JSON.stringify(raw)})`,
-    );
-  return n;
+  return wholeNumberFromEnv(env, MAX_IDLE_CODER_CHECKOUTS_ENV, DEFAULT_MAX_IDLE_CODER_CHECKOUTS);
 }
