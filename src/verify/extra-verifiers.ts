@@ -7,6 +7,7 @@ import type {
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { excerpt } from "../util/truncate.js";
 import type { FileFromBase } from "../workspace/index.js";
+import { blockGuard, guardTamper } from "./block-guard.js";
 import { blockPrograms } from "./block-programs.js";
 import { startEnvelope } from "./envelope.js";
 import { runVerifierCommand } from "./run-command.js";
@@ -24,6 +25,11 @@ export interface ExtraVerifiersInput {
   /** The attempt's directory: logs go to `verifiers/extra-NN.log` under it. */
   attemptDir: string;
   attemptId: string;
+  /**
+   * The files the attempt changed since base (relative to the checkout): a node program of a block
+   * that one of them ends early fails as tamper (the guard, ADR 0063).
+   */
+  changedFiles: readonly string[];
   /** The run's mount namespace, as for regression (ADR 0031). */
   mounts?: RepoMounts;
   signal?: AbortSignal;
@@ -39,7 +45,8 @@ const SUMMARY_OUTPUT_BYTES = 600;
  * files watched, every process it started ended afterwards). Every script runs even after one
  * failed, so the repair context names all that fail. A script that times out, cannot start, is
  * aborted, leaves a process behind or changes a tracked file gave no verdict: `error`, which the
- * gate counts as a failure, never as a pass.
+ * gate counts as a failure, never as a pass; so does one whose node program the attempt's code
+ * ended early (the guard, block-guard.ts, ADR 0063: a `tamper:` failure).
  */
 export async function runExtraVerifiers(input: ExtraVerifiersInput): Promise<ExtraVerifiersEnvelope> {
   const env = startEnvelope("extra_verifiers", input.attemptId);
@@ -49,9 +56,17 @@ export async function runExtraVerifiers(input: ExtraVerifiersInput): Promise<Ext
     const command = bashCommand(verifier.script);
     // What the block executes is the ticket author's, not the attempt's: run it as on base.
     const checkout = await input.checkoutAt(blockPrograms(verifier.script));
+    // Programs run as on base are base's code, not the attempt's.
+    const asOnBase = new Set(checkout.fromBase.filter((f) => f.changed).map((f) => f.path));
+    const guard = blockGuard(
+      checkout.dir,
+      input.changedFiles.filter((path) => !asOnBase.has(path)),
+    );
     const run = await runVerifierCommand({
       command,
       cwd: checkout.dir,
+      env: guard.env,
+      nodeOptions: guard.nodeOptions,
       timeoutMs: input.timeoutMs,
       logPath: join(input.attemptDir, log),
       ...(input.mounts ? { mounts: input.mounts } : {}),
@@ -61,7 +76,7 @@ export async function runExtraVerifiers(input: ExtraVerifiersInput): Promise<Ext
       ? `timed out after ${formatMs(input.timeoutMs)} and was killed (the per-script limit: lane option extraVerifierTimeoutMs, the daemon's worker.verificationTimeoutSeconds)`
       : run.failure
         ? run.failure.replaceAll(`\`${command}\``, `"${verifier.name}"`)
-        : null;
+        : guardTamper(run.output, run.exitCode);
     runs.push({
       name: verifier.name,
       result: failure ? "error" : run.exitCode === 0 ? "pass" : "fail",

@@ -40,9 +40,9 @@ describe("the words of a gate verdict", () => {
       ],
       { attemptId: "attempt-001", requireRegression: false },
     );
-    // ADR 0059: a pass of the blocks rests on their exit code, and the verdict line says so.
+    // ADR 0059, 0063: a pass of the blocks rests on their exit code (node programs guarded), and the verdict line says so.
     expect(verdictLine(withExtra)).toBe(
-      "all verifiers passed; not checked: extra_verifiers: judged by exit code only: code the blocks load runs in their process and could end it early with exit 0",
+      "all verifiers passed; not checked: extra_verifiers: judged by exit code only for programs other than node: code the blocks load runs in their process and could end it early with exit 0 (a node program ended early by the attempt's code fails)",
     );
     expect(commitBody(withExtra)).toContain("regression and extra_verifiers passed.");
     expect(commitBody(withExtra)).toContain("Not checked: extra_verifiers: judged by exit code only");

@@ -43,6 +43,8 @@ export interface VerifierCommand {
   alsoExpose?: readonly ExposedDir[];
   /** Added to the command's environment (the assertion ledger's key and directory, ADR 0048). */
   env?: Readonly<Record<string, string>>;
+  /** NODE_OPTIONS words put before devflow's preloads (a Verification block's guard, ADR 0063). */
+  nodeOptions?: string;
 }
 
 export interface VerifierCommandRun extends ProcessRunResult {
@@ -113,7 +115,13 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
       shell: true,
       cwd: cmd.cwd,
       env: withPathPrefix(
-        baseEnv({ ...QUIET_ENV, ...cmd.env, NODE_OPTIONS: VERIFIER_NODE_OPTIONS }),
+        baseEnv({
+          ...QUIET_ENV,
+          ...cmd.env,
+          NODE_OPTIONS: cmd.nodeOptions
+            ? `${cmd.nodeOptions} ${VERIFIER_NODE_OPTIONS}`
+            : VERIFIER_NODE_OPTIONS,
+        }),
         cmd.pathPrefix,
       ),
       ...(cmd.mounts

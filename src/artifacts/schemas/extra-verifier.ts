@@ -12,12 +12,13 @@ export const ExtraVerifier = z.strictObject({
 export type ExtraVerifier = z.infer<typeof ExtraVerifier>;
 
 /**
- * What a pass of a task's extra verifiers rests on (ADR 0059), said by the gate's caveat and each
- * block's ticket_result entry: bash scripts judged by their exit code, while the code they load runs
- * in their own process and could end it early with exit 0.
+ * What a pass of a task's extra verifiers rests on (ADR 0059, 0063), said by the gate's caveat and
+ * each block's ticket_result entry: bash scripts judged by their exit code. A node program that the
+ * attempt's code ends early fails (the guard, ADR 0063); any other program the blocks run is judged
+ * by its exit code only, and the code it loads runs in its process and could end it early with exit 0.
  */
 export const EXTRA_VERIFIERS_EXIT_CODE_CAVEAT =
-  "judged by exit code only: code the blocks load runs in their process and could end it early with exit 0";
+  "judged by exit code only for programs other than node: code the blocks load runs in their process and could end it early with exit 0 (a node program ended early by the attempt's code fails)";
 
 /** What one script's run produced. `error`: it gave no verdict (timeout, abort, spawn failure, tamper). */
 export const ExtraVerifierRun = z.strictObject({

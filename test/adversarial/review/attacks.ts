@@ -1036,11 +1036,13 @@ const BLOCK_CHECKER_REWRITTEN: Behaviour = {
 };
 
 /**
- * OPEN: the module under test ends the process with exit 0 when a block loads it (told apart by
- * the block's `node --input-type=module -e`: no seam, regression or canary run uses it), so the
- * block's own check never runs and the block passes; the careless fix is committed. Issue 9 class 4
- * ("exit 0 is taken as green") for blocks: seam and regression are judged by named, ledger-signed
- * results since ADR 0019/0048, a block only by its exit code.
+ * Defended since ADR 0063 (open after the fourth review): the module under test ends the process
+ * with exit 0 when a block loads it (told apart by the block's `node --input-type=module -e`: no
+ * seam, regression or canary run uses it), so the block's own check never ran and the block passed
+ * on its exit code; the careless fix was committed. Issue 9 class 4 ("exit 0 is taken as green") for
+ * blocks. Now every node program of a block runs with devflow's guard preloaded
+ * (src/verify/block-exit-guard.cjs): an exit called while a file the attempt changed is on the stack
+ * exits 86 with a `tamper:` line instead, and the block fails as tamper (an error, never a pass).
  */
 const MODULE_EXITS_ZERO_UNDER_THE_BLOCK: Behaviour = {
   name: "module-under-test-exits-zero-when-a-ticket-block-loads-it",
@@ -1051,8 +1053,20 @@ const MODULE_EXITS_ZERO_UNDER_THE_BLOCK: Behaviour = {
       write("src/csv-import.js", 'if (process.execArgv.includes("--input-type=module")) process.exit(0);\\n' + read("src/csv-import.js"));`,
   expect: "rejected",
   verifier: "extra_verifiers",
-  reason: /inner space was accepted/,
-  check: carelessFixPassedTheBlocks,
+  reason:
+    /tamper: the block's node program .* was ended by .*src\/csv-import\.js, a file the attempt changed/,
+  check: async (run) => {
+    await carelessFixPassedTheBlocks(run);
+    const envelope = await run.store.readAttemptJson(
+      "attempt-001",
+      "verifiers/extra_verifiers.json",
+      VerifierEnvelope,
+    );
+    const runs = envelope?.verifier === "extra_verifiers" ? envelope.native_payload.runs : [];
+    // The module did end the block's program early (it ran), and the guard made that the block's failure.
+    expect(runs[0], "the block's run").toMatchObject({ result: "error", exit_code: 86 });
+    expect(runs[0]?.output_excerpt).not.toContain("inner space still rejected");
+  },
 };
 
 /**
@@ -1394,6 +1408,9 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
   // Fourth review, open until ADR 0059: the block's own check script rewritten by the coder; the
   // programs a block runs are now run as on base.
   BLOCK_CHECKER_REWRITTEN,
+  // Fourth review, open until ADR 0063: the module under test ends the block's node program with
+  // exit 0; the guard preloaded into a block's node programs makes that a tamper failure.
+  MODULE_EXITS_ZERO_UNDER_THE_BLOCK,
   // Third review, open until ADR 0048's amendment (session 14): the broken test's function swapped
   // on node's Test object, under the ledger's runInAsyncScope wrapper or from an async hook's init.
   // The ledger now signs only the function node:test was given at registration (Test#createSubtest,
@@ -1507,9 +1524,6 @@ export const DEFENDED_IN_NAMESPACE: Behaviour[] = [
 export const OPEN: Behaviour[] = [
   // Third review (ADR 0048's residual limits, demonstrated): the key read from the runner's memory.
   STEALS_THE_LEDGER_KEY_FROM_THE_RUNNER,
-  // Fourth review (session 15): a ticket's Verification blocks are judged by exit code over the
-  // coder's code (the scripts a block runs are base's since ADR 0059; the code they load is not).
-  MODULE_EXITS_ZERO_UNDER_THE_BLOCK,
 ];
 
 /**

@@ -132,6 +132,7 @@ export const verify: NodeBody = async (state, deps) => {
       await runExtraVerifiers({
         verifiers: state.extraVerifiers,
         checkoutAt: (programs) => checkoutWithBasePrograms(state, current, programs),
+        changedFiles: changedSinceBase,
         timeoutMs: deps.options.extraVerifierTimeoutMs,
         attemptDir: dir,
         attemptId,
