@@ -14,6 +14,7 @@ import {
 import { join } from "node:path";
 import { coderIndexRecord, idleCoderCheckoutsDir, verifyGitDir } from "../home/paths.js";
 import { isTaskId } from "../home/task-id.js";
+import { dirInUseByAProcess } from "./dir-in-use.js";
 import { runGit } from "./git.js";
 import { STAT_CHECK_CONFIG } from "./verify-checkout.js";
 import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-record.js";
@@ -64,7 +65,9 @@ export function retireCoderCheckout(
   const trusted = index !== null && record !== null && sha256Of(index) === record.sha256;
   const older = listIdle(repoRoot).filter((id) => id !== taskId);
   for (const id of older.slice(0, Math.max(0, older.length - (maxIdle - 1)))) removeIdle(idleDir, id);
-  if (!trusted || maxIdle < 1) {
+  // A process the old coder left in it (cwd, root or an open file) would follow the rename below
+  // and write into the next task's checkout: such a checkout is removed, never kept.
+  if (!trusted || maxIdle < 1 || dirInUseByAProcess(checkout)) {
     rmSync(checkout, { recursive: true, force: true });
     return "removed";
   }
@@ -115,6 +118,8 @@ export async function reuseIdleCoderCheckout(request: {
     try {
       if (index === null || record === null || sha256Of(index) !== record.sha256)
         throw new Error("its index does not hash to the recorded one");
+      // Checked again on the claimed checkout: a process that entered it after it was kept idle.
+      if (dirInUseByAProcess(worktree)) throw new Error("a live process uses it");
       await resetReused(request, index, record.mtime_ms);
       return { from };
     } catch {
@@ -146,6 +151,10 @@ async function resetReused(
   utimesSync(indexPath, mtime, mtime);
   await runGit(worktree, ["read-tree", "-u", "--reset", baseCommit], { config: STAT_CHECK_CONFIG });
   await runGit(worktree, ["clean", "-ffdxq"]);
+  // Fail closed: the reset must have left exactly the base (nothing modified, untracked or ignored);
+  // anything else was written by someone during the reset, and the caller checks the base out afresh.
+  const left = await runGit(worktree, ["status", "--porcelain", "--ignored", "--untracked-files=all"]);
+  if (left.trim() !== "") throw new Error("the reset checkout is not exactly the base");
 }
 
 /**

@@ -19,7 +19,14 @@ import { processIsRunning } from "../../src/process/process-group.js";
 import { detachedGroups } from "../support/detached-groups.js";
 import { tempDir } from "../support/lane-harness.js";
 import { leftoverProcesses } from "../support/leftover-processes.js";
-import { crashRepo, devflow, leftoverCheckouts, TASK, TWO_ATTEMPT_CODER } from "./crash-harness.js";
+import {
+  type CliExit,
+  crashRepo,
+  devflow,
+  leftoverCheckouts,
+  TASK,
+  TWO_ATTEMPT_CODER,
+} from "./crash-harness.js";
 
 const startGroup = detachedGroups();
 /** A process in its own group, as devflow's children run; outside the test's temp dirs. */
@@ -43,9 +50,23 @@ function hostPidRunning(script: string): number {
   return 0;
 }
 
-async function waitFor(path: string, ms: number): Promise<void> {
+/**
+ * Waits for `path` while the CLI run `cli` is still running. Bug (session 16): this waited only for
+ * the file, so a CLI that had already exited (a stale dist/ that bin/devflow.js refuses, after a
+ * source edit without `npm run build`) read as "timed out waiting for hanging" two minutes later,
+ * and the cause was blamed on the change under test. Fix: an exit before the file ends the wait
+ * with the CLI's exit code and stderr.
+ */
+async function waitFor(path: string, ms: number, cli: Promise<CliExit>): Promise<void> {
+  const exited: { exit: CliExit | null } = { exit: null };
+  void cli.then((exit) => {
+    exited.exit = exit;
+  });
   const until = Date.now() + ms;
   while (!existsSync(path)) {
+    const exit = exited.exit;
+    if (exit !== null)
+      throw new Error(`devflow exited (code ${exit.code}) before ${path} appeared: ${exit.stderr.trim()}`);
     if (Date.now() > until) throw new Error(`timed out waiting for ${path}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -74,7 +95,7 @@ if (existsSync(${JSON.stringify(flag)})) {
 
   let cli = 0;
   const first = devflow(run, { onStart: (pid) => (cli = pid) });
-  await waitFor(hanging, 120_000);
+  await waitFor(hanging, 120_000, first);
   process.kill(-cli, "SIGKILL");
   await first;
   // Its pid as this test sees it (test runs are confined in their own PID namespace, ADR 0020).

@@ -167,10 +167,13 @@ describe("attack6: coder checkout reuse", () => {
     expect(existsSync(join(b.worktree, "ignored"))).toBe(false);
   });
 
-  // OPEN (pinned: passes while the hole is open, turns red when it is closed). A /proc check that
-  // removes a checkout a live process still uses closed it, but made test/crash/sweep-after-crash
-  // time out, for a reason not found in session 16; see the closing note and ADR 0050.
-  it.fails("OPEN: a background process the old coder left writes into the next task's checkout, so its first snapshot (the seam tree its diffs start from) is not the base", async () => {
+  // Was OPEN (session 16, pinned with it.fails). Cause: a process the old coder left with its cwd in
+  // the checkout followed the checkout's rename into `.idle/` and then into the next task's
+  // checkout. Fix: retire and claim both scan /proc (src/workspace/dir-in-use.ts) and remove a
+  // checkout a live process uses; the claim also fails closed when the reset did not leave exactly
+  // the base. (The /proc check was reverted once for a sweep-after-crash timeout; that was a stale
+  // dist/, see the waitFor of test/crash/sweep-after-crash.test.ts.)
+  it("defended (was OPEN): a background process the old coder left does not write into the next task's checkout, whose first snapshot (the seam tree its diffs start from) is the base", async () => {
     const { root, a } = await finishedA();
     const child = spawn(
       "sh",
