@@ -4,6 +4,9 @@
  * - Orchestration overhead per attempt: the wall time of the attempt's nodes (code, verify, gate,
  *   repair, commit) minus model time, coder time and the verifiers' command time, i.e. devflow's
  *   own bookkeeping (git snapshots, artifact writes and validation, checkpoints). Target ≤ 150 ms.
+ * - devflow CPU per attempt: this process's CPU from the first coder start to the end, plus the git
+ *   children it starts (priced at one `git rev-parse` child each, measured in the same run), since
+ *   process.cpuUsage() cannot see them. Target ≤ 150 ms on that total.
  * - Child processes devflow starts per run and per attempt (bench/process-counter.ts: git, the
  *   coder, the seam and test commands), by program.
  * - Prompt bytes per critic/repair call next to the Junie orchestrator's naive review payload
