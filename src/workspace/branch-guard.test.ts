@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
 import { taskBranchFindings, taskBranchHead, taskBranchState } from "./branch-guard.js";
@@ -187,13 +187,61 @@ describe("taskBranchFindings without a process per obvious answer", () => {
     }
   }
 
-  it("answers an intact branch without new commits with two git processes and no finding", async () => {
+  it("answers an intact branch without new commits with one git process and no finding", async () => {
     const ws = await taskWorktree();
     const { result, calls } = await countingGit(() =>
       taskBranchFindings(ws.worktree, TASK, { head: ws.baseCommit, since: ws.baseCommit }),
     );
     expect(result).toEqual([]);
-    expect(calls.sort()).toEqual(["rev-parse", "symbolic-ref"]);
+    expect(calls).toEqual(["for-each-ref"]);
+  });
+
+  /**
+   * issue 11 (per-attempt cost): taskBranchState asked `symbolic-ref HEAD` and `rev-parse <ref>`
+   * in two git processes on every attempt. Fix: one `for-each-ref` on the exact ref answers the
+   * intact case; every other case falls back to the two questions. Pinned: the state is exactly
+   * what the two questions say, on each case the one-process answer could get wrong.
+   */
+  it("taskBranchState in one process matches the two-process answer on every branch shape", async () => {
+    const ws = await taskWorktree();
+    const twoProcess = () => ({
+      headRef: (() => {
+        try {
+          return git(ws.worktree, "symbolic-ref", "--quiet", "HEAD").trim();
+        } catch {
+          return null;
+        }
+      })(),
+      sha: (() => {
+        try {
+          return git(ws.worktree, "rev-parse", "--verify", "--quiet", `${REF}^{commit}`).trim();
+        } catch {
+          return null;
+        }
+      })(),
+    });
+    const same = async (label: string) =>
+      expect({ label, state: await taskBranchState(ws.worktree, TASK) }).toEqual({
+        label,
+        state: twoProcess(),
+      });
+
+    await same("intact");
+    git(ws.worktree, "checkout", "-q", "--detach");
+    await same("detached HEAD");
+    git(ws.worktree, "checkout", "-qb", "devflow/other");
+    await same("HEAD on another branch");
+    git(ws.worktree, "checkout", "-q", "devflow/guard-test");
+    // git refuses to point a branch at a non-commit; a coder can write the ref file itself.
+    const commonDir = resolve(ws.worktree, git(ws.worktree, "rev-parse", "--git-common-dir").trim());
+    const writeRef = (target: string) => writeFileSync(join(commonDir, REF), `${target}\n`);
+    git(ws.worktree, "-c", "user.name=t", "-c", "user.email=t@t", "tag", "-a", "-m", "t", "t1");
+    writeRef(git(ws.worktree, "rev-parse", "t1").trim());
+    await same("the ref names an annotated tag of a commit");
+    writeRef(git(ws.worktree, "rev-parse", "HEAD^{tree}").trim());
+    await same("the ref names a tree");
+    git(ws.worktree, "update-ref", "-d", REF);
+    await same("the ref is gone");
   });
 
   it("still asks git, and reports as before, whenever the shortcut's premise does not hold", async () => {

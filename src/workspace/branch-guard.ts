@@ -10,7 +10,31 @@ export interface TaskBranchState {
   sha: string | null;
 }
 
+/**
+ * One git process in the common case (issue 11: the gate asked `symbolic-ref` and `rev-parse`
+ * separately on every attempt): `for-each-ref` on the exact task ref says whether HEAD resolves to
+ * it (`%(HEAD)`) and which commit it names. Only that answer is trusted: HEAD on the ref and the ref
+ * naming a commit directly. Anything else (HEAD elsewhere or detached, the ref gone, a tag, a
+ * symbolic ref) is asked the two-process way, which also names where HEAD points for the finding.
+ */
 export async function taskBranchState(worktree: string, taskId: string): Promise<TaskBranchState> {
+  const ref = `refs/heads/${taskBranch(taskId)}`;
+  const listed = await runGit(worktree, [
+    "for-each-ref",
+    "--format=%(HEAD)%00%(objecttype)%00%(objectname)%00%(symref)%00%(refname)",
+    ref,
+  ]).catch(() => "");
+  for (const line of listed.split("\n")) {
+    const [head, type, sha, symref, name] = line.split("\0");
+    if (
+      name === ref &&
+      head === "*" &&
+      type === "commit" &&
+      symref === "" &&
+      /^[0-9a-f]{40,64}$/.test(sha ?? "")
+    )
+      return { headRef: ref, sha: sha ?? null };
+  }
   const headRef = (await runGit(worktree, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "")).trim();
   return { headRef: headRef === "" ? null : headRef, sha: await taskBranchHead(worktree, taskId) };
 }
