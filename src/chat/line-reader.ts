@@ -15,7 +15,7 @@ export class LineReader {
   private readonly onProcessSigint = () => this.interruptHandler();
 
   constructor(
-    input: NodeJS.ReadableStream,
+    private readonly input: NodeJS.ReadableStream,
     output: NodeJS.WritableStream,
     readonly terminal: boolean,
   ) {
@@ -62,6 +62,25 @@ export class LineReader {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.waiting.push(wake);
     });
+  }
+
+  /**
+   * Stops reading the input until `resume()`: an editor started meanwhile owns the terminal (in
+   * cooked mode, as a shell would leave it), and no key typed into it is read as a chat line.
+   */
+  suspend(): void {
+    this.rl.pause();
+    this.setRaw(false);
+  }
+
+  resume(): void {
+    this.setRaw(true);
+    this.rl.resume();
+  }
+
+  private setRaw(on: boolean): void {
+    const tty = this.input as NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (on: boolean) => void };
+    if (this.terminal && tty.isTTY && tty.setRawMode) tty.setRawMode(on);
   }
 
   close(): void {

@@ -7,6 +7,10 @@ export type ChatEvent =
   | { type: "command"; command: string; text: string; data?: unknown }
   | { type: "confirm"; task_id: string; coder: string; title: string; seam_command: string }
   | { type: "notice"; text: string }
+  /** A question the chat reads the answer to from its input (a plan's approval); no newline. */
+  | { type: "ask"; text: string }
+  /** A plan run from the chat ended (its report is on stderr, like `devflow plan`'s). */
+  | { type: "plan_finished"; plan_id: string; ran: "compose" | "iterate" | "not_run"; exit_code: number }
   /** Something the user should fix, though the chat goes on (the coder is not installed). */
   | { type: "warning"; message: string };
 
@@ -56,6 +60,10 @@ function prose(event: ChatEvent): string | null {
     case "command":
     case "notice":
       return `${event.text}\n`;
+    case "ask":
+      return event.text;
+    case "plan_finished":
+      return null;
     case "confirm":
       return `\nReady to start the coder (${event.coder}) on ${event.task_id}: ${event.title}\n  failing check: ${event.seam_command}\nStart it? [y/N] `;
     case "error":

@@ -1,14 +1,16 @@
 import { describeError } from "../errors/index.js";
 import type { IterateSettings } from "../lanes/intake/deps.js";
+import { progressEvent } from "../lanes/intake/nodes/task-progress.js";
 import { IntakeSession } from "../lanes/intake/session.js";
 import type { CoderConfirmation, LaneOptions } from "../lanes/iterate/lane/deps.js";
+import type { ProgressSink } from "../lanes/iterate/lane/reporter.js";
 import type { ModelGateway } from "../models/contract.js";
 import { killLiveGroups } from "../process/process-group.js";
 import { stopReason } from "../process/stop-signal.js";
 import { coderWarning } from "./coder-warning.js";
 import { runSlash } from "./commands.js";
 import { LineReader } from "./line-reader.js";
-import { chatRenderer, type Write } from "./output.js";
+import { type ChatEvent, chatRenderer, type Write } from "./output.js";
 
 export interface ChatOptions {
   repo: string;
@@ -40,11 +42,34 @@ export interface ChatOptions {
   /** Keep a finished task's coder checkout (--keep-worktree). */
   keepWorktree?: boolean;
   /**
+   * Runs a plan the idea lane wrote in this turn (issue 13): approve / edit / reject, then the plan
+   * run. Absent: the idea route ends at the brief.
+   */
+  plans?: ChatPlans;
+  /**
    * Called once when the chat ends on its own terms, with its exit code, also just before a
    * second Ctrl-C forces the exit (so `--json` can end with its one result line, ADR 0049).
    */
   onEnd?: (end: ChatEnd) => void;
 }
+
+/** What the chat gives the plan step: where to ask, the turn's signal, a progress sink for --json. */
+export interface ChatPlanStep {
+  planId: string;
+  prompter: {
+    /** Prints the question and reads the answer from the chat's input ("" once the input ended). */
+    ask(question: string): Promise<string>;
+    /** Runs the editor while the chat does not read stdin. */
+    handOver<T>(run: () => Promise<T>): Promise<T>;
+  };
+  signal: AbortSignal;
+  /** The plan's node events as the chat's `progress` events (--json). */
+  progress: ProgressSink;
+  emit: (event: ChatEvent) => void;
+}
+
+/** Runs the plan step; false when it failed (the turn counts as failed). */
+export type ChatPlans = (step: ChatPlanStep) => Promise<boolean>;
 
 export type TaskDisplayFactory = NonNullable<IterateSettings["display"]>;
 
@@ -63,6 +88,10 @@ export const CHAT_EXIT = { ok: 0, turnFailed: 1, interrupted: 130, terminated: 1
 
 const YES = /^\s*y(es)?\s*$/i;
 
+/** The one line a piped chat prints instead of asking to run a plan (as for a coder, issue 11). */
+const PLAN_NOT_ASKED = (planId: string, repo: string) =>
+  `not running plan ${planId}: stdin is not a terminal, so devflow does not ask; pass --yes to run plans from piped input, or run it later with devflow plan --resume ${planId} --yes -r ${repo}`;
+
 /** The one line a piped chat prints instead of asking to start a coder. */
 const NOT_ASKED = (taskId: string) =>
   `not starting the coder for ${taskId}: stdin is not a terminal, so devflow does not ask; pass --yes to start coders from piped input; the task ends blocked`;
@@ -80,6 +109,13 @@ export async function runChat(opts: ChatOptions): Promise<number> {
     progressShown: opts.display !== undefined,
   });
   const reader = new LineReader(opts.input, opts.output, opts.terminal);
+  // The idea briefs written in the running turn (the router's idea route, or an iterate handoff).
+  const planned: string[] = [];
+  const sessionEmit = (event: ChatEvent) => {
+    if (event.type === "lane_result" && event.lane === "idea" && event.outcome === "planned")
+      planned.push(event.id);
+    emit(event);
+  };
   let current: AbortController | null = null;
   let interrupted = false;
   let failedTurns = 0;
@@ -116,7 +152,7 @@ export async function runChat(opts: ChatOptions): Promise<number> {
         ...(opts.display ? { display: opts.display } : {}),
         ...(opts.keepWorktree ? { keepWorktree: true } : {}),
       },
-      emit,
+      emit: sessionEmit,
     });
   } catch (error) {
     reader.close();
@@ -166,6 +202,37 @@ export async function runChat(opts: ChatOptions): Promise<number> {
     }
   };
 
+  // A plan asks on the chat's own input, like the coder confirmation: piped input is never asked
+  // (its next line is the next message), unless --yes approves.
+  const planStep = async (planId: string, plans: ChatPlans): Promise<void> => {
+    if (!opts.yes && !opts.canAsk) {
+      emit({ type: "error", lane: "idea", message: PLAN_NOT_ASKED(planId, session.repoRoot) });
+      return;
+    }
+    await turn((signal) =>
+      plans({
+        planId,
+        signal,
+        emit,
+        progress: (event, report) => emit(progressEvent(event, report)),
+        prompter: {
+          ask: async (question) => {
+            emit({ type: "ask", text: question });
+            return ((await reader.next(signal)) ?? "").trim();
+          },
+          handOver: async (run) => {
+            reader.suspend();
+            try {
+              return await run();
+            } finally {
+              reader.resume();
+            }
+          },
+        },
+      }),
+    );
+  };
+
   try {
     threadId = session.thread.id;
     const earlier = (await session.turns()).filter((t) => t.role === "user").length;
@@ -192,7 +259,10 @@ export async function runChat(opts: ChatOptions): Promise<number> {
       const text = line.trim();
       if (!text) continue;
       if (!text.startsWith("/")) {
+        planned.length = 0;
         await turn((signal) => session.send(text, signal));
+        const planId = planned.pop();
+        if (planId !== undefined && opts.plans) await planStep(planId, opts.plans);
         continue;
       }
       const outcome = await runSlash(text, session).catch((error: unknown) => {

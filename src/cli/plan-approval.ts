@@ -26,6 +26,19 @@ export const briefText = (brief: IdeaBrief): string =>
     "",
   ].join("\n");
 
+/** Where the approval asks: the terminal (`devflow plan`) or the chat's line reader. */
+export interface PlanPrompter {
+  ask(question: string): Promise<string>;
+  /**
+   * Runs the editor with the terminal handed over to it: the chat stops reading stdin meanwhile, so
+   * keys typed into the editor are not also read as chat messages.
+   */
+  handOver<T>(run: () => Promise<T>): Promise<T>;
+}
+
+/** `devflow plan`'s prompter: a readline that is opened per question, so the editor gets the terminal. */
+export const terminalPrompter: PlanPrompter = { ask, handOver: (run) => run() };
+
 export interface ApprovalInput {
   repoRoot: string;
   brief: IdeaBrief;
@@ -33,6 +46,8 @@ export interface ApprovalInput {
   /** A person can be asked: a terminal, and neither --no-input nor --json. */
   canAsk: boolean;
   io: CliIO;
+  /** Default: the terminal. */
+  prompter?: PlanPrompter;
 }
 
 /**
@@ -44,6 +59,7 @@ export interface ApprovalInput {
  */
 export async function approvePlan(input: ApprovalInput): Promise<IdeaBrief | null> {
   const { io, repoRoot } = input;
+  const prompter = input.prompter ?? terminalPrompter;
   let brief = input.brief;
   if (input.yes) return brief;
   if (!input.canAsk)
@@ -55,12 +71,13 @@ export async function approvePlan(input: ApprovalInput): Promise<IdeaBrief | nul
   let unsaved = false;
   try {
     for (;;) {
-      const answer = (await ask("Run this plan? [y]es, [e]dit, [N]o: ")).toLowerCase();
+      const answer = (await prompter.ask("Run this plan? [y]es, [e]dit, [N]o: ")).toLowerCase();
       if (isYes(answer)) return brief;
       if (answer !== "e" && answer !== "edit") return null;
       file ??= new PlanEditFile(brief);
+      const editing = file;
       for (;;) {
-        await file.edit();
+        await prompter.handOver(() => editing.edit());
         const edited = await file.read();
         if (edited.ok) {
           await keepProposedRecord(repoRoot, "idea", brief.id);
@@ -72,7 +89,7 @@ export async function approvePlan(input: ApprovalInput): Promise<IdeaBrief | nul
         }
         unsaved = true;
         io.err(`The edited plan is not valid: ${edited.problem}\n`);
-        if (!isYes((await ask("Edit it again? [Y/n] ")) || "y")) {
+        if (!isYes((await prompter.ask("Edit it again? [Y/n] ")) || "y")) {
           io.err(`The plan stays as it was; your edit is kept in ${file.path}\n`);
           break;
         }

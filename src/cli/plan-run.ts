@@ -1,21 +1,19 @@
 import { join } from "node:path";
-import type { IdeaBrief, PlanRun } from "../artifacts/schemas/index.js";
+import type { IdeaBrief } from "../artifacts/schemas/index.js";
 import { DevflowError } from "../errors/index.js";
-import { lockPlan, readRecord, recordFileLabel, taskDirTaken } from "../home/index.js";
-import { COMPOSE_LIMITS } from "../lanes/compose/limits.js";
-import { runCompose } from "../lanes/compose/run.js";
+import { readRecord } from "../home/index.js";
 import type { ComposeSettings } from "../lanes/compose/settings.js";
 import { runIdea } from "../lanes/idea/run.js";
-import { runIterate } from "../lanes/iterate/run.js";
 import type { ModelGateway } from "../models/contract.js";
 import { buildModelGateway } from "../models/gateway.js";
 import { assertGitRepo } from "../workspace/index.js";
 import { type OutputFlags, outputSettings } from "./commands/output-flags.js";
-import { EXIT, exitCodeFor } from "./exit-codes.js";
+import { EXIT } from "./exit-codes.js";
 import { humanProgress } from "./human-progress.js";
 import type { CliIO } from "./io.js";
-import { errorResultLine, type PlanRan, planResultLine, writeLine } from "./json-output.js";
+import { errorResultLine, planResultLine, writeLine } from "./json-output.js";
 import { approvePlan, ask, briefText, isYes } from "./plan-approval.js";
+import { executePlan, notRun } from "./plan-execute.js";
 import { jsonProgress } from "./progress.js";
 import { StopSignals } from "./signals.js";
 
@@ -39,43 +37,6 @@ export interface PlanCommandInput {
   lane?: { baseTimeoutMs?: number; commandTimeoutMs?: number };
 }
 
-/** The exit code of a plan's state, like the iterate lane's: 0 completed, 4 gave up, 3 otherwise. */
-export function planExitCode(state: PlanRun["state"]): number {
-  if (state === "completed") return EXIT.completed;
-  if (state === "gave_up") return EXIT.exhausted;
-  return EXIT.blockedOrNeedsContext;
-}
-
-const MARK = { pending: "[ ]", running: "[~]", landed: "[x]", failed: "[!]", skipped: "[-]" } as const;
-
-/** One checklist line of a plan task. */
-export function checklistLine(t: PlanRun["tasks"][number]): string {
-  const tail =
-    t.status === "landed"
-      ? ` (${t.commit?.slice(0, 10)}, ${t.attempts} attempt${t.attempts === 1 ? "" : "s"})`
-      : t.status === "failed"
-        ? ` (${t.verdict}: ${t.reason})`
-        : "";
-  return `  ${MARK[t.status]} ${t.plan_task_id} ${t.title}${tail}`;
-}
-
-/** The plan's report: the checklist, Verify and Review, the branch, whether it gave up. */
-export function planReport(run: PlanRun): string {
-  return [
-    `Plan ${run.plan_id}: ${run.state}${run.gave_up ? " (gave up)" : ""}: ${run.terminal?.reason ?? ""}`,
-    ...run.tasks.map(checklistLine),
-    `  verify: ${run.verify ? `${run.verify.overall_result}: ${run.verify.summary}` : "not run"}`,
-    `  review: ${run.review ? `${run.review.overall_result}: ${run.review.summary}` : "not run"}`,
-    ...run.replans.map(
-      (r, i) =>
-        `  re-plan ${i + 1} (${r.source === "task" ? `${r.plan_task_id}'s critic` : "review"}): ${r.approved ? `approved, brief r${r.brief_revision}, added ${r.added.join(", ") || "nothing"}` : "not approved"}`,
-    ),
-    `  branch: ${run.integration_branch} (the landed tasks only)`,
-    `  record: .devflow/idea/${run.plan_id}/plan_run.json`,
-    "",
-  ].join("\n");
-}
-
 async function gatewayFor(input: PlanCommandInput, part: string): Promise<ModelGateway> {
   const live =
     input.replay === undefined ? (await import("../models/live-chat-model.js")).EndpointChatOpenAI : null;
@@ -94,10 +55,14 @@ async function gatewayFor(input: PlanCommandInput, part: string): Promise<ModelG
 const canAsk = (input: PlanCommandInput): boolean =>
   Boolean(input.io.isTTY) && input.input !== false && !input.json;
 
-/** The plan's prompts during the run (ADR 0055): none without a terminal or with --no-input. */
-function runPrompts(input: PlanCommandInput): Pick<ComposeSettings, "onReplan" | "onQuestions"> {
-  if (!canAsk(input)) return {};
-  const { io } = input;
+/**
+ * The plan's prompts during the run (ADR 0055), asked with `ask` (the terminal, or the chat's line
+ * reader): none when no person can be asked.
+ */
+export function runPrompts(
+  io: CliIO,
+  ask: (question: string) => Promise<string>,
+): Pick<ComposeSettings, "onReplan" | "onQuestions"> {
   return {
     onReplan: async (q) => {
       io.err(
@@ -159,108 +124,22 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
       }
     }
     const human = input.json ? null : humanProgress(io, output);
-    const onProgress = human?.sink ?? jsonProgress(io.out);
-    if (brief.tasks.length < COMPOSE_LIMITS.minTasksForCompose)
-      return runSmallPlan(input, repoRoot, brief, { say, result, onProgress, signal }).finally(() =>
-        human?.close(),
-      );
-    const seen = new Map<string, string>();
-    // Said once the lane holds the plan's lock and opened its record: a refused second run prints one line.
-    const header = `Running plan ${brief.id} as compose (${brief.tasks.length} tasks) on devflow/plan-${brief.id}:\n`;
-    const outcome = await runCompose(
+    return executePlan(
       {
-        repo: repoRoot,
+        repoRoot,
         model: input.model,
         coder: input.coder,
         mode: input.replay ? "replay" : "live",
         ...(input.replay ? { cassetteDir: input.replay } : {}),
         lane: { ...input.lane },
-        onProgress,
-        // The checklist fills in as tasks start, land or fail.
-        onPlan: (run) => {
-          if (seen.size === 0) say(header);
-          for (const task of run.tasks) {
-            if (seen.get(task.plan_task_id) === task.status) continue;
-            seen.set(task.plan_task_id, task.status);
-            if (task.status !== "pending") say(`${checklistLine(task)}\n`);
-          }
-        },
+        io,
+        say,
+        result,
+        onProgress: human?.sink ?? jsonProgress(io.out),
         signal,
-        ...runPrompts(input),
+        prompts: canAsk(input) ? runPrompts(io, ask) : {},
       },
-      brief.id,
+      brief,
     ).finally(() => human?.close());
-    const run = outcome.result.run;
-    io.err(`\n${planReport(run)}`);
-    const code = planExitCode(run.state);
-    result(
-      planResultLine("plan", code, {
-        ranAs: "compose",
-        briefPath: join(repoRoot, recordFileLabel("idea", run.plan_id)),
-        recordPath: outcome.result.artifactPath,
-        run,
-      }),
-    );
-    return code;
   });
-}
-
-const notRun = (ranAs: "iterate" | "not_run", repoRoot: string, planId: string): PlanRan => ({
-  ranAs,
-  planId,
-  briefPath: join(repoRoot, recordFileLabel("idea", planId)),
-});
-
-/**
- * A plan of fewer than MinTasksForCompose tasks runs as one iterate request (ADR 0055 §8): the
- * tasks' requests joined, as task `plan-<id>`, under the plan's lock like a compose run. The output
- * says so before and after.
- */
-async function runSmallPlan(
-  input: PlanCommandInput,
-  repoRoot: string,
-  brief: IdeaBrief,
-  out: {
-    say: (text: string) => void;
-    result: (line: Parameters<typeof writeLine>[1]) => void;
-    onProgress: ComposeSettings["onProgress"];
-    signal: AbortSignal;
-  },
-): Promise<number> {
-  const taskId = `plan-${brief.id}`;
-  const lock = await lockPlan(repoRoot, brief.id);
-  try {
-    out.say(
-      `The plan has ${brief.tasks.length} task(s), fewer than ${COMPOSE_LIMITS.minTasksForCompose}: running them as one iterate request (task ${taskId}), not as compose.\n`,
-    );
-    const outcome = await runIterate({
-      request: brief.tasks.map((t) => `${t.title}: ${t.request}`).join("\n"),
-      taskId,
-      // A stopped small plan continues its own iterate task.
-      resume: taskDirTaken(repoRoot, taskId),
-      repo: repoRoot,
-      baseDir: ".",
-      model: input.model,
-      coder: input.coder,
-      mode: input.replay ? "replay" : "live",
-      ...(input.replay ? { cassettePath: join(input.replay, "T1.json") } : {}),
-      lane: { ...input.lane },
-      onProgress: out.onProgress,
-      signal: out.signal,
-    });
-    const ran = notRun("iterate", repoRoot, brief.id);
-    if (outcome.kind === "needs_answers") {
-      out.result(planResultLine("plan", EXIT.blockedOrNeedsContext, ran, { paused: outcome }));
-      return EXIT.blockedOrNeedsContext;
-    }
-    const { terminal, branch } = outcome.result;
-    const code = exitCodeFor(terminal.verdict);
-    input.io.err(
-      `\nPlan ${brief.id} ran as one iterate request (task ${taskId}, not compose): ${terminal.verdict}: ${terminal.reason}\n  branch: ${branch ?? "none"}\n`,
-    );
-    out.result(planResultLine("plan", code, ran, { result: outcome.result }));
-    return code;
-  } finally {
-    await lock.release();
-  }
 }

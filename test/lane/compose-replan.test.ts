@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IdeaBrief } from "../../src/artifacts/schemas/index.js";
-import { planReport } from "../../src/cli/plan-run.js";
+import { planReport } from "../../src/cli/plan-execute.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { PLAN_DEMO_REQUEST } from "../../src/fixtures/plan-demo.js";
 import { openPlanStore, openTaskStore } from "../../src/home/index.js";

@@ -41,7 +41,7 @@ export function registerChat(program: Command, io: CliIO): void {
       new Option("--replay <cassette>", "answer model calls from a cassette (offline)").conflicts("record"),
     )
     .option("--record <cassette>", "call the live model and save its answers as a cassette")
-    .option("--yes", "start coders without asking for confirmation")
+    .option("--yes", "start coders and run planned features without asking for confirmation")
     .option("--json", "one JSON event per line on stdout instead of prose, then one result line")
     .option(
       "--keep-worktree",
@@ -97,6 +97,9 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
   const { outputSettings } = await import("./output-flags.js");
   const { humanProgress } = await import("../human-progress.js");
   const output = outputSettings(flags, io);
+  const { chatPlans } = await import("../chat-plan.js");
+  const lane = { ...config.lane, ...(flags.testCmd ? { testCommand: flags.testCmd } : {}) };
+  const cassette = flags.replay ?? flags.record;
   try {
     return await runChat({
       repo,
@@ -106,7 +109,7 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
       gateway,
       coder: config.coder,
       model: config.model,
-      lane: { ...config.lane, ...(flags.testCmd ? { testCommand: flags.testCmd } : {}) },
+      lane,
       maxRequestBytes: config.maxRequestBytes,
       input: process.stdin,
       output: process.stdout,
@@ -117,6 +120,20 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
       // Each iterate task shows the progress `devflow iterate` shows (ADR 0044); --json: events only.
       ...(flags.json ? {} : { display: () => humanProgress(io, output) }),
       ...(flags.keepWorktree ? { keepWorktree: true } : {}),
+      // The idea route's brief is approved and run like `devflow plan`'s (issue 13).
+      plans: chatPlans({
+        repoRoot: repo,
+        model: config.model,
+        coder: config.coder,
+        mode: gateway.mode,
+        ...(cassette ? { cassette } : {}),
+        lane,
+        yes: Boolean(flags.yes),
+        canAsk: Boolean(process.stdin.isTTY),
+        json: Boolean(flags.json),
+        io,
+        output,
+      }),
       ...(flags.json ? { onEnd: (end) => writeLine(io.out, chatResultLine(end)) } : {}),
     });
   } finally {

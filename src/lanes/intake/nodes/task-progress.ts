@@ -1,6 +1,8 @@
+import type { DevflowEvent } from "../../../artifacts/schemas/index.js";
 import type { CoderConfirmation } from "../../iterate/lane/deps.js";
-import type { ProgressSink } from "../../iterate/lane/reporter.js";
+import type { NodeReport, ProgressSink } from "../../iterate/lane/reporter.js";
 import type { IntakeDeps, TaskDisplay } from "../deps.js";
+import type { IntakeEvent } from "../events.js";
 import type { InFlightNodes } from "./in-flight.js";
 
 /**
@@ -22,17 +24,7 @@ export function taskProgress(
     if (event.phase === "start") inFlight.started(event.node);
     else if (event.phase === "end" || event.phase === "error") inFlight.ended(event.node);
     display?.sink(event, report);
-    deps.emit({
-      type: "progress",
-      task_id: event.task_id,
-      node: event.node,
-      phase: event.phase,
-      ok: report.ok,
-      outcome: event.outcome,
-      run_state: event.run_state,
-      attempt_id: event.attempt_id,
-      duration_ms: event.duration_ms,
-    });
+    deps.emit(progressEvent(event, report));
   };
   if (display?.sink.live) onProgress.live = display.sink.live;
   const confirm = deps.iterate.confirmCoder;
@@ -48,5 +40,20 @@ export function taskProgress(
         }
       : {}),
     close: () => display?.close(),
+  };
+}
+
+/** A lane node event as the chat's `progress` event (also the progress of a plan run from the chat). */
+export function progressEvent(event: DevflowEvent, report: NodeReport): IntakeEvent {
+  return {
+    type: "progress",
+    task_id: event.task_id,
+    node: event.node,
+    phase: event.phase,
+    ok: report.ok,
+    outcome: event.outcome,
+    run_state: event.run_state,
+    attempt_id: event.attempt_id,
+    duration_ms: event.duration_ms,
   };
 }
