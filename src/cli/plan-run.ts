@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { IdeaBrief, PlanRun } from "../artifacts/schemas/index.js";
 import { DevflowError } from "../errors/index.js";
 import { lockPlan, readRecord, recordFileLabel, taskDirTaken } from "../home/index.js";
+import { landedTasksProblem } from "../lanes/compose/landed-tasks.js";
 import { COMPOSE_LIMITS } from "../lanes/compose/limits.js";
 import { runCompose } from "../lanes/compose/run.js";
 import type { ComposeSettings } from "../lanes/compose/settings.js";
@@ -10,12 +11,13 @@ import { runIterate } from "../lanes/iterate/run.js";
 import type { ModelGateway } from "../models/contract.js";
 import { buildModelGateway } from "../models/gateway.js";
 import { assertGitRepo } from "../workspace/index.js";
+import { unusedAnswersWarning } from "./cassette-leftovers.js";
 import { type OutputFlags, outputSettings } from "./commands/output-flags.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { humanProgress } from "./human-progress.js";
 import type { CliIO } from "./io.js";
 import { errorResultLine, type PlanRan, planResultLine, writeLine } from "./json-output.js";
-import { approvePlan, ask, briefText, isYes } from "./plan-approval.js";
+import { approveOrEdit, approvePlan, ask, briefText, isYes } from "./plan-approval.js";
 import { jsonProgress } from "./progress.js";
 import { StopSignals } from "./signals.js";
 
@@ -68,7 +70,7 @@ export function planReport(run: PlanRun): string {
     `  review: ${run.review ? `${run.review.overall_result}: ${run.review.summary}` : "not run"}`,
     ...run.replans.map(
       (r, i) =>
-        `  re-plan ${i + 1} (${r.source === "task" ? `${r.plan_task_id}'s critic` : "review"}): ${r.approved ? `approved, brief r${r.brief_revision}, added ${r.added.join(", ") || "nothing"}` : "not approved"}`,
+        `  re-plan ${i + 1} (${r.source === "task" ? `${r.plan_task_id}'s critic` : "review"}): ${r.approved ? `approved${r.edited ? " (edited)" : ""}, brief r${r.brief_revision}, added ${r.added.join(", ") || "nothing"}` : "not approved"}`,
     ),
     `  branch: ${run.integration_branch} (the landed tasks only)`,
     `  record: .devflow/idea/${run.plan_id}/plan_run.json`,
@@ -94,8 +96,13 @@ async function gatewayFor(input: PlanCommandInput, part: string): Promise<ModelG
 const canAsk = (input: PlanCommandInput): boolean =>
   Boolean(input.io.isTTY) && input.input !== false && !input.json;
 
-/** The plan's prompts during the run (ADR 0055): none without a terminal or with --no-input. */
-function runPrompts(input: PlanCommandInput): Pick<ComposeSettings, "onReplan" | "onQuestions"> {
+/**
+ * The plan's prompts during the run (ADR 0055, 0060): none without a terminal or with --no-input.
+ * An approved re-plan's revision is approved, edited (landed tasks kept) or declined like the first plan.
+ */
+function runPrompts(
+  input: PlanCommandInput,
+): Pick<ComposeSettings, "onReplan" | "onRevision" | "onQuestions"> {
   if (!canAsk(input)) return {};
   const { io } = input;
   return {
@@ -105,6 +112,19 @@ function runPrompts(input: PlanCommandInput): Pick<ComposeSettings, "onReplan" |
           `Kept (landed): ${q.landed.join(", ") || "none"}. Re-planned: ${q.dropped.join(", ") || "new tasks on top"}.\n`,
       );
       return isYes(await ask(`Re-plan the remaining tasks (re-plan ${q.replan} of ${q.maxReplans})? [y/N] `));
+    },
+    onRevision: async ({ ask: q, brief, landed }) => {
+      io.err(
+        `\nRe-plan ${q.replan} proposes (landed: ${landed.map((t) => t.id).join(", ") || "none"}):\n${briefText(brief)}\n`,
+      );
+      return approveOrEdit({
+        brief,
+        io,
+        question: "Run the revised plan? [y]es, [e]dit, [N]o: ",
+        check: (plan) => landedTasksProblem(landed, plan),
+        // Written as the brief's next revision once approved (the lane keeps the history).
+        onEdited: async () => "The edited plan is valid; it becomes the brief once you approve it.",
+      });
     },
     onQuestions: async (q) => {
       io.err(`\n${q.planTaskId} needs more context:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`);
@@ -186,6 +206,11 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
           }
         },
         signal,
+        // Each task replays its own part of the dir: leftovers warn like an iterate replay's (ADR 0046).
+        onUnusedAnswers: (u) => {
+          const warning = unusedAnswersWarning(u.cassette, u.unused, `task ${u.planTaskId}`);
+          if (warning) io.err(warning);
+        },
         ...runPrompts(input),
       },
       brief.id,
