@@ -28,7 +28,8 @@ export interface ComposeExecution {
  * iterate lane with its own part of the cassette folder (`T1.json` …), and Verify and Review. Each
  * re-plan question takes the next of `input.answers` ("yes" approves); none left declines, like
  * `--no-input`. The planner's, every review's and every re-plan's gateway are built here so their
- * unused answers are reported; each task's gateway is the compose lane's own.
+ * unused answers are reported; each task's gateway is the compose lane's own, which reports its
+ * part's leftovers through `onUnusedAnswers`.
  */
 export async function runComposeScenario(
   scenario: Scenario,
@@ -52,6 +53,7 @@ export async function runComposeScenario(
     return g;
   };
   const answers = [...(scenario.input.answers ?? [])];
+  const taskUnused: Partial<Record<Role, number>> = {};
   // The review after re-plan n replays `review-r<n>.json`, as the compose lane names it.
   let approved = 0;
   let planDir: string | null = null;
@@ -82,6 +84,11 @@ export async function runComposeScenario(
         },
         reviewGateway: async () => gateway(approved === 0 ? "review" : `review-r${approved}`),
         replanGateway: async (n) => gateway(`replan-${n}`),
+        // Each task's own part (`T2.json` …) is replayed by the lane's gateway: it reports leftovers.
+        onUnusedAnswers: ({ unused }) => {
+          for (const [role, n] of Object.entries(unused) as [Role, number][])
+            taskUnused[role] = (taskUnused[role] ?? 0) + n;
+        },
         ...(ctx.env ? { env: ctx.env } : {}),
       },
       idea.result.id,
@@ -90,7 +97,7 @@ export async function runComposeScenario(
     error = messageOf(e);
   }
   for (const g of gateways) await g.flush().catch(() => undefined);
-  const unusedReplies: Partial<Record<Role, number>> = {};
+  const unusedReplies: Partial<Record<Role, number>> = { ...taskUnused };
   for (const g of gateways)
     for (const [role, n] of Object.entries(g.unusedReplies()) as [Role, number][])
       unusedReplies[role] = (unusedReplies[role] ?? 0) + n;

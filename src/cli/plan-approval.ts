@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import type { IdeaBrief } from "../artifacts/schemas/index.js";
+import type { IdeaBrief, IdeaPlan } from "../artifacts/schemas/index.js";
 import { DevflowError } from "../errors/index.js";
 import { keepProposedRecord, writeRecord } from "../home/index.js";
 import type { CliIO } from "./io.js";
@@ -52,39 +52,71 @@ export interface ApprovalInput {
 
 /**
  * Approve, edit or reject a fresh plan (issue 13, ADR 0060). `--yes` approves; without a terminal
- * to ask on there is no approval (one-line error naming --yes). `e` opens the plan in `$VISUAL` /
- * `$EDITOR`; a valid edit becomes the brief (the model's proposal kept in history/) and is shown
- * and asked about again; an invalid one prints its problems in one line and offers to re-open the
- * same text, so nothing typed is lost. Returns the brief to run, or null when rejected.
+ * to ask on there is no approval (one-line error naming --yes). Otherwise `approveOrEdit`; a valid
+ * edit is saved as the brief at once (the model's proposal kept in history/).
+ * Returns the brief to run, or null when rejected.
  */
 export async function approvePlan(input: ApprovalInput): Promise<IdeaBrief | null> {
-  const { io, repoRoot } = input;
-  const prompter = input.prompter ?? terminalPrompter;
-  let brief = input.brief;
+  const { io, repoRoot, brief } = input;
   if (input.yes) return brief;
   if (!input.canAsk)
     throw new DevflowError(
       "BAD_OPTION",
       `no terminal to approve plan ${brief.id} on: pass --yes to run it (or --resume ${brief.id} --yes later)`,
     );
+  return approveOrEdit({
+    brief,
+    io,
+    ...(input.prompter ? { prompter: input.prompter } : {}),
+    question: "Run this plan? [y]es, [e]dit, [N]o: ",
+    onEdited: async (edited) => {
+      await keepProposedRecord(repoRoot, "idea", edited.id);
+      await writeRecord(repoRoot, "idea", edited);
+      return "The edited plan is saved.";
+    },
+  });
+}
+
+export interface ApproveOrEditInput {
+  brief: IdeaBrief;
+  io: CliIO;
+  /** Default: the terminal. */
+  prompter?: PlanPrompter;
+  /** The y / e / N question. */
+  question: string;
+  /** A rule beyond the planner's for an edit (a re-plan: the landed tasks unchanged). */
+  check?: (plan: IdeaPlan) => string | null;
+  /** A valid edit, before it is shown and asked about again: what became of it, in one line. */
+  onEdited: (edited: IdeaBrief) => Promise<string>;
+}
+
+/**
+ * The approval prompt of a plan, the first one or a re-plan's revision (ADR 0060): `y` approves,
+ * `e` opens the plan in `$VISUAL` / `$EDITOR`; a valid edit (the planner's rules plus `check`)
+ * becomes the plan shown and asked about again; an invalid one prints its problems in one line and
+ * offers to re-open the same text, so nothing typed is lost. Anything else rejects: null.
+ */
+export async function approveOrEdit(input: ApproveOrEditInput): Promise<IdeaBrief | null> {
+  const { io } = input;
+  const prompter = input.prompter ?? terminalPrompter;
+  let brief = input.brief;
   let file: PlanEditFile | null = null;
   let unsaved = false;
   try {
     for (;;) {
-      const answer = (await prompter.ask("Run this plan? [y]es, [e]dit, [N]o: ")).toLowerCase();
+      const answer = (await prompter.ask(input.question)).toLowerCase();
       if (isYes(answer)) return brief;
       if (answer !== "e" && answer !== "edit") return null;
       file ??= new PlanEditFile(brief);
       const editing = file;
       for (;;) {
         await prompter.handOver(() => editing.edit());
-        const edited = await file.read();
+        const edited = await file.read(input.check);
         if (edited.ok) {
-          await keepProposedRecord(repoRoot, "idea", brief.id);
           brief = withPlan(brief, edited.plan);
-          await writeRecord(repoRoot, "idea", brief);
+          const said = await input.onEdited(brief);
           unsaved = false;
-          io.err(`\nThe edited plan is saved.\n${briefText(brief)}\n`);
+          io.err(`\n${said}\n${briefText(brief)}\n`);
           break;
         }
         unsaved = true;

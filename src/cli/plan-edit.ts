@@ -6,7 +6,7 @@ import type { IdeaBrief, IdeaPlan } from "../artifacts/schemas/index.js";
 import { DevflowError } from "../errors/index.js";
 
 /**
- * Editing a plan at the approval prompt (issue 13, ADR 0060): the plan part of the brief (title,
+ * Editing a plan at the approval prompt (issue 13, ADR 0060), the first plan's or a re-plan's: the plan part of the brief (title,
  * problem, goals, tasks, open questions, risks) is written as JSON to a private temp file, the
  * user's `$VISUAL` or `$EDITOR` opens it, and the text is validated with the planner's own rules
  * (PlanAnswer: the brief's schema plus tasks numbered T1… in order, depending only on earlier ones).
@@ -48,8 +48,13 @@ export class PlanEditFile {
       );
   }
 
-  /** The edited plan, or the first problems with it in one line. */
-  async read(): Promise<{ ok: true; plan: IdeaPlan } | { ok: false; problem: string }> {
+  /**
+   * The edited plan, or the first problems with it in one line. `check` adds a rule of the caller's
+   * after the planner's (a re-plan's edit: the landed tasks unchanged).
+   */
+  async read(
+    check?: (plan: IdeaPlan) => string | null,
+  ): Promise<{ ok: true; plan: IdeaPlan } | { ok: false; problem: string }> {
     const text = readFileSync(this.path, "utf8");
     let value: unknown;
     try {
@@ -60,8 +65,9 @@ export class PlanEditFile {
     // The planner's rules, not only the schema: a plan runner executes tasks in this order.
     const { PlanAnswer } = await import("../agents/idea/idea.js");
     const parsed = PlanAnswer.safeParse(value);
-    if (parsed.success) return { ok: true, plan: parsed.data };
-    return { ok: false, problem: oneLine(parsed.error.issues) };
+    if (!parsed.success) return { ok: false, problem: oneLine(parsed.error.issues) };
+    const problem = check?.(parsed.data) ?? null;
+    return problem ? { ok: false, problem } : { ok: true, plan: parsed.data };
   }
 
   remove(): void {

@@ -6,6 +6,7 @@ import { runCompose } from "../lanes/compose/run.js";
 import type { ComposeSettings } from "../lanes/compose/settings.js";
 import type { LaneOptions } from "../lanes/iterate/lane/deps.js";
 import { runIterate } from "../lanes/iterate/run.js";
+import { unusedAnswersWarning } from "./cassette-leftovers.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
 import { type PlanRan, planResultLine, type writeLine } from "./json-output.js";
@@ -39,7 +40,7 @@ export function planReport(run: PlanRun): string {
     `  review: ${run.review ? `${run.review.overall_result}: ${run.review.summary}` : "not run"}`,
     ...run.replans.map(
       (r, i) =>
-        `  re-plan ${i + 1} (${r.source === "task" ? `${r.plan_task_id}'s critic` : "review"}): ${r.approved ? `approved, brief r${r.brief_revision}, added ${r.added.join(", ") || "nothing"}` : "not approved"}`,
+        `  re-plan ${i + 1} (${r.source === "task" ? `${r.plan_task_id}'s critic` : "review"}): ${r.approved ? `approved${r.edited ? " (edited)" : ""}, brief r${r.brief_revision}, added ${r.added.join(", ") || "nothing"}` : "not approved"}`,
     ),
     `  branch: ${run.integration_branch} (the landed tasks only)`,
     `  record: .devflow/idea/${run.plan_id}/plan_run.json`,
@@ -102,6 +103,11 @@ export async function executePlan(x: PlanExecution, brief: IdeaBrief): Promise<n
         }
       },
       signal: x.signal,
+      // Each task replays its own part of the dir: leftovers warn like an iterate replay's (ADR 0046).
+      onUnusedAnswers: (u) => {
+        const warning = unusedAnswersWarning(u.cassette, u.unused, `task ${u.planTaskId}`);
+        if (warning) x.io.err(warning);
+      },
       ...x.prompts,
     },
     brief.id,

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { IdeaBrief } from "../artifacts/schemas/index.js";
 import { DevflowError } from "../errors/index.js";
 import { readRecord } from "../home/index.js";
+import { landedTasksProblem } from "../lanes/compose/landed-tasks.js";
 import type { ComposeSettings } from "../lanes/compose/settings.js";
 import { runIdea } from "../lanes/idea/run.js";
 import type { ModelGateway } from "../models/contract.js";
@@ -12,7 +13,14 @@ import { EXIT } from "./exit-codes.js";
 import { humanProgress } from "./human-progress.js";
 import type { CliIO } from "./io.js";
 import { errorResultLine, planResultLine, writeLine } from "./json-output.js";
-import { approvePlan, ask, briefText, isYes } from "./plan-approval.js";
+import {
+  approveOrEdit,
+  approvePlan,
+  briefText,
+  isYes,
+  type PlanPrompter,
+  terminalPrompter,
+} from "./plan-approval.js";
 import { executePlan, notRun } from "./plan-execute.js";
 import { jsonProgress } from "./progress.js";
 import { StopSignals } from "./signals.js";
@@ -56,13 +64,15 @@ const canAsk = (input: PlanCommandInput): boolean =>
   Boolean(input.io.isTTY) && input.input !== false && !input.json;
 
 /**
- * The plan's prompts during the run (ADR 0055), asked with `ask` (the terminal, or the chat's line
- * reader): none when no person can be asked.
+ * The plan's prompts during the run (ADR 0055, 0060), asked through `prompter` (the terminal, or the
+ * chat's line reader): only when a person can be asked. An approved re-plan's revision is approved,
+ * edited (landed tasks kept) or declined like the first plan.
  */
 export function runPrompts(
   io: CliIO,
-  ask: (question: string) => Promise<string>,
-): Pick<ComposeSettings, "onReplan" | "onQuestions"> {
+  prompter: PlanPrompter,
+): Pick<ComposeSettings, "onReplan" | "onRevision" | "onQuestions"> {
+  const ask = (question: string) => prompter.ask(question);
   return {
     onReplan: async (q) => {
       io.err(
@@ -70,6 +80,20 @@ export function runPrompts(
           `Kept (landed): ${q.landed.join(", ") || "none"}. Re-planned: ${q.dropped.join(", ") || "new tasks on top"}.\n`,
       );
       return isYes(await ask(`Re-plan the remaining tasks (re-plan ${q.replan} of ${q.maxReplans})? [y/N] `));
+    },
+    onRevision: async ({ ask: q, brief, landed }) => {
+      io.err(
+        `\nRe-plan ${q.replan} proposes (landed: ${landed.map((t) => t.id).join(", ") || "none"}):\n${briefText(brief)}\n`,
+      );
+      return approveOrEdit({
+        brief,
+        io,
+        prompter,
+        question: "Run the revised plan? [y]es, [e]dit, [N]o: ",
+        check: (plan) => landedTasksProblem(landed, plan),
+        // Written as the brief's next revision once approved (the lane keeps the history).
+        onEdited: async () => "The edited plan is valid; it becomes the brief once you approve it.",
+      });
     },
     onQuestions: async (q) => {
       io.err(`\n${q.planTaskId} needs more context:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`);
@@ -137,7 +161,7 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
         result,
         onProgress: human?.sink ?? jsonProgress(io.out),
         signal,
-        prompts: canAsk(input) ? runPrompts(io, ask) : {},
+        prompts: canAsk(input) ? runPrompts(io, terminalPrompter) : {},
       },
       brief,
     ).finally(() => human?.close());

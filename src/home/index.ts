@@ -50,6 +50,7 @@ export { lockPlan } from "./plan-lock.js";
 export { openPlanStore, planTaskId } from "./plan-store.js";
 export {
   keepProposedRecord,
+  keepProposedRevision,
   keepRecordHistory,
   readRecord,
   recordHistoryPath,

@@ -95,3 +95,22 @@ export async function keepProposedRecord(repoRoot: string, lane: RecordLane, id:
   await writeFileAtomic(target, `${JSON.stringify(current, null, 2)}\n`);
   return target;
 }
+
+/**
+ * `<repo>/.devflow/<lane>/<id>/history/<file>.r<revision>.proposed.json`: a revision as its model
+ * proposed it, kept when the user edited it before approving (a compose re-plan's revised brief,
+ * ADR 0060 §5); the edited one is revision `revision` itself. Validated like the record; once only.
+ */
+export async function keepProposedRevision<L extends RecordLane>(
+  repoRoot: string,
+  lane: L,
+  value: SchemaValue<(typeof RECORD_FILE)[L]>,
+  revision: number,
+): Promise<string> {
+  const target = recordHistoryPath(repoRoot, lane, value.id, revision).replace(/\.json$/, ".proposed.json");
+  if (existsSync(target)) return target;
+  const checked = parseArtifact(RECORD_FILE[lane], redactDeep(value), { file: target, action: "write" });
+  mkdirSync(dirname(target), { recursive: true });
+  await writeFileAtomic(target, `${JSON.stringify(checked, null, 2)}\n`);
+  return target;
+}

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
 import { ensureDevflowDir, worktreesDir } from "../home/paths.js";
 import { assertTaskId } from "../home/task-id.js";
@@ -11,6 +11,7 @@ import { recordGitLink, reopenCloneLink } from "./git-link.js";
 import { taskBranch } from "./task-branch.js";
 import { assertTaskCheckout } from "./task-checkout.js";
 import type { TaskWorkspace } from "./types.js";
+import { userObjectDir } from "./verify-checkout.js";
 
 export interface TaskWorktreeRef {
   repoRoot: string;
@@ -140,10 +141,8 @@ async function cloneAtBase(plan: PlannedTaskWorktree, branchMadeHere: boolean): 
   const { repoRoot, baseCommit } = plan;
   const { branch, worktree } = plan.workspace;
   mkdirSync(worktreesDir(repoRoot), { recursive: true });
-  const userObjects = resolve(
-    repoRoot,
-    (await runGit(repoRoot, ["rev-parse", "--git-path", "objects"])).trim(),
-  );
+  // The same question the verification checkout asks next: answered once per process (issue 11).
+  const userObjects = await userObjectDir(repoRoot);
   try {
     // A finished task's idle checkout, reset to this base, costs what differs; else a full checkout.
     const reused = await reuseIdleCoderCheckout({ repoRoot, worktree, branch, baseCommit, userObjects });

@@ -21,6 +21,7 @@ import {
   planCassettes,
   planCoder,
   readPart,
+  reviewInvalidCassettes,
   runComposeOn,
   structuredOf,
   writePart,
@@ -31,33 +32,6 @@ const branchCommits = (repo: string, branch: string, base: string): string[] =>
   git(repo, "rev-list", "--reverse", `${base}..${branch}`).split("\n").filter(Boolean);
 const briefOf = (repo: string, planId: string, file = "idea_brief.json"): IdeaBrief =>
   JSON.parse(readFileSync(join(repo, ".devflow", "idea", planId, file), "utf8")) as IdeaBrief;
-
-/**
- * The demo plan cut to T1 and T2 (the plan forgot comment lines); the review of those two judges the
- * plan invalid. `replan-1.json` answers the missing task (the demo's T3, numbered T1 by the model),
- * `r1-T3.json` replays that task and `review-r1.json` passes the revised plan.
- */
-function reviewInvalidCassettes(): string {
-  const dir = planCassettes({
-    idea: (c) => {
-      const plan = structuredOf(c, "idea");
-      plan.tasks = (plan.tasks as unknown[]).slice(0, 2);
-    },
-    review: (c) => {
-      const review = structuredOf(c, "critic");
-      review.plan_invalid = true;
-      review.summary = "The exported files carry '#' comment lines: the plan assumed they have none.";
-    },
-  });
-  const demoIdea = readPart(planCassettes(), "idea");
-  const plan = structuredOf(demoIdea, "idea");
-  const [, , comments] = plan.tasks as { id: string; depends_on: string[] }[];
-  plan.tasks = [{ ...comments, id: "T1", depends_on: [] }];
-  writePart(dir, "replan-1", demoIdea);
-  writePart(dir, "r1-T3", readPart(dir, "T3"));
-  writePart(dir, "review-r1", readPart(planCassettes(), "review"));
-  return dir;
-}
 
 describe("compose lane: PLAN_INVALID re-plans", () => {
   it("the review finds the plan invalid, the re-plan is approved, the added task lands and the plan completes", {

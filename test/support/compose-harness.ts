@@ -108,3 +108,30 @@ export function structuredOf(cassette: Cassette, role: keyof Cassette["calls"]):
   if (!entry || !("structured" in entry)) throw new Error(`the cassette has no structured ${role} answer`);
   return entry.structured as Record<string, unknown>;
 }
+
+/**
+ * The demo plan cut to T1 and T2 (the plan forgot comment lines); the review of those two judges the
+ * plan invalid. `replan-1.json` answers the missing task (the demo's T3, numbered T1 by the model),
+ * `r1-T3.json` replays that task and `review-r1.json` passes the revised plan.
+ */
+export function reviewInvalidCassettes(): string {
+  const dir = planCassettes({
+    idea: (c) => {
+      const plan = structuredOf(c, "idea");
+      plan.tasks = (plan.tasks as unknown[]).slice(0, 2);
+    },
+    review: (c) => {
+      const review = structuredOf(c, "critic");
+      review.plan_invalid = true;
+      review.summary = "The exported files carry '#' comment lines: the plan assumed they have none.";
+    },
+  });
+  const demoIdea = readPart(planCassettes(), "idea");
+  const plan = structuredOf(demoIdea, "idea");
+  const [, , comments] = plan.tasks as { id: string; depends_on: string[] }[];
+  plan.tasks = [{ ...comments, id: "T1", depends_on: [] }];
+  writePart(dir, "replan-1", demoIdea);
+  writePart(dir, "r1-T3", readPart(dir, "T3"));
+  writePart(dir, "review-r1", readPart(planCassettes(), "review"));
+  return dir;
+}

@@ -115,6 +115,11 @@ export const PlanReplan = z.object({
   approved: z.boolean(),
   /** The idea_brief revision the re-plan wrote (the approved plan is 1); null when declined. */
   brief_revision: z.number().int().min(1).nullable(),
+  /**
+   * The user edited the revised plan at the approval prompt before running it (ADR 0060 §5); the
+   * model's proposal is kept as `history/idea_brief.r<brief_revision>.proposed.json`.
+   */
+  edited: z.boolean().optional(),
   /** The tasks the re-plan dropped (not landed), as they were recorded. */
   replaced: z.array(
     z.object({ plan_task_id: z.string(), iterate_task_id: z.string(), status: PlanTaskStatus }),

@@ -125,6 +125,7 @@ async function composePlan(
     }
     await plan.update((run) => {
       if (decision.entry) run.replans.push(decision.entry);
+      if (decision.usage) addUsage(run, decision.usage);
       for (const [i, t] of run.tasks.entries())
         if (t.status === "pending")
           setTask(run, i, { status: "skipped", reason: "not started: the plan was judged invalid" });
@@ -326,6 +327,8 @@ async function runTask(
     if (!answer?.trim()) break;
     outcome = await lane.resume(task.iterate_task_id, answer);
   }
+  // Replay: a task that consumed fewer of its part's answers than recorded diverged from the recording.
+  reportUnused(settings, task, cassette, lane.unusedReplies());
   if (outcome.kind === "needs_answers")
     return {
       finished: false,
@@ -338,6 +341,21 @@ async function runTask(
     };
   const { terminal, attempts } = outcome.result;
   return { ...(await ended(taskStore, terminal, attempts)), finished: outcome.kind === "finished" };
+}
+
+/** A task's leftover cassette answers, to `onUnusedAnswers` (the iterate lane knows none outside replay). */
+function reportUnused(
+  settings: ComposeSettings,
+  task: PlanTaskRun,
+  cassette: string,
+  unused: Partial<Record<string, number>>,
+): void {
+  if (!settings.cassetteDir || !Object.values(unused).some((n) => (n ?? 0) > 0)) return;
+  settings.onUnusedAnswers?.({
+    planTaskId: task.plan_task_id,
+    cassette: join(settings.cassetteDir, cassette),
+    unused,
+  });
 }
 
 /**

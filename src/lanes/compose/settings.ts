@@ -1,4 +1,4 @@
-import type { PlanReplan, PlanRun } from "../../artifacts/schemas/index.js";
+import type { IdeaBrief, IdeaTask, PlanReplan, PlanRun } from "../../artifacts/schemas/index.js";
 import type { ModelGateway } from "../../models/contract.js";
 import type { LaneOptions } from "../iterate/lane/deps.js";
 import type { ProgressSink } from "../iterate/lane/reporter.js";
@@ -17,6 +17,24 @@ export interface ReplanAsk {
   /** Landed tasks (kept) and the tasks a re-plan would drop. */
   landed: string[];
   dropped: string[];
+}
+
+/** The revised plan a re-plan's planning turn proposed (ComposeSettings.onRevision). */
+export interface ReplanProposal {
+  ask: ReplanAsk;
+  /** The whole revised brief: the landed tasks first, then the revised tasks renumbered after them. */
+  brief: IdeaBrief;
+  /** The landed tasks as the brief lists them: an edit must keep them first and unchanged. */
+  landed: IdeaTask[];
+}
+
+/** A task's part of the cassette dir that its replay left answers of (ComposeSettings.onUnusedAnswers). */
+export interface UnusedAnswers {
+  planTaskId: string;
+  /** The part's file, `<cassetteDir>/T2.json` (or `r<n>-T<k>.json` after re-plan n). */
+  cassette: string;
+  /** Answers no call consumed, per role. */
+  unused: Partial<Record<string, number>>;
 }
 
 /** How the compose lane runs its tasks (each through the iterate lane) and its review. */
@@ -45,6 +63,18 @@ export interface ComposeSettings {
    * tasks. Absent (`--no-input`): declined, the plan stops.
    */
   onReplan?: (ask: ReplanAsk) => Promise<boolean>;
+  /**
+   * Asked after an approved re-plan's planning turn, with the revised plan: the brief to run (the
+   * proposal, or the user's edit of it: the lane checks the planner's rules and that the landed
+   * tasks are unchanged), or null to decline it (the plan stops). Absent: the proposal runs.
+   */
+  onRevision?: (proposal: ReplanProposal) => Promise<IdeaBrief | null>;
+  /**
+   * Replay: called after a task's iterate run left answers of its own cassette part unconsumed (it
+   * made fewer model calls than recorded, so the run diverged from the recording). The CLI warns,
+   * as it does after an iterate replay; the playground fails the scenario (cassette_fully_replayed).
+   */
+  onUnusedAnswers?: (leftover: UnusedAnswers) => void;
   /**
    * Asked when a task pauses with questions (needs_more_context): the answer resumes that task.
    * Absent (`--no-input`), or null/empty: the task ends needs_more_context and the plan stops.
