@@ -143,6 +143,7 @@ export const CLEAN_HELP = helpFooter({
     "devflow clean --older-than 7d",
     "devflow clean --task fix-the-rounding-of-cart-totals --branches",
     "devflow clean --orphans --dry-run",
+    "devflow clean --idle --older-than 2d",
     "devflow clean --clones ~/devflow-clones --failed",
   ],
   env: [DEBUG_ENV],

@@ -229,7 +229,9 @@ describe("devflow clean", () => {
     const none = await cli("clean", "-r", repo);
     expect(none.code).toBe(2);
     // --orphans (ADR 0049) is a selection too.
-    expect(none.err).toContain("--task <id>, --older-than <duration> (e.g. 7d), --failed or --orphans");
+    expect(none.err).toContain(
+      "--task <id>, --older-than <duration> (e.g. 7d), --failed, --orphans or --idle",
+    );
     const bad = await cli("clean", "-r", repo, "--older-than", "7");
     expect(bad.code).toBe(2);
     const liveOne = await cli("clean", "-r", repo, "--task", "live", "--branches");

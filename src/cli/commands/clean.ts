@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import type { Command } from "commander";
 import { CLEAN_HELP } from "../command-help.js";
 import type { CliIO } from "../io.js";
-import { formatBytes, taskRepo } from "../task-repo.js";
+import { formatAge, formatBytes, taskRepo } from "../task-repo.js";
 
 interface CleanFlags {
   repo?: string;
@@ -10,6 +10,7 @@ interface CleanFlags {
   olderThan?: string;
   failed?: boolean;
   orphans?: boolean;
+  idle?: boolean;
   clones?: string;
   branches?: boolean;
   dryRun?: boolean;
@@ -33,6 +34,10 @@ export function registerClean(program: Command, io: CliIO): void {
       "devflow/<id> branches and coder checkouts whose task is gone (devflow runs lists them; a branch may hold an unmerged result)",
     )
     .option(
+      "--idle",
+      "finished tasks' coder checkouts kept idle for reuse (.devflow/worktrees/.idle/) instead of tasks; with --older-than, those retired longer ago",
+    )
+    .option(
       "--clones <base-dir>",
       "URL tasks' clones in <base-dir> (iterate -r <url> -b <base-dir>) instead of -r's tasks; a completed one only with --task",
     )
@@ -41,10 +46,18 @@ export function registerClean(program: Command, io: CliIO): void {
     .option("--json", "one JSON object on stdout")
     .action(async (flags: CleanFlags) => {
       const { DevflowError } = await import("../../errors/index.js");
-      if (flags.task !== undefined && (flags.olderThan !== undefined || flags.failed || flags.orphans))
+      if (
+        flags.task !== undefined &&
+        (flags.olderThan !== undefined || flags.failed || flags.orphans || flags.idle)
+      )
         throw new DevflowError(
           "BAD_OPTION",
-          "--task names one task: use it without --older-than, --failed or --orphans",
+          "--task names one task: use it without --older-than, --failed, --orphans or --idle",
+        );
+      if (flags.idle && (flags.failed || flags.clones !== undefined))
+        throw new DevflowError(
+          "BAD_OPTION",
+          "--idle takes idle coder checkouts of this repository: use it without --failed or --clones",
         );
       if (flags.clones !== undefined) {
         const { cleanUrlClones } = await import("../../lanes/iterate/tasks/url-clones.js");
@@ -74,6 +87,7 @@ export function registerClean(program: Command, io: CliIO): void {
         ...(flags.olderThan === undefined ? {} : { olderThanMs: await olderThanMs(flags.olderThan) }),
         failed: Boolean(flags.failed),
         orphans: Boolean(flags.orphans),
+        idle: Boolean(flags.idle),
         branches: Boolean(flags.branches),
         dryRun: Boolean(flags.dryRun),
       });
@@ -91,6 +105,8 @@ export function registerClean(program: Command, io: CliIO): void {
               checkout: o.checkout,
               freed_bytes: o.bytes,
             })),
+            idle_checkouts: report.idle.map(idleJson),
+            idle_checkouts_kept: report.idleKept.map(idleJson),
             freed_bytes: report.freedBytes,
           })}\n`,
         );
@@ -120,6 +136,17 @@ export function registerClean(program: Command, io: CliIO): void {
         ].filter(Boolean);
         lines.push(`${verb} orphan ${o.id}: ${parts.join(", ")}`);
       }
+      const now = Date.now();
+      for (const i of report.idle)
+        lines.push(
+          `${verb} idle checkout ${relative(repoRoot, i.path)} (${i.id}), ${formatBytes(i.bytes)}, idle ${formatAge(now - i.retiredAt)}`,
+        );
+      // Listed when asked for (--idle): with --older-than alone they are no news.
+      if (flags.idle)
+        for (const i of report.idleKept)
+          lines.push(
+            `kept idle checkout ${relative(repoRoot, i.path)} (${i.id}), ${formatBytes(i.bytes)}, idle ${formatAge(now - i.retiredAt)}: younger than --older-than`,
+          );
       if (report.scratchDirs.length)
         lines.push(
           `${verb} ${report.scratchDirs.length} scratch dir(s) of dead runs: ${report.scratchDirs.join(", ")}`,
@@ -128,6 +155,10 @@ export function registerClean(program: Command, io: CliIO): void {
       lines.push(`${report.dryRun ? "would free" : "freed"} ${formatBytes(report.freedBytes)}`);
       io.out(`${lines.join("\n")}\n`);
     });
+}
+
+function idleJson(i: { id: string; path: string; bytes: number; retiredAt: number }) {
+  return { id: i.id, path: i.path, bytes: i.bytes, retired_at: new Date(i.retiredAt).toISOString() };
 }
 
 /** `--older-than 7d`: a duration with a unit (parse-duration reads a bare number as milliseconds). */

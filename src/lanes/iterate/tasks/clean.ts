@@ -6,6 +6,7 @@ import { ledgerHasLiveRun, sweepRecordedGroups } from "../../../process/group-le
 import { deleteTaskBranch, listTaskBranches, removeTaskCheckout } from "../../../workspace/index.js";
 import { deadScratchDirs } from "../sweep.js";
 import { diskUsage } from "./disk-usage.js";
+import { listIdleCheckouts, removeIdleCheckout } from "./idle-checkouts.js";
 import { listTaskEntries, readTaskEntry, type TaskEntry, type TaskState } from "./inventory.js";
 import { listOrphans } from "./orphans.js";
 
@@ -19,6 +20,12 @@ export interface CleanSelection {
   failed?: boolean;
   /** Branches and coder checkouts whose task folder is gone (orphans.ts, ADR 0049). */
   orphans?: boolean;
+  /**
+   * Idle coder checkouts (`.devflow/worktrees/.idle/`, ADR 0050) instead of tasks: all of them, or
+   * with `olderThanMs` those retired longer ago. `olderThanMs` alone (without `failed`) takes the
+   * old idle checkouts along with the old tasks.
+   */
+  idle?: boolean;
 }
 
 export interface CleanOptions extends CleanSelection {
@@ -56,7 +63,20 @@ export interface CleanReport {
   scratchDirs: string[];
   /** With `orphans`: what was removed of each orphan (a branch that moved meanwhile is kept). */
   orphans: CleanedOrphan[];
+  /** Idle coder checkouts removed (or, dry run, that would be); one a task took meanwhile is not here. */
+  idle: CleanedIdle[];
+  /** Idle coder checkouts the selection left: retired more recently than `olderThanMs`. */
+  idleKept: CleanedIdle[];
   freedBytes: number;
+}
+
+export interface CleanedIdle {
+  /** The task whose coder checkout it was. */
+  id: string;
+  path: string;
+  bytes: number;
+  /** Epoch ms it went idle (the mtime of its `.idle/<id>.index`, see idle-checkouts.ts). */
+  retiredAt: number;
 }
 
 /** Verdicts (and states) `--failed` selects: everything that did not complete or hand over. */
@@ -84,9 +104,13 @@ export async function cleanTasks(repoRoot: string, options: CleanOptions): Promi
     skipped: [],
     scratchDirs: [],
     orphans: [],
+    idle: [],
+    idleKept: [],
     freedBytes: 0,
   };
-  const selected = await selectTasks(repoRoot, options);
+  const selected = options.idle ? [] : await selectTasks(repoRoot, options);
+  if (options.idle || (options.olderThanMs !== undefined && !options.failed && options.taskId === undefined))
+    cleanIdle(repoRoot, options, report);
   if (options.orphans) {
     report.orphans = await cleanOrphans(repoRoot, options.dryRun);
     for (const o of report.orphans) report.freedBytes += o.bytes;
@@ -168,7 +192,7 @@ async function selectTasks(repoRoot: string, options: CleanOptions): Promise<Tas
     if (options.orphans) return [];
     throw new DevflowError(
       "BAD_OPTION",
-      "say what to clean: --task <id>, --older-than <duration> (e.g. 7d), --failed or --orphans",
+      "say what to clean: --task <id>, --older-than <duration> (e.g. 7d), --failed, --orphans or --idle",
     );
   }
   const now = options.now ?? Date.now();
@@ -247,6 +271,23 @@ async function cleanOrphans(repoRoot: string, dryRun: boolean): Promise<CleanedO
     cleaned.push(done);
   }
   return cleaned;
+}
+
+/**
+ * Idle coder checkouts: each claimed by rename before it is deleted (removeIdleCheckout), so one a
+ * task is taking is never cut from under it; one gone since the listing is left out silently.
+ */
+function cleanIdle(repoRoot: string, options: CleanOptions, report: CleanReport): void {
+  const now = options.now ?? Date.now();
+  for (const idle of listIdleCheckouts(repoRoot)) {
+    if (options.olderThanMs !== undefined && now - idle.retiredAt < options.olderThanMs) {
+      report.idleKept.push(idle);
+      continue;
+    }
+    if (!options.dryRun && removeIdleCheckout(repoRoot, idle.id) === "gone") continue;
+    report.idle.push(idle);
+    report.freedBytes += idle.bytes;
+  }
 }
 
 /** Runs `fn` holding the task's lock; false when a run holds it. */

@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { idleCoderCheckoutsDir, isTaskId } from "../../../home/index.js";
+import { diskUsage } from "./disk-usage.js";
+
+/**
+ * Finished tasks' coder checkouts kept idle for the next task (ADR 0050, fourth slice), as
+ * `devflow clean` lists and removes them. Nothing here follows a link: an `.idle/<id>` that is a
+ * symlink is listed and removed as the link alone (what it points at is never read or deleted).
+ */
+
+export interface IdleCheckout {
+  /** The task whose coder checkout this was. */
+  id: string;
+  /** `.devflow/worktrees/.idle/<id>`. */
+  path: string;
+  /** On disk (links not followed; a link counts as the link). */
+  bytes: number;
+  /**
+   * When it was retired: the mtime of `.idle/<id>.index`, which retirement writes just before it
+   * renames the checkout in (a directory's own mtime says when the coder last changed its top
+   * level, not when it went idle). Without that file (a crash between the two writes, or removed
+   * by hand), the entry's own mtime (lstat).
+   */
+  retiredAt: number;
+}
+
+/** The idle checkouts of `repoRoot`, oldest first. */
+export function listIdleCheckouts(repoRoot: string): IdleCheckout[] {
+  const dir = idleCoderCheckoutsDir(repoRoot);
+  const found: IdleCheckout[] = [];
+  for (const name of safeReaddir(dir)) {
+    // Private names (a claim in progress) are no task id; `<id>.index` files are regular files.
+    if (!isTaskId(name)) continue;
+    const path = join(dir, name);
+    let own: number;
+    try {
+      const st = lstatSync(path);
+      if (st.isFile()) continue;
+      own = st.mtimeMs;
+    } catch {
+      continue; // taken since the listing
+    }
+    found.push({
+      id: name,
+      path,
+      bytes: diskUsage(path),
+      retiredAt: lstatMtime(join(dir, `${name}.index`)) ?? own,
+    });
+  }
+  return found.sort((a, b) => a.retiredAt - b.retiredAt || a.id.localeCompare(b.id));
+}
+
+export type IdleRemoval = "removed" | "gone";
+
+/**
+ * Removes one idle checkout the way a task takes one: first claimed by an atomic rename to a private
+ * name in `.idle/` (so a task claiming it at the same moment gets either the whole checkout or
+ * nothing, never a half-deleted one), then deleted. "gone" when the rename finds nothing: a task (or
+ * another clean) took it first, which is fine. The claimed entry is lstat'ed: a link is unlinked, a
+ * directory removed; its `<id>.index` goes too.
+ */
+export function removeIdleCheckout(repoRoot: string, id: string): IdleRemoval {
+  const dir = idleCoderCheckoutsDir(repoRoot);
+  const claimed = join(dir, `.clean-${process.pid}-${randomBytes(6).toString("hex")}`);
+  try {
+    renameSync(join(dir, id), claimed);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "gone";
+    throw error;
+  }
+  // The index only once the checkout is ours: a task that claimed the checkout has read it already.
+  rmSync(join(dir, `${id}.index`), { force: true });
+  if (lstatSync(claimed).isDirectory()) rmSync(claimed, { recursive: true, force: true });
+  else rmSync(claimed, { force: true });
+  return "removed";
+}
+
+function lstatMtime(path: string): number | null {
+  try {
+    return lstatSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
