@@ -45,6 +45,8 @@ function install(config) {
   const everyFile = changed === "*";
   if (!everyFile) for (const path of changed) changedFiles[`${realRoot}/${path}`] = true;
   const includes = String.prototype.includes;
+  const indexOf = String.prototype.indexOf;
+  const limitless = Number.POSITIVE_INFINITY;
   const inRepo = (file) => call(startsWith, file, `${realRoot}/`) && !call(includes, file, "/node_modules/");
   let entry = null;
   try {
@@ -62,10 +64,12 @@ function install(config) {
     const holder = {};
     const ours = (_e, sites) => sites;
     try {
-      Error.stackTraceLimit = 200;
+      // The whole stack: with a limit, code under test could bury its own frame under a recursion
+      // of frames that are not (block-guard-sees-no-changed-frame-under-a-deep-recursion).
+      Error.stackTraceLimit = limitless;
       Error.prepareStackTrace = ours;
       // An accessor of the code under test's could ignore the assignment and serve a made-up stack.
-      if (Error.prepareStackTrace !== ours || Error.stackTraceLimit !== 200) return null;
+      if (Error.prepareStackTrace !== ours || Error.stackTraceLimit !== limitless) return null;
       call(captureStackTrace, Error, holder, callSites);
       return holder.stack;
     } finally {
@@ -100,8 +104,12 @@ function install(config) {
       for (let i = 0; i < sites.length; i++) {
         let file = call(getFileName, sites[i]);
         if (typeof file !== "string" || call(startsWith, file, "node:") || file === self) continue;
-        if (call(startsWith, file, "file://")) file = decode(call(slice, file, 7));
+        if (call(startsWith, file, "file://")) file = decode(call(slice, file, 7, urlEnd(file)));
         program = true;
+        // A frame with no file on disk (a data: URL module, vm's evalmachine): code the attempt's
+        // can make, so never the unchanged program code that would let the exit through.
+        if (!call(startsWith, file, "/") && !namesTheInlineEntry(file))
+          return `ended by ${call(slice, file, 0, 60)}, code with no file of its own (a data: URL, vm) the attempt's code can make`;
         if (file !== entry && (everyFile ? inRepo(file) : changedFiles[file] === true))
           return `ended by ${file}, a file the attempt changed`;
       }
@@ -111,6 +119,20 @@ function install(config) {
     } catch {
       return "ended while the stack could not be read";
     }
+  }
+
+  /** Where a file URL's path ends: `import("./m.js?x")` loads the changed m.js again, as m.js. */
+  function urlEnd(url) {
+    let end = url.length;
+    const query = call(indexOf, url, "?");
+    const fragment = call(indexOf, url, "#");
+    if (query !== -1 && query < end) end = query;
+    if (fragment !== -1 && fragment < end) end = fragment;
+    return end;
+  }
+  /** `node -e` and piped CommonJS entries: the block's inline program, which names no file. */
+  function namesTheInlineEntry(file) {
+    return file === "[eval]" || file === "[eval]-wrapper" || file === "[stdin]" || file === "[stdin]-wrapper";
   }
 
   function refuse(why) {

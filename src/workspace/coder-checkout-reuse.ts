@@ -16,6 +16,7 @@ import { coderIndexRecord, idleCoderCheckoutsDir, verifyGitDir } from "../home/p
 import { isTaskId } from "../home/task-id.js";
 import { dirInUseByAProcess } from "./dir-in-use.js";
 import { runGit } from "./git.js";
+import { idleDir } from "./idle-dir.js";
 import { STAT_CHECK_CONFIG } from "./verify-checkout.js";
 import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-record.js";
 
@@ -59,22 +60,24 @@ export function retireCoderCheckout(
     rmSync(checkout, { force: true });
     return "removed";
   }
-  const idleDir = idleCoderCheckoutsDir(repoRoot);
+  const idle = idleDir(repoRoot);
+  const idleDirPath = idle.dir;
   const index = regularFileBytes(join(verifyGitDir(repoRoot, taskId), "snapshot-index"));
   const record = readIndexRecord(coderIndexRecord(repoRoot, taskId));
   const trusted = index !== null && record !== null && sha256Of(index) === record.sha256;
   const older = listIdle(repoRoot).filter((id) => id !== taskId);
-  for (const id of older.slice(0, Math.max(0, older.length - (maxIdle - 1)))) removeIdle(idleDir, id);
+  for (const id of older.slice(0, Math.max(0, older.length - (maxIdle - 1)))) removeIdle(idleDirPath, id);
   // A process the old coder left in it (cwd, root or an open file) would follow the rename below
-  // and write into the next task's checkout: such a checkout is removed, never kept.
-  if (!trusted || maxIdle < 1 || dirInUseByAProcess(checkout)) {
+  // and write into the next task's checkout: such a checkout is removed, never kept. Nor is one
+  // kept through a linked `.idle` (idle-dir.ts).
+  if (!trusted || maxIdle < 1 || idle.state === "link" || dirInUseByAProcess(checkout)) {
     rmSync(checkout, { recursive: true, force: true });
     return "removed";
   }
-  mkdirSync(idleDir, { recursive: true });
+  mkdirSync(idleDirPath, { recursive: true });
   // The index copy first: a crash between the two leaves an index without a checkout (ignored).
-  writeFileSync(join(idleDir, `${taskId}.index`), index);
-  renameSync(checkout, join(idleDir, taskId));
+  writeFileSync(join(idleDirPath, `${taskId}.index`), index);
+  renameSync(checkout, join(idleDirPath, taskId));
   return "kept_idle";
 }
 
@@ -98,10 +101,10 @@ export async function reuseIdleCoderCheckout(request: {
   userObjects: string;
 }): Promise<ReusedCoderCheckout | null> {
   const { repoRoot, worktree } = request;
-  const idleDir = idleCoderCheckoutsDir(repoRoot);
+  const idlePath = idleCoderCheckoutsDir(repoRoot);
   for (const from of listIdle(repoRoot).reverse()) {
     try {
-      renameSync(join(idleDir, from), worktree);
+      renameSync(join(idlePath, from), worktree);
     } catch {
       continue; // another task took it
     }
@@ -109,11 +112,11 @@ export async function reuseIdleCoderCheckout(request: {
     // reset below delete and re-init the `.git` of whatever it points at (the user's repository).
     if (!isRealDirectory(worktree)) {
       rmSync(worktree, { force: true });
-      rmSync(join(idleDir, `${from}.index`), { force: true });
+      rmSync(join(idlePath, `${from}.index`), { force: true });
       return null;
     }
-    const index = regularFileBytes(join(idleDir, `${from}.index`));
-    rmSync(join(idleDir, `${from}.index`), { force: true });
+    const index = regularFileBytes(join(idlePath, `${from}.index`));
+    rmSync(join(idlePath, `${from}.index`), { force: true });
     const record = readIndexRecord(coderIndexRecord(repoRoot, from));
     try {
       if (index === null || record === null || sha256Of(index) !== record.sha256)
@@ -183,23 +186,26 @@ function removeWhatStatCannotSee(dir: string, top = true): void {
 
 /** Idle checkouts by task id, oldest first (by the time they were kept). */
 function listIdle(repoRoot: string): string[] {
-  const idleDir = idleCoderCheckoutsDir(repoRoot);
+  // Through a link on the way nothing is idle: what it leads to is not devflow's (idle-dir.ts).
+  const idle = idleDir(repoRoot);
+  if (idle.state === "link") return [];
+  const idleDirPath = idle.dir;
   let names: string[];
   try {
-    names = readdirSync(idleDir);
+    names = readdirSync(idleDirPath);
   } catch {
     return [];
   }
   return names
     .filter((name) => isTaskId(name))
-    .map((id) => ({ id, at: mtimeOr0(join(idleDir, `${id}.index`)) }))
+    .map((id) => ({ id, at: mtimeOr0(join(idleDirPath, `${id}.index`)) }))
     .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id))
     .map((entry) => entry.id);
 }
 
-function removeIdle(idleDir: string, id: string): void {
-  rmSync(join(idleDir, `${id}.index`), { force: true });
-  rmSync(join(idleDir, id), { recursive: true, force: true });
+function removeIdle(dir: string, id: string): void {
+  rmSync(join(dir, `${id}.index`), { force: true });
+  rmSync(join(dir, id), { recursive: true, force: true });
 }
 
 function mtimeOr0(path: string): number {

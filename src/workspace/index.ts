@@ -20,6 +20,7 @@ export {
 } from "./commits.js";
 export { checkGitLink, type GitLink, gitLinkFindings } from "./git-link.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
+export { type IdleDir, idleDir } from "./idle-dir.js";
 export { isGitIgnored } from "./is-git-ignored.js";
 export { removeDeadBaseWorktrees } from "./legacy-base-worktrees.js";
 export { listGitFiles } from "./list-git-files.js";

@@ -1,13 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { idleCoderCheckoutsDir, isTaskId } from "../../../home/index.js";
+import { DevflowError } from "../../../errors/index.js";
+import { isTaskId } from "../../../home/index.js";
+import { idleDir } from "../../../workspace/index.js";
 import { diskUsage } from "./disk-usage.js";
 
 /**
  * Finished tasks' coder checkouts kept idle for the next task (ADR 0050, fourth slice), as
  * `devflow clean` lists and removes them. Nothing here follows a link: an `.idle/<id>` that is a
- * symlink is listed and removed as the link alone (what it points at is never read or deleted).
+ * symlink is listed and removed as the link alone (what it points at is never read or deleted), and
+ * `.idle` is only used at its own real path (idleDirInPlace).
  */
 
 export interface IdleCheckout {
@@ -28,7 +31,8 @@ export interface IdleCheckout {
 
 /** The idle checkouts of `repoRoot`, oldest first. */
 export function listIdleCheckouts(repoRoot: string): IdleCheckout[] {
-  const dir = idleCoderCheckoutsDir(repoRoot);
+  const dir = idleDirInPlace(repoRoot);
+  if (dir === null) return [];
   const found: IdleCheckout[] = [];
   for (const name of safeReaddir(dir)) {
     // Private names (a claim in progress) are no task id; `<id>.index` files are regular files.
@@ -62,7 +66,8 @@ export type IdleRemoval = "removed" | "gone";
  * directory removed; its `<id>.index` goes too.
  */
 export function removeIdleCheckout(repoRoot: string, id: string): IdleRemoval {
-  const dir = idleCoderCheckoutsDir(repoRoot);
+  const dir = idleDirInPlace(repoRoot);
+  if (dir === null) return "gone";
   const claimed = join(dir, `.clean-${process.pid}-${randomBytes(6).toString("hex")}`);
   try {
     renameSync(join(dir, id), claimed);
@@ -75,6 +80,17 @@ export function removeIdleCheckout(repoRoot: string, id: string): IdleRemoval {
   if (lstatSync(claimed).isDirectory()) rmSync(claimed, { recursive: true, force: true });
   else rmSync(claimed, { force: true });
   return "removed";
+}
+
+/** The idle directory, null when absent; a link on the way is refused, never followed (idle-dir.ts). */
+function idleDirInPlace(repoRoot: string): string | null {
+  const idle = idleDir(repoRoot);
+  if (idle.state === "link")
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
+      `${idle.dir} leads to ${idle.leadsTo} (a link on the way): devflow clean removes nothing through it; remove the link and run it again`,
+    );
+  return idle.exists ? idle.dir : null;
 }
 
 function lstatMtime(path: string): number | null {

@@ -1,0 +1,81 @@
+/**
+ * Hostile review (session 17, attack7) of ADR 0050's in-use check (dir-in-use.ts): a process the
+ * old coder left can hold a coder checkout's file with no fd, cwd or root inside it, by a shared
+ * writable memory mapping (mmap, then close the fd, then chdir out). /proc/<pid>/fd no longer
+ * names the file, so retirement kept the checkout idle, the next task claimed it, and the reset
+ * left the mapped file's inode in place (its stat matched the index, so git did not rewrite it):
+ * the process's later writes through the mapping landed in the next task's checkout, in the tree
+ * its diffs start from.
+ * Fix: dirInUseByAProcess also reads /proc/<pid>/maps (every file a process has mapped).
+ *
+ *     npx vitest run test/adversarial/review/coder-checkout-reuse-mmap-attack7.test.ts
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { retireCoderCheckout } from "../../../src/workspace/coder-checkout-reuse.js";
+import { dirInUseByAProcess } from "../../../src/workspace/dir-in-use.js";
+import { snapshotTree } from "../../../src/workspace/snapshot.js";
+import { createTaskWorktree } from "../../../src/workspace/task-worktree.js";
+import { git, makeRepo, removeDir } from "../../support/test-repo.js";
+
+const dirs: string[] = [];
+const kids: number[] = [];
+afterEach(() => {
+  for (const pid of kids.splice(0))
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {}
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+// Maps the file shared and writable, closes its fd, leaves the checkout, says "ready", then writes
+// through the mapping once the next task has claimed the checkout.
+const MAPPER = `
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+fd = os.open(sys.argv[1], os.O_RDWR)
+addr = libc.mmap(None, 4096, 3, 1, fd, 0)  # PROT_READ|PROT_WRITE, MAP_SHARED
+assert addr not in (None, ctypes.c_void_p(-1).value), "mmap failed"
+os.close(fd); os.chdir("/")
+print("ready", flush=True)
+time.sleep(float(sys.argv[2]))
+ctypes.memmove(addr, b"PLANTED", 7)
+time.sleep(60)
+`;
+
+describe("attack7: a mapped file keeps a coder checkout in use", () => {
+  it("coder-checkout-reuse-follows-an-mmapped-file: retirement removes a checkout a process maps a file of; the next task starts from base", async () => {
+    const root = makeRepo({ "a.js": "export const a = 1;\n", "src/d.js": "export const d = 4;\n" });
+    dirs.push(root);
+    const a = await createTaskWorktree({ repoRoot: root, taskId: "task-a" });
+    const mapped = join(a.worktree, "src/d.js");
+    const child = spawn("python3", ["-c", MAPPER, mapped, "3"], {
+      detached: true,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    if (child.pid !== undefined) kids.push(child.pid);
+    await new Promise<void>((ready, failed) => {
+      child.stdout?.once("data", () => ready());
+      child.once("exit", (code) => failed(new Error(`the mapper ended early (${code})`)));
+    });
+    // Nothing of it is a cwd, root or open fd any more: only the mapping holds the file.
+    const pid = child.pid ?? 0;
+    expect(readFileSync(`/proc/${pid}/maps`, "utf8")).toContain(mapped);
+    expect(dirInUseByAProcess(a.worktree)).toBe(true);
+
+    const retired = retireCoderCheckout(root, "task-a", a.worktree, 1);
+    expect(retired).toBe("removed");
+    const b = await createTaskWorktree({ repoRoot: root, taskId: "task-b" });
+    await new Promise((done) => setTimeout(done, 4000));
+    expect(readFileSync(join(b.worktree, "src/d.js"), "utf8")).toBe("export const d = 4;\n");
+    // The next task's first snapshot (the start of its diffs) is the base, tree for tree.
+    const start = await snapshotTree(b.worktree);
+    expect(git(b.worktree, "rev-parse", `${start}^{tree}`).trim()).toBe(
+      git(root, "rev-parse", "HEAD^{tree}").trim(),
+    );
+  }, 30_000);
+});
