@@ -49,7 +49,7 @@ describe("completionGate", () => {
       const gate = completionGate([...allPass(), env("extra_verifiers", "pass")], opts);
       expect(gate.caveats).toContainEqual({
         verifier: "extra_verifiers",
-        caveat: expect.stringMatching(/^judged by exit code only: .*exit 0/),
+        caveat: expect.stringMatching(/^judged by exit code only for programs other than node: .*exit 0/),
       });
     });
     it("fails on a failing or errored block, even when every other verifier passed", () => {
