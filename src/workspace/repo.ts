@@ -1,6 +1,8 @@
+import { lstatSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
+import { devflowDir } from "../home/paths.js";
 import { errorText } from "./errors.js";
 import { gitAt, gitSucceeds, runGit } from "./git.js";
 
@@ -51,5 +53,27 @@ export async function assertGitRepo(path: string): Promise<string> {
       `git repository ${topLevel} has no commits yet (commit once so devflow can branch from HEAD)`,
     );
   }
+  assertDevflowDirNotALink(topLevel);
   return topLevel;
+}
+
+/**
+ * devflow's home (`<repo>/.devflow`) must be a real folder or absent. A repository can track it as
+ * a symbolic link (and a coder without a mount namespace can plant one): devflow would then write
+ * its state elsewhere, and reuse and `devflow clean` would delete folders wherever it leads
+ * (session-17 review). Refused before any command uses it; only the user removes the link.
+ */
+function assertDevflowDirNotALink(topLevel: string): void {
+  const home = devflowDir(topLevel);
+  let isLink = false;
+  try {
+    isLink = lstatSync(home).isSymbolicLink();
+  } catch {
+    return; // absent: devflow creates it as a folder
+  }
+  if (isLink)
+    throw new DevflowError(
+      "REPO_UNUSABLE",
+      `${home} is a symbolic link; devflow keeps its state there and never follows a link (remove the link, and untrack it if the repository tracks it)`,
+    );
 }
