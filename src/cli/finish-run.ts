@@ -1,4 +1,4 @@
-import { checkoutEndFields, type FinishedCheckout } from "../lanes/iterate/tasks/checkout-end.js";
+import { checkoutEndFields, type FinishedCheckout } from "../artifacts/checkout-end.js";
 import type { IterateResult } from "../lanes/outcome.js";
 import type { RunEnding } from "./summary.js";
 

@@ -1,6 +1,6 @@
+import { checkoutEndFields } from "../artifacts/checkout-end.js";
 import type { DevflowEvent, EventLine, PlanRun, ResultLine } from "../artifacts/schemas/index.js";
 import { type ErrorCategory, isDevflowError, messageOf } from "../errors/index.js";
-import { checkoutEndFields } from "../lanes/iterate/tasks/checkout-end.js";
 import type { IterateResult, NeedsAnswers } from "../lanes/outcome.js";
 import type { RunEnding } from "./summary.js";
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { checkoutEndText, type FinishedCheckout } from "../lanes/iterate/tasks/checkout-end.js";
+import { checkoutEndText, type FinishedCheckout } from "../artifacts/checkout-end.js";
 import type { IterateResult } from "../lanes/outcome.js";
 import { caveatLines, passedVerifiers } from "../verify/index.js";
 import { DEFAULT_LINE_WIDTH, wrapText } from "./bounded-line.js";

@@ -1,6 +1,6 @@
 import type { Route, RouteDecision } from "../../agents/router/router.js";
+import type { FinishedCheckout } from "../../artifacts/checkout-end.js";
 import type { DevflowEvent } from "../../artifacts/schemas/index.js";
-import type { FinishedCheckout } from "../iterate/tasks/checkout-end.js";
 import type { TakeResult } from "../iterate/tasks/take-result.js";
 
 /**

@@ -1,4 +1,4 @@
-import { checkoutEndFields, type FinishedCheckout } from "../../iterate/tasks/checkout-end.js";
+import { checkoutEndFields, type FinishedCheckout } from "../../../artifacts/checkout-end.js";
 import { removeFinishedWorktree } from "../../iterate/tasks/finish-worktree.js";
 import { type TakeResult, takeResultCommands } from "../../iterate/tasks/take-result.js";
 import type { IterateResult } from "../../outcome.js";

@@ -1,6 +1,6 @@
 import { Command, END } from "@langchain/langgraph";
+import { checkoutEndText } from "../../../artifacts/checkout-end.js";
 import { taskDirLabel } from "../../../home/index.js";
-import { checkoutEndText } from "../../iterate/tasks/checkout-end.js";
 import { takeResultLines } from "../../iterate/tasks/take-result.js";
 import type { IterateResult, LaneOutcome } from "../../outcome.js";
 import { renderBrief } from "../brief-text.js";

@@ -1,9 +1,9 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import type { FinishedCheckout } from "../../../artifacts/checkout-end.js";
 import { idleCoderCheckoutsDir, lockTask, openTaskStore, repoRootOfTaskDir } from "../../../home/index.js";
 import { removeTaskCheckout, retireCoderCheckout, taskWorktreePath } from "../../../workspace/index.js";
 import { wholeNumberFromEnv } from "../lane/env-number.js";
-import type { FinishedCheckout } from "./checkout-end.js";
 
 /** How many finished coder checkouts a repository keeps idle for the next task to reuse (ADR 0050). */
 export const MAX_IDLE_CODER_CHECKOUTS_ENV = "DEVFLOW_MAX_IDLE_CODER_CHECKOUTS";
