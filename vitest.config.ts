@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -16,6 +16,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests spawn real git and child processes; two cores are shared between workers.
     pool: "forks",
+    // vitest's default (cores − 1) ran the whole suite in ONE worker on a 2-core machine, while
+    // most test time is spent waiting on child processes (git, the CLI, coders, timeouts): two
+    // workers there. VITEST_MAX_WORKERS still overrides it (e.g. 1 to debug an ordering problem).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     env: { XDG_CONFIG_HOME: emptyConfigHome, DEVFLOW_CONFIG: "", DEVFLOW_HOME: emptyDataRoot },
   },
 });

@@ -19,6 +19,12 @@ export interface Mutation {
   /** What the mutant does, in the report's words. */
   lie: string;
   edits: SourceEdit[];
+  /**
+   * Scenarios expected to go red under this mutation, run first (`npm run eval:mutants` stops there
+   * when one of them is red, ADR 0027 amendment). Only a hint for speed: when none of them goes red
+   * the rest of the suite runs, so a stale hint costs time, never a verdict.
+   */
+  caughtBy: readonly string[];
 }
 
 /** `export async function <name>(<params>): <ret> {` → a lying wrapper around `<name>Unmutated`. */
@@ -51,6 +57,7 @@ export const MUTATIONS: readonly Mutation[] = [
         '{ ...real, overall_result: "pass", green_condition_alignment: "aligned" }',
       ),
     ],
+    caughtBy: ["coder_near_miss_then_repair_success", "first_pass_fails_but_report_is_honest"],
   },
   {
     name: "red-on-base-always-confirms",
@@ -64,6 +71,7 @@ export const MUTATIONS: readonly Mutation[] = [
         '{ ...real, ran: true, red: true, message: "seam confirmed red on base" }',
       ),
     ],
+    caughtBy: ["observer_fake_repro_not_confirmed", "user_reported_error_not_confirmed"],
   },
   {
     name: "critic-always-met",
@@ -77,6 +85,7 @@ export const MUTATIONS: readonly Mutation[] = [
         '{ ...real, overall_result: "pass", green_condition_alignment: "aligned" }',
       ),
     ],
+    caughtBy: ["critic_rejects_special_cased_fix"],
   },
 ];
 
