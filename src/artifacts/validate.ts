@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { z } from "zod";
 import type { DevflowError } from "../errors/index.js";
 import { PACKAGE_ROOT } from "../util/paths.js";
 import { artifactValidationError, schemaFileError } from "./errors.js";
+import { loadPrecompiledValidator, newAjv } from "./precompiled-validators.js";
 import { ajvProblems, zodProblems } from "./problems.js";
 import { SCHEMAS_DIR, schemaFilePath } from "./schema-files.js";
 import { ALL_SCHEMAS, type SchemaName } from "./schemas/index.js";
@@ -24,11 +25,12 @@ export function isSchemaName(name: string): name is SchemaName {
   return Object.hasOwn(ALL_SCHEMAS, name);
 }
 
-/*
- * strict mode on purpose: a keyword ajv does not know (e.g. a `format` once someone uses z.email(),
- * since ajv-formats is not a dependency) fails at compile time in the tests instead of being ignored.
- */
-const ajv = new Ajv2020({ allErrors: true, strict: true });
+/** Made at the first schema that has no build-time validator (precompiled-validators.ts). */
+let ajv: ReturnType<typeof newAjv> | null = null;
+function compileAtRunTime(schema: object): ValidateFunction {
+  ajv ??= newAjv();
+  return ajv.compile(schema);
+}
 const compiled = new Map<SchemaName, ValidateFunction>();
 
 function validatorFor(name: SchemaName): ValidateFunction {
@@ -49,7 +51,7 @@ function validatorFor(name: SchemaName): ValidateFunction {
   }
   if (typeof schema !== "object" || schema === null)
     throw schemaFileError(displayPath(file), "is not an object");
-  const validate = ajv.compile(schema);
+  const validate = loadPrecompiledValidator(file, text) ?? compileAtRunTime(schema);
   compiled.set(name, validate);
   return validate;
 }
