@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -78,6 +79,23 @@ describe("build-time ajv validators", () => {
     // Unchanged schema: the build keeps the file as it is.
     await writePrecompiledValidators(dir);
     expect(readFileSync(file, "utf8")).toContain("stand-in");
+  });
+
+  it("the build's own validators are used: a built devflow validates every artifact without loading ajv's compiler", () => {
+    // dist/ as `npm test` builds it first (the CLI tests run it too).
+    const validate = join(PACKAGE_ROOT, "dist", "src", "artifacts", "validate.js");
+    const script = `
+      const { ajvCheck } = await import(${JSON.stringify(validate)});
+      const { ALL_SCHEMAS } = await import(${JSON.stringify(join(PACKAGE_ROOT, "dist", "src", "artifacts", "schemas", "index.js"))});
+      const problems = Object.keys(ALL_SCHEMAS).map((name) => ajvCheck(name, {}).length);
+      const { createRequire } = await import("node:module");
+      const loaded = Object.keys(createRequire(import.meta.url).cache).filter((m) => ["/ajv/dist/2020.js", "/ajv/dist/core.js", "/ajv/dist/compile/"].some((p) => m.includes(p)));
+      console.log(JSON.stringify({ schemas: problems.length, loaded }));`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as { schemas: number; loaded: string[] };
+    expect(out.schemas).toBeGreaterThanOrEqual(15);
+    expect(out.loaded).toEqual([]);
   });
 
   it("no validator file (running from src/): null, compiled at first use", () => {
