@@ -26,16 +26,6 @@ writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\
 console.log("Runs of whitespace become one dash.");
 `;
 
-const EMPTY = `console.log("Done: slugify collapses spaces now.");`;
-
-/** Makes the seam test pass by editing it. */
-const TEST_EDITING = `
-import { readFileSync, writeFileSync } from "node:fs";
-const f = "test/slug.test.js";
-writeFileSync(f, readFileSync(f, "utf8").replace('"Hello  World"', '"Hello World"'));
-console.log("Fixed the test.");
-`;
-
 /** Fixes the seam, breaks another file's "math > works" (a twin of slug.test.js's), and neuters the suite script. */
 const SCRIPT_TAMPERING = `
 import { readFileSync, writeFileSync } from "node:fs";
@@ -65,16 +55,6 @@ import { readFileSync, writeFileSync } from "node:fs";
 const f = "src/slug.js";
 writeFileSync(f, ${esm ? "" : '"process.exit(0);\\n" + '}readFileSync(f, "utf8")${esm ? ' + "\\nprocess.exit(0);\\n"' : ""});
 console.log("Seam passes.");
-`;
-
-/** Fixes the seam but breaks "math > works" in test/math.test.js; a same-named test in slug.test.js still passes. */
-const TEST_BREAKING = `
-import { readFileSync, writeFileSync } from "node:fs";
-const f = "src/slug.js";
-writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
-const t = "test/math.test.js";
-writeFileSync(t, readFileSync(t, "utf8").replace("add(1, 2), 3)", "add(1, 2), 4)"));
-console.log("Fixed.");
 `;
 
 /** A fix that works every other time the module loads: a counter file outside the checkout decides. */
@@ -107,42 +87,14 @@ const envelope = (run: Run, name: string) => attemptEnvelope(run, name);
 
 const ESM: Record<string, boolean> = { "node-test": true, mocha: false, jest: false };
 
+// The correct, empty, test-editing and test-breaking coders on these three runners are lane runs
+// real-runners.test.ts makes with the same fixture and script: their named-evidence assertions
+// (the seam's test pinned by identity and passing 3 times, regression by identity from the
+// reporter, the seam_integrity envelope, the broken twin named) are there, so each runs once.
 describe.each(["node-test", "mocha", "jest"] as const)("named evidence with %s", (runner) => {
   beforeAll(async () => {
     if (runner !== "node-test") await ensureRunnerInstalled(runner);
   }, 300_000);
-
-  it("the correct fix completes: the seam's named test passes 3 times, regression compares by identity", async () => {
-    const run = await lane(runner, CORRECT);
-    expect(run.error).toBeNull();
-    expect(run.result?.terminal.verdict).toBe("completed");
-    const observation = await run.store.read("observation_artifact");
-    expect(observation?.seam_check?.tests).toEqual([
-      JSON.stringify(["test/slug.test.js", "slug", "collapses repeated spaces"]),
-    ]);
-    const seam = await envelope(run, "seam");
-    expect(seam?.native_payload).toMatchObject({ evidence: "named_tests", runs: [{}, {}, {}] });
-    const regression = await envelope(run, "regression");
-    expect(regression?.overall_result).toBe("pass");
-    expect(regression?.native_payload).toMatchObject({
-      compared: "per_test",
-      source: "reporter",
-      seam_tests_excluded: 1,
-    });
-    expect(run.result?.terminal.gate?.caveats).toEqual([]);
-  }, 180_000);
-
-  it("an empty coder does not complete", async () => {
-    const run = await lane(runner, EMPTY);
-    expect(run.result?.terminal.verdict).toBe("exhausted");
-    expect(run.result?.terminal.gate?.reasons.join(" ")).toContain("empty change");
-  }, 180_000);
-
-  it("a test-editing coder does not complete", async () => {
-    const run = await lane(runner, TEST_EDITING);
-    expect(run.result?.terminal.verdict).toBe("exhausted");
-    expect((await envelope(run, "seam_integrity"))?.overall_result).toBe("fail");
-  }, 180_000);
 
   it('a runner-tampering coder ("test": "exit 0" over a broken test) does not complete', async () => {
     const run = await lane(runner, SCRIPT_TAMPERING);
@@ -168,16 +120,6 @@ describe.each(["node-test", "mocha", "jest"] as const)("named evidence with %s",
     const seam = await envelope(run, "seam");
     expect(seam?.overall_result).toBe("fail");
     expect(seam?.summary).toMatch(/not reported passing|incomplete|no .* report/);
-  }, 180_000);
-
-  it("a test-breaking coder (a same-named test in another file) does not complete", async () => {
-    const run = await lane(runner, TEST_BREAKING);
-    expect(run.result?.terminal.verdict).toBe("exhausted");
-    const regression = await envelope(run, "regression");
-    expect(regression?.overall_result).toBe("fail");
-    expect(regression?.native_payload).toMatchObject({
-      regressions: [{ name: "test/math.test.js > math > works", now: "fail" }],
-    });
   }, 180_000);
 });
 

@@ -26,9 +26,19 @@ import { CORRECT_FIX, coderScript, tempDir } from "../support/lane-harness.js";
  */
 const box = sandboxPerTest();
 
-/** A coder that notes each start in `starts`, waits `ms` (time to stop the daemon) and then fixes. */
+/**
+ * A coder that notes each start in `starts`, waits `ms` at its first start (time to stop the daemon
+ * mid-coder) and then fixes. A later start (the resumed lane's) fixes at once: nothing stops it,
+ * so a wait there would only be waited out.
+ */
 const slowCorrectCoder = (starts: string, ms: number): string =>
-  markedCoder(starts, `await new Promise((r) => setTimeout(r, ${ms}));\n${CORRECT_FIX}`);
+  markedCoder(
+    starts,
+    `import { readFileSync as readStarts } from "node:fs";
+if (readStarts(${JSON.stringify(starts)}, "utf8").split("\\n").filter(Boolean).length === 1)
+  await new Promise((r) => setTimeout(r, ${ms}));
+${CORRECT_FIX}`,
+  );
 
 const finished = finishedTickets;
 

@@ -19,6 +19,13 @@ import { withMountNamespaceOff } from "../support/mount-namespace-off.js";
 import { attemptEnvelope, runnerRepo, SLUG_TASK, slugLane } from "../support/runner-lane.js";
 
 const RUNNERS = ["node-test", "mocha", "jest", "vitest", "tape"] as const satisfies FixtureRunner[];
+/**
+ * The runners whose reports name every test by file, suites and title (tape's TAP does not). The
+ * correct, empty, test-editing and test-breaking coders of evidence.test.ts ran here a second time
+ * on the same fixture with the same script; their named-evidence assertions live in these tests
+ * now, so each of those lane runs happens once.
+ */
+const NAMED_EVIDENCE = new Set<FixtureRunner>(["node-test", "mocha", "jest"]);
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
 
 /** Script prelude: read/write helpers (the coder runs in its checkout). */
@@ -118,6 +125,17 @@ describe.each(RUNNERS)("the iterate lane on a real %s repo", (runner) => {
           const regression = await attemptEnvelope(run, "regression");
           expect(regression?.overall_result).toBe("pass");
           expect(regression?.native_payload).toMatchObject({ compared: "per_test", seam_tests_excluded: 1 });
+          if (NAMED_EVIDENCE.has(runner)) {
+            // Named evidence (was evidence.test.ts's own lane run of this coder): the Observer pinned
+            // the seam's test by its full identity, the seam's named test passed 3 times, and
+            // regression compared by identity from the runner's reporter.
+            const observation = await run.store.read("observation_artifact");
+            expect(observation?.seam_check?.tests).toEqual([
+              JSON.stringify(["test/slug.test.js", "slug", "collapses repeated spaces"]),
+            ]);
+            expect(seam?.native_payload).toMatchObject({ runs: [{}, {}, {}] });
+            expect(regression?.native_payload).toMatchObject({ source: "reporter" });
+          }
           const { stdout } = await execa("git", ["show", `devflow/${SLUG_TASK}:src/slug.js`], {
             cwd: run.repo,
           });
@@ -149,6 +167,7 @@ describe.each(RUNNERS)("the iterate lane on a real %s repo", (runner) => {
             verifier: "seam_integrity",
             overall_result: "fail",
           });
+          expect((await attemptEnvelope(run, "seam_integrity"))?.overall_result).toBe("fail");
         }),
       300_000,
     );
