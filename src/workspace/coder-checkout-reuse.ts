@@ -12,11 +12,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { coderIndexRecord, idleCoderCheckoutsDir, verifyGitDir } from "../home/paths.js";
-import { isTaskId } from "../home/task-id.js";
+import { coderIndexRecord, verifyGitDir } from "../home/paths.js";
 import { dirInUseByAProcess } from "./dir-in-use.js";
 import { runGit } from "./git.js";
 import { idleDir } from "./idle-dir.js";
+import { listIdleEntries } from "./idle-listing.js";
+import { initOwnCloneRepo } from "./own-clone-repo.js";
 import { STAT_CHECK_CONFIG } from "./verify-checkout.js";
 import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-record.js";
 
@@ -65,12 +66,15 @@ export function retireCoderCheckout(
   const index = regularFileBytes(join(verifyGitDir(repoRoot, taskId), "snapshot-index"));
   const record = readIndexRecord(coderIndexRecord(repoRoot, taskId));
   const trusted = index !== null && record !== null && sha256Of(index) === record.sha256;
-  const older = listIdle(repoRoot).filter((id) => id !== taskId);
+  // Nor is one kept through a linked `.idle` (idle-dir.ts).
+  const older = idle.state === "link" ? [] : listIdle(idle.dir).filter((id) => id !== taskId);
   for (const id of older.slice(0, Math.max(0, older.length - (maxIdle - 1)))) removeIdle(idleDirPath, id);
-  // A process the old coder left in it (cwd, root or an open file) would follow the rename below
-  // and write into the next task's checkout: such a checkout is removed, never kept. Nor is one
-  // kept through a linked `.idle` (idle-dir.ts).
-  if (!trusted || maxIdle < 1 || idle.state === "link" || dirInUseByAProcess(checkout)) {
+  // Whether a process the old coder left uses it (cwd, root, an open or mapped file) is asked once,
+  // when a task claims it (reuseIdleCoderCheckout), not here too: that check comes later, on the
+  // claimed checkout itself, so it also sees a process that entered while it was idle, and such a
+  // checkout is removed there, never reset for the next task (issue 11: the /proc scan costs
+  // 100-600 ms under load; doing it at both ends paid it twice for the same guarantee).
+  if (!trusted || maxIdle < 1 || idle.state === "link") {
     rmSync(checkout, { recursive: true, force: true });
     return "removed";
   }
@@ -101,8 +105,11 @@ export async function reuseIdleCoderCheckout(request: {
   userObjects: string;
 }): Promise<ReusedCoderCheckout | null> {
   const { repoRoot, worktree } = request;
-  const idlePath = idleCoderCheckoutsDir(repoRoot);
-  for (const from of listIdle(repoRoot).reverse()) {
+  // Through a link on the way nothing is idle: what it leads to is not devflow's (idle-dir.ts).
+  const idle = idleDir(repoRoot);
+  if (idle.state === "link") return null;
+  const idlePath = idle.dir;
+  for (const from of listIdle(idlePath).reverse()) {
     try {
       renameSync(join(idlePath, from), worktree);
     } catch {
@@ -142,11 +149,7 @@ async function resetReused(
   // Whatever `.git` the old coder left (a directory, a file, a link) goes; a new one is made.
   rmSync(join(worktree, ".git"), { recursive: true, force: true });
   removeWhatStatCannotSee(worktree);
-  await runGit(worktree, ["init", "-q", "--template=", worktree]);
-  mkdirSync(join(worktree, ".git", "objects", "info"), { recursive: true });
-  writeFileSync(join(worktree, ".git", "objects", "info", "alternates"), `${userObjects}\n`);
-  await runGit(worktree, ["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
-  await runGit(worktree, ["update-ref", `refs/heads/${branch}`, baseCommit]);
+  await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
   const indexPath = join(worktree, ".git", "index");
   writeFileSync(indexPath, index);
   // Its recorded time, rounded down: entries written in the same instant stay racy (content compared).
@@ -156,6 +159,8 @@ async function resetReused(
   await runGit(worktree, ["clean", "-ffdxq"]);
   // Fail closed: the reset must have left exactly the base (nothing modified, untracked or ignored);
   // anything else was written by someone during the reset, and the caller checks the base out afresh.
+  // (Not asked before the clean to spare it: status does not list empty directories, which only the
+  // clean removes; attack6's mode-000 test caught that try.)
   const left = await runGit(worktree, ["status", "--porcelain", "--ignored", "--untracked-files=all"]);
   if (left.trim() !== "") throw new Error("the reset checkout is not exactly the base");
 }
@@ -184,36 +189,14 @@ function removeWhatStatCannotSee(dir: string, top = true): void {
   }
 }
 
-/** Idle checkouts by task id, oldest first (by the time they were kept). */
-function listIdle(repoRoot: string): string[] {
-  // Through a link on the way nothing is idle: what it leads to is not devflow's (idle-dir.ts).
-  const idle = idleDir(repoRoot);
-  if (idle.state === "link") return [];
-  const idleDirPath = idle.dir;
-  let names: string[];
-  try {
-    names = readdirSync(idleDirPath);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((name) => isTaskId(name))
-    .map((id) => ({ id, at: mtimeOr0(join(idleDirPath, `${id}.index`)) }))
-    .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id))
-    .map((entry) => entry.id);
+/** Idle checkouts by task id, oldest first (by the time they were kept: idle-listing.ts). */
+function listIdle(idleDirPath: string): string[] {
+  return listIdleEntries(idleDirPath).map((entry) => entry.id);
 }
 
 function removeIdle(dir: string, id: string): void {
   rmSync(join(dir, `${id}.index`), { force: true });
   rmSync(join(dir, id), { recursive: true, force: true });
-}
-
-function mtimeOr0(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
 }
 
 /** A directory itself, not a link to one (lstat: links are not followed). */

@@ -31,6 +31,28 @@ export async function recordGitLink(worktree: string): Promise<GitLink> {
 const RECORDED = new Map<string, GitLink>();
 
 /**
+ * recordGitLink for a clone devflow has just made at `worktree` with a `.git` directory of its own
+ * (task-worktree.ts): the link is known without asking git (two processes saved per task, issue 11),
+ * and is what `rev-parse --absolute-git-dir` / `--git-common-dir` answer there (pinned by
+ * task-worktree.test.ts).
+ */
+export function recordNewCloneLink(worktree: string): GitLink {
+  if (!lstatSync(join(worktree, ".git")).isDirectory())
+    throw new DevflowError(
+      "CHECKOUT_UNUSABLE",
+      `${join(worktree, ".git")} is not the git directory devflow made`,
+    );
+  const link = {
+    gitDir: join(realpathSync(worktree), ".git"),
+    gitFile: null,
+    commonDir: resolve(worktree, ".git"),
+  };
+  pinGitDir(worktree, link.gitDir);
+  RECORDED.set(resolve(worktree), link);
+  return link;
+}
+
+/**
  * The tamper check of a checkout's link against what devflow recorded in this process when it
  * created or reopened the checkout; [] when intact or when devflow never opened `worktree`.
  */

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   checkoutState,
@@ -10,6 +11,7 @@ import {
   writeFiles,
 } from "../../test/support/test-repo.js";
 import { commitAll } from "./commits.js";
+import { checkGitLink } from "./git-link.js";
 import { snapshotTree } from "./snapshot.js";
 import {
   createTaskWorktree,
@@ -82,6 +84,25 @@ describe("createTaskWorktree", () => {
     expect(git(root, "rev-parse", "devflow/add-login").trim()).toBe(head);
     expect(checkoutState(root)).toBe(before);
     expect(readFileSync(join(root, "README.md"), "utf8")).toBe("hello, edited\n");
+  });
+
+  // The link of a new checkout is no longer asked of git (two processes per task, issue 11): what
+  // devflow records must be what git answers there, also when the repository is reached through a
+  // symlink (git reports the real path).
+  it("records the new checkout's git link exactly as git reports it, through a symlinked path", async () => {
+    const real = makeRepo({ "a.txt": "a\n" });
+    dirs.push(real);
+    const linkDir = mkdtempSync(join(tmpdir(), "devflow-link-"));
+    dirs.push(linkDir);
+    const root = join(linkDir, "repo");
+    symlinkSync(real, root);
+    const ws = await createTaskWorktree({ repoRoot: root, taskId: "linked" });
+    expect(ws.gitLink).toEqual({
+      gitDir: git(ws.worktree, "rev-parse", "--absolute-git-dir").trim(),
+      gitFile: null,
+      commonDir: resolve(ws.worktree, git(ws.worktree, "rev-parse", "--git-common-dir").trim()),
+    });
+    expect(checkGitLink(ws.worktree)).toEqual([]);
   });
 
   it("refuses a task whose branch already exists", async () => {

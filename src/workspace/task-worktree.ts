@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
@@ -7,7 +7,8 @@ import { assertTaskId } from "../home/task-id.js";
 
 import { reuseIdleCoderCheckout } from "./coder-checkout-reuse.js";
 import { gitSucceeds, runGit } from "./git.js";
-import { recordGitLink, reopenCloneLink } from "./git-link.js";
+import { recordNewCloneLink, reopenCloneLink } from "./git-link.js";
+import { initOwnCloneRepo } from "./own-clone-repo.js";
 import { taskBranch } from "./task-branch.js";
 import { assertTaskCheckout } from "./task-checkout.js";
 import type { TaskWorkspace } from "./types.js";
@@ -63,7 +64,15 @@ export async function planTaskWorktree({
 }): Promise<PlannedTaskWorktree> {
   const branch = taskBranch(taskId);
   const worktree = taskWorktreePath(repoRoot, taskId);
-  if (await branchExists(repoRoot, branch)) {
+  if (from !== undefined && !/^[0-9a-f]{40,64}$/.test(from))
+    throw new DevflowError("BAD_REVISION", `invalid base commit ${JSON.stringify(from)}: pass a commit sha`);
+  // The base and whether the branch exists, from one git process (issue 11: each costs ~17 ms).
+  const [base, branchLine] = (
+    await runGit(repoRoot, ["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
+      input: `${from ?? "HEAD"}^{commit}\nrefs/heads/${branch}\n`,
+    })
+  ).split("\n");
+  if (branchLine !== undefined && !branchLine.endsWith(" missing")) {
     throw new DevflowError(
       "CHECKOUT_EXISTS",
       `branch ${branch} already exists in ${repoRoot}; resume that task (--resume) or delete the branch (\`git branch -D ${branch}\`) to start over`,
@@ -76,9 +85,10 @@ export async function planTaskWorktree({
     );
   }
   ensureDevflowDir(repoRoot);
-  if (from !== undefined && !/^[0-9a-f]{40,64}$/.test(from))
-    throw new DevflowError("BAD_REVISION", `invalid base commit ${JSON.stringify(from)}: pass a commit sha`);
-  const baseCommit = (await runGit(repoRoot, ["rev-parse", "--verify", `${from ?? "HEAD"}^{commit}`])).trim();
+  const resolved = /^([0-9a-f]{40,64}) commit$/.exec(base ?? "")?.[1];
+  // No such commit (an unborn HEAD, say): git's own refusal, as before.
+  const baseCommit =
+    resolved ?? (await runGit(repoRoot, ["rev-parse", "--verify", `${from ?? "HEAD"}^{commit}`])).trim();
   // The git link is recorded when the checkout is made.
   return plannedAt(repoRoot, taskId, baseCommit);
 }
@@ -153,7 +163,8 @@ async function cloneAtBase(plan: PlannedTaskWorktree, branchMadeHere: boolean): 
       await runGit(repoRoot, ["update-ref", "-d", `refs/heads/${branch}`, baseCommit]).catch(() => undefined);
     throw error;
   }
-  const gitLink = await recordGitLink(worktree);
+  // The `.git` directory was made just now, by devflow: its link is known without asking git.
+  const gitLink = recordNewCloneLink(worktree);
   return { ...plan.workspace, gitLink };
 }
 
@@ -169,11 +180,7 @@ async function cloneShared(
   baseCommit: string,
 ): Promise<void> {
   mkdirSync(worktree, { recursive: true });
-  await runGit(worktree, ["init", "-q", "--template=", worktree]);
-  mkdirSync(join(worktree, ".git", "objects", "info"), { recursive: true });
-  writeFileSync(join(worktree, ".git", "objects", "info", "alternates"), `${userObjects}\n`);
-  await runGit(worktree, ["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
-  await runGit(worktree, ["update-ref", `refs/heads/${branch}`, baseCommit]);
+  await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
   await runGit(worktree, ["read-tree", "-u", "--reset", baseCommit]);
 }
 

@@ -11,13 +11,15 @@
  *     npx vitest run test/adversarial/review/coder-checkout-reuse-mmap-attack7.test.ts
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { idleCoderCheckoutsDir } from "../../../src/home/paths.js";
 import { retireCoderCheckout } from "../../../src/workspace/coder-checkout-reuse.js";
 import { dirInUseByAProcess } from "../../../src/workspace/dir-in-use.js";
 import { snapshotTree } from "../../../src/workspace/snapshot.js";
 import { createTaskWorktree } from "../../../src/workspace/task-worktree.js";
+import { openVerifyCheckout } from "../../../src/workspace/verify-checkout.js";
 import { git, makeRepo, removeDir } from "../../support/test-repo.js";
 
 const dirs: string[] = [];
@@ -73,6 +75,42 @@ describe("attack7: a mapped file keeps a coder checkout in use", () => {
     await new Promise((done) => setTimeout(done, 4000));
     expect(readFileSync(join(b.worktree, "src/d.js"), "utf8")).toBe("export const d = 4;\n");
     // The next task's first snapshot (the start of its diffs) is the base, tree for tree.
+    const start = await snapshotTree(b.worktree);
+    expect(git(b.worktree, "rev-parse", `${start}^{tree}`).trim()).toBe(
+      git(root, "rev-parse", "HEAD^{tree}").trim(),
+    );
+  }, 30_000);
+
+  // Session 18 (issue 11) moved the in-use check to one place: the claim, on the claimed checkout
+  // (retirement no longer scans /proc). A checkout whose snapshot index is trusted is kept idle
+  // even with the mapper alive; the next task's claim must still see the mapping and check the base
+  // out afresh instead of resetting the mapped inode in place.
+  it("coder-checkout-reuse-claims-a-mapped-checkout: a trusted checkout kept idle with a mapping alive is not reset for the next task", async () => {
+    const root = makeRepo({ "a.js": "export const a = 1;\n", "src/d.js": "export const d = 4;\n" });
+    dirs.push(root);
+    const a = await createTaskWorktree({ repoRoot: root, taskId: "task-a" });
+    await openVerifyCheckout({
+      repoRoot: root,
+      taskId: "task-a",
+      baseCommit: a.baseCommit,
+      coderCheckout: a.worktree,
+    });
+    await snapshotTree(a.worktree);
+    const child = spawn("python3", ["-c", MAPPER, join(a.worktree, "src/d.js"), "3"], {
+      detached: true,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    if (child.pid !== undefined) kids.push(child.pid);
+    await new Promise<void>((ready, failed) => {
+      child.stdout?.once("data", () => ready());
+      child.once("exit", (code) => failed(new Error(`the mapper ended early (${code})`)));
+    });
+    expect(retireCoderCheckout(root, "task-a", a.worktree, 1)).toBe("kept_idle");
+    const b = await createTaskWorktree({ repoRoot: root, taskId: "task-b" });
+    // Claimed and refused: the idle checkout is gone (removed), not reset into task-b's path.
+    expect(existsSync(join(idleCoderCheckoutsDir(root), "task-a"))).toBe(false);
+    await new Promise((done) => setTimeout(done, 4000));
+    expect(readFileSync(join(b.worktree, "src/d.js"), "utf8")).toBe("export const d = 4;\n");
     const start = await snapshotTree(b.worktree);
     expect(git(b.worktree, "rev-parse", `${start}^{tree}`).trim()).toBe(
       git(root, "rev-parse", "HEAD^{tree}").trim(),

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { lstatSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DevflowError } from "../../../errors/index.js";
-import { isTaskId } from "../../../home/index.js";
-import { idleDir } from "../../../workspace/index.js";
+import { type IdleEntry, idleDir, listIdleEntries } from "../../../workspace/index.js";
 import { diskUsage } from "./disk-usage.js";
 
 /**
@@ -13,47 +12,16 @@ import { diskUsage } from "./disk-usage.js";
  * `.idle` is only used at its own real path (idleDirInPlace).
  */
 
-export interface IdleCheckout {
-  /** The task whose coder checkout this was. */
-  id: string;
-  /** `.devflow/worktrees/.idle/<id>`. */
-  path: string;
+export interface IdleCheckout extends IdleEntry {
   /** On disk (links not followed; a link counts as the link). */
   bytes: number;
-  /**
-   * When it was retired: the mtime of `.idle/<id>.index`, which retirement writes just before it
-   * renames the checkout in (a directory's own mtime says when the coder last changed its top
-   * level, not when it went idle). Without that file (a crash between the two writes, or removed
-   * by hand), the entry's own mtime (lstat).
-   */
-  retiredAt: number;
 }
 
-/** The idle checkouts of `repoRoot`, oldest first. */
+/** The idle checkouts of `repoRoot`, oldest first (the one listing reuse uses too: idle-listing.ts). */
 export function listIdleCheckouts(repoRoot: string): IdleCheckout[] {
   const dir = idleDirInPlace(repoRoot);
   if (dir === null) return [];
-  const found: IdleCheckout[] = [];
-  for (const name of safeReaddir(dir)) {
-    // Private names (a claim in progress) are no task id; `<id>.index` files are regular files.
-    if (!isTaskId(name)) continue;
-    const path = join(dir, name);
-    let own: number;
-    try {
-      const st = lstatSync(path);
-      if (st.isFile()) continue;
-      own = st.mtimeMs;
-    } catch {
-      continue; // taken since the listing
-    }
-    found.push({
-      id: name,
-      path,
-      bytes: diskUsage(path),
-      retiredAt: lstatMtime(join(dir, `${name}.index`)) ?? own,
-    });
-  }
-  return found.sort((a, b) => a.retiredAt - b.retiredAt || a.id.localeCompare(b.id));
+  return listIdleEntries(dir).map((entry) => ({ ...entry, bytes: diskUsage(entry.path) }));
 }
 
 export type IdleRemoval = "removed" | "gone";
@@ -91,20 +59,4 @@ function idleDirInPlace(repoRoot: string): string | null {
       `${idle.dir} leads to ${idle.leadsTo} (a link on the way): devflow clean removes nothing through it; remove the link and run it again`,
     );
   return idle.exists ? idle.dir : null;
-}
-
-function lstatMtime(path: string): number | null {
-  try {
-    return lstatSync(path).mtimeMs;
-  } catch {
-    return null;
-  }
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
