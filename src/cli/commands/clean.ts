@@ -26,7 +26,10 @@ export function registerClean(program: Command, io: CliIO): void {
     )
     .addHelpText("after", CLEAN_HELP)
     .option("-r, --repo <path>", "repository (default: the current repo)")
-    .option("--task <id>", "this task only (with --branches, its branch too, even a completed one's)")
+    .option(
+      "--task <id>",
+      "this task only, with its idle coder checkout (with --branches, its branch too, even a completed one's)",
+    )
     .option("--older-than <duration>", "tasks idle for longer than this (7d, 12h, 30m)")
     .option("--failed", "tasks that did not complete: blocked, exhausted, needs_more_context, interrupted")
     .option(
