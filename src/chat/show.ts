@@ -1,6 +1,14 @@
-import { isTaskId, openTaskStore, readRecord, recordFileLabel, taskExists } from "../home/index.js";
+import {
+  isTaskId,
+  openPlanStore,
+  openTaskStore,
+  readRecord,
+  recordFileLabel,
+  taskExists,
+} from "../home/index.js";
 import { renderBrief } from "../lanes/intake/brief-text.js";
 import type { LaneResult } from "../lanes/intake/state.js";
+import { taskBranch } from "../workspace/index.js";
 
 /** The latest word on a thread's results: iterate verdicts come from iterator_run.json (the truth on disk). */
 export async function runsTable(repoRoot: string, results: LaneResult[]): Promise<string> {
@@ -15,6 +23,10 @@ export async function runsTable(repoRoot: string, results: LaneResult[]): Promis
       if (run) verdict = run.terminal?.verdict ?? `${run.run_state}, not finished (/resume ${r.id})`;
     }
     rows.push([r.id, r.lane, verdict, r.summary]);
+    if (r.lane === "idea") {
+      const plan = await planRunRow(repoRoot, r.id);
+      if (plan) rows.push(plan);
+    }
   }
   const width = Math.max(...rows.map((row) => row[0]?.length ?? 0));
   return rows
@@ -22,6 +34,31 @@ export async function runsTable(repoRoot: string, results: LaneResult[]): Promis
       ([id, lane, verdict, summary]) => `  ${id?.padEnd(width)}  ${lane?.padEnd(7)}  ${verdict}  ${summary}`,
     )
     .join("\n");
+}
+
+/**
+ * The run of an idea's plan, when the chat (or `devflow plan`) ran it: not a graph turn, so not in
+ * the thread's results; read from disk like an iterate verdict. A compose run is its
+ * `plan_run.json`; a small plan ran as the iterate task `plan-<id>` (plan-execute.ts). Both land on
+ * `devflow/plan-<id>`. Null when the plan was never run (rejected, or not asked).
+ */
+async function planRunRow(repoRoot: string, planId: string): Promise<string[] | null> {
+  const compose = await openPlanStore(repoRoot, planId)
+    .read("plan_run")
+    .catch(() => null);
+  const small = `plan-${planId}`;
+  const iterate =
+    compose === null && isTaskId(small) && taskExists(repoRoot, small)
+      ? await openTaskStore(repoRoot, small).read("iterator_run")
+      : null;
+  const verdict = compose
+    ? (compose.terminal?.verdict ?? `${compose.state}, not finished (devflow plan --resume ${planId})`)
+    : iterate
+      ? (iterate.terminal?.verdict ?? `${iterate.run_state}, not finished (/resume ${small})`)
+      : null;
+  if (verdict === null) return null;
+  const branch = compose?.integration_branch ?? taskBranch(small);
+  return [planId, "plan", verdict, `branch ${branch}${compose ? " (compose)" : ` (iterate task ${small})`}`];
 }
 
 /** `/show <id>`: an iterate task, an insight answer or an idea brief of this repository. */

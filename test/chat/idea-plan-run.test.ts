@@ -54,6 +54,11 @@ describe("devflow chat: the idea route runs the approved plan", () => {
     expect(run.err).toContain(`Plan ${planId}: completed: every task landed; verify and review passed`);
     // /runs, piped after the request, was read after the plan ran: nothing was eaten.
     expect(run.out).toMatch(/planned/);
+    // Issue 11 leftover, "a plan run from the chat is not in /runs": not a graph turn, so the thread
+    // held only the idea. Fix (chat/show.ts planRunRow): /runs reads the plan's run from disk.
+    expect(run.out).toMatch(
+      new RegExp(`^\\s+${planId}\\s+plan\\s+completed\\s+branch devflow/plan-${planId} \\(compose\\)$`, "m"),
+    );
     const record = JSON.parse(
       readFileSync(join(repo, ".devflow", "idea", planId ?? "", "plan_run.json"), "utf8"),
     );

@@ -160,3 +160,56 @@ describe("devflow clean --idle: idle coder checkouts", () => {
     expect(none.stderr).toContain("--orphans or --idle");
   });
 });
+
+/**
+ * Issue 11 leftover, "clean --task leaves the task's idle coder checkout": a finished task's coder
+ * checkout is renamed into `.idle/<id>` (ADR 0050), where `clean --task <id>` never looked; the task
+ * went and its checkout stayed until some `--idle` or `--older-than` clean.
+ * Fix (clean.ts): `--task <id>` also removes `.idle/<id>` (claimed by rename like `--idle` does), and
+ * refuses through a linked `.idle` before removing anything.
+ */
+describe("devflow clean --task also takes the task's idle coder checkout", () => {
+  /** A finished task's artifact dir (its run record is not needed: clean takes an unreadable one). */
+  function task(id: string): string {
+    const dir = join(repo, ".devflow", "iterate", id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "notes.txt"), "artifacts\n");
+    return dir;
+  }
+
+  it("removes .idle/<id> and its index with the task, and no other task's idle checkout", async () => {
+    const artifacts = task("done-task");
+    retire("done-task", DAY);
+    retire("other-task", DAY);
+    const dry = await devflow("clean", "-r", repo, "--task", "done-task", "--dry-run");
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(
+      /^would remove idle checkout \.devflow\/worktrees\/\.idle\/done-task \(done-task\), /m,
+    );
+    expect(existsSync(join(idle, "done-task"))).toBe(true);
+
+    const run = await devflow("clean", "-r", repo, "--task", "done-task", "--json");
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(run.stdout);
+    expect(json.cleaned.map((c: { id: string }) => c.id)).toEqual(["done-task"]);
+    expect(json.idle_checkouts.map((i: { id: string }) => i.id)).toEqual(["done-task"]);
+    expect(json.freed_bytes).toBeGreaterThan(json.idle_checkouts[0].bytes - 1);
+    expect(readdirSync(idle).sort()).toEqual(["other-task", "other-task.index"]);
+    expect(existsSync(join(artifacts, "notes.txt"))).toBe(false);
+  });
+
+  it("a linked .idle: refuses (CHECKOUT_UNUSABLE) before removing anything, the link's target survives", async () => {
+    const artifacts = task("done-task");
+    const outside = mkdtempSync(join(tmpdir(), "devflow-idle-link-"));
+    mkdirSync(join(outside, "done-task"));
+    writeFileSync(join(outside, "done-task", "precious.txt"), "keep me\n");
+    rmSync(idle, { recursive: true });
+    symlinkSync(outside, idle);
+    const run = await devflow("clean", "-r", repo, "--task", "done-task");
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("a link on the way");
+    expect(readFileSync(join(outside, "done-task", "precious.txt"), "utf8")).toBe("keep me\n");
+    expect(existsSync(join(artifacts, "notes.txt"))).toBe(true);
+    rmSync(outside, { recursive: true, force: true });
+  });
+});

@@ -69,6 +69,8 @@ async function chatAction(flags: ChatFlags, io: CliIO, cmd: Command): Promise<nu
   const { openModelGateway } = await import("../../models/gateway.js");
   const { runChat } = await import("../../chat/repl.js");
   const repo = await assertGitRepo(flags.repo ?? process.cwd());
+  // The chat runs iterate and plan: a bad DEVFLOW_MAX_IDLE_* fails at its start, as theirs does.
+  (await import("../../lanes/iterate/idle-limits-env.js")).checkIdleLimitsEnv(process.env);
   // Defaults < user file < repo file < env < flags (ADR 0047).
   const { runSettings } = await import("../../config/index.js");
   const config = runSettings((await commandConfig(cmd, repo)).values, process.env);

@@ -26,7 +26,10 @@ export function registerClean(program: Command, io: CliIO): void {
     )
     .addHelpText("after", CLEAN_HELP)
     .option("-r, --repo <path>", "repository (default: the current repo)")
-    .option("--task <id>", "this task only (with --branches, its branch too, even a completed one's)")
+    .option(
+      "--task <id>",
+      "this task only, with its idle coder checkout (with --branches, its branch too, even a completed one's)",
+    )
     .option("--older-than <duration>", "tasks idle for longer than this (7d, 12h, 30m)")
     .option("--failed", "tasks that did not complete: blocked, exhausted, needs_more_context, interrupted")
     .option(
@@ -99,6 +102,7 @@ export function registerClean(program: Command, io: CliIO): void {
             cleaned: report.cleaned.map((c) => ({ ...c, freed_bytes: c.bytes, bytes: undefined })),
             skipped: report.skipped,
             scratch_dirs: report.scratchDirs,
+            abandoned_claims: report.abandonedClaims,
             orphans: report.orphans.map((o) => ({
               id: o.id,
               branch: o.branch,
@@ -150,6 +154,10 @@ export function registerClean(program: Command, io: CliIO): void {
       if (report.scratchDirs.length)
         lines.push(
           `${verb} ${report.scratchDirs.length} scratch dir(s) of dead runs: ${report.scratchDirs.join(", ")}`,
+        );
+      if (report.abandonedClaims.length)
+        lines.push(
+          `${verb} ${report.abandonedClaims.length} idle checkout(s) a killed clean left half-removed: ${report.abandonedClaims.map((p) => relative(repoRoot, p)).join(", ")}`,
         );
       if (lines.length === 0) lines.push("Nothing to clean.");
       lines.push(`${report.dryRun ? "would free" : "freed"} ${formatBytes(report.freedBytes)}`);

@@ -37,6 +37,8 @@ export function registerDaemon(program: Command, io: CliIO): void {
 }
 
 async function daemonAction(flags: DaemonFlags, command: Command, io: CliIO): Promise<number> {
+  // Before the lock and the first ticket: a bad DEVFLOW_MAX_IDLE_* would fail every ticket's end.
+  (await import("../../lanes/iterate/idle-limits-env.js")).checkIdleLimitsEnv(process.env);
   const { createRedactor, secretsFromEnv } = await import("../../util/redact.js");
   const redact = createRedactor(secretsFromEnv(process.env));
   // Until this daemon holds the lock it logs to stderr only: logs/ belongs to the running one.

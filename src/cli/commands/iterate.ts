@@ -135,6 +135,8 @@ async function iterateAction(
   }
   if (flags.resume && !flags.taskId && !request.trim())
     throw new DevflowError("BAD_OPTION", "--resume needs --task-id <id> (or the original request)");
+  // A bad DEVFLOW_MAX_IDLE_* fails here, not after the run it would have spoiled the end of.
+  (await import("../../lanes/iterate/idle-limits-env.js")).checkIdleLimitsEnv(process.env);
   const repo = flags.repo ?? (await defaultRepo(interactive));
   // The lane loads here, not at start-up: `--help` and usage errors stay fast (ADR 0042).
   const { iterateLane } = await import("../../lanes/iterate/run.js");

@@ -50,7 +50,8 @@ export function registerPlan(program: Command, io: CliIO): void {
         "REQUEST_EMPTY",
         'the request is empty: devflow plan "the feature" (or --resume <id>)',
       );
-    // The lanes load here, not at start-up (ADR 0042).
+    // The lanes load here, not at start-up (ADR 0042); a bad DEVFLOW_MAX_IDLE_* fails before any task.
+    (await import("../../lanes/iterate/idle-limits-env.js")).checkIdleLimitsEnv(process.env);
     const { runPlanCommand } = await import("../plan-run.js");
     io.setExitCode(
       await runPlanCommand({

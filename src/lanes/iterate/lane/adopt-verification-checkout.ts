@@ -87,6 +87,6 @@ async function underLockIfFinished(repoRoot: string, taskId: string, fn: () => P
   }
 }
 
-function maxIdleFromEnv(env: NodeJS.ProcessEnv): number {
+export function maxIdleFromEnv(env: NodeJS.ProcessEnv): number {
   return wholeNumberFromEnv(env, MAX_IDLE_VERIFY_CHECKOUTS_ENV, DEFAULT_MAX_IDLE_VERIFY_CHECKOUTS);
 }

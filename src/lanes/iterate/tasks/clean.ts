@@ -6,7 +6,7 @@ import { ledgerHasLiveRun, sweepRecordedGroups } from "../../../process/group-le
 import { deleteTaskBranch, listTaskBranches, removeTaskCheckout } from "../../../workspace/index.js";
 import { deadScratchDirs } from "../sweep.js";
 import { diskUsage } from "./disk-usage.js";
-import { listIdleCheckouts, removeIdleCheckout } from "./idle-checkouts.js";
+import { abandonedClaims, listIdleCheckouts, removeClaim, removeIdleCheckout } from "./idle-checkouts.js";
 import { listTaskEntries, readTaskEntry, type TaskEntry, type TaskState } from "./inventory.js";
 import { listOrphans } from "./orphans.js";
 
@@ -61,6 +61,8 @@ export interface CleanReport {
   skipped: Array<{ id: string; state: TaskState; why: string }>;
   /** Coder scratch dirs of dead runs under the OS temp dir. */
   scratchDirs: string[];
+  /** `.idle/.clean-*` claims a killed clean left mid-removal (idle-checkouts.ts abandonedClaims). */
+  abandonedClaims: string[];
   /** With `orphans`: what was removed of each orphan (a branch that moved meanwhile is kept). */
   orphans: CleanedOrphan[];
   /** Idle coder checkouts removed (or, dry run, that would be); one a task took meanwhile is not here. */
@@ -95,7 +97,8 @@ export const FAILED_STATES: readonly TaskState[] = [
  * dirs of dead runs. Each task is cleaned holding its lock, so a run starting (or a new task
  * adopting its verification checkout) meanwhile is never cut short; a live task is never touched.
  * The user's checkout and refs are not written, but for `devflow/<id>` with `branches`, deleted by
- * compare-and-swap. The report says what went and how many bytes that freed.
+ * compare-and-swap. The report says what went and how many bytes that freed. A named task's idle
+ * coder checkout (`.idle/<id>`, ADR 0050) goes with it, and so do the claims a killed clean left.
  */
 export async function cleanTasks(repoRoot: string, options: CleanOptions): Promise<CleanReport> {
   const report: CleanReport = {
@@ -103,6 +106,7 @@ export async function cleanTasks(repoRoot: string, options: CleanOptions): Promi
     cleaned: [],
     skipped: [],
     scratchDirs: [],
+    abandonedClaims: [],
     orphans: [],
     idle: [],
     idleKept: [],
@@ -111,6 +115,10 @@ export async function cleanTasks(repoRoot: string, options: CleanOptions): Promi
   const selected = options.idle ? [] : await selectTasks(repoRoot, options);
   if (options.idle || (options.olderThanMs !== undefined && !options.failed && options.taskId === undefined))
     cleanIdle(repoRoot, options, report);
+  // The named task's coder checkout may wait idle for reuse (ADR 0050): it goes with the task. Listed
+  // first, so a linked `.idle` refuses the whole clean before anything is removed (idle-checkouts.ts).
+  const namedIdle =
+    options.taskId === undefined ? [] : listIdleCheckouts(repoRoot).filter((i) => i.id === options.taskId);
   if (options.orphans) {
     report.orphans = await cleanOrphans(repoRoot, options.dryRun);
     for (const o of report.orphans) report.freedBytes += o.bytes;
@@ -164,6 +172,17 @@ export async function cleanTasks(repoRoot: string, options: CleanOptions): Promi
     }
   } finally {
     saver?.db.close();
+  }
+  for (const idle of namedIdle) {
+    if (report.skipped.some((s) => s.id === idle.id)) continue;
+    if (!options.dryRun && removeIdleCheckout(repoRoot, idle.id) === "gone") continue;
+    report.idle.push(idle);
+    report.freedBytes += idle.bytes;
+  }
+  for (const claim of abandonedClaims(repoRoot)) {
+    if (!options.dryRun) removeClaim(claim.path);
+    report.abandonedClaims.push(claim.path);
+    report.freedBytes += claim.bytes;
   }
   for (const dir of deadScratchDirs()) {
     report.freedBytes += diskUsage(dir);

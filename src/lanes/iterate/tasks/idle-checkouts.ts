@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, renameSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DevflowError } from "../../../errors/index.js";
+import { processIsRunning } from "../../../process/process-group.js";
 import { type IdleEntry, idleDir, listIdleEntries } from "../../../workspace/index.js";
 import { diskUsage } from "./disk-usage.js";
 
@@ -36,7 +37,7 @@ export type IdleRemoval = "removed" | "gone";
 export function removeIdleCheckout(repoRoot: string, id: string): IdleRemoval {
   const dir = idleDirInPlace(repoRoot);
   if (dir === null) return "gone";
-  const claimed = join(dir, `.clean-${process.pid}-${randomBytes(6).toString("hex")}`);
+  const claimed = join(dir, `${CLAIM_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`);
   try {
     renameSync(join(dir, id), claimed);
   } catch (error) {
@@ -50,6 +51,40 @@ export function removeIdleCheckout(repoRoot: string, id: string): IdleRemoval {
   return "removed";
 }
 
+const CLAIM_PREFIX = ".clean-";
+/** Exactly the names removeIdleCheckout claims with: `.clean-<pid>-<12 hex>`. */
+const CLAIM_NAME = /^\.clean-(\d+)-[0-9a-f]{12}$/;
+
+/**
+ * The claims (`.idle/.clean-<pid>-<random>`) a `devflow clean` killed between its rename and the
+ * end of its removal left: the claiming process is gone, so nothing else will ever delete them (no
+ * task id: neither listings nor reuse see them). A live claimer's (another clean at work) and any
+ * other name are left alone. Through a linked `.idle` nothing is listed (no throw: every clean runs
+ * this, and `--idle`/`--task` already refuse such a link). Each is lstat'ed, never followed.
+ */
+export function abandonedClaims(repoRoot: string): Array<{ path: string; bytes: number }> {
+  const idle = idleDir(repoRoot);
+  if (idle.state === "link" || !idle.exists) return [];
+  return safeReaddir(idle.dir)
+    .filter((name) => {
+      const pid = Number(CLAIM_NAME.exec(name)?.[1] ?? "0");
+      return pid > 1 && pid !== process.pid && !processIsRunning(pid);
+    })
+    .map((name) => join(idle.dir, name))
+    .map((path) => ({ path, bytes: diskUsage(path) }));
+}
+
+/** Removes one abandoned claim: a directory recursively, anything else (a link) as itself. */
+export function removeClaim(path: string): void {
+  let isDir: boolean;
+  try {
+    isDir = lstatSync(path).isDirectory();
+  } catch {
+    return; // another clean swept it first
+  }
+  rmSync(path, isDir ? { recursive: true, force: true } : { force: true });
+}
+
 /** The idle directory, null when absent; a link on the way is refused, never followed (idle-dir.ts). */
 function idleDirInPlace(repoRoot: string): string | null {
   const idle = idleDir(repoRoot);
@@ -59,4 +94,13 @@ function idleDirInPlace(repoRoot: string): string | null {
       `${idle.dir} leads to ${idle.leadsTo} (a link on the way): devflow clean removes nothing through it; remove the link and run it again`,
     );
   return idle.exists ? idle.dir : null;
+}
+
+/** The names in `dir`, none when it cannot be read (gone since idleDir looked). */
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
