@@ -7,6 +7,7 @@ export {
 } from "../agents/critic/critic-prompt.js";
 export { CriterionVerdict, CriticVerdict } from "../agents/critic/critic-verdict.js";
 export { budgetDiff, splitDiff } from "../agents/critic/diff-budget.js";
+export { checkoutRunMark, checkoutUntouchedSince } from "./checkout-run-ledger.js";
 export {
   type CompletionGateOptions,
   completionGate,

@@ -15,6 +15,7 @@ import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt } from "../util/truncate.js";
 import { watchCheckoutDirectories } from "./checkout-dir-watch.js";
+import { recordRunLeftCheckoutUntouched, recordRunStarted } from "./checkout-run-ledger.js";
 import { changedSinceStat, statCheckout } from "./checkout-stat.js";
 import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 
@@ -90,6 +91,8 @@ function nodeOptionsQuoted(path: string): string {
  * `process_survived` failure (an error verdict, never a pass).
  */
 export async function runVerifierCommand(cmd: VerifierCommand): Promise<VerifierCommandRun> {
+  // Before anything else: a run that throws from here on stays unproven in the ledger (fail closed).
+  recordRunStarted(cmd.cwd);
   await mkdir(dirname(cmd.logPath), { recursive: true });
   // The checkout overlay's upper layer (ADR 0040): next to the log, inside devflow's hidden home.
   const overlayUpper = `${cmd.logPath}.upper`;
@@ -159,6 +162,10 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
     overlay = [];
   }
   if (overlay) overlaySeenWorking = true;
+  // The run's writes went to the upper layer just thrown away, and nothing of it runs on: the
+  // checkout is as it was before the run (the verify node may skip its reset before regression).
+  if (overlay !== null && unreadable === null && survivors.length === 0)
+    recordRunLeftCheckoutUntouched(cmd.cwd);
   const dirs = dirWatch ? await dirWatch.stop() : { moved: [], unwatched: null };
   const trackedChanged = [
     ...new Set([...(overlay ?? []), ...(statBefore ? changedSinceStat(statBefore, cmd.cwd) : [])]),

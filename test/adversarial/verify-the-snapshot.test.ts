@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
+import { mountNamespaceWorks } from "../../src/process/mount-namespace.js";
 import {
   CORRECT_FIX,
   coderScript,
@@ -168,5 +169,65 @@ describe("the verification checkout", () => {
     expect(runs.length).toBe(3);
     expect(new Set(runs).size).toBe(1);
     expect(runs[0]).toContain(join(".devflow", "verify", TASK_ID));
+  });
+
+  /**
+   * seam-run-leftover-reaches-regression (issue 9/11, per-attempt cost). Cause it guards against:
+   * the reset between the seam runs and regression is skipped when every seam run is proven to
+   * have written nothing into the checkout (behind its overlay, ADR 0040); a skip that trusted a
+   * run without the overlay would hand regression the seam runs' leftovers. Fix: the skip asks the
+   * run ledger (src/verify/checkout-run-ledger.ts), which proves a run untouched only from its
+   * mounted, read-back overlay; the stat fallback always resets.
+   */
+  async function seamLeftoverRun() {
+    const repo = createFixtureRepo("csv-import");
+    const source = join(repo, "src", "csv-import.js");
+    // Every process that loads the code under test in the verification checkout (the seam runs
+    // too) leaves an untracked file behind, once (a later run rewriting it would be a tamper under
+    // the stat fallback); in the coder's checkout it does not (it is not in the snapshot).
+    writeFileSync(
+      source,
+      `import { existsSync, writeFileSync } from "node:fs";\nif (process.cwd().includes("/.devflow/verify/") && !existsSync("seam-leftover.txt")) writeFileSync("seam-leftover.txt", "x");\n${readFileSync(source, "utf8")}`,
+    );
+    const check =
+      "if (require('fs').existsSync('seam-leftover.txt')) { console.error('a seam run leftover reached regression'); process.exit(1); }";
+    writeFileSync(
+      join(repo, "package.json"),
+      withTestScript(repo, `node -e ${JSON.stringify(check)} && node --test`),
+    );
+    git(repo, "commit", "-qam", "the code under test leaves a file behind");
+    const run = await runLane({ repo, coder: coderScript(CORRECT_FIX) });
+    const regression = await run.store.readAttemptJson(
+      "attempt-001",
+      "verifiers/regression.json",
+      VerifierEnvelope,
+    );
+    return { run, regression };
+  }
+
+  it.runIf(mountNamespaceWorks())(
+    "a file the seam runs write never reaches the regression run (overlay: the reset is skipped)",
+    async () => {
+      const { run, regression } = await seamLeftoverRun();
+      expect(regression?.summary).not.toContain("missing");
+      expect(regression?.overall_result).toBe("pass");
+      expect(run.error).toBeNull();
+      expect(run.result?.terminal.verdict).toBe("completed");
+    },
+  );
+
+  it("a file the seam runs write never reaches the regression run (stat fallback: the reset runs)", async () => {
+    const saved = process.env.DEVFLOW_NO_PID_NAMESPACE;
+    process.env.DEVFLOW_NO_PID_NAMESPACE = "1";
+    try {
+      const { run, regression } = await seamLeftoverRun();
+      expect(regression?.summary).not.toContain("missing");
+      expect(regression?.overall_result).toBe("pass");
+      expect(run.error).toBeNull();
+      expect(run.result?.terminal.verdict).toBe("completed");
+    } finally {
+      if (saved === undefined) delete process.env.DEVFLOW_NO_PID_NAMESPACE;
+      else process.env.DEVFLOW_NO_PID_NAMESPACE = saved;
+    }
   });
 });

@@ -9,6 +9,8 @@ import {
 import { DEVFLOW_DIR } from "../../../home/index.js";
 import { killPoint } from "../../../util/test-kill-point.js";
 import {
+  checkoutRunMark,
+  checkoutUntouchedSince,
   criticNotAsked,
   runCriticVerifier,
   runExtraVerifiers,
@@ -79,6 +81,7 @@ export const verify: NodeBody = async (state, deps) => {
 
   // Integrity first, on the freshly reset checkout: the seam run executes code that could edit it.
   let checkout = await verificationCheckoutAt(state, current);
+  const resetMark = checkoutRunMark(checkout);
   const integrityEnvelope = await runSeamIntegrityVerifier({
     worktree: checkout,
     seamFileHashes: Object.fromEntries(contract.seam_files.map((f) => [f.path, f.sha256])),
@@ -97,8 +100,13 @@ export const verify: NodeBody = async (state, deps) => {
     mounts: verifierMounts(state),
     ...signal,
   });
-  // Reset again: regression must not see what the seam runs left behind.
-  if (contract.test_command) checkout = await verificationCheckoutAt(state, current);
+  // Reset again: regression must not see what the seam runs left behind. Skipped only when every
+  // seam run since the reset is proven to have written nothing there (each behind its checkout
+  // overlay, read back, nothing left running; ADR 0040): the checkout is then still exactly
+  // `current`. The canary's files are devflow's own and removed before the seam verifier returns
+  // (it throws otherwise). Without the overlay (stat fallback) the reset always runs.
+  if (contract.test_command && !checkoutUntouchedSince(resetMark))
+    checkout = await verificationCheckoutAt(state, current);
   const envelopes: VerifierEnvelope[] = [
     seamEnvelope,
     integrityEnvelope,

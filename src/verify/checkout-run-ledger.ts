@@ -1,0 +1,62 @@
+import { resolve, sep } from "node:path";
+
+/**
+ * Which verification runs could have written the directory they ran in (issue 9/11: the reset
+ * between the seam runs and regression). A run is counted when it starts and proven untouched
+ * only when its checkout overlay (ADR 0040) was seen mounted and read back after it, with nothing
+ * of it left running: its writes then went to the upper layer devflow threw away, never to the
+ * checkout itself. Every other outcome (no namespace, stat fallback, overlay not mounted or not
+ * readable, survivors, a run that threw) leaves the run unproven, and a caller that asks gets
+ * "reset it" (fail closed). Per process; keyed by the run's working directory.
+ */
+const runs = new Map<string, { started: number; untouched: number }>();
+
+/** A point in the ledger of `dir` (every run whose working directory is `dir` or inside it). */
+export interface CheckoutRunMark {
+  dir: string;
+  started: number;
+  untouched: number;
+}
+
+/** Counted before anything of the run happens: an exception after this leaves it unproven. */
+export function recordRunStarted(cwd: string): void {
+  const entry = entryOf(cwd);
+  entry.started += 1;
+}
+
+/** Only for a run whose checkout overlay was mounted and read back, with no survivors. */
+export function recordRunLeftCheckoutUntouched(cwd: string): void {
+  const entry = entryOf(cwd);
+  entry.untouched += 1;
+}
+
+export function checkoutRunMark(dir: string): CheckoutRunMark {
+  const root = resolve(dir);
+  let started = 0;
+  let untouched = 0;
+  for (const [cwd, entry] of runs)
+    if (cwd === root || cwd.startsWith(`${root}${sep}`)) {
+      started += entry.started;
+      untouched += entry.untouched;
+    }
+  return { dir: root, started, untouched };
+}
+
+/**
+ * True when every run started in `mark.dir` (or below it) since `mark` is proven to have left it
+ * untouched: what a reset to the same tree would restore is already there.
+ */
+export function checkoutUntouchedSince(mark: CheckoutRunMark): boolean {
+  const now = checkoutRunMark(mark.dir);
+  return now.started - mark.started === now.untouched - mark.untouched;
+}
+
+function entryOf(cwd: string): { started: number; untouched: number } {
+  const key = resolve(cwd);
+  let entry = runs.get(key);
+  if (!entry) {
+    entry = { started: 0, untouched: 0 };
+    runs.set(key, entry);
+  }
+  return entry;
+}
