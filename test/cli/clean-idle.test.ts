@@ -81,6 +81,29 @@ describe("devflow clean --idle: idle coder checkouts", () => {
     expect(readdirSync(idle).sort()).toEqual(before);
   });
 
+  it("one without its index is listed as idle since unknown (retired_at null), never as idle since 1970", async () => {
+    retire("young-task", 60_000);
+    const orphan = retire("no-index-task", 60_000);
+    rmSync(join(idle, "no-index-task.index"));
+    expect(existsSync(orphan)).toBe(true);
+    const dry = await devflow("clean", "-r", repo, "--idle", "--dry-run");
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(
+      /^would remove idle checkout \.devflow\/worktrees\/\.idle\/no-index-task \(no-index-task\), [\d.]+ kB, idle since unknown \(no index: never reused\)$/m,
+    );
+    const json = JSON.parse((await devflow("clean", "-r", repo, "--idle", "--dry-run", "--json")).stdout);
+    // The oldest (it can never be reused), first in the listing.
+    expect(
+      json.idle_checkouts.map((i: { id: string; retired_at: string | null }) => [
+        i.id,
+        i.retired_at === null,
+      ]),
+    ).toEqual([
+      ["no-index-task", true],
+      ["young-task", false],
+    ]);
+  });
+
   it("removes them (checkout and index), and nothing of the repository", async () => {
     retire("old-task", 5 * DAY);
     retire("young-task", 60_000);

@@ -143,13 +143,13 @@ export function registerClean(program: Command, io: CliIO): void {
       const now = Date.now();
       for (const i of report.idle)
         lines.push(
-          `${verb} idle checkout ${relative(repoRoot, i.path)} (${i.id}), ${formatBytes(i.bytes)}, idle ${formatAge(now - i.retiredAt)}`,
+          `${verb} idle checkout ${relative(repoRoot, i.path)} (${i.id}), ${formatBytes(i.bytes)}, ${idleFor(now, i.retiredAt)}`,
         );
       // Listed when asked for (--idle): with --older-than alone they are no news.
       if (flags.idle)
         for (const i of report.idleKept)
           lines.push(
-            `kept idle checkout ${relative(repoRoot, i.path)} (${i.id}), ${formatBytes(i.bytes)}, idle ${formatAge(now - i.retiredAt)}: younger than --older-than`,
+            `kept idle checkout ${relative(repoRoot, i.path)} (${i.id}), ${formatBytes(i.bytes)}, ${idleFor(now, i.retiredAt)}: younger than --older-than`,
           );
       if (report.scratchDirs.length)
         lines.push(
@@ -165,8 +165,16 @@ export function registerClean(program: Command, io: CliIO): void {
     });
 }
 
+/** How long a checkout has been idle; without its `<id>.index` (retiredAt 0) that is unknown, not since 1970. */
+function idleFor(now: number, retiredAt: number): string {
+  return retiredAt === 0
+    ? "idle since unknown (no index: never reused)"
+    : `idle ${formatAge(now - retiredAt)}`;
+}
+
 function idleJson(i: { id: string; path: string; bytes: number; retiredAt: number }) {
-  return { id: i.id, path: i.path, bytes: i.bytes, retired_at: new Date(i.retiredAt).toISOString() };
+  const retiredAt = i.retiredAt === 0 ? null : new Date(i.retiredAt).toISOString();
+  return { id: i.id, path: i.path, bytes: i.bytes, retired_at: retiredAt };
 }
 
 /** `--older-than 7d`: a duration with a unit (parse-duration reads a bare number as milliseconds). */
