@@ -15,7 +15,7 @@ import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt } from "../util/truncate.js";
 import { watchCheckoutDirectories } from "./checkout-dir-watch.js";
-import { recordRunLeftCheckoutUntouched, recordRunStarted } from "./checkout-run-ledger.js";
+import { recordRunLeftCheckoutUntouched, recordRunSettled, recordRunStarted } from "./checkout-run-ledger.js";
 import { changedSinceStat, statCheckout } from "./checkout-stat.js";
 import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 
@@ -93,6 +93,15 @@ function nodeOptionsQuoted(path: string): string {
 export async function runVerifierCommand(cmd: VerifierCommand): Promise<VerifierCommandRun> {
   // Before anything else: a run that throws from here on stays unproven in the ledger (fail closed).
   recordRunStarted(cmd.cwd);
+  try {
+    return await runCountedVerifierCommand(cmd);
+  } finally {
+    // Over, proven or not: the ledger knows no run of this checkout is in flight any more.
+    recordRunSettled(cmd.cwd);
+  }
+}
+
+async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<VerifierCommandRun> {
   await mkdir(dirname(cmd.logPath), { recursive: true });
   // The checkout overlay's upper layer (ADR 0040): next to the log, inside devflow's hidden home.
   const overlayUpper = `${cmd.logPath}.upper`;
