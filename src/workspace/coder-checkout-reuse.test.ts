@@ -26,12 +26,12 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { coderCheckoutWithStore } from "../../test/support/coder-checkout.js";
 import { commitFiles, git, makeRepo, removeDir, tempDir } from "../../test/support/test-repo.js";
 import { idleCoderCheckoutsDir, verifyGitDir } from "../home/paths.js";
 import { retireCoderCheckout } from "./coder-checkout-reuse.js";
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
-import { openVerifyCheckout } from "./verify-checkout.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -58,13 +58,7 @@ const FILES = {
 async function finishedTaskA(beforeRetire: (worktree: string, root: string) => void = () => {}) {
   const root = makeRepo(FILES);
   dirs.push(root);
-  const a = await createTaskWorktree({ repoRoot: root, taskId: "task-a" });
-  await openVerifyCheckout({
-    repoRoot: root,
-    taskId: "task-a",
-    baseCommit: a.baseCommit,
-    coderCheckout: a.worktree,
-  });
+  const a = await coderCheckoutWithStore(root, "task-a");
   writeFileSync(join(a.worktree, "a.js"), "export const a = 'A';\n");
   writeFileSync(join(a.worktree, "new.txt"), "coder's new file\n");
   mkdirSync(join(a.worktree, "ignored"));

@@ -21,7 +21,7 @@ import { idleCoderCheckoutsDir } from "../../../src/home/paths.js";
 import { retireCoderCheckout } from "../../../src/workspace/coder-checkout-reuse.js";
 import { snapshotTree } from "../../../src/workspace/snapshot.js";
 import { createTaskWorktree } from "../../../src/workspace/task-worktree.js";
-import { openVerifyCheckout } from "../../../src/workspace/verify-checkout.js";
+import { coderCheckoutWithStore } from "../../support/coder-checkout.js";
 import { commitFiles, git, makeRepo, removeDir, tempDir } from "../../support/test-repo.js";
 
 const dirs: string[] = [];
@@ -67,13 +67,7 @@ const FILES = {
 async function finishedA() {
   const root = makeRepo(FILES);
   dirs.push(root);
-  const a = await createTaskWorktree({ repoRoot: root, taskId: "task-a" });
-  await openVerifyCheckout({
-    repoRoot: root,
-    taskId: "task-a",
-    baseCommit: a.baseCommit,
-    coderCheckout: a.worktree,
-  });
+  const a = await coderCheckoutWithStore(root, "task-a");
   writeFileSync(join(a.worktree, "a.js"), "export const a = 'A';\n");
   await new Promise((done) => setTimeout(done, 1100));
   await snapshotTree(a.worktree);

@@ -19,7 +19,7 @@ import { retireCoderCheckout } from "../../../src/workspace/coder-checkout-reuse
 import { dirInUseByAProcess } from "../../../src/workspace/dir-in-use.js";
 import { snapshotTree } from "../../../src/workspace/snapshot.js";
 import { createTaskWorktree } from "../../../src/workspace/task-worktree.js";
-import { openVerifyCheckout } from "../../../src/workspace/verify-checkout.js";
+import { coderCheckoutWithStore } from "../../support/coder-checkout.js";
 import { git, makeRepo, removeDir } from "../../support/test-repo.js";
 
 const dirs: string[] = [];
@@ -88,13 +88,7 @@ describe("attack7: a mapped file keeps a coder checkout in use", () => {
   it("coder-checkout-reuse-claims-a-mapped-checkout: a trusted checkout kept idle with a mapping alive is not reset for the next task", async () => {
     const root = makeRepo({ "a.js": "export const a = 1;\n", "src/d.js": "export const d = 4;\n" });
     dirs.push(root);
-    const a = await createTaskWorktree({ repoRoot: root, taskId: "task-a" });
-    await openVerifyCheckout({
-      repoRoot: root,
-      taskId: "task-a",
-      baseCommit: a.baseCommit,
-      coderCheckout: a.worktree,
-    });
+    const a = await coderCheckoutWithStore(root, "task-a");
     await snapshotTree(a.worktree);
     const child = spawn("python3", ["-c", MAPPER, join(a.worktree, "src/d.js"), "3"], {
       detached: true,

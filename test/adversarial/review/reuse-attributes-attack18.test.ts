@@ -18,8 +18,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { retireCoderCheckout, reuseIdleCoderCheckout } from "../../../src/workspace/coder-checkout-reuse.js";
 import { snapshotTree } from "../../../src/workspace/snapshot.js";
-import { createTaskWorktree, taskWorktreePath } from "../../../src/workspace/task-worktree.js";
-import { openVerifyCheckout, userObjectDir } from "../../../src/workspace/verify-checkout.js";
+import { taskWorktreePath } from "../../../src/workspace/task-worktree.js";
+import { userObjectDir } from "../../../src/workspace/verify-checkout.js";
+import { coderCheckoutWithStore } from "../../support/coder-checkout.js";
 import { commitFiles, git, makeRepo, removeDir } from "../../support/test-repo.js";
 
 const dirs: string[] = [];
@@ -40,13 +41,7 @@ describe("review18: coder checkout reuse and planted attributes", () => {
   it("an untracked .gitattributes the old coder left never shapes the bytes of the next task's starting tree", async () => {
     const root = makeRepo(FILES);
     dirs.push(root);
-    const a = await createTaskWorktree({ repoRoot: root, taskId: "task-a" });
-    await openVerifyCheckout({
-      repoRoot: root,
-      taskId: "task-a",
-      baseCommit: a.baseCommit,
-      coderCheckout: a.worktree,
-    });
+    const a = await coderCheckoutWithStore(root, "task-a");
     writeFileSync(join(a.worktree, "a.js"), "export const a = 'A';\n");
     await new Promise((done) => setTimeout(done, 1100));
     await snapshotTree(a.worktree);
