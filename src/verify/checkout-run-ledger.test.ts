@@ -6,12 +6,17 @@
  * back (their writes were thrown away with the upper layer); a run without the overlay (stat
  * fallback, no namespace) or one that threw leaves the checkout unproven, so the reset runs.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { mountNamespaceWorks } from "../process/mount-namespace.js";
-import { checkoutRunMark, checkoutUntouchedSince } from "./checkout-run-ledger.js";
+import {
+  checkoutRunMark,
+  checkoutUntouchedSince,
+  recordRunSettled,
+  recordRunStarted,
+} from "./checkout-run-ledger.js";
 import { runVerifierCommand } from "./run-command.js";
 
 const dirs: string[] = [];
@@ -101,5 +106,26 @@ describe("the checkout run ledger", () => {
       }),
     ).rejects.toThrow();
     expect(checkoutUntouchedSince(mark)).toBe(false);
+  });
+});
+
+/**
+ * Regression (stop 22 re-read): the ledger keyed runs by their lexical path, so a run started
+ * through a link to the checkout was counted under another key and the checkout's mark saw no run
+ * at all: "untouched", the reset before regression skipped. Fix: keys are real paths.
+ */
+describe("run-started-through-a-link-is-counted-against-the-checkout", () => {
+  it("a run whose working directory is a link to the checkout (or spelled with ..) is a run in the checkout", async () => {
+    const { checkout } = layout();
+    const link = `${checkout}-link`;
+    symlinkSync(checkout, link);
+    const mark = checkoutRunMark(checkout);
+    recordRunStarted(link);
+    recordRunSettled(link);
+    expect(checkoutUntouchedSince(mark)).toBe(false);
+    const again = checkoutRunMark(checkout);
+    recordRunStarted(join(checkout, "..", "t"));
+    recordRunSettled(join(checkout, "..", "t"));
+    expect(checkoutUntouchedSince(again)).toBe(false);
   });
 });

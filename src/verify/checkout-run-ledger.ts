@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
 
 /**
@@ -47,7 +48,7 @@ export function recordRunLeftCheckoutUntouched(cwd: string): void {
 }
 
 export function checkoutRunMark(dir: string): CheckoutRunMark {
-  const root = resolve(dir);
+  const root = keyOf(dir);
   let started = 0;
   let untouched = 0;
   let settled = 0;
@@ -71,8 +72,21 @@ export function checkoutUntouchedSince(mark: CheckoutRunMark): boolean {
   return now.started - mark.started === now.untouched - mark.untouched;
 }
 
+/**
+ * One key per directory however it is spelled: a run started through a link to the checkout (or
+ * with `..` in its path) must count against the checkout's mark, or it would go unseen and the
+ * reset be skipped. A path that cannot be resolved (gone) keeps its lexical form.
+ */
+function keyOf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
 function entryOf(cwd: string): Entry {
-  const key = resolve(cwd);
+  const key = keyOf(cwd);
   let entry = runs.get(key);
   if (!entry) {
     entry = { started: 0, untouched: 0, settled: 0 };
