@@ -6,15 +6,14 @@
  * then rejects it (exit 0, nothing ran). Needs the build (`npm run build`).
  */
 
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawn as spawnPty } from "@lydell/node-pty";
 import { expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { PLAN_DEMO_REQUEST } from "../../src/fixtures/plan-demo.js";
 import { planCassettes } from "../support/compose-harness.js";
 import { DEVFLOW_BIN } from "../support/devflow-bin.js";
-import { tempDir } from "../support/lane-harness.js";
+import { answerPromptsInPty, ptyEnv, stubPlanEditor } from "../support/pty-prompts.js";
 import { screenOf } from "../support/screen.js";
 
 /**
@@ -22,27 +21,14 @@ import { screenOf } from "../support/screen.js";
  * user's bad text must come back) and writes a valid plan with T3 renamed.
  */
 function stubEditor(): { command: string; seen: string } {
-  const dir = tempDir("devflow-stub-editor-");
-  const script = join(dir, "editor.mjs");
-  const seen = join(dir, "seen.json");
-  writeFileSync(
-    script,
-    `import { existsSync, readFileSync, writeFileSync } from "node:fs";
-const file = process.argv[2];
-const counter = ${JSON.stringify(join(dir, "count"))};
-const n = existsSync(counter) ? Number(readFileSync(counter, "utf8")) + 1 : 1;
-writeFileSync(counter, String(n));
-const plan = JSON.parse(readFileSync(file, "utf8"));
-if (n === 1) plan.tasks[1].title = "";
+  return stubPlanEditor(
+    () => `if (n === 1) plan.tasks[1].title = "";
 else {
-  writeFileSync(${JSON.stringify(seen)}, JSON.stringify(plan));
+  writeFileSync(seen, JSON.stringify(plan));
   plan.tasks[1].title = "Reject duplicate emails";
   plan.tasks[2].title = "Skip comment lines (edited)";
-}
-writeFileSync(file, JSON.stringify(plan, null, 2));
-`,
+}`,
   );
-  return { command: `node ${JSON.stringify(script)}`, seen };
 }
 
 it("e opens $EDITOR; a bad edit shows its zod problem in one line and re-opens the user's text; a good edit is saved and asked again; n rejects", {
@@ -51,9 +37,6 @@ it("e opens $EDITOR; a bad edit shows its zod problem in one line and re-opens t
   const cassettes = planCassettes();
   const repo = createFixtureRepo("csv-import");
   const editor = stubEditor();
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !["NO_COLOR", "FORCE_COLOR", "CI", "VISUAL"].includes(k)) env[k] = v;
   const args = [
     DEVFLOW_BIN,
     "plan",
@@ -71,34 +54,13 @@ it("e opens $EDITOR; a bad edit shows its zod problem in one line and re-opens t
     ["Edit it again?", "y"],
     ["Run this plan?", "n"],
   ];
-  const { code, raw } = await new Promise<{ code: number; raw: string }>((resolve, reject) => {
-    const term = spawnPty(process.execPath, args, {
-      cols: 250,
-      rows: 60,
-      cwd: repo,
-      env: { ...env, TERM: "xterm", EDITOR: editor.command },
-    });
-    let seen = "";
-    let next = 0;
-    let from = 0;
-    const timer = setTimeout(() => {
-      term.kill();
-      reject(new Error(`no end in time:\n${seen}`));
-    }, 110_000);
-    term.onData((text) => {
-      seen += text;
-      const due = answers[next];
-      if (!due) return;
-      const at = seen.indexOf(due[0], from);
-      if (at === -1) return;
-      from = at + due[0].length;
-      next++;
-      term.write(`${due[1]}\r`);
-    });
-    term.onExit(({ exitCode }) => {
-      clearTimeout(timer);
-      resolve({ code: exitCode, raw: seen });
-    });
+  const { code, raw } = await answerPromptsInPty({
+    args,
+    cwd: repo,
+    env: ptyEnv({ EDITOR: editor.command }),
+    rows: 60,
+    answers,
+    timeoutMs: 110000,
   });
   const screen = screenOf(raw).join("\n");
   expect(code, screen).toBe(0);

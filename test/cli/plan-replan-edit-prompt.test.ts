@@ -9,16 +9,15 @@
  * them. Needs the build (`npm run build`).
  */
 
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawn as spawnPty } from "@lydell/node-pty";
 import { expect, it } from "vitest";
 import type { IdeaBrief, PlanRun } from "../../src/artifacts/schemas/index.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { PLAN_DEMO_REQUEST } from "../../src/fixtures/plan-demo.js";
 import { planCassettes, planCoder, readPart, structuredOf, writePart } from "../support/compose-harness.js";
 import { DEVFLOW_BIN } from "../support/devflow-bin.js";
-import { tempDir } from "../support/lane-harness.js";
+import { answerPromptsInPty, ptyEnv, stubPlanEditor } from "../support/pty-prompts.js";
 import { screenOf } from "../support/screen.js";
 
 /**
@@ -52,30 +51,17 @@ const BAD_TITLE = "Trim emails (changed after it landed)";
  * request (not its title: the review's recorded criteria name each task by its title).
  */
 function stubEditor(): { command: string; seen: string } {
-  const dir = tempDir("devflow-stub-editor-");
-  const script = join(dir, "editor.mjs");
-  const seen = join(dir, "seen.json");
-  const original = join(dir, "t1-title");
-  writeFileSync(
-    script,
-    `import { existsSync, readFileSync, writeFileSync } from "node:fs";
-const file = process.argv[2];
-const counter = ${JSON.stringify(join(dir, "count"))};
-const n = existsSync(counter) ? Number(readFileSync(counter, "utf8")) + 1 : 1;
-writeFileSync(counter, String(n));
-const plan = JSON.parse(readFileSync(file, "utf8"));
-if (n === 1) {
-  writeFileSync(${JSON.stringify(original)}, plan.tasks[0].title);
+  return stubPlanEditor(({ dir }) => {
+    const original = JSON.stringify(join(dir, "t1-title"));
+    return `if (n === 1) {
+  writeFileSync(${original}, plan.tasks[0].title);
   plan.tasks[0].title = ${JSON.stringify(BAD_TITLE)};
 } else {
-  writeFileSync(${JSON.stringify(seen)}, JSON.stringify(plan));
-  plan.tasks[0].title = readFileSync(${JSON.stringify(original)}, "utf8");
+  writeFileSync(seen, JSON.stringify(plan));
+  plan.tasks[0].title = readFileSync(${original}, "utf8");
   plan.tasks[2].request = plan.tasks[2].request + " (edited)";
-}
-writeFileSync(file, JSON.stringify(plan, null, 2));
-`,
-  );
-  return { command: `node ${JSON.stringify(script)}`, seen };
+}`;
+  });
 }
 
 it("a re-plan's revision: e opens $EDITOR; changing a landed task is refused in one line and re-opened; the good edit runs as brief revision 2 with history kept", {
@@ -83,9 +69,6 @@ it("a re-plan's revision: e opens $EDITOR; changing a landed task is refused in 
 }, async () => {
   const repo = createFixtureRepo("csv-import");
   const editor = stubEditor();
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !["NO_COLOR", "FORCE_COLOR", "CI", "VISUAL"].includes(k)) env[k] = v;
   const args = [DEVFLOW_BIN, "plan", PLAN_DEMO_REQUEST, "-r", repo, "--yes"];
   args.push("--replay", t3InvalidCassettes(), "--coder", planCoder("repair"));
   // Each prompt gets its answer once, in this order.
@@ -95,34 +78,13 @@ it("a re-plan's revision: e opens $EDITOR; changing a landed task is refused in 
     ["Edit it again?", "y"],
     ["Run the revised plan?", "y"],
   ];
-  const { code, raw } = await new Promise<{ code: number; raw: string }>((resolve, reject) => {
-    const term = spawnPty(process.execPath, args, {
-      cols: 250,
-      rows: 80,
-      cwd: repo,
-      env: { ...env, TERM: "xterm", EDITOR: editor.command },
-    });
-    let seen = "";
-    let next = 0;
-    let from = 0;
-    const timer = setTimeout(() => {
-      term.kill();
-      reject(new Error(`no end in time:\n${seen}`));
-    }, 880_000);
-    term.onData((text) => {
-      seen += text;
-      const due = answers[next];
-      if (!due) return;
-      const at = seen.indexOf(due[0], from);
-      if (at === -1) return;
-      from = at + due[0].length;
-      next++;
-      term.write(`${due[1]}\r`);
-    });
-    term.onExit(({ exitCode }) => {
-      clearTimeout(timer);
-      resolve({ code: exitCode, raw: seen });
-    });
+  const { code, raw } = await answerPromptsInPty({
+    args,
+    cwd: repo,
+    env: ptyEnv({ EDITOR: editor.command }),
+    rows: 80,
+    answers,
+    timeoutMs: 880000,
   });
   const screen = screenOf(raw).join("\n");
   expect(code, screen).toBe(0);
