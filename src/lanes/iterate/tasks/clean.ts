@@ -117,8 +117,7 @@ export async function cleanTasks(repoRoot: string, options: CleanOptions): Promi
     cleanIdle(repoRoot, options, report);
   // The named task's coder checkout may wait idle for reuse (ADR 0050): it goes with the task. Listed
   // first, so a linked `.idle` refuses the whole clean before anything is removed (idle-checkouts.ts).
-  const namedIdle =
-    options.taskId === undefined ? [] : listIdleCheckouts(repoRoot).filter((i) => i.id === options.taskId);
+  const namedIdle = options.taskId === undefined ? [] : listIdleCheckouts(repoRoot, options.taskId);
   if (options.orphans) {
     report.orphans = await cleanOrphans(repoRoot, options.dryRun);
     for (const o of report.orphans) report.freedBytes += o.bytes;

@@ -18,11 +18,17 @@ export interface IdleCheckout extends IdleEntry {
   bytes: number;
 }
 
-/** The idle checkouts of `repoRoot`, oldest first (the one listing reuse uses too: idle-listing.ts). */
-export function listIdleCheckouts(repoRoot: string): IdleCheckout[] {
+/**
+ * The idle checkouts of `repoRoot`, oldest first (the one listing reuse uses too: idle-listing.ts);
+ * only task `onlyId`'s when given. Sizes are measured for the entries returned only: each is a walk
+ * of a whole checkout.
+ */
+export function listIdleCheckouts(repoRoot: string, onlyId?: string): IdleCheckout[] {
   const dir = idleDirInPlace(repoRoot);
   if (dir === null) return [];
-  return listIdleEntries(dir).map((entry) => ({ ...entry, bytes: diskUsage(entry.path) }));
+  return listIdleEntries(dir)
+    .filter((entry) => onlyId === undefined || entry.id === onlyId)
+    .map((entry) => ({ ...entry, bytes: diskUsage(entry.path) }));
 }
 
 export type IdleRemoval = "removed" | "gone";
