@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { DevflowError } from "../errors/index.js";
 import { runGit } from "./git.js";
 
 /**
@@ -18,7 +19,11 @@ export async function initOwnCloneRepo(
   branch: string,
   baseCommit: string,
 ): Promise<void> {
-  if (!/^[0-9a-f]{40,64}$/.test(baseCommit)) throw new Error(`not a commit sha: ${baseCommit}`);
+  if (!/^[0-9a-f]{40,64}$/.test(baseCommit))
+    throw new DevflowError(
+      "BAD_REVISION",
+      `invalid base commit ${JSON.stringify(baseCommit)}: pass a commit sha`,
+    );
   await runGit(worktree, ["init", "-q", "--template=", `--initial-branch=${branch}`, worktree]);
   const gitDir = join(worktree, ".git");
   mkdirSync(join(gitDir, "objects", "info"), { recursive: true });
