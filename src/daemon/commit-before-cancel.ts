@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cacheDir, taskDir } from "../home/index.js";
-import { isAncestor, isGitUrl, taskBranch, taskBranchHead } from "../workspace/index.js";
+import { isAncestor, isGitUrl, isObjectId, taskBranch, taskBranchHead } from "../workspace/index.js";
 import type { Claim } from "./ticket-queue.js";
 import type { TicketRequest } from "./ticket-request.js";
 
@@ -41,7 +41,7 @@ async function runBase(path: string): Promise<string | null> {
   try {
     const run = JSON.parse(await readFile(path, "utf8")) as { workspace?: { base_commit?: unknown } };
     const base = run.workspace?.base_commit;
-    return typeof base === "string" && /^[0-9a-f]{40,64}$/.test(base) ? base : null;
+    return typeof base === "string" && isObjectId(base) ? base : null;
   } catch {
     return null;
   }

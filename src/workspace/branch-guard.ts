@@ -1,5 +1,6 @@
 import { DevflowError } from "../errors/index.js";
 import { gitSucceeds, runGit } from "./git.js";
+import { isObjectId } from "./object-id.js";
 import { taskBranch } from "./task-branch.js";
 
 /** Where the task branch stands now: what HEAD points at and the commit of `refs/heads/devflow/<id>`. */
@@ -26,13 +27,7 @@ export async function taskBranchState(worktree: string, taskId: string): Promise
   ]).catch(() => "");
   for (const line of listed.split("\n")) {
     const [head, type, sha, symref, name] = line.split("\0");
-    if (
-      name === ref &&
-      head === "*" &&
-      type === "commit" &&
-      symref === "" &&
-      /^[0-9a-f]{40,64}$/.test(sha ?? "")
-    )
+    if (name === ref && head === "*" && type === "commit" && symref === "" && isObjectId(sha ?? ""))
       return { headRef: ref, sha: sha ?? null };
   }
   const headRef = (await runGit(worktree, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "")).trim();

@@ -5,6 +5,7 @@ import { DevflowError } from "../errors/index.js";
 import { compareAndSwapRef } from "./branch-guard.js";
 import { errorText } from "./errors.js";
 import { pinnedGitDir, runGit } from "./git.js";
+import { isObjectId } from "./object-id.js";
 import { snapshotStoreOf } from "./snapshot-store.js";
 import { TASK_BRANCH_PREFIX, taskBranch } from "./task-branch.js";
 
@@ -92,12 +93,12 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
   const ref = `refs/heads/${taskBranch(taskId)}`;
   if (message.trim() === "")
     throw new DevflowError("COMMIT_REFUSED", "commit message is empty: pass a message describing the change");
-  if (!/^[0-9a-f]{40,64}$/.test(expectedHead))
+  if (!isObjectId(expectedHead))
     throw new DevflowError(
       "BAD_REVISION",
       `invalid commit ${JSON.stringify(expectedHead)}: pass a commit sha`,
     );
-  if (!/^[0-9a-f]{40,64}$/.test(tree))
+  if (!isObjectId(tree))
     throw new DevflowError("BAD_REVISION", `invalid tree ${JSON.stringify(tree)}: pass a tree sha`);
   // Where the snapshot's objects are: devflow's repository pinned for the checkout (the lane,
   // ADR 0024); without one (tests, other callers), the checkout's own pinned git dir.

@@ -25,6 +25,7 @@ export { type IdleEntry, listIdleEntries } from "./idle-listing.js";
 export { isGitIgnored } from "./is-git-ignored.js";
 export { removeDeadBaseWorktrees } from "./legacy-base-worktrees.js";
 export { listGitFiles } from "./list-git-files.js";
+export { isObjectId } from "./object-id.js";
 export { landOnPlanBranch, planBranch, planBranchHead, planDiff } from "./plan-branch.js";
 export { cloneForReading } from "./read-only-clone.js";
 export { assertGitRepo } from "./repo.js";

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DevflowError } from "../errors/index.js";
 import { runGit } from "./git.js";
+import { isObjectId } from "./object-id.js";
 
 /**
  * Makes `worktree/.git` a new repository of devflow's own (ADR 0025): `init` without a template (no
@@ -19,7 +20,7 @@ export async function initOwnCloneRepo(
   branch: string,
   baseCommit: string,
 ): Promise<void> {
-  if (!/^[0-9a-f]{40,64}$/.test(baseCommit))
+  if (!isObjectId(baseCommit))
     throw new DevflowError(
       "BAD_REVISION",
       `invalid base commit ${JSON.stringify(baseCommit)}: pass a commit sha`,

@@ -1,5 +1,6 @@
 import { DevflowError } from "../errors/index.js";
 import { runGit } from "./git.js";
+import { isObjectId } from "./object-id.js";
 import { TASK_BRANCH_PREFIX } from "./task-branch.js";
 
 /**
@@ -9,8 +10,6 @@ import { TASK_BRANCH_PREFIX } from "./task-branch.js";
  */
 
 export const planBranch = (planId: string): string => `${TASK_BRANCH_PREFIX}plan-${planId}`;
-
-const SHA = /^[0-9a-f]{40,64}$/;
 
 /** Where the branch stands, or null when it does not exist. */
 export async function planBranchHead(repoRoot: string, branch: string): Promise<string | null> {
@@ -42,7 +41,7 @@ export async function landOnPlanBranch(
   landing: { commit: string; onto: string; first: boolean },
 ): Promise<void> {
   const { commit, onto } = landing;
-  if (!SHA.test(commit) || !SHA.test(onto))
+  if (!isObjectId(commit) || !isObjectId(onto))
     throw new DevflowError(
       "BAD_REVISION",
       `invalid commit ${JSON.stringify(commit)} or ${JSON.stringify(onto)}`,

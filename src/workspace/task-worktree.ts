@@ -8,6 +8,7 @@ import { assertTaskId } from "../home/task-id.js";
 import { reuseIdleCoderCheckout } from "./coder-checkout-reuse.js";
 import { gitSucceeds, runGit } from "./git.js";
 import { recordNewCloneLink, reopenCloneLink } from "./git-link.js";
+import { isObjectId } from "./object-id.js";
 import { initOwnCloneRepo } from "./own-clone-repo.js";
 import { taskBranch } from "./task-branch.js";
 import { assertTaskCheckout } from "./task-checkout.js";
@@ -64,7 +65,7 @@ export async function planTaskWorktree({
 }): Promise<PlannedTaskWorktree> {
   const branch = taskBranch(taskId);
   const worktree = taskWorktreePath(repoRoot, taskId);
-  if (from !== undefined && !/^[0-9a-f]{40,64}$/.test(from))
+  if (from !== undefined && !isObjectId(from))
     throw new DevflowError("BAD_REVISION", `invalid base commit ${JSON.stringify(from)}: pass a commit sha`);
   // The base and whether the branch exists, from one git process (issue 11: each costs ~17 ms).
   const [base, branchLine] = (

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readFileSync, renameSync, rmSync } from "node:fs
 import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
 import { verifyCheckoutDir, verifyGitDir, verifyIndexRecord } from "../home/paths.js";
+import { isObjectId } from "./object-id.js";
 import { initVerifyRepo, trustIndex, userObjectDir } from "./verify-checkout.js";
 import { readIndexRecord, sha256Of } from "./verify-index-record.js";
 
@@ -33,7 +34,7 @@ export interface AdoptedCheckout {
  */
 export async function adoptVerifyCheckout(request: AdoptRequest): Promise<AdoptedCheckout | null> {
   const { repoRoot, fromTaskId, taskId, baseCommit } = request;
-  if (!/^[0-9a-f]{40,64}$/.test(baseCommit))
+  if (!isObjectId(baseCommit))
     throw new DevflowError(
       "BAD_REVISION",
       `invalid base commit ${JSON.stringify(baseCommit)}: pass a commit sha`,

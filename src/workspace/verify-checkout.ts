@@ -21,6 +21,7 @@ import {
 } from "../home/paths.js";
 
 import { pinGitDir, runGit } from "./git.js";
+import { isObjectId } from "./object-id.js";
 import { samePath } from "./paths.js";
 import { pinSnapshotStore, snapshotStoreOf } from "./snapshot-store.js";
 import { writeIndexRecord } from "./verify-index-record.js";
@@ -86,7 +87,7 @@ function restoreOwnGitFiles(gitDir: string): void {
  */
 export async function openVerifyCheckout(request: VerifyCheckoutRequest): Promise<VerifyCheckout> {
   const { repoRoot, taskId, baseCommit, coderCheckout } = request;
-  if (!/^[0-9a-f]{40,64}$/.test(baseCommit))
+  if (!isObjectId(baseCommit))
     throw new DevflowError(
       "BAD_REVISION",
       `invalid base commit ${JSON.stringify(baseCommit)}: pass a commit sha`,
