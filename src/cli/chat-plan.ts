@@ -91,7 +91,7 @@ export function chatPlans(s: ChatPlanSettings): ChatPlans {
         result: () => {},
         onProgress: human?.sink ?? step.progress,
         signal: step.signal,
-        prompts: s.canAsk ? runPrompts(io, step.prompter) : {},
+        prompts: s.canAsk ? runPrompts(io, step.prompter, human) : {},
       },
       brief,
     ).finally(() => human?.close());

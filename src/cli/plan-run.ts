@@ -10,7 +10,7 @@ import { buildModelGateway } from "../models/gateway.js";
 import { assertGitRepo } from "../workspace/index.js";
 import { type OutputFlags, outputSettings } from "./commands/output-flags.js";
 import { EXIT } from "./exit-codes.js";
-import { humanProgress } from "./human-progress.js";
+import { type HumanProgress, humanProgress } from "./human-progress.js";
 import type { CliIO } from "./io.js";
 import { errorResultLine, planResultLine, writeLine } from "./json-output.js";
 import {
@@ -71,10 +71,17 @@ const canAsk = (input: PlanCommandInput): boolean =>
 export function runPrompts(
   io: CliIO,
   prompter: PlanPrompter,
+  progress: Pick<HumanProgress, "pause"> | null,
 ): Pick<ComposeSettings, "onReplan" | "onRevision" | "onQuestions"> {
   const ask = (question: string) => prompter.ask(question);
+  // The live line keeps redrawing while a node (replan) runs: each frame erases the lines it
+  // believes are its own, so whatever a prompt printed since, the question itself included, was
+  // wiped (a CI run lost "The edited plan is not valid" this way). Taken down before anything is
+  // printed; the next event brings it back.
+  const pause = () => progress?.pause();
   return {
     onReplan: async (q) => {
+      pause();
       io.err(
         `\n${q.source === "task" ? `${q.planTaskId}'s critic` : "The review"} judged plan ${q.planId}'s assumptions wrong:\n  ${q.reason}\n` +
           `Kept (landed): ${q.landed.join(", ") || "none"}. Re-planned: ${q.dropped.join(", ") || "new tasks on top"}.\n`,
@@ -82,6 +89,7 @@ export function runPrompts(
       return isYes(await ask(`Re-plan the remaining tasks (re-plan ${q.replan} of ${q.maxReplans})? [y/N] `));
     },
     onRevision: async ({ ask: q, brief, landed }) => {
+      pause();
       io.err(
         `\nRe-plan ${q.replan} proposes (landed: ${landed.map((t) => t.id).join(", ") || "none"}):\n${briefText(brief)}\n`,
       );
@@ -96,6 +104,7 @@ export function runPrompts(
       });
     },
     onQuestions: async (q) => {
+      pause();
       io.err(`\n${q.planTaskId} needs more context:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`);
       return ask("Your answer (empty stops the plan): ");
     },
@@ -161,7 +170,7 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
         result,
         onProgress: human?.sink ?? jsonProgress(io.out),
         signal,
-        prompts: canAsk(input) ? runPrompts(io, terminalPrompter) : {},
+        prompts: canAsk(input) ? runPrompts(io, terminalPrompter, human) : {},
       },
       brief,
     ).finally(() => human?.close());
