@@ -50,7 +50,12 @@ time.sleep(60)
 `;
 
 describe("attack7: a mapped file keeps a coder checkout in use", () => {
-  it("coder-checkout-reuse-follows-an-mmapped-file: retirement removes a checkout a process maps a file of; the next task starts from base", async () => {
+  // Named "retirement removes a checkout a process maps a file of" until session 23, which was no
+  // longer true: task-a is never snapshotted (no trusted index), so retirement removes it for that
+  // reason alone (it has not scanned /proc since session 18). What it shows is the scan seeing the
+  // mapping and the next task starting from base; the mapped checkout kept idle and claimed is the
+  // next test.
+  it("coder-checkout-reuse-follows-an-mmapped-file: the scan sees a file mapped with no fd, cwd or root inside; a checkout never snapshotted is removed at retirement and the next task starts from base", async () => {
     const root = makeRepo({ "a.js": "export const a = 1;\n", "src/d.js": "export const d = 4;\n" });
     dirs.push(root);
     const a = await createTaskWorktree({ repoRoot: root, taskId: "task-a" });
