@@ -2,14 +2,14 @@ import { readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * Whether a live process other than devflow's own has its working directory, root, an open file or
- * a mapped file inside `dir` (read from /proc; false where /proc cannot be read: macOS, where ADR 0020's marker
- * layer is the only one too). A coder checkout kept idle or claimed for the next task must not be
+ * What makes `dir` in use, or null: a live process other than devflow's own with its working
+ * directory, root, an open file or a mapped file inside `dir` (read from /proc; null where /proc
+ * cannot be read: macOS, where ADR 0020's marker layer is the only one too). A coder checkout kept idle or claimed for the next task must not be
  * one: a process the old coder left there follows the checkout's rename and writes into the next
  * task's checkout, into the tree its diffs start from (hostile review, session 16). Synchronous and
  * non-blocking (readlink of /proc links never waits on the process read); ~300 processes: see ADR 0050.
  *
- * `unreadableSince` (ms since the epoch, default 0: any) is for the processes the scan cannot read:
+ * `unreadableSince` (ms since the epoch; 0 counts every one) is for the processes the scan cannot read:
  * one of devflow's own uid that made itself non-dumpable (prctl(PR_SET_DUMPABLE, 0), or the exec
  * of an execute-only binary: no privilege needed) hides its /proc links from devflow when devflow
  * runs without CAP_SYS_PTRACE, yet can write everything devflow can (session-18 review, attack18).
@@ -18,12 +18,7 @@ import { join } from "node:path";
  * task counts and the user's own agents started before it (ssh-agent, gpg-agent) do not stop reuse
  * for good. Another uid's unreadable process cannot write into devflow's files and never counts.
  */
-export function dirInUseByAProcess(dir: string, unreadableSince = 0): boolean {
-  return whyDirInUse(dir, unreadableSince) !== null;
-}
-
-/** What makes `dir` in use (for the reuse decision), or null: dirInUseByAProcess's one scan. */
-export function whyDirInUse(dir: string, unreadableSince = 0): string | null {
+export function whyDirInUse(dir: string, unreadableSince: number): string | null {
   let real: string;
   let pids: string[];
   try {

@@ -37,7 +37,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { idleCoderCheckoutsDir } from "../../../src/home/paths.js";
 import { retireCoderCheckout } from "../../../src/workspace/coder-checkout-reuse.js";
-import { dirInUseByAProcess } from "../../../src/workspace/dir-in-use.js";
+import { whyDirInUse } from "../../../src/workspace/dir-in-use.js";
 import { snapshotTree } from "../../../src/workspace/snapshot.js";
 import { taskWorktreePath } from "../../../src/workspace/task-worktree.js";
 import { coderCheckoutWithStore } from "../../support/coder-checkout.js";
@@ -46,10 +46,15 @@ import { git, makeRepo } from "../../support/test-repo.js";
 const DIST = (file: string) => new URL(`../../../dist/src/workspace/${file}`, import.meta.url);
 const SCAN = DIST("dir-in-use.js");
 const REUSE = DIST("coder-checkout-reuse.js");
-const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
-/** git as uid 65534 must not try root's config (EACCES is fatal to git). */
-const NOBODY_ENV = { ...process.env, HOME: tmpdir(), XDG_CONFIG_HOME: tmpdir() };
-const canDropToNobody = (): boolean =>
+/**
+ * devflow's uid in these tests: an ordinary user no one else on the machine runs as (not 65534:
+ * another test's non-dumpable process of that uid, started meanwhile, would rightly count here).
+ */
+const USER = 200_000 + (process.pid % 100_000);
+const AS_USER = [`--reuid=${USER}`, `--regid=${USER}`, "--clear-groups"];
+/** git as that uid must not try root's config (EACCES is fatal to git). */
+const USER_ENV = { ...process.env, HOME: tmpdir(), XDG_CONFIG_HOME: tmpdir() };
+const canDropToUser = (): boolean =>
   process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0 && existsSync(SCAN);
 /** More than the scan's clock slack (START_SLACK_MS, 2 s): "started before" beyond doubt. */
 const OLDER = 2600;
@@ -61,7 +66,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fresh top dir readable by uid 65534 (tmpdir's mkdtemp gives 0700). */
+/** A fresh top dir readable by uid USER (tmpdir's mkdtemp gives 0700). */
 function topDir(): string {
   const top = mkdtempSync(join(tmpdir(), "devflow-attack18-scan-"));
   dirs.push(top);
@@ -69,12 +74,12 @@ function topDir(): string {
   return top;
 }
 
-/** A process of uid 65534 sitting in `checkout` running `program` (execute-only: non-dumpable). */
+/** A process of uid USER sitting in `checkout` running `program` (execute-only: non-dumpable). */
 async function squatIn(checkout: string, program: "readable" | "execute-only"): Promise<number> {
   const sleeper = join(topDir(), "sleeper");
   copyFileSync(execFileSync("sh", ["-c", "command -v sleep"], { encoding: "utf8" }).trim(), sleeper);
   chmodSync(sleeper, program === "execute-only" ? 0o111 : 0o755);
-  const kid = spawn("setpriv", [...NOBODY, "sh", "-c", `cd "${checkout}" && exec "${sleeper}" 60`], {
+  const kid = spawn("setpriv", [...AS_USER, "sh", "-c", `cd "${checkout}" && exec "${sleeper}" 60`], {
     stdio: "ignore",
   });
   kids.push(kid);
@@ -90,78 +95,83 @@ async function squatIn(checkout: string, program: "readable" | "execute-only"): 
   return pid;
 }
 
-/** A folder owned by uid 65534. */
-function nobodysDir(): string {
+/** A folder owned by uid USER. */
+function usersDir(): string {
   const dir = join(topDir(), "checkout");
   mkdirSync(dir);
-  chownSync(dir, 65534, 65534);
+  chownSync(dir, USER, USER);
   return dir;
 }
 
-/** A checkout owned by uid 65534, and a process of that uid sitting in it running `program`. */
+/** A checkout owned by uid USER, and a process of that uid sitting in it running `program`. */
 async function squatter(program: "readable" | "execute-only"): Promise<{ checkout: string; pid: number }> {
-  const checkout = nobodysDir();
+  const checkout = usersDir();
   return { checkout, pid: await squatIn(checkout, program) };
 }
 
-/** `code` (an ES module body printing one line) run by node as uid 65534 (devflow as an ordinary user). */
-function nodeAsNobody(code: string): string {
-  return execFileSync("setpriv", [...NOBODY, process.execPath, "--input-type=module", "-e", code], {
+/** `code` (an ES module body printing one line) run by node as uid USER (devflow as an ordinary user). */
+function nodeAsUser(code: string): string {
+  return execFileSync("setpriv", [...AS_USER, process.execPath, "--input-type=module", "-e", code], {
     encoding: "utf8",
-    env: NOBODY_ENV,
+    env: USER_ENV,
   }).trim();
 }
 
-/** devflow's scan, run as uid 65534, counting unreadable processes started since `since`. */
-function scanAsNobody(checkout: string, since: number): boolean {
-  const out = nodeAsNobody(
-    `const m = await import(${JSON.stringify(SCAN.href)}); console.log(m.dirInUseByAProcess(${JSON.stringify(checkout)}, ${since}));`,
+/** devflow's scan, run as uid USER, counting unreadable processes started since `since`: why in use, or null. */
+function scanAsUser(checkout: string, since: number): string | null {
+  return JSON.parse(
+    nodeAsUser(
+      `const m = await import(${JSON.stringify(SCAN.href)}); console.log(JSON.stringify(m.whyDirInUse(${JSON.stringify(checkout)}, ${since})));`,
+    ),
   );
-  return out === "true";
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.runIf(canDropToNobody())("review18: the claim's in-use scan as an ordinary user", () => {
+describe.runIf(canDropToUser())("review18: the claim's in-use scan as an ordinary user", () => {
   it("sees a process of its own uid sitting in the checkout (the harness works)", async () => {
-    const { checkout } = await squatter("readable");
-    expect(scanAsNobody(checkout, Date.now() + 60_000)).toBe(true);
+    const { checkout, pid } = await squatter("readable");
+    expect(scanAsUser(checkout, Date.now() + 60_000)).toMatch(new RegExp(`^process ${pid} has its cwd`));
   }, 20_000);
 
   it("reuse-scan-misses-a-nondumpable-process: a non-dumpable process of devflow's uid that started after the old task began counts as in use", async () => {
     const began = Date.now();
     const { checkout, pid } = await squatter("execute-only");
     // As root the scan reads the process's links: it is there.
-    expect(dirInUseByAProcess(checkout)).toBe(true);
+    expect(whyDirInUse(checkout, Number.POSITIVE_INFINITY)).toMatch(
+      new RegExp(`^process ${pid} has its cwd`),
+    );
     expect(readlinkSync(`/proc/${pid}/cwd`)).toBe(checkout);
     // As the process's own uid it cannot read them, and now fails closed.
-    expect(scanAsNobody(checkout, began)).toBe(true);
+    expect(scanAsUser(checkout, began)).toMatch(
+      new RegExp(`^process ${pid} of devflow's uid .* cannot be read \\(non-dumpable\\)`),
+    );
     // What it guards against: the process can write the checkout.
-    execFileSync("setpriv", [...NOBODY, "sh", "-c", `echo planted > "${join(checkout, "planted")}"`]);
+    execFileSync("setpriv", [...AS_USER, "sh", "-c", `echo planted > "${join(checkout, "planted")}"`]);
     expect(existsSync(join(checkout, "planted"))).toBe(true);
   }, 20_000);
 
   it("an unreadable process of another uid does not count: it cannot write devflow's files", async () => {
     const began = Date.now();
-    const checkout = nobodysDir();
-    // A process of root (not devflow's uid 65534) in the checkout: its links are unreadable to 65534.
+    const checkout = usersDir();
+    // A process of root (not devflow's uid) in the checkout: its links are unreadable to that uid.
     const kid = spawn("sleep", ["60"], { cwd: checkout, stdio: "ignore" });
     kids.push(kid);
     await sleep(200);
     expect(readlinkSync(`/proc/${kid.pid}/cwd`)).toBe(checkout);
-    expect(scanAsNobody(checkout, began)).toBe(false);
+    expect(scanAsUser(checkout, began)).toBeNull();
   }, 20_000);
 
   it("a non-dumpable process of devflow's uid that started before the old task began (ssh-agent) does not block reuse", async () => {
     const { checkout } = await squatter("execute-only");
     await sleep(OLDER);
-    expect(scanAsNobody(checkout, Date.now())).toBe(false);
+    expect(scanAsUser(checkout, Date.now())).toBeNull();
   }, 20_000);
 });
 
 /**
  * Task A finished and retired idle (trusted index), with its run record saying when it began; the
- * whole repository handed to uid 65534, as whose devflow the next task then claims it.
+ * whole repository handed to uid USER, as whose devflow the next task then claims it.
  */
 async function idleTaskA(began: number): Promise<{ root: string; idle: string; base: string }> {
   const root = makeRepo({ "a.js": "export const a = 1;\n" });
@@ -171,12 +181,12 @@ async function idleTaskA(began: number): Promise<{ root: string; idle: string; b
   expect(retireCoderCheckout(root, "task-a", a.worktree, 1)).toBe("kept_idle");
   const base = git(root, "rev-parse", "HEAD").trim();
   chmodSync(root, 0o755);
-  execFileSync("chown", ["-R", "65534:65534", root]);
+  execFileSync("chown", ["-R", `${USER}:${USER}`, root]);
   return { root, idle: join(idleCoderCheckoutsDir(root), "task-a"), base };
 }
 
-/** reuseIdleCoderCheckout as uid 65534: the task it reused from, or the reasons it declined. */
-function claimAsNobody({ root, base }: { root: string; base: string }): {
+/** reuseIdleCoderCheckout as uid USER: the task it reused from, or the reasons it declined. */
+function claimAsUser({ root, base }: { root: string; base: string }): {
   reused: { from: string } | null;
   declined: { reason: string }[];
 } {
@@ -188,13 +198,13 @@ function claimAsNobody({ root, base }: { root: string; base: string }): {
     userObjects: join(root, ".git", "objects"),
   };
   return JSON.parse(
-    nodeAsNobody(
+    nodeAsUser(
       `const m = await import(${JSON.stringify(REUSE.href)}); const declined = []; const reused = await m.reuseIdleCoderCheckout({ ...${JSON.stringify(request)}, declined }); console.log(JSON.stringify({ reused, declined }));`,
     ),
   );
 }
 
-describe.runIf(canDropToNobody())(
+describe.runIf(canDropToUser())(
   "review18: the claim as an ordinary user goes by the old task's start",
   () => {
     it("reuse-claims-a-checkout-a-nondumpable-leftover-sits-in: a leftover of the old task is seen, the checkout removed, the reason given", async () => {
@@ -202,10 +212,10 @@ describe.runIf(canDropToNobody())(
       await squatIn(taskA.idle, "execute-only");
       // Sat there a while (beyond the clock slack) before the next task claims the checkout.
       await sleep(OLDER);
-      const { reused, declined } = claimAsNobody(taskA);
+      const { reused, declined } = claimAsUser(taskA);
       expect(reused).toBeNull();
       expect(declined).toHaveLength(1);
-      expect(declined[0]?.reason).toMatch(/non-dumpable/);
+      expect(declined[0]?.reason).toMatch(/^in use: process \d+ of devflow's uid .* \(non-dumpable\)/);
       expect(existsSync(taskWorktreePath(taskA.root, "task-b"))).toBe(false);
     }, 60_000);
 
@@ -213,7 +223,7 @@ describe.runIf(canDropToNobody())(
       // The squatter first, then the task's start OLDER ms later: the user's agent, not a leftover.
       await squatter("execute-only");
       await sleep(OLDER);
-      const { reused, declined } = claimAsNobody(await idleTaskA(Date.now()));
+      const { reused, declined } = claimAsUser(await idleTaskA(Date.now()));
       expect(declined).toEqual([]);
       expect(reused).toEqual({ from: "task-a" });
     }, 60_000);
