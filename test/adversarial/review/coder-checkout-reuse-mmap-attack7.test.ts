@@ -6,7 +6,8 @@
  * left the mapped file's inode in place (its stat matched the index, so git did not rewrite it):
  * the process's later writes through the mapping landed in the next task's checkout, in the tree
  * its diffs start from.
- * Fix: dirInUseByAProcess also reads /proc/<pid>/maps (every file a process has mapped).
+ * Fix: the in-use scan (then dirInUseByAProcess, whyDirInUse since session 23) also reads
+ * /proc/<pid>/maps (every file a process has mapped).
  *
  *     npx vitest run test/adversarial/review/coder-checkout-reuse-mmap-attack7.test.ts
  */
