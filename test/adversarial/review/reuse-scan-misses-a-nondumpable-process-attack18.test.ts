@@ -19,7 +19,10 @@
  * task checks the base out afresh, with the reason in the reuse decision. A non-dumpable process
  * started before the old task began (the user's ssh-agent) does not stop reuse.
  *
- *     VITEST_MAX_WORKERS=1 npx vitest run test/adversarial/review/reuse-scan-misses-a-nondumpable-process-attack18.test.ts
+ * Needs root (to drop to an unused uid with setpriv) and a fresh dist/ (the scan and the claim run
+ * from it as that uid):
+ *
+ *     npm run build && npx vitest run test/adversarial/review/reuse-scan-misses-a-nondumpable-process-attack18.test.ts
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import {
