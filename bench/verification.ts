@@ -33,7 +33,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
+import { openTaskStore } from "../src/home/index.js";
 import { idleCoderCheckoutsDir } from "../src/home/paths.js";
+import type { LaneOptions } from "../src/lanes/iterate/lane/deps.js";
+import { createRunRecord } from "../src/lanes/iterate/lane/run-record.js";
 import { verificationCheckoutAt } from "../src/lanes/iterate/lane/verification-checkout.js";
 import { mountNamespaceWorks } from "../src/process/mount-namespace.js";
 import * as workspace from "../src/workspace/index.js";
@@ -122,6 +125,23 @@ async function runOnce(
   // slice) when it was kept: `reusedCoder` says whether it was.
   const idle = previousTask ? join(idleCoderCheckoutsDir(repoRoot), previousTask) : null;
   const wasIdle = idle !== null && existsSync(idle);
+  // The run record first, as the lane writes it (ADR 0033): a later claim of this task's checkout
+  // reads when the task began from it (ADR 0050, session 23); without one, every process of
+  // devflow's uid the in-use scan cannot read would count, and reuse would not be what is measured.
+  await createRunRecord(openTaskStore(repoRoot, taskId), {
+    taskId,
+    workspace: {
+      repoRoot,
+      worktree: workspace.taskWorktreePath(repoRoot, taskId),
+      branch: `devflow/${taskId}`,
+      baseCommit: base,
+      kind: "worktree",
+    },
+    lane: { maxJudgeAttempts: 1, maxEscalations: 0, baseTimeoutMs: 1 } as LaneOptions,
+    coder: "bench",
+    model: "none",
+    reason: "bench",
+  });
   let t = performance.now();
   const ws = await createTaskWorktree({ repoRoot, taskId });
   const coderCheckoutMs = since(t);

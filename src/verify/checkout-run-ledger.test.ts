@@ -6,10 +6,10 @@
  * back (their writes were thrown away with the upper layer); a run without the overlay (stat
  * fallback, no namespace) or one that threw leaves the checkout unproven, so the reset runs.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { runInCheckout, verifyCheckoutLayout } from "../../test/support/verify-checkout-layout.js";
 import { mountNamespaceWorks } from "../process/mount-namespace.js";
 import {
   checkoutRunMark,
@@ -17,7 +17,6 @@ import {
   recordRunSettled,
   recordRunStarted,
 } from "./checkout-run-ledger.js";
-import { runVerifierCommand } from "./run-command.js";
 
 const dirs: string[] = [];
 const savedNoPid = process.env.DEVFLOW_NO_PID_NAMESPACE;
@@ -27,15 +26,8 @@ afterEach(() => {
   else process.env.DEVFLOW_NO_PID_NAMESPACE = savedNoPid;
 });
 
-function layout(): { repo: string; home: string; checkout: string; log: string } {
-  const repo = mkdtempSync(join(tmpdir(), "devflow-ledger-"));
-  dirs.push(repo);
-  const home = join(repo, ".devflow");
-  const checkout = join(home, "verify", "t");
-  mkdirSync(checkout, { recursive: true });
-  writeFileSync(join(checkout, "a.js"), "export const a = 1;\n");
-  return { repo, home, checkout, log: join(home, "iterate", "t", "seam.log") };
-}
+const layout = () =>
+  verifyCheckoutLayout(dirs, "devflow-ledger-", { "a.js": "export const a = 1;\n" }, "seam");
 
 /** Writes an untracked file into its working directory (allowed for a test run). */
 const WRITES_LEFTOVER = `node -e "require('fs').writeFileSync('leftover.txt', 'x')"`;
@@ -44,15 +36,10 @@ describe("the checkout run ledger", () => {
   it.runIf(mountNamespaceWorks())(
     "calls the checkout untouched after a run behind its overlay, whose write never reached it",
     async () => {
-      const { repo, home, checkout, log } = layout();
+      const at = layout();
+      const { checkout } = at;
       const mark = checkoutRunMark(checkout);
-      const run = await runVerifierCommand({
-        command: WRITES_LEFTOVER,
-        cwd: checkout,
-        timeoutMs: 20_000,
-        logPath: log,
-        mounts: { readOnly: repo, hide: home },
-      });
+      const run = await runInCheckout(at, WRITES_LEFTOVER);
       expect(run.exitCode, run.output).toBe(0);
       expect(run.failure).toBeNull();
       expect(existsSync(join(checkout, "leftover.txt")), "the write went to the upper layer").toBe(false);
@@ -63,48 +50,31 @@ describe("the checkout run ledger", () => {
 
   it("never calls it untouched after a run without the overlay (stat fallback): its write is in the checkout", async () => {
     process.env.DEVFLOW_NO_PID_NAMESPACE = "1";
-    const { repo, home, checkout, log } = layout();
+    const at = layout();
+    const { checkout } = at;
     const mark = checkoutRunMark(checkout);
-    const run = await runVerifierCommand({
-      command: WRITES_LEFTOVER,
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-      mounts: { readOnly: repo, hide: home },
-    });
+    const run = await runInCheckout(at, WRITES_LEFTOVER);
     expect(run.exitCode, run.output).toBe(0);
     expect(existsSync(join(checkout, "leftover.txt"))).toBe(true);
     expect(checkoutUntouchedSince(mark)).toBe(false);
   }, 30_000);
 
   it("never calls it untouched after a run with no mounts at all, nor after one below it", async () => {
-    const { checkout, log } = layout();
+    const at = layout();
+    const { checkout } = at;
     mkdirSync(join(checkout, "sub"));
     const mark = checkoutRunMark(checkout);
-    await runVerifierCommand({
-      command: WRITES_LEFTOVER,
-      cwd: join(checkout, "sub"),
-      timeoutMs: 20_000,
-      logPath: log,
-    });
+    await runInCheckout(at, WRITES_LEFTOVER, { overlay: false, cwd: join(checkout, "sub") });
     expect(existsSync(join(checkout, "sub", "leftover.txt"))).toBe(true);
     expect(checkoutUntouchedSince(mark)).toBe(false);
   }, 30_000);
 
   it("never calls it untouched after a run that threw before it could be read back", async () => {
-    const { repo, home, checkout } = layout();
-    const mark = checkoutRunMark(checkout);
+    const at = layout();
+    const mark = checkoutRunMark(at.checkout);
     // The log's directory cannot be made (a file stands where it should be): the run throws.
-    writeFileSync(join(home, "iterate"), "not a directory");
-    await expect(
-      runVerifierCommand({
-        command: WRITES_LEFTOVER,
-        cwd: checkout,
-        timeoutMs: 20_000,
-        logPath: join(home, "iterate", "t", "seam.log"),
-        mounts: { readOnly: repo, hide: home },
-      }),
-    ).rejects.toThrow();
+    writeFileSync(join(at.home, "iterate"), "not a directory");
+    await expect(runInCheckout(at, WRITES_LEFTOVER)).rejects.toThrow();
     expect(checkoutUntouchedSince(mark)).toBe(false);
   });
 });

@@ -11,12 +11,11 @@
  *   functions in processes without devflow's canary. Fix: every verification command's node
  *   processes preload devflow's assert-freeze.mjs (NODE_OPTIONS --import) before user code.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { runInCheckout, verifyCheckoutLayout } from "../../test/support/verify-checkout-layout.js";
 import { mountNamespaceWorks } from "../process/mount-namespace.js";
-import { runVerifierCommand } from "./run-command.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -24,16 +23,13 @@ afterEach(() => {
 });
 
 /** A user repo with devflow's home and a verification checkout holding one "tracked" file. */
-function layout(): { repo: string; home: string; checkout: string; log: string } {
-  const repo = mkdtempSync(join(tmpdir(), "devflow-tracked-"));
-  dirs.push(repo);
-  const home = join(repo, ".devflow");
-  const checkout = join(home, "verify", "t");
-  mkdirSync(join(checkout, "src"), { recursive: true });
-  writeFileSync(join(checkout, "src", "a.js"), "export const a = 1;\n");
-  writeFileSync(join(checkout, "README.md"), "readme\n");
-  return { repo, home, checkout, log: join(home, "iterate", "t", "regression.log") };
-}
+const layout = () =>
+  verifyCheckoutLayout(
+    dirs,
+    "devflow-tracked-",
+    { "src/a.js": "export const a = 1;\n", "README.md": "readme\n" },
+    "regression",
+  );
 
 /** `node <script>`, the script written into the user's repo (read-only but visible to the run). */
 function node(repo: string, code: string): string {
@@ -44,19 +40,14 @@ function node(repo: string, code: string): string {
 
 describe.runIf(mountNamespaceWorks())("a verification run behind the checkout overlay (ADR 0040)", () => {
   it("fails by name when the run changed a tracked file, even one it put back; the checkout keeps the verified bytes", async () => {
-    const { repo, home, checkout, log } = layout();
+    const at = layout();
+    const { repo, checkout, log } = at;
     const code = `const fs = require("node:fs");
       const before = fs.readFileSync("src/a.js", "utf8");
       fs.writeFileSync("src/a.js", "export const a = 2;\\n");
       fs.writeFileSync("src/a.js", before);
       fs.rmSync("README.md");`;
-    const run = await runVerifierCommand({
-      command: node(repo, code),
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-      mounts: { readOnly: repo, hide: home },
-    });
+    const run = await runInCheckout(at, node(repo, code));
     expect(run.exitCode, run.output).toBe(0);
     expect(run.failure).toBe(
       "tamper: the test run changed tracked files README.md, src/a.js (a test run may write only untracked files)",
@@ -67,16 +58,11 @@ describe.runIf(mountNamespaceWorks())("a verification run behind the checkout ov
   }, 30_000);
 
   it("names the tracked files below a directory the run removed and made again (an opaque directory)", async () => {
-    const { repo, home, checkout, log } = layout();
+    const at = layout();
+    const { repo } = at;
     const code = `const fs = require("node:fs");
       fs.rmSync("src", { recursive: true }); fs.mkdirSync("src"); fs.writeFileSync("src/other.js", "");`;
-    const run = await runVerifierCommand({
-      command: node(repo, code),
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-      mounts: { readOnly: repo, hide: home },
-    });
+    const run = await runInCheckout(at, node(repo, code));
     expect(run.exitCode, run.output).toBe(0);
     expect(run.failure).toBe(
       "tamper: the test run changed tracked file src/a.js (a test run may write only untracked files)",
@@ -84,18 +70,13 @@ describe.runIf(mountNamespaceWorks())("a verification run behind the checkout ov
   }, 30_000);
 
   it("lets a run write untracked files (temp dirs, coverage, .vite-temp) and throws them away", async () => {
-    const { repo, home, checkout, log } = layout();
+    const at = layout();
+    const { repo, checkout } = at;
     const code = `const fs = require("node:fs");
       fs.mkdirSync("coverage/tmp", { recursive: true }); fs.writeFileSync("coverage/tmp/out.json", "{}");
       fs.mkdirSync("src/.vite-temp"); fs.writeFileSync("src/.vite-temp/x.mjs", "");
       fs.writeFileSync("src/new.js", "");`;
-    const run = await runVerifierCommand({
-      command: node(repo, code),
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-      mounts: { readOnly: repo, hide: home },
-    });
+    const run = await runInCheckout(at, node(repo, code));
     expect(run.exitCode, run.output).toBe(0);
     expect(run.failure).toBeNull();
     expect(existsSync(join(checkout, "coverage")), "untracked output does not reach the checkout").toBe(
@@ -106,7 +87,8 @@ describe.runIf(mountNamespaceWorks())("a verification run behind the checkout ov
 
 describe("a verification run without the checkout overlay (no mount namespace: ADR 0040's fallback)", () => {
   it("fails by name when the run changed a tracked file and put it back (ctime), and passes untracked writes", async () => {
-    const { repo, checkout, log } = layout();
+    const at = layout();
+    const { repo } = at;
     const code = `const fs = require("node:fs");
       const before = fs.readFileSync("src/a.js");
       const t = fs.statSync("src/a.js");
@@ -114,22 +96,16 @@ describe("a verification run without the checkout overlay (no mount namespace: A
       fs.writeFileSync("src/a.js", before);
       fs.utimesSync("src/a.js", t.atime, t.mtime);
       fs.mkdirSync("coverage"); fs.writeFileSync("coverage/out.json", "{}");`;
-    const run = await runVerifierCommand({
-      command: node(repo, code),
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-    });
+    const run = await runInCheckout(at, node(repo, code), { overlay: false });
     expect(run.exitCode, run.output).toBe(0);
     expect(run.failure).toBe(
       "tamper: the test run changed tracked file src/a.js (a test run may write only untracked files)",
     );
-    const clean = await runVerifierCommand({
-      command: node(repo, `require("node:fs").writeFileSync("coverage/more.json", "{}");`),
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-    });
+    const clean = await runInCheckout(
+      at,
+      node(repo, `require("node:fs").writeFileSync("coverage/more.json", "{}");`),
+      { overlay: false },
+    );
     expect(clean.failure).toBeNull();
   }, 30_000);
 
@@ -137,48 +113,39 @@ describe("a verification run without the checkout overlay (no mount namespace: A
     // Cause: the stat fallback compared non-directories only; renaming src/ away and back keeps
     // src/a.js's inode, mtime and ctime, so a repaired copy in a new src/ ran unseen. Fix
     // (ADR 0048): the checkout's directories are watched (inotify) during the run.
-    const { repo, checkout, log } = layout();
+    const at = layout();
+    const { repo } = at;
     const code = `const fs = require("node:fs");
       fs.renameSync("src", "src.orig"); fs.mkdirSync("src"); fs.writeFileSync("src/a.js", "export const a = 2;\\n");
       fs.rmSync("src", { recursive: true }); fs.renameSync("src.orig", "src");
       fs.writeFileSync("src/tmp", ""); fs.rmSync("src/tmp");`;
-    const run = await runVerifierCommand({
-      command: node(repo, code),
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-    });
+    const run = await runInCheckout(at, node(repo, code), { overlay: false });
     expect(run.exitCode, run.output).toBe(0);
     expect(run.failure).toBe(
       "tamper: the test run moved tracked directory src (a test run may write only untracked files)",
     );
     // Untracked files and directories made and removed inside tracked directories are no finding.
-    const clean = await runVerifierCommand({
-      command: node(
+    const clean = await runInCheckout(
+      at,
+      node(
         repo,
         `const fs = require("node:fs"); fs.mkdirSync("src/tmp/x", { recursive: true }); fs.writeFileSync("src/new.js", ""); fs.rmSync("src/tmp", { recursive: true });`,
       ),
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-    });
+      { overlay: false },
+    );
     expect(clean.failure).toBeNull();
   }, 30_000);
 });
 
 describe("node:assert in a verification run (ADR 0040)", () => {
   it("refuses to replace an assertion, in strict and sloppy code, and through defineProperty", async () => {
-    const { repo, checkout, log } = layout();
+    const at = layout();
+    const { repo } = at;
     const code = `const a = require("node:assert"), s = require("node:assert/strict");
       const tries = [() => { a.strictEqual = () => {}; }, () => Object.defineProperty(s, "ok", { value: () => {} }), () => { if (!delete a.deepStrictEqual) throw new Error("delete refused"); }];
       for (const t of tries) { try { t(); console.log("NEUTERED"); } catch (e) { console.log("refused: " + e.message); } }
       try { a.strictEqual(1, 2); } catch (e) { console.log("still asserts: " + e.code); }`;
-    const run = await runVerifierCommand({
-      command: node(repo, code),
-      cwd: checkout,
-      timeoutMs: 20_000,
-      logPath: log,
-    });
+    const run = await runInCheckout(at, node(repo, code), { overlay: false });
     expect(run.exitCode, run.output).toBe(0);
     expect(run.output).not.toContain("NEUTERED");
     expect(run.output).toContain(

@@ -13,7 +13,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { coderIndexRecord, verifyGitDir } from "../home/paths.js";
-import { dirInUseByAProcess } from "./dir-in-use.js";
+import { openTaskStore } from "../home/task-store.js";
+import { whyDirInUse } from "./dir-in-use.js";
 import { runGit } from "./git.js";
 import { idleDir } from "./idle-dir.js";
 import { listIdleEntries } from "./idle-listing.js";
@@ -90,12 +91,19 @@ export interface ReusedCoderCheckout {
   from: string;
 }
 
+/** An idle checkout claimed and removed instead of reused, and why (the reuse decision). */
+export interface DeclinedCoderCheckout {
+  from: string;
+  reason: string;
+}
+
 /**
  * Takes an idle coder checkout as `worktree` (which must not exist) and makes it a fresh repository
  * at `baseCommit` on `branch`, exactly as a new checkout would be: its own new git dir with the
  * user's objects as alternates, the base tree in the work tree and nothing else. The rename is the
  * claim (of two tasks only one gets a given checkout). Null when none is idle or the one claimed
- * cannot be trusted or reset (then it is removed and the caller checks the base out afresh).
+ * cannot be trusted or reset (then it is removed, why is pushed to `declined` when given, and the
+ * caller checks the base out afresh).
  */
 export async function reuseIdleCoderCheckout(request: {
   repoRoot: string;
@@ -103,6 +111,7 @@ export async function reuseIdleCoderCheckout(request: {
   branch: string;
   baseCommit: string;
   userObjects: string;
+  declined?: DeclinedCoderCheckout[];
 }): Promise<ReusedCoderCheckout | null> {
   const { repoRoot, worktree } = request;
   // Through a link on the way nothing is idle: what it leads to is not devflow's (idle-dir.ts).
@@ -128,12 +137,17 @@ export async function reuseIdleCoderCheckout(request: {
     try {
       if (index === null || record === null || sha256Of(index) !== record.sha256)
         throw new Error("its index does not hash to the recorded one");
-      // Checked again on the claimed checkout: a process that entered it after it was kept idle.
-      if (dirInUseByAProcess(worktree)) throw new Error("a live process uses it");
+      // Checked on the claimed checkout, so a process that entered it while idle is seen too. A
+      // process the scan cannot read counts if it started after the old task began (attack18): a
+      // leftover of an earlier task in this checkout's line of reuse was alive at that task's own
+      // claim, started after its predecessor began, and so stopped that reuse already.
+      const inUse = whyDirInUse(worktree, await taskBeganAt(repoRoot, from));
+      if (inUse !== null) throw new Error(`in use: ${inUse}`);
       await resetReused(request, index, record.mtime_ms);
       return { from };
-    } catch {
+    } catch (error) {
       rmSync(worktree, { recursive: true, force: true });
+      request.declined?.push({ from, reason: error instanceof Error ? error.message : String(error) });
       return null;
     }
   }
@@ -186,6 +200,22 @@ function removeWhatStatCannotSee(dir: string, top = true): void {
       } else removeWhatStatCannotSee(path, false);
     } else if (!st.isFile() || st.nlink > 1 || extra || (st.mode & 0o600) !== 0o600)
       rmSync(path, { force: true });
+  }
+}
+
+/**
+ * When task `taskId` began: the first state its run record (written before its checkout was made,
+ * ADR 0033) holds, in ms. 0 (every unreadable process of devflow's uid counts) when the record is
+ * missing or unreadable: fail closed.
+ */
+async function taskBeganAt(repoRoot: string, taskId: string): Promise<number> {
+  try {
+    const run = await openTaskStore(repoRoot, taskId).read("iterator_run");
+    const times = (run?.state_history ?? []).map((entry) => Date.parse(entry.at));
+    const began = times.length > 0 ? Math.min(...times) : Number.NaN;
+    return Number.isFinite(began) ? began : 0;
+  } catch {
+    return 0;
   }
 }
 

@@ -25,14 +25,8 @@ export interface IdleEntry {
  * progress) is no idle checkout.
  */
 export function listIdleEntries(dir: string): IdleEntry[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const found: IdleEntry[] = [];
-  for (const name of names) {
+  for (const name of idleNames(dir)) {
     if (!isTaskId(name)) continue;
     const path = join(dir, name);
     try {
@@ -50,5 +44,17 @@ function lstatMtime(path: string): number | null {
     return lstatSync(path).mtimeMs;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Every name in `.idle` (`dir` as for listIdleEntries): checkouts, their `<id>.index`, claims in
+ * progress. None when it cannot be read (absent, or gone since idleDir looked).
+ */
+export function idleNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }

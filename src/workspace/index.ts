@@ -21,7 +21,7 @@ export {
 export { checkGitLink, type GitLink, gitLinkFindings } from "./git-link.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
 export { type IdleDir, idleDir } from "./idle-dir.js";
-export { type IdleEntry, listIdleEntries } from "./idle-listing.js";
+export { type IdleEntry, idleNames, listIdleEntries } from "./idle-listing.js";
 export { isGitIgnored } from "./is-git-ignored.js";
 export { removeDeadBaseWorktrees } from "./legacy-base-worktrees.js";
 export { listGitFiles } from "./list-git-files.js";

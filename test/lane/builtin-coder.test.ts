@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CoderReport, VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
@@ -8,7 +8,8 @@ import { openTaskStore } from "../../src/home/index.js";
 import type { Cassette } from "../../src/models/cassette.js";
 import { mountNamespaceWorks } from "../../src/process/mount-namespace.js";
 import { cli } from "../support/cli.js";
-import { DEMO_REQUEST, demoCassette, TASK_ID, tempDir, writeCassette } from "../support/lane-harness.js";
+import { confinementAttack } from "../support/confinement-attack.js";
+import { DEMO_REQUEST, demoCassette, TASK_ID, writeCassette } from "../support/lane-harness.js";
 import { fingerprintRepo, unexpectedChanges } from "../support/repo-fingerprint.js";
 
 /** The demo cassette plus the builtin coder's turns: read the code, edit_file the fix, check it, finish. */
@@ -132,33 +133,12 @@ describe("iterate lane with --coder builtin", () => {
   it.runIf(mountNamespaceWorks())(
     "run_command is confined like a CLI coder: writes outside its checkout fail and a setsid loop dies with the command",
     async () => {
-      const repo = createFixtureRepo("csv-import");
-      writeFileSync(join(repo, ".gitignore"), "node_modules\n");
-      mkdirSync(join(repo, "node_modules", "left-pad"), { recursive: true });
-      writeFileSync(join(repo, "node_modules", "left-pad", "index.js"), "module.exports = 1;\n");
-      execFileSync("git", ["add", ".gitignore"], { cwd: repo });
-      execFileSync("git", ["-c", "user.name=u", "-c", "user.email=u@u", "commit", "-qm", "ignore"], {
-        cwd: repo,
-      });
-      const heartbeat = join(tempDir("devflow-builtin-confined-"), "heartbeat");
-      const home = join(repo, ".devflow");
-      const attack = [
-        `echo evil > ${repo}/src/csv-import.js`,
-        `echo pwned > ${repo}/pwned.txt`,
-        `echo '{}' > ${home}/iterate/${TASK_ID}/task_artifact.json`,
-        `echo x >> ${home}/state.sqlite`,
-        "echo evil > node_modules/left-pad/index.js",
-        `setsid sh -c 'while :; do echo . >> ${heartbeat}; sleep 0.05; done' >/dev/null 2>&1 &`,
-        "sleep 0.3; echo started",
-      ].join("\n");
+      const { repo, heartbeat, call, dirs } = confinementAttack("devflow-builtin-confined-");
+      cleanup.push(...dirs);
       const cassette = builtinCassette();
-      cassette.calls.coder?.splice(2, 0, {
-        content: "Checking the environment.",
-        tool_calls: [{ name: "run_command", args: { command: attack } }],
-        usage: { input_tokens: 100, output_tokens: 10 },
-      });
+      cassette.calls.coder?.splice(2, 0, call);
       const cassettePath = writeCassette(cassette);
-      cleanup.push(dirname(repo), dirname(cassettePath));
+      cleanup.push(dirname(cassettePath));
       const before = fingerprintRepo(repo);
       const run = await cli(
         "iterate",

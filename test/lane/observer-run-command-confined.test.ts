@@ -1,18 +1,16 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { openTaskStore } from "../../src/home/index.js";
 import { mountNamespaceWorks } from "../../src/process/mount-namespace.js";
 import { cli } from "../support/cli.js";
+import { confinementAttack } from "../support/confinement-attack.js";
 import {
   CORRECT_FIX,
   coderScript,
   DEMO_REQUEST,
   demoCassette,
   TASK_ID,
-  tempDir,
   writeCassette,
 } from "../support/lane-harness.js";
 import { fingerprintRepo, unexpectedChanges } from "../support/repo-fingerprint.js";
@@ -36,32 +34,10 @@ describe("the Observer's run_command", () => {
   it.runIf(mountNamespaceWorks())(
     "is confined: writes outside its checkout fail, a setsid loop dies with the command, the run still completes",
     async () => {
-      const repo = createFixtureRepo("csv-import");
-      writeFileSync(join(repo, ".gitignore"), "node_modules\n");
-      mkdirSync(join(repo, "node_modules", "left-pad"), { recursive: true });
-      writeFileSync(join(repo, "node_modules", "left-pad", "index.js"), "module.exports = 1;\n");
-      execFileSync("git", ["add", ".gitignore"], { cwd: repo });
-      execFileSync("git", ["-c", "user.name=u", "-c", "user.email=u@u", "commit", "-qm", "ignore"], {
-        cwd: repo,
-      });
-      const heartbeat = join(tempDir("devflow-observer-confined-"), "heartbeat");
-      cleanup.push(dirname(repo), dirname(heartbeat));
-      const home = join(repo, ".devflow");
-      const attack = [
-        `echo evil > ${repo}/src/csv-import.js`,
-        `echo pwned > ${repo}/pwned.txt`,
-        `echo '{}' > ${home}/iterate/${TASK_ID}/task_artifact.json`,
-        `echo x >> ${home}/state.sqlite`,
-        "echo evil > node_modules/left-pad/index.js",
-        `setsid sh -c 'while :; do echo . >> ${heartbeat}; sleep 0.05; done' >/dev/null 2>&1 &`,
-        "sleep 0.3; echo started",
-      ].join("\n");
+      const { repo, heartbeat, call, dirs } = confinementAttack("devflow-observer-confined-");
+      cleanup.push(...dirs);
       const cassette = demoCassette();
-      cassette.calls.observer?.splice(1, 0, {
-        content: "Checking the environment.",
-        tool_calls: [{ name: "run_command", args: { command: attack } }],
-        usage: { input_tokens: 100, output_tokens: 10 },
-      });
+      cassette.calls.observer?.splice(1, 0, call);
       const cassettePath = writeCassette(cassette);
       cleanup.push(dirname(cassettePath));
       const before = fingerprintRepo(repo);

@@ -1,22 +1,28 @@
 /**
- * Hostile review (session 18, review18) of the in-use scan coder checkout reuse now makes once, at
- * the claim (src/workspace/dir-in-use.ts, ADR 0050): a process the old coder left with its working
- * directory in the checkout follows the checkout's rename and writes into the next task's tree, so
- * a claimed checkout some process uses is removed, never reset for the next task.
+ * Regression (session-18 review, review18; fixed in session 23): the in-use scan coder checkout
+ * reuse makes at the claim (src/workspace/dir-in-use.ts, ADR 0050) missed a non-dumpable process.
  *
- * OPEN (passes while the hole is open): the scan reads `/proc/<pid>/{cwd,root,fd,maps}` and takes
- * an unreadable entry as "not ours to read (another user's process cannot write into our files)".
- * A process of devflow's own uid makes itself unreadable by turning non-dumpable, which needs no
- * privilege: exec a binary it may execute but not read (mode 111), or prctl(PR_SET_DUMPABLE, 0).
- * Its `/proc` links then answer EACCES to every process of that uid, and the scan calls the
- * checkout unused although the process sits in it and can write it. Only where devflow runs as a
- * user without CAP_SYS_PTRACE (as root the scan reads everything), i.e. where the namespaces of
- * ADR 0025 are not available, which is also where a coder's process can outlive its run.
- * The fix (not small: it trades reuse away wherever a user's own agents are non-dumpable, e.g.
- * ssh-agent): an unreadable process whose `/proc/<pid>/status` Uid is devflow's and whose start
- * time (`/proc/<pid>/stat`, readable) is after the old task's checkout was made counts as "in use".
+ * Cause: a process the old coder left with its working directory in the checkout follows the
+ * checkout's rename and writes into the next task's tree, so the claim scans `/proc/<pid>/{cwd,
+ * root,fd,maps}` and removes a checkout some process uses. An entry the scan could not read counted
+ * as "not ours to read (another user's process cannot write into our files)". A process of
+ * devflow's own uid makes itself unreadable by turning non-dumpable, which needs no privilege:
+ * exec a binary it may execute but not read (mode 111, as here), or prctl(PR_SET_DUMPABLE, 0). Its
+ * `/proc` links then answer EACCES to every process of that uid, and the scan called the checkout
+ * unused although the process sat in it and could write it. Only where devflow runs as a user
+ * without CAP_SYS_PTRACE (as root the scan reads everything), i.e. where the namespaces of ADR 0025
+ * are missing, which is also where a coder's process can outlive its run.
  *
- *     VITEST_MAX_WORKERS=1 npx vitest run test/adversarial/review/reuse-scan-misses-a-nondumpable-process-attack18.test.ts
+ * Fix: a process whose links answer EACCES/EPERM, whose `/proc/<pid>/status` names devflow's uid and
+ * whose start (`/proc/<pid>/stat` field 22 + boot time, both readable) is not before the old task
+ * began (its run record's first state) counts as in use: the claimed checkout is removed and the
+ * task checks the base out afresh, with the reason in the reuse decision. A non-dumpable process
+ * started before the old task began (the user's ssh-agent) does not stop reuse.
+ *
+ * Needs root (to drop to an unused uid with setpriv) and a fresh dist/ (the scan and the claim run
+ * from it as that uid):
+ *
+ *     npm run build && npx vitest run test/adversarial/review/reuse-scan-misses-a-nondumpable-process-attack18.test.ts
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import {
@@ -32,12 +38,29 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { dirInUseByAProcess } from "../../../src/workspace/dir-in-use.js";
+import { idleCoderCheckoutsDir } from "../../../src/home/paths.js";
+import { retireCoderCheckout } from "../../../src/workspace/coder-checkout-reuse.js";
+import { whyDirInUse } from "../../../src/workspace/dir-in-use.js";
+import { snapshotTree } from "../../../src/workspace/snapshot.js";
+import { taskWorktreePath } from "../../../src/workspace/task-worktree.js";
+import { coderCheckoutWithStore } from "../../support/coder-checkout.js";
+import { git, makeRepo } from "../../support/test-repo.js";
 
-const SCAN = new URL("../../../dist/src/workspace/dir-in-use.js", import.meta.url);
-const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
-const canDropToNobody = (): boolean =>
+const DIST = (file: string) => new URL(`../../../dist/src/workspace/${file}`, import.meta.url);
+const SCAN = DIST("dir-in-use.js");
+const REUSE = DIST("coder-checkout-reuse.js");
+/**
+ * devflow's uid in these tests: an ordinary user no one else on the machine runs as (not 65534:
+ * another test's non-dumpable process of that uid, started meanwhile, would rightly count here).
+ */
+const USER = 200_000 + (process.pid % 100_000);
+const AS_USER = [`--reuid=${USER}`, `--regid=${USER}`, "--clear-groups"];
+/** git as that uid must not try root's config (EACCES is fatal to git). */
+const USER_ENV = { ...process.env, HOME: tmpdir(), XDG_CONFIG_HOME: tmpdir() };
+const canDropToUser = (): boolean =>
   process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0 && existsSync(SCAN);
+/** More than the scan's clock slack (START_SLACK_MS, 2 s): "started before" beyond doubt. */
+const OLDER = 2600;
 
 const kids: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -46,18 +69,20 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A checkout owned by uid 65534, and a process of that uid sitting in it running `program`. */
-async function squatter(program: "readable" | "execute-only"): Promise<{ checkout: string; pid: number }> {
+/** A fresh top dir readable by uid USER (tmpdir's mkdtemp gives 0700). */
+function topDir(): string {
   const top = mkdtempSync(join(tmpdir(), "devflow-attack18-scan-"));
   dirs.push(top);
   chmodSync(top, 0o755);
-  const checkout = join(top, "checkout");
-  mkdirSync(checkout);
-  chownSync(checkout, 65534, 65534);
-  const sleeper = join(top, "sleeper");
+  return top;
+}
+
+/** A process of uid USER sitting in `checkout` running `program` (execute-only: non-dumpable). */
+async function squatIn(checkout: string, program: "readable" | "execute-only"): Promise<number> {
+  const sleeper = join(topDir(), "sleeper");
   copyFileSync(execFileSync("sh", ["-c", "command -v sleep"], { encoding: "utf8" }).trim(), sleeper);
   chmodSync(sleeper, program === "execute-only" ? 0o111 : 0o755);
-  const kid = spawn("setpriv", [...NOBODY, "sh", "-c", `cd "${checkout}" && exec "${sleeper}" 30`], {
+  const kid = spawn("setpriv", [...AS_USER, "sh", "-c", `cd "${checkout}" && exec "${sleeper}" 60`], {
     stdio: "ignore",
   });
   kids.push(kid);
@@ -70,39 +95,140 @@ async function squatter(program: "readable" | "execute-only"): Promise<{ checkou
     await new Promise((r) => setTimeout(r, 20));
   }
   expect(readlinkSync(`/proc/${pid}/exe`)).toBe(sleeper);
-  return { checkout, pid };
+  return pid;
 }
 
-/** devflow's scan, run as uid 65534 (devflow as an ordinary user). */
-function scanAsNobody(checkout: string): boolean {
-  const out = execFileSync(
-    "setpriv",
-    [
-      ...NOBODY,
-      process.execPath,
-      "--input-type=module",
-      "-e",
-      `const m = await import(${JSON.stringify(SCAN.href)}); console.log(m.dirInUseByAProcess(${JSON.stringify(checkout)}));`,
-    ],
-    { encoding: "utf8" },
+/** A folder owned by uid USER. */
+function usersDir(): string {
+  const dir = join(topDir(), "checkout");
+  mkdirSync(dir);
+  chownSync(dir, USER, USER);
+  return dir;
+}
+
+/** A checkout owned by uid USER, and a process of that uid sitting in it running `program`. */
+async function squatter(program: "readable" | "execute-only"): Promise<{ checkout: string; pid: number }> {
+  const checkout = usersDir();
+  return { checkout, pid: await squatIn(checkout, program) };
+}
+
+/** `code` (an ES module body printing one line) run by node as uid USER (devflow as an ordinary user). */
+function nodeAsUser(code: string): string {
+  return execFileSync("setpriv", [...AS_USER, process.execPath, "--input-type=module", "-e", code], {
+    encoding: "utf8",
+    env: USER_ENV,
+  }).trim();
+}
+
+/** devflow's scan, run as uid USER, counting unreadable processes started since `since`: why in use, or null. */
+function scanAsUser(checkout: string, since: number): string | null {
+  return JSON.parse(
+    nodeAsUser(
+      `const m = await import(${JSON.stringify(SCAN.href)}); console.log(JSON.stringify(m.whyDirInUse(${JSON.stringify(checkout)}, ${since})));`,
+    ),
   );
-  return out.trim() === "true";
 }
 
-describe.runIf(canDropToNobody())("review18: the claim's in-use scan as an ordinary user", () => {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.runIf(canDropToUser())("review18: the claim's in-use scan as an ordinary user", () => {
   it("sees a process of its own uid sitting in the checkout (the harness works)", async () => {
-    const { checkout } = await squatter("readable");
-    expect(scanAsNobody(checkout)).toBe(true);
+    const { checkout, pid } = await squatter("readable");
+    expect(scanAsUser(checkout, Date.now() + 60_000)).toMatch(new RegExp(`^process ${pid} has its cwd`));
   }, 20_000);
 
-  it("OPEN: misses the same process once it is non-dumpable (exec of an execute-only binary), which can still write the checkout", async () => {
+  it("reuse-scan-misses-a-nondumpable-process: a non-dumpable process of devflow's uid that started after the old task began counts as in use", async () => {
+    const began = Date.now();
     const { checkout, pid } = await squatter("execute-only");
     // As root the scan reads the process's links: it is there.
-    expect(dirInUseByAProcess(checkout)).toBe(true);
+    expect(whyDirInUse(checkout, Number.POSITIVE_INFINITY)).toMatch(
+      new RegExp(`^process ${pid} has its cwd`),
+    );
     expect(readlinkSync(`/proc/${pid}/cwd`)).toBe(checkout);
-    // As the process's own uid it cannot, and calls the checkout unused (the hole).
-    expect(scanAsNobody(checkout)).toBe(false);
-    execFileSync("setpriv", [...NOBODY, "sh", "-c", `echo planted > "${join(checkout, "planted")}"`]);
+    // As the process's own uid it cannot read them, and now fails closed.
+    expect(scanAsUser(checkout, began)).toMatch(
+      new RegExp(`^process ${pid} of devflow's uid .* cannot be read \\(non-dumpable\\)`),
+    );
+    // What it guards against: the process can write the checkout.
+    execFileSync("setpriv", [...AS_USER, "sh", "-c", `echo planted > "${join(checkout, "planted")}"`]);
     expect(existsSync(join(checkout, "planted"))).toBe(true);
   }, 20_000);
+
+  it("an unreadable process of another uid does not count: it cannot write devflow's files", async () => {
+    const began = Date.now();
+    const checkout = usersDir();
+    // A process of root (not devflow's uid) in the checkout: its links are unreadable to that uid.
+    const kid = spawn("sleep", ["60"], { cwd: checkout, stdio: "ignore" });
+    kids.push(kid);
+    await sleep(200);
+    expect(readlinkSync(`/proc/${kid.pid}/cwd`)).toBe(checkout);
+    expect(scanAsUser(checkout, began)).toBeNull();
+  }, 20_000);
+
+  it("a non-dumpable process of devflow's uid that started before the old task began (ssh-agent) does not block reuse", async () => {
+    const { checkout } = await squatter("execute-only");
+    await sleep(OLDER);
+    expect(scanAsUser(checkout, Date.now())).toBeNull();
+  }, 20_000);
 });
+
+/**
+ * Task A finished and retired idle (trusted index), with its run record saying when it began; the
+ * whole repository handed to uid USER, as whose devflow the next task then claims it.
+ */
+async function idleTaskA(began: number): Promise<{ root: string; idle: string; base: string }> {
+  const root = makeRepo({ "a.js": "export const a = 1;\n" });
+  dirs.push(root);
+  const a = await coderCheckoutWithStore(root, "task-a", began);
+  await snapshotTree(a.worktree);
+  expect(retireCoderCheckout(root, "task-a", a.worktree, 1)).toBe("kept_idle");
+  const base = git(root, "rev-parse", "HEAD").trim();
+  chmodSync(root, 0o755);
+  execFileSync("chown", ["-R", `${USER}:${USER}`, root]);
+  return { root, idle: join(idleCoderCheckoutsDir(root), "task-a"), base };
+}
+
+/** reuseIdleCoderCheckout as uid USER: the task it reused from, or the reasons it declined. */
+function claimAsUser({ root, base }: { root: string; base: string }): {
+  reused: { from: string } | null;
+  declined: { reason: string }[];
+} {
+  const request = {
+    repoRoot: root,
+    worktree: taskWorktreePath(root, "task-b"),
+    branch: "devflow/task-b",
+    baseCommit: base,
+    userObjects: join(root, ".git", "objects"),
+  };
+  return JSON.parse(
+    nodeAsUser(
+      `const m = await import(${JSON.stringify(REUSE.href)}); const declined = []; const reused = await m.reuseIdleCoderCheckout({ ...${JSON.stringify(request)}, declined }); console.log(JSON.stringify({ reused, declined }));`,
+    ),
+  );
+}
+
+describe.runIf(canDropToUser())(
+  "review18: the claim as an ordinary user goes by the old task's start",
+  () => {
+    it("reuse-claims-a-checkout-a-nondumpable-leftover-sits-in: a leftover of the old task is seen, the checkout removed, the reason given", async () => {
+      const taskA = await idleTaskA(Date.now() - 60_000);
+      await squatIn(taskA.idle, "execute-only");
+      // Sat there a while (beyond the clock slack) before the next task claims the checkout.
+      await sleep(OLDER);
+      const { reused, declined } = claimAsUser(taskA);
+      expect(reused).toBeNull();
+      expect(declined).toHaveLength(1);
+      expect(declined[0]?.reason).toMatch(/^in use: process \d+ of devflow's uid .* \(non-dumpable\)/);
+      expect(existsSync(taskWorktreePath(taskA.root, "task-b"))).toBe(false);
+    }, 60_000);
+
+    it("a non-dumpable process older than the old task does not stop the claim", async () => {
+      // The squatter first, then the task's start OLDER ms later: the user's agent, not a leftover.
+      await squatter("execute-only");
+      await sleep(OLDER);
+      const { reused, declined } = claimAsUser(await idleTaskA(Date.now()));
+      expect(declined).toEqual([]);
+      expect(reused).toEqual({ from: "task-a" });
+    }, 60_000);
+  },
+);

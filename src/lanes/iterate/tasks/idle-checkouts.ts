@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { lstatSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DevflowError } from "../../../errors/index.js";
 import { processIsRunning } from "../../../process/process-group.js";
-import { type IdleEntry, idleDir, listIdleEntries } from "../../../workspace/index.js";
+import { type IdleEntry, idleDir, idleNames, listIdleEntries } from "../../../workspace/index.js";
 import { diskUsage } from "./disk-usage.js";
 
 /**
@@ -69,14 +69,14 @@ const CLAIM_NAME = /^\.clean-(\d+)-[0-9a-f]{12}$/;
  * this, and `--idle`/`--task` already refuse such a link). Each is lstat'ed, never followed.
  */
 export function abandonedClaims(repoRoot: string): Array<{ path: string; bytes: number }> {
-  const idle = idleDir(repoRoot);
-  if (idle.state === "link" || !idle.exists) return [];
-  return safeReaddir(idle.dir)
+  const dir = idleDirInPlace(repoRoot, "nothing");
+  if (dir === null) return [];
+  return idleNames(dir)
     .filter((name) => {
       const pid = Number(CLAIM_NAME.exec(name)?.[1] ?? "0");
       return pid > 1 && pid !== process.pid && !processIsRunning(pid);
     })
-    .map((name) => join(idle.dir, name))
+    .map((name) => join(dir, name))
     .map((path) => ({ path, bytes: diskUsage(path) }));
 }
 
@@ -91,22 +91,17 @@ export function removeClaim(path: string): void {
   rmSync(path, isDir ? { recursive: true, force: true } : { force: true });
 }
 
-/** The idle directory, null when absent; a link on the way is refused, never followed (idle-dir.ts). */
-function idleDirInPlace(repoRoot: string): string | null {
+/**
+ * The idle directory, null when absent; a link on the way is never followed (idle-dir.ts): refused
+ * (CHECKOUT_UNUSABLE), or with "nothing" taken as no idle directory.
+ */
+function idleDirInPlace(repoRoot: string, onLink: "refuse" | "nothing" = "refuse"): string | null {
   const idle = idleDir(repoRoot);
+  if (idle.state === "link" && onLink === "nothing") return null;
   if (idle.state === "link")
     throw new DevflowError(
       "CHECKOUT_UNUSABLE",
       `${idle.dir} leads to ${idle.leadsTo} (a link on the way): devflow clean removes nothing through it; remove the link and run it again`,
     );
   return idle.exists ? idle.dir : null;
-}
-
-/** The names in `dir`, none when it cannot be read (gone since idleDir looked). */
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
