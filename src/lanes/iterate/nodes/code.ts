@@ -8,14 +8,7 @@ import { endMarkedProcesses, newRunMarker } from "../../../process/containment.j
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
 import { killPoint } from "../../../util/test-kill-point.js";
 import { nowIso } from "../../../util/time.js";
-import {
-  coderGitEnv,
-  commitsSince,
-  diffTrees,
-  headCommit,
-  snapshotTree,
-  taskBranchHead,
-} from "../../../workspace/index.js";
+import { coderGitEnv, diffTrees, snapshotTree, taskBranchRun } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { providerStopError } from "../lane/provider-stop.js";
 import { terminate, transition } from "../lane/run-record.js";
@@ -67,7 +60,10 @@ export const code: NodeBody = async (state, deps) => {
   // and this run, so that tree is this attempt's starting point; a crashed run's partial edits,
   // if any, then count toward the attempt that resumed them.
   const before = state.attemptTree ?? state.seamTree ?? (await snapshotTree(state.worktree));
-  const headBefore = await headCommit(state.worktree);
+  // Where the task branch stood before this run, as devflow itself last recorded it (the previous
+  // run's head, the head the gate accepted, or the base): not read from the coder's checkout, whose
+  // refs are only read once the coder is dead (issue 11: one git process less per attempt).
+  const headBefore = state.coderHead ?? state.branchHead ?? state.baseCommit;
   const started = nowIso();
   // The coder is told the worktree and this scratch dir only, never the attempt dir (ADR 0018);
   // its per-run git config lives in the scratch dir too.
@@ -101,7 +97,9 @@ export const code: NodeBody = async (state, deps) => {
   killPoint("code.coder-ran");
   // Where the task branch stands after the run: the gate checks it is still there, on top of what
   // devflow accepted before, and commit moves it from exactly there (ADR 0018).
-  const coderHead = (await taskBranchHead(state.worktree, state.taskId)) ?? NO_COMMIT;
+  // The coder's own commits on it are read in the same git process (taskBranchRun).
+  const branchRun = await taskBranchRun(state.worktree, state.taskId, headBefore);
+  const coderHead = branchRun.head ?? NO_COMMIT;
   if (result.usage) {
     deps.gateway.recordExternalUsage("coder", result.usage, result.usage.cost_usd, attemptId);
   }
@@ -132,7 +130,7 @@ export const code: NodeBody = async (state, deps) => {
     timeout_attempt: state.timeoutAttempt,
     final_message: result.finalMessage,
     changed_files: diff.files,
-    coder_commits: (await commitsSince(state.worktree, headBefore)).map((c) => c.sha),
+    coder_commits: branchRun.commits,
     transcript_ref: `attempts/${attemptId}/coder_transcript.log`,
     diff_ref: `attempts/${attemptId}/diff.patch`,
     usage,
