@@ -56,14 +56,13 @@ export interface TaskBranchRun {
 }
 
 /**
- * `taskBranchHead` and the commits the coder added on the task branch, read once after the coder is
- * dead (issue 11: the code node asked `rev-parse HEAD` before the run, then the ref and
- * `log <before>..HEAD` after it, three git processes per attempt). `since` is the head devflow itself
- * recorded before the run (the previous run's `coderHead`, the accepted head, or the base), never
- * read from the coder's checkout. One `git log <ref> --not <since>^@` lists the commits of the ref
- * that the parents of `since` lack (`since` itself included when the ref still holds it), each with
- * the decorations of exactly `<ref>`: the decorated commit is where the ref resolves, the rest but
- * `since` are the new commits. When the ref's commit is not in that list (the ref gone, rewound behind `since`, not a
+ * `taskBranchHead` and the commits on the task branch that `since` lacks (the code node passes the
+ * base), read once after the coder is dead (issue 11: the code node asked `rev-parse HEAD` before
+ * the run, then the ref and `log <before>..HEAD` after it, three git processes per attempt). One
+ * `git log <ref> --not <since>^@` lists the commits of the ref that the parents of `since` lack
+ * (`since` itself included when the ref still descends from it), each with the decorations of
+ * exactly `<ref>`: the decorated commit is where the ref resolves, the rest but `since` are the new
+ * commits. When the ref's commit is not in that list (the ref gone, rewound behind `since`, not a
  * commit, or `since` unknown to git) the ref and the commits are asked separately, as before.
  */
 export async function taskBranchRun(worktree: string, taskId: string, since: string): Promise<TaskBranchRun> {
