@@ -373,5 +373,10 @@ describe("taskBranchRun: the task ref and the coder's commits in one git process
     await matches(ws, "the ref gone and since unknown", "0".repeat(40));
     git(ws.worktree, "branch", "-m", "devflow/renamed", `devflow/${TASK}`);
     await matches(ws, "since unknown to git", "0".repeat(40), ASKED_AGAIN);
+    const { result: noSince, calls: noSinceCalls } = await countingGit(() =>
+      taskBranchRun(ws.worktree, TASK, ""),
+    );
+    expect(noSince).toEqual({ head: await taskBranchHead(ws.worktree, TASK), commits: [] });
+    expect(noSinceCalls).toEqual(["rev-parse"]);
   });
 });

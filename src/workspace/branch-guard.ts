@@ -97,7 +97,8 @@ export async function taskBranchRun(worktree: string, taskId: string, since: str
     }
   }
   const head = await taskBranchHead(worktree, taskId);
-  if (head === null) return { head, commits: [] };
+  // No commit to count from (an empty `since` would make `..<head>` mean `HEAD..<head>`): none claimed.
+  if (head === null || !isObjectId(since)) return { head, commits: [] };
   const commits = await runGit(worktree, ["rev-list", "--topo-order", "--reverse", `${since}..${head}`, "--"])
     .then((out) => out.split("\n").filter((sha) => sha !== ""))
     .catch(() => []); // `since` unknown to git: nothing to count the coder's commits from
