@@ -145,7 +145,9 @@ export class ArtifactStore {
       const onDisk = current?.value.revision ?? 0;
       if (onDisk !== expected) throw staleRevisionError(name, onDisk, expected);
       if (current) await this.keepHistory(name, onDisk, file, current.raw);
-      await this.writeTracked(file, serialize(parsed));
+      const text = serialize(parsed);
+      await this.writeTracked(file, text);
+      this.remember(file, name, text, parsed);
     });
     return parsed;
   }
@@ -200,7 +202,9 @@ export class ArtifactStore {
     const file = this.attemptJsonPath(attemptId, relPath);
     const parsed = checkWith(schema, redactDeep(value), { file, action: "write" });
     await mkdir(dirname(file), { recursive: true });
-    await this.writeTracked(file, serialize(parsed));
+    const text = serialize(parsed);
+    await this.writeTracked(file, text);
+    this.remember(file, schema, text, parsed);
     return parsed;
   }
 
@@ -314,8 +318,17 @@ export class ArtifactStore {
     const kept = this.parsed.get(file);
     if (kept && kept.schema === schema && kept.raw === raw) return structuredClone(kept.value) as T;
     const value = parse();
-    this.parsed.set(file, { schema, raw, value: structuredClone(value) });
+    this.remember(file, schema, raw, value);
     return value;
+  }
+
+  /**
+   * Keeps `value` as what `raw` in `file` parses to with `schema`: after a read, and after a write
+   * (the value devflow checked and serialized to exactly `raw`), so reading back bytes devflow just
+   * wrote, as the tamper check does with every envelope, needs no second parse while they are unchanged.
+   */
+  private remember(file: string, schema: unknown, raw: string, value: unknown): void {
+    this.parsed.set(file, { schema, raw, value: structuredClone(value) });
   }
 
   /** Copies the current bytes to history/ before they are replaced; safe to repeat after a crash. */
