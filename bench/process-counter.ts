@@ -28,6 +28,20 @@ function programOf(file: unknown): string {
   return name.split(" ")[0] ?? name;
 }
 
+/**
+ * `BENCH_GIT_TRACE=<file>`: appends each git command line devflow starts and the devflow frames
+ * that started it (src/ only, git helpers left out), to tell which node asks which question.
+ */
+function traceGit(file: string, args: unknown): void {
+  const frames = (new Error().stack ?? "")
+    .split("\n")
+    .filter((line) => line.includes("/src/") && !/\/src\/workspace\/git(-process)?\.ts/.test(line))
+    .slice(0, 4)
+    .map((line) => line.trim());
+  const fs = require("node:fs") as typeof import("node:fs");
+  fs.appendFileSync(file, `${JSON.stringify(args)}\n${frames.join("\n")}\n\n`);
+}
+
 let installed = false;
 
 /** Wraps the process-starting functions once; later calls are no-ops. */
@@ -42,6 +56,7 @@ export function installProcessCounter(): void {
       if (program === "git") {
         const sub = gitSubcommand(args[1]);
         gitCommands.set(sub, (gitCommands.get(sub) ?? 0) + 1);
+        if (process.env.BENCH_GIT_TRACE) traceGit(process.env.BENCH_GIT_TRACE, args[1]);
       }
       return original.apply(this, args);
     };

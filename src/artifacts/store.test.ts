@@ -440,3 +440,37 @@ describe("ArtifactStore text files", () => {
     );
   });
 });
+
+/**
+ * issue 11 (per-attempt CPU): every read of an artifact went through JSON.parse, ajv and zod again,
+ * the same bytes several times per attempt. Fix: the store keeps the last parse per file, keyed by
+ * the exact text and schema, and hands out copies. Pinned: a file changed on disk is checked again
+ * (an invalid one refused), and a caller editing its value cannot change the next read.
+ */
+describe("ArtifactStore reads of unchanged bytes", () => {
+  it("checks changed bytes again and gives every caller its own copy", async () => {
+    await store.write("task_artifact", taskDraft("one"), { expectedRevision: 0 });
+    const first = await store.read("task_artifact");
+    if (!first) throw new Error("the task artifact was not read back");
+    first.title = "edited by a caller";
+    expect(await store.read("task_artifact")).toMatchObject({ title: "one" });
+    const file = store.path("task_artifact");
+    const valid = readFileSync(file, "utf8");
+    writeFileSync(file, valid.replace('"revision": 1', '"revision": "one"'));
+    expect(isDevflowError(await rejection(store.read("task_artifact")))).toBe(true);
+    writeFileSync(file, valid.replace('"one"', '"changed on disk"'));
+    expect(await store.read("task_artifact")).toMatchObject({ title: "changed on disk" });
+
+    await store.writeAttemptJson("attempt-001", "coder_report.json", CoderReport, examples.coder_report);
+    const readReport = () => store.readAttemptJson("attempt-001", "coder_report.json", CoderReport);
+    (await readReport())?.changed_files.push("planted by the first reader");
+    (await readReport())?.changed_files.push("planted by a later reader");
+    const again = await readReport();
+    expect(again?.changed_files).toEqual(examples.coder_report.changed_files);
+    const reportFile = join(store.attemptDir("attempt-001"), "coder_report.json");
+    writeFileSync(reportFile, readFileSync(reportFile, "utf8").replace('"status"', '"stat"'));
+    expect(
+      isDevflowError(await rejection(store.readAttemptJson("attempt-001", "coder_report.json", CoderReport))),
+    ).toBe(true);
+  });
+});

@@ -65,6 +65,9 @@ export class ArtifactStore {
   /** The text (before redaction) of the last writeText and its file, to recognise the same text written again. */
   private lastText: { file: string; text: string } | null = null;
 
+  /** The last parse of each file read, by the exact text and the schema it was checked with. */
+  private readonly parsed = new Map<string, { schema: unknown; raw: string; value: unknown }>();
+
   constructor(readonly dir: string) {}
 
   /**
@@ -142,7 +145,9 @@ export class ArtifactStore {
       const onDisk = current?.value.revision ?? 0;
       if (onDisk !== expected) throw staleRevisionError(name, onDisk, expected);
       if (current) await this.keepHistory(name, onDisk, file, current.raw);
-      await this.writeTracked(file, serialize(parsed));
+      const text = serialize(parsed);
+      await this.writeTracked(file, text);
+      this.remember(file, name, text, parsed);
     });
     return parsed;
   }
@@ -197,7 +202,9 @@ export class ArtifactStore {
     const file = this.attemptJsonPath(attemptId, relPath);
     const parsed = checkWith(schema, redactDeep(value), { file, action: "write" });
     await mkdir(dirname(file), { recursive: true });
-    await this.writeTracked(file, serialize(parsed));
+    const text = serialize(parsed);
+    await this.writeTracked(file, text);
+    this.remember(file, schema, text, parsed);
     return parsed;
   }
 
@@ -210,7 +217,9 @@ export class ArtifactStore {
     const file = this.attemptJsonPath(attemptId, relPath);
     const raw = await readOrNull(file);
     if (raw === null) return null;
-    return checkWith(schema, parseJson(file, raw), { file, action: "read" });
+    return this.parsedOnce(file, schema, raw, () =>
+      checkWith(schema, parseJson(file, raw), { file, action: "read" }),
+    );
   }
 
   /** Attempt ids that exist on disk, in execution order (attempt-009 < attempt-010 < attempt-100 < attempt-1000). */
@@ -291,7 +300,35 @@ export class ArtifactStore {
   ): Promise<{ raw: string; value: SchemaValue<N> } | null> {
     const raw = await readOrNull(file);
     if (raw === null) return null;
-    return { raw, value: parseArtifact(name, parseJson(file, raw), { file, action: "read" }) };
+    const value = this.parsedOnce(file, name, raw, () =>
+      parseArtifact(name, parseJson(file, raw), { file, action: "read" }),
+    );
+    return { raw, value };
+  }
+
+  /**
+   * What `parse` makes of `raw` just read from `file`, from the last read of exactly this text
+   * checked with the same schema when there was one (issue 11: an attempt read the task and the
+   * observation three times and iterator_run.json at every state change, each time through
+   * JSON.parse, ajv and zod). Keyed by the text itself, so a file anyone changed is parsed and
+   * checked again; every caller gets its own copy, so one that edits its value cannot change what
+   * the next read returns. A read that fails keeps nothing.
+   */
+  private parsedOnce<T>(file: string, schema: unknown, raw: string, parse: () => T): T {
+    const kept = this.parsed.get(file);
+    if (kept && kept.schema === schema && kept.raw === raw) return structuredClone(kept.value) as T;
+    const value = parse();
+    this.remember(file, schema, raw, value);
+    return value;
+  }
+
+  /**
+   * Keeps `value` as what `raw` in `file` parses to with `schema`: after a read, and after a write
+   * (the value devflow checked and serialized to exactly `raw`), so reading back bytes devflow just
+   * wrote, as the tamper check does with every envelope, needs no second parse while they are unchanged.
+   */
+  private remember(file: string, schema: unknown, raw: string, value: unknown): void {
+    this.parsed.set(file, { schema, raw, value: structuredClone(value) });
   }
 
   /** Copies the current bytes to history/ before they are replaced; safe to repeat after a crash. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createStreamRedactor, REDACTED, redactSecrets, secretsFromEnv } from "./redact.js";
+import { createStreamRedactor, REDACTED, redactDeep, redactSecrets, secretsFromEnv } from "./redact.js";
+import { clearRegisteredSecrets, registerSecret } from "./secrets.js";
 
 describe("redactSecrets patterns", () => {
   const cases: Array<[string, string, string]> = [
@@ -136,5 +137,35 @@ describe("createStreamRedactor", () => {
     }
     out += redactor.flush();
     expect(out).toBe(`${filler}${REDACTED} ${filler}end`);
+  });
+});
+
+/**
+ * issue 11 (per-attempt CPU): every checkpoint redacted the whole lane state string by string
+ * again. Fix: redactDeep keeps its answer per string for as long as `knownSecrets()` returns the
+ * same list. Pinned: a secret that becomes known after a string was redacted (registered, or set
+ * in the environment) is redacted in that same string on the next call; unregistered, it is not.
+ */
+describe("redactDeep answers kept per string", () => {
+  it("never serves an answer given before a secret became known", () => {
+    const value = { note: "deploy with zq9-late-secret-7781 today", list: ["zq9-late-secret-7781"] };
+    expect(redactDeep(value)).toBe(value);
+    registerSecret("LATE_KEY", "zq9-late-secret-7781");
+    try {
+      expect(redactDeep(value)).toEqual({
+        note: "deploy with [redacted:LATE_KEY] today",
+        list: ["[redacted:LATE_KEY]"],
+      });
+    } finally {
+      clearRegisteredSecrets();
+    }
+    expect(redactDeep(value)).toBe(value);
+    process.env.DEVFLOW_TEST_LATE_TOKEN = "zq9-late-secret-7781";
+    try {
+      expect(redactDeep(value).note).toBe("deploy with [redacted:DEVFLOW_TEST_LATE_TOKEN] today");
+    } finally {
+      delete process.env.DEVFLOW_TEST_LATE_TOKEN;
+    }
+    expect(redactDeep(value)).toBe(value);
   });
 });

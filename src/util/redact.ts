@@ -1,4 +1,10 @@
-import { knownSecrets, redactedLabel, SECRET_MIN_LENGTH, secretEntriesFromEnv } from "./secrets.js";
+import {
+  knownSecrets,
+  redactedLabel,
+  SECRET_MIN_LENGTH,
+  type SecretEntry,
+  secretEntriesFromEnv,
+} from "./secrets.js";
 
 export const REDACTED = "[REDACTED]";
 
@@ -74,7 +80,10 @@ interface Literal {
  * Usable literals, longest first so that a secret containing another is replaced whole.
  * Multi-line secrets (PEM keys) are split into lines because redaction runs line by line.
  */
-function normalizeSecrets(extra: readonly string[]): Literal[] {
+function normalizeSecrets(
+  extra: readonly string[],
+  known: readonly SecretEntry[] = knownSecrets(),
+): Literal[] {
   const pieces = new Map<string, string>();
   const add = (secret: string, label: string, min: number) => {
     for (const line of secret.split(/\r?\n/)) {
@@ -83,7 +92,7 @@ function normalizeSecrets(extra: readonly string[]): Literal[] {
     }
   };
   // The registry first: its values are named in the replacement ([redacted:NAME]).
-  for (const { name, value } of knownSecrets()) add(value, redactedLabel(name), SECRET_MIN_LENGTH);
+  for (const { name, value } of known) add(value, redactedLabel(name), SECRET_MIN_LENGTH);
   for (const secret of extra) add(secret, REDACTED, MIN_SECRET_LENGTH);
   return [...pieces]
     .map(([value, label]) => ({ value, label }))
@@ -135,10 +144,45 @@ export function redact(text: string): string {
  * something changed, so a value without secrets is returned as is (same identity).
  */
 export function redactDeep<T>(value: T): T {
-  const literals = normalizeSecrets([]);
-  const one = (text: string) => applyPatterns(replaceLiterals(text, literals), TOKEN_PATTERNS);
+  const known = knownSecrets();
+  if (deepMemo?.known !== known)
+    deepMemo = { known, literals: normalizeSecrets([], known), answers: new Map(), chars: 0 };
+  const memo = deepMemo;
+  const one = (text: string): string => {
+    if (text.length > DEEP_MEMO_MAX_STRING) return redactWith(text, memo.literals);
+    const seen = memo.answers.get(text);
+    if (seen !== undefined) return seen;
+    const answer = redactWith(text, memo.literals);
+    if (memo.chars + text.length > DEEP_MEMO_MAX_CHARS) {
+      memo.answers.clear();
+      memo.chars = 0;
+    }
+    memo.answers.set(text, answer);
+    memo.chars += text.length;
+    return answer;
+  };
   return walk(value, one) as T;
 }
+
+const redactWith = (text: string, literals: readonly Literal[]): string =>
+  applyPatterns(replaceLiterals(text, literals), TOKEN_PATTERNS);
+
+/**
+ * redactDeep's answer for each string it has redacted, valid only for the secrets it was redacted
+ * with (issue 11: every checkpoint redacted the whole lane state again, the same contract, baseline
+ * and verifier results each time, nine scans of every string). `knownSecrets()` returns the same
+ * frozen list for as long as the environment and the registry are unchanged and a new one as soon
+ * as either changes, so a secret added later empties this and no answer given without it is served
+ * again. Bounded: strings over 64 KiB are not kept, and the whole map is dropped past 8 MiB.
+ */
+let deepMemo: {
+  known: readonly SecretEntry[];
+  literals: Literal[];
+  answers: Map<string, string>;
+  chars: number;
+} | null = null;
+const DEEP_MEMO_MAX_STRING = 64 * 1024;
+const DEEP_MEMO_MAX_CHARS = 8 * 1024 * 1024;
 
 function walk(value: unknown, one: (text: string) => string): unknown {
   if (typeof value === "string") return one(value);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { taskBranchFindings, taskBranchHead, taskBranchState } from "./branch-guard.js";
+import { taskBranchFindings, taskBranchHead, taskBranchRun, taskBranchState } from "./branch-guard.js";
 import { commitOnTaskBranch, headCommit } from "./commits.js";
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
@@ -157,6 +157,28 @@ describe("taskBranchFindings", () => {
   });
 });
 
+/** Runs `body` with a `git` on PATH that logs its subcommand and runs the real git. */
+async function countingGit<T>(body: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
+  const bin = mkdtempSync(join(tmpdir(), "devflow-counting-git-"));
+  dirs.push(bin);
+  const log = join(bin, "calls.log");
+  const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  writeFileSync(
+    join(bin, "git"),
+    `#!/bin/sh\nfor a in "$@"; do case "$a" in -c) skip=1;; *) if [ -z "$skip" ]; then case "$a" in -*) ;; *) echo "$a" >> ${JSON.stringify(log)}; break;; esac; fi; skip=;; esac; done\nexec ${JSON.stringify(real)} "$@"\n`,
+    { mode: 0o755 },
+  );
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path ?? ""}`;
+  try {
+    const result = await body();
+    const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [];
+    return { result, calls };
+  } finally {
+    process.env.PATH = path;
+  }
+}
+
 /**
  * issue 11 (per-attempt cost): the gate asked `git merge-base --is-ancestor X X` on every attempt in
  * which the coder made no commit, and the code node started two git processes to read only the task
@@ -165,28 +187,6 @@ describe("taskBranchFindings", () => {
  * pin the same findings as before on the inputs that could tell the difference, and the process count.
  */
 describe("taskBranchFindings without a process per obvious answer", () => {
-  /** Runs `body` with a `git` on PATH that logs its subcommand and runs the real git. */
-  async function countingGit<T>(body: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
-    const bin = mkdtempSync(join(tmpdir(), "devflow-counting-git-"));
-    dirs.push(bin);
-    const log = join(bin, "calls.log");
-    const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-    writeFileSync(
-      join(bin, "git"),
-      `#!/bin/sh\nfor a in "$@"; do case "$a" in -c) skip=1;; *) if [ -z "$skip" ]; then case "$a" in -*) ;; *) echo "$a" >> ${JSON.stringify(log)}; break;; esac; fi; skip=;; esac; done\nexec ${JSON.stringify(real)} "$@"\n`,
-      { mode: 0o755 },
-    );
-    const path = process.env.PATH;
-    process.env.PATH = `${bin}:${path ?? ""}`;
-    try {
-      const result = await body();
-      const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [];
-      return { result, calls };
-    } finally {
-      process.env.PATH = path;
-    }
-  }
-
   it("answers an intact branch without new commits with one git process and no finding", async () => {
     const ws = await taskWorktree();
     const { result, calls } = await countingGit(() =>
@@ -282,5 +282,101 @@ describe("taskBranchFindings without a process per obvious answer", () => {
     git(ws.worktree, "update-ref", "-d", REF);
     expect(await taskBranchHead(ws.worktree, TASK)).toBeNull();
     expect((await taskBranchState(ws.worktree, TASK)).sha).toBeNull();
+  });
+});
+
+/**
+ * issue 11 (per-attempt cost): the code node started three git processes per attempt around the
+ * coder run: `rev-parse HEAD` before it, then `rev-parse <ref>` and `log <before>..HEAD` after it.
+ * Fix: the head before the run is the one devflow recorded itself, and one `git log` of the ref and
+ * that head, decorated with exactly the task ref, answers both questions after the run
+ * (`taskBranchRun`). Pinned: on every branch shape a coder can leave, the head is exactly
+ * `taskBranchHead`'s answer (the gate compares the ref with it) and the commits exactly
+ * `rev-list <since>..<ref>`, with one git process whenever the ref's commit is in that listing.
+ */
+describe("taskBranchRun: the task ref and the coder's commits in one git process", () => {
+  const revList = (ws: TaskWorkspace, since: string): string[] => {
+    try {
+      return git(ws.worktree, "rev-list", "--topo-order", "--reverse", `${since}..${REF}`, "--")
+        .trim()
+        .split("\n")
+        .filter(Boolean);
+    } catch {
+      return [];
+    }
+  };
+  const commit = (ws: TaskWorkspace, message: string) =>
+    git(
+      ws.worktree,
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@t",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      message,
+    );
+  /** `calls`: the git processes expected, when the label's shape decides them. */
+  const matches = async (ws: TaskWorkspace, label: string, since: string, calls?: string[]) => {
+    const { result, calls: made } = await countingGit(() => taskBranchRun(ws.worktree, TASK, since));
+    expect({ label, result }).toEqual({
+      label,
+      result: { head: await taskBranchHead(ws.worktree, TASK), commits: revList(ws, since) },
+    });
+    if (calls) expect({ label, made }).toEqual({ label, made: calls });
+  };
+  const ONE = ["log"];
+  const ASKED_AGAIN = ["log", "rev-parse", "rev-list"];
+  const GONE = ["log", "rev-parse"];
+
+  it("matches taskBranchHead and rev-list on every branch shape, in one process when the ref is in the listing", async () => {
+    const ws = await taskWorktree();
+    const base = ws.baseCommit;
+    await matches(ws, "intact, no commits (the base is a root commit)", base, ONE);
+    commit(ws, "one");
+    commit(ws, "two");
+    const two = git(ws.worktree, "rev-parse", "HEAD").trim();
+    await matches(ws, "two commits on top", base, ONE);
+    await matches(ws, "since the previous run's head", two, ONE);
+    // Look-alike branches of the coder's own: only the exact ref names the head.
+    git(ws.worktree, "branch", `devflow/${TASK}-2`, base);
+    git(ws.worktree, "update-ref", "refs/tags/devflow/guard-test", base);
+    commit(ws, "three");
+    await matches(ws, "look-alike refs at other commits", two, ONE);
+    git(ws.worktree, "checkout", "-q", "--detach");
+    commit(ws, "detached");
+    await matches(ws, "HEAD moved off the ref (the gate reports it)", two, ONE);
+    git(ws.worktree, "checkout", "-q", `devflow/${TASK}`);
+    git(ws.worktree, "reset", "-q", "--hard", base);
+    git(ws.worktree, "branch", "-f", `devflow/${TASK}-2`, two);
+    await matches(ws, "rewound behind since, a look-alike branch at since", two, ASKED_AGAIN);
+    const orphan = git(ws.worktree, "commit-tree", `${base}^{tree}`, "-m", "orphan").trim();
+    git(ws.worktree, "update-ref", REF, orphan);
+    await matches(ws, "an orphan commit", two, ONE);
+    const commonDir = resolve(ws.worktree, git(ws.worktree, "rev-parse", "--git-common-dir").trim());
+    git(ws.worktree, "-c", "user.name=t", "-c", "user.email=t@t", "tag", "-a", "-m", "t", "t1", two);
+    writeFileSync(join(commonDir, REF), `${git(ws.worktree, "rev-parse", "t1").trim()}\n`);
+    await matches(ws, "the ref names an annotated tag", base, ASKED_AGAIN);
+    writeFileSync(join(commonDir, REF), `${git(ws.worktree, "rev-parse", `${two}^{tree}`).trim()}\n`);
+    await matches(ws, "the ref names a tree", base, GONE);
+    git(ws.worktree, "update-ref", REF, two);
+    git(ws.worktree, "update-ref", "refs/heads/devflow/alias", base);
+    git(ws.worktree, "symbolic-ref", REF, "refs/heads/devflow/alias");
+    await matches(ws, "the ref is a symbolic ref", base);
+    git(ws.worktree, "symbolic-ref", "--delete", REF);
+    git(ws.worktree, "update-ref", REF, two);
+    git(ws.worktree, "checkout", "-q", `devflow/${TASK}`);
+    git(ws.worktree, "branch", "-m", `devflow/${TASK}`, "devflow/renamed");
+    await matches(ws, "the ref renamed away", base, GONE);
+    await matches(ws, "the ref gone and since unknown", "0".repeat(40));
+    git(ws.worktree, "branch", "-m", "devflow/renamed", `devflow/${TASK}`);
+    await matches(ws, "since unknown to git", "0".repeat(40), ASKED_AGAIN);
+    const { result: noSince, calls: noSinceCalls } = await countingGit(() =>
+      taskBranchRun(ws.worktree, TASK, ""),
+    );
+    expect(noSince).toEqual({ head: await taskBranchHead(ws.worktree, TASK), commits: [] });
+    expect(noSinceCalls).toEqual(["rev-parse"]);
   });
 });

@@ -47,6 +47,64 @@ export async function taskBranchHead(worktree: string, taskId: string): Promise<
   return sha === "" ? null : sha;
 }
 
+/** Where the task branch stands after a coder run, and the commits on it that `since` lacks. */
+export interface TaskBranchRun {
+  /** The commit of `refs/heads/devflow/<task_id>` (as `taskBranchHead`), or null when the ref is gone. */
+  head: string | null;
+  /** Commits reachable from `head` but not from `since`, parents first; [] when git knows no `since`. */
+  commits: string[];
+}
+
+/**
+ * `taskBranchHead` and the commits on the task branch that `since` lacks (the code node passes the
+ * base), read once after the coder is dead (issue 11: the code node asked `rev-parse HEAD` before
+ * the run, then the ref and `log <before>..HEAD` after it, three git processes per attempt). One
+ * `git log <ref> --not <since>^@` lists the commits of the ref that the parents of `since` lack
+ * (`since` itself included when the ref still descends from it), each with the decorations of
+ * exactly `<ref>`: the decorated commit is where the ref resolves, the rest but `since` are the new
+ * commits. When the ref's commit is not in that list (the ref gone, rewound behind `since`, not a
+ * commit, or `since` unknown to git) the ref and the commits are asked separately, as before.
+ */
+export async function taskBranchRun(worktree: string, taskId: string, since: string): Promise<TaskBranchRun> {
+  const ref = `refs/heads/${taskBranch(taskId)}`;
+  if (isObjectId(since)) {
+    const listed = await runGit(worktree, [
+      "log",
+      "--topo-order",
+      "--reverse",
+      "--format=%H%x00%D%x1e",
+      "--decorate=full",
+      `--decorate-refs=${ref}`,
+      ref,
+      "--not",
+      `${since}^@`,
+      "--",
+    ]).catch(() => null);
+    if (listed !== null) {
+      let head: string | null = null;
+      const commits: string[] = [];
+      const records = listed.split("\x1e").map((record) => record.trim().split("\0"));
+      for (const [sha = "", names = ""] of records.filter(([sha]) => sha !== "")) {
+        if (!isObjectId(sha)) {
+          head = null; // not the answer asked for: ask the ref alone below
+          break;
+        }
+        // Ref names cannot contain spaces (git check-ref-format), so ", " only separates names.
+        if (names.split(", ").some((name) => name.replace(/^HEAD -> /, "") === ref)) head = sha;
+        if (sha !== since) commits.push(sha);
+      }
+      if (head !== null) return { head, commits };
+    }
+  }
+  const head = await taskBranchHead(worktree, taskId);
+  // No commit to count from (an empty `since` would make `..<head>` mean `HEAD..<head>`): none claimed.
+  if (head === null || !isObjectId(since)) return { head, commits: [] };
+  const commits = await runGit(worktree, ["rev-list", "--topo-order", "--reverse", `${since}..${head}`, "--"])
+    .then((out) => out.split("\n").filter((sha) => sha !== ""))
+    .catch(() => []); // `since` unknown to git: nothing to count the coder's commits from
+  return { head, commits };
+}
+
 /** True when `ancestor` is `descendant` or one of its ancestors. */
 export async function isAncestor(worktree: string, ancestor: string, descendant: string): Promise<boolean> {
   if (ancestor.startsWith("-") || descendant.startsWith("-")) return false;

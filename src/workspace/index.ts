@@ -4,6 +4,7 @@ export {
   type TaskBranchState,
   taskBranchFindings,
   taskBranchHead,
+  taskBranchRun,
   taskBranchState,
   userTaskBranchFindings,
 } from "./branch-guard.js";

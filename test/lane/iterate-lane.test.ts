@@ -265,4 +265,36 @@ describe("a coder that commits by itself", () => {
       /the coder's 1 own commit\(s\) are folded into devflow's commit/,
     );
   });
+
+  /**
+   * issue 11 (per-attempt cost): the code node read HEAD before the coder ran and `log
+   * <before>..HEAD` after it, and commit asked `log <base>..HEAD` once more. Fix: one `git log` of
+   * the task ref from the base after each run (taskBranchRun); an attempt's own commits are those
+   * the previous run's reading (kept in the lane state) did not hold, and commit reports the last
+   * reading. Pinned: each attempt reports only its own commit, the completion all of them.
+   */
+  it("each attempt reports only its own commits; the completion reports all of them", async () => {
+    const committing = `
+      import { execFileSync } from "node:child_process";
+      import { readFileSync, writeFileSync } from "node:fs";
+      const repair = readFileSync(process.env.DEVFLOW_PROMPT_FILE, "utf8").includes("Known errors from prior attempts");
+      const f = "src/csv-import.js";
+      const source = readFileSync(f, "utf8");
+      writeFileSync(f, repair
+        ? source.replace("if (!EMAIL.test(row.email))", "if (!EMAIL.test(row.email.trim()))")
+        : source + "// looked at the email check\\n");
+      execFileSync("git", ["-c", "user.name=coder", "-c", "user.email=coder@example.com", "commit", "-qam", repair ? "coder: fix" : "coder: note"]);
+    `;
+    const run = await runLane({ coder: coderScript(committing) });
+    expect(run.result?.terminal.verdict).toBe("completed");
+    const own = async (attempt: string) =>
+      (await run.store.readAttemptJson(attempt, "coder_report.json", CoderReport))?.coder_commits ?? [];
+    const [first, second] = [await own("attempt-001"), await own("attempt-002")];
+    expect(first).toHaveLength(1);
+    expect(second).toHaveLength(1);
+    expect(second).not.toEqual(first);
+    expect(run.result?.terminal.reason).toMatch(
+      /the coder's 2 own commit\(s\) are folded into devflow's commit/,
+    );
+  });
 });

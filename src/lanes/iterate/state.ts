@@ -63,6 +63,12 @@ export const IterateState = new StateSchema({
   branchHead: z.string().nullable().default(null),
   /** The task branch's commit right after the last coder run; commit moves the branch from it (CAS). */
   coderHead: z.string().nullable().default(null),
+  /**
+   * The commits on the task branch since the base, read with `coderHead` right after the last coder
+   * run (oldest first; null: not read yet). The gate checks the branch still stands there, so commit
+   * reports these as the coder's own commits without asking git again (issue 11).
+   */
+  coderCommits: z.array(z.string()).nullable().default(null),
   /** `refs/heads/devflow/<task_id>` in the user's repository as devflow last set it (null: the base); ADR 0025. */
   taskRefHead: z.string().nullable().default(null),
   /** The current attempt's verifier results as verify produced them; the gate decides from these. */

@@ -465,6 +465,38 @@ export const BEHAVIOURS: Behaviour[] = [
     reason: /tamper: refs\/heads\/devflow\/trim-emails was rewritten/,
   },
 
+  // issue 11: the code node reads the task ref and the coder's commits in one `git log` decorated
+  // with exactly the task ref (taskBranchRun); a branch deleted, renamed, or a look-alike devflow/*
+  // branch of the coder's own must still end blocked, never completed.
+  {
+    name: "deletes-the-task-branch",
+    issueClass: 6,
+    coder: `fix(); git("checkout", "-q", "--detach"); git("branch", "-D", "devflow/${CATALOGUE_TASK}");`,
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /tamper: .*refs\/heads\/devflow\/trim-emails is gone/,
+  },
+  {
+    name: "renames-the-task-branch",
+    issueClass: 6,
+    coder: `fix(); git("commit", "-qam", "fix"); git("branch", "-m", "devflow/${CATALOGUE_TASK}-done");`,
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /tamper: HEAD of the task checkout points at refs\/heads\/devflow\/trim-emails-done/,
+  },
+  {
+    name: "points-the-task-branch-at-an-orphan-beside-a-look-alike-branch",
+    issueClass: 6,
+    coder: `
+      fix(); git("commit", "-qam", "fix");
+      git("branch", "devflow/${CATALOGUE_TASK}-v2");
+      const orphan = git("commit-tree", git("rev-parse", "HEAD^{tree}"), "-m", "orphan");
+      git("update-ref", "refs/heads/devflow/${CATALOGUE_TASK}", orphan);`,
+    expect: "rejected",
+    verdict: "blocked",
+    reason: /tamper: refs\/heads\/devflow\/trim-emails was rewritten/,
+  },
+
   // ── Class 7: the user's repository is reachable ─────────────────────────────────────────────
   {
     name: "moves-the-users-main-through-the-shared-git-dir",

@@ -8,14 +8,7 @@ import { endMarkedProcesses, newRunMarker } from "../../../process/containment.j
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
 import { killPoint } from "../../../util/test-kill-point.js";
 import { nowIso } from "../../../util/time.js";
-import {
-  coderGitEnv,
-  commitsSince,
-  diffTrees,
-  headCommit,
-  snapshotTree,
-  taskBranchHead,
-} from "../../../workspace/index.js";
+import { coderGitEnv, diffTrees, snapshotTree, taskBranchRun } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { providerStopError } from "../lane/provider-stop.js";
 import { terminate, transition } from "../lane/run-record.js";
@@ -67,7 +60,6 @@ export const code: NodeBody = async (state, deps) => {
   // and this run, so that tree is this attempt's starting point; a crashed run's partial edits,
   // if any, then count toward the attempt that resumed them.
   const before = state.attemptTree ?? state.seamTree ?? (await snapshotTree(state.worktree));
-  const headBefore = await headCommit(state.worktree);
   const started = nowIso();
   // The coder is told the worktree and this scratch dir only, never the attempt dir (ADR 0018);
   // its per-run git config lives in the scratch dir too.
@@ -101,7 +93,12 @@ export const code: NodeBody = async (state, deps) => {
   killPoint("code.coder-ran");
   // Where the task branch stands after the run: the gate checks it is still there, on top of what
   // devflow accepted before, and commit moves it from exactly there (ADR 0018).
-  const coderHead = (await taskBranchHead(state.worktree, state.taskId)) ?? NO_COMMIT;
+  // The commits on it since the base come from the same git process (taskBranchRun); this run's
+  // own are those the last run's reading (devflow's state, not the coder's checkout) did not hold
+  // (issue 11: `rev-parse HEAD` before the run and `log <before>..HEAD` after it are gone).
+  const branchRun = await taskBranchRun(state.worktree, state.taskId, state.baseCommit);
+  const coderHead = branchRun.head ?? NO_COMMIT;
+  const earlier = new Set(state.coderCommits ?? []);
   if (result.usage) {
     deps.gateway.recordExternalUsage("coder", result.usage, result.usage.cost_usd, attemptId);
   }
@@ -132,7 +129,7 @@ export const code: NodeBody = async (state, deps) => {
     timeout_attempt: state.timeoutAttempt,
     final_message: result.finalMessage,
     changed_files: diff.files,
-    coder_commits: (await commitsSince(state.worktree, headBefore)).map((c) => c.sha),
+    coder_commits: branchRun.commits.filter((sha) => !earlier.has(sha)),
     transcript_ref: `attempts/${attemptId}/coder_transcript.log`,
     diff_ref: `attempts/${attemptId}/diff.patch`,
     usage,
@@ -182,6 +179,7 @@ export const code: NodeBody = async (state, deps) => {
         escalations: state.escalations + 1,
         attemptTree: after,
         coderHead,
+        coderCommits: branchRun.commits,
       },
       line: `${line}; escalating timeout ×${state.timeoutAttempt + 1} (not a judge attempt)`,
       ok: false,
@@ -202,7 +200,7 @@ export const code: NodeBody = async (state, deps) => {
   return {
     ...base,
     goto: "verify",
-    update: { attemptTree: after, coderHead },
+    update: { attemptTree: after, coderHead, coderCommits: branchRun.commits },
     line,
     ok: result.status === "ok",
     runState: "coding",

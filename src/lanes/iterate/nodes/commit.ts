@@ -91,7 +91,11 @@ export const commit: NodeBody = async (state, deps) => {
   }
   killPoint("commit.ref-moved");
   // The coder's own commits (in its checkout) are reported, not kept: the verified tree is the result.
-  const coderCommits = await commitsSince(state.worktree, state.baseCommit).catch(() => []);
+  // The code node read them with the branch head the gate has just found unchanged (issue 11: one
+  // `git log` less); a checkpoint from before that reading asks git as before.
+  const coderCommits =
+    state.coderCommits ??
+    (await commitsSince(state.worktree, state.baseCommit).catch(() => [])).map((c) => c.sha);
   const head = sha ?? (expected === state.baseCommit ? null : expected);
   const kept = coderCommits.length
     ? ` (the coder's ${coderCommits.length} own commit(s) are folded into devflow's commit of the verified tree)`
@@ -109,6 +113,6 @@ export const commit: NodeBody = async (state, deps) => {
   return {
     line: `${state.branch} @ ${head?.slice(0, 10) ?? "(no new commit)"}${kept}`,
     runState: "completed",
-    detail: { commit: head, coder_commits: coderCommits.map((c) => c.sha), caveats: gate.caveats },
+    detail: { commit: head, coder_commits: coderCommits, caveats: gate.caveats },
   };
 };
