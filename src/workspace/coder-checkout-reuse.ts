@@ -3,7 +3,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -14,6 +13,7 @@ import {
 import { join } from "node:path";
 import { coderIndexRecord, verifyGitDir } from "../home/paths.js";
 import { dirInUseByAProcess } from "./dir-in-use.js";
+import { entriesStatCannotSee } from "./entries-stat-cannot-see.js";
 import { runGit } from "./git.js";
 import { idleDir } from "./idle-dir.js";
 import { listIdleEntries } from "./idle-listing.js";
@@ -148,7 +148,7 @@ async function resetReused(
   const { worktree, branch, baseCommit, userObjects } = request;
   // Whatever `.git` the old coder left (a directory, a file, a link) goes; a new one is made.
   rmSync(join(worktree, ".git"), { recursive: true, force: true });
-  removeWhatStatCannotSee(worktree);
+  await removeWhatStatCannotSee(worktree);
   await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
   const indexPath = join(worktree, ".git", "index");
   writeFileSync(indexPath, index);
@@ -166,26 +166,16 @@ async function resetReused(
 }
 
 /**
- * Removes what git's stat check would keep although a fresh checkout would not have it: a file
- * with more than one link (writing it would write another name), a special file, or a file or
- * directory with mode bits a checkout never gives (setuid/setgid/sticky, write for others the
- * umask takes away, the owner unable to read or write). The reset then writes those files anew.
+ * Removes what git's stat check would keep although a fresh checkout would not have it
+ * (entries-stat-cannot-see.ts): the reset then writes those files anew. Each removal is checked:
+ * an entry still there (a name rmSync could not reach) gives the reuse up.
  */
-function removeWhatStatCannotSee(dir: string, top = true): void {
-  const allowed = 0o777 & ~process.umask();
-  for (const name of readdirSync(dir)) {
-    if (top && name === ".git") continue;
-    const path = join(dir, name);
-    const st = lstatSync(path);
-    const extra = (st.mode & 0o7777 & ~allowed) !== 0;
-    if (st.isSymbolicLink()) continue;
-    if (st.isDirectory()) {
-      if (extra || (st.mode & 0o700) !== 0o700) {
-        chmodSync(path, 0o700);
-        rmSync(path, { recursive: true, force: true });
-      } else removeWhatStatCannotSee(path, false);
-    } else if (!st.isFile() || st.nlink > 1 || extra || (st.mode & 0o600) !== 0o600)
-      rmSync(path, { force: true });
+async function removeWhatStatCannotSee(dir: string): Promise<void> {
+  for (const rel of await entriesStatCannotSee(dir)) {
+    const path = join(dir, rel);
+    if (lstatSync(path).isDirectory()) chmodSync(path, 0o700);
+    rmSync(path, { recursive: true, force: true });
+    if (existsOrLink(path)) throw new Error(`could not remove ${rel}`);
   }
 }
 
@@ -203,6 +193,15 @@ function removeIdle(dir: string, id: string): void {
 function isRealDirectory(path: string): boolean {
   try {
     return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function existsOrLink(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
   } catch {
     return false;
   }
