@@ -227,6 +227,23 @@ describe("reusing a finished task's coder checkout", () => {
     expect(readFileSync(join(outside, "src", "d.js"), "utf8")).toBe(FILES["src/d.js"]);
   });
 
+  it("regression: the stat-blind walk's own process made every claimed checkout look in use (no reuse on a real-sized repo)", async () => {
+    // Cause: find (cwd in the checkout) was started before the /proc in-use scan, which counted it,
+    // so each reuse was given up for a full checkout. Fix: find starts after the scan passed. Small
+    // checkouts hid it (find was done before the scan began): this one has 20,000 files (at 6,000 the mutation went red only sometimes).
+    const many: Record<string, string> = { ...FILES };
+    for (let i = 0; i < 20_000; i++)
+      many[`gen/m${Math.floor(i / 100)}/f${i}.js`] = `export const v = ${i};\n`;
+    const root = makeRepo(many);
+    dirs.push(root);
+    const a = await coderCheckoutWithStore(root, "task-a");
+    await new Promise((done) => setTimeout(done, 1100));
+    await snapshotTree(a.worktree);
+    const untouched = statSync(join(a.worktree, "gen", "m7", "f777.js")).ino;
+    const { b } = await retireAndStartB(root, a.worktree);
+    expect(statSync(join(b.worktree, "gen", "m7", "f777.js")).ino).toBe(untouched);
+  });
+
   it("keeps at most the given number idle, and none with 0", async () => {
     const { root, a } = await finishedTaskA();
     expect(retireCoderCheckout(root, "task-a", a.worktree, 0)).toBe("removed");

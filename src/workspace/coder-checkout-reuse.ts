@@ -122,6 +122,8 @@ export async function reuseIdleCoderCheckout(request: {
       rmSync(join(idlePath, `${from}.index`), { force: true });
       return null;
     }
+    // Whatever `.git` the old coder left (a directory, a file, a link) goes; a new one is made.
+    rmSync(join(worktree, ".git"), { recursive: true, force: true });
     const index = regularFileBytes(join(idlePath, `${from}.index`));
     rmSync(join(idlePath, `${from}.index`), { force: true });
     const record = readIndexRecord(coderIndexRecord(repoRoot, from));
@@ -146,10 +148,16 @@ async function resetReused(
   mtimeMs: number,
 ): Promise<void> {
   const { worktree, branch, baseCommit, userObjects } = request;
-  // Whatever `.git` the old coder left (a directory, a file, a link) goes; a new one is made.
-  rmSync(join(worktree, ".git"), { recursive: true, force: true });
-  await removeWhatStatCannotSee(worktree);
-  await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
+  // The walk for what the stat check cannot see is a process of its own (find): it runs while the
+  // new git dir is made (issue 11), and its answer is acted on before the reset. Not before the
+  // /proc scan: find's own working directory is the checkout, and the scan rightly counts it.
+  const blind = settled(entriesStatCannotSee(worktree));
+  try {
+    await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
+  } finally {
+    // Its process is done before anything else happens to the checkout (removal on failure).
+    removeWhatStatCannotSee(worktree, await blind);
+  }
   const indexPath = join(worktree, ".git", "index");
   writeFileSync(indexPath, index);
   // Its recorded time, rounded down: entries written in the same instant stay racy (content compared).
@@ -170,13 +178,24 @@ async function resetReused(
  * (entries-stat-cannot-see.ts): the reset then writes those files anew. Each removal is checked:
  * an entry still there (a name rmSync could not reach) gives the reuse up.
  */
-async function removeWhatStatCannotSee(dir: string): Promise<void> {
-  for (const rel of await entriesStatCannotSee(dir)) {
+function removeWhatStatCannotSee(dir: string, found: Settled<string[]>): void {
+  if ("error" in found) throw found.error;
+  for (const rel of found.value) {
     const path = join(dir, rel);
     if (lstatSync(path).isDirectory()) chmodSync(path, 0o700);
     rmSync(path, { recursive: true, force: true });
     if (existsOrLink(path)) throw new Error(`could not remove ${rel}`);
   }
+}
+
+type Settled<T> = { value: T } | { error: unknown };
+
+/** A promise that never rejects (it is awaited later, after other awaits: no unhandled rejection). */
+function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 }
 
 /** Idle checkouts by task id, oldest first (by the time they were kept: idle-listing.ts). */

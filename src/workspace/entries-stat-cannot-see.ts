@@ -17,15 +17,17 @@ export async function entriesStatCannotSee(dir: string): Promise<string[]> {
   // One `find` walks in C: ~30 ms for 20,000 files where the lstat walk in JS takes 50-90 ms (issue
   // 11, the biggest single step of a reused checkout's setup). Any doubt about its answer (not GNU
   // find, an error, a read it could not make) and the JS walk answers instead: same rule, slower.
-  if (findUsable) {
-    const found = await entriesByFind(dir);
-    if (found !== null) return found;
-    findUsable = false;
-  }
-  return entriesByWalk(dir);
+  if (!findUsable) return entriesByWalk(dir);
+  const found = await entriesByFind(dir);
+  if (found !== null) return found;
+  // Throws when the directory itself cannot be walked (gone, unreadable): then find was not at
+  // fault and stays in use; when the walk answers, find is (not GNU find) and is not asked again.
+  const walked = entriesByWalk(dir);
+  findUsable = false;
+  return walked;
 }
 
-/** Cleared after `find` failed once in this process (no GNU find: BSD's has no `-perm /mode`). */
+/** Cleared once `find` failed where the JS walk did not (no GNU find: BSD's has no `-perm /mode`). */
 let findUsable = true;
 
 /** The mode bits a checkout never gives: setuid/setgid/sticky and those the umask takes away. */
