@@ -200,6 +200,28 @@ describe("reusing a finished task's coder checkout", () => {
     expect(filesOf(b.worktree)).toEqual(EXPECTED_B);
   });
 
+  it("regression: where find cannot answer, its failure is read as nothing to remove", async () => {
+    // A `find` that fails (BSD find has no `-perm /mode`) must hand over to the JS walk.
+    const bin = tempDir("devflow-no-find-");
+    dirs.push(bin);
+    writeFileSync(join(bin, "find"), "#!/bin/sh\necho 'find: unknown predicate' >&2\nexit 1\n", {
+      mode: 0o755,
+    });
+    const { root, a } = await finishedTaskA((worktree) => {
+      chmodSync(join(worktree, "b.js"), 0o4644);
+    });
+    const untouched = statSync(join(a.worktree, "src", "d.js")).ino;
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const { b } = await retireAndStartB(root, a.worktree);
+      expect(statSync(join(b.worktree, "src", "d.js")).ino).toBe(untouched);
+      expect(statSync(join(b.worktree, "b.js")).mode & 0o7777).toBe(0o666 & ~process.umask());
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
   it("regression: a file or folder the old coder replaced by a symlink leading outside survives the reuse", async () => {
     const outside = tempDir("devflow-outside-");
     dirs.push(outside);
