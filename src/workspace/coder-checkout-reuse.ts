@@ -13,7 +13,7 @@ import {
 import { join } from "node:path";
 import { coderIndexRecord, verifyGitDir } from "../home/paths.js";
 import { dirInUseByAProcess } from "./dir-in-use.js";
-import { entriesByFind, entriesByWalk } from "./entries-stat-cannot-see.js";
+import { entriesStatCannotSee } from "./entries-stat-cannot-see.js";
 import { runGit } from "./git.js";
 import { idleDir } from "./idle-dir.js";
 import { listIdleEntries } from "./idle-listing.js";
@@ -148,28 +148,22 @@ async function resetReused(
   mtimeMs: number,
 ): Promise<void> {
   const { worktree, branch, baseCommit, userObjects } = request;
-  await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
+  // The walk for what the stat check cannot see is a process of its own (find): it runs while the
+  // new git dir is made (issue 11), and its answer is acted on before the reset. Not before the
+  // /proc scan: find's own working directory is the checkout, and the scan rightly counts it.
+  const blind = settled(entriesStatCannotSee(worktree));
+  try {
+    await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
+  } finally {
+    // Its process is done before anything else happens to the checkout (removal on failure).
+    removeWhatStatCannotSee(worktree, await blind);
+  }
   const indexPath = join(worktree, ".git", "index");
   writeFileSync(indexPath, index);
   // Its recorded time, rounded down: entries written in the same instant stay racy (content compared).
   const mtime = new Date(Math.floor(mtimeMs) - 1);
   utimesSync(indexPath, mtime, mtime);
-  // The walk for what the stat check cannot see (find, a process of its own) runs beside the reset
-  // (issue 11: each walks all files). The reset never writes into an existing file (it replaces
-  // it) and writes only what a checkout writes, so what find lists is what the reset kept or left
-  // untracked. Not started before the /proc scan: find's working directory is the checkout, and
-  // the scan rightly counts it. Both are done before anything else happens to the checkout.
-  const blind = settled(entriesByFind(worktree));
-  const reset = await settled(resetToBase(worktree, baseCommit));
-  const found = await blind;
-  if ("error" in reset) throw reset.error;
-  // No answer from find (not GNU find, an entry gone under it): the JS walk, now nothing moves.
-  const entries = ("value" in found ? found.value : null) ?? entriesByWalk(worktree);
-  if (entries.length > 0) {
-    removeWhatStatCannotSee(worktree, entries);
-    // What was removed was tracked (kept by the reset) or untracked: the reset writes the first anew.
-    await resetToBase(worktree, baseCommit);
-  }
+  await runGit(worktree, ["read-tree", "-u", "--reset", baseCommit], { config: STAT_CHECK_CONFIG });
   await runGit(worktree, ["clean", "-ffdxq"]);
   // Fail closed: the reset must have left exactly the base (nothing modified, untracked or ignored);
   // anything else was written by someone during the reset, and the caller checks the base out afresh.
@@ -184,18 +178,14 @@ async function resetReused(
  * (entries-stat-cannot-see.ts): the reset then writes those files anew. Each removal is checked:
  * an entry still there (a name rmSync could not reach) gives the reuse up.
  */
-function removeWhatStatCannotSee(dir: string, entries: readonly string[]): void {
-  for (const rel of entries) {
+function removeWhatStatCannotSee(dir: string, found: Settled<string[]>): void {
+  if ("error" in found) throw found.error;
+  for (const rel of found.value) {
     const path = join(dir, rel);
     if (lstatSync(path).isDirectory()) chmodSync(path, 0o700);
     rmSync(path, { recursive: true, force: true });
     if (existsOrLink(path)) throw new Error(`could not remove ${rel}`);
   }
-}
-
-/** `read-tree -u --reset` from devflow's trusted index, the stat check forced to compare ctime. */
-async function resetToBase(worktree: string, baseCommit: string): Promise<void> {
-  await runGit(worktree, ["read-tree", "-u", "--reset", baseCommit], { config: STAT_CHECK_CONFIG });
 }
 
 type Settled<T> = { value: T } | { error: unknown };

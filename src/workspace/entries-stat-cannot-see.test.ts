@@ -14,7 +14,7 @@ import { chmodSync, linkSync, mkdirSync, symlinkSync, writeFileSync } from "node
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { removeDir, tempDir } from "../../test/support/test-repo.js";
-import { entriesByFind, entriesByWalk } from "./entries-stat-cannot-see.js";
+import { entriesByFind, entriesByWalk, entriesStatCannotSee } from "./entries-stat-cannot-see.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -84,6 +84,7 @@ describe("what git's stat check cannot see in a reused checkout", () => {
     const found = await entriesByFind(dir);
     expect(found).not.toBeNull();
     expect([...(found ?? [])].sort()).toEqual(expected);
+    expect([...(await entriesStatCannotSee(dir))].sort()).toEqual(expected);
   });
 
   it("a clean checkout lists nothing", async () => {

@@ -12,11 +12,23 @@ import { join } from "node:path";
  *
  * Paths relative to `dir`, top-level `.git` excluded, symlinks never followed (a link is git's to
  * judge: it is tracked by its target), a directory listed instead of anything inside it.
- *
- * One `find` walks in C: ~34 ms for 20,000 files where the lstat walk in JS takes 58-63 ms (issue
- * 11, ADR 0064), and it runs beside the reset. Any doubt about its answer (not GNU find, an
- * error, a read it could not make) and the JS walk answers instead: same rule, slower.
  */
+export async function entriesStatCannotSee(dir: string): Promise<string[]> {
+  // One `find` walks in C: ~30 ms for 20,000 files where the lstat walk in JS takes 50-90 ms (issue
+  // 11, the biggest single step of a reused checkout's setup). Any doubt about its answer (not GNU
+  // find, an error, a read it could not make) and the JS walk answers instead: same rule, slower.
+  if (!findUsable) return entriesByWalk(dir);
+  const found = await entriesByFind(dir);
+  if (found !== null) return found;
+  // Throws when the directory itself cannot be walked (gone, unreadable): then find was not at
+  // fault and stays in use; when the walk answers, find is (not GNU find) and is not asked again.
+  const walked = entriesByWalk(dir);
+  findUsable = false;
+  return walked;
+}
+
+/** Cleared once `find` failed where the JS walk did not (no GNU find: BSD's has no `-perm /mode`). */
+let findUsable = true;
 
 /** The mode bits a checkout never gives: setuid/setgid/sticky and those the umask takes away. */
 function extraModeBits(): number {
