@@ -16,7 +16,7 @@
  * - "the old coder's hooks and config are in the new task's git dir" (cause: `git init` over an
  *   existing git dir keeps it; fix: the old `.git` is removed and a new one made).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -37,7 +37,12 @@ import { commitFiles, git, makeRepo, removeDir, tempDir } from "../../test/suppo
 import { idleCoderCheckoutsDir, verifyGitDir } from "../home/paths.js";
 import { retireCoderCheckout } from "./coder-checkout-reuse.js";
 import { snapshotTree } from "./snapshot.js";
-import { createTaskWorktree } from "./task-worktree.js";
+import {
+  type CoderCheckoutReuse,
+  createTaskWorktree,
+  makeTaskWorktree,
+  planTaskWorktree,
+} from "./task-worktree.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -271,5 +276,36 @@ describe("reusing a finished task's coder checkout", () => {
     expect(retireCoderCheckout(root, "task-a", a.worktree, 0)).toBe("removed");
     expect(existsSync(a.worktree)).toBe(false);
     expect(existsSync(join(idleCoderCheckoutsDir(root), "task-a"))).toBe(false);
+  });
+
+  it("a checkout a process still works in is declined, removed, and the reason handed to the caller", async () => {
+    const { root, a } = await finishedTaskA();
+    expect(retireCoderCheckout(root, "task-a", a.worktree, 1)).toBe("kept_idle");
+    const idle = join(idleCoderCheckoutsDir(root), "task-a");
+    // A leftover of the old coder, sitting in its checkout (it follows the claim's rename).
+    const leftover = spawn("sleep", ["60"], { cwd: idle, stdio: "ignore" });
+    try {
+      const reuse: CoderCheckoutReuse = { reusedFrom: null, declined: [] };
+      const b = await makeTaskWorktree(await planTaskWorktree({ repoRoot: root, taskId: "task-b" }), reuse);
+      expect(reuse.reusedFrom).toBeNull();
+      expect(reuse.declined).toHaveLength(1);
+      expect(reuse.declined[0]?.from).toBe("task-a");
+      expect(reuse.declined[0]?.reason).toMatch(
+        new RegExp(`in use: process ${leftover.pid} has its cwd inside`),
+      );
+      // A fresh checkout instead: the base, nothing of task A's.
+      expect(filesOf(b.worktree)).toEqual(FILES);
+      expect(existsSync(idle)).toBe(false);
+    } finally {
+      leftover.kill("SIGKILL");
+    }
+  });
+
+  it("a reused checkout is named as such, with nothing declined", async () => {
+    const { root, a } = await finishedTaskA();
+    expect(retireCoderCheckout(root, "task-a", a.worktree, 1)).toBe("kept_idle");
+    const reuse: CoderCheckoutReuse = { reusedFrom: null, declined: [] };
+    await makeTaskWorktree(await planTaskWorktree({ repoRoot: root, taskId: "task-b" }), reuse);
+    expect(reuse).toEqual({ reusedFrom: "task-a", declined: [] });
   });
 });

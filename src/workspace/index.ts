@@ -57,6 +57,7 @@ export {
   removeTaskCheckout,
 } from "./task-branches.js";
 export {
+  type CoderCheckoutReuse,
   createTaskWorktree,
   makeTaskWorktree,
   openTaskWorktree,

@@ -5,7 +5,7 @@ import { DevflowError } from "../errors/index.js";
 import { ensureDevflowDir, worktreesDir } from "../home/paths.js";
 import { assertTaskId } from "../home/task-id.js";
 
-import { reuseIdleCoderCheckout } from "./coder-checkout-reuse.js";
+import { type DeclinedCoderCheckout, reuseIdleCoderCheckout } from "./coder-checkout-reuse.js";
 import { gitSucceeds, runGit } from "./git.js";
 import { recordNewCloneLink, reopenCloneLink } from "./git-link.js";
 import { isObjectId } from "./object-id.js";
@@ -106,8 +106,23 @@ function plannedAt(repoRoot: string, taskId: string, baseCommit: string): Planne
   return { repoRoot, taskId, baseCommit, workspace };
 }
 
-/** Makes the planned checkout: the user's task branch at the base (create-only), then the clone. */
-export async function makeTaskWorktree(plan: PlannedTaskWorktree): Promise<TaskWorkspace> {
+/**
+ * What became of the idle coder checkouts a new task's setup looked at (ADR 0050): the one reused,
+ * and those claimed but removed instead (in use, untrusted, a reset that failed), with why.
+ */
+export interface CoderCheckoutReuse {
+  reusedFrom: string | null;
+  declined: DeclinedCoderCheckout[];
+}
+
+/**
+ * Makes the planned checkout: the user's task branch at the base (create-only), then the clone.
+ * `reuse`, when given, is filled with what became of the idle coder checkouts looked at.
+ */
+export async function makeTaskWorktree(
+  plan: PlannedTaskWorktree,
+  reuse?: CoderCheckoutReuse,
+): Promise<TaskWorkspace> {
   const { repoRoot, baseCommit } = plan;
   const { branch } = plan.workspace;
   // Create-only (old value: none), so a branch appearing meanwhile is never overwritten.
@@ -119,7 +134,7 @@ export async function makeTaskWorktree(plan: PlannedTaskWorktree): Promise<TaskW
     baseCommit,
     "",
   ]);
-  return cloneAtBase(plan, true);
+  return cloneAtBase(plan, true, reuse);
 }
 
 /**
@@ -148,7 +163,11 @@ export async function remakeTaskWorktree({
 }
 
 /** The clone of the planned checkout; a failure removes it (and the branch, when this call made it). */
-async function cloneAtBase(plan: PlannedTaskWorktree, branchMadeHere: boolean): Promise<TaskWorkspace> {
+async function cloneAtBase(
+  plan: PlannedTaskWorktree,
+  branchMadeHere: boolean,
+  reuse?: CoderCheckoutReuse,
+): Promise<TaskWorkspace> {
   const { repoRoot, baseCommit } = plan;
   const { branch, worktree } = plan.workspace;
   mkdirSync(worktreesDir(repoRoot), { recursive: true });
@@ -156,7 +175,16 @@ async function cloneAtBase(plan: PlannedTaskWorktree, branchMadeHere: boolean): 
   const userObjects = await userObjectDir(repoRoot);
   try {
     // A finished task's idle checkout, reset to this base, costs what differs; else a full checkout.
-    const reused = await reuseIdleCoderCheckout({ repoRoot, worktree, branch, baseCommit, userObjects });
+    const declined = reuse?.declined ?? [];
+    const reused = await reuseIdleCoderCheckout({
+      repoRoot,
+      worktree,
+      branch,
+      baseCommit,
+      userObjects,
+      declined,
+    });
+    if (reuse) reuse.reusedFrom = reused?.from ?? null;
     if (!reused) await cloneShared(worktree, userObjects, branch, baseCommit);
   } catch (error) {
     await rm(worktree, { recursive: true, force: true });

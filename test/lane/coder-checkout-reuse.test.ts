@@ -73,6 +73,13 @@ ${CORRECT_FIX}
     expect(second.result?.terminal.verdict).toBe("completed");
     // It was reused: the idle checkout is gone, the second task's is where a new one would be.
     expect(existsSync(join(idleCoderCheckoutsDir(repo), "first"))).toBe(false);
+    // And the run says so (one info event, before the first node).
+    const reuse = second.events.find((e) => e.node === "coder-checkout");
+    expect(reuse?.detail).toEqual({ reused_from: "first", declined: [] });
+    expect(
+      first.events.some((e) => e.node === "coder-checkout"),
+      "a fresh checkout is not reported",
+    ).toBe(false);
     const saw = seenLine(second.result?.artifactDir ?? "");
     expect(saw).toMatchObject({
       planted: false,

@@ -5,6 +5,7 @@ import { DevflowError } from "../../errors/index.js";
 import { killPoint } from "../../util/test-kill-point.js";
 import {
   assertGitRepo,
+  type CoderCheckoutReuse,
   cloneForTask,
   isGitUrl,
   makeTaskWorktree,
@@ -71,6 +72,8 @@ export interface TaskSetup {
   workspace: TaskWorkspace;
   swept: SweepReport;
   adoption: AdoptionReport | null;
+  /** A new task's coder checkout: which idle one it reused, which it declined and why (ADR 0050). */
+  coderReuse: CoderCheckoutReuse | null;
   /**
    * The lane starts from its first node: a new task, or a `--resume` of one a crash stopped while
    * it was set up (no run record yet, or a run record and no checkpoint, nothing framed).
@@ -108,6 +111,7 @@ export async function setUpTask(args: {
   const run = await store.read("iterator_run");
   let workspace: TaskWorkspace;
   let startsFresh = true;
+  let coderReuse: CoderCheckoutReuse | null = null;
   if (!run) {
     if (start.resume && located.url)
       throw new DevflowError(
@@ -126,7 +130,8 @@ export async function setUpTask(args: {
       });
       await args.record(plan.workspace);
       killPoint("setup.run-recorded");
-      workspace = await makeTaskWorktree(plan);
+      coderReuse = { reusedFrom: null, declined: [] };
+      workspace = await makeTaskWorktree(plan, coderReuse);
     }
   } else {
     const baseCommit = run.workspace.base_commit;
@@ -156,7 +161,7 @@ export async function setUpTask(args: {
   });
   if (cloned) await args.record(cloned);
   killPoint("setup.checkouts-made");
-  return { workspace, swept, adoption, startsFresh };
+  return { workspace, swept, adoption, coderReuse, startsFresh };
 }
 
 /**
@@ -174,7 +179,25 @@ function assertRequestGiven(located: LocatedRepo, taskId: string, request: strin
 /** What the sweep and the adoption did, as info events (nothing when they did nothing). */
 export async function reportSetup(reporter: Reporter, setup: TaskSetup): Promise<void> {
   await reportSweep(reporter, setup.swept);
+  if (setup.coderReuse) await reportCoderReuse(reporter, setup.coderReuse);
   if (setup.adoption) await reportAdoption(reporter, setup.adoption);
+}
+
+/**
+ * One info event when the coder's checkout reused an idle one or declined any: a declined checkout
+ * is a fact the user may need (a process still working in an old task's checkout, ADR 0050).
+ */
+async function reportCoderReuse(reporter: Reporter, reuse: CoderCheckoutReuse): Promise<void> {
+  const { reusedFrom, declined } = reuse;
+  if (!reusedFrom && declined.length === 0) return;
+  const took = reusedFrom
+    ? `reused the idle coder checkout of task ${reusedFrom} (reset to the base: only what differs is rewritten)`
+    : "a fresh coder checkout";
+  const refused = declined.map((d) => `declined task ${d.from}'s idle checkout (removed): ${d.reason}`);
+  await reporter.info("coder-checkout", [took, ...refused].join("; "), {
+    reused_from: reusedFrom,
+    declined: declined.map((d) => ({ from: d.from, reason: d.reason })),
+  });
 }
 
 /** One info event when the sweep removed anything a crashed run left. */
