@@ -98,6 +98,8 @@ function bigRepo(files: number): string {
 interface Measured {
   /** The coder's own checkout (a full checkout of the base, as the linked worktree was before). */
   coderCheckoutMs: number;
+  /** The per-task setup: coder checkout + verification checkout at base (no commit, no retirement). */
+  setupMs: number;
   /** The isolated verification's per-task part: verification repo, its first checkout, commit. */
   taskMs: number;
   attemptMs: number;
@@ -160,6 +162,10 @@ async function runOnce(
   writeFileSync(join(onBase, "seam-on-base.log"), "report\n");
   await verificationCheckoutAt(task, base);
   let taskMs = since(t);
+  // What the task pays before its coder's first run: the coder's checkout and the verification
+  // checkout at base (adopted or opened, reset twice). The commit and the retirement at the end are
+  // in taskMs, not here (issue 11's setup target is about the start).
+  const setupMs = coderCheckoutMs + taskMs;
   let taskProcesses = totalProcesses();
 
   const attempts: number[] = [];
@@ -213,6 +219,7 @@ async function runOnce(
   rmSync(cloneDir, { recursive: true, force: true });
   return {
     coderCheckoutMs,
+    setupMs,
     taskMs,
     attemptMs: median(attempts),
     cloneMs,
@@ -276,16 +283,18 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
   // The setup a task pays before its first coder run: its own checkout, then the verification
   // checkout's first open and the two resets to base (seam on base, baseline). A following task
   // adopts the idle verification checkout (ADR 0039) and reuses the coder checkout (ADR 0050).
-  const setupFirst = first ? first.coderCheckoutMs + first.taskMs : coder + task;
-  const setupFollowing =
-    following.length > 0 ? median(following.map((r) => r.coderCheckoutMs + r.taskMs)) : setupFirst;
-  for (const [which, ms] of [
-    ["the first task", setupFirst],
-    ["a following task", setupFollowing],
-  ] as const)
+  // The clone timed right after a task varies several-fold within one run (the task's writes are
+  // still being flushed): each run's setup is also given against that run's own clone.
+  const ownClone = (rs: Measured[]) => median(rs.map((r) => r.setupMs / r.cloneMs)).toFixed(2);
+  for (const [which, rs] of [
+    ["the first task", first ? [first] : []],
+    ["a following task", following.length > 0 ? following : first ? [first] : []],
+  ] as const) {
+    const ms = median(rs.map((r) => r.setupMs));
     console.log(
-      `  per-task setup, ${which} (coder checkout + verification at base) ${ratio(ms)}: ${ms / clone <= SETUP_TARGET_RATIO ? "meets" : "MISSES"} the ≤ ${SETUP_TARGET_RATIO}× clone target`,
+      `  per-task setup, ${which} (coder checkout + verification at base) ${ratio(ms)} (against its run's own clone ${ownClone(rs)}×): ${ms / clone <= SETUP_TARGET_RATIO ? "meets" : "MISSES"} the ≤ ${SETUP_TARGET_RATIO}× clone target`,
     );
+  }
   if (label.startsWith("demo"))
     console.log(
       `  demo target ≤ ${ATTEMPT_TARGET_MS} ms per attempt: ${attempt <= ATTEMPT_TARGET_MS ? "meets" : "MISSES"}`,

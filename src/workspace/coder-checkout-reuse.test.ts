@@ -10,17 +10,23 @@
  *   ignores the link count; fix: files with more than one link are removed before the reset);
  * - "a mode bit a checkout never gives (world-writable file or folder) survives the reuse" (cause:
  *   git compares only the executable bit; fix: such entries are removed before the reset);
+ * - "a setuid bit or a special file the old coder left before devflow's snapshot survives the
+ *   reuse" and "a file or folder replaced by a symlink leading outside survives the reuse" (the
+ *   walk for the first moved to GNU find in issue 11; both pinned on a checkout really reused);
  * - "the old coder's hooks and config are in the new task's git dir" (cause: `git init` over an
  *   existing git dir keeps it; fix: the old `.git` is removed and a new one made).
  */
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -177,6 +183,87 @@ describe("reusing a finished task's coder checkout", () => {
     expect(retired).toBe("removed");
     expect(existsSync(a.worktree)).toBe(false);
     expect(filesOf(b.worktree)).toEqual(EXPECTED_B);
+  });
+
+  it("regression: a setuid bit or a special file the old coder left before devflow's snapshot survives the reuse", async () => {
+    // Issue 11 moved the walk that finds these from JS to GNU find (entries-stat-cannot-see.ts):
+    // pinned end to end, on a checkout that really is reused (an untouched file keeps its inode).
+    const { root, a } = await finishedTaskA((worktree) => {
+      chmodSync(join(worktree, "b.js"), 0o4644);
+      execFileSync("mkfifo", [join(worktree, "src", "pipe")]);
+    });
+    const untouched = statSync(join(a.worktree, "src", "d.js")).ino;
+    const { b } = await retireAndStartB(root, a.worktree);
+    expect(statSync(join(b.worktree, "src", "d.js")).ino).toBe(untouched);
+    expect(statSync(join(b.worktree, "b.js")).mode & 0o7777).toBe(0o666 & ~process.umask());
+    expect(existsSync(join(b.worktree, "src", "pipe"))).toBe(false);
+    expect(filesOf(b.worktree)).toEqual(EXPECTED_B);
+  });
+
+  it("regression: where find cannot answer, its failure is read as nothing to remove", async () => {
+    // A `find` that fails (BSD find has no `-perm /mode`) must hand over to the JS walk.
+    const bin = tempDir("devflow-no-find-");
+    dirs.push(bin);
+    writeFileSync(join(bin, "find"), "#!/bin/sh\necho 'find: unknown predicate' >&2\nexit 1\n", {
+      mode: 0o755,
+    });
+    const { root, a } = await finishedTaskA((worktree) => {
+      chmodSync(join(worktree, "b.js"), 0o4644);
+    });
+    const untouched = statSync(join(a.worktree, "src", "d.js")).ino;
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const { b } = await retireAndStartB(root, a.worktree);
+      expect(statSync(join(b.worktree, "src", "d.js")).ino).toBe(untouched);
+      expect(statSync(join(b.worktree, "b.js")).mode & 0o7777).toBe(0o666 & ~process.umask());
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  it("regression: a file or folder the old coder replaced by a symlink leading outside survives the reuse", async () => {
+    const outside = tempDir("devflow-outside-");
+    dirs.push(outside);
+    mkdirSync(join(outside, "src"));
+    writeFileSync(join(outside, "b.js"), FILES["b.js"]);
+    writeFileSync(join(outside, "src", "d.js"), FILES["src/d.js"]);
+    // b.js before devflow's last snapshot (the snapshot records a link), src/ after it.
+    const { root, a } = await finishedTaskA((worktree) => {
+      removeDir(join(worktree, "b.js"));
+      symlinkSync(join(outside, "b.js"), join(worktree, "b.js"));
+    });
+    const untouched = statSync(join(a.worktree, ".gitignore")).ino;
+    const { b } = await retireAndStartB(root, a.worktree, (worktree) => {
+      removeDir(join(worktree, "src"));
+      symlinkSync(join(outside, "src"), join(worktree, "src"));
+    });
+    expect(statSync(join(b.worktree, ".gitignore")).ino).toBe(untouched);
+    expect(lstatSync(join(b.worktree, "b.js")).isFile()).toBe(true);
+    expect(lstatSync(join(b.worktree, "src")).isDirectory()).toBe(true);
+    expect(filesOf(b.worktree)).toEqual(EXPECTED_B);
+    // The next coder's edits stay in its checkout.
+    writeFileSync(join(b.worktree, "b.js"), "edit\n");
+    writeFileSync(join(b.worktree, "src", "d.js"), "edit\n");
+    expect(readFileSync(join(outside, "b.js"), "utf8")).toBe(FILES["b.js"]);
+    expect(readFileSync(join(outside, "src", "d.js"), "utf8")).toBe(FILES["src/d.js"]);
+  });
+
+  it("regression: the stat-blind walk's own process made every claimed checkout look in use (no reuse on a real-sized repo)", async () => {
+    // Cause: find (cwd in the checkout) was started before the /proc in-use scan, which counted it,
+    // so each reuse was given up for a full checkout. Fix: find starts after the scan passed. Small
+    // checkouts hid it (find was done before the scan began): this one has 20,000 files (at 6,000 the mutation went red only sometimes).
+    const many: Record<string, string> = { ...FILES };
+    for (let i = 0; i < 20_000; i++)
+      many[`gen/m${Math.floor(i / 100)}/f${i}.js`] = `export const v = ${i};\n`;
+    const root = makeRepo(many);
+    dirs.push(root);
+    const a = await coderCheckoutWithStore(root, "task-a");
+    await new Promise((done) => setTimeout(done, 1100));
+    await snapshotTree(a.worktree);
+    const untouched = statSync(join(a.worktree, "gen", "m7", "f777.js")).ino;
+    const { b } = await retireAndStartB(root, a.worktree);
+    expect(statSync(join(b.worktree, "gen", "m7", "f777.js")).ino).toBe(untouched);
   });
 
   it("keeps at most the given number idle, and none with 0", async () => {

@@ -3,7 +3,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -15,6 +14,7 @@ import { join } from "node:path";
 import { coderIndexRecord, verifyGitDir } from "../home/paths.js";
 import { openTaskStore } from "../home/task-store.js";
 import { whyDirInUse } from "./dir-in-use.js";
+import { entriesStatCannotSee } from "./entries-stat-cannot-see.js";
 import { runGit } from "./git.js";
 import { idleDir } from "./idle-dir.js";
 import { listIdleEntries } from "./idle-listing.js";
@@ -131,6 +131,8 @@ export async function reuseIdleCoderCheckout(request: {
       rmSync(join(idlePath, `${from}.index`), { force: true });
       return null;
     }
+    // Whatever `.git` the old coder left (a directory, a file, a link) goes; a new one is made.
+    rmSync(join(worktree, ".git"), { recursive: true, force: true });
     const index = regularFileBytes(join(idlePath, `${from}.index`));
     rmSync(join(idlePath, `${from}.index`), { force: true });
     const record = readIndexRecord(coderIndexRecord(repoRoot, from));
@@ -160,10 +162,16 @@ async function resetReused(
   mtimeMs: number,
 ): Promise<void> {
   const { worktree, branch, baseCommit, userObjects } = request;
-  // Whatever `.git` the old coder left (a directory, a file, a link) goes; a new one is made.
-  rmSync(join(worktree, ".git"), { recursive: true, force: true });
-  removeWhatStatCannotSee(worktree);
-  await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
+  // The walk for what the stat check cannot see is a process of its own (find): it runs while the
+  // new git dir is made (issue 11), and its answer is acted on before the reset. Not before the
+  // /proc scan: find's own working directory is the checkout, and the scan rightly counts it.
+  const blind = settled(entriesStatCannotSee(worktree));
+  try {
+    await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
+  } finally {
+    // Its process is done before anything else happens to the checkout (removal on failure).
+    removeWhatStatCannotSee(worktree, await blind);
+  }
   const indexPath = join(worktree, ".git", "index");
   writeFileSync(indexPath, index);
   // Its recorded time, rounded down: entries written in the same instant stay racy (content compared).
@@ -180,26 +188,17 @@ async function resetReused(
 }
 
 /**
- * Removes what git's stat check would keep although a fresh checkout would not have it: a file
- * with more than one link (writing it would write another name), a special file, or a file or
- * directory with mode bits a checkout never gives (setuid/setgid/sticky, write for others the
- * umask takes away, the owner unable to read or write). The reset then writes those files anew.
+ * Removes what git's stat check would keep although a fresh checkout would not have it
+ * (entries-stat-cannot-see.ts): the reset then writes those files anew. Each removal is checked:
+ * an entry still there (a name rmSync could not reach) gives the reuse up.
  */
-function removeWhatStatCannotSee(dir: string, top = true): void {
-  const allowed = 0o777 & ~process.umask();
-  for (const name of readdirSync(dir)) {
-    if (top && name === ".git") continue;
-    const path = join(dir, name);
-    const st = lstatSync(path);
-    const extra = (st.mode & 0o7777 & ~allowed) !== 0;
-    if (st.isSymbolicLink()) continue;
-    if (st.isDirectory()) {
-      if (extra || (st.mode & 0o700) !== 0o700) {
-        chmodSync(path, 0o700);
-        rmSync(path, { recursive: true, force: true });
-      } else removeWhatStatCannotSee(path, false);
-    } else if (!st.isFile() || st.nlink > 1 || extra || (st.mode & 0o600) !== 0o600)
-      rmSync(path, { force: true });
+function removeWhatStatCannotSee(dir: string, found: Settled<string[]>): void {
+  if ("error" in found) throw found.error;
+  for (const rel of found.value) {
+    const path = join(dir, rel);
+    if (lstatSync(path).isDirectory()) chmodSync(path, 0o700);
+    rmSync(path, { recursive: true, force: true });
+    if (existsOrLink(path)) throw new Error(`could not remove ${rel}`);
   }
 }
 
@@ -219,6 +218,16 @@ async function taskBeganAt(repoRoot: string, taskId: string): Promise<number> {
   }
 }
 
+type Settled<T> = { value: T } | { error: unknown };
+
+/** A promise that never rejects (it is awaited later, after other awaits: no unhandled rejection). */
+function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 /** Idle checkouts by task id, oldest first (by the time they were kept: idle-listing.ts). */
 function listIdle(idleDirPath: string): string[] {
   return listIdleEntries(idleDirPath).map((entry) => entry.id);
@@ -233,6 +242,15 @@ function removeIdle(dir: string, id: string): void {
 function isRealDirectory(path: string): boolean {
   try {
     return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function existsOrLink(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
   } catch {
     return false;
   }

@@ -4,12 +4,24 @@
  * index that changed while the checkout sat idle (it is in a git dir the old task's test runs could
  * write). Regression-style pins for "an adopted checkout keeps a file the old task's last test run
  * tampered with" (cause: an on-disk index trusted as is; fix: the index is carried over only if it
- * hashes to the record devflow kept in the old task's artifacts, and the reset still forces ctime).
+ * hashes to the record devflow kept in the old task's artifacts, and the reset still forces ctime),
+ * and for "an untracked file, an ignored one and a file replaced by a symlink the old task's test
+ * left survive the adoption" (the first reset's read-tree and clean, on the trusted index).
  */
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { commitFiles, git, makeRepo, removeDir } from "../../test/support/test-repo.js";
+import { commitFiles, git, makeRepo, removeDir, tempDir } from "../../test/support/test-repo.js";
 import { verifyCheckoutDir, verifyGitDir, verifyIndexRecord } from "../home/paths.js";
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
@@ -93,6 +105,30 @@ describe("adopting a finished task's verification checkout", () => {
     expect(statSync(join(checkout.dir, "d.js")).ctimeMs).toBe(untouched);
     expect(git(checkout.dir, "status", "--porcelain")).toBe("");
     expect(readFileSync(join(checkout.gitDir, "HEAD"), "utf8").trim()).toBe(base);
+  });
+
+  it("regression: an untracked file, an ignored one and a file replaced by a symlink the old task's test left survive the adoption", async () => {
+    const { root, checkout: old, base } = await finishedTaskA();
+    const outside = tempDir("devflow-outside-");
+    dirs.push(outside);
+    writeFileSync(join(outside, "a.js"), "export const a = 'A';\n");
+    writeFileSync(join(old.dir, "report.xml"), "<testsuite/>\n");
+    writeFileSync(join(old.dir, ".gitignore"), "cache/\n");
+    mkdirSync(join(old.dir, "cache", "deep"), { recursive: true });
+    writeFileSync(join(old.dir, "cache", "deep", "hit.bin"), "x");
+    removeDir(join(old.dir, "a.js"));
+    symlinkSync(join(outside, "a.js"), join(old.dir, "a.js"));
+    const untouched = statSync(join(old.dir, "d.js")).ctimeMs;
+    const { adopted, checkout } = await adoptAsB(root, base);
+    expect(adopted).toEqual({ from: "task-a", indexTrusted: true });
+    await resetVerifyCheckout(checkout, base);
+    // The adopted index was used (d.js kept), and still nothing of the old task is left.
+    expect(statSync(join(checkout.dir, "d.js")).ctimeMs).toBe(untouched);
+    expect(readdirSync(checkout.dir).sort()).toEqual([".git", "a.js", "b.js", "c.js", "d.js"]);
+    expect(lstatSync(join(checkout.dir, "a.js")).isFile()).toBe(true);
+    expect(read(checkout.dir, "a.js")).toBe(FILES["a.js"]);
+    expect(readFileSync(join(outside, "a.js"), "utf8")).toBe("export const a = 'A';\n");
+    expect(git(checkout.dir, "status", "--porcelain", "--ignored", "--untracked-files=all")).toBe("");
   });
 
   it("does not trust an index changed while the checkout was idle: every file is rewritten", async () => {

@@ -43,7 +43,10 @@ async function threadLeftover(top: string, body: string): Promise<ChildProcess> 
       "time.sleep(60)",
     ].join("\n"),
   );
-  const kid = spawn("python3", [script, join(top, "checkout")], { cwd: top, stdio: ["ignore", "pipe", "inherit"] });
+  const kid = spawn("python3", [script, join(top, "checkout")], {
+    cwd: top,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   kids.push(kid);
   await new Promise<void>((resolve, reject) => {
     kid.stdout?.once("data", () => resolve());

@@ -35,7 +35,12 @@ const store = () => {
   dirs.push(dir);
   return new ArtifactStore(dir);
 };
-const Note = z.object({ text: z.string(), tags: z.array(z.string()), n: z.number(), opt: z.string().optional() });
+const Note = z.object({
+  text: z.string(),
+  tags: z.array(z.string()),
+  n: z.number(),
+  opt: z.string().optional(),
+});
 const ATTEMPT = "attempt-001";
 
 describe("redactDeep's memo and the store's parse cache (attack23)", () => {

@@ -44,7 +44,13 @@ async function workspace(): Promise<{ ws: TaskWorkspace; commonDir: string; comm
 async function separately(ws: TaskWorkspace, since: string) {
   const head = await taskBranchHead(ws.worktree, TASK);
   // devflow's own git (replace objects off, neutral config), not the test helper's.
-  const commits = await runGit(ws.worktree, ["rev-list", "--topo-order", "--reverse", `${since}..${head}`, "--"])
+  const commits = await runGit(ws.worktree, [
+    "rev-list",
+    "--topo-order",
+    "--reverse",
+    `${since}..${head}`,
+    "--",
+  ])
     .then((out) => out.split("\n").filter(Boolean))
     .catch(() => []);
   return { head, commits };
@@ -69,7 +75,9 @@ describe("taskBranchRun against a coder's ref and object games (attack23)", () =
     const { ws, commonDir, commits } = await workspace();
     const [one, two, three] = commits as [string, string, string];
     git(ws.worktree, "replace", three, one);
-    expect(await taskBranchRun(ws.worktree, TASK, ws.baseCommit)).toEqual(await separately(ws, ws.baseCommit));
+    expect(await taskBranchRun(ws.worktree, TASK, ws.baseCommit)).toEqual(
+      await separately(ws, ws.baseCommit),
+    );
     git(ws.worktree, "replace", "-d", three);
     git(ws.worktree, "replace", "--graft", two, ws.baseCommit);
     expect(await taskBranchRun(ws.worktree, TASK, one)).toEqual(await separately(ws, one));
