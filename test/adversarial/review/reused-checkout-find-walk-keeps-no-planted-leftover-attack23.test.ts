@@ -11,7 +11,16 @@
  * non-UTF-8 name, given up for a fresh one: fail closed).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { retireCoderCheckout } from "../../../src/workspace/coder-checkout-reuse.js";
