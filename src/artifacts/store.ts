@@ -147,7 +147,7 @@ export class ArtifactStore {
       if (current) await this.keepHistory(name, onDisk, file, current.raw);
       const text = serialize(parsed);
       await this.writeTracked(file, text);
-      this.remember(file, name, text, parsed);
+      this.rememberWritten(file, name, text);
     });
     return parsed;
   }
@@ -204,7 +204,7 @@ export class ArtifactStore {
     await mkdir(dirname(file), { recursive: true });
     const text = serialize(parsed);
     await this.writeTracked(file, text);
-    this.remember(file, schema, text, parsed);
+    this.rememberWritten(file, schema, text);
     return parsed;
   }
 
@@ -329,6 +329,16 @@ export class ArtifactStore {
    */
   private remember(file: string, schema: unknown, raw: string, value: unknown): void {
     this.parsed.set(file, { schema, raw, value: structuredClone(value) });
+  }
+
+  /**
+   * Keeps what the bytes devflow just wrote mean, read back from those bytes (JSON.parse alone,
+   * no ajv or zod: the text is the serialization of a value the schema has just checked), never
+   * the value serialized: that can differ from its JSON (-0, a key holding undefined, a toJSON),
+   * and the cache must answer exactly what a cold read of the file answers (review23, attack23).
+   */
+  private rememberWritten(file: string, schema: unknown, raw: string): void {
+    this.parsed.set(file, { schema, raw, value: JSON.parse(raw) });
   }
 
   /** Copies the current bytes to history/ before they are replaced; safe to repeat after a crash. */

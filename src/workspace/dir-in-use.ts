@@ -36,14 +36,19 @@ export function whyDirInUse(dir: string, unreadableSince: number): string | null
       if (read.denied) unreadable = true;
       return read.target;
     };
-    for (const name of ["cwd", "root"]) if (inside(link(join("/proc", pid, name)))) return used(pid, name);
-    let fds: string[] = [];
-    try {
-      fds = readdirSync(join("/proc", pid, "fd"));
-    } catch (error) {
-      if (denied(error)) unreadable = true;
+    // Every thread, not only the leader `/proc/<pid>/{cwd,root,fd}` shows: a thread that called
+    // unshare(CLONE_FS) or unshare(CLONE_FILES) has its own working directory, root or fd table,
+    // seen only under `/proc/<pid>/task/<tid>` (attack23: a thread sat in the checkout unseen).
+    for (const task of threadDirs(pid)) {
+      for (const name of ["cwd", "root"]) if (inside(link(join(task, name)))) return used(pid, name);
+      let fds: string[] = [];
+      try {
+        fds = readdirSync(join(task, "fd"));
+      } catch (error) {
+        if (denied(error)) unreadable = true;
+      }
+      for (const fd of fds) if (inside(link(join(task, "fd", fd)))) return used(pid, `fd ${fd}`);
     }
-    for (const fd of fds) if (inside(link(join("/proc", pid, "fd", fd)))) return used(pid, `fd ${fd}`);
     // A shared writable mapping outlives its fd: mmap, close, chdir out, and the process still
     // writes the file (session-17 review, coder-checkout-reuse-follows-an-mmapped-file).
     const maps = mapsAFileInside(pid, real);
@@ -53,6 +58,20 @@ export function whyDirInUse(dir: string, unreadableSince: number): string | null
       return `process ${pid} of devflow's uid started after ${new Date(unreadableSince).toISOString()} and its /proc links cannot be read (non-dumpable): it may be inside ${real}`;
   }
   return null;
+}
+
+/**
+ * `/proc/<pid>/task/<tid>` of each thread of `pid`; the process's own `/proc/<pid>` when its task
+ * list cannot be read (gone since the listing, or not ours: its links then answer the same).
+ */
+function threadDirs(pid: string): string[] {
+  try {
+    const tids = readdirSync(join("/proc", pid, "task"));
+    if (tids.length > 0) return tids.map((tid) => join("/proc", pid, "task", tid));
+  } catch {
+    // fall through
+  }
+  return [join("/proc", pid)];
 }
 
 /** Whether /proc/<pid>/maps names a file inside `real` (a " (deleted)" suffix still counts). */
