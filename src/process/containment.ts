@@ -42,6 +42,15 @@ export function pidNamespacePrefix(): string[] | null {
   return namespacePrefix;
 }
 
+/**
+ * Whether no process a confined run started can outlive it: true where runs get their own PID
+ * namespace (layer 1). Where only the marker layer works, a leftover that cleared its environment
+ * survives, and from /proc a non-dumpable one cannot be told from the user's own agents; an idle
+ * coder checkout it may sit in must then never be handed to the next task (session-23 review,
+ * reuse-scan-passes-an-earlier-tasks-nondumpable-leftover; ADR 0050).
+ */
+export const runLeftoversDieWithTheRun = (): boolean => pidNamespacePrefix() !== null;
+
 /** For tests: forget the probe result. */
 export function resetContainmentProbe(): void {
   namespacePrefix = undefined;

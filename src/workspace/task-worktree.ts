@@ -117,11 +117,13 @@ export interface CoderCheckoutReuse {
 
 /**
  * Makes the planned checkout: the user's task branch at the base (create-only), then the clone.
- * `reuse`, when given, is filled with what became of the idle coder checkouts looked at.
+ * `reuse`, when given, is filled with what became of the idle coder checkouts looked at;
+ * `reuseIdle: false` checks the base out fresh without looking at any (the caller's policy).
  */
 export async function makeTaskWorktree(
   plan: PlannedTaskWorktree,
   reuse?: CoderCheckoutReuse,
+  reuseIdle = true,
 ): Promise<TaskWorkspace> {
   const { repoRoot, baseCommit } = plan;
   const { branch } = plan.workspace;
@@ -134,7 +136,7 @@ export async function makeTaskWorktree(
     baseCommit,
     "",
   ]);
-  return cloneAtBase(plan, true, reuse);
+  return cloneAtBase(plan, true, reuse, reuseIdle);
 }
 
 /**
@@ -148,18 +150,19 @@ export async function remakeTaskWorktree({
   repoRoot,
   taskId,
   baseCommit,
-}: TaskWorktreeRef & { baseCommit: string }): Promise<TaskWorkspace> {
+  reuseIdle = true,
+}: TaskWorktreeRef & { baseCommit: string; reuseIdle?: boolean }): Promise<TaskWorkspace> {
   const plan = plannedAt(repoRoot, taskId, baseCommit);
   const { branch, worktree } = plan.workspace;
   await rm(worktree, { recursive: true, force: true });
-  if (!(await branchExists(repoRoot, branch))) return makeTaskWorktree(plan);
+  if (!(await branchExists(repoRoot, branch))) return makeTaskWorktree(plan, undefined, reuseIdle);
   const head = (await runGit(repoRoot, ["rev-parse", "--verify", `refs/heads/${branch}^{commit}`])).trim();
   if (head !== baseCommit)
     throw new DevflowError(
       "CHECKOUT_UNUSABLE",
       `task ${taskId} was set up but never started, and its branch ${branch} in ${repoRoot} is at ${head.slice(0, 10)}, not at its base ${baseCommit.slice(0, 10)}; delete the branch (\`git branch -D ${branch}\`) and the task's folder, then start the task again without --resume`,
     );
-  return cloneAtBase(plan, false);
+  return cloneAtBase(plan, false, undefined, reuseIdle);
 }
 
 /** The clone of the planned checkout; a failure removes it (and the branch, when this call made it). */
@@ -167,6 +170,7 @@ async function cloneAtBase(
   plan: PlannedTaskWorktree,
   branchMadeHere: boolean,
   reuse?: CoderCheckoutReuse,
+  reuseIdle = true,
 ): Promise<TaskWorkspace> {
   const { repoRoot, baseCommit } = plan;
   const { branch, worktree } = plan.workspace;
@@ -176,14 +180,16 @@ async function cloneAtBase(
   try {
     // A finished task's idle checkout, reset to this base, costs what differs; else a full checkout.
     const declined = reuse?.declined ?? [];
-    const reused = await reuseIdleCoderCheckout({
-      repoRoot,
-      worktree,
-      branch,
-      baseCommit,
-      userObjects,
-      declined,
-    });
+    const reused = !reuseIdle
+      ? null
+      : await reuseIdleCoderCheckout({
+          repoRoot,
+          worktree,
+          branch,
+          baseCommit,
+          userObjects,
+          declined,
+        });
     if (reuse) reuse.reusedFrom = reused?.from ?? null;
     if (!reused) await cloneShared(worktree, userObjects, branch, baseCommit);
   } catch (error) {

@@ -14,6 +14,8 @@ import { describe, expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { idleCoderCheckoutsDir } from "../../src/home/paths.js";
 import { removeFinishedWorktree } from "../../src/lanes/iterate/tasks/finish-worktree.js";
+import { resetContainmentProbe } from "../../src/process/containment.js";
+import { retireCoderCheckout } from "../../src/workspace/coder-checkout-reuse.js";
 import { CORRECT_FIX, coderScript, runLane } from "../support/lane-harness.js";
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
@@ -97,6 +99,43 @@ ${CORRECT_FIX}
     expect(changed).toContain("src/csv-import.js");
     for (const leftover of ["planted.txt", "node_modules/evil/index.js", "package.json", "README.md"])
       expect(changed).not.toContain(leftover);
+  }, 300_000);
+});
+
+/**
+ * Regression (session-23 review, reuse-scan-passes-an-earlier-tasks-nondumpable-leftover-attack23):
+ * where coders get no PID namespace, a leftover that cleared its environment survives its run, and a
+ * non-dumpable one that started before the claimed checkout's task began is invisible to the claim's
+ * scan; it followed the reused checkout into the next task. Fix: no coder checkout is kept idle or
+ * reused where a run's leftovers do not die with it (`runLeftoversDieWithTheRun`).
+ */
+describe("without a PID namespace for coders", () => {
+  it("a finished task's coder checkout is removed, and an idle one is not reused", async () => {
+    const repo = createFixtureRepo("csv-import");
+    process.env.DEVFLOW_NO_PID_NAMESPACE = "1";
+    resetContainmentProbe();
+    try {
+      const first = await runLane({ repo, taskId: "first", coder: coderScript(CORRECT_FIX) });
+      expect(first.result?.terminal.verdict).toBe("completed");
+      const checkout = join(repo, ".devflow", "worktrees", "first");
+      expect(await removeFinishedWorktree(first.result?.artifactDir ?? "", "first")).toEqual({
+        end: "removed",
+      });
+      expect(existsSync(checkout)).toBe(false);
+
+      // An idle checkout kept by an earlier devflow that had namespaces: left alone, not reused.
+      const other = await runLane({ repo, taskId: "other", coder: coderScript(CORRECT_FIX) });
+      expect(retireCoderCheckout(repo, "other", join(repo, ".devflow", "worktrees", "other"), 1)).toBe(
+        "kept_idle",
+      );
+      const second = await runLane({ repo, taskId: "second", coder: coderScript(CORRECT_FIX) });
+      expect(other.error ?? second.error).toBeNull();
+      expect(second.events.some((e) => e.node === "coder-checkout")).toBe(false);
+      expect(readdirSync(idleCoderCheckoutsDir(repo))).toContain("other");
+    } finally {
+      delete process.env.DEVFLOW_NO_PID_NAMESPACE;
+      resetContainmentProbe();
+    }
   }, 300_000);
 });
 

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ArtifactStore } from "../../artifacts/store.js";
 import { DevflowError } from "../../errors/index.js";
+import { runLeftoversDieWithTheRun } from "../../process/containment.js";
 import { killPoint } from "../../util/test-kill-point.js";
 import {
   assertGitRepo,
@@ -131,7 +132,9 @@ export async function setUpTask(args: {
       await args.record(plan.workspace);
       killPoint("setup.run-recorded");
       coderReuse = { reusedFrom: null, declined: [] };
-      workspace = await makeTaskWorktree(plan, coderReuse);
+      // Only where no process of an old coder can outlive its run (ADR 0050): elsewhere one may sit
+      // in an idle checkout unseen, and it follows the checkout into this task.
+      workspace = await makeTaskWorktree(plan, coderReuse, runLeftoversDieWithTheRun());
     }
   } else {
     const baseCommit = run.workspace.base_commit;
@@ -144,7 +147,12 @@ export async function setUpTask(args: {
     if (located.url) workspace = await openTaskClone({ cloneDir: located.repoRoot, taskId, baseCommit });
     else if (startsFresh) {
       killPoint("setup.run-recorded");
-      workspace = await remakeTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
+      workspace = await remakeTaskWorktree({
+        repoRoot: located.repoRoot,
+        taskId,
+        baseCommit,
+        reuseIdle: runLeftoversDieWithTheRun(),
+      });
     } else workspace = await openTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
   }
   // A new task takes over a finished task's idle verification checkout (ADR 0039).

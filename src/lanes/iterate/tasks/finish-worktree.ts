@@ -2,6 +2,7 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { FinishedCheckout } from "../../../artifacts/checkout-end.js";
 import { idleCoderCheckoutsDir, lockTask, openTaskStore, repoRootOfTaskDir } from "../../../home/index.js";
+import { runLeftoversDieWithTheRun } from "../../../process/containment.js";
 import { removeTaskCheckout, retireCoderCheckout, taskWorktreePath } from "../../../workspace/index.js";
 import { wholeNumberFromEnv } from "../lane/env-number.js";
 
@@ -39,7 +40,10 @@ export async function removeFinishedWorktree(
     const checkout = taskWorktreePath(repoRoot, taskId);
     // Only devflow's own kind of checkout (a repository of its own) is kept; a linked worktree of
     // an older devflow goes through removeTaskCheckout's bookkeeping.
-    if (maxIdle > 0 && hasGitDir(checkout)) {
+    // Kept idle only where no process of its coder can have outlived the run (ADR 0050): a
+    // leftover that cleared its environment and turned non-dumpable is invisible to the claim's
+    // scan when it started before the next task's predecessor (session-23 review).
+    if (maxIdle > 0 && runLeftoversDieWithTheRun() && hasGitDir(checkout)) {
       const retired = retireCoderCheckout(repoRoot, taskId, checkout, maxIdle);
       if (retired === "kept_idle")
         return { end: "kept_idle", idlePath: join(idleCoderCheckoutsDir(repoRoot), taskId) };
