@@ -241,6 +241,14 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
   const task = median(runs.map((r) => r.taskMs));
   const attempt = median(runs.map((r) => r.attemptMs));
   const clone = median(runs.map((r) => r.cloneMs));
+  // A clone writes every file, so its time swings with the disk's writeback of what ran before it
+  // (0.4 to 8 s for the same 20,000 files within minutes here), while devflow's reuse steps, mostly
+  // stat walks, barely move: a verdict against the median clone can pass on a busy disk only. Each
+  // "below/meets" verdict is therefore judged against the fastest clone of the run (conservative).
+  const fastestClone = Math.min(...runs.map((r) => r.cloneMs));
+  const slowestClone = Math.max(...runs.map((r) => r.cloneMs));
+  const belowClone = (ms: number) =>
+    `${ms < fastestClone ? "below" : "ABOVE"} one clone per task (against the fastest clone of the run: ${(ms / fastestClone).toFixed(2)}×)`;
   const files = git(repoRoot, "ls-files").split("\n").length;
   const perTask = task + ATTEMPTS * attempt;
   const ratio = (ms: number) => `${ms.toFixed(0)} ms = ${(ms / clone).toFixed(2)}× a clone`;
@@ -248,7 +256,9 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
   const byProgram = Object.entries(runs.at(-1)?.attemptByProgram ?? {})
     .map(([program, n]) => `${n} ${program}`)
     .join(", ");
-  console.log(`  one full clone (\`git clone <path>\`, default settings) ${clone.toFixed(0)} ms`);
+  console.log(
+    `  one full clone (\`git clone <path>\`, default settings) ${clone.toFixed(0)} ms (median; fastest ${fastestClone.toFixed(0)}, slowest ${slowestClone.toFixed(0)})`,
+  );
   console.log(`  the coder's own checkout                ${ratio(coder)}`);
   const followingCoder = runs.slice(1);
   if (followingCoder.length > 0)
@@ -270,14 +280,14 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
       `  per task, a following task (${ADOPT ? `adopting: ${following.filter((r) => r.adopted).length}/${following.length} adopted, index trusted in ${trusted}` : "fresh, BENCH_ADOPT=0"}) ${ratio(followingMs)}, ${median(following.map((r) => r.taskProcesses))} processes`,
     );
     console.log(
-      `  a following task of ${ATTEMPTS} attempts ${ratio(followingMs + ATTEMPTS * attempt)}: ${followingMs + ATTEMPTS * attempt < clone ? "below" : "ABOVE"} one clone per task`,
+      `  a following task of ${ATTEMPTS} attempts ${ratio(followingMs + ATTEMPTS * attempt)}: ${belowClone(followingMs + ATTEMPTS * attempt)}`,
     );
   }
   console.log(
     `  verification per attempt (snapshot, diffs, checks, ${RESETS}) ${ratio(attempt)}, ${median(runs.map((r) => r.attemptProcesses))} processes (${byProgram})`,
   );
   console.log(
-    `  isolated verification, task of ${ATTEMPTS} attempts ${ratio(perTask)}: ${perTask < clone ? "below" : "ABOVE"} one clone per task`,
+    `  isolated verification, task of ${ATTEMPTS} attempts ${ratio(perTask)}: ${belowClone(perTask)}`,
   );
   console.log(`  everything devflow adds, coder checkout included ${ratio(coder + perTask)}`);
   // The setup a task pays before its first coder run: its own checkout, then the verification
@@ -292,7 +302,7 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
   ] as const) {
     const ms = median(rs.map((r) => r.setupMs));
     console.log(
-      `  per-task setup, ${which} (coder checkout + verification at base) ${ratio(ms)} (against its run's own clone ${ownClone(rs)}×): ${ms / clone <= SETUP_TARGET_RATIO ? "meets" : "MISSES"} the ≤ ${SETUP_TARGET_RATIO}× clone target`,
+      `  per-task setup, ${which} (coder checkout + verification at base) ${ratio(ms)} (against its run's own clone ${ownClone(rs)}×, the fastest ${(ms / fastestClone).toFixed(2)}×): ${ms / fastestClone <= SETUP_TARGET_RATIO ? "meets" : "MISSES"} the ≤ ${SETUP_TARGET_RATIO}× clone target`,
     );
   }
   if (label.startsWith("demo"))
