@@ -46,7 +46,8 @@ import { processCounts, resetProcessCounts, totalProcesses } from "./process-cou
 const {
   adoptVerifyCheckout,
   commitOnTaskBranch,
-  createTaskWorktree,
+  makeTaskWorktree,
+  planTaskWorktree,
   retireCoderCheckout,
   diffTrees,
   ignoredOutsideSnapshot,
@@ -145,9 +146,12 @@ async function runOnce(
     reason: "bench",
   });
   let t = performance.now();
-  const ws = await createTaskWorktree({ repoRoot, taskId });
+  // What the lane asks for (ADR 0050): the reuse report says whether the idle checkout was reused
+  // or claimed and declined (both leave `.idle/<previous>` gone, so its absence proves nothing).
+  const reuse: workspace.CoderCheckoutReuse = { reusedFrom: null, declined: [] };
+  const ws = await makeTaskWorktree(await planTaskWorktree({ repoRoot, taskId }), reuse);
   const coderCheckoutMs = since(t);
-  const reusedCoder = wasIdle && idle !== null && !existsSync(idle);
+  const reusedCoder = wasIdle && reuse.reusedFrom === previousTask;
   resetProcessCounts();
   t = performance.now();
   // A following task takes over the finished previous task's checkout (the lane's lookup around it,
