@@ -184,7 +184,7 @@ function assertRequestGiven(located: LocatedRepo, taskId: string, request: strin
     );
 }
 
-/** What the sweep and the adoption did, as info events (nothing when they did nothing). */
+/** What the sweep, the coder checkout's reuse and the adoption did, as info events (nothing when they did nothing). */
 export async function reportSetup(reporter: Reporter, setup: TaskSetup): Promise<void> {
   await reportSweep(reporter, setup.swept);
   if (setup.coderReuse) await reportCoderReuse(reporter, setup.coderReuse);
