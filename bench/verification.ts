@@ -29,12 +29,11 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
 import { openTaskStore } from "../src/home/index.js";
-import { idleCoderCheckoutsDir } from "../src/home/paths.js";
 import type { LaneOptions } from "../src/lanes/iterate/lane/deps.js";
 import { createRunRecord } from "../src/lanes/iterate/lane/run-record.js";
 import { verificationCheckoutAt } from "../src/lanes/iterate/lane/verification-checkout.js";
@@ -126,8 +125,6 @@ async function runOnce(
 
   // A following task's coder checkout starts from the previous task's idle one (ADR 0050, fourth
   // slice) when it was kept: `reusedCoder` says whether it was.
-  const idle = previousTask ? join(idleCoderCheckoutsDir(repoRoot), previousTask) : null;
-  const wasIdle = idle !== null && existsSync(idle);
   // The run record first, as the lane writes it (ADR 0033): a later claim of this task's checkout
   // reads when the task began from it (ADR 0050, session 23); without one, every process of
   // devflow's uid the in-use scan cannot read would count, and reuse would not be what is measured.
@@ -149,9 +146,9 @@ async function runOnce(
   // What the lane asks for (ADR 0050): the reuse report says whether the idle checkout was reused
   // or claimed and declined (both leave `.idle/<previous>` gone, so its absence proves nothing).
   const reuse: workspace.CoderCheckoutReuse = { reusedFrom: null, declined: [] };
-  const ws = await makeTaskWorktree(await planTaskWorktree({ repoRoot, taskId }), reuse);
+  const ws = await makeTaskWorktree(await planTaskWorktree({ repoRoot, taskId }), { report: reuse });
   const coderCheckoutMs = since(t);
-  const reusedCoder = wasIdle && reuse.reusedFrom === previousTask;
+  const reusedCoder = previousTask !== null && reuse.reusedFrom === previousTask;
   resetProcessCounts();
   t = performance.now();
   // A following task takes over the finished previous task's checkout (the lane's lookup around it,

@@ -286,7 +286,9 @@ describe("reusing a finished task's coder checkout", () => {
     const leftover = spawn("sleep", ["60"], { cwd: idle, stdio: "ignore" });
     try {
       const reuse: CoderCheckoutReuse = { reusedFrom: null, declined: [] };
-      const b = await makeTaskWorktree(await planTaskWorktree({ repoRoot: root, taskId: "task-b" }), reuse);
+      const b = await makeTaskWorktree(await planTaskWorktree({ repoRoot: root, taskId: "task-b" }), {
+        report: reuse,
+      });
       expect(reuse.reusedFrom).toBeNull();
       expect(reuse.declined).toHaveLength(1);
       expect(reuse.declined[0]?.from).toBe("task-a");
@@ -305,7 +307,7 @@ describe("reusing a finished task's coder checkout", () => {
     const { root, a } = await finishedTaskA();
     expect(retireCoderCheckout(root, "task-a", a.worktree, 1)).toBe("kept_idle");
     const reuse: CoderCheckoutReuse = { reusedFrom: null, declined: [] };
-    await makeTaskWorktree(await planTaskWorktree({ repoRoot: root, taskId: "task-b" }), reuse);
+    await makeTaskWorktree(await planTaskWorktree({ repoRoot: root, taskId: "task-b" }), { report: reuse });
     expect(reuse).toEqual({ reusedFrom: "task-a", declined: [] });
   });
 });

@@ -165,7 +165,9 @@ async function resetReused(
   // The walk for what the stat check cannot see is a process of its own (find): it runs while the
   // new git dir is made (issue 11), and its answer is acted on before the reset. Not before the
   // /proc scan: find's own working directory is the checkout, and the scan rightly counts it.
-  const blind = settled(entriesStatCannotSee(worktree));
+  const blind = entriesStatCannotSee(worktree);
+  // Awaited in `finally`, after init: a handler now keeps a rejection meanwhile from being "unhandled".
+  blind.catch(() => undefined);
   try {
     await initOwnCloneRepo(worktree, userObjects, branch, baseCommit);
   } finally {
@@ -192,9 +194,8 @@ async function resetReused(
  * (entries-stat-cannot-see.ts): the reset then writes those files anew. Each removal is checked:
  * an entry still there (a name rmSync could not reach) gives the reuse up.
  */
-function removeWhatStatCannotSee(dir: string, found: Settled<string[]>): void {
-  if ("error" in found) throw found.error;
-  for (const rel of found.value) {
+function removeWhatStatCannotSee(dir: string, found: string[]): void {
+  for (const rel of found) {
     const path = join(dir, rel);
     if (lstatSync(path).isDirectory()) chmodSync(path, 0o700);
     rmSync(path, { recursive: true, force: true });
@@ -216,16 +217,6 @@ async function taskBeganAt(repoRoot: string, taskId: string): Promise<number> {
   } catch {
     return 0;
   }
-}
-
-type Settled<T> = { value: T } | { error: unknown };
-
-/** A promise that never rejects (it is awaited later, after other awaits: no unhandled rejection). */
-function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
-  return promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
 }
 
 /** Idle checkouts by task id, oldest first (by the time they were kept: idle-listing.ts). */

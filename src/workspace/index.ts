@@ -59,6 +59,7 @@ export {
 export {
   type CoderCheckoutReuse,
   createTaskWorktree,
+  type IdleReuseOptions,
   makeTaskWorktree,
   openTaskWorktree,
   type PlannedTaskWorktree,

@@ -116,14 +116,19 @@ export interface CoderCheckoutReuse {
 }
 
 /**
- * Makes the planned checkout: the user's task branch at the base (create-only), then the clone.
- * `reuse`, when given, is filled with what became of the idle coder checkouts looked at;
- * `reuseIdle: false` checks the base out fresh without looking at any (the caller's policy).
+ * Whether a new checkout may start from an idle one (`idle`, default true; false: the base checked
+ * out fresh without looking at any, the caller's policy), and where to say what became of those
+ * looked at (`report`).
  */
+export interface IdleReuseOptions {
+  idle?: boolean;
+  report?: CoderCheckoutReuse;
+}
+
+/** Makes the planned checkout: the user's task branch at the base (create-only), then the clone. */
 export async function makeTaskWorktree(
   plan: PlannedTaskWorktree,
-  reuse?: CoderCheckoutReuse,
-  reuseIdle = true,
+  reuse: IdleReuseOptions = {},
 ): Promise<TaskWorkspace> {
   const { repoRoot, baseCommit } = plan;
   const { branch } = plan.workspace;
@@ -136,7 +141,7 @@ export async function makeTaskWorktree(
     baseCommit,
     "",
   ]);
-  return cloneAtBase(plan, true, reuse, reuseIdle);
+  return cloneAtBase(plan, true, reuse);
 }
 
 /**
@@ -150,27 +155,26 @@ export async function remakeTaskWorktree({
   repoRoot,
   taskId,
   baseCommit,
-  reuseIdle = true,
-}: TaskWorktreeRef & { baseCommit: string; reuseIdle?: boolean }): Promise<TaskWorkspace> {
+  reuse = {},
+}: TaskWorktreeRef & { baseCommit: string; reuse?: IdleReuseOptions }): Promise<TaskWorkspace> {
   const plan = plannedAt(repoRoot, taskId, baseCommit);
   const { branch, worktree } = plan.workspace;
   await rm(worktree, { recursive: true, force: true });
-  if (!(await branchExists(repoRoot, branch))) return makeTaskWorktree(plan, undefined, reuseIdle);
+  if (!(await branchExists(repoRoot, branch))) return makeTaskWorktree(plan, reuse);
   const head = (await runGit(repoRoot, ["rev-parse", "--verify", `refs/heads/${branch}^{commit}`])).trim();
   if (head !== baseCommit)
     throw new DevflowError(
       "CHECKOUT_UNUSABLE",
       `task ${taskId} was set up but never started, and its branch ${branch} in ${repoRoot} is at ${head.slice(0, 10)}, not at its base ${baseCommit.slice(0, 10)}; delete the branch (\`git branch -D ${branch}\`) and the task's folder, then start the task again without --resume`,
     );
-  return cloneAtBase(plan, false, undefined, reuseIdle);
+  return cloneAtBase(plan, false, reuse);
 }
 
 /** The clone of the planned checkout; a failure removes it (and the branch, when this call made it). */
 async function cloneAtBase(
   plan: PlannedTaskWorktree,
   branchMadeHere: boolean,
-  reuse?: CoderCheckoutReuse,
-  reuseIdle = true,
+  reuse: IdleReuseOptions,
 ): Promise<TaskWorkspace> {
   const { repoRoot, baseCommit } = plan;
   const { branch, worktree } = plan.workspace;
@@ -179,18 +183,19 @@ async function cloneAtBase(
   const userObjects = await userObjectDir(repoRoot);
   try {
     // A finished task's idle checkout, reset to this base, costs what differs; else a full checkout.
-    const declined = reuse?.declined ?? [];
-    const reused = !reuseIdle
-      ? null
-      : await reuseIdleCoderCheckout({
-          repoRoot,
-          worktree,
-          branch,
-          baseCommit,
-          userObjects,
-          declined,
-        });
-    if (reuse) reuse.reusedFrom = reused?.from ?? null;
+    const { report } = reuse;
+    const reused =
+      reuse.idle === false
+        ? null
+        : await reuseIdleCoderCheckout({
+            repoRoot,
+            worktree,
+            branch,
+            baseCommit,
+            userObjects,
+            ...(report ? { declined: report.declined } : {}),
+          });
+    if (report) report.reusedFrom = reused?.from ?? null;
     if (!reused) await cloneShared(worktree, userObjects, branch, baseCommit);
   } catch (error) {
     await rm(worktree, { recursive: true, force: true });

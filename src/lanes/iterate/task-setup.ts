@@ -134,7 +134,7 @@ export async function setUpTask(args: {
       coderReuse = { reusedFrom: null, declined: [] };
       // Only where no process of an old coder can outlive its run (ADR 0050): elsewhere one may sit
       // in an idle checkout unseen, and it follows the checkout into this task.
-      workspace = await makeTaskWorktree(plan, coderReuse, runLeftoversDieWithTheRun());
+      workspace = await makeTaskWorktree(plan, { idle: runLeftoversDieWithTheRun(), report: coderReuse });
     }
   } else {
     const baseCommit = run.workspace.base_commit;
@@ -151,7 +151,7 @@ export async function setUpTask(args: {
         repoRoot: located.repoRoot,
         taskId,
         baseCommit,
-        reuseIdle: runLeftoversDieWithTheRun(),
+        reuse: { idle: runLeftoversDieWithTheRun() },
       });
     } else workspace = await openTaskWorktree({ repoRoot: located.repoRoot, taskId, baseCommit });
   }
