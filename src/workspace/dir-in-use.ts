@@ -39,7 +39,11 @@ export function whyDirInUse(dir: string, unreadableSince: number): string | null
     // Every thread, not only the leader `/proc/<pid>/{cwd,root,fd}` shows: a thread that called
     // unshare(CLONE_FS) or unshare(CLONE_FILES) has its own working directory, root or fd table,
     // seen only under `/proc/<pid>/task/<tid>` (attack23: a thread sat in the checkout unseen).
-    for (const task of threadDirs(pid)) {
+    // A zombie or dead thread is skipped: it has no working directory, files or memory left and runs
+    // no code, yet the kernel hands its /proc entries to root, so as an ordinary user they answer
+    // EACCES like a non-dumpable process's (a just-killed, not yet reaped leftover blocked a claim).
+    const live = threadDirs(pid).filter((task) => !exited(task));
+    for (const task of live) {
       for (const name of ["cwd", "root"]) if (inside(link(join(task, name)))) return used(pid, name);
       let fds: string[] = [];
       try {
@@ -50,8 +54,10 @@ export function whyDirInUse(dir: string, unreadableSince: number): string | null
       for (const fd of fds) if (inside(link(join(task, "fd", fd)))) return used(pid, `fd ${fd}`);
     }
     // A shared writable mapping outlives its fd: mmap, close, chdir out, and the process still
-    // writes the file (session-17 review, coder-checkout-reuse-follows-an-mmapped-file).
-    const maps = mapsAFileInside(pid, real);
+    // writes the file (session-17 review, coder-checkout-reuse-mmap-attack7). The threads of a
+    // process share one address space, read through a live thread: the leader's `/proc/<pid>/maps`
+    // is empty once the main thread has exited while the others run (pthread_exit in main).
+    const maps = mapsAFileInside(live, real);
     if (maps === "inside") return used(pid, "mapped file");
     if (maps === "denied") unreadable = true;
     if (unreadable && ownProcessStartedSince(pid, unreadableSince))
@@ -74,13 +80,21 @@ function threadDirs(pid: string): string[] {
   return [join("/proc", pid)];
 }
 
-/** Whether /proc/<pid>/maps names a file inside `real` (a " (deleted)" suffix still counts). */
-function mapsAFileInside(pid: string, real: string): "inside" | "denied" | "no" {
+/**
+ * Whether the address space of the threads at `live` maps a file inside `real` (a " (deleted)"
+ * suffix still counts). The first thread whose maps read non-empty answers for all: one that exited
+ * since the listing reads empty, so the next is asked.
+ */
+function mapsAFileInside(live: string[], real: string): "inside" | "denied" | "no" {
   let maps = "";
-  try {
-    maps = readFileSync(join("/proc", pid, "maps"), "utf8");
-  } catch (error) {
-    return denied(error) ? "denied" : "no"; // or gone
+  for (const task of live) {
+    try {
+      maps = readFileSync(join(task, "maps"), "utf8");
+    } catch (error) {
+      if (denied(error)) return "denied";
+      continue; // gone
+    }
+    if (maps !== "") break;
   }
   // Lines are `range perms offset dev inode path`; the path is the one field starting with "/".
   for (const line of maps.split("\n")) {
@@ -90,6 +104,23 @@ function mapsAFileInside(pid: string, real: string): "inside" | "denied" | "no" 
     if (path === real || path.startsWith(`${real}/`) || path.startsWith(`${real} (deleted)`)) return "inside";
   }
   return "no";
+}
+
+/**
+ * Whether the thread at `task` (a `/proc/<pid>/task/<tid>` or `/proc/<pid>` dir) has exited: state Z
+ * (zombie, waiting to be reaped) or X (dead), or gone altogether. Its stat stays readable to every
+ * user. The third field of stat follows the command name, which is in parentheses and may hold
+ * spaces or ")": read after the last ")".
+ */
+function exited(task: string): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(join(task, "stat"), "utf8");
+  } catch (error) {
+    return !denied(error); // gone since the listing; unreadable (never seen): live, fail closed
+  }
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return state === "Z" || state === "X";
 }
 
 /**

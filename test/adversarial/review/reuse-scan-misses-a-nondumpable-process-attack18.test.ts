@@ -24,7 +24,7 @@
  *
  *     npm run build && npx vitest run test/adversarial/review/reuse-scan-misses-a-nondumpable-process-attack18.test.ts
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -44,28 +44,28 @@ import { whyDirInUse } from "../../../src/workspace/dir-in-use.js";
 import { snapshotTree } from "../../../src/workspace/snapshot.js";
 import { taskWorktreePath } from "../../../src/workspace/task-worktree.js";
 import { coderCheckoutWithStore } from "../../support/coder-checkout.js";
+import {
+  asUid,
+  canDropToAnotherUid,
+  killAndReap,
+  nodeAsUid,
+  scanAsUid,
+  unusedUid,
+} from "../../support/scan-as-user.js";
 import { git, makeRepo } from "../../support/test-repo.js";
 
-const DIST = (file: string) => new URL(`../../../dist/src/workspace/${file}`, import.meta.url);
-const SCAN = DIST("dir-in-use.js");
-const REUSE = DIST("coder-checkout-reuse.js");
-/**
- * devflow's uid in these tests: an ordinary user no one else on the machine runs as (not 65534:
- * another test's non-dumpable process of that uid, started meanwhile, would rightly count here).
- */
-const USER = 200_000 + (process.pid % 100_000);
-const AS_USER = [`--reuid=${USER}`, `--regid=${USER}`, "--clear-groups"];
-/** git as that uid must not try root's config (EACCES is fatal to git). */
-const USER_ENV = { ...process.env, HOME: tmpdir(), XDG_CONFIG_HOME: tmpdir() };
-const canDropToUser = (): boolean =>
-  process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0 && existsSync(SCAN);
+const REUSE = new URL("../../../dist/src/workspace/coder-checkout-reuse.js", import.meta.url);
+/** devflow's uid in these tests: an ordinary user no one else on the machine runs as. */
+const USER = unusedUid(2);
+const AS_USER = asUid(USER);
+const canDropToUser = canDropToAnotherUid;
 /** More than the scan's clock slack (START_SLACK_MS, 2 s): "started before" beyond doubt. */
 const OLDER = 2600;
 
 const kids: ChildProcess[] = [];
 const dirs: string[] = [];
-afterEach(() => {
-  for (const kid of kids.splice(0)) kid.kill("SIGKILL");
+afterEach(async () => {
+  await killAndReap(kids);
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -112,22 +112,8 @@ async function squatter(program: "readable" | "execute-only"): Promise<{ checkou
   return { checkout, pid: await squatIn(checkout, program) };
 }
 
-/** `code` (an ES module body printing one line) run by node as uid USER (devflow as an ordinary user). */
-function nodeAsUser(code: string): string {
-  return execFileSync("setpriv", [...AS_USER, process.execPath, "--input-type=module", "-e", code], {
-    encoding: "utf8",
-    env: USER_ENV,
-  }).trim();
-}
-
-/** devflow's scan, run as uid USER, counting unreadable processes started since `since`: why in use, or null. */
-function scanAsUser(checkout: string, since: number): string | null {
-  return JSON.parse(
-    nodeAsUser(
-      `const m = await import(${JSON.stringify(SCAN.href)}); console.log(JSON.stringify(m.whyDirInUse(${JSON.stringify(checkout)}, ${since})));`,
-    ),
-  );
-}
+const nodeAsUser = (code: string): string => nodeAsUid(USER, code);
+const scanAsUser = (checkout: string, since: number): string | null => scanAsUid(USER, checkout, since);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
