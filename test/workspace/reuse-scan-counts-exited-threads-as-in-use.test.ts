@@ -60,23 +60,29 @@ describe.runIf(canDropToAnotherUid())("the in-use scan as an ordinary user and a
     const { top, checkout } = setup();
     chownSync(checkout, UID, UID);
     const began = Date.now();
-    // A parent of devflow's uid that never reaps: its background child exits at once and stays a
-    // zombie; the parent itself sits outside the checkout.
+    // A parent of devflow's uid that never reaps (python installs no SIGCHLD handler): its child
+    // exits at once and stays a zombie; the parent itself sits outside the checkout. (A shell's
+    // background job does not do: the shell may reap it before it execs, as it did in CI.)
     const parent = spawn(
       "setpriv",
-      [...asUid(UID), "sh", "-c", `cd "${top}" && sleep 0 & echo ready; exec sleep 60`],
-      { stdio: ["ignore", "pipe", "ignore"] },
+      [
+        ...asUid(UID),
+        "env", // the system's python: PATH's may be a shim under root's home
+        "-i",
+        "python3",
+        "-c",
+        "import os, sys, time\nos.chdir(sys.argv[1])\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(60)",
+        top,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
     );
     kids.push(parent);
-    await ready(parent);
-    let zombie = 0;
-    for (let i = 0; i < 100 && zombie === 0; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      const children = readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, "utf8").trim();
-      for (const child of children.split(" ").filter(Boolean).map(Number))
-        if (stateOf(child) === "Z") zombie = child;
-    }
-    expect(zombie).toBeGreaterThan(0); // the premise: a zombie of that uid, started after `began`
+    const zombie = await new Promise<number>((resolve, reject) => {
+      parent.stdout?.once("data", (line: Buffer) => resolve(Number(String(line).trim())));
+      parent.once("exit", (code) => reject(new Error(`exited ${code} before it forked`)));
+    });
+    for (let i = 0; i < 250 && stateOf(zombie) !== "Z"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(stateOf(zombie)).toBe("Z"); // the premise: a zombie of that uid, started after `began`
     expect(scanAsUid(UID, checkout, began)).toBeNull();
   }, 20_000);
 });
@@ -84,8 +90,9 @@ describe.runIf(canDropToAnotherUid())("the in-use scan as an ordinary user and a
 describe("the in-use scan and a process whose main thread has exited", () => {
   it("reuse-scan-misses-a-mapping-when-the-main-thread-exited: a live thread's mapping of a checkout file counts", async () => {
     const { top, checkout } = setup();
-    // Map a checkout file shared and writable (libc's mmap: Python's mmap keeps a dup of the fd), close it, leave the checkout, start a thread, and
-    // end the main thread (pthread_exit: the process lives on in the other thread).
+    // Map a checkout file shared and writable (libc's mmap: Python's mmap keeps a dup of the fd),
+    // close it, leave the checkout, start a thread, and end the main thread (pthread_exit: the
+    // process lives on in the other thread).
     const script = [
       "import ctypes, os, sys, threading, time",
       "libc = ctypes.CDLL(None)",
