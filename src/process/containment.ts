@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /**
@@ -62,8 +62,89 @@ const isRunningState = (stat: string): boolean => {
 };
 
 /**
+ * A process's start time (proc(5) stat field 22: clock ticks since boot, on the boot-time clock),
+ * or null when the text does not parse. Counted from after the command name, which may hold
+ * spaces and parentheses of its own. Read from the bytes in place: the scan parses one per
+ * process on the machine.
+ */
+function startTicks(stat: Buffer): number | null {
+  const close = stat.lastIndexOf(0x29); // ")"
+  if (close < 0) return null;
+  let at = close + 2;
+  for (let skipped = 0; skipped < 19; skipped++) {
+    at = stat.indexOf(0x20, at) + 1; // past the next " "
+    if (at === 0) return null;
+  }
+  let ticks = 0;
+  let digits = 0;
+  for (; at < stat.length && stat[at] !== 0x20 && stat[at] !== 0x0a; at++, digits++) {
+    const digit = (stat[at] as number) - 0x30;
+    if (digit < 0 || digit > 9) return null;
+    ticks = ticks * 10 + digit;
+  }
+  return digits > 0 ? ticks : null;
+}
+
+/** One read buffer for the scan's /proc files, grown to the largest environment met. */
+let procBuffer = Buffer.alloc(16 * 1024);
+
+/**
+ * The whole of a /proc file (open, read to the end into the shared buffer, close), or null when
+ * it cannot be read (the process exited, or is a kernel thread without an environment). No
+ * exception per unreadable file and no new buffer per file: a scan reads one file of every
+ * process on the machine, several times per attempt (issue 11).
+ */
+function readProcFile(path: string, oneLine = false): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === procBuffer.length) {
+        const bigger = Buffer.alloc(procBuffer.length * 2);
+        procBuffer.copy(bigger);
+        procBuffer = bigger;
+      }
+      const n = readSync(fd, procBuffer, length, procBuffer.length - length, null);
+      if (n === 0) return procBuffer.subarray(0, length);
+      length += n;
+      // A stat file is one line: its newline ends it, so no second read is needed to see the end.
+      if (oneLine && procBuffer[length - 1] === 0x0a) return procBuffer.subarray(0, length);
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** This process's start time in ticks, read once; null (no age filter) when /proc/self/stat does not parse. */
+let ownStart: number | null | undefined;
+function ownStartTicks(): number | null {
+  if (ownStart === undefined) {
+    const self = readProcFile("/proc/self/stat", true);
+    ownStart = self === null ? null : startTicks(self);
+  }
+  return ownStart;
+}
+
+/**
  * Pids (as this process sees them) of live, non-zombie processes whose environment carries
  * `marker`. Empty where /proc does not exist (macOS, Windows: see ADR 0020).
+ *
+ * Only processes younger than devflow's own process are read (ADR 0050, amendment of session 24):
+ * a marker is made fresh in this process (newRunMarker) and reaches a process only through the
+ * environment of a child this process starts after making it, so every process a run started
+ * began after this process did. Both start times come from the same kernel clock in ticks, read
+ * in this process's /proc (a time namespace shifts both alike), and the comparison keeps the
+ * same tick: no slack is needed. A pid whose stat cannot be read or parsed is read as before
+ * (fail closed). Pid reuse adds no miss: a process that takes an old process's pid after its
+ * stat was read was started during the scan, which every scan can miss and which is why runs
+ * scan again after the first empty scan (run-process.ts, verify/run-command.ts, code.ts).
  */
 export function processesWithMarker(marker: string): number[] {
   let entries: string[];
@@ -73,16 +154,19 @@ export function processesWithMarker(marker: string): number[] {
     return [];
   }
   const needle = Buffer.from(`${RUN_MARKER_ENV}=${marker}\0`);
+  const since = ownStartTicks();
   const found: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`);
-      if (!environ.includes(needle)) continue;
-      if (isRunningState(readFileSync(`/proc/${entry}/stat`, "utf8"))) found.push(Number(entry));
-    } catch {
-      // exited while we looked, or not ours to read
+    if (since !== null) {
+      const stat = readProcFile(`/proc/${entry}/stat`, true);
+      const started = stat === null ? null : startTicks(stat);
+      if (started !== null && started < since) continue;
     }
+    const environ = readProcFile(`/proc/${entry}/environ`);
+    if (environ === null || !environ.includes(needle)) continue;
+    const stat = readProcFile(`/proc/${entry}/stat`, true);
+    if (stat !== null && isRunningState(stat.toString("latin1"))) found.push(Number(entry));
   }
   return found;
 }
