@@ -21,15 +21,19 @@ import type { z } from "zod";
 import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
 import { openTaskStore } from "../src/home/index.js";
-import { runIterate } from "../src/lanes/iterate/run.js";
 import type { ModelGateway, StructuredCall } from "../src/models/contract.js";
-import { createModelGateway } from "../src/models/create-gateway.js";
 import { PACKAGE_ROOT } from "../src/util/paths.js";
 import { naivePromptBytes } from "../src/verify/index.js";
+import { built } from "./built.js";
 import { median, printBenchHeader, RUNS } from "./preamble.js";
 import { gitCommandCounts, processCounts, resetProcessCounts, totalProcesses } from "./process-counter.js";
 
 const TARGET_MS = 150;
+
+// The measured code, compiled (bench/built.ts): the lane and the gateway it calls.
+const { runIterate } = await built<typeof import("../src/lanes/iterate/run.js")>("lanes/iterate/run.js");
+const { createModelGateway } =
+  await built<typeof import("../src/models/create-gateway.js")>("models/create-gateway.js");
 
 /** devflow's own CPU (this process: user + system) since `from`, in ms. */
 const cpuMsSince = (from: NodeJS.CpuUsage): number => {

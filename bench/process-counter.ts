@@ -35,7 +35,7 @@ function programOf(file: unknown): string {
 function traceGit(file: string, args: unknown): void {
   const frames = (new Error().stack ?? "")
     .split("\n")
-    .filter((line) => line.includes("/src/") && !/\/src\/workspace\/git(-process)?\.ts/.test(line))
+    .filter((line) => line.includes("/src/") && !/\/src\/workspace\/git(-process)?\.[jt]s/.test(line))
     .slice(0, 4)
     .map((line) => line.trim());
   const fs = require("node:fs") as typeof import("node:fs");

@@ -32,15 +32,27 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
-import { openTaskStore } from "../src/home/index.js";
 import type { LaneOptions } from "../src/lanes/iterate/lane/deps.js";
-import { createRunRecord } from "../src/lanes/iterate/lane/run-record.js";
-import { verificationCheckoutAt } from "../src/lanes/iterate/lane/verification-checkout.js";
-import { mountNamespaceWorks } from "../src/process/mount-namespace.js";
-import * as workspace from "../src/workspace/index.js";
+import type { CoderCheckoutReuse } from "../src/workspace/index.js";
+import { built } from "./built.js";
 import { median, printBenchHeader, RUNS } from "./preamble.js";
 import { processCounts, resetProcessCounts, totalProcesses } from "./process-counter.js";
+
+// The measured code, compiled (bench/built.ts).
+const { createFixtureRepo } = await built<typeof import("../src/fixtures/create-fixture-repo.js")>(
+  "fixtures/create-fixture-repo.js",
+);
+const { openTaskStore } = await built<typeof import("../src/home/index.js")>("home/index.js");
+const { createRunRecord } = await built<typeof import("../src/lanes/iterate/lane/run-record.js")>(
+  "lanes/iterate/lane/run-record.js",
+);
+const { verificationCheckoutAt } = await built<
+  typeof import("../src/lanes/iterate/lane/verification-checkout.js")
+>("lanes/iterate/lane/verification-checkout.js");
+const { mountNamespaceWorks } = await built<typeof import("../src/process/mount-namespace.js")>(
+  "process/mount-namespace.js",
+);
+const workspace = await built<typeof import("../src/workspace/index.js")>("workspace/index.js");
 
 const {
   adoptVerifyCheckout,
@@ -145,7 +157,7 @@ async function runOnce(
   let t = performance.now();
   // What the lane asks for (ADR 0050): the reuse report says whether the idle checkout was reused
   // or claimed and declined (both leave `.idle/<previous>` gone, so its absence proves nothing).
-  const reuse: workspace.CoderCheckoutReuse = { reusedFrom: null, declined: [] };
+  const reuse: CoderCheckoutReuse = { reusedFrom: null, declined: [] };
   const ws = await makeTaskWorktree(await planTaskWorktree({ repoRoot, taskId }), { report: reuse });
   const coderCheckoutMs = since(t);
   const reusedCoder = previousTask !== null && reuse.reusedFrom === previousTask;
