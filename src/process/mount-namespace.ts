@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -85,6 +86,7 @@ export function checkoutOverlayChanges(overlayUpper: string, checkout: string): 
     throw new Error("no mount namespace mode is known: the overlay's opaque markers cannot be read");
   const changed = new Set<string>();
   const upper = join(overlayUpper, "u");
+  openDirs(upper);
   // Directories of the checkout the run wrote into; opaque ones were removed and made again.
   const dirsOfLower: string[] = [];
   const walk = (rel: string): void => {
@@ -103,6 +105,30 @@ export function checkoutOverlayChanges(overlayUpper: string, checkout: string): 
   for (const dir of opaqueDirs(upper, dirsOfLower, mode === "user" ? "user" : "trusted"))
     for (const file of filesBelow(checkout, dir)) changed.add(file);
   return [...changed].sort();
+}
+
+/**
+ * Gives the owner rwx on `dir` and every directory below it. Inside a user namespace (ADR 0068)
+ * the upper layer belongs to devflow's own, unprivileged uid: overlayfs leaves its work dir mode
+ * 000 and a run may make a directory it cannot list (`mkdir -m 0`), which would otherwise stop
+ * devflow from reading or removing the layer (as root no mode stops it). Best effort: what stays
+ * unreadable still makes the reading throw (fail closed).
+ */
+function openDirs(dir: string): void {
+  try {
+    if (!lstatSync(dir).isDirectory()) return;
+    chmodSync(dir, 0o700);
+    for (const entry of readdirSync(dir, { withFileTypes: true }))
+      if (entry.isDirectory()) openDirs(join(dir, entry.name));
+  } catch {
+    // gone, or not ours: the read or removal that follows reports it
+  }
+}
+
+/** Removes a checkout overlay's directory (upper and work layers), whatever modes the run or overlayfs left. */
+export function removeOverlayUpper(overlayUpper: string): void {
+  openDirs(overlayUpper);
+  rmSync(overlayUpper, { recursive: true, force: true });
 }
 
 function filesBelow(root: string, rel: string): string[] {
@@ -363,23 +389,33 @@ export function checkoutOverlayWorks(mounts: RepoMounts): boolean {
       mkdirSync(checkout);
       mkdirSync(upper);
       writeFileSync(join(checkout, "tracked"), "before\n");
+      mkdirSync(join(checkout, "d"));
+      writeFileSync(join(checkout, "d", "f"), "f\n");
       const [file, ...args] = mountArgv(
         { ...mounts, expose: checkout, overlayUpper: upper },
         mode ?? "root",
       ) as [string, ...string[]];
-      const probe = spawnSync(file, [...args, "/bin/sh", "-c", "echo after > ./tracked && exit 7"], {
-        stdio: "ignore",
-        timeout: 5000,
-      });
+      const probe = spawnSync(
+        file,
+        [...args, "/bin/sh", "-c", "echo after > ./tracked && rm -rf d && mkdir d && exit 7"],
+        {
+          stdio: "ignore",
+          timeout: 5000,
+        },
+      );
       works =
         probe.status === 7 &&
         checkoutOverlayMounted(upper) &&
-        checkoutOverlayChanges(upper, checkout).join() === "tracked" &&
+        // `d` made again must be an empty opaque directory: its marker (in the xattr namespace of
+        // the mode, ADR 0068) is then the only record that d/f went; an overlay that could not
+        // write it (no `userxattr` in a user namespace) leaves whiteouts in `d` instead.
+        readdirSync(join(upper, "u", "d")).length === 0 &&
+        checkoutOverlayChanges(upper, checkout).join() === "d/f,tracked" &&
         readFileSync(join(checkout, "tracked"), "utf8") === "before\n";
     } catch {
       works = false;
     } finally {
-      if (scratch) rmSync(scratch, { recursive: true, force: true });
+      if (scratch) removeOverlayUpper(scratch);
     }
   }
   overlayWorksIn.set(mounts.hide, works);

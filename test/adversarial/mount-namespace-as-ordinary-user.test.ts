@@ -9,7 +9,16 @@
  *
  *     npm run build && npx vitest run test/adversarial/mount-namespace-as-ordinary-user.test.ts
  */
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -140,6 +149,8 @@ describe.runIf(
           changes: mn.checkoutOverlayChanges(${JSON.stringify(r.upper)}, ${JSON.stringify(r.checkout)}) };`,
     );
     expect(changes).toEqual({ mounted: true, changes: ["src/a.ts", "src/b.ts", "tracked.txt"] });
+    // The deletions of src/a.ts and src/b.ts are recorded by the opaque marker alone (no whiteouts).
+    expect(readdirSync(join(r.upper, "u", "src"))).toEqual(["c.ts"]);
   });
 
   it("with DEVFLOW_NO_MOUNT_NAMESPACE=1 the old path runs: no mount namespace, the home stays visible (detection only)", () => {
