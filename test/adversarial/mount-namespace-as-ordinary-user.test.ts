@@ -135,6 +135,7 @@ describe.runIf(
     const script = [
       "echo after > tracked.txt",
       "rm -rf src && mkdir src && echo new > src/c.ts",
+      "mkdir -m 0 locked",
       `echo cache > ${r.deps}/dep.js && echo wrote-cow`,
     ].join("; ");
     const run = confinedRun(r, script, {
@@ -151,6 +152,9 @@ describe.runIf(
     expect(changes).toEqual({ mounted: true, changes: ["src/a.ts", "src/b.ts", "tracked.txt"] });
     // The deletions of src/a.ts and src/b.ts are recorded by the opaque marker alone (no whiteouts).
     expect(readdirSync(join(r.upper, "u", "src"))).toEqual(["c.ts"]);
+    // As that user devflow removes the layer, though overlayfs left its work dir mode 000 and the run made `locked` so.
+    asUser(`mn.removeOverlayUpper(${JSON.stringify(r.upper)}); return null;`);
+    expect(existsSync(r.upper)).toBe(false);
   });
 
   it("with DEVFLOW_NO_MOUNT_NAMESPACE=1 the old path runs: no mount namespace, the home stays visible (detection only)", () => {
