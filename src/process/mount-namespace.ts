@@ -338,6 +338,9 @@ export function probeMode(candidate: MountNamespaceMode): boolean {
     const nested =
       'umount "$1/.devflow" 2>/dev/null; umount -l "$1/.devflow" 2>/dev/null; ' +
       'mount -o remount,bind,rw "$1" 2>/dev/null; mount -o remount,rw "$1" 2>/dev/null; ' +
+      // A plain (non-recursive) bind of the repository would show what the tmpfs covers: refused
+      // for a tree with locked mounts below.
+      'mkdir -p b && mount --bind "$1" b 2>/dev/null; test -e b/.devflow/secret && exit 0; ' +
       'test -e "$1/.devflow/secret" && exit 0; touch "$1/y" 2>/dev/null && exit 0; exit 1';
     // Also: no capability left (setpriv missing or refused: the exec fails and so does the probe).
     const check =

@@ -105,6 +105,7 @@ describe.runIf(
       `mount -o remount,bind,rw ${r.repo} 2>/dev/null && echo nested-remounted`,
       `mount -o remount,bind,rw ${r.deps} 2>/dev/null && echo nested-remounted-deps`,
       `test -e ${r.home}/state.sqlite && echo nested-saw-state`,
+      `mkdir -p bound && mount --bind ${r.repo} bound 2>/dev/null; test -e bound/.devflow/state.sqlite && echo nested-saw-state-by-bind`,
       `echo evil > ${r.repo}/file.txt 2>/dev/null && echo nested-wrote-repo`,
       `echo evil > ${r.deps}/dep.js 2>/dev/null && echo nested-wrote-deps`,
       "echo nested-ran",
