@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -76,11 +77,16 @@ export const checkoutOverlayMounted = (overlayUpper: string): boolean =>
  * change, and every file of the checkout below a directory the run removed and made again (an
  * opaque directory). A file the run changed and put back is still a copy-up; new (untracked)
  * files are not listed. Sorted, relative to the checkout. Throws when the opaque markers cannot be
- * read (overlay-opaque.ts).
+ * read, or when no probed namespace says which marker the overlay wrote (overlay-opaque.ts).
  */
 export function checkoutOverlayChanges(overlayUpper: string, checkout: string): string[] {
+  // The marker's namespace follows the mode the overlay was mounted in (ADR 0068); unknown: throw.
+  const mode = mountNamespaceMode();
+  if (mode === null)
+    throw new Error("no mount namespace mode is known: the overlay's opaque markers cannot be read");
   const changed = new Set<string>();
   const upper = join(overlayUpper, "u");
+  openDirs(upper);
   // Directories of the checkout the run wrote into; opaque ones were removed and made again.
   const dirsOfLower: string[] = [];
   const walk = (rel: string): void => {
@@ -96,9 +102,33 @@ export function checkoutOverlayChanges(overlayUpper: string, checkout: string): 
   };
   walk("");
   // Everything the checkout held below an opaque directory is hidden from the run: deleted.
-  for (const dir of opaqueDirs(upper, dirsOfLower))
+  for (const dir of opaqueDirs(upper, dirsOfLower, mode === "user" ? "user" : "trusted"))
     for (const file of filesBelow(checkout, dir)) changed.add(file);
   return [...changed].sort();
+}
+
+/**
+ * Gives the owner rwx on `dir` and every directory below it. Inside a user namespace (ADR 0068)
+ * the upper layer belongs to devflow's own, unprivileged uid: overlayfs leaves its work dir mode
+ * 000 and a run may make a directory it cannot list (`mkdir -m 0`), which would otherwise stop
+ * devflow from reading or removing the layer (as root no mode stops it). Best effort: what stays
+ * unreadable still makes the reading throw (fail closed).
+ */
+function openDirs(dir: string): void {
+  try {
+    if (!lstatSync(dir).isDirectory()) return;
+    chmodSync(dir, 0o700);
+    for (const entry of readdirSync(dir, { withFileTypes: true }))
+      if (entry.isDirectory()) openDirs(join(dir, entry.name));
+  } catch {
+    // gone, or not ours: the read or removal that follows reports it
+  }
+}
+
+/** Removes a checkout overlay's directory (upper and work layers), whatever modes the run or overlayfs left. */
+export function removeOverlayUpper(overlayUpper: string): void {
+  openDirs(overlayUpper);
+  rmSync(overlayUpper, { recursive: true, force: true });
 }
 
 function filesBelow(root: string, rel: string): string[] {
@@ -122,7 +152,8 @@ function existsInLower(checkout: string, rel: string): "dir" | "file" | null {
 /**
  * Runs in the new mount namespace (private propagation: nothing leaks back to the host), then
  * execs the command. Arguments: the read-only path, the hidden path, the checkout overlay's
- * directory (empty: none), then `rw|ro <dir>` pairs
+ * directory (empty: none), extra overlay options (`,userxattr` inside a user namespace, ADR 0068:
+ * overlayfs mounted there keeps its markers in `user.overlay.*`; empty as root), then `rw|ro <dir>` pairs
  * (the first is the run's checkout), `--`, `ro|cow <dir>` pairs (dependencies), `--`, the command.
  * Each exposed directory is parked on a
  * temporary mount point before the tmpfs covers it and bound back afterwards (read-only where
@@ -130,10 +161,10 @@ function existsInLower(checkout: string, rel: string): "dir" | "file" | null {
  */
 const SCRIPT = [
   "set -e",
-  "ro=$1; hide=$2; ov=$3; shift 3",
+  "ro=$1; hide=$2; ov=$3; xo=$4; shift 4",
   // The checkout (the first exposed dir, $2 now) behind an overlay with an upper layer on disk in
   // the hidden home: the bind below then carries the overlay (ADR 0040).
-  'if [ -n "$ov" ]; then mkdir -p "$ov/u" "$ov/w"; mount -t overlay devflow-checkout -o "lowerdir=$2,upperdir=$ov/u,workdir=$ov/w" "$2" 2>/dev/null || true; fi',
+  'if [ -n "$ov" ]; then mkdir -p "$ov/u" "$ov/w"; mount -t overlay devflow-checkout -o "lowerdir=$2,upperdir=$ov/u,workdir=$ov/w$xo" "$2" 2>/dev/null || true; fi',
   "stash=$(mktemp -d)",
   "n=0; m=",
   "for a do",
@@ -165,7 +196,7 @@ const SCRIPT = [
   '  mount --bind "$d" "$d"; mount -o remount,bind,ro "$d"',
   '  if [ "$m" = cow ]; then',
   '    c="$hide/.devflow-cow-$n"; mkdir "$c"; mount -t tmpfs -o mode=0700 devflow-cow "$c"; mkdir "$c/u" "$c/w"',
-  '    mount -t overlay devflow-deps -o "lowerdir=$d,upperdir=$c/u,workdir=$c/w" "$d" 2>/dev/null || true',
+  '    mount -t overlay devflow-deps -o "lowerdir=$d,upperdir=$c/u,workdir=$c/w$xo" "$d" 2>/dev/null || true',
   "  fi",
   "done",
   "shift",
@@ -235,18 +266,32 @@ function real(path: string): string | null {
 }
 
 /** Its own mount and PID namespace, a fresh /proc (no path through another process's root or cwd). */
-const UNSHARE = [
-  "unshare",
-  "--mount",
-  "--propagation",
-  "private",
-  "--pid",
-  "--fork",
-  "--kill-child",
-  "--mount-proc",
-];
+const NAMESPACES = ["--mount", "--propagation", "private", "--pid", "--fork", "--kill-child", "--mount-proc"];
+
+/**
+ * How the namespace is made (ADR 0068). `root`: devflow runs as root, plain `unshare`. `user`: an
+ * ordinary user, inside a new user namespace that maps only that user (`--map-current-user`: the
+ * coder keeps its uid; several coders refuse some modes as root). Its capabilities there would be
+ * lost at the exec of SCRIPT (a non-zero uid), so `--keep-caps` carries them over as ambient ones
+ * for SCRIPT's mounts; DROP_CAPABILITIES then empties the bounding, inheritable and ambient sets
+ * before the command. The mounts SCRIPT makes are owned by this user namespace: from a nested one
+ * (`unshare -Urm`, which needs no capability) the kernel refuses to unmount them singly or drop
+ * their read-only flag (MNT_LOCKED), which the probe checks.
+ */
+export type MountNamespaceMode = "root" | "user";
+
+const UNSHARE: Record<MountNamespaceMode, string[]> = {
+  root: ["unshare", ...NAMESPACES],
+  user: ["unshare", "--user", "--map-current-user", "--keep-caps", ...NAMESPACES],
+};
 
 let works: boolean | undefined;
+let mode: MountNamespaceMode | null = null;
+
+/** The mode the probe proved (null: none works, or not probed yet). */
+export function mountNamespaceMode(): MountNamespaceMode | null {
+  return mountNamespaceWorks() ? mode : null;
+}
 
 /**
  * The argv prefix that runs a command under `plan`, or null where mount namespaces are not
@@ -256,33 +301,70 @@ let works: boolean | undefined;
 export function mountNamespacePrefix(plan: MountPlan): string[] | null {
   // It brings a PID namespace along: turning that off (tests of the fallback) turns this off too.
   if (process.env.DEVFLOW_NO_PID_NAMESPACE === "1") return null;
-  return mountNamespaceWorks() ? mountArgv(plan) : null;
+  return mountNamespaceWorks() && mode !== null ? mountArgv(plan, mode) : null;
 }
 
-/** Probed once: the whole plan on a scratch layout, checked from inside. */
+/**
+ * Probed once: the whole plan on a scratch layout, checked from inside, in the one mode this
+ * process can use (root: `root`; anyone else: `user`, ADR 0068). Where it fails, runs get no mount
+ * namespace (detection only, ADR 0021).
+ */
 export function mountNamespaceWorks(): boolean {
   if (works !== undefined) return works;
   works = false;
+  mode = null;
   if (process.platform !== "linux" || process.env.DEVFLOW_NO_MOUNT_NAMESPACE === "1") return works;
+  const candidate: MountNamespaceMode = process.getuid?.() === 0 ? "root" : "user";
+  if (probeMode(candidate)) {
+    works = true;
+    mode = candidate;
+  }
+  return works;
+}
+
+/**
+ * From inside: the home's other files hidden, the run's checkout writable, the repository not, no
+ * capability in any set; and a nested user namespace (root there, full capabilities over its own
+ * mounts) can neither unmount the tmpfs nor remount the repository writable: it must see no secret
+ * and write nothing (checked inside and, for the write, again from outside).
+ */
+export function probeMode(candidate: MountNamespaceMode): boolean {
   const root = mkdtempSync(join(tmpdir(), "devflow-mount-probe-"));
   try {
     const hide = join(root, ".devflow");
     const expose = join(hide, "worktrees", "t");
     mkdirSync(expose, { recursive: true });
     writeFileSync(join(hide, "secret"), "s");
+    const nested =
+      'umount "$1/.devflow" 2>/dev/null; umount -l "$1/.devflow" 2>/dev/null; ' +
+      'mount -o remount,bind,rw "$1" 2>/dev/null; mount -o remount,rw "$1" 2>/dev/null; ' +
+      // A plain (non-recursive) bind of the repository would show what the tmpfs covers: refused
+      // for a tree with locked mounts below.
+      'mkdir -p b && mount --bind "$1" b 2>/dev/null; test -e b/.devflow/secret && exit 0; ' +
+      'test -e "$1/.devflow/secret" && exit 0; touch "$1/y" 2>/dev/null && exit 0; exit 1';
     // Also: no capability left (setpriv missing or refused: the exec fails and so does the probe).
     const check =
       "test ! -e ../../secret && touch ./ok && ! touch ../../../x 2>/dev/null && " +
-      "grep -Eq '^CapBnd:[[:space:]]*0+$' /proc/self/status && grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status && exit 7; exit 1";
-    const [file, ...args] = mountArgv({ readOnly: root, hide, expose }) as [string, ...string[]];
-    const probe = spawnSync(file, [...args, "/bin/sh", "-c", check], { stdio: "ignore", timeout: 5000 });
-    works = probe.status === 7;
+      "grep -Eq '^CapBnd:[[:space:]]*0+$' /proc/self/status && grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status && " +
+      "grep -Eq '^CapPrm:[[:space:]]*0+$' /proc/self/status && grep -Eq '^CapAmb:[[:space:]]*0+$' /proc/self/status && " +
+      `! unshare -Urm /bin/sh -c '${nested}' devflow-nested "$0" 2>/dev/null && ` +
+      "test ! -e ../../secret && exit 7; exit 1";
+    const [file, ...args] = mountArgv({ readOnly: root, hide, expose }, candidate) as [string, ...string[]];
+    const probe = spawnSync(file, [...args, "/bin/sh", "-c", check, root], {
+      stdio: "ignore",
+      timeout: 5000,
+    });
+    return (
+      probe.status === 7 &&
+      existsSync(join(expose, "ok")) &&
+      !existsSync(join(root, "x")) &&
+      !existsSync(join(root, "y"))
+    );
   } catch {
-    works = false;
+    return false;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  return works;
 }
 
 const overlayWorksIn = new Map<string, boolean>();
@@ -310,35 +392,45 @@ export function checkoutOverlayWorks(mounts: RepoMounts): boolean {
       mkdirSync(checkout);
       mkdirSync(upper);
       writeFileSync(join(checkout, "tracked"), "before\n");
-      const [file, ...args] = mountArgv({ ...mounts, expose: checkout, overlayUpper: upper }) as [
-        string,
-        ...string[],
-      ];
-      const probe = spawnSync(file, [...args, "/bin/sh", "-c", "echo after > ./tracked && exit 7"], {
-        stdio: "ignore",
-        timeout: 5000,
-      });
+      mkdirSync(join(checkout, "d"));
+      writeFileSync(join(checkout, "d", "f"), "f\n");
+      const [file, ...args] = mountArgv(
+        { ...mounts, expose: checkout, overlayUpper: upper },
+        mode ?? "root",
+      ) as [string, ...string[]];
+      const probe = spawnSync(
+        file,
+        [...args, "/bin/sh", "-c", "echo after > ./tracked && rm -rf d && mkdir d && exit 7"],
+        {
+          stdio: "ignore",
+          timeout: 5000,
+        },
+      );
       works =
         probe.status === 7 &&
         checkoutOverlayMounted(upper) &&
-        checkoutOverlayChanges(upper, checkout).join() === "tracked" &&
+        // `d` made again must be an empty opaque directory: its marker (in the xattr namespace of
+        // the mode, ADR 0068) is then the only record that d/f went; an overlay that could not
+        // write it (no `userxattr` in a user namespace) leaves whiteouts in `d` instead.
+        readdirSync(join(upper, "u", "d")).length === 0 &&
+        checkoutOverlayChanges(upper, checkout).join() === "d/f,tracked" &&
         readFileSync(join(checkout, "tracked"), "utf8") === "before\n";
     } catch {
       works = false;
     } finally {
-      if (scratch) rmSync(scratch, { recursive: true, force: true });
+      if (scratch) removeOverlayUpper(scratch);
     }
   }
   overlayWorksIn.set(mounts.hide, works);
   return works;
 }
 
-function mountArgv(plan: MountPlan): string[] {
+function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
   const exposed = [{ path: plan.expose, writable: true }, ...(plan.alsoExpose ?? [])];
   const pairs = exposed.flatMap((d) => [d.writable ? "rw" : "ro", d.path]);
   const deps = (plan.dependencies ?? []).flatMap((d) => [d.copyOnWrite ? "cow" : "ro", d.path]);
   return [
-    ...UNSHARE,
+    ...UNSHARE[how],
     "/bin/sh",
     "-c",
     SCRIPT,
@@ -346,6 +438,7 @@ function mountArgv(plan: MountPlan): string[] {
     plan.readOnly,
     plan.hide,
     plan.overlayUpper ?? "",
+    how === "user" ? ",userxattr" : "",
     ...pairs,
     "--",
     ...deps,
@@ -357,5 +450,6 @@ function mountArgv(plan: MountPlan): string[] {
 /** For tests: forget the probe result. */
 export function resetMountProbe(): void {
   works = undefined;
+  mode = null;
   overlayWorksIn.clear();
 }

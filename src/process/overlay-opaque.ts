@@ -1,21 +1,27 @@
 import { spawnSync } from "node:child_process";
 
-const OPAQUE = "SCHILY.xattr.trusted.overlay.opaque=y";
+/**
+ * The xattr namespace overlayfs keeps its markers in: `trusted` when mounted as root, `user` when
+ * mounted inside a user namespace with `-o userxattr` (ADR 0068). Reading the other one would see
+ * no marker at all (and a coder as root could plant `user.overlay.opaque` itself), so the caller
+ * must say which.
+ */
+export type OverlayXattrs = "trusted" | "user";
 
 /**
  * Which of `dirs` (relative to `upper`, an overlay's upper layer) are opaque: made again after the
  * run removed the lower directory, so they hide everything the lower layer held there (ADR 0040).
- * overlayfs marks them with the `trusted.overlay.opaque` xattr, which node cannot read; GNU tar
- * can (as root), so one `tar --xattrs --no-recursion` over the candidates is parsed here. Throws
+ * overlayfs marks them with the `<xattrs>.overlay.opaque` xattr, which node cannot read; GNU tar
+ * can (`trusted.*` as root, `user.*` as the owner), so one `tar --xattrs --no-recursion` over the candidates is parsed here. Throws
  * when tar cannot say (not installed, refused): the caller must not read that as "none".
  */
-export function opaqueDirs(upper: string, dirs: readonly string[]): Set<string> {
+export function opaqueDirs(upper: string, dirs: readonly string[], xattrs: OverlayXattrs): Set<string> {
   if (dirs.length === 0) return new Set();
   const r = spawnSync(
     "tar",
     [
       "--xattrs",
-      "--xattrs-include=trusted.overlay.opaque",
+      `--xattrs-include=${xattrs}.overlay.opaque`,
       "--no-recursion",
       "--null",
       "--verbatim-files-from",
@@ -32,11 +38,12 @@ export function opaqueDirs(upper: string, dirs: readonly string[]): Set<string> 
     throw new Error(
       `tar could not read the overlay's directory markers (${r.error?.message ?? r.stderr?.toString().trim() ?? `exit ${r.status}`})`,
     );
-  return opaqueInTar(r.stdout);
+  return opaqueInTar(r.stdout, xattrs);
 }
 
 /** The entries of a tar stream whose pax header carries the opaque xattr (trailing "/" dropped). */
-export function opaqueInTar(tar: Buffer): Set<string> {
+export function opaqueInTar(tar: Buffer, xattrs: OverlayXattrs): Set<string> {
+  const marker = ` SCHILY.xattr.${xattrs}.overlay.opaque=y\n`;
   const out = new Set<string>();
   let offset = 0;
   let opaque = false;
@@ -50,7 +57,7 @@ export function opaqueInTar(tar: Buffer): Set<string> {
     offset = dataStart + Math.ceil(size / 512) * 512;
     if (type === "x") {
       const records = tar.subarray(dataStart, dataStart + size).toString("utf8");
-      opaque = records.includes(` ${OPAQUE}\n`);
+      opaque = records.includes(marker);
       paxPath = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(records)?.[1] ?? null;
       continue;
     }

@@ -1,4 +1,4 @@
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { endMarkedProcesses, newRunMarker, processesWithMarker } from "../process/containment.js";
@@ -10,6 +10,7 @@ import {
   type ExposedDir,
   mountNamespaceWorks,
   type RepoMounts,
+  removeOverlayUpper,
 } from "../process/mount-namespace.js";
 import { runProcess } from "../process/run-process.js";
 import type { ProcessRunResult } from "../process/types.js";
@@ -106,7 +107,7 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // The checkout overlay's upper layer (ADR 0040): next to the log, inside devflow's hidden home.
   const overlayUpper = `${cmd.logPath}.upper`;
   if (cmd.mounts) {
-    await rm(overlayUpper, { recursive: true, force: true });
+    removeOverlayUpper(overlayUpper);
     await mkdir(overlayUpper, { recursive: true });
   }
   // Where the overlay is not known to work (no namespace, overlayfs refused by this home's file
@@ -220,7 +221,7 @@ async function readOverlay(overlayUpper: string, checkout: string): Promise<stri
   try {
     return checkoutOverlayMounted(overlayUpper) ? checkoutOverlayChanges(overlayUpper, checkout) : null;
   } finally {
-    await rm(overlayUpper, { recursive: true, force: true });
+    removeOverlayUpper(overlayUpper);
   }
 }
 
