@@ -5,6 +5,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach } from "vitest";
 import { z } from "zod";
 import type { DaemonConfig, TicketRecord, TicketResult } from "../../src/artifacts/schemas/ticket.js";
+import { historyRevisionOf } from "../../src/artifacts/task-paths.js";
 import type { FsTicketQueue } from "../../src/daemon/fs-queue.js";
 import { Worker } from "../../src/daemon/worker.js";
 import type { RunEnd, TicketRunner } from "../../src/daemon/worker-types.js";
@@ -71,12 +72,17 @@ export const readResult = (box: QueueSandbox, id: string): TicketResult =>
 export const readRecord = (box: QueueSandbox, id: string): TicketRecord =>
   JSON.parse(readFileSync(join(ticketDir(box, id), "ticket_record.json"), "utf8")) as TicketRecord;
 
-/** Every revision of an artifact of a ticket, oldest first (history/ plus the current file). */
+/**
+ * Every revision of an artifact of a ticket, oldest first (history/ plus the current file). Only
+ * `<name>.rNNN.json` names count: a running daemon's atomic write leaves a short-lived
+ * `<name>.rNNN.json.<random>` temp file there, which a prefix match read and then lost to the
+ * rename (ENOENT; CI of session 25, coder-provider-requeue).
+ */
 export function revisions<T>(box: QueueSandbox, id: string, name: string): T[] {
   const history = join(ticketDir(box, id), "history");
   const old = existsSync(history)
     ? readdirSync(history)
-        .filter((n) => n.startsWith(`${name}.`))
+        .filter((n) => historyRevisionOf(name, n) !== null)
         .map((n) => JSON.parse(readFileSync(join(history, n), "utf8")) as T & { revision: number })
     : [];
   const current = JSON.parse(readFileSync(join(ticketDir(box, id), `${name}.json`), "utf8")) as T & {
