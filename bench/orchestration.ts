@@ -15,8 +15,8 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { z } from "zod";
 import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
 import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
@@ -200,7 +200,7 @@ async function runOnce(coder: string) {
   const attemptModelMs = measured.attemptModelMs;
   const overheadMs = Math.max(0, nodeMs - coderMs - commandMs - attemptModelMs) / attempts.length;
   const judged = measured.promptBytes.filter((p) => p.role === "critic" || p.role === "iterator");
-  return {
+  const measuredRun = {
     cpuPerAttemptMs: attemptPhaseCpuMs / attempts.length,
     setupCpuMs: attemptPhase.setupCpuMs,
     processesPerAttempt: attemptPhaseProcesses / attempts.length,
@@ -216,6 +216,9 @@ async function runOnce(coder: string) {
     maxJudgedPromptBytes: Math.max(...judged.map((p) => p.bytes)),
     naiveBytes,
   };
+  // The sample repo and its temp dir (createFixtureRepo's parent): a bench run left one per run in TMPDIR.
+  rmSync(dirname(repo), { recursive: true, force: true });
+  return measuredRun;
 }
 
 async function scenario(label: string, coder: string) {

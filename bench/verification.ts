@@ -31,7 +31,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { LaneOptions } from "../src/lanes/iterate/lane/deps.js";
 import type { CoderCheckoutReuse } from "../src/workspace/index.js";
 import { built } from "./built.js";
@@ -332,6 +332,6 @@ try {
   if (process.env.BENCH_ONLY !== "big") await scenario("demo repo (csv-import)", demo, "src/bench-change.js");
   await scenario(`generated repo`, big, "src/bench-change.js");
 } finally {
-  rmSync(demo, { recursive: true, force: true });
+  rmSync(dirname(demo), { recursive: true, force: true }); // createFixtureRepo's temp dir too
   rmSync(big, { recursive: true, force: true });
 }
