@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,12 @@ import { newRunMarker, processesWithMarker, RUN_MARKER_ENV } from "./containment
  * large its environment is, and a zombie is not reported.
  */
 const linux = process.platform === "linux" && existsSync("/proc/self/stat");
+const uptimeSeconds = (): number => Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+/** Whether this machine makes a time namespace with a boot clock offset inside a user namespace. */
+const timeNamespaces =
+  linux &&
+  spawnSync("unshare", ["--user", "--map-root-user", "--time", "--boottime", "-1", "--fork", "true"])
+    .status === 0;
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -72,6 +78,29 @@ describe.skipIf(!linux)("processesWithMarker", () => {
     // Another run's marker is not this one.
     expect(processesWithMarker(newRunMarker())).toEqual([]);
   });
+
+  // Session-25 review of the age filter: a leftover cannot look older than devflow by moving its
+  // clocks. A time namespace (unprivileged through a user namespace) shifts the boot clock its
+  // members read, /proc/<pid>/stat's start time included as seen from inside, but devflow reads it
+  // from its own namespace, where the start time is the real one.
+  it.skipIf(!timeNamespaces)(
+    "finds a marked process started in a time namespace whose boot clock is set back",
+    async () => {
+      const marker = newRunMarker();
+      const back = Math.floor(uptimeSeconds() / 2);
+      const child = spawn(
+        "unshare",
+        ["--user", "--map-root-user", "--time", "--boottime", `-${back}`, "--fork", "sleep", "30"],
+        { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", [RUN_MARKER_ENV]: marker }, stdio: "ignore" },
+      );
+      children.push(child);
+      await sleep(300);
+      const found = processesWithMarker(marker);
+      // unshare itself and the sleep it forked inside the namespace.
+      expect(found).toContain(child.pid);
+      expect(found).toHaveLength(2);
+    },
+  );
 
   it("does not report a marked zombie (it runs no more)", async () => {
     const marker = newRunMarker();

@@ -9,22 +9,12 @@
  *
  *     npm run build && npx vitest run test/adversarial/mount-namespace-as-ordinary-user.test.ts
  */
-import {
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { canDropToAnotherUid, nodeAsUid, unusedUid } from "../support/scan-as-user.js";
+import { asUser as asUid, confinedRunAsUser, userRepo as userRepoOf } from "../support/mount-plan-as-user.js";
+import { canDropToAnotherUid, unusedUid } from "../support/scan-as-user.js";
 
-const BUILT = (name: string): string => new URL(`../../dist/src/process/${name}.js`, import.meta.url).href;
 const uid = unusedUid(5);
 const made: string[] = [];
 
@@ -32,58 +22,10 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A repo owned by `uid`: devflow's home with a state file, a checkout under it, node_modules, a user file. */
-function userRepo() {
-  const top = mkdtempSync(join(tmpdir(), "devflow-userns-"));
-  made.push(top);
-  const repo = join(top, "repo");
-  const home = join(repo, ".devflow");
-  const checkout = join(home, "worktrees", "t");
-  const deps = join(repo, "node_modules");
-  const upper = join(home, "ov");
-  for (const dir of [checkout, join(checkout, "src"), deps, upper]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(home, "state.sqlite"), "state");
-  writeFileSync(join(repo, "file.txt"), "user");
-  writeFileSync(join(deps, "dep.js"), "dep");
-  writeFileSync(join(checkout, "tracked.txt"), "before");
-  writeFileSync(join(checkout, "src", "a.ts"), "a");
-  writeFileSync(join(checkout, "src", "b.ts"), "b");
-  for (const path of [top, repo, home, join(home, "worktrees"), checkout, join(checkout, "src"), deps, upper])
-    chownSync(path, uid, uid);
-  for (const file of [
-    join(home, "state.sqlite"),
-    join(repo, "file.txt"),
-    join(deps, "dep.js"),
-    join(checkout, "tracked.txt"),
-    join(checkout, "src", "a.ts"),
-    join(checkout, "src", "b.ts"),
-  ])
-    chownSync(file, uid, uid);
-  return { repo, home, checkout, deps, upper };
-}
-
-/** `body` (an async module body ending in a value) run as `uid` with devflow's built modules `mn` and `rp`; its JSON result. */
-function asUser(body: string, env: Record<string, string> = {}): unknown {
-  const code = [
-    `Object.assign(process.env, ${JSON.stringify(env)});`,
-    `const mn = await import(${JSON.stringify(BUILT("mount-namespace"))});`,
-    `const rp = await import(${JSON.stringify(BUILT("run-process"))});`,
-    `const out = await (async () => { ${body} })();`,
-    "console.log(JSON.stringify(out));",
-  ].join("\n");
-  return JSON.parse(nodeAsUid(uid, code));
-}
-
-/** A confined run of `script` as `uid` under the plan of `repo` (`extra` merged into the plan). */
-function confinedRun(r: ReturnType<typeof userRepo>, script: string, extra: object = {}, env = {}) {
-  const mounts = { readOnly: r.repo, hide: r.home, expose: r.checkout, ...extra };
-  return asUser(
-    `const run = await rp.runProcess({ command: ${JSON.stringify(script)}, shell: true, cwd: ${JSON.stringify(r.checkout)},
-      env: { PATH: process.env.PATH }, timeoutMs: 20000, confine: true, mounts: ${JSON.stringify(mounts)} });
-     return { output: run.output, mode: mn.mountNamespaceMode() };`,
-    env,
-  ) as { output: string; mode: string | null };
-}
+const userRepo = () => userRepoOf(uid, made);
+const asUser = (body: string, env: Record<string, string> = {}) => asUid(uid, body, env);
+const confinedRun = (r: ReturnType<typeof userRepo>, script: string, extra: object = {}, env = {}) =>
+  confinedRunAsUser(uid, r, script, extra, env);
 
 describe.runIf(
   canDropToAnotherUid() && existsSync(new URL("../../dist/src/process/mount-namespace.js", import.meta.url)),
