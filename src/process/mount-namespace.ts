@@ -51,6 +51,11 @@ export interface MountPlan {
    * refuses the mount the checkout is bound as before (no `<overlayUpper>/w/work` then).
    */
   overlayUpper?: string;
+  /**
+   * Files under /run the run sees although /run is covered (ADR 0069), bound back read-only.
+   * Default: `runFilesToKeep()`, the resolver's configuration where `/etc/resolv.conf` leads there.
+   */
+  runFiles?: readonly string[];
 }
 
 export interface DependencyDir {
@@ -214,6 +219,18 @@ const SCRIPT = [
 const LOCKDOWN = [
   "set -e",
   'while [ "$1" != -- ]; do mount --rbind "$1" "$1"; mount -o remount,bind,ro "$1"; shift; done; shift',
+  // Host services (ADR 0069): /run covered by an empty tmpfs (`hide-run`), the files listed after it
+  // (the resolver's configuration) bound back read-only; a real /var/run too.
+  'how=$1; shift; s=$(mktemp -d); n=0',
+  'if [ "$how" = hide-run ] && [ -d /run ]; then',
+  '  for k do [ "$k" = -- ] && break; n=$((n+1)); : > "$s/$n"; mount --bind "$k" "$s/$n"; done',
+  "  mount -t tmpfs -o mode=0755,size=1m devflow-run /run",
+  "  n=0",
+  '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "${k%/*}"; : > "$k"; mount --bind "$s/$n" "$k"; mount -o remount,bind,ro "$k"; umount "$s/$n"; done',
+  '  if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o mode=0755,size=1m devflow-run /var/run; fi',
+  "fi",
+  'rm -rf "$s"',
+  'while [ "$1" != -- ]; do shift; done; shift',
   // Defensive: a cwd inside a path made read-only here would otherwise stay on the old mount.
   'cd "$PWD"',
   'exec "$@"',
@@ -254,6 +271,23 @@ export function devflowReadOnlyPaths(env: NodeJS.ProcessEnv = process.env): stri
     out.push(path);
   }
   return out;
+}
+
+/** `1`: a confined run sees the host's /run (its service sockets) as it is (ADR 0069). */
+export const EXPOSE_RUN_ENV = "DEVFLOW_EXPOSE_RUN";
+
+/**
+ * The files under /run a confined run still needs once LOCKDOWN covers /run (ADR 0069): the
+ * resolver's configuration, where `/etc/resolv.conf` leads there (systemd-resolved, resolvconf,
+ * NetworkManager), so host names still resolve. Regular files only, by their real path.
+ */
+export function runFilesToKeep(resolvConf = "/etc/resolv.conf"): string[] {
+  try {
+    const target = realpathSync(resolvConf);
+    return target.startsWith("/run/") && statSync(target).isFile() ? [target] : [];
+  } catch {
+    return [];
+  }
 }
 
 function real(path: string): string | null {
@@ -443,7 +477,9 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
     "--",
     ...deps,
     "--",
-    ...["/bin/sh", "-c", LOCKDOWN, "devflow-lockdown", ...devflowReadOnlyPaths(), "--", ...DROP_CAPABILITIES],
+    ...["/bin/sh", "-c", LOCKDOWN, "devflow-lockdown", ...devflowReadOnlyPaths(), "--"],
+    ...(process.env[EXPOSE_RUN_ENV] === "1" ? ["keep-run"] : ["hide-run", ...(plan.runFiles ?? runFilesToKeep())]),
+    ...["--", ...DROP_CAPABILITIES],
   ];
 }
 
