@@ -221,13 +221,13 @@ const LOCKDOWN = [
   'while [ "$1" != -- ]; do mount --rbind "$1" "$1"; mount -o remount,bind,ro "$1"; shift; done; shift',
   // Host services (ADR 0069): /run covered by an empty tmpfs (`hide-run`), the files listed after it
   // (the resolver's configuration) bound back read-only; a real /var/run too.
-  'how=$1; shift; s=$(mktemp -d); n=0',
+  "how=$1; shift; s=$(mktemp -d); n=0",
   'if [ "$how" = hide-run ] && [ -d /run ]; then',
   '  for k do [ "$k" = -- ] && break; n=$((n+1)); : > "$s/$n"; mount --bind "$k" "$s/$n"; done',
   "  mount -t tmpfs -o mode=0755,size=1m devflow-run /run",
   "  n=0",
-  '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "${k%/*}"; : > "$k"; mount --bind "$s/$n" "$k"; mount -o remount,bind,ro "$k"; umount "$s/$n"; done',
-  '  if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o mode=0755,size=1m devflow-run /var/run; fi',
+  '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "$(dirname "$k")"; : > "$k"; mount --bind "$s/$n" "$k"; mount -o remount,bind,ro "$k"; umount "$s/$n"; done',
+  "  if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o mode=0755,size=1m devflow-run /var/run; fi",
   "fi",
   'rm -rf "$s"',
   'while [ "$1" != -- ]; do shift; done; shift',
@@ -478,7 +478,9 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
     ...deps,
     "--",
     ...["/bin/sh", "-c", LOCKDOWN, "devflow-lockdown", ...devflowReadOnlyPaths(), "--"],
-    ...(process.env[EXPOSE_RUN_ENV] === "1" ? ["keep-run"] : ["hide-run", ...(plan.runFiles ?? runFilesToKeep())]),
+    ...(process.env[EXPOSE_RUN_ENV] === "1"
+      ? ["keep-run"]
+      : ["hide-run", ...(plan.runFiles ?? runFilesToKeep())]),
     ...["--", ...DROP_CAPABILITIES],
   ];
 }
