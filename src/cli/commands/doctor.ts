@@ -33,7 +33,7 @@ export function registerDoctor(program: Command, io: CliIO): void {
   program
     .command("doctor")
     .description(
-      "check Node, git, the model endpoint, every coder backend and the daemon, and say how to fix what is missing",
+      "check Node, git, the model endpoint, every coder backend and the daemon, say how to fix what is missing and what confinement runs get here",
     )
     .addHelpText("after", DOCTOR_HELP)
     .option("--coder <name>", "the coder the defaults use (as for iterate)", DEFAULT_CODER)
@@ -64,15 +64,20 @@ export function registerDoctor(program: Command, io: CliIO): void {
         "../../daemon/doctor-check.js"
       );
       const daemon = await checkDaemon({ env: process.env });
+      // What confinement runs get here (ADR 0021, 0068, 0069): information, never blocking.
+      const { checkConfinement, renderConfinementSection } = await import(
+        "../../process/confinement-check.js"
+      );
+      const confinement = checkConfinement(process.env);
       const blocking = [...checked.blocking, ...daemonBlocking(daemon)];
-      const report = { ...checked, daemon, blocking, ready: blocking.length === 0 };
+      const report = { ...checked, daemon, confinement, blocking, ready: blocking.length === 0 };
       // Keys never appear in the report by construction; servers' error bodies are redacted too.
       const redact = createRedactor(secretsFromEnv(process.env));
       io.out(
         redact(
           flags.json
             ? `${JSON.stringify({ ...report, config: configReport(config) })}\n`
-            : `${renderDoctorReport(report, [renderDaemonSection(daemon)])}\n${renderConfig(config)}`,
+            : `${renderDoctorReport(report, [renderConfinementSection(confinement), renderDaemonSection(daemon)])}\n${renderConfig(config)}`,
         ),
       );
       io.setExitCode(report.ready ? EXIT.completed : EXIT.usage);
