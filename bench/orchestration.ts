@@ -17,13 +17,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { z } from "zod";
-import { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } from "../src/artifacts/schemas/index.js";
-import { createFixtureRepo } from "../src/fixtures/create-fixture-repo.js";
-import { openTaskStore } from "../src/home/index.js";
 import type { ModelGateway, StructuredCall } from "../src/models/contract.js";
-import { PACKAGE_ROOT } from "../src/util/paths.js";
-import { naivePromptBytes } from "../src/verify/index.js";
 import { built } from "./built.js";
 import { median, printBenchHeader, RUNS } from "./preamble.js";
 import { gitCommandCounts, processCounts, resetProcessCounts, totalProcesses } from "./process-counter.js";
@@ -34,6 +30,20 @@ const TARGET_MS = 150;
 const { runIterate } = await built<typeof import("../src/lanes/iterate/run.js")>("lanes/iterate/run.js");
 const { createModelGateway } =
   await built<typeof import("../src/models/create-gateway.js")>("models/create-gateway.js");
+// The bench's own reads come from dist/ too: importing them from the sources put a second copy of
+// devflow's modules (and zod's schemas) in this process, ~220 MB RSS against the bin's ~140 MB, and a
+// spawn's cost grows with the parent's RSS (fork copies its page tables): every process devflow
+// started was priced higher here than in the bin.
+const { CoderReport, DevflowEvent, VerifierEnvelope, VerifierName } = await built<
+  typeof import("../src/artifacts/schemas/index.js")
+>("artifacts/schemas/index.js");
+const { createFixtureRepo } = await built<typeof import("../src/fixtures/create-fixture-repo.js")>(
+  "fixtures/create-fixture-repo.js",
+);
+const { openTaskStore } = await built<typeof import("../src/home/index.js")>("home/index.js");
+/** The package root, whether this file runs from bench/ (tsx) or dist-bench/ (npm run bench). */
+const PACKAGE_ROOT = fileURLToPath(new URL("..", import.meta.url));
+const { naivePromptBytes } = await built<typeof import("../src/verify/index.js")>("verify/index.js");
 
 /** devflow's own CPU (this process: user + system) since `from`, in ms. */
 const cpuMsSince = (from: NodeJS.CpuUsage): number => {
