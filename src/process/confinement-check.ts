@@ -2,8 +2,7 @@ import { pidNamespacePrefix } from "./containment.js";
 import {
   EXPOSE_RUN_ENV,
   type MountNamespaceMode,
-  mountNamespaceMode,
-  mountNamespacePrefix,
+  mountNamespaceInUse,
   mountNamespaceWorks,
 } from "./mount-namespace.js";
 
@@ -26,9 +25,7 @@ export interface ConfinementCheck {
 
 export function checkConfinement(env: NodeJS.ProcessEnv = process.env): ConfinementCheck {
   const pid = pidNamespacePrefix() !== null;
-  // What runs really get: mountNamespacePrefix also honours DEVFLOW_NO_PID_NAMESPACE.
-  const planned = mountNamespacePrefix({ readOnly: "/", hide: "/", expose: "/" }) !== null;
-  const mode = planned ? mountNamespaceMode() : null;
+  const mode = mountNamespaceInUse();
   return {
     pid_namespace: pid,
     mount_namespace: { mode, why_not: mode === null ? whyNoMountNamespace(env) : null },

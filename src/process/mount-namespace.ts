@@ -333,9 +333,18 @@ export function mountNamespaceMode(): MountNamespaceMode | null {
  * `DEVFLOW_NO_PID_NAMESPACE=1` turns it off).
  */
 export function mountNamespacePrefix(plan: MountPlan): string[] | null {
-  // It brings a PID namespace along: turning that off (tests of the fallback) turns this off too.
+  const inUse = mountNamespaceInUse();
+  return inUse === null ? null : mountArgv(plan, inUse);
+}
+
+/**
+ * The mode runs are confined in (null: none): the proved mode, unless `DEVFLOW_NO_PID_NAMESPACE=1`
+ * turns the PID namespace off (tests of the fallback), which the plan brings along. The one answer
+ * to "do runs get the mount plan" (the run prefix, the verification overlay, `devflow doctor`).
+ */
+export function mountNamespaceInUse(): MountNamespaceMode | null {
   if (process.env.DEVFLOW_NO_PID_NAMESPACE === "1") return null;
-  return mountNamespaceWorks() && mode !== null ? mountArgv(plan, mode) : null;
+  return mountNamespaceWorks() ? mode : null;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   checkoutOverlayMounted,
   checkoutOverlayWorks,
   type ExposedDir,
-  mountNamespaceWorks,
+  mountNamespaceInUse,
   type RepoMounts,
   removeOverlayUpper,
 } from "../process/mount-namespace.js";
@@ -115,7 +115,9 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // back. Known: probed once per home before the first run (one small mount instead of a stat walk
   // of the whole checkout), or seen mounted by an earlier run.
   const overlayTrusted =
-    cmd.mounts !== undefined && namespaceInUse() && (overlaySeenWorking || checkoutOverlayWorks(cmd.mounts));
+    cmd.mounts !== undefined &&
+    mountNamespaceInUse() !== null &&
+    (overlaySeenWorking || checkoutOverlayWorks(cmd.mounts));
   const statBefore = overlayTrusted ? null : statCheckout(cmd.cwd, ownOutputInside(cmd));
   // The stat sees files only: a directory renamed away and back keeps its files' stat (ADR 0048).
   const dirWatch = overlayTrusted ? null : watchCheckoutDirectories(cmd.cwd, ownOutputInside(cmd));
@@ -210,8 +212,6 @@ function ownOutputInside(cmd: VerifierCommand): string[] {
 
 /** Set once a run's checkout overlay was mounted: from then on no stat of the checkout is needed. */
 let overlaySeenWorking = false;
-
-const namespaceInUse = (): boolean => process.env.DEVFLOW_NO_PID_NAMESPACE !== "1" && mountNamespaceWorks();
 
 /**
  * The files of the checkout the run changed behind the overlay (null: no overlay was mounted), then
