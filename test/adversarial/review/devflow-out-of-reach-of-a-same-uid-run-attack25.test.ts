@@ -65,7 +65,10 @@ except OSError as e:
 `;
 
 /** The attacks above against devflow's own pid, from a run of devflow (as the uid) on `r`'s plan. */
-function attackDevflow(r: UserRepo, env: Record<string, string> = {}): { output: string; mode: string | null } {
+function attackDevflow(
+  r: UserRepo,
+  env: Record<string, string> = {},
+): { output: string; mode: string | null } {
   const py = join(dirname(r.repo), "attack.py");
   writeFileSync(py, SAME_UID_ATTACKS);
   chownSync(py, uid, uid);

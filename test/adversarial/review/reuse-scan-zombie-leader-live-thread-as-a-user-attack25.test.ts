@@ -81,7 +81,9 @@ describe.runIf(canDropToAnotherUid())("a leftover whose main thread exited, scan
       "fd = os.open(os.path.join(checkout, 'a.bin'), os.O_RDWR)",
       "os.chdir(top)",
     ]);
-    expect(scanAsUid(UID, checkout, laterClaim())).toMatch(new RegExp(`^process ${pid} has its fd \\d+ inside`));
+    expect(scanAsUid(UID, checkout, laterClaim())).toMatch(
+      new RegExp(`^process ${pid} has its fd \\d+ inside`),
+    );
   }, 20_000);
 
   it("a shared writable mapping of a checkout file counts (fd closed, cwd elsewhere)", async () => {
@@ -93,6 +95,8 @@ describe.runIf(canDropToAnotherUid())("a leftover whose main thread exited, scan
       "os.close(fd)",
       "os.chdir(top)",
     ]);
-    expect(scanAsUid(UID, checkout, laterClaim())).toMatch(new RegExp(`^process ${pid} has its mapped file inside`));
+    expect(scanAsUid(UID, checkout, laterClaim())).toMatch(
+      new RegExp(`^process ${pid} has its mapped file inside`),
+    );
   }, 20_000);
 });
