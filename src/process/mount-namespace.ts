@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { childPath, under } from "../util/byte-path.js";
 import { INSTALL_ROOT } from "../util/paths.js";
 import { opaqueDirs } from "./overlay-opaque.js";
 
@@ -81,7 +82,8 @@ export const checkoutOverlayMounted = (overlayUpper: string): boolean =>
  * a whiteout) and that exists in the lower layer, the checkout itself, which the run could not
  * change, and every file of the checkout below a directory the run removed and made again (an
  * opaque directory). A file the run changed and put back is still a copy-up; new (untracked)
- * files are not listed. Sorted, relative to the checkout. Throws when the opaque markers cannot be
+ * files are not listed. Sorted, relative to the checkout, names walked as bytes and reported as
+ * UTF-8 (U+FFFD where a name is not). Throws when the opaque markers cannot be
  * read, or when no probed namespace says which marker the overlay wrote (overlay-opaque.ts).
  */
 export function checkoutOverlayChanges(overlayUpper: string, checkout: string): string[] {
@@ -92,23 +94,25 @@ export function checkoutOverlayChanges(overlayUpper: string, checkout: string): 
   const changed = new Set<string>();
   const upper = join(overlayUpper, "u");
   openDirs(upper);
+  // Names are walked as bytes (session-25 review): one that is not UTF-8 decoded to U+FFFD named
+  // no file of the checkout, and a tracked file the run rewrote passed for a new, untracked one.
   // Directories of the checkout the run wrote into; opaque ones were removed and made again.
-  const dirsOfLower: string[] = [];
-  const walk = (rel: string): void => {
-    for (const entry of readdirSync(join(upper, rel), { withFileTypes: true })) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
+  const dirsOfLower: Buffer[] = [];
+  const walk = (rel: Buffer): void => {
+    for (const entry of readdirSync(under(upper, rel), { withFileTypes: true, encoding: "buffer" })) {
+      const path = childPath(rel, entry.name);
       if (entry.isDirectory()) {
         const lower = existsInLower(checkout, path);
-        if (lower === "file") changed.add(path); // a file replaced by a directory
+        if (lower === "file") changed.add(path.toString("utf8")); // a file replaced by a directory
         if (lower === "dir") dirsOfLower.push(path);
         walk(path);
-      } else if (existsInLower(checkout, path) !== null) changed.add(path);
+      } else if (existsInLower(checkout, path) !== null) changed.add(path.toString("utf8"));
     }
   };
-  walk("");
+  walk(Buffer.alloc(0));
   // Everything the checkout held below an opaque directory is hidden from the run: deleted.
   for (const dir of opaqueDirs(upper, dirsOfLower, mode === "user" ? "user" : "trusted"))
-    for (const file of filesBelow(checkout, dir)) changed.add(file);
+    for (const file of filesBelow(checkout, Buffer.from(dir, "latin1"))) changed.add(file.toString("utf8"));
   return [...changed].sort();
 }
 
@@ -136,19 +140,19 @@ export function removeOverlayUpper(overlayUpper: string): void {
   rmSync(overlayUpper, { recursive: true, force: true });
 }
 
-function filesBelow(root: string, rel: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
-    const path = `${rel}/${entry.name}`;
+function filesBelow(root: string, rel: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (const entry of readdirSync(under(root, rel), { withFileTypes: true, encoding: "buffer" })) {
+    const path = childPath(rel, entry.name);
     if (entry.isDirectory()) out.push(...filesBelow(root, path));
     else out.push(path);
   }
   return out;
 }
 
-function existsInLower(checkout: string, rel: string): "dir" | "file" | null {
+function existsInLower(checkout: string, rel: Buffer): "dir" | "file" | null {
   try {
-    return lstatSync(join(checkout, rel)).isDirectory() ? "dir" : "file";
+    return lstatSync(under(checkout, rel)).isDirectory() ? "dir" : "file";
   } catch {
     return null;
   }

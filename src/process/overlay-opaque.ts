@@ -9,13 +9,14 @@ import { spawnSync } from "node:child_process";
 export type OverlayXattrs = "trusted" | "user";
 
 /**
- * Which of `dirs` (relative to `upper`, an overlay's upper layer) are opaque: made again after the
- * run removed the lower directory, so they hide everything the lower layer held there (ADR 0040).
+ * Which of `dirs` (relative to `upper`, an overlay's upper layer, as bytes: a name need not be UTF-8)
+ * are opaque: made again after the run removed the lower directory, so they hide everything the
+ * lower layer held there (ADR 0040). Returned byte-exact, as latin1 strings (`binaryName`).
  * overlayfs marks them with the `<xattrs>.overlay.opaque` xattr, which node cannot read; GNU tar
  * can (`trusted.*` as root, `user.*` as the owner), so one `tar --xattrs --no-recursion` over the candidates is parsed here. Throws
  * when tar cannot say (not installed, refused): the caller must not read that as "none".
  */
-export function opaqueDirs(upper: string, dirs: readonly string[], xattrs: OverlayXattrs): Set<string> {
+export function opaqueDirs(upper: string, dirs: readonly Buffer[], xattrs: OverlayXattrs): Set<string> {
   if (dirs.length === 0) return new Set();
   const r = spawnSync(
     "tar",
@@ -32,7 +33,7 @@ export function opaqueDirs(upper: string, dirs: readonly string[], xattrs: Overl
       "-T",
       "-",
     ],
-    { input: dirs.map((d) => `${d}\0`).join(""), maxBuffer: 64 * 1024 * 1024, timeout: 30_000 },
+    { input: Buffer.concat(dirs.flatMap((d) => [d, NUL])), maxBuffer: 64 * 1024 * 1024, timeout: 30_000 },
   );
   if (r.status !== 0 || !r.stdout)
     throw new Error(
@@ -41,9 +42,41 @@ export function opaqueDirs(upper: string, dirs: readonly string[], xattrs: Overl
   return opaqueInTar(r.stdout, xattrs);
 }
 
-/** The entries of a tar stream whose pax header carries the opaque xattr (trailing "/" dropped). */
+const NUL = Buffer.from([0]);
+
+/**
+ * A name's bytes as a latin1 string (one char per byte): what `opaqueDirs` returns, so a name that
+ * is not UTF-8 stays exact; `Buffer.from(name, "latin1")` gives the bytes back.
+ */
+export const binaryName = (bytes: Buffer): string => bytes.toString("latin1");
+
+/**
+ * The records of a pax extended header (`<length> <key>=<value>\n`, length in bytes, the value
+ * any bytes, newlines included), by key, values as latin1 strings. Session-25 review: a line-based
+ * read cut a path holding a newline short, so the marker was credited to another name.
+ */
+function paxRecords(data: Buffer): Map<string, string> {
+  const out = new Map<string, string>();
+  let at = 0;
+  while (at < data.length) {
+    const space = data.indexOf(0x20, at);
+    if (space === -1) break;
+    const length = Number.parseInt(data.toString("latin1", at, space), 10);
+    if (!Number.isFinite(length) || length <= space - at) break;
+    const record = data.toString("latin1", space + 1, at + length - 1); // without the final "\n"
+    const eq = record.indexOf("=");
+    if (eq !== -1) out.set(record.slice(0, eq), record.slice(eq + 1));
+    at += length;
+  }
+  return out;
+}
+
+/**
+ * The entries of a tar stream whose pax header carries the opaque xattr (trailing "/" dropped),
+ * byte-exact as latin1 strings (`binaryName`).
+ */
 export function opaqueInTar(tar: Buffer, xattrs: OverlayXattrs): Set<string> {
-  const marker = ` SCHILY.xattr.${xattrs}.overlay.opaque=y\n`;
+  const marker = `SCHILY.xattr.${xattrs}.overlay.opaque`;
   const out = new Set<string>();
   let offset = 0;
   let opaque = false;
@@ -56,9 +89,9 @@ export function opaqueInTar(tar: Buffer, xattrs: OverlayXattrs): Set<string> {
     const dataStart = offset + 512;
     offset = dataStart + Math.ceil(size / 512) * 512;
     if (type === "x") {
-      const records = tar.subarray(dataStart, dataStart + size).toString("utf8");
-      opaque = records.includes(marker);
-      paxPath = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(records)?.[1] ?? null;
+      const records = paxRecords(tar.subarray(dataStart, dataStart + size));
+      opaque = records.get(marker) === "y";
+      paxPath = records.get("path") ?? null;
       continue;
     }
     const prefix = field(header, 345, 155);
@@ -73,5 +106,5 @@ export function opaqueInTar(tar: Buffer, xattrs: OverlayXattrs): Set<string> {
 function field(header: Buffer, start: number, length: number): string {
   const raw = header.subarray(start, start + length);
   const end = raw.indexOf(0);
-  return raw.subarray(0, end === -1 ? length : end).toString("utf8");
+  return raw.subarray(0, end === -1 ? length : end).toString("latin1");
 }

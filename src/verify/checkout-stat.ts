@@ -1,5 +1,5 @@
-import { type BigIntStats, lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { type BigIntStats, type Dirent, lstatSync, readdirSync } from "node:fs";
+import { childPath, under } from "../util/byte-path.js";
 
 /**
  * The files of a checkout by stat, before a verification run where no checkout overlay catches
@@ -10,37 +10,47 @@ import { join } from "node:path";
  */
 export type CheckoutStat = ReadonlyMap<string, string>;
 
+/**
+ * Keyed by each file's path as bytes in a latin1 string (one char per byte): names are walked as
+ * bytes (session-25 review, tracked-file-with-a-non-utf8-name-attack25): a name that is not UTF-8,
+ * decoded, became U+FFFD, named no file, and a tracked file the run rewrote was never compared.
+ */
 export function statCheckout(dir: string, skip: readonly string[] = []): CheckoutStat {
   const files = new Map<string, string>();
-  const walk = (rel: string): void => {
-    if (skip.includes(rel)) return;
-    let entries: import("node:fs").Dirent[];
+  const walk = (rel: Buffer): void => {
+    if (skip.includes(rel.toString("utf8"))) return;
+    let entries: Dirent<Buffer>[];
     try {
-      entries = readdirSync(rel ? join(dir, rel) : dir, { withFileTypes: true });
+      entries = readdirSync(under(dir, rel), { withFileTypes: true, encoding: "buffer" });
     } catch {
       return;
     }
     for (const entry of entries) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      const path = childPath(rel, entry.name);
       if (entry.isDirectory()) walk(path);
       else {
-        const s = statOf(join(dir, path));
-        if (s) files.set(path, s);
+        const s = statOf(under(dir, path));
+        if (s) files.set(path.toString("latin1"), s);
       }
     }
   };
-  walk("");
+  walk(Buffer.alloc(0));
   return files;
 }
 
-/** The files of `before` that are gone or differ (content, mode, mtime or ctime) in `dir` now. Sorted. */
+/**
+ * The files of `before` that are gone or differ (content, mode, mtime or ctime) in `dir` now,
+ * named as UTF-8 (U+FFFD where a name is not). Sorted.
+ */
 export function changedSinceStat(before: CheckoutStat, dir: string): string[] {
   const changed: string[] = [];
-  for (const [path, was] of before) if (statOf(join(dir, path)) !== was) changed.push(path);
+  for (const [path, was] of before)
+    if (statOf(under(dir, Buffer.from(path, "latin1"))) !== was)
+      changed.push(Buffer.from(path, "latin1").toString("utf8"));
   return changed.sort();
 }
 
-function statOf(file: string): string | null {
+function statOf(file: Buffer): string | null {
   let s: BigIntStats;
   try {
     s = lstatSync(file, { bigint: true });
