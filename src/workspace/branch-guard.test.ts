@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { taskBranchFindings, taskBranchHead, taskBranchRun, taskBranchState } from "./branch-guard.js";
+import {
+  compareAndSwapRef,
+  taskBranchFindings,
+  taskBranchHead,
+  taskBranchRun,
+  taskBranchState,
+} from "./branch-guard.js";
 import { commitOnTaskBranch, headCommit } from "./commits.js";
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
@@ -104,6 +110,23 @@ describe("commitOnTaskBranch", () => {
       code: "COMMIT_REFUSED",
     });
     expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(moved);
+  });
+
+  // The completion commit no longer asks `cat-file -e <sha>^{commit}` in the user's repository
+  // after shipping the pack (issue 11, ADR 0050 session 25): the compare-and-swap is what keeps the
+  // ref off a commit that repository does not hold (git's update-ref refuses a missing object and
+  // a non-commit on a branch). Pinned here, since the commit relies on it.
+  it("never moves the task ref to a commit the user's repository lacks, nor to a non-commit", async () => {
+    const ws = await taskWorktree();
+    const elsewhere = makeRepo({ "other.txt": "not in the user's repository\n" });
+    dirs.push(elsewhere);
+    const foreign = git(elsewhere, "rev-parse", "HEAD").trim();
+    const tree = git(ws.repoRoot, "rev-parse", "HEAD^{tree}").trim();
+    for (const next of [foreign, tree])
+      await expect(compareAndSwapRef(ws.repoRoot, REF, next, ws.baseCommit)).rejects.toMatchObject({
+        code: "COMMIT_REFUSED",
+      });
+    expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(ws.baseCommit);
   });
 
   it("commits on refs/heads/devflow/<task_id> only, whatever branch the coder's checkout is on", async () => {

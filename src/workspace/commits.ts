@@ -212,7 +212,9 @@ async function shipObjects(
       const from = join(quarantine, "pack", `pack-${indexed}.${ext}`);
       if (existsSync(from)) moveFile(from, join(userObjects, "pack", `pack-${indexed}.${ext}`));
     }
-    await runGit(repoRoot, ["cat-file", "-e", `${sha}^{commit}`]);
+    // No `cat-file -e <sha>^{commit}` here (issue 11: one git process per run): the ref moves
+    // only by `update-ref`, which refuses a commit the user's repository does not hold ("trying to
+    // write ref … with nonexistent object") and a non-commit on a branch, at the moment it moves.
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
