@@ -10,6 +10,7 @@ import {
   taskBranchHead,
   taskBranchRun,
   taskBranchState,
+  userTaskBranchFindings,
 } from "./branch-guard.js";
 import { commitOnTaskBranch, headCommit } from "./commits.js";
 import { snapshotTree } from "./snapshot.js";
@@ -110,6 +111,40 @@ describe("commitOnTaskBranch", () => {
       code: "COMMIT_REFUSED",
     });
     expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(moved);
+  });
+
+  /*
+   * issue 11 (ADR 0050 session 25): the completion commit asked `rev-parse --verify <ref>` (is a
+   * crashed earlier commit of ours already on it?) right after the gate had found the ref intact.
+   * Fix: the gate's reading counts for the next commit of that ref, once. Pins that the commit
+   * after the gate's reading skips that question, that a retry of the commit in the same process
+   * (the reading used up) still finds the commit it already made, and that a reading which found
+   * the ref moved counts for nothing.
+   */
+  it("after the gate found the ref intact, commits without asking again; a retry still finds its commit", async () => {
+    const unread = await taskWorktree();
+    writeFiles(unread.worktree, { "a.txt": "a\n" });
+    const unreadTree = await snapshotTree(unread.worktree);
+    const asked = await countingGit(() => commitOn(unread, unread.baseCommit, unreadTree, "devflow: add a"));
+    const ws = await taskWorktree();
+    writeFiles(ws.worktree, { "a.txt": "a\n" });
+    const tree = await snapshotTree(ws.worktree);
+    expect(await userTaskBranchFindings(ws.repoRoot, TASK, ws.baseCommit)).toEqual([]);
+    const { result: sha, calls } = await countingGit(() =>
+      commitOn(ws, ws.baseCommit, tree, "devflow: add a"),
+    );
+    // One `rev-parse` less than the same commit without the gate's reading; nothing else differs.
+    const revParses = (list: string[]) => list.filter((c) => c === "rev-parse").length;
+    expect(revParses(calls)).toBe(revParses(asked.calls) - 1);
+    expect(calls.filter((c) => c !== "rev-parse")).toEqual(asked.calls.filter((c) => c !== "rev-parse"));
+    expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(sha);
+    expect(await commitOn(ws, ws.baseCommit, tree, "devflow: add a")).toBe(sha);
+    // A later reading that found the ref moved cancels an earlier one: the commit asks git again.
+    git(ws.repoRoot, "update-ref", REF, ws.baseCommit);
+    expect(await userTaskBranchFindings(ws.repoRoot, TASK, ws.baseCommit)).toEqual([]);
+    git(ws.repoRoot, "update-ref", REF, sha ?? "");
+    expect(await userTaskBranchFindings(ws.repoRoot, TASK, ws.baseCommit)).toHaveLength(1);
+    expect(await commitOn(ws, ws.baseCommit, tree, "devflow: add a")).toBe(sha);
   });
 
   // The completion commit no longer asks `cat-file -e <sha>^{commit}` in the user's repository
