@@ -25,6 +25,24 @@ async function taskWorktree(): Promise<string> {
   return (await createTaskWorktree({ repoRoot: root, taskId: "snap" })).worktree;
 }
 
+/**
+ * Changes that could fool a parser of diff output: a rename with edits (of src/long.ts, written
+ * from `lines` before), a colon first, a newline, quotes and non-ASCII in names, a binary file, a
+ * deletion and a mode change.
+ */
+function trickyChange(worktree: string, lines: string[]): void {
+  rmSync(join(worktree, "src/long.ts"));
+  writeFiles(worktree, {
+    "src/moved.ts": `${lines.slice(1).join("\n")}\nexport const w = 1;\n`,
+    ":colon first.ts": "c\n",
+    "a\nnewline.txt": "n\n",
+    'quo"te ü.md': "q\n",
+    "bin.dat": "\u0000\u0001\u0002",
+  });
+  rmSync(join(worktree, "src/gone.ts"));
+  git(worktree, "update-index", "--chmod=+x", "src/a.ts");
+}
+
 function treeFiles(worktree: string, tree: string): string[] {
   return git(worktree, "ls-tree", "-r", "--name-only", tree).trim().split("\n");
 }
@@ -121,16 +139,7 @@ describe("diffTrees", () => {
     const lines = Array.from({ length: 20 }, (_, i) => `export const v${i} = ${i};`);
     writeFiles(worktree, { "src/long.ts": `${lines.join("\n")}\n` });
     const base = await snapshotTree(worktree);
-    rmSync(join(worktree, "src/long.ts"));
-    writeFiles(worktree, {
-      "src/moved.ts": `${lines.slice(1).join("\n")}\nexport const w = 1;\n`,
-      ":colon first.ts": "c\n",
-      "a\nnewline.txt": "n\n",
-      'quo"te ü.md': "q\n",
-      "bin.dat": "\u0000\u0001\u0002",
-    });
-    rmSync(join(worktree, "src/gone.ts"));
-    git(worktree, "update-index", "--chmod=+x", "src/a.ts");
+    trickyChange(worktree, lines);
     const after = await snapshotTree(worktree);
     const patchAlone = git(
       worktree,
@@ -173,16 +182,7 @@ describe("diffTrees", () => {
     const seam = await snapshotTree(worktree);
     writeFiles(worktree, { "README.md": "first attempt\n", "bin.dat": "\u0000\u0001" });
     const previous = await snapshotTree(worktree);
-    rmSync(join(worktree, "src/long.ts"));
-    writeFiles(worktree, {
-      "src/moved.ts": `${lines.slice(1).join("\n")}\nexport const w = 1;\n`,
-      ":colon first.ts": "c\n",
-      "a\nnewline.txt": "n\n",
-      'quo"te ü.md': "q\n",
-      "bin.dat": "\u0000\u0001\u0002",
-    });
-    rmSync(join(worktree, "src/gone.ts"));
-    git(worktree, "update-index", "--chmod=+x", "src/a.ts");
+    trickyChange(worktree, lines);
     const after = await snapshotTree(worktree);
     const alone = await diffTrees(worktree, previous, after);
     const sinceSeam = await diffTrees(worktree, seam, after);

@@ -92,6 +92,18 @@ export interface TreeDiff {
 
 const NEUTRAL_DIFF = ["--no-ext-diff", "--no-textconv", "--no-color"];
 
+/** `diffTrees`'s output: `--raw -z` records, then the binary-safe patch with renames, a/ and b/ prefixes. */
+const PATCH_AND_NAMES = [
+  ...NEUTRAL_DIFF,
+  "--binary",
+  "--find-renames",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+  "--raw",
+  "-z",
+  "-p",
+];
+
 /**
  * What changed between two trees (or commits), independent of the user's diff settings. One git
  * process (issue 11: it was two, the patch and then the names): `--raw -z` records first, each
@@ -132,24 +144,7 @@ export async function diffTrees(
       return diff;
     }
   }
-  const out = await runGit(
-    worktree,
-    [
-      "diff",
-      ...NEUTRAL_DIFF,
-      "--binary",
-      "--find-renames",
-      "--src-prefix=a/",
-      "--dst-prefix=b/",
-      "--raw",
-      "-z",
-      "-p",
-      fromTree,
-      toTree,
-      "--",
-    ],
-    options,
-  );
+  const out = await runGit(worktree, ["diff", ...PATCH_AND_NAMES, fromTree, toTree, "--"], options);
   const diff = splitRawAndPatch(out);
   lastDiff = key === null ? null : { key, diff };
   return diff;
@@ -170,23 +165,10 @@ async function diffTreePairs(
   pairs: readonly (readonly [string, string])[],
   options: { env?: Record<string, string> },
 ): Promise<TreeDiff[] | null> {
-  const out = await runGit(
-    worktree,
-    [
-      "diff-tree",
-      "--stdin",
-      "-r",
-      ...NEUTRAL_DIFF,
-      "--binary",
-      "--find-renames",
-      "--src-prefix=a/",
-      "--dst-prefix=b/",
-      "--raw",
-      "-z",
-      "-p",
-    ],
-    { ...options, input: pairs.map(([from, to]) => `${from} ${to}\n`).join("") },
-  );
+  const out = await runGit(worktree, ["diff-tree", "--stdin", "-r", ...PATCH_AND_NAMES], {
+    ...options,
+    input: pairs.map(([from, to]) => `${from} ${to}\n`).join(""),
+  });
   const diffs: TreeDiff[] = [];
   let at = 0;
   for (const [i, [from, to]] of pairs.entries()) {
