@@ -209,7 +209,10 @@ const SCRIPT = [
   "  fi",
   "done",
   "shift",
-  'mount -o remount,ro "$hide"',
+  // A bind remount (the mount's own flag, locked for a nested namespace): a superblock remount
+  // re-sends the tmpfs's uid= option, which inside a user namespace that does not map it (devflow
+  // run as root in a rootless container, or in `unshare -r`) is EINVAL, and the probe failed there.
+  'mount -o remount,bind,ro "$hide"',
   'cd "$first"',
   'exec "$@"',
 ].join("\n");

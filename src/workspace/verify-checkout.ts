@@ -350,6 +350,9 @@ async function resolveLinksLeaving(
 /** What a path of the tree is: a directory, a file, or a symlink with its target. */
 type TreeEntry = "dir" | "file" | { link: string };
 
+/** What a byte that is not UTF-8 decodes to in git's output. */
+const UNDECODABLE = "\uFFFD";
+
 /** How many links one resolution follows before it is refused as a loop (Linux: 40). */
 const MAX_LINK_HOPS = 40;
 
@@ -364,6 +367,11 @@ const isAbsoluteTarget = (target: string): boolean =>
  */
 function leavesRepo(linkPath: string, target: string, entries: Map<string, TreeEntry>): boolean {
   if (isAbsoluteTarget(target)) return true;
+  // git's names and link targets reach devflow decoded as UTF-8: bytes that are not become U+FFFD,
+  // and two names that differ only there become one entry (session-25 review: a folder `s\xfe`
+  // and a link `s\xff` shared one; the walk took the link, the kernel the folder, and a link
+  // through it left the repository unseen). Such a name cannot be resolved here: fail closed.
+  if (linkPath.includes(UNDECODABLE) || target.includes(UNDECODABLE)) return true;
   const split = (p: string) =>
     p
       .replace(/\\/g, "/")
@@ -382,7 +390,7 @@ function leavesRepo(linkPath: string, target: string, entries: Map<string, TreeE
       continue;
     }
     at.push(component);
-    if (at[0] === ".git") return true;
+    if (at[0] === ".git" || component.includes(UNDECODABLE)) return true;
     if (missing) continue;
     const entry = entries.get(at.join("/"));
     if (entry === undefined) {
