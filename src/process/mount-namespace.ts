@@ -123,12 +123,15 @@ export function checkoutOverlayChanges(overlayUpper: string, checkout: string): 
  * devflow from reading or removing the layer (as root no mode stops it). Best effort: what stays
  * unreadable still makes the reading throw (fail closed).
  */
-function openDirs(dir: string): void {
+function openDirs(dir: string | Buffer): void {
   try {
     if (!lstatSync(dir).isDirectory()) return;
     chmodSync(dir, 0o700);
-    for (const entry of readdirSync(dir, { withFileTypes: true }))
-      if (entry.isDirectory()) openDirs(join(dir, entry.name));
+    // By bytes: a name that is not UTF-8, decoded, named no directory and stayed mode 000, so the
+    // layer could never be removed and every later run of that log failed (session-25 review).
+    const path = typeof dir === "string" ? Buffer.from(dir) : dir;
+    for (const entry of readdirSync(path, { withFileTypes: true, encoding: "buffer" }))
+      if (entry.isDirectory()) openDirs(childPath(path, entry.name));
   } catch {
     // gone, or not ours: the read or removal that follows reports it
   }

@@ -1,0 +1,47 @@
+/**
+ * overlay-upper-left-unremovable-by-a-non-utf8-folder (session-25 review of ADR 0068 item 6). As an
+ * ordinary user devflow cannot list or remove a directory of the upper layer that the run left mode
+ * 000; `removeOverlayUpper` and `checkoutOverlayChanges` first give the owner rwx on every
+ * directory. A run that names such a folder with a byte that is not UTF-8 (`x\xff`, `mkdir -m 0`)
+ * defeated that: the decoded name matched no directory, the chmod failed quietly, reading failed
+ * (closed) and the removal threw, so the layer stayed in devflow's home and every later run with
+ * that log path failed at its start. Fix: the chmod walk goes by bytes too.
+ * Real processes: devflow's BUILT modules as an unused uid (setpriv), the run in its mount plan.
+ *
+ *     npm run build && npx vitest run test/adversarial/review/overlay-upper-left-unremovable-attack25.test.ts
+ */
+import { existsSync, rmSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { asUser, confinedRunAsUser, userRepo } from "../../support/mount-plan-as-user.js";
+import { canDropToAnotherUid, unusedUid } from "../../support/scan-as-user.js";
+
+const uid = unusedUid(7) + 4; // range 7 is this session's review; +4 keeps off its other files' uids
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.runIf(
+  canDropToAnotherUid() &&
+    existsSync(new URL("../../../dist/src/process/mount-namespace.js", import.meta.url)),
+)("a verification run leaves a mode-000 folder with a non-UTF-8 name in the upper layer (ADR 0068)", () => {
+  it("devflow still reads the layer (a tracked change named) and removes it", () => {
+    const r = userRepo(uid, made);
+    const run = confinedRunAsUser(
+      uid,
+      r,
+      `echo changed > src/a.ts; d=$(printf 'x\\377'); mkdir -m 0 "$d" && mkdir -m 0 "src/$d" && echo made`,
+      { overlayUpper: r.upper },
+    );
+    expect(run.mode).toBe("user");
+    expect(run.output).toContain("made");
+    const after = asUser(
+      uid,
+      `mn.mountNamespaceWorks();
+       const changes = mn.checkoutOverlayChanges(${JSON.stringify(r.upper)}, ${JSON.stringify(r.checkout)});
+       mn.removeOverlayUpper(${JSON.stringify(r.upper)});
+       return { changes, left: (await import("node:fs")).existsSync(${JSON.stringify(r.upper)}) };`,
+    );
+    expect(after).toEqual({ changes: ["src/a.ts"], left: false });
+  });
+});
