@@ -140,7 +140,17 @@ function openDirs(dir: string | Buffer): void {
 /** Removes a checkout overlay's directory (upper and work layers), whatever modes the run or overlayfs left. */
 export function removeOverlayUpper(overlayUpper: string): void {
   openDirs(overlayUpper);
-  rmSync(overlayUpper, { recursive: true, force: true });
+  try {
+    rmSync(overlayUpper, { recursive: true, force: true });
+  } catch (error) {
+    // A run can nest folders past PATH_MAX (mkdir and cd in a loop): node's removal goes by whole
+    // paths and stops at ENAMETOOLONG, which left the layer for good and failed every later run of
+    // that log path (session-25 review). GNU chmod and rm walk by descriptors, at any depth.
+    if ((error as NodeJS.ErrnoException).code !== "ENAMETOOLONG") throw error;
+    spawnSync("chmod", ["-R", "u+rwx", "--", overlayUpper], { stdio: "ignore" });
+    spawnSync("rm", ["-rf", "--", overlayUpper], { stdio: "ignore" });
+    if (existsSync(overlayUpper)) throw error;
+  }
 }
 
 function filesBelow(root: string, rel: Buffer): Buffer[] {

@@ -44,4 +44,33 @@ describe.runIf(
     );
     expect(after).toEqual({ changes: ["src/a.ts"], left: false });
   });
+
+  // overlay-upper-left-unremovable-past-path-max: folders nested past PATH_MAX (the last mode 000)
+  // stopped node's removal at ENAMETOOLONG. Reading such a layer still fails (closed); removing it
+  // now goes through GNU chmod/rm, which walk by descriptors.
+  it("a layer nested deeper than PATH_MAX: reading fails closed, the layer is still removed", () => {
+    const r = userRepo(uid, made);
+    const run = confinedRunAsUser(
+      uid,
+      r,
+      // Python: a shell's cd builds the whole path and stops at PATH_MAX; chdir by name does not.
+      `env -i /usr/bin/python3 -c 'import os
+for i in range(450):
+    os.mkdir("dddddddddd"); os.chdir("dddddddddd")
+os.mkdir("x", 0); print("deep", i + 1)'`,
+      { overlayUpper: r.upper },
+    );
+    expect(run.mode).toBe("user");
+    expect(run.output).toContain("deep 450");
+    const after = asUser(
+      uid,
+      `mn.mountNamespaceWorks();
+       let read = "read";
+       try { mn.checkoutOverlayChanges(${JSON.stringify(r.upper)}, ${JSON.stringify(r.checkout)}); } catch (e) { read = e.code; }
+       let removal = "removed";
+       try { mn.removeOverlayUpper(${JSON.stringify(r.upper)}); } catch (e) { removal = e.code; }
+       return { read, removal, left: (await import("node:fs")).existsSync(${JSON.stringify(r.upper)}) };`,
+    );
+    expect(after).toEqual({ read: "ENAMETOOLONG", removal: "removed", left: false });
+  });
 });
