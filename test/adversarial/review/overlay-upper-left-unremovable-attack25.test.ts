@@ -21,56 +21,54 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * `script` run behind the checkout overlay of a fresh repo (as the uid, user mode), then devflow's
+ * reading of the layer (the changes, or the error code) and its removal (or the error code).
+ */
+function runThenReadAndRemove(script: string): {
+  output: string;
+  read: unknown;
+  removal: string;
+  left: boolean;
+} {
+  const r = userRepo(uid, made);
+  const run = confinedRunAsUser(uid, r, script, { overlayUpper: r.upper });
+  expect(run.mode).toBe("user");
+  const upper = JSON.stringify(r.upper);
+  const after = asUser(
+    uid,
+    `mn.mountNamespaceWorks();
+     let read;
+     try { read = mn.checkoutOverlayChanges(${upper}, ${JSON.stringify(r.checkout)}); } catch (e) { read = e.code; }
+     let removal = "removed";
+     try { mn.removeOverlayUpper(${upper}); } catch (e) { removal = e.code; }
+     return { read, removal, left: (await import("node:fs")).existsSync(${upper}) };`,
+  ) as { read: unknown; removal: string; left: boolean };
+  return { output: run.output, ...after };
+}
+
 describe.runIf(
   canDropToAnotherUid() &&
     existsSync(new URL("../../../dist/src/process/mount-namespace.js", import.meta.url)),
 )("a verification run leaves a mode-000 folder with a non-UTF-8 name in the upper layer (ADR 0068)", () => {
   it("devflow still reads the layer (a tracked change named) and removes it", () => {
-    const r = userRepo(uid, made);
-    const run = confinedRunAsUser(
-      uid,
-      r,
+    const { output, ...after } = runThenReadAndRemove(
       `echo changed > src/a.ts; d=$(printf 'x\\377'); mkdir -m 0 "$d" && mkdir -m 0 "src/$d" && echo made`,
-      { overlayUpper: r.upper },
     );
-    expect(run.mode).toBe("user");
-    expect(run.output).toContain("made");
-    const after = asUser(
-      uid,
-      `mn.mountNamespaceWorks();
-       const changes = mn.checkoutOverlayChanges(${JSON.stringify(r.upper)}, ${JSON.stringify(r.checkout)});
-       mn.removeOverlayUpper(${JSON.stringify(r.upper)});
-       return { changes, left: (await import("node:fs")).existsSync(${JSON.stringify(r.upper)}) };`,
-    );
-    expect(after).toEqual({ changes: ["src/a.ts"], left: false });
+    expect(output).toContain("made");
+    expect(after).toEqual({ read: ["src/a.ts"], removal: "removed", left: false });
   });
 
   // overlay-upper-left-unremovable-past-path-max: folders nested past PATH_MAX (the last mode 000)
   // stopped node's removal at ENAMETOOLONG. Reading such a layer still fails (closed); removing it
   // now goes through GNU chmod/rm, which walk by descriptors.
   it("a layer nested deeper than PATH_MAX: reading fails closed, the layer is still removed", () => {
-    const r = userRepo(uid, made);
-    const run = confinedRunAsUser(
-      uid,
-      r,
-      // Python: a shell's cd builds the whole path and stops at PATH_MAX; chdir by name does not.
-      `env -i /usr/bin/python3 -c 'import os
+    // Python: a shell's cd builds the whole path and stops at PATH_MAX; chdir by name does not.
+    const { output, ...after } = runThenReadAndRemove(`env -i /usr/bin/python3 -c 'import os
 for i in range(450):
     os.mkdir("dddddddddd"); os.chdir("dddddddddd")
-os.mkdir("x", 0); print("deep", i + 1)'`,
-      { overlayUpper: r.upper },
-    );
-    expect(run.mode).toBe("user");
-    expect(run.output).toContain("deep 450");
-    const after = asUser(
-      uid,
-      `mn.mountNamespaceWorks();
-       let read = "read";
-       try { mn.checkoutOverlayChanges(${JSON.stringify(r.upper)}, ${JSON.stringify(r.checkout)}); } catch (e) { read = e.code; }
-       let removal = "removed";
-       try { mn.removeOverlayUpper(${JSON.stringify(r.upper)}); } catch (e) { removal = e.code; }
-       return { read, removal, left: (await import("node:fs")).existsSync(${JSON.stringify(r.upper)}) };`,
-    );
+os.mkdir("x", 0); print("deep", i + 1)'`);
+    expect(output).toContain("deep 450");
     expect(after).toEqual({ read: "ENAMETOOLONG", removal: "removed", left: false });
   });
 });
