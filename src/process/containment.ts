@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { systemTool } from "./system-tool.js";
 
 /**
  * Containment of a confined run (`ProcessRunOptions.confine`, used for coders): every process it
@@ -26,10 +27,13 @@ export function pidNamespacePrefix(): string[] | null {
   if (namespacePrefix !== undefined) return namespacePrefix;
   namespacePrefix = null;
   if (process.platform !== "linux" || process.env.DEVFLOW_NO_PID_NAMESPACE === "1") return null;
+  // By the system's path: the spawn would otherwise search the run's PATH (session-25 review).
+  const unshare = systemTool("unshare");
+  if (unshare === null) return null;
   const candidates = [
-    ["unshare", "--pid", "--fork", "--kill-child"],
+    [unshare, "--pid", "--fork", "--kill-child"],
     // Unprivileged: a user namespace that maps only the current user (util-linux 2.38+).
-    ["unshare", "--user", "--map-current-user", "--pid", "--fork", "--kill-child"],
+    [unshare, "--user", "--map-current-user", "--pid", "--fork", "--kill-child"],
   ];
   for (const prefix of candidates) {
     const [file, ...args] = prefix as [string, ...string[]];

@@ -17,6 +17,7 @@ import { join, relative } from "node:path";
 import { childPath, under } from "../util/byte-path.js";
 import { INSTALL_ROOT } from "../util/paths.js";
 import { opaqueDirs } from "./overlay-opaque.js";
+import { SYSTEM_PATH, systemTool } from "./system-tool.js";
 
 /**
  * What a confined run may see of the user's repository (ADR 0025, 0031): the repository read-only,
@@ -123,12 +124,15 @@ export function checkoutOverlayChanges(overlayUpper: string, checkout: string): 
  * devflow from reading or removing the layer (as root no mode stops it). Best effort: what stays
  * unreadable still makes the reading throw (fail closed).
  */
-function openDirs(dir: string): void {
+function openDirs(dir: string | Buffer): void {
   try {
     if (!lstatSync(dir).isDirectory()) return;
     chmodSync(dir, 0o700);
-    for (const entry of readdirSync(dir, { withFileTypes: true }))
-      if (entry.isDirectory()) openDirs(join(dir, entry.name));
+    // By bytes: a name that is not UTF-8, decoded, named no directory and stayed mode 000, so the
+    // layer could never be removed and every later run of that log failed (session-25 review).
+    const path = typeof dir === "string" ? Buffer.from(dir) : dir;
+    for (const entry of readdirSync(path, { withFileTypes: true, encoding: "buffer" }))
+      if (entry.isDirectory()) openDirs(childPath(path, entry.name));
   } catch {
     // gone, or not ours: the read or removal that follows reports it
   }
@@ -137,7 +141,17 @@ function openDirs(dir: string): void {
 /** Removes a checkout overlay's directory (upper and work layers), whatever modes the run or overlayfs left. */
 export function removeOverlayUpper(overlayUpper: string): void {
   openDirs(overlayUpper);
-  rmSync(overlayUpper, { recursive: true, force: true });
+  try {
+    rmSync(overlayUpper, { recursive: true, force: true });
+  } catch (error) {
+    // A run can nest folders past PATH_MAX (mkdir and cd in a loop): node's removal goes by whole
+    // paths and stops at ENAMETOOLONG, which left the layer for good and failed every later run of
+    // that log path (session-25 review). GNU chmod and rm walk by descriptors, at any depth.
+    if ((error as NodeJS.ErrnoException).code !== "ENAMETOOLONG") throw error;
+    spawnSync("chmod", ["-R", "u+rwx", "--", overlayUpper], { stdio: "ignore" });
+    spawnSync("rm", ["-rf", "--", overlayUpper], { stdio: "ignore" });
+    if (existsSync(overlayUpper)) throw error;
+  }
 }
 
 function filesBelow(root: string, rel: Buffer): Buffer[] {
@@ -170,6 +184,10 @@ function existsInLower(checkout: string, rel: Buffer): "dir" | "file" | null {
  */
 const SCRIPT = [
   "set -e",
+  // The tools below run with capabilities: the system's, never the run's PATH (session-25 review).
+  // The run's PATH is kept aside for the command; LOCKDOWN puts it back after its own tools.
+  'if [ -n "${PATH+x}" ]; then DEVFLOW_RUN_PATH=$PATH; export DEVFLOW_RUN_PATH; fi',
+  `PATH=${SYSTEM_PATH}; export PATH`,
   "ro=$1; hide=$2; ov=$3; xo=$4; shift 4",
   // The checkout (the first exposed dir, $2 now) behind an overlay with an upper layer on disk in
   // the hidden home: the bind below then carries the overlay (ADR 0040).
@@ -221,7 +239,7 @@ const SCRIPT = [
  * What SCRIPT execs before the command, for every plan (ADR 0038): devflow's own directories
  * (`devflowReadOnlyPaths`, the args up to `--`) bound read-only, recursively so the mounts SCRIPT
  * made inside them (the run's checkout) keep their own flags; `cd` re-resolves the working
- * directory through them; then the command runs without any capability (`DROP_CAPABILITIES`).
+ * directory through them; then the command runs without any capability (`dropCapabilities`).
  */
 const LOCKDOWN = [
   "set -e",
@@ -240,6 +258,8 @@ const LOCKDOWN = [
   'while [ "$1" != -- ]; do shift; done; shift',
   // Defensive: a cwd inside a path made read-only here would otherwise stay on the old mount.
   'cd "$PWD"',
+  // The run's PATH back for the command; setpriv ($1) is an absolute path, found before the run.
+  'if [ -n "${DEVFLOW_RUN_PATH+x}" ]; then PATH=$DEVFLOW_RUN_PATH; unset DEVFLOW_RUN_PATH; else unset PATH; fi',
   'exec "$@"',
 ].join("\n");
 
@@ -250,8 +270,8 @@ const LOCKDOWN = [
  * owner permissions unchanged); every capability goes, for good: an empty bounding set (no exec
  * regains one, root or setuid), no inheritable or ambient ones, no_new_privs. ADR 0038.
  */
-const DROP_CAPABILITIES = [
-  "setpriv",
+const dropCapabilities = (): string[] => [
+  systemTool("setpriv") ?? "setpriv-not-found",
   "--bounding-set=-all",
   "--inh-caps=-all",
   "--ambient-caps=-all",
@@ -314,16 +334,19 @@ const NAMESPACES = ["--mount", "--propagation", "private", "--pid", "--fork", "-
  * ordinary user, inside a new user namespace that maps only that user (`--map-current-user`: the
  * coder keeps its uid; several coders refuse some modes as root). Its capabilities there would be
  * lost at the exec of SCRIPT (a non-zero uid), so `--keep-caps` carries them over as ambient ones
- * for SCRIPT's mounts; DROP_CAPABILITIES then empties the bounding, inheritable and ambient sets
+ * for SCRIPT's mounts; dropCapabilities then empties the bounding, inheritable and ambient sets
  * before the command. The mounts SCRIPT makes are owned by this user namespace: from a nested one
  * (`unshare -Urm`, which needs no capability) the kernel refuses to unmount them singly or drop
  * their read-only flag (MNT_LOCKED), which the probe checks.
  */
 export type MountNamespaceMode = "root" | "user";
 
-const UNSHARE: Record<MountNamespaceMode, string[]> = {
-  root: ["unshare", ...NAMESPACES],
-  user: ["unshare", "--user", "--map-current-user", "--keep-caps", ...NAMESPACES],
+/** By the system's path (`systemTool`): the spawn would otherwise search the run's PATH for it. */
+const unshareArgv = (how: MountNamespaceMode): string[] => {
+  const unshare = systemTool("unshare") ?? "unshare-not-found";
+  return how === "root"
+    ? [unshare, ...NAMESPACES]
+    : [unshare, "--user", "--map-current-user", "--keep-caps", ...NAMESPACES];
 };
 
 let works: boolean | undefined;
@@ -480,7 +503,7 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
   const pairs = exposed.flatMap((d) => [d.writable ? "rw" : "ro", d.path]);
   const deps = (plan.dependencies ?? []).flatMap((d) => [d.copyOnWrite ? "cow" : "ro", d.path]);
   return [
-    ...UNSHARE[how],
+    ...unshareArgv(how),
     "/bin/sh",
     "-c",
     SCRIPT,
@@ -497,7 +520,7 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
     ...(process.env[EXPOSE_RUN_ENV] === "1"
       ? ["keep-run"]
       : ["hide-run", ...(plan.runFiles ?? runFilesToKeep())]),
-    ...["--", ...DROP_CAPABILITIES],
+    ...["--", ...dropCapabilities()],
   ];
 }
 
