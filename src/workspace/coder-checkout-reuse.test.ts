@@ -45,6 +45,8 @@ import {
 } from "./task-worktree.js";
 
 const dirs: string[] = [];
+// The real-sized test leaves a 20,000-file repository with two checkouts: removing them took more
+// than the default 60 s hook timeout once, in a CI run on a machine at load 11 (session 25).
 afterEach(() => {
   for (const dir of dirs.splice(0)) {
     try {
@@ -52,7 +54,7 @@ afterEach(() => {
     } catch {}
     removeDir(dir);
   }
-});
+}, 240_000);
 
 const FILES = {
   "a.js": "export const a = 1;\n",
