@@ -1,4 +1,4 @@
-import { pidNamespacePrefix } from "./containment.js";
+import { pidNamespacePrefix, runLeftoversDieWithTheRun } from "./containment.js";
 import {
   EXPOSE_RUN_ENV,
   type MountNamespaceMode,
@@ -30,7 +30,8 @@ export function checkConfinement(env: NodeJS.ProcessEnv = process.env): Confinem
     pid_namespace: pid,
     mount_namespace: { mode, why_not: mode === null ? whyNoMountNamespace(env) : null },
     run_hidden: mode !== null && env[EXPOSE_RUN_ENV] !== "1",
-    coder_checkout_reuse: pid,
+    // The reuse rule's own owner (ADR 0050), not a second copy of it here.
+    coder_checkout_reuse: runLeftoversDieWithTheRun(),
   };
 }
 
