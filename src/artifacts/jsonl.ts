@@ -1,4 +1,5 @@
-import { open, readFile } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { z } from "zod";
 import { artifactParseError, artifactPathError } from "./errors.js";
 import type { SchemaName } from "./schemas/index.js";
@@ -35,20 +36,23 @@ export async function appendJsonLine<S extends z.ZodType>(
   const target = { file: path, action: "write" as const };
   validateArtifact(JSONL_FILES[file], value, target);
   const parsed = parseWithZod(JSONL_FILES[file], schema, value, target);
-  const handle = await open(path, "a+");
+  // Synchronous (issue 11): five small calls on a local file cost ~0.05 ms on the event loop, where
+  // the same five through fs/promises cost ~0.3 ms of devflow's CPU; an attempt appends ~12 events.
+  // No fsync, as before: the line is in the page cache when this returns.
+  const fd = openSync(path, "a+");
   try {
     // A crash can leave a torn last line without "\n"; start on a fresh line so only that line is bad.
-    const { size } = await handle.stat();
+    const { size } = fstatSync(fd);
     const last = Buffer.alloc(1);
-    if (size > 0) await handle.read(last, 0, 1, size - 1);
+    if (size > 0) readSync(fd, last, 0, 1, size - 1);
     const lead = size > 0 && last.toString("utf8") !== "\n" ? "\n" : "";
     const bytes = Buffer.from(`${lead}${JSON.stringify(parsed)}\n`, "utf8");
-    const { bytesWritten } = await handle.write(bytes);
+    const bytesWritten = writeSync(fd, bytes);
     if (bytesWritten !== bytes.length) {
       throw new Error(`short write to ${path}: ${bytesWritten} of ${bytes.length} bytes (disk full?)`);
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return parsed;
 }

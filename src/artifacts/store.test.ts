@@ -277,6 +277,16 @@ describe("ArtifactStore task logs (jsonl)", () => {
     expect(invalid.message).toContain("/attempt_id: must match pattern");
   });
 
+  // The append reads the last byte to tell a torn line from a whole one (synchronous since issue 11):
+  // after a whole line it adds no blank line.
+  it("appends right after a whole last line, one line per value", async () => {
+    await store.appendJsonl("lessons.jsonl", Lesson, lesson(1));
+    await store.appendJsonl("lessons.jsonl", Lesson, lesson(3));
+    expect(readFileSync(join(store.dir, "lessons.jsonl"), "utf8")).toBe(
+      `${JSON.stringify(lesson(1))}\n${JSON.stringify(lesson(3))}\n`,
+    );
+  });
+
   it("starts a new line after a torn last line so only the torn line is lost", async () => {
     await store.appendJsonl("lessons.jsonl", Lesson, lesson(1));
     const file = join(store.dir, "lessons.jsonl");

@@ -186,7 +186,7 @@ const SCRIPT = [
   "set -e",
   // The tools below run with capabilities: the system's, never the run's PATH (session-25 review).
   // The run's PATH is kept aside for the command; LOCKDOWN puts it back after its own tools.
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion (set or not)
   'if [ -n "${PATH+x}" ]; then DEVFLOW_RUN_PATH=$PATH; export DEVFLOW_RUN_PATH; fi',
   `PATH=${SYSTEM_PATH}; export PATH`,
   "ro=$1; hide=$2; ov=$3; xo=$4; shift 4",
@@ -263,7 +263,7 @@ const LOCKDOWN = [
   // Defensive: a cwd inside a path made read-only here would otherwise stay on the old mount.
   'cd "$PWD"',
   // The run's PATH back for the command; setpriv ($1) is an absolute path, found before the run.
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion (set or not)
   'if [ -n "${DEVFLOW_RUN_PATH+x}" ]; then PATH=$DEVFLOW_RUN_PATH; unset DEVFLOW_RUN_PATH; else unset PATH; fi',
   'exec "$@"',
 ].join("\n");

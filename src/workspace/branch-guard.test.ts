@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { taskBranchFindings, taskBranchHead, taskBranchRun, taskBranchState } from "./branch-guard.js";
+import {
+  compareAndSwapRef,
+  taskBranchFindings,
+  taskBranchHead,
+  taskBranchRun,
+  taskBranchState,
+  userTaskBranchFindings,
+} from "./branch-guard.js";
 import { commitOnTaskBranch, headCommit } from "./commits.js";
 import { snapshotTree } from "./snapshot.js";
 import { createTaskWorktree } from "./task-worktree.js";
@@ -104,6 +111,57 @@ describe("commitOnTaskBranch", () => {
       code: "COMMIT_REFUSED",
     });
     expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(moved);
+  });
+
+  /*
+   * issue 11 (ADR 0050 session 25): the completion commit asked `rev-parse --verify <ref>` (is a
+   * crashed earlier commit of ours already on it?) right after the gate had found the ref intact.
+   * Fix: the gate's reading counts for the next commit of that ref, once. Pins that the commit
+   * after the gate's reading skips that question, that a retry of the commit in the same process
+   * (the reading used up) still finds the commit it already made, and that a reading which found
+   * the ref moved counts for nothing.
+   */
+  it("after the gate found the ref intact, commits without asking again; a retry still finds its commit", async () => {
+    const unread = await taskWorktree();
+    writeFiles(unread.worktree, { "a.txt": "a\n" });
+    const unreadTree = await snapshotTree(unread.worktree);
+    const asked = await countingGit(() => commitOn(unread, unread.baseCommit, unreadTree, "devflow: add a"));
+    const ws = await taskWorktree();
+    writeFiles(ws.worktree, { "a.txt": "a\n" });
+    const tree = await snapshotTree(ws.worktree);
+    expect(await userTaskBranchFindings(ws.repoRoot, TASK, ws.baseCommit)).toEqual([]);
+    const { result: sha, calls } = await countingGit(() =>
+      commitOn(ws, ws.baseCommit, tree, "devflow: add a"),
+    );
+    // One `rev-parse` less than the same commit without the gate's reading; nothing else differs.
+    const revParses = (list: string[]) => list.filter((c) => c === "rev-parse").length;
+    expect(revParses(calls)).toBe(revParses(asked.calls) - 1);
+    expect(calls.filter((c) => c !== "rev-parse")).toEqual(asked.calls.filter((c) => c !== "rev-parse"));
+    expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(sha);
+    expect(await commitOn(ws, ws.baseCommit, tree, "devflow: add a")).toBe(sha);
+    // A later reading that found the ref moved cancels an earlier one: the commit asks git again.
+    git(ws.repoRoot, "update-ref", REF, ws.baseCommit);
+    expect(await userTaskBranchFindings(ws.repoRoot, TASK, ws.baseCommit)).toEqual([]);
+    git(ws.repoRoot, "update-ref", REF, sha ?? "");
+    expect(await userTaskBranchFindings(ws.repoRoot, TASK, ws.baseCommit)).toHaveLength(1);
+    expect(await commitOn(ws, ws.baseCommit, tree, "devflow: add a")).toBe(sha);
+  });
+
+  // The completion commit no longer asks `cat-file -e <sha>^{commit}` in the user's repository
+  // after shipping the pack (issue 11, ADR 0050 session 25): the compare-and-swap is what keeps the
+  // ref off a commit that repository does not hold (git's update-ref refuses a missing object and
+  // a non-commit on a branch). Pinned here, since the commit relies on it.
+  it("never moves the task ref to a commit the user's repository lacks, nor to a non-commit", async () => {
+    const ws = await taskWorktree();
+    const elsewhere = makeRepo({ "other.txt": "not in the user's repository\n" });
+    dirs.push(elsewhere);
+    const foreign = git(elsewhere, "rev-parse", "HEAD").trim();
+    const tree = git(ws.repoRoot, "rev-parse", "HEAD^{tree}").trim();
+    for (const next of [foreign, tree])
+      await expect(compareAndSwapRef(ws.repoRoot, REF, next, ws.baseCommit)).rejects.toMatchObject({
+        code: "COMMIT_REFUSED",
+      });
+    expect(git(ws.repoRoot, "rev-parse", REF).trim()).toBe(ws.baseCommit);
   });
 
   it("commits on refs/heads/devflow/<task_id> only, whatever branch the coder's checkout is on", async () => {

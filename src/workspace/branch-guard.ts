@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 import { gitSucceeds, runGit } from "./git.js";
 import { isObjectId } from "./object-id.js";
@@ -178,10 +179,33 @@ export async function userTaskBranchFindings(
   const sha = (
     await runGit(repoRoot, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).catch(() => "")
   ).trim();
+  const key = refKey(repoRoot, ref);
+  foundAtExpected.delete(key);
   if (sha === "") return [`${ref} is gone from ${repoRoot}`];
   if (sha !== expected)
     return [
       `${ref} in ${repoRoot} moved to ${sha.slice(0, 12)}; devflow left it at ${expected.slice(0, 12)}`,
     ];
+  foundAtExpected.set(key, expected);
   return [];
+}
+
+/**
+ * Where `userTaskBranchFindings` last found a task ref intact (at the commit devflow left it), in
+ * this process, until the next `commitOnTaskBranch` of that ref takes it (issue 11). Only devflow's
+ * commit moves the ref, and it takes this first, so while the entry exists no commit of devflow's
+ * can be on the ref: the commit then need not ask whether a crashed earlier attempt already made it
+ * (`sameCommitOnRef`, one git process). The compare-and-swap still refuses a ref moved meanwhile.
+ * A resumed process starts without it and asks git as before.
+ */
+const foundAtExpected = new Map<string, string>();
+
+const refKey = (repoRoot: string, ref: string): string => `${resolve(repoRoot)}\0${ref}`;
+
+/** The commit `userTaskBranchFindings` last found `ref` intact at in this process (once), or null. */
+export function takeRefFoundIntact(repoRoot: string, ref: string): string | null {
+  const key = refKey(repoRoot, ref);
+  const found = foundAtExpected.get(key) ?? null;
+  foundAtExpected.delete(key);
+  return found;
 }

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } 
 import { join, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 
-import { compareAndSwapRef } from "./branch-guard.js";
+import { compareAndSwapRef, takeRefFoundIntact } from "./branch-guard.js";
 import { errorText } from "./errors.js";
 import { pinnedGitDir, runGit } from "./git.js";
 import { isObjectId } from "./object-id.js";
@@ -91,6 +91,8 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
   const { repoRoot, worktree, taskId, expectedHead, tree, message } = request;
   const author = request.author ?? IDENTITY;
   const ref = `refs/heads/${taskBranch(taskId)}`;
+  // Taken first, whatever happens next: the gate's reading of the ref counts for one commit only.
+  const foundIntactAt = takeRefFoundIntact(repoRoot, ref);
   if (message.trim() === "")
     throw new DevflowError("COMMIT_REFUSED", "commit message is empty: pass a message describing the change");
   if (!isObjectId(expectedHead))
@@ -112,7 +114,10 @@ export async function commitOnTaskBranch(request: TaskBranchCommit): Promise<str
   ).split("\n");
   // A retry after a crash between the compare-and-swap and the run record (ADR 0033): the ref
   // already holds devflow's commit of exactly this tree on exactly `expectedHead`; it is the result.
-  const done = await sameCommitOnRef(repoRoot, ref, expectedHead, tree, message);
+  // Not asked when the gate of this process has just found the ref at `expectedHead` (issue 11):
+  // no commit of devflow's can be on it since (branch-guard.ts, takeRefFoundIntact).
+  const done =
+    foundIntactAt === expectedHead ? null : await sameCommitOnRef(repoRoot, ref, expectedHead, tree, message);
   if (done) return done;
   if (tree === parentTree) {
     await compareAndSwapRef(repoRoot, ref, expectedHead, expectedHead);
@@ -212,7 +217,9 @@ async function shipObjects(
       const from = join(quarantine, "pack", `pack-${indexed}.${ext}`);
       if (existsSync(from)) moveFile(from, join(userObjects, "pack", `pack-${indexed}.${ext}`));
     }
-    await runGit(repoRoot, ["cat-file", "-e", `${sha}^{commit}`]);
+    // No `cat-file -e <sha>^{commit}` here (issue 11: one git process per run): the ref moves
+    // only by `update-ref`, which refuses a commit the user's repository does not hold ("trying to
+    // write ref … with nonexistent object") and a non-commit on a branch, at the moment it moves.
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

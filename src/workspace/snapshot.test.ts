@@ -25,6 +25,24 @@ async function taskWorktree(): Promise<string> {
   return (await createTaskWorktree({ repoRoot: root, taskId: "snap" })).worktree;
 }
 
+/**
+ * Changes that could fool a parser of diff output: a rename with edits (of src/long.ts, written
+ * from `lines` before), a colon first, a newline, quotes and non-ASCII in names, a binary file, a
+ * deletion and a mode change.
+ */
+function trickyChange(worktree: string, lines: string[]): void {
+  rmSync(join(worktree, "src/long.ts"));
+  writeFiles(worktree, {
+    "src/moved.ts": `${lines.slice(1).join("\n")}\nexport const w = 1;\n`,
+    ":colon first.ts": "c\n",
+    "a\nnewline.txt": "n\n",
+    'quo"te ü.md': "q\n",
+    "bin.dat": "\u0000\u0001\u0002",
+  });
+  rmSync(join(worktree, "src/gone.ts"));
+  git(worktree, "update-index", "--chmod=+x", "src/a.ts");
+}
+
 function treeFiles(worktree: string, tree: string): string[] {
   return git(worktree, "ls-tree", "-r", "--name-only", tree).trim().split("\n");
 }
@@ -121,16 +139,7 @@ describe("diffTrees", () => {
     const lines = Array.from({ length: 20 }, (_, i) => `export const v${i} = ${i};`);
     writeFiles(worktree, { "src/long.ts": `${lines.join("\n")}\n` });
     const base = await snapshotTree(worktree);
-    rmSync(join(worktree, "src/long.ts"));
-    writeFiles(worktree, {
-      "src/moved.ts": `${lines.slice(1).join("\n")}\nexport const w = 1;\n`,
-      ":colon first.ts": "c\n",
-      "a\nnewline.txt": "n\n",
-      'quo"te ü.md': "q\n",
-      "bin.dat": "\u0000\u0001\u0002",
-    });
-    rmSync(join(worktree, "src/gone.ts"));
-    git(worktree, "update-index", "--chmod=+x", "src/a.ts");
+    trickyChange(worktree, lines);
     const after = await snapshotTree(worktree);
     const patchAlone = git(
       worktree,
@@ -156,6 +165,41 @@ describe("diffTrees", () => {
     expect(diff.files).toContain("src/long.ts");
     expect(diff.files).toContain("src/moved.ts");
     expect(diff.files).toContain("a\nnewline.txt");
+  });
+
+  /*
+   * A repair attempt diffed twice in two git processes (issue 11, ADR 0050 session 25): the code
+   * node diffs the previous attempt's tree, verify then the seam tree, against the same new tree.
+   * Fix: one `git diff-tree --stdin` gives both (`alsoFrom`), the second kept for verify. Pins that
+   * both answers are byte for byte `git diff`'s on names that could fool the split (a colon first,
+   * a newline, quotes, non-ASCII), a binary file, a rename with edits, a mode change and a deletion,
+   * and that the second is then answered without git.
+   */
+  it("one diff-tree process gives a repair attempt's two diffs, each as diffTrees gives it alone", async () => {
+    const worktree = await taskWorktree();
+    const lines = Array.from({ length: 20 }, (_, i) => `export const v${i} = ${i};`);
+    writeFiles(worktree, { "src/long.ts": `${lines.join("\n")}\n` });
+    const seam = await snapshotTree(worktree);
+    writeFiles(worktree, { "README.md": "first attempt\n", "bin.dat": "\u0000\u0001" });
+    const previous = await snapshotTree(worktree);
+    trickyChange(worktree, lines);
+    const after = await snapshotTree(worktree);
+    const alone = await diffTrees(worktree, previous, after);
+    const sinceSeam = await diffTrees(worktree, seam, after);
+    await diffTrees(worktree, seam, previous); // another pair in the one-entry memo
+
+    const both = await diffTrees(worktree, previous, after, { alsoFrom: seam });
+    const gitDir = snapshotStoreGitDir(worktree) ?? git(worktree, "rev-parse", "--absolute-git-dir").trim();
+    rmSync(join(gitDir, "objects"), { recursive: true, force: true });
+    const kept = await diffTrees(worktree, seam, after);
+
+    expect(both.patch).toBe(alone.patch);
+    expect(both.files).toEqual(alone.files);
+    expect(kept.patch).toBe(sinceSeam.patch);
+    expect(kept.files).toEqual(sinceSeam.files);
+    expect(kept.files).toContain("a\nnewline.txt");
+    expect(kept.patch).toContain("rename from src/long.ts");
+    expect(both.patch).toContain("GIT binary patch");
   });
 
   /*

@@ -92,38 +92,100 @@ export interface TreeDiff {
 
 const NEUTRAL_DIFF = ["--no-ext-diff", "--no-textconv", "--no-color"];
 
+/** `diffTrees`'s output: `--raw -z` records, then the binary-safe patch with renames, a/ and b/ prefixes. */
+const PATCH_AND_NAMES = [
+  ...NEUTRAL_DIFF,
+  "--binary",
+  "--find-renames",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+  "--raw",
+  "-z",
+  "-p",
+];
+
 /**
  * What changed between two trees (or commits), independent of the user's diff settings. One git
  * process (issue 11: it was two, the patch and then the names): `--raw -z` records first, each
  * `:<modes> <shas> <status>\0<path>\0` (renames `R<n>\0<old>\0<new>\0`), a NUL, then the patch.
  */
-export async function diffTrees(worktree: string, fromTree: string, toTree: string): Promise<TreeDiff> {
+export async function diffTrees(
+  worktree: string,
+  fromTree: string,
+  toTree: string,
+  next: { alsoFrom?: string } = {},
+): Promise<TreeDiff> {
   for (const rev of [fromTree, toTree]) assertRevision(rev);
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: storeEnv(store, worktree) } : {};
   const key = memoKey(store?.gitDir ?? worktree, fromTree, toTree);
   if (key !== null && lastDiff?.key === key) return lastDiff.diff;
-  const out = await runGit(
-    worktree,
-    [
-      "diff",
-      ...NEUTRAL_DIFF,
-      "--binary",
-      "--find-renames",
-      "--src-prefix=a/",
-      "--dst-prefix=b/",
-      "--raw",
-      "-z",
-      "-p",
-      fromTree,
-      toTree,
-      "--",
-    ],
-    options,
-  );
+  const alsoKey =
+    next.alsoFrom === undefined ? null : memoKey(store?.gitDir ?? worktree, next.alsoFrom, toTree);
+  if (
+    next.alsoFrom !== undefined &&
+    key !== null &&
+    alsoKey !== null &&
+    next.alsoFrom !== fromTree &&
+    fromTree !== toTree &&
+    next.alsoFrom !== toTree
+  ) {
+    const both = await diffTreePairs(
+      worktree,
+      [
+        [fromTree, toTree],
+        [next.alsoFrom, toTree],
+      ],
+      options,
+    );
+    if (both) {
+      const [diff, also] = both as [TreeDiff, TreeDiff];
+      lastDiff = { key: alsoKey, diff: also };
+      return diff;
+    }
+  }
+  const out = await runGit(worktree, ["diff", ...PATCH_AND_NAMES, fromTree, toTree, "--"], options);
   const diff = splitRawAndPatch(out);
   lastDiff = key === null ? null : { key, diff };
   return diff;
+}
+
+/**
+ * Diffs of several pairs of distinct trees (full object ids) from one `git diff-tree --stdin`
+ * process (issue 11: a repair attempt's code node diffs the previous attempt's tree and verify then
+ * diffs the seam tree, against the same new tree). Same options as `diffTrees`, whose answer for
+ * each pair it gives byte for byte (pinned in snapshot.test.ts): diff-tree echoes each input line
+ * before that pair's `--raw -z` records and patch, and a patch line never is `<id> <id>` (every
+ * patch line starts with a marker, and a path with a newline is quoted there), so the next pair's
+ * echoed line ends the patch before it. null when the output is not shaped like that (never
+ * expected): the caller asks pair by pair.
+ */
+async function diffTreePairs(
+  worktree: string,
+  pairs: readonly (readonly [string, string])[],
+  options: { env?: Record<string, string> },
+): Promise<TreeDiff[] | null> {
+  const out = await runGit(worktree, ["diff-tree", "--stdin", "-r", ...PATCH_AND_NAMES], {
+    ...options,
+    input: pairs.map(([from, to]) => `${from} ${to}\n`).join(""),
+  });
+  const diffs: TreeDiff[] = [];
+  let at = 0;
+  for (const [i, [from, to]] of pairs.entries()) {
+    const echoed = `${from} ${to}\n`;
+    if (!out.startsWith(echoed, at)) return null;
+    at += echoed.length;
+    const following = pairs[i + 1];
+    let end = out.length;
+    if (following) {
+      const next = out.indexOf(`\n${following[0]} ${following[1]}\n`, at);
+      if (next < 0) return null;
+      end = next + 1;
+    }
+    diffs.push(splitRawAndPatch(out.slice(at, end)));
+    at = end;
+  }
+  return diffs;
 }
 
 /**

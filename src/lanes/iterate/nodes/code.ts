@@ -103,7 +103,14 @@ export const code: NodeBody = async (state, deps) => {
     deps.gateway.recordExternalUsage("coder", result.usage, result.usage.cost_usd, attemptId);
   }
   const after = await snapshotTree(state.worktree);
-  const diff = await diffTrees(state.worktree, before, after);
+  // A repair attempt's verify asks for the change since the seam tree next: one git process gives
+  // both diffs, and verify finds its one kept (issue 11).
+  const diff = await diffTrees(
+    state.worktree,
+    before,
+    after,
+    state.seamTree && state.seamTree !== before ? { alsoFrom: state.seamTree } : {},
+  );
   // Judged from the tree, never from how the coder says it ended (ADR 0026): a timed-out or crashed
   // run that changed the tree is verified; one whose processes outlived it is never trusted.
   const outcome = survivors.length > 0 ? "stopped" : coderRunOutcome(result.status, after !== before);
