@@ -193,12 +193,15 @@ const SCRIPT = [
   // The checkout (the first exposed dir, $2 now) behind an overlay with an upper layer on disk in
   // the hidden home: the bind below then carries the overlay (ADR 0040).
   'if [ -n "$ov" ]; then mkdir -p "$ov/u" "$ov/w"; mount -t overlay devflow-checkout -o "lowerdir=$2,upperdir=$ov/u,workdir=$ov/w$xo" "$2" 2>/dev/null || true; fi',
-  "stash=$(mktemp -d)",
   "n=0; m=",
   "for a do",
   '  [ "$a" = -- ] && break',
   '  if [ -z "$m" ]; then m=$a; continue; fi',
-  '  n=$((n+1)); mkdir "$stash/$n"; mount --bind "$a" "$stash/$n"; m=',
+  // Each exposed dir held open (fds 3..8) rather than parked under a temp dir: /tmp is shared, and
+  // a same-uid process outside (another task's coder) could swap a parked mount point for a link
+  // to a tree of its own between the two binds (session-25 review). Bound back from the fd below.
+  '  n=$((n+1)); [ $n -le 6 ] || { echo "devflow-mounts: more than 6 exposed dirs" >&2; exit 1; }',
+  '  eval "exec $((n+2))<"$a""; m=',
   "done",
   'mount --bind "$ro" "$ro"',
   'mount -o remount,bind,ro "$ro"',
@@ -207,13 +210,13 @@ const SCRIPT = [
   "for a do",
   '  [ "$a" = -- ] && break',
   '  if [ -z "$m" ]; then m=$a; continue; fi',
-  '  n=$((n+1)); mkdir -p "$a"; mount --bind "$stash/$n" "$a"',
+  // -c: the fd's magic link as it is (canonicalized, its path would resolve through the cover).
+  '  n=$((n+1)); mkdir -p "$a"; mount -c --bind "/proc/self/fd/$((n+2))" "$a"',
   '  if [ "$m" = ro ]; then mount -o remount,bind,ro "$a"; fi',
-  '  umount "$stash/$n"; rmdir "$stash/$n"',
+  '  eval "exec $((n+2))<&-"',
   '  if [ -z "$first" ]; then first=$a; fi',
   "  m=",
   "done",
-  'rmdir "$stash"',
   'while [ "$1" != -- ]; do shift; done',
   "shift",
   // Dependencies: read-only (they may lie outside the repository); copy-on-write layers live on
@@ -247,15 +250,15 @@ const LOCKDOWN = [
   'while [ "$1" != -- ]; do mount --rbind "$1" "$1"; mount -o remount,bind,ro "$1"; shift; done; shift',
   // Host services (ADR 0069): /run covered by an empty tmpfs (`hide-run`), the files listed after it
   // (the resolver's configuration) bound back read-only; a real /var/run too.
-  "how=$1; shift; s=$(mktemp -d); n=0",
+  // The files kept are held open (fds 3..8) across the cover, never parked in the shared /tmp.
+  "how=$1; shift; n=0",
   'if [ "$how" = hide-run ] && [ -d /run ]; then',
-  '  for k do [ "$k" = -- ] && break; n=$((n+1)); : > "$s/$n"; mount --bind "$k" "$s/$n"; done',
+  '  for k do [ "$k" = -- ] && break; n=$((n+1)); [ $n -le 6 ] || exit 1; eval "exec $((n+2))<"$k""; done',
   "  mount -t tmpfs -o mode=0755,size=1m devflow-run /run",
   "  n=0",
-  '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "$(dirname "$k")"; : > "$k"; mount --bind "$s/$n" "$k"; mount -o remount,bind,ro "$k"; umount "$s/$n"; done',
+  '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "$(dirname "$k")"; : > "$k"; mount -c --bind "/proc/self/fd/$((n+2))" "$k"; mount -o remount,bind,ro "$k"; eval "exec $((n+2))<&-"; done',
   "  if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o mode=0755,size=1m devflow-run /var/run; fi",
   "fi",
-  'rm -rf "$s"',
   'while [ "$1" != -- ]; do shift; done; shift',
   // Defensive: a cwd inside a path made read-only here would otherwise stay on the old mount.
   'cd "$PWD"',
