@@ -201,7 +201,8 @@ const SCRIPT = [
   // a same-uid process outside (another task's coder) could swap a parked mount point for a link
   // to a tree of its own between the two binds (session-25 review). Bound back from the fd below.
   '  n=$((n+1)); [ $n -le 6 ] || { echo "devflow-mounts: more than 6 exposed dirs" >&2; exit 1; }',
-  '  eval "exec $((n+2))<"$a""; m=',
+  // eval sees `exec 3<"$a"` and expands $a itself: a path is never re-parsed as shell text.
+  '  eval "exec $((n+2))<\\"\\$a\\""; m=',
   "done",
   'mount --bind "$ro" "$ro"',
   'mount -o remount,bind,ro "$ro"',
@@ -253,7 +254,7 @@ const LOCKDOWN = [
   // The files kept are held open (fds 3..8) across the cover, never parked in the shared /tmp.
   "how=$1; shift; n=0",
   'if [ "$how" = hide-run ] && [ -d /run ]; then',
-  '  for k do [ "$k" = -- ] && break; n=$((n+1)); [ $n -le 6 ] || exit 1; eval "exec $((n+2))<"$k""; done',
+  '  for k do [ "$k" = -- ] && break; n=$((n+1)); [ $n -le 6 ] || exit 1; eval "exec $((n+2))<\\"\\$k\\""; done',
   "  mount -t tmpfs -o mode=0755,size=1m devflow-run /run",
   "  n=0",
   '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "$(dirname "$k")"; : > "$k"; mount -c --bind "/proc/self/fd/$((n+2))" "$k"; mount -o remount,bind,ro "$k"; eval "exec $((n+2))<&-"; done',
