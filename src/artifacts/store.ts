@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { link, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import type { z } from "zod";
+import { writeFileDurably } from "../util/durable-write.js";
 import { redact, redactDeep } from "../util/redact.js";
 import { artifactParseError, artifactPathError, historyConflictError, staleRevisionError } from "./errors.js";
 import { appendJsonLine, assertJsonlFile, isNotFound, type JsonlFile, readJsonLines } from "./jsonl.js";
@@ -90,7 +90,7 @@ export class ArtifactStore {
 
   private async writeTracked(file: string, text: string): Promise<void> {
     await this.noteIfChanged(file);
-    await writeFileAtomic(file, text);
+    await writeFileDurably(file, text);
     this.written.set(file, sha256(text));
   }
 
@@ -362,7 +362,7 @@ export class ArtifactStore {
     if (existing !== null) throw historyConflictError(historyFile, currentFile);
     await mkdir(dirname(historyFile), { recursive: true });
     if (await linkedWithBytes(currentFile, historyFile, raw)) return;
-    await writeFileAtomic(historyFile, raw);
+    await writeFileDurably(historyFile, raw);
   }
 }
 
