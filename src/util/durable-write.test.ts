@@ -6,15 +6,7 @@
  * keeps what the callers rely on (temp file + fsync + rename, the old file untouched on failure,
  * one file's writes in call order) at ~0.2 ms.
  */
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -22,29 +14,29 @@ import { writeFileDurably, writeFileDurablySync } from "./durable-write.js";
 
 let dir = "";
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "devflow-durable-"));
+  dir = fs.mkdtempSync(join(tmpdir(), "devflow-durable-"));
 });
 afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("writeFileDurably", () => {
   it("replaces the file with exactly the text and leaves no temp file", async () => {
     const file = join(dir, "a.json");
-    writeFileSync(file, "old");
+    fs.writeFileSync(file, "old");
     await writeFileDurably(file, "new ✓\n");
-    expect(readFileSync(file, "utf8")).toBe("new ✓\n");
+    expect(fs.readFileSync(file, "utf8")).toBe("new ✓\n");
     await writeFileDurably(join(dir, "b.json"), "");
-    expect(readFileSync(join(dir, "b.json"), "utf8")).toBe("");
-    expect(readdirSync(dir).sort()).toEqual(["a.json", "b.json"]);
+    expect(fs.readFileSync(join(dir, "b.json"), "utf8")).toBe("");
+    expect(fs.readdirSync(dir).sort()).toEqual(["a.json", "b.json"]);
   });
 
   it("writes a text larger than one synchronous write whole", async () => {
     const file = join(dir, "big.patch");
     const text = "0123456789abcdef".repeat(200_000); // 3.2 MB
     await writeFileDurably(file, text);
-    expect(readFileSync(file, "utf8")).toBe(text);
-    expect(readdirSync(dir)).toEqual(["big.patch"]);
+    expect(fs.readFileSync(file, "utf8")).toBe(text);
+    expect(fs.readdirSync(dir)).toEqual(["big.patch"]);
   });
 
   it("applies one file's writes in call order, whatever their sizes", async () => {
@@ -55,63 +47,63 @@ describe("writeFileDurably", () => {
       writeFileDurably(file, "second"),
       writeFileDurably(file, "last"),
     ]);
-    expect(readFileSync(file, "utf8")).toBe("last");
-    expect(readdirSync(dir)).toEqual(["ordered.json"]);
+    expect(fs.readFileSync(file, "utf8")).toBe("last");
+    expect(fs.readdirSync(dir)).toEqual(["ordered.json"]);
   });
 
   it("leaves the old file and no temp file when the rename fails, and the next write still runs", async () => {
     const target = join(dir, "is-a-dir");
-    mkdirSync(join(target, "inside"), { recursive: true });
+    fs.mkdirSync(join(target, "inside"), { recursive: true });
     await expect(writeFileDurably(target, "text")).rejects.toThrow();
-    expect(readdirSync(dir)).toEqual(["is-a-dir"]);
-    expect(readdirSync(target)).toEqual(["inside"]);
+    expect(fs.readdirSync(dir)).toEqual(["is-a-dir"]);
+    expect(fs.readdirSync(target)).toEqual(["inside"]);
     const file = join(dir, "after.json");
     await writeFileDurably(file, "ok");
-    expect(readFileSync(file, "utf8")).toBe("ok");
+    expect(fs.readFileSync(file, "utf8")).toBe("ok");
   });
 
   it("fails without a trace when the directory does not exist", async () => {
     await expect(writeFileDurably(join(dir, "missing", "a.json"), "text")).rejects.toThrow(/ENOENT/);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   it("replaces a symlink at the path instead of writing through it", async () => {
     const outside = join(dir, "outside.txt");
-    writeFileSync(outside, "not devflow's");
+    fs.writeFileSync(outside, "not devflow's");
     const file = join(dir, "link.json");
-    symlinkSync(outside, file);
+    fs.symlinkSync(outside, file);
     await writeFileDurably(file, "devflow's");
-    expect(readFileSync(outside, "utf8")).toBe("not devflow's");
-    expect(readFileSync(file, "utf8")).toBe("devflow's");
+    expect(fs.readFileSync(outside, "utf8")).toBe("not devflow's");
+    expect(fs.readFileSync(file, "utf8")).toBe("devflow's");
   });
 });
 
 describe("writeFileDurablySync", () => {
   it("replaces the file with exactly the text and leaves no temp file", () => {
     const file = join(dir, "cassette.json");
-    writeFileSync(file, "old");
+    fs.writeFileSync(file, "old");
     writeFileDurablySync(file, "new ✓\n");
-    expect(readFileSync(file, "utf8")).toBe("new ✓\n");
+    expect(fs.readFileSync(file, "utf8")).toBe("new ✓\n");
     writeFileDurablySync(join(dir, "fresh.json"), "made");
-    expect(readFileSync(join(dir, "fresh.json"), "utf8")).toBe("made");
-    expect(readdirSync(dir).sort()).toEqual(["cassette.json", "fresh.json"]);
+    expect(fs.readFileSync(join(dir, "fresh.json"), "utf8")).toBe("made");
+    expect(fs.readdirSync(dir).sort()).toEqual(["cassette.json", "fresh.json"]);
   });
 
   it("writes through a symlink the user pointed at the file (the link stays)", () => {
     const real = join(dir, "real.json");
-    writeFileSync(real, "old");
+    fs.writeFileSync(real, "old");
     const link = join(dir, "link.json");
-    symlinkSync(real, link);
+    fs.symlinkSync(real, link);
     writeFileDurablySync(link, "new");
-    expect(readFileSync(real, "utf8")).toBe("new");
-    expect(readdirSync(dir).sort()).toEqual(["link.json", "real.json"]);
+    expect(fs.readFileSync(real, "utf8")).toBe("new");
+    expect(fs.readdirSync(dir).sort()).toEqual(["link.json", "real.json"]);
   });
 
   it("leaves the old file and no temp file when the rename fails", () => {
     const target = join(dir, "is-a-dir");
-    mkdirSync(join(target, "inside"), { recursive: true });
+    fs.mkdirSync(join(target, "inside"), { recursive: true });
     expect(() => writeFileDurablySync(target, "text")).toThrow();
-    expect(readdirSync(dir)).toEqual(["is-a-dir"]);
-    expect(readdirSync(target)).toEqual(["inside"]);
+    expect(fs.readdirSync(dir)).toEqual(["is-a-dir"]);
+    expect(fs.readdirSync(target)).toEqual(["inside"]);
   });
 });
