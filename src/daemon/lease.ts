@@ -1,8 +1,8 @@
 import { readFile, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
-import writeFileAtomic from "write-file-atomic";
 import { type TicketLease, TicketLease as TicketLeaseSchema } from "../artifacts/schemas/ticket.js";
 import { leasePath, processIsGone } from "../home/daemon-paths.js";
+import { writeFileDurably } from "../util/durable-write.js";
 
 /**
  * A claim's lease (issue 12, instead of junco's "everything in processing/ is orphaned"): who holds
@@ -15,7 +15,10 @@ export function newLease(id: string, token: string, now: Date): TicketLease {
 }
 
 export async function writeLease(root: string, lease: TicketLease): Promise<void> {
-  await writeFileAtomic(leasePath(root, lease.ticket_id, lease.token), `${JSON.stringify(lease, null, 2)}\n`);
+  await writeFileDurably(
+    leasePath(root, lease.ticket_id, lease.token),
+    `${JSON.stringify(lease, null, 2)}\n`,
+  );
 }
 
 /** The lease of a claim, or null when missing or unreadable (a torn or foreign file is no lease). */

@@ -1,9 +1,9 @@
 import { mkdir, readFile } from "node:fs/promises";
 import lockfile from "proper-lockfile";
-import writeFileAtomic from "write-file-atomic";
 import { type DaySpend, emptySpendTally, SpendLedger, type SpendTally } from "../artifacts/schemas/spend.js";
 import { DevflowError } from "../errors/index.js";
 import { dataDir, spendLedgerLockPath, spendLedgerPath } from "../home/daemon-paths.js";
+import { writeFileDurably } from "../util/durable-write.js";
 
 /**
  * The spend ledger, `<data root>/data/spend.json` (issue 12, ADR 0053): what each session of each
@@ -84,7 +84,7 @@ export async function bookSpend(root: string, sessions: readonly SpendSession[],
     }
     ledger.days[day] = today;
     ledger.updated_at = at.toISOString();
-    await writeFileAtomic(spendLedgerPath(root), `${JSON.stringify(SpendLedger.parse(ledger), null, 2)}\n`);
+    await writeFileDurably(spendLedgerPath(root), `${JSON.stringify(SpendLedger.parse(ledger), null, 2)}\n`);
   } finally {
     await release();
   }

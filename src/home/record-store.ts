@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { parseArtifact, type SchemaValue } from "../artifacts/validate.js";
+import { writeFileDurably } from "../util/durable-write.js";
 import { redactDeep } from "../util/redact.js";
 import { RECORD_FILE, type RecordLane, recordRoot } from "./paths.js";
 import { assertTaskId } from "./task-id.js";
@@ -22,7 +22,7 @@ export async function writeRecord<L extends RecordLane>(
   const path = recordPath(repoRoot, lane, value.id);
   // An insight answer or idea brief is model text: it may repeat a secret (ADR 0030).
   const checked = parseArtifact(RECORD_FILE[lane], redactDeep(value), { file: path, action: "write" });
-  await writeFileAtomic(path, `${JSON.stringify(checked, null, 2)}\n`);
+  await writeFileDurably(path, `${JSON.stringify(checked, null, 2)}\n`);
   return path;
 }
 
@@ -71,7 +71,7 @@ export async function keepRecordHistory(
   const current = readRecord(repoRoot, lane, id);
   if (!current) throw new Error(`no ${RECORD_FILE[lane]} ${id} to keep in history`);
   mkdirSync(dirname(target), { recursive: true });
-  await writeFileAtomic(target, `${JSON.stringify(current, null, 2)}\n`);
+  await writeFileDurably(target, `${JSON.stringify(current, null, 2)}\n`);
   return target;
 }
 
@@ -92,7 +92,7 @@ export async function keepProposedRecord(repoRoot: string, lane: RecordLane, id:
   const current = readRecord(repoRoot, lane, id);
   if (!current) throw new Error(`no ${RECORD_FILE[lane]} ${id} to keep as proposed`);
   mkdirSync(dirname(target), { recursive: true });
-  await writeFileAtomic(target, `${JSON.stringify(current, null, 2)}\n`);
+  await writeFileDurably(target, `${JSON.stringify(current, null, 2)}\n`);
   return target;
 }
 
@@ -111,6 +111,6 @@ export async function keepProposedRevision<L extends RecordLane>(
   if (existsSync(target)) return target;
   const checked = parseArtifact(RECORD_FILE[lane], redactDeep(value), { file: target, action: "write" });
   mkdirSync(dirname(target), { recursive: true });
-  await writeFileAtomic(target, `${JSON.stringify(checked, null, 2)}\n`);
+  await writeFileDurably(target, `${JSON.stringify(checked, null, 2)}\n`);
   return target;
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { DevflowError } from "../errors/index.js";
+import { writeFileDurablySync } from "../util/durable-write.js";
 import { createRedactor } from "../util/redact.js";
 import { CASSETTE_VERSION, type Cassette, type CassetteEntry, loadCassette } from "./cassette.js";
 import { type CassetteCalls, ROLES, type Role } from "./contract.js";
@@ -74,7 +74,7 @@ export class CassetteRecorder {
     try {
       mkdirSync(dirname(this.path), { recursive: true });
       // Synchronous so that concurrent calls can never interleave two writes of the same file.
-      writeFileAtomic.sync(this.path, `${JSON.stringify(cassette, null, 2)}\n`);
+      writeFileDurablySync(this.path, `${JSON.stringify(cassette, null, 2)}\n`);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       throw new DevflowError("CASSETTE_INVALID", `cannot write cassette ${this.path}: ${why}`);
