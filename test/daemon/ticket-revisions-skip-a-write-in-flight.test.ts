@@ -16,8 +16,8 @@ it("a ticket's revisions are its history files and the current one, never a writ
   const ticket = join(root, "data", "tickets", "t1");
   mkdirSync(join(ticket, "history"), { recursive: true });
   writeFileSync(join(ticket, "history", "ticket_record.r001.json"), '{"revision":1}');
-  // What write-file-atomic leaves for a moment: complete or not, it is not a revision.
-  writeFileSync(join(ticket, "history", "ticket_record.r002.json.1269699275"), '{"revi');
+  // What an atomic write (writeFileDurably) leaves for a moment: complete or not, not a revision.
+  writeFileSync(join(ticket, "history", "ticket_record.r002.json.4242.7.tmp"), '{"revi');
   writeFileSync(join(ticket, "history", "ticket_result.r001.json"), '{"revision":1}');
   writeFileSync(join(ticket, "ticket_record.json"), '{"revision":2}');
   const box = { root } as QueueSandbox;
