@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   rmSync,
   statSync,
@@ -17,7 +18,7 @@ import { join, relative } from "node:path";
 import { childPath, under } from "../util/byte-path.js";
 import { INSTALL_ROOT } from "../util/paths.js";
 import { opaqueDirs } from "./overlay-opaque.js";
-import { SYSTEM_PATH, systemTool } from "./system-tool.js";
+import { confinementToolsPath, systemTool } from "./system-tool.js";
 
 /**
  * What a confined run may see of the user's repository (ADR 0025, 0031): the repository read-only,
@@ -58,6 +59,8 @@ export interface MountPlan {
    * Default: `runFilesToKeep()`, the resolver's configuration where `/etc/resolv.conf` leads there.
    */
   runFiles?: readonly string[];
+  /** Links under /run made again after the cover, as [link, target]. Default: `runLinksToKeep()`. */
+  runLinks?: readonly (readonly [string, string])[];
 }
 
 export interface DependencyDir {
@@ -174,13 +177,13 @@ function existsInLower(checkout: string, rel: Buffer): "dir" | "file" | null {
 
 /**
  * Runs in the new mount namespace (private propagation: nothing leaks back to the host), then
- * execs the command. Arguments: the read-only path, the hidden path, the checkout overlay's
+ * execs the command. Arguments: the PATH for its tools (`confinementToolsPath`), the read-only path, the hidden path, the checkout overlay's
  * directory (empty: none), extra overlay options (`,userxattr` inside a user namespace, ADR 0068:
  * overlayfs mounted there keeps its markers in `user.overlay.*`; empty as root), then `rw|ro <dir>` pairs
  * (the first is the run's checkout), `--`, `ro|cow <dir>` pairs (dependencies), `--`, the command.
- * Each exposed directory is parked on a
- * temporary mount point before the tmpfs covers it and bound back afterwards (read-only where
- * asked); `cd` re-resolves the working directory through the new mounts.
+ * Each exposed directory is held open on a descriptor while the tmpfs covers the home and bound
+ * back from it afterwards (read-only where asked); `cd` re-resolves the working directory through
+ * the new mounts.
  */
 const SCRIPT = [
   "set -e",
@@ -188,7 +191,8 @@ const SCRIPT = [
   // The run's PATH is kept aside for the command; LOCKDOWN puts it back after its own tools.
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion (set or not)
   'if [ -n "${PATH+x}" ]; then DEVFLOW_RUN_PATH=$PATH; export DEVFLOW_RUN_PATH; fi',
-  `PATH=${SYSTEM_PATH}; export PATH`,
+  // $1: confinementToolsPath (real directories first: NixOS's links under /run go with the cover).
+  "PATH=$1; export PATH; shift",
   "ro=$1; hide=$2; ov=$3; xo=$4; shift 4",
   // The checkout (the first exposed dir, $2 now) behind an overlay with an upper layer on disk in
   // the hidden home: the bind below then carries the overlay (ADR 0040).
@@ -258,8 +262,16 @@ const LOCKDOWN = [
   "  mount -t tmpfs -o mode=0755,size=1m devflow-run /run",
   "  n=0",
   '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "$(dirname "$k")"; : > "$k"; mount -c --bind "/proc/self/fd/$((n+2))" "$k"; mount -o remount,bind,ro "$k"; eval "exec $((n+2))<&-"; done',
+  // Then the links kept (`runLinksToKeep`, pairs after the second --): made again as they were.
+  "  s=0; l=",
+  "  for k do",
+  '    if [ "$k" = -- ]; then s=$((s+1)); if [ $s -eq 2 ]; then break; fi; continue; fi',
+  "    [ $s -eq 1 ] || continue",
+  '    if [ -z "$l" ]; then l=$k; else mkdir -p "$(dirname "$l")"; ln -s "$k" "$l"; l=; fi',
+  "  done",
   "  if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o mode=0755,size=1m devflow-run /var/run; fi",
   "fi",
+  'while [ "$1" != -- ]; do shift; done; shift',
   'while [ "$1" != -- ]; do shift; done; shift',
   // Defensive: a cwd inside a path made read-only here would otherwise stay on the old mount.
   'cd "$PWD"',
@@ -302,6 +314,30 @@ export function devflowReadOnlyPaths(env: NodeJS.ProcessEnv = process.env): stri
     const toTemp = relative(path, temp);
     if (toTemp !== ".." && !toTemp.startsWith("../")) continue; // holds the temp dir (or is it)
     out.push(path);
+  }
+  return out;
+}
+
+/** What SCRIPT and LOCKDOWN run by name (the rest are the shell's own). */
+const SCRIPT_TOOLS = ["mount", "mkdir", "dirname", "ln"] as const;
+
+/**
+ * The links under /run a confined run still needs once LOCKDOWN covers /run, as [link, target]:
+ * NixOS's `/run/current-system` (the system's programs: `/run/current-system/sw/bin` is on every
+ * user's PATH there), made again in the new /run pointing where it pointed. Its target is a store
+ * path outside /run, read-only; nothing in it is a host service. Only a link to an absolute path
+ * outside /run.
+ */
+export function runLinksToKeep(links: readonly string[] = ["/run/current-system"]): [string, string][] {
+  const out: [string, string][] = [];
+  for (const link of links) {
+    try {
+      if (!lstatSync(link).isSymbolicLink()) continue;
+      const target = readlinkSync(link);
+      if (target.startsWith("/") && !target.startsWith("/run/")) out.push([link, target]);
+    } catch {
+      // not there
+    }
   }
   return out;
 }
@@ -514,6 +550,7 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
     "-c",
     SCRIPT,
     "devflow-mounts",
+    confinementToolsPath(SCRIPT_TOOLS),
     plan.readOnly,
     plan.hide,
     plan.overlayUpper ?? "",
@@ -523,9 +560,15 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
     ...deps,
     "--",
     ...["/bin/sh", "-c", LOCKDOWN, "devflow-lockdown", ...devflowReadOnlyPaths(), "--"],
+    // `keep-run|hide-run <files> -- <link target pairs> --` (LOCKDOWN reads both sections).
     ...(process.env[EXPOSE_RUN_ENV] === "1"
-      ? ["keep-run"]
-      : ["hide-run", ...(plan.runFiles ?? runFilesToKeep())]),
+      ? ["keep-run", "--"]
+      : [
+          "hide-run",
+          ...(plan.runFiles ?? runFilesToKeep()),
+          "--",
+          ...(plan.runLinks ?? runLinksToKeep()).flat(),
+        ]),
     ...["--", ...dropCapabilities()],
   ];
 }

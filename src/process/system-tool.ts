@@ -1,5 +1,5 @@
 import { accessSync, constants, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * Where devflow's confinement looks for its own tools (util-linux's `unshare`, `setpriv`, `mount`,
@@ -30,4 +30,19 @@ export function systemTool(name: string): string | null {
   }
   found.set(name, path);
   return path;
+}
+
+/**
+ * The PATH the confinement's scripts run their tools by: the real directory of each tool first,
+ * then SYSTEM_PATH. On NixOS the system's tools are links under `/run/current-system`, which the
+ * host-service cover hides (ADR 0069): found by name through SYSTEM_PATH they were gone after the
+ * cover, the probe failed and runs got detection only. Their real directories (`/nix/store/...`)
+ * stay.
+ */
+export function confinementToolsPath(
+  names: readonly string[],
+  lookup: (name: string) => string | null = systemTool,
+): string {
+  const real = names.map(lookup).flatMap((path) => (path === null ? [] : [dirname(path)]));
+  return [...new Set([...real, ...SYSTEM_PATH.split(":")])].join(":");
 }
