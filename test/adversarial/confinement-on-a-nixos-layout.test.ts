@@ -25,9 +25,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runLinksToKeep } from "../../src/process/mount-namespace.js";
+import { BUILT_PROCESS_MODULE } from "../support/mount-plan-as-user.js";
 
 const root = process.getuid?.() === 0;
 const made: string[] = [];
@@ -35,8 +35,6 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-const built = (name: string): string =>
-  fileURLToPath(new URL(`../../dist/src/process/${name}.js`, import.meta.url));
 const TOOLS = [
   "mount",
   "umount",
@@ -111,8 +109,8 @@ describe.runIf(process.platform === "linux" && root)("confinement on a NixOS lay
         timeout: 60_000,
         env: {
           PATH: "/run/current-system/sw/bin:/usr/bin",
-          MOUNT_NAMESPACE: built("mount-namespace"),
-          RUN_PROCESS: built("run-process"),
+          MOUNT_NAMESPACE: BUILT_PROCESS_MODULE("mount-namespace"),
+          RUN_PROCESS: BUILT_PROCESS_MODULE("run-process"),
           CHECKOUT: checkout,
           REPO: repo,
           HOME_DIR: home,

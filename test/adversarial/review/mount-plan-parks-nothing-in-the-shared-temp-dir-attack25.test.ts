@@ -13,12 +13,13 @@
  *
  *     npx vitest run test/adversarial/review/mount-plan-parks-nothing-in-the-shared-temp-dir-attack25.test.ts
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mountNamespaceWorks } from "../../../src/process/mount-namespace.js";
 import { runProcess } from "../../../src/process/run-process.js";
+import { keptRunFile, planLayout } from "../../support/mount-plan-layout.js";
 
 const made: string[] = [];
 afterAll(() => {
@@ -31,16 +32,9 @@ describe.runIf(process.platform === "linux" && mountNamespaceWorks())(
     it("parks nothing there: the checkout, a report dir and a kept /run file are bound back through descriptors", async () => {
       const repo = mkdtempSync(join(tmpdir(), "devflow-park-"));
       made.push(repo);
-      const home = join(repo, ".devflow");
-      const checkout = join(home, "worktrees", "t");
-      const report = join(home, "reports", "t");
-      for (const dir of [checkout, report]) mkdirSync(dir, { recursive: true });
-      writeFileSync(join(checkout, "tracked.txt"), "checkout\n");
+      const { home, checkout, report, plan } = planLayout(repo);
       writeFileSync(join(home, "state.sqlite"), "state");
-      const runDir = mkdtempSync("/run/devflow-park-");
-      made.push(runDir);
-      const kept = join(runDir, "resolv.conf");
-      writeFileSync(kept, "nameserver 127.0.0.1\n");
+      const kept = keptRunFile("devflow-park-", made);
       const temp = mkdtempSync(join(tmpdir(), "devflow-park-temp-"));
       made.push(temp);
       const seen: string[] = [];
@@ -53,13 +47,7 @@ describe.runIf(process.platform === "linux" && mountNamespaceWorks())(
           env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: temp },
           timeoutMs: 20_000,
           confine: true,
-          mounts: {
-            readOnly: repo,
-            hide: home,
-            expose: checkout,
-            alsoExpose: [{ path: report, writable: true }],
-            runFiles: [kept],
-          },
+          mounts: plan(kept),
         });
         await new Promise((r) => setTimeout(r, 200)); // let the watcher deliver
         expect(run.output).toContain("checkout");

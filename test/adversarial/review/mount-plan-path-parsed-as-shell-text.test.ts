@@ -11,12 +11,13 @@
  *
  *     npx vitest run test/adversarial/review/mount-plan-path-parsed-as-shell-text.test.ts
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mountNamespaceWorks } from "../../../src/process/mount-namespace.js";
 import { runProcess } from "../../../src/process/run-process.js";
+import { keptRunFile, planLayout } from "../../support/mount-plan-layout.js";
 
 const made: string[] = [];
 afterAll(() => {
@@ -31,15 +32,8 @@ describe.runIf(process.platform === "linux" && mountNamespaceWorks())(
       made.push(parent);
       const marker = join(parent, "ran");
       const repo = join(parent, `My Projects $(touch ${marker}) 'q" \`touch ${marker}\``);
-      const home = join(repo, ".devflow");
-      const checkout = join(home, "worktrees", "t");
-      const report = join(home, "reports", "t");
-      for (const dir of [checkout, report]) mkdirSync(dir, { recursive: true });
-      writeFileSync(join(checkout, "tracked.txt"), "checkout\n");
-      const runDir = mkdtempSync("/run/devflow shell $(touch x) ");
-      made.push(runDir);
-      const kept = join(runDir, "resolv.conf");
-      writeFileSync(kept, "nameserver 127.0.0.1\n");
+      const { checkout, report, plan } = planLayout(repo);
+      const kept = keptRunFile("devflow shell $(touch x) ", made);
       const run = await runProcess({
         command: 'cat tracked.txt; echo x > "$REPORT/out" && echo wrote-report; cat "$KEPT"',
         shell: true,
@@ -47,13 +41,7 @@ describe.runIf(process.platform === "linux" && mountNamespaceWorks())(
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPORT: report, KEPT: kept },
         timeoutMs: 20_000,
         confine: true,
-        mounts: {
-          readOnly: repo,
-          hide: home,
-          expose: checkout,
-          alsoExpose: [{ path: report, writable: true }],
-          runFiles: [kept],
-        },
+        mounts: plan(kept),
       });
       expect(run.output).toContain("checkout");
       expect(run.output).toContain("wrote-report");
