@@ -28,18 +28,18 @@ afterEach(() => {
 const named = (prefix: string, byte: number, rest = ""): Buffer =>
   Buffer.concat([Buffer.from(prefix), Buffer.from([byte]), Buffer.from(rest)]);
 
+/** A task's coder checkout with its verification checkout open, as the lane has them. */
+async function taskCheckout(taskId: string): Promise<{ w: string; baseCommit: string }> {
+  const root = makeRepo({ "README.md": "hello\n" });
+  dirs.push(root);
+  const ws = await createTaskWorktree({ repoRoot: root, taskId });
+  await openVerifyCheckout({ repoRoot: root, taskId, baseCommit: ws.baseCommit, coderCheckout: ws.worktree });
+  return { w: ws.worktree, baseCommit: ws.baseCommit };
+}
+
 describe("a symlink that leaves the repository through a name that is not UTF-8 (ADR 0024)", () => {
   it("is named: two names that decode alike cannot hide the folder the kernel walks through", async () => {
-    const root = makeRepo({ "README.md": "hello\n" });
-    dirs.push(root);
-    const ws = await createTaskWorktree({ repoRoot: root, taskId: "t25" });
-    await openVerifyCheckout({
-      repoRoot: root,
-      taskId: "t25",
-      baseCommit: ws.baseCommit,
-      coderCheckout: ws.worktree,
-    });
-    const w = ws.worktree;
+    const { w, baseCommit } = await taskCheckout("t25");
     mkdirSync(join(w, "d1", "d2"), { recursive: true });
     writeFileSync(join(w, "d1", "d2", ".keep"), "");
     mkdirSync(named(`${w}/s`, 0xfe));
@@ -50,7 +50,7 @@ describe("a symlink that leaves the repository through a name that is not UTF-8 
     writeFileSync(join(dirname(w), "outside.js"), "outside\n");
     expect(readFileSync(join(w, "L"), "utf8")).toBe("outside\n");
     const tree = await snapshotTree(w);
-    const changed = await changedFilesAndLinks(w, ws.baseCommit, tree);
+    const changed = await changedFilesAndLinks(w, baseCommit, tree);
     expect(changed.links).toContain("L");
     const leaving = await symlinksLeavingRepo(w, tree, changed.files, changed.links);
     expect(leaving.some((finding) => finding.startsWith("L -> "))).toBe(true);
@@ -59,20 +59,11 @@ describe("a symlink that leaves the repository through a name that is not UTF-8 
   });
 
   it("a plain link inside the repository next to such names still passes", async () => {
-    const root = makeRepo({ "README.md": "hello\n" });
-    dirs.push(root);
-    const ws = await createTaskWorktree({ repoRoot: root, taskId: "t25b" });
-    await openVerifyCheckout({
-      repoRoot: root,
-      taskId: "t25b",
-      baseCommit: ws.baseCommit,
-      coderCheckout: ws.worktree,
-    });
-    const w = ws.worktree;
+    const { w, baseCommit } = await taskCheckout("t25b");
     writeFileSync(named(`${w}/f`, 0xff), "");
     symlinkSync("README.md", join(w, "readme-link"));
     const tree = await snapshotTree(w);
-    const changed = await changedFilesAndLinks(w, ws.baseCommit, tree);
+    const changed = await changedFilesAndLinks(w, baseCommit, tree);
     expect(await symlinksLeavingRepo(w, tree, changed.files, changed.links)).toEqual([]);
   });
 });
