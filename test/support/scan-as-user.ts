@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** The built in-use scan: run as another uid it must be importable without tsx. */
 export const BUILT_SCAN = new URL("../../dist/src/workspace/dir-in-use.js", import.meta.url);
@@ -49,4 +50,18 @@ export async function killAndReap(kids: ChildProcess[]): Promise<void> {
         }),
     ),
   );
+}
+
+/**
+ * A top dir every uid can enter (`prefix` under the temp dir, pushed to `dirs`) with a `checkout`
+ * holding `a.bin` (4 KiB): what the reuse-scan tests leave a process sitting in, or mapping.
+ */
+export function scanTarget(prefix: string, dirs: string[]): { top: string; checkout: string } {
+  const top = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(top);
+  chmodSync(top, 0o755);
+  const checkout = join(top, "checkout");
+  mkdirSync(checkout);
+  writeFileSync(join(checkout, "a.bin"), Buffer.alloc(4096));
+  return { top, checkout };
 }

@@ -16,12 +16,17 @@
  *    a live thread (the threads of a process share one address space).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { chownSync, readFileSync, rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { whyDirInUse } from "../../src/workspace/dir-in-use.js";
-import { asUid, canDropToAnotherUid, killAndReap, scanAsUid, unusedUid } from "../support/scan-as-user.js";
+import {
+  asUid,
+  canDropToAnotherUid,
+  killAndReap,
+  scanAsUid,
+  scanTarget,
+  unusedUid,
+} from "../support/scan-as-user.js";
 
 const kids: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -32,13 +37,7 @@ afterEach(async () => {
 
 /** A top dir readable by every uid with an empty `checkout` in it. */
 function setup(): { top: string; checkout: string } {
-  const top = mkdtempSync(join(tmpdir(), "devflow-exited-threads-"));
-  dirs.push(top);
-  chmodSync(top, 0o755);
-  const checkout = join(top, "checkout");
-  mkdirSync(checkout);
-  writeFileSync(join(checkout, "a.bin"), Buffer.alloc(4096));
-  return { top, checkout };
+  return scanTarget("devflow-exited-threads-", dirs);
 }
 
 /** Waits for the kid's first line of output (its "ready"); rejects if it exits first. */

@@ -11,11 +11,17 @@
  *     npm run build && npx vitest run test/adversarial/review/reuse-scan-zombie-leader-live-thread-as-a-user-attack25.test.ts
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chownSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { asUid, canDropToAnotherUid, killAndReap, scanAsUid, unusedUid } from "../../support/scan-as-user.js";
+import {
+  asUid,
+  canDropToAnotherUid,
+  killAndReap,
+  scanAsUid,
+  scanTarget,
+  unusedUid,
+} from "../../support/scan-as-user.js";
 
 const UID = unusedUid(7) + 2; // range 7 is this session's review; +2 keeps off its other files' uids
 const kids: ChildProcess[] = [];
@@ -33,12 +39,7 @@ const stateOf = (pid: number, tid: number = pid): string =>
  * a sleeping thread and ends its main thread; resolves with its pid once the leader is a zombie.
  */
 async function zombieLeader(setup: string[]): Promise<{ pid: number; checkout: string }> {
-  const top = mkdtempSync(join(tmpdir(), "devflow-zombie-leader-"));
-  dirs.push(top);
-  chmodSync(top, 0o755);
-  const checkout = join(top, "checkout");
-  mkdirSync(checkout);
-  writeFileSync(join(checkout, "a.bin"), Buffer.alloc(4096));
+  const { top, checkout } = scanTarget("devflow-zombie-leader-", dirs);
   chownSync(checkout, UID, UID);
   chownSync(join(checkout, "a.bin"), UID, UID);
   const script = [
