@@ -269,7 +269,14 @@ describe("reusing a finished task's coder checkout", () => {
     await new Promise((done) => setTimeout(done, 1100));
     await snapshotTree(a.worktree);
     const untouched = statSync(join(a.worktree, "gen", "m7", "f777.js")).ino;
-    const { b } = await retireAndStartB(root, a.worktree);
+    expect(retireCoderCheckout(root, "task-a", a.worktree, 1)).toBe("kept_idle");
+    // The report first: a decline names the process that caused it (a CI run failed here once,
+    // on a loaded machine, without saying why).
+    const reuse: CoderCheckoutReuse = { reusedFrom: null, declined: [] };
+    const b = await makeTaskWorktree(await planTaskWorktree({ repoRoot: root, taskId: "task-b" }), {
+      report: reuse,
+    });
+    expect(reuse).toEqual({ reusedFrom: "task-a", declined: [] });
     expect(statSync(join(b.worktree, "gen", "m7", "f777.js")).ino).toBe(untouched);
   });
 
