@@ -192,6 +192,43 @@ describe("runRegressionVerifier", () => {
     });
   });
 
+  /**
+   * Regression: an unknown runner's suite that named its tests on base passed on exit code alone
+   * once its output named none. Cause: `compare` fell back to exit codes whenever the current run
+   * could not be parsed, so a coder could replace the script with `exit 0` (or bury the results
+   * past the capture cap) and get "regression passed". Fix: a baseline with named tests is
+   * compared per test or fails. Mutation: dropping the `if (baseline.tests)` branch in
+   * `compare` turns both cases green (seen red → green and back).
+   */
+  describe("a baseline that named its tests cannot be matched by exit code alone", () => {
+    const greenBase = async () => {
+      await fixTrim();
+      await writeFile(join(dir, "run.sh"), "node --test\n");
+      const b = await baseline("sh run.sh");
+      expect(b.exitCode).toBe(0);
+      expect(Object.keys(b.tests ?? {})).toHaveLength(3);
+      return b;
+    };
+
+    it("fails when the suite now prints nothing and exits 0", async () => {
+      const b = await greenBase();
+      await writeFile(join(dir, "run.sh"), "exit 0\n");
+      const e = await verify("sh run.sh", b);
+      expect(e.overall_result).toBe("fail");
+      expect(e.summary).toContain("named 3 test(s) on base");
+      expect(e.summary).toContain("its output names no test");
+    });
+
+    it("fails when the output passes the capture cap, saying so", async () => {
+      const b = await greenBase();
+      // 17 MiB of filler, then the real results, which are never read.
+      await writeFile(join(dir, "run.sh"), "head -c 17825792 /dev/zero | tr '\\0' x\nnode --test\n");
+      const e = await verify("sh run.sh", b);
+      expect(e.overall_result).toBe("fail");
+      expect(e.summary).toContain("16 MiB capture cap");
+    });
+  });
+
   it("is skipped with a --test-cmd hint when there is no test command", async () => {
     const e = await verify(null, null);
     expect(e.overall_result).toBe("skipped");

@@ -8,7 +8,7 @@ import type { RepoMounts } from "../process/mount-namespace.js";
 import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
-import { commandMissing, runVerifierCommand } from "./run-command.js";
+import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
 import { compareReports, type TestReport, unreadableReport } from "./test-reports/index.js";
 import { parseTestResults, type TestOutcome } from "./test-results.js";
 
@@ -172,7 +172,12 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
   };
   if (cannotRun) return couldNotRun(env, cannotRun, refs, common);
 
-  const verdict = compare(baseline, run.exitCode, run.outputTruncated ? null : parseTestResults(run.output));
+  const verdict = compare(
+    baseline,
+    run.exitCode,
+    run.outputTruncated ? null : parseTestResults(run.output),
+    run.outputTruncated,
+  );
   const pass = verdict.pass && findings.length === 0;
   return env.finish({
     overall_result: pass ? "pass" : "fail",
@@ -342,6 +347,7 @@ function compare(
   baseline: RegressionBaseline,
   exitCode: number | null,
   now: Map<string, TestOutcome> | null,
+  outputTruncated: boolean,
 ): Comparison {
   const exit = exitCode === null ? "was killed" : `exit ${exitCode}`;
   if (!baseline.ran) {
@@ -360,6 +366,19 @@ function compare(
     compared: "exit_code",
     per_test_unavailable: baseline.tests ? "current run" : "baseline",
   };
+  // The baseline named its tests and this run names none: an exit code cannot stand in for them,
+  // or a suite cut short by a `process.exit(0)` at load (or output past the cap) would pass.
+  if (baseline.tests) {
+    const named = Object.keys(baseline.tests).length;
+    const why = outputTruncated
+      ? `its output passed the ${FULL_OUTPUT_CAP_BYTES / (1024 * 1024)} MiB capture cap, so it was not read`
+      : "its output names no test (empty, or in no format devflow reads)";
+    return {
+      pass: false,
+      summary: `the suite named ${named} test(s) on base but this run cannot be compared per test: ${why}; ${exit} alone does not show those tests still pass`,
+      payload,
+    };
+  }
   if (baseline.exitCode === 0) {
     return exitCode === 0
       ? {
