@@ -193,6 +193,26 @@ describe("named seam tests (node:test)", () => {
     expect(r.message).toContain("test/trim.test.mjs > trim > strips spaces");
   });
 
+  /**
+   * The files the seam's verdict rests on (issue 9, class 8): the lane fingerprints them with the
+   * seam's own, so a seam that runs an existing test file it does not list cannot be passed by
+   * editing that file. Mutation: returning the command's files only (dropping failingFiles) → red.
+   */
+  it("on base, names the files of the failing tests as evidence, not a passing test's file", async () => {
+    await writeFile(
+      join(dir, "test", "other.test.mjs"),
+      'import { it } from "node:test";\nit("passes", () => {});\n',
+    );
+    const r = await checkSeamRedOnBase({
+      cwd: dir,
+      command: "node --test test/",
+      timeoutMs: 20_000,
+      logPath: join(dir, "logs", "base.log"),
+    });
+    expect(r.red).toBe(true);
+    expect(r.evidenceFiles).toEqual(["test/trim.test.mjs"]);
+  });
+
   it("passes when every pinned test passes by name in every run", async () => {
     await writeModule("export const trim = (s) => s.trim();\n");
     const e = await verify([KEY], 3);
@@ -248,6 +268,23 @@ describe("named seam tests (node:test)", () => {
       invocation: null,
       caveat: "seam identified by exit code only",
     });
+  });
+
+  // Mutation: `filesTheCommandNames` returning [] → red.
+  it("names the repository files the command runs as evidence, not flags, directories or files outside", async () => {
+    await mkdir(join(dir, "node_modules", "x"), { recursive: true });
+    await writeFile(join(dir, "node_modules", "x", "run.sh"), "exit 1\n");
+    const outside = await mkdtemp(join(tmpdir(), "devflow-seam-outside-"));
+    await writeFile(join(outside, "o.sh"), "exit 1\n");
+    try {
+      const r = await check(
+        `sh repro.sh --quiet logs node_modules/x/run.sh ${join(outside, "o.sh")} ../o.sh "src.txt"`,
+      );
+      expect(r.red).toBe(true);
+      expect(r.evidenceFiles).toEqual(["repro.sh", "src.txt"]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
@@ -308,6 +308,13 @@ export interface SeamBaseCheck {
   invocation: RunnerInvocation | null;
   /** What this check could not establish ("seam identified by exit code only"), or null. */
   caveat: string | null;
+  /**
+   * Repository files the seam's verdict rests on, whether or not the Observer listed them: the
+   * files of the tests that failed by name, and existing files the command names (`node
+   * test/check.mjs`). The lane fingerprints them with the seam's files, so a coder cannot edit
+   * the evidence instead of the code (ADR 0019).
+   */
+  evidenceFiles: string[];
 }
 
 /**
@@ -331,6 +338,7 @@ export async function checkSeamRedOnBase(input: SeamBaseCheckInput): Promise<Sea
     tests: [],
     invocation: null,
     caveat: EXIT_CODE_ONLY_CAVEAT,
+    evidenceFiles: filesTheCommandNames(input.command, input.cwd),
   };
   if (run.failure)
     return { ...base, ran: false, red: false, message: `seam did not run on base: ${run.failure}` };
@@ -374,12 +382,14 @@ async function checkNamedOnBase(
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.mounts ? { mounts: input.mounts } : {}),
   });
+  const commandFiles = filesTheCommandNames(input.command, input.cwd);
   const base = {
     exitCode: run.exitCode,
     outputExcerpt: run.excerpt,
     logPath: input.logPath,
     invocation,
     caveat: null,
+    evidenceFiles: commandFiles,
   };
   const error = (why: string): SeamBaseCheck => ({
     ...base,
@@ -411,8 +421,13 @@ async function checkNamedOnBase(
     };
   }
   const names = report.tests.filter((t) => t.status === "fail").map((t) => nameOfKey(t.key));
+  const failingFiles = report.tests
+    .filter((t) => t.status === "fail")
+    .map((t) => repoFile(input.cwd, t.id.file))
+    .filter((f): f is string => f !== null);
   return {
     ...base,
+    evidenceFiles: [...new Set([...commandFiles, ...failingFiles])].sort(),
     tests: failing,
     ran: true,
     red: true,
@@ -427,11 +442,41 @@ function runsNoRepoFile(command: string, cwd: string): boolean {
       command,
     ) || /^\s*(?:false|exit(?:\s+\d+)?|true)\s*$/.test(command);
   if (!inline) return false;
-  const tokens = command.match(/"[^"]*"|'[^']*'|[^\s;&|()]+/g) ?? [];
-  return !tokens.some((t) => {
-    const path = t.replace(/^["']|["']$/g, "");
-    return path !== "" && path !== "." && !path.startsWith("-") && existsSync(join(cwd, path));
-  });
+  return !commandWords(command).some(
+    (path) => path !== "" && path !== "." && !path.startsWith("-") && existsSync(join(cwd, path)),
+  );
+}
+
+/** The command's words, quotes removed (a rough split: enough to find the paths it names). */
+function commandWords(command: string): string[] {
+  return (command.match(/"[^"]*"|'[^']*'|[^\s;&|()]+/g) ?? []).map((t) => t.replace(/^["']|["']$/g, ""));
+}
+
+/** Existing regular files of the checkout the command names (`node test/check.mjs`), repo-relative. */
+function filesTheCommandNames(command: string, cwd: string): string[] {
+  const files = commandWords(command)
+    .filter((word) => word !== "" && !word.startsWith("-"))
+    .map((word) => repoFile(cwd, word))
+    .filter((f): f is string => f !== null);
+  return [...new Set(files)].sort();
+}
+
+/**
+ * `path` as a repo-relative "/" path when it is a regular file inside the checkout, outside
+ * `.git` and `node_modules` (neither is the repository's own content); otherwise null.
+ */
+function repoFile(cwd: string, path: string): string | null {
+  if (path === "") return null;
+  const rel = relative(resolve(cwd), resolve(cwd, path));
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
+  const parts = rel.split(sep);
+  if (parts.includes(".git") || parts.includes("node_modules")) return null;
+  try {
+    if (!lstatSync(join(cwd, rel)).isFile()) return null;
+  } catch {
+    return null;
+  }
+  return parts.join("/");
 }
 
 function notFoundMessage(command: string, exitCode: number | null): string {

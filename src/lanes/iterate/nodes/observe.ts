@@ -31,8 +31,9 @@ export const observe: NodeBody = async (state, deps) => {
     confinement: { mounts: { ...verifierMounts(state), expose: state.worktree } },
   });
 
-  // The seam's files: what the Observer named plus every test file it wrote.
-  const seamFiles = [...new Set([...(findings.failing_seam?.files ?? []), ...writtenFiles])].sort();
+  // The seam's files: what the Observer named plus every test file it wrote, and (once the seam
+  // ran on base) every file its verdict rests on that the Observer did not list (ADR 0019).
+  let seamFiles = [...new Set([...(findings.failing_seam?.files ?? []), ...writtenFiles])].sort();
   let checked: ObservationFindings = findings;
   let seamCheck: ObservationArtifact["seam_check"] = null;
   let pinned: { seamTests: string[]; seamInvocation: SeamBaseCheck["invocation"] } = {
@@ -54,6 +55,7 @@ export const observe: NodeBody = async (state, deps) => {
       mounts: verifierMounts(state),
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
+    seamFiles = [...new Set([...seamFiles, ...red.evidenceFiles])].sort();
     seamCheck = {
       ran: red.ran,
       exit_code: red.exitCode,
