@@ -270,18 +270,22 @@ describe("named seam tests (node:test)", () => {
     });
   });
 
-  // Mutation: `filesTheCommandNames` returning [] → red.
-  it("names the repository files the command runs as evidence, not flags, directories or files outside", async () => {
+  // Mutation: `filesTheCommandNames` returning [] → red; without the test-path filter → red
+  // (src.txt, the program's own input here, would be frozen like the code a fix must change).
+  it("names the test files the command runs as evidence, not program files, flags, directories or files outside", async () => {
     await mkdir(join(dir, "node_modules", "x"), { recursive: true });
-    await writeFile(join(dir, "node_modules", "x", "run.sh"), "exit 1\n");
+    await writeFile(join(dir, "node_modules", "x", "run.test.sh"), "exit 1\n");
+    await mkdir(join(dir, "test", "fixtures"), { recursive: true });
+    await writeFile(join(dir, "test", "fixtures", "input.txt"), "x\n");
+    await writeFile(join(dir, "repro.test.sh"), await readFile(join(dir, "repro.sh"), "utf8"));
     const outside = await mkdtemp(join(tmpdir(), "devflow-seam-outside-"));
-    await writeFile(join(outside, "o.sh"), "exit 1\n");
+    await writeFile(join(outside, "o.test.sh"), "exit 1\n");
     try {
       const r = await check(
-        `sh repro.sh --quiet logs node_modules/x/run.sh ${join(outside, "o.sh")} ../o.sh "src.txt"`,
+        `sh repro.test.sh --quiet test test/fixtures/input.txt node_modules/x/run.test.sh ${join(outside, "o.test.sh")} ../o.test.sh "src.txt"`,
       );
       expect(r.red).toBe(true);
-      expect(r.evidenceFiles).toEqual(["repro.sh", "src.txt"]);
+      expect(r.evidenceFiles).toEqual(["repro.test.sh", "test/fixtures/input.txt"]);
     } finally {
       await rm(outside, { recursive: true, force: true });
     }

@@ -452,13 +452,41 @@ function commandWords(command: string): string[] {
   return (command.match(/"[^"]*"|'[^']*'|[^\s;&|()]+/g) ?? []).map((t) => t.replace(/^["']|["']$/g, ""));
 }
 
-/** Existing regular files of the checkout the command names (`node test/check.mjs`), repo-relative. */
+/**
+ * Existing regular files of the checkout the command names that belong to the tests
+ * (`node test/check.mjs`, `node bin/cli.js test/fixtures/bad.csv`), repo-relative. A program
+ * file it names (`node src/cli.js`) is left out: that may be exactly the code the fix changes.
+ */
 function filesTheCommandNames(command: string, cwd: string): string[] {
   const files = commandWords(command)
     .filter((word) => word !== "" && !word.startsWith("-"))
     .map((word) => repoFile(cwd, word))
-    .filter((f): f is string => f !== null);
+    .filter((f): f is string => f !== null && isTestPath(f));
   return [...new Set(files)].sort();
+}
+
+const TEST_DIRS = new Set([
+  "test",
+  "tests",
+  "__tests__",
+  "spec",
+  "specs",
+  "fixtures",
+  "__fixtures__",
+  "testdata",
+  "e2e",
+]);
+
+/** A path in a test folder, or named like a test (`x.test.js`, `x.spec.ts`, `test_x.py`, `x_test.go`). */
+function isTestPath(file: string): boolean {
+  const parts = file.split("/");
+  const name = parts.at(-1) ?? "";
+  return (
+    parts.slice(0, -1).some((dir) => TEST_DIRS.has(dir.toLowerCase())) ||
+    /\.(test|spec)\.[^.]+$/i.test(name) ||
+    /^test_.*\.py$/.test(name) ||
+    /_test\.(go|py)$/.test(name)
+  );
 }
 
 /**
