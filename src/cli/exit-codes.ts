@@ -25,7 +25,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitName, string>> = {
   exhausted: "attempts exhausted (the unverified work is kept on the branch)",
   handedOff: "promoted to idea or rerouted to insight",
   interrupted: "stopped by Ctrl-C (SIGINT); the resume command is printed",
-  terminated: "stopped by SIGTERM; the resume command is printed",
+  terminated: "stopped by SIGTERM, or by its reader closing stdout (`| head`); the resume command is printed",
 };
 
 export function exitCodeFor(verdict: Terminal["verdict"]): number {
