@@ -136,6 +136,20 @@ export function errorResultLine(command: string, error: unknown, exitCode: numbe
   };
 }
 
+/** A run stopped by a signal (exit 130/143): the error, and the task and command that continue it. */
+export function stoppedResultLine(
+  command: string,
+  error: unknown,
+  exitCode: number,
+  stopped: { taskId: string | null; resumeCommand: string | null },
+): ResultLine {
+  return {
+    ...errorResultLine(command, error, exitCode),
+    ...(stopped.taskId ? { task_id: stopped.taskId } : {}),
+    ...(stopped.resumeCommand ? { resume_command: stopped.resumeCommand } : {}),
+  };
+}
+
 export function usageResultLine(command: string, message: string, exitCode: number): ResultLine {
   return {
     type: "result",

@@ -12,7 +12,7 @@ import { type OutputFlags, outputSettings } from "./commands/output-flags.js";
 import { EXIT } from "./exit-codes.js";
 import { type HumanProgress, humanProgress } from "./human-progress.js";
 import type { CliIO } from "./io.js";
-import { errorResultLine, planResultLine, writeLine } from "./json-output.js";
+import { errorResultLine, planResultLine, stoppedResultLine, writeLine } from "./json-output.js";
 import {
   approveOrEdit,
   approvePlan,
@@ -127,7 +127,7 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
     abortable: true,
     resumeCommand: () => (planId ? `devflow plan --resume ${planId} --yes -r ${repoRoot}` : null),
     // --json ends with exactly one result line, also after a stop (ADR 0046); errors get theirs from runCli.
-    onStopped: (code, error) => result(errorResultLine("plan", error, code)),
+    onStopped: (code, error, stopped) => result(stoppedResultLine("plan", error, code, stopped)),
   });
   return stop.run(async (signal) => {
     let brief: IdeaBrief | null;

@@ -9,14 +9,14 @@ function owner(opts: { abortable: boolean; resume?: string }) {
   const source = new EventEmitter();
   const err: string[] = [];
   const exits: number[] = [];
-  const stopped: [number, unknown][] = [];
+  const stopped: [number, unknown, unknown][] = [];
   const stop = new StopSignals(
     { err: (t) => err.push(t) },
     {
       abortable: opts.abortable,
       resumeCommand: (id) => (opts.resume && id ? `${opts.resume} ${id}` : null),
       exit: (code) => exits.push(code),
-      onStopped: (code, error) => stopped.push([code, error]),
+      onStopped: (code, error, run) => stopped.push([code, error, run]),
       source: source as unknown as NodeJS.Process,
     },
   );
@@ -50,6 +50,22 @@ describe("StopSignals: the one owner of SIGINT and SIGTERM during a run", () => 
     expect(stopped).toHaveLength(1);
     expect(stopped[0]?.[0]).toBe(143);
     expect(isDevflowError(stopped[0]?.[1], "INTERRUPTED")).toBe(true);
+  });
+
+  it("regression: a stopped --json run's result named no task_id and no resume command; the stopped run is told both", async () => {
+    // Cause: onStopped got the code and the error only, so the result line carried the task id
+    // inside a sentence and no way to continue. Fix: onStopped also gets { taskId, resumeCommand }
+    // (json-output's stoppedResultLine writes them). Mutation: passing { taskId: null, resumeCommand: null } → red.
+    const { stop, source, stopped } = owner({
+      abortable: true,
+      resume: "devflow iterate --resume --task-id",
+    });
+    stop.noteTask("t3");
+    await stop.run(async () => {
+      source.emit("SIGINT");
+      throw new DOMException("This operation was aborted", "AbortError");
+    });
+    expect(stopped[0]?.[2]).toEqual({ taskId: "t3", resumeCommand: "devflow iterate --resume --task-id t3" });
   });
 
   it("SIGTERM answers 143, also when the run still returned its own exit code", async () => {

@@ -11,6 +11,14 @@ export const SIGNAL_EXIT: Readonly<Record<StopSignal, number>> = {
   SIGTERM: EXIT.terminated,
 };
 
+/** What a stopped run's `--json` result names so a script can continue it. */
+export interface StoppedRun {
+  /** The stopped task, once known (null: stopped before a task existed). */
+  taskId: string | null;
+  /** The command line that continues it, or null (the demo is run again, not resumed). */
+  resumeCommand: string | null;
+}
+
 export interface StopOptions {
   /**
    * The command stops cleanly when its run's AbortSignal aborts (it ends its children, records the
@@ -24,7 +32,7 @@ export interface StopOptions {
    * task: `--json` writes its one result line here (ADR 0046), since the stop is not an error `runCli`
    * sees. A forced stop (second signal) exits at once and calls nothing.
    */
-  onStopped?: (code: number, error: unknown) => void;
+  onStopped?: (code: number, error: unknown, stopped: StoppedRun) => void;
   /** How the process leaves on a forced stop; tests inject it. */
   exit?: (code: number) => void;
   /** Where the signals come from; tests pass an EventEmitter. */
@@ -139,7 +147,7 @@ export class StopSignals {
       `devflow: stopped by ${signal}${resume ? `; the run is checkpointed, to continue:\n  → ${resume}` : ""}\n`,
     );
     const reason = isDevflowError(error, "INTERRUPTED") ? error : this.controller.signal.reason;
-    this.opts.onStopped?.(SIGNAL_EXIT[signal], reason);
+    this.opts.onStopped?.(SIGNAL_EXIT[signal], reason, { taskId: this.taskId, resumeCommand: resume });
     return SIGNAL_EXIT[signal];
   }
 }

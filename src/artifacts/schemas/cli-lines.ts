@@ -136,5 +136,9 @@ export const ResultLine = z.strictObject({
     .string()
     .optional()
     .describe("worktree_end kept_idle: where the checkout waits for the next task"),
+  resume_command: z
+    .string()
+    .optional()
+    .describe("a run stopped by a signal (exit 130/143): the command line that continues it"),
 });
 export type ResultLine = z.infer<typeof ResultLine>;

@@ -6,7 +6,7 @@ import { exitCodeFor } from "../exit-codes.js";
 import { finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { errorResultLine, iterateResultLine, writeLine } from "../json-output.js";
+import { errorResultLine, iterateResultLine, stoppedResultLine, writeLine } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { StopSignals } from "../signals.js";
 import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
@@ -52,8 +52,8 @@ export function registerDemo(program: Command, io: CliIO): void {
       const stop = new StopSignals(io, {
         abortable: true,
         // --json ends with exactly one result line, also after a stop (ADR 0046).
-        onStopped: (code, error) => {
-          if (flags.json) writeLine(io.out, errorResultLine("demo", error, code));
+        onStopped: (code, error, stopped) => {
+          if (flags.json) writeLine(io.out, stoppedResultLine("demo", error, code, stopped));
         },
       });
       try {

@@ -8,7 +8,13 @@ import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { errorResultLine, iterateResultLine, pausedResultLine, writeLine } from "../json-output.js";
+import {
+  errorResultLine,
+  iterateResultLine,
+  pausedResultLine,
+  stoppedResultLine,
+  writeLine,
+} from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { resumeCommandLine } from "../resume-command.js";
 import { StopSignals } from "../signals.js";
@@ -157,8 +163,8 @@ async function iterateAction(
     resumeCommand: (id) =>
       (id ?? flags.taskId) ? resumeCommandLine(command, id ?? flags.taskId ?? "") : null,
     // --json ends with exactly one result line, also after a stop (ADR 0046).
-    onStopped: (code, error) => {
-      if (flags.json) writeLine(io.out, errorResultLine("iterate", error, code));
+    onStopped: (code, error, stopped) => {
+      if (flags.json) writeLine(io.out, stoppedResultLine("iterate", error, code, stopped));
     },
   });
   // The live line goes before StopSignals prints the resume command.
