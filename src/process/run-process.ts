@@ -11,6 +11,7 @@ import {
   RUN_MARKER_ENV,
 } from "./containment.js";
 import { forgetGroup, recordGroup } from "./group-ledger.js";
+import { stdioClosingInherited } from "./inherited-fds.js";
 import { mountNamespacePrefix } from "./mount-namespace.js";
 import { OutputCapture } from "./output-capture.js";
 import { groupIsAlive, terminateGroup, trackGroup, untrackGroup } from "./process-group.js";
@@ -226,7 +227,8 @@ function startChild(
       cwd,
       env,
       detached: true, // its own process group, so a timeout can end grandchildren too
-      stdio: [input === null ? "ignore" : "pipe", "pipe", "pipe"],
+      // Descriptors devflow's own parent left open (no close-on-exec) become /dev/null: ADR 0070.
+      stdio: stdioClosingInherited([input === null ? "ignore" : "pipe", "pipe", "pipe"]),
       windowsHide: true,
     });
   } catch (error) {

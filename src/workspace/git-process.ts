@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
+import { stdioClosingInherited } from "../process/inherited-fds.js";
 
 /** What one git process did: its exit code (undefined: never started, or ended by a signal) and output. */
 export interface GitProcessResult {
@@ -45,7 +46,11 @@ export function runGitProcess(
     const child = spawn("git", args, {
       cwd: options.cwd,
       env: options.env,
-      stdio: [stdinFd ?? (options.input === undefined ? "ignore" : "pipe"), "pipe", "pipe"],
+      stdio: stdioClosingInherited([
+        stdinFd ?? (options.input === undefined ? "ignore" : "pipe"),
+        "pipe",
+        "pipe",
+      ]),
       windowsHide: true,
     });
     if (stdinFd !== null) closeSync(stdinFd);
