@@ -23,3 +23,15 @@ export function resumeCommandLine(command: Command, taskId: string): string {
   }
   return words.map(shellWord).join(" ");
 }
+
+/**
+ * The command that continues a stopped task, when no command line of its run is at hand (`devflow
+ * show`): the repository by path, so it works from any directory, and the coder the task ran with,
+ * so the resumed attempts are not handed to another backend. Options of the first run that are not
+ * recorded (a cassette, limits) are the user's to add again.
+ */
+export function taskResumeCommandLine(taskId: string, repoRoot: string, coder: string | null): string {
+  const words = ["devflow", "iterate", "--resume", "--task-id", taskId, "-r", repoRoot];
+  if (coder !== null) words.push("--coder", coder);
+  return words.map(shellWord).join(" ");
+}

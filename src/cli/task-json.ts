@@ -1,5 +1,6 @@
 import type { TaskDetails } from "../lanes/iterate/tasks/details.js";
 import type { TaskEntry } from "../lanes/iterate/tasks/inventory.js";
+import { taskResumeCommandLine } from "./resume-command.js";
 import { takeResultCommands } from "./take-result.js";
 
 /** A task of `devflow runs --json`, snake_case like the artifacts. */
@@ -28,7 +29,7 @@ export function taskEntryJson(e: TaskEntry, now: number) {
 }
 
 /** `devflow show --json`. */
-export function taskDetailsJson(d: TaskDetails, now: number) {
+export function taskDetailsJson(d: TaskDetails, repoRoot: string, now: number) {
   return {
     ...taskEntryJson(d, now),
     title: d.title,
@@ -44,7 +45,14 @@ export function taskDetailsJson(d: TaskDetails, now: number) {
     })),
     files: { run_record: d.files.runRecord, events: d.files.events },
     take_result: takeResultFor(d),
+    resume_command: resumeCommandFor(d, repoRoot),
   };
+}
+
+/** The command that continues the task: only one that stopped unfinished and is not running now. */
+export function resumeCommandFor(d: TaskDetails, repoRoot: string): string | null {
+  if (d.finished || d.state === "running") return null;
+  return taskResumeCommandLine(d.id, repoRoot, d.coder);
 }
 
 /** The take-the-result commands while the completed task's branch still holds its result. */

@@ -8,7 +8,7 @@
  * commands run (its coder blocks). The user's checkout is compared byte for byte around each clean.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
@@ -213,8 +213,56 @@ describe("devflow show", () => {
     expect(json.attempts[0].checks.length).toBeGreaterThan(0);
     expect(existsSync(json.attempts[0].checks[0].path)).toBe(true);
 
+    expect(json.resume_command).toBeNull();
+  });
+
+  // Regression: the line said `devflow iterate --resume --task-id stopped` only: run from another
+  // directory it found no task, and run in the repository it handed the task to the default coder
+  // (junie) although it ran with another. Fix: the repository by path and the recorded coder.
+  it("says how to continue a stopped task: from any directory, with the coder it ran with", async () => {
     const stopped = await cli("show", "stopped", "-r", repo);
-    expect(stopped.out).toContain("continue it: devflow iterate --resume --task-id stopped");
+    const json = JSON.parse((await cli("show", "stopped", "-r", repo, "--json")).out);
+    expect(stopped.out).toContain(`continue it: ${json.resume_command}\n`);
+    // What a shell makes of it, word by word.
+    const words = execFileSync(
+      "sh",
+      ["-c", `set -- ${json.resume_command.replace(/^devflow /, "")}; printf '%s\\n' "$@"`],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(words.trimEnd().split("\n")).toEqual([
+      "iterate",
+      "--resume",
+      "--task-id",
+      "stopped",
+      "-r",
+      realpathSync(repo),
+      "--coder",
+      `command:node ${JSON.stringify(coderPath("stopped"))}`,
+    ]);
+  });
+
+  // Regression: a bare `--resume` handed the task to the default coder (junie) although it ran
+  // with another. Fix: refused in one line naming the recorded coder (never adopted silently: a
+  // command: coder read from .devflow/ would run a command no flag asked for).
+  it("refuses a bare --resume that would switch the task to the default coder (exit 2)", async () => {
+    const before = readFileSync(join(taskDir(repo, "stopped"), "iterator_run.json"), "utf8");
+    const run = await cli(
+      "iterate",
+      "--resume",
+      "--task-id",
+      "stopped",
+      "-r",
+      repo,
+      "--replay",
+      DEMO_CASSETTE,
+    );
+    expect(run.code).toBe(2);
+    expect(run.err.trim().split("\n")).toEqual([
+      `devflow: task stopped ran with the coder 'command:node ${JSON.stringify(coderPath("stopped"))}', not the default junie: pass --coder 'command:node ${JSON.stringify(coderPath("stopped"))}' to continue with it, or --coder <name> to switch`,
+    ]);
+    expect(readFileSync(join(taskDir(repo, "stopped"), "iterator_run.json"), "utf8")).toBe(before);
   });
 
   it("refuses an unknown task with a one-line error (exit 2)", async () => {

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
+import type { ResolvedConfig } from "../../config/index.js";
 import { DevflowError } from "../../errors/index.js";
 import type { NeedsAnswers } from "../../lanes/outcome.js";
 import { unusedAnswersWarning } from "../cassette-leftovers.js";
@@ -16,8 +17,9 @@ import {
   writeLine,
 } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
-import { resumeCommandLine } from "../resume-command.js";
+import { resumeCommandLine, shellWord } from "../resume-command.js";
 import { StopSignals } from "../signals.js";
+import { taskRepo } from "../task-repo.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
 import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
@@ -151,10 +153,10 @@ async function iterateAction(
   // Defaults < user file < repo file < env < flags (ADR 0047); a URL's config is never read.
   const { isGitUrl } = await import("../../workspace/git-url.js");
   const { runSettings } = await import("../../config/index.js");
-  const config = runSettings(
-    (await commandConfig(command, isGitUrl(repo) ? null : repo)).values,
-    process.env,
-  );
+  const resolved = await commandConfig(command, isGitUrl(repo) ? null : repo);
+  if (flags.resume && flags.taskId && !isGitUrl(repo))
+    await checkResumedCoder(repo, flags.taskId, resolved.values["coder.backend"], resolved.sources);
+  const config = runSettings(resolved.values, process.env);
   const output = outputSettings(flags, io);
   const human = flags.json ? null : humanProgress(io, output);
   // Ctrl-C and SIGTERM stop the run through one owner: 130/143 and the line that resumes it (ADR 0043).
@@ -249,4 +251,29 @@ async function askQuestions(q: NeedsAnswers, io: CliIO): Promise<string> {
   } finally {
     rl.close();
   }
+}
+
+/**
+ * A resumed task keeps the coder it ran with unless the user picks one (ADR 0047's sources): a bare
+ * `--resume` fell back to the default backend (junie) and handed a task begun by another coder to
+ * it unasked. The recorded coder is not adopted silently either: it is read from the repository's
+ * `.devflow/`, and a `command:` coder named there would run a shell command no flag asked for.
+ */
+async function checkResumedCoder(
+  repo: string,
+  taskId: string,
+  coder: string,
+  sources: ResolvedConfig["sources"],
+): Promise<void> {
+  if (sources["coder.backend"].kind !== "default") return;
+  const { unfinishedTaskCoder } = await import("../../lanes/iterate/tasks/inventory.js");
+  const { isTaskId } = await import("../../home/index.js");
+  const root = await taskRepo(repo).catch(() => null);
+  if (root === null || !isTaskId(taskId)) return; // the lane says what is wrong with them
+  const recorded = await unfinishedTaskCoder(root, taskId);
+  if (recorded === null || recorded === coder) return;
+  throw new DevflowError(
+    "BAD_OPTION",
+    `task ${taskId} ran with the coder ${shellWord(recorded)}, not the default ${coder}: pass --coder ${shellWord(recorded)} to continue with it, or --coder <name> to switch`,
+  );
 }

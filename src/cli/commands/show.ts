@@ -22,7 +22,7 @@ export function registerShow(program: Command, io: CliIO): void {
     .action(async (taskId: string, flags: ShowFlags) => {
       const repoRoot = await taskRepo(flags.repo);
       const { readTaskDetails } = await import("../../lanes/iterate/tasks/details.js");
-      const { taskDetailsJson, takeResultFor } = await import("../task-json.js");
+      const { resumeCommandFor, taskDetailsJson, takeResultFor } = await import("../task-json.js");
       // Its owner is the lane's tasks module: loaded here, not at start-up (ADR 0042).
       const { takeResultLines } = await import("../take-result.js");
       const { isTaskId } = await import("../../home/index.js");
@@ -32,15 +32,15 @@ export function registerShow(program: Command, io: CliIO): void {
       const d = await readTaskDetails(repoRoot, taskId);
       const now = Date.now();
       if (flags.json) {
-        io.out(`${JSON.stringify(taskDetailsJson(d, now))}\n`);
+        io.out(`${JSON.stringify(taskDetailsJson(d, repoRoot, now))}\n`);
         return;
       }
       const row = (k: string, v: string) => `${k.padEnd(10)}${v}`;
       const lines = [row("task", `${d.id}${d.title ? `: ${d.title}` : ""}`)];
       if (d.request) lines.push(row("request", d.request));
       lines.push(row(d.finished ? "verdict" : "state", `${d.state}${d.reason ? `: ${d.reason}` : ""}`));
-      if (!d.finished && d.state !== "running")
-        lines.push(row("", `continue it: devflow iterate --resume --task-id ${d.id}`));
+      const resume = resumeCommandFor(d, repoRoot);
+      if (resume) lines.push(row("", `continue it: ${resume}`));
       lines.push(
         row(
           "branch",

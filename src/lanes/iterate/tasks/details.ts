@@ -20,6 +20,8 @@ export interface TaskDetails extends TaskEntry {
   title: string | null;
   request: string | null;
   questions: string[];
+  /** The coder backend the task ran with (`iterator_run.coder_backend`), null before its record. */
+  coder: string | null;
   attempts: AttemptDetails[];
   /** The run's files a person opens first: its record, events, and per attempt the transcript. */
   files: { runRecord: string; events: string };
@@ -56,6 +58,7 @@ export async function readTaskDetails(repoRoot: string, taskId: string): Promise
     title: task?.title ?? null,
     request: task?.request ?? null,
     questions: run?.terminal?.questions ?? [],
+    coder: run?.coder_backend ?? null,
     attempts,
     files: { runRecord: join(store.dir, "iterator_run.json"), events: join(store.dir, "events.jsonl") },
   };

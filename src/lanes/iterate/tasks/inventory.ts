@@ -104,6 +104,15 @@ export async function readTaskEntry(
   };
 }
 
+/**
+ * The coder backend an unfinished task ran with (`iterator_run.coder_backend`); null when the task
+ * has no readable record or already has its verdict (a resume then only reports it).
+ */
+export async function unfinishedTaskCoder(repoRoot: string, id: string): Promise<string | null> {
+  const run = await readRun(repoRoot, id);
+  return run && !run.terminal ? run.coder_backend : null;
+}
+
 async function readRun(repoRoot: string, id: string): Promise<IteratorRun | null> {
   try {
     return await openTaskStore(repoRoot, id).read("iterator_run");
