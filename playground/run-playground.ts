@@ -1,13 +1,13 @@
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { grade } from "../evals/grade.js";
 import { refereeCompose } from "../evals/referee/compose-referee.js";
 import { refereeRun } from "../evals/referee/referee.js";
 import type { Check, Evaluation } from "../evals/types.js";
 import type { ScenarioModule } from "../scenarios/index.js";
 import type { ScenarioGroup, ScenarioKind } from "../scenarios/scenario.js";
-import { PACKAGE_ROOT } from "../src/index.js";
+import { devflowVersion } from "../src/index.js";
 import { mapBounded } from "./bounded-pool.js";
 import {
   type ExecuteOptions,
@@ -170,18 +170,6 @@ export async function runPlayground(opts: PlaygroundOptions): Promise<Playground
     failed: results.length - passed,
     results,
   };
-}
-
-/** package.json's version: a report says which devflow produced it. */
-function devflowVersion(): string {
-  try {
-    const pkg: unknown = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
-    const version =
-      typeof pkg === "object" && pkg !== null ? (pkg as { version?: unknown }).version : undefined;
-    return typeof version === "string" ? version : "unknown";
-  } catch {
-    return "unknown";
-  }
 }
 
 /** Removes the temp dir createFixtureRepo made for a run, and only such a dir. */

@@ -47,6 +47,7 @@ export { type CassetteConsumption, createModelGateway } from "./models/create-ga
 // Paths and time
 export { PACKAGE_ROOT } from "./util/paths.js";
 export { nowIso } from "./util/time.js";
+export { devflowVersion } from "./util/version.js";
 // Verification and the workspace
 export { checkSeamRedOnBase, hashSeamFiles } from "./verify/index.js";
 export {

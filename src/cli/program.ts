@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { redact } from "../util/redact.js";
+import { devflowVersion } from "../util/version.js";
 import { registerCassette } from "./commands/cassette.js";
 import { registerChat } from "./commands/chat.js";
 import { registerClean } from "./commands/clean.js";
@@ -21,7 +22,7 @@ export function buildProgram(io: CliIO): Command {
   const program = new Command()
     .name("devflow")
     .description("Turn a coding request plus a git repository into a verified change.")
-    .version("0.1.0")
+    .version(devflowVersion())
     .showHelpAfterError("(run devflow --help or devflow <command> --help for usage)")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { DaemonConfig } from "../artifacts/schemas/ticket.js";
 import { DevflowError, messageOf } from "../errors/index.js";
 import { daemonLogPath, healthEndpointPath } from "../home/daemon-paths.js";
-import { INSTALL_ROOT } from "../util/paths.js";
+import { devflowVersion } from "../util/version.js";
 import { ConfigReloader, configChanges, RESTART_KEYS } from "./config-reload.js";
 import { type LoadedDaemonConfig, loadDaemonConfig } from "./daemon-config.js";
 import { createDaemonLogger, type DaemonLogger } from "./daemon-log.js";
@@ -79,15 +78,6 @@ export async function openDaemonOps(
       logger.close();
     },
   };
-}
-
-export function devflowVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(join(INSTALL_ROOT, "package.json"), "utf8")) as { version: string })
-      .version;
-  } catch {
-    return "unknown";
-  }
 }
 
 /**

@@ -10,7 +10,7 @@
  * have installed for the same lockfile.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,7 +71,11 @@ describe("the packed package, installed globally", () => {
     const help = devflow("--help");
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toContain("Usage: devflow");
-    expect(devflow("--version").stdout.trim()).toBe("0.1.0");
+    // The package's own version (one owner, src/util/version.ts; the CLI once hard-coded it).
+    const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(devflow("--version").stdout.trim()).toBe(version);
   });
 
   it("route --replay answers from a cassette with the installed prompts", () => {
