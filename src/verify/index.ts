@@ -46,6 +46,7 @@ export {
   type SeamBaseCheckInput,
   type SeamVerifierInput,
 } from "./seam.js";
+export { type SeamHelpers, seamHelpers } from "./seam-helpers.js";
 export {
   hashSeamFiles,
   runSeamIntegrityVerifier,

@@ -8,6 +8,7 @@ import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
+import { isTestPath } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
 
 export interface Seam {
@@ -463,30 +464,6 @@ function filesTheCommandNames(command: string, cwd: string): string[] {
     .map((word) => repoFile(cwd, word))
     .filter((f): f is string => f !== null && isTestPath(f));
   return [...new Set(files)].sort();
-}
-
-const TEST_DIRS = new Set([
-  "test",
-  "tests",
-  "__tests__",
-  "spec",
-  "specs",
-  "fixtures",
-  "__fixtures__",
-  "testdata",
-  "e2e",
-]);
-
-/** A path in a test folder, or named like a test (`x.test.js`, `x.spec.ts`, `test_x.py`, `x_test.go`). */
-function isTestPath(file: string): boolean {
-  const parts = file.split("/");
-  const name = parts.at(-1) ?? "";
-  return (
-    parts.slice(0, -1).some((dir) => TEST_DIRS.has(dir.toLowerCase())) ||
-    /\.(test|spec)\.[^.]+$/i.test(name) ||
-    /^test_.*\.py$/.test(name) ||
-    /_test\.(go|py)$/.test(name)
-  );
 }
 
 /**

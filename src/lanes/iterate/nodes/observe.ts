@@ -4,7 +4,7 @@ import { runObserverAgent } from "../../../agents/observer/observer-agent.js";
 import type { ObservationArtifact, ObservationFindings } from "../../../artifacts/schemas/index.js";
 import { killPoint } from "../../../util/test-kill-point.js";
 import { nowIso } from "../../../util/time.js";
-import { checkSeamRedOnBase, hashSeamFiles, type SeamBaseCheck } from "../../../verify/index.js";
+import { checkSeamRedOnBase, hashSeamFiles, type SeamBaseCheck, seamHelpers } from "../../../verify/index.js";
 import { repoMap, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
@@ -56,6 +56,13 @@ export const observe: NodeBody = async (state, deps) => {
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     seamFiles = [...new Set([...seamFiles, ...red.evidenceFiles])].sort();
+    // And the test code those files load (helpers, fixtures, conftest.py), read on base: ADR 0019.
+    const helpers = await seamHelpers(seamFiles, base);
+    seamFiles = [...new Set([...seamFiles, ...helpers.files])].sort();
+    const helperCaveat =
+      helpers.unreadable.length > 0
+        ? `the imports of ${helpers.unreadable.join(", ")} could not be read, so test helpers they load are not protected from edits`
+        : null;
     seamCheck = {
       ran: red.ran,
       exit_code: red.exitCode,
@@ -65,7 +72,7 @@ export const observe: NodeBody = async (state, deps) => {
       checked_at: nowIso(),
       message: red.message,
       tests: red.tests,
-      caveat: red.caveat,
+      caveat: [red.caveat, helperCaveat].filter((c) => c !== null).join("; ") || null,
     };
     // The seam's tests that failed by name on base: what the seam verifier must see pass.
     if (seamCheck.red) pinned = { seamTests: red.tests, seamInvocation: red.invocation };

@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { seamHelpers } from "./seam-helpers.js";
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+function repoWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "devflow-seam-helpers-"));
+  dirs.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
+  it("walks ESM, CommonJS and TypeScript imports transitively, keeping test paths only", async () => {
+    const repo = repoWith({
+      "test/seam.test.mjs": [
+        'import assert from "node:assert";',
+        'import { parse } from "../src/lib.js";',
+        'import { cases } from "./helpers/cases.mjs";',
+        'import "./does-not-exist-yet.js";',
+        'import { x } from "some-package";',
+        "assert.ok(parse && cases && x);",
+      ].join("\n"),
+      "test/helpers/cases.mjs":
+        'import data from "../fixtures/rows.json" with { type: "json" };\nexport const cases = data;\n',
+      "test/fixtures/rows.json": "[1]\n",
+      "test/legacy.test.cjs": 'const h = require("./support/h.cjs");\nmodule.exports = h;\n',
+      "test/support/h.cjs": 'module.exports = require("./deeper.cjs");\n',
+      "test/support/deeper.cjs": "module.exports = 1;\n",
+      "test/typed.test.ts":
+        'import { setup } from "./setup";\nconst n: number = setup();\nexport default n;\n',
+      "test/setup.ts": "export function setup(): number { return 1; }\n",
+      "src/lib.js": 'import "../test/helpers/never-walked-from-src.js";\nexport const parse = 1;\n',
+      "test/helpers/never-walked-from-src.js": "export {};\n",
+      "node_modules/some-package/index.js": "export const x = 1;\n",
+    });
+    const found = await seamHelpers(
+      ["test/seam.test.mjs", "test/legacy.test.cjs", "test/typed.test.ts"],
+      repo,
+    );
+    expect(found).toEqual({
+      files: [
+        "test/fixtures/rows.json",
+        "test/helpers/cases.mjs",
+        "test/setup.ts",
+        "test/support/deeper.cjs",
+        "test/support/h.cjs",
+      ],
+      unreadable: [],
+    });
+  });
+
+  it("adds pytest's conftest.py files beside and above a Python test", async () => {
+    const repo = repoWith({
+      "conftest.py": "",
+      "tests/conftest.py": "",
+      "tests/unit/test_a.py": "def test_a(): pass\n",
+      "other/conftest.py": "",
+    });
+    expect((await seamHelpers(["tests/unit/test_a.py"], repo)).files).toEqual([
+      "conftest.py",
+      "tests/conftest.py",
+    ]);
+  });
+
+  it("names a file it cannot parse instead of passing over it silently", async () => {
+    const repo = repoWith({
+      "test/broken.test.js": "import { from\n",
+      "test/ok.test.js": 'import "./h.js";\n',
+      "test/h.js": "",
+    });
+    expect(await seamHelpers(["test/broken.test.js", "test/ok.test.js"], repo)).toEqual({
+      files: ["test/h.js"],
+      unreadable: ["test/broken.test.js"],
+    });
+  });
+});

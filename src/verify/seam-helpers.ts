@@ -1,0 +1,113 @@
+import { existsSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { isTestPath } from "./test-paths.js";
+
+/** What a seam's test files load from the repository's test code, and what could not be read. */
+export interface SeamHelpers {
+  /** Repo-relative test files (helpers, fixtures, conftest.py) the seam's files load, sorted. */
+  files: string[];
+  /** Files whose imports could not be read (a syntax esbuild does not know); empty when all were. */
+  unreadable: string[];
+}
+
+const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
+
+/**
+ * The test code the seam's files load, transitively: a shared `test/helpers.js`, a fixture module,
+ * a `setup.ts` a test imports, pytest's `conftest.py` beside or above a Python test. Fingerprinted
+ * with the seam's files, so a coder cannot make the seam pass by editing a helper instead of the
+ * code (ADR 0019, amendment 2). Only test paths count (`isTestPath`): a program module the tests
+ * import is what the fix may change. The module graph is esbuild's (ESM, CommonJS, TypeScript,
+ * JSX; the repository's tsconfig paths): it parses, never runs, the files; only test code is
+ * walked on (not program modules, not node_modules); an import that does not resolve (a module the
+ * fix is to create) ends that branch.
+ */
+export async function seamHelpers(seamFiles: readonly string[], cwd: string): Promise<SeamHelpers> {
+  const found = new Set<string>();
+  for (const file of seamFiles.filter((f) => f.endsWith(".py")))
+    for (const c of conftests(cwd, file)) found.add(c);
+  const scripts = seamFiles.filter((f) => SCRIPT.test(f) && isFile(join(cwd, f)));
+  const unreadable: string[] = [];
+  // One build per file: a file esbuild cannot parse costs only its own branch.
+  for (const entry of scripts) {
+    const loaded = await modulesLoadedBy(entry, cwd);
+    if (loaded === null) unreadable.push(entry);
+    for (const file of loaded ?? []) if (isTestPath(file) && !seamFiles.includes(file)) found.add(file);
+  }
+  return { files: [...found].sort(), unreadable };
+}
+
+/** Every repository file `entry` loads, transitively (repo-relative); null when a file could not be parsed. */
+async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | null> {
+  const { build } = await import("esbuild");
+  const loaded = new Set<string>();
+  const inRepo = (path: string): string | null => {
+    const rel = relative(cwd, path);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
+    const parts = rel.split(sep);
+    if (parts.includes("node_modules") || parts[0] === ".git") return null;
+    return parts.join("/");
+  };
+  try {
+    await build({
+      entryPoints: [join(cwd, entry)],
+      absWorkingDir: cwd,
+      bundle: true,
+      write: false,
+      outdir: join(cwd, ".devflow-seam-helpers-out"), // never written (write: false)
+      platform: "node",
+      packages: "external",
+      logLevel: "silent",
+      plugins: [
+        {
+          name: "devflow-seam-helpers",
+          setup(b) {
+            b.onResolve({ filter: /.*/ }, async (args) => {
+              if (args.pluginData === "devflow-resolving") return undefined;
+              const resolved = await b.resolve(args.path, {
+                kind: args.kind,
+                resolveDir: args.resolveDir,
+                importer: args.importer,
+                pluginData: "devflow-resolving",
+              });
+              if (resolved.errors.length > 0 || resolved.external || !resolved.path)
+                return { external: true };
+              const rel = inRepo(resolved.path);
+              if (rel === null) return { external: true };
+              loaded.add(rel);
+              // Only test code is walked on (a program module's imports are the fix's business,
+              // and walking them would parse the whole program); data files are recorded, not parsed.
+              return SCRIPT.test(resolved.path) && isTestPath(rel)
+                ? { path: resolved.path }
+                : { external: true };
+            });
+          },
+        },
+      ],
+    });
+  } catch {
+    return null;
+  }
+  return [...loaded];
+}
+
+/** pytest's conftest.py files that apply to `file`: in its folder and every folder above it. */
+function conftests(cwd: string, file: string): string[] {
+  const out: string[] = [];
+  let dir = dirname(file);
+  for (;;) {
+    const candidate = dir === "." ? "conftest.py" : `${dir}/conftest.py`;
+    if (isFile(join(cwd, candidate))) out.push(candidate);
+    if (dir === "." || dir === "/" || dir === "") break;
+    dir = dirname(dir);
+  }
+  return out;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
