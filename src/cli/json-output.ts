@@ -41,7 +41,12 @@ export function iterateResultLine(
 }
 
 /** A task paused with questions nothing could ask (exit 3). */
-export function pausedResultLine(command: string, paused: NeedsAnswers, exitCode: number): ResultLine {
+export function pausedResultLine(
+  command: string,
+  paused: NeedsAnswers,
+  exitCode: number,
+  resumeCommand?: string,
+): ResultLine {
   return {
     type: "result",
     command,
@@ -49,6 +54,7 @@ export function pausedResultLine(command: string, paused: NeedsAnswers, exitCode
     error: null,
     task_id: paused.task_id,
     questions: paused.questions,
+    ...(resumeCommand ? { resume_command: resumeCommand } : {}),
   };
 }
 

@@ -1,18 +1,13 @@
-import { createInterface } from "node:readline/promises";
 import type { IdeaBrief, IdeaPlan } from "../artifacts/schemas/index.js";
 import { DevflowError } from "../errors/index.js";
 import { keepProposedRecord, writeRecord } from "../home/index.js";
 import type { CliIO } from "./io.js";
 import { PlanEditFile, withPlan } from "./plan-edit.js";
+import { readTerminalLine } from "./terminal-line.js";
 
-/** One line read from the terminal (the readline closes again, so an editor gets the terminal). */
+/** One line read from the terminal; Ctrl-D answers "" (not a yes: the plan is not approved). */
 export async function ask(question: string): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return (await rl.question(question)).trim();
-  } finally {
-    rl.close();
-  }
+  return (await readTerminalLine(question)) ?? "";
 }
 
 export const isYes = (answer: string): boolean => ["y", "yes"].includes(answer.toLowerCase());

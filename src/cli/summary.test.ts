@@ -62,4 +62,18 @@ describe("renderSummary", () => {
     const text = renderSummary(result({ verdict: "blocked", reason: "seam not confirmed" }));
     expect(text).not.toContain("checked");
   });
+
+  it("says what to do next when the run ended with questions", () => {
+    const text = renderSummary(
+      result({
+        verdict: "needs_more_context",
+        reason: "needs answers",
+        questions: ["Which field?"],
+        branch: null,
+        commit: null,
+      }),
+    );
+    expect(text).toContain("questions\n  - Which field?\nnext      answer them in the request of a new run");
+    expect(renderSummary(result({}))).not.toMatch(/^next/m);
+  });
 });

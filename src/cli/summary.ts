@@ -20,6 +20,10 @@ export interface SummaryStyle {
 }
 
 const KEY_WIDTH = 10;
+
+/** What to do about a run that ended with questions (exit 3): the README's "Honest stops". */
+export const NEXT_AFTER_QUESTIONS =
+  'answer them in the request of a new run (devflow iterate "<request, with the answers>"), or run it on a terminal without --json, --no-input or --yes, where devflow asks them and goes on';
 const INDENT = " ".repeat(KEY_WIDTH);
 
 /**
@@ -60,6 +64,13 @@ export function renderSummary(r: IterateResult, style: SummaryStyle = {}, ending
   const caveats = t.gate ? caveatLines(t.gate) : [];
   if (caveats.length) lines.push(c.bold("not checked"), ...list(caveats, runRecord));
   if (t.questions.length) lines.push(c.bold("questions"), ...list(t.questions, runRecord));
+  // The task's verdict is final: its questions are answered in the next run, not in this task.
+  if (t.verdict === "needs_more_context")
+    lines.push(
+      ...wrapText(NEXT_AFTER_QUESTIONS, width, INDENT, null).map(
+        (l, i) => `${i ? INDENT : c.bold("next".padEnd(KEY_WIDTH))}${l}`,
+      ),
+    );
   if (ending?.takeResult) lines.push(...takeResultLines(ending.takeResult));
   return `${lines.join("\n")}\n`;
 }

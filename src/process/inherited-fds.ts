@@ -4,7 +4,8 @@ import { openSync, readdirSync, readFileSync } from "node:fs";
 const O_CLOEXEC = 0o2000000;
 
 let inherited: readonly number[] | null = null;
-let nullFd: number | null = null;
+/** What follows the three standard entries of every spawn's stdio array (built once). */
+let tail: StdioEntry[] | null = null;
 
 /**
  * The descriptors above 2 that devflow's process holds without close-on-exec: the ones its own
@@ -39,25 +40,23 @@ export function inheritedDescriptors(): readonly number[] {
   return inherited;
 }
 
+/** One entry of a spawn's stdio array, as devflow uses them. */
+export type StdioEntry = "ignore" | "pipe" | number;
+
 /**
  * The child's stdio with every inherited descriptor replaced by /dev/null (ADR 0070): node's spawn
  * leaves a descriptor it is not told about as it is, and it cannot close one in the child, but it
  * does put what the stdio array names at each index. The rest of the array is "ignore" (node's own
  * descriptors close at exec). `first` is the three standard entries.
  */
-export type StdioEntry = "ignore" | "pipe" | number;
-
 export function stdioClosingInherited(first: readonly [StdioEntry, "pipe", "pipe"]): StdioEntry[] {
-  const fds = inheritedDescriptors();
-  if (fds.length === 0) return [...first];
-  nullFd ??= openSync("/dev/null", "r");
-  const stdio: StdioEntry[] = [...first];
-  const last = fds[fds.length - 1] ?? 2;
-  for (let fd = 3; fd <= last; fd++) stdio.push(fds.includes(fd) ? nullFd : "ignore");
-  return stdio;
-}
-
-/** For tests: read /proc again (a test that opened a descriptor without close-on-exec). */
-export function forgetInheritedDescriptors(): void {
-  inherited = null;
+  if (tail === null) {
+    const fds = inheritedDescriptors();
+    tail = [];
+    if (fds.length > 0) {
+      const nullFd = openSync("/dev/null", "r"); // kept for the process's life, close-on-exec
+      for (let fd = 3; fd <= (fds.at(-1) ?? 2); fd++) tail.push(fds.includes(fd) ? nullFd : "ignore");
+    }
+  }
+  return [...first, ...tail];
 }

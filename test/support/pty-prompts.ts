@@ -12,6 +12,10 @@ export function ptyEnv(extra: Record<string, string> = {}): Record<string, strin
 }
 
 /**
+/** As an answer: the user presses Ctrl-D at the prompt instead of typing a line. */
+export const CTRL_D = "\x04";
+
+/**
  * Runs `node <args>` in a pseudo-terminal and answers each prompt once, in order: when the output
  * shows `prompt` (after where the previous one was seen), it types `answer` and Enter. Resolves with
  * the exit code and the raw output; rejects after `timeoutMs` with what was seen so far.
@@ -42,7 +46,8 @@ export function answerPromptsInPty(options: {
       if (at === -1) return;
       from = at + due[0].length;
       next++;
-      term.write(`${due[1]}\r`);
+      // CTRL_D is typed as it is (end of input), every other answer with Enter.
+      term.write(due[1] === CTRL_D ? CTRL_D : `${due[1]}\r`);
     });
     term.onExit(({ exitCode }) => {
       clearTimeout(timer);

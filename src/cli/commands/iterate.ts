@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { ResolvedConfig } from "../../config/index.js";
 import { DevflowError } from "../../errors/index.js";
@@ -20,6 +19,7 @@ import { jsonProgress } from "../progress.js";
 import { resumeCommandLine, shellWord } from "../resume-command.js";
 import { StopSignals } from "../signals.js";
 import { taskRepo } from "../task-repo.js";
+import { readTerminalLine } from "../terminal-line.js";
 import { commandConfig } from "./command-config.js";
 import { addModelLimitOptions, type ModelLimitFlags, positiveSeconds } from "./limit-flags.js";
 import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";
@@ -206,9 +206,12 @@ async function iterateAction(
       if (leftover) io.err(leftover);
       if (outcome.kind === "needs_answers") {
         // Only when a question went unanswered (the lane was interactive but nothing could ask).
-        if (flags.json) writeLine(io.out, pausedResultLine("iterate", outcome, EXIT.blockedOrNeedsContext));
+        // With every option given now (the coder, the cassette), as a stopped run's line (ADR 0043).
+        const resume = resumeCommandLine(command, outcome.task_id);
+        if (flags.json)
+          writeLine(io.out, pausedResultLine("iterate", outcome, EXIT.blockedOrNeedsContext, resume));
         io.err(
-          `\n${outcome.task_id} is waiting for answers:\n${outcome.questions.map((x) => `  - ${x}`).join("\n")}\nAnswer them: devflow iterate --resume --task-id ${outcome.task_id} (on a terminal)\n`,
+          `\n${outcome.task_id} is waiting for answers:\n${outcome.questions.map((x) => `  - ${x}`).join("\n")}\nAnswer them on a terminal: ${resume}\n`,
         );
         return EXIT.blockedOrNeedsContext;
       }
@@ -230,27 +233,18 @@ async function defaultRepo(interactive: boolean): Promise<string> {
     return await assertGitRepo(process.cwd());
   } catch (error) {
     if (!interactive) throw error;
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      const answer = (await rl.question("Repository path or git URL: ")).trim();
-      if (!answer) throw new DevflowError("BAD_OPTION", "no repository given: pass --repo <path|url>");
-      return answer;
-    } finally {
-      rl.close();
-    }
+    const answer = await readTerminalLine("Repository path or git URL: ");
+    if (!answer) throw new DevflowError("BAD_OPTION", "no repository given: pass --repo <path|url>");
+    return answer;
   }
 }
 
-async function askQuestions(q: NeedsAnswers, io: CliIO): Promise<string> {
+/** The questions, then one answer; null (Ctrl-D) leaves the task waiting for answers (exit 3). */
+async function askQuestions(q: NeedsAnswers, io: CliIO): Promise<string | null> {
   io.err(
     `\ndevflow needs more context for ${q.task_id}:\n${q.questions.map((x) => `  - ${x}`).join("\n")}\n`,
   );
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return (await rl.question("Your answer: ")).trim();
-  } finally {
-    rl.close();
-  }
+  return readTerminalLine("Your answer: ");
 }
 
 /**
