@@ -3,7 +3,9 @@
 // answer later named only `--resume --task-id`, without the coder or cassette the run used (a
 // bare --resume of a command: coder is refused since stop 27). Cause: node's readline rejects a
 // pending question on end of input. Fix: src/cli/terminal-line.ts reads a line or null; null leaves
-// the task waiting for answers (exit 3) with the full resume command, which then asks again.
+// the task waiting for answers (exit 3) with the full resume command, which then asks again. And
+// the paused task was listed as "interrupted" (the asking node cannot record its state before the
+// pause); the lane now records needs_more_context when it pauses.
 import { execFileSync } from "node:child_process";
 import { expect, it } from "vitest";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
@@ -56,6 +58,11 @@ it("Ctrl-D at a question leaves the task waiting (exit 3) with a resume command 
   // Nothing was decided: the task is paused at its question, not ended.
   const run = await openTaskStore(repo, "asked").read("iterator_run");
   expect(run?.terminal ?? null).toBeNull();
+  expect(run?.run_state).toBe("needs_more_context");
+  const shown = execFileSync(process.execPath, [DEVFLOW_BIN, "show", "asked", "-r", repo, "--json"], {
+    encoding: "utf8",
+  });
+  expect(JSON.parse(shown)).toMatchObject({ state: "needs_more_context", finished: false });
 
   // The printed command, word by word as a shell reads it, run as it is: it asks again.
   const words = execFileSync(

@@ -34,7 +34,7 @@ import { DEFAULT_LANE_OPTIONS, type LaneDeps, type LaneOptions } from "./lane/de
 import { checkedExtraVerifiers } from "./lane/extra-verifiers.js";
 import { Interruption } from "./lane/interruption.js";
 import { type ProgressSink, Reporter } from "./lane/reporter.js";
-import { createRunRecord, terminate } from "./lane/run-record.js";
+import { createRunRecord, terminate, transition } from "./lane/run-record.js";
 import { testTimeoutFromEnv } from "./lane/test-timeout.js";
 import { lostCheckpointError } from "./lost-checkpoint.js";
 import type { QuestionsInterrupt } from "./nodes/ask.js";
@@ -346,6 +346,14 @@ async function runTask(
         const out = await graph.invoke(input, config);
         const question = isInterrupted<QuestionsInterrupt>(out) ? out[INTERRUPT][0]?.value : undefined;
         if (question) {
+          // Recorded after the pause (the asking node cannot write before it: it re-runs on
+          // resume), so `devflow runs`/`show` list the task as waiting, not as interrupted.
+          if (question.kind === "needs_more_context")
+            await transition(
+              store,
+              "needs_more_context",
+              `waiting for answers to ${question.questions.length} question(s)`,
+            );
           await gateway.flush();
           return needsAnswers(question);
         }
