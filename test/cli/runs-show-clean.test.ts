@@ -246,7 +246,7 @@ describe("devflow show", () => {
   // Regression: a bare `--resume` handed the task to the default coder (junie) although it ran
   // with another. Fix: refused in one line naming the recorded coder (never adopted silently: a
   // command: coder read from .devflow/ would run a command no flag asked for).
-  it("refuses a bare --resume that would switch the task to the default coder (exit 2)", async () => {
+  it("refuses a bare --resume that would switch the task to the default or a configured coder (exit 2)", async () => {
     const before = readFileSync(join(taskDir(repo, "stopped"), "iterator_run.json"), "utf8");
     const run = await cli(
       "iterate",
@@ -259,9 +259,32 @@ describe("devflow show", () => {
       DEMO_CASSETTE,
     );
     expect(run.code).toBe(2);
+    const recorded = `'command:node ${JSON.stringify(coderPath("stopped"))}'`;
     expect(run.err.trim().split("\n")).toEqual([
-      `devflow: task stopped ran with the coder 'command:node ${JSON.stringify(coderPath("stopped"))}', not the default junie: pass --coder 'command:node ${JSON.stringify(coderPath("stopped"))}' to continue with it, or --coder <name> to switch`,
+      `devflow: task stopped ran with the coder ${recorded}, not junie (the default): pass --coder ${recorded} to continue with it, or --coder <name> to switch`,
     ]);
+    // A coder named by the user's config file is not a choice made for this task either.
+    const config = join(scratch, "user-config.json");
+    writeFileSync(config, JSON.stringify({ coder: { backend: "claude" } }));
+    const prior = process.env.DEVFLOW_CONFIG;
+    process.env.DEVFLOW_CONFIG = config;
+    try {
+      const configured = await cli(
+        "iterate",
+        "--resume",
+        "--task-id",
+        "stopped",
+        "-r",
+        repo,
+        "--replay",
+        DEMO_CASSETTE,
+      );
+      expect(configured.code).toBe(2);
+      expect(configured.err).toContain(`ran with the coder ${recorded}, not claude (from ${config})`);
+    } finally {
+      if (prior === undefined) delete process.env.DEVFLOW_CONFIG;
+      else process.env.DEVFLOW_CONFIG = prior;
+    }
     expect(readFileSync(join(taskDir(repo, "stopped"), "iterator_run.json"), "utf8")).toBe(before);
   });
 

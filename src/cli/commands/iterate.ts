@@ -248,10 +248,11 @@ async function askQuestions(q: NeedsAnswers, io: CliIO): Promise<string | null> 
 }
 
 /**
- * A resumed task keeps the coder it ran with unless the user picks one (ADR 0047's sources): a bare
- * `--resume` fell back to the default backend (junie) and handed a task begun by another coder to
- * it unasked. The recorded coder is not adopted silently either: it is read from the repository's
- * `.devflow/`, and a `command:` coder named there would run a shell command no flag asked for.
+ * A resumed task keeps the coder it ran with unless `--coder` is typed for the resume: a bare
+ * `--resume` fell back to the default backend (junie), or the one a config file names, and handed
+ * a task begun by another coder to it unasked. The recorded coder is not adopted silently either:
+ * it is read from the repository's `.devflow/`, and a `command:` coder named there would run a
+ * shell command no flag asked for.
  */
 async function checkResumedCoder(
   repo: string,
@@ -259,7 +260,9 @@ async function checkResumedCoder(
   coder: string,
   sources: ResolvedConfig["sources"],
 ): Promise<void> {
-  if (sources["coder.backend"].kind !== "default") return;
+  const source = sources["coder.backend"];
+  if (source.kind === "flag") return; // --coder typed for this resume: the user's choice
+
   const { unfinishedTaskCoder } = await import("../../lanes/iterate/tasks/inventory.js");
   const { isTaskId } = await import("../../home/index.js");
   const root = await taskRepo(repo).catch(() => null);
@@ -268,6 +271,21 @@ async function checkResumedCoder(
   if (recorded === null || recorded === coder) return;
   throw new DevflowError(
     "BAD_OPTION",
-    `task ${taskId} ran with the coder ${shellWord(recorded)}, not the default ${coder}: pass --coder ${shellWord(recorded)} to continue with it, or --coder <name> to switch`,
+    `task ${taskId} ran with the coder ${shellWord(recorded)}, not ${coder} (${sourceText(source)}): pass --coder ${shellWord(recorded)} to continue with it, or --coder <name> to switch`,
   );
+}
+
+/** Where the coder a resume would use came from, for its refusal (ADR 0047's sources). */
+function sourceText(source: ResolvedConfig["sources"]["coder.backend"]): string {
+  switch (source.kind) {
+    case "default":
+      return "the default";
+    case "env":
+      return `from ${source.name}`;
+    case "user":
+    case "repo":
+      return `from ${source.path}`;
+    case "flag":
+      return `from ${source.name}`;
+  }
 }
