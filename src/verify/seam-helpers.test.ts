@@ -60,6 +60,29 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
     });
   });
 
+  it("counts test support kept beside the program, and not the program's own setup", async () => {
+    const repo = repoWith({
+      "test/seam.test.ts": [
+        'import "../src/test-utils/cases";',
+        'import "../src/__mocks__/db.js";',
+        'import "../src/store.mock.ts";',
+        'import "../jest.setup.js";',
+        'import "../src/app.setup.ts";',
+      ].join("\n"),
+      "src/test-utils/cases.ts": "export {};\n",
+      "src/__mocks__/db.js": "export {};\n",
+      "src/store.mock.ts": "export {};\n",
+      "jest.setup.js": "export {};\n",
+      "src/app.setup.ts": "export {};\n",
+    });
+    expect((await seamHelpers(["test/seam.test.ts"], repo)).files).toEqual([
+      "jest.setup.js",
+      "src/__mocks__/db.js",
+      "src/store.mock.ts",
+      "src/test-utils/cases.ts",
+    ]);
+  });
+
   it("adds pytest's conftest.py files beside and above a Python test", async () => {
     const repo = repoWith({
       "conftest.py": "",

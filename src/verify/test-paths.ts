@@ -12,9 +12,21 @@ const TEST_DIRS = new Set([
   "__fixtures__",
   "testdata",
   "e2e",
+  // Test support kept beside the program (jest's mocks, Angular's `src/testing`, `test-utils`).
+  "__mocks__",
+  "__snapshots__",
+  "testing",
+  "test-utils",
+  "test_utils",
+  "testutils",
+  "test-helpers",
+  "test_helpers",
 ]);
 
-/** A path in a test folder, or named like a test (`x.test.js`, `x.spec.ts`, `test_x.py`, `x_test.go`). */
+/**
+ * A path in a test folder, or named like a test (`x.test.js`, `x.spec.ts`, `test_x.py`, `x_test.go`)
+ * or like test support (`jest.setup.js`, `setupTests.ts`, `db.mock.ts`, `conftest.py`).
+ */
 export function isTestPath(file: string): boolean {
   const parts = file.split("/");
   const name = parts.at(-1) ?? "";
@@ -22,6 +34,11 @@ export function isTestPath(file: string): boolean {
     parts.slice(0, -1).some((dir) => TEST_DIRS.has(dir.toLowerCase())) ||
     /\.(test|spec)\.[^.]+$/i.test(name) ||
     /^test_.*\.py$/.test(name) ||
+    // Setup files, mocks and fixtures named as such (`jest.setup.js`, `setupTests.ts`, `db.mock.ts`).
+    // (`app.setup.ts` is not: a program's own setup may be what a fix changes.)
+    /\.(mock|mocks|fixture|fixtures)\.[^.]+$/i.test(name) ||
+    /^(jest|vitest|mocha|ava|karma)\.setup\.[^.]+$/.test(name) ||
+    /^(setupTests|test-setup|test_setup|conftest)\.[^.]+$/.test(name) ||
     /_test\.(go|py)$/.test(name)
   );
 }
