@@ -12,7 +12,7 @@ import { type OutputFlags, outputSettings } from "./commands/output-flags.js";
 import { EXIT } from "./exit-codes.js";
 import { type HumanProgress, humanProgress } from "./human-progress.js";
 import type { CliIO } from "./io.js";
-import { errorResultLine, planResultLine, stoppedResultLine, writeLine } from "./json-output.js";
+import { planResultLine, stoppedResultLine, writeLine } from "./json-output.js";
 import {
   approveOrEdit,
   approvePlan,

@@ -55,7 +55,9 @@ function namesReadBySrc(): Map<string, string[]> {
 function helpEnvironments(): Map<string, string[]> {
   let text = "";
   const program = buildProgram({
-    out: (s) => void (text += s),
+    out: (s) => {
+      text += s;
+    },
     err: () => {},
     isTTY: false,
     setExitCode: () => {},

@@ -15,7 +15,7 @@ const tracked = (pattern: string[]): string[] =>
     .filter((f) => f !== "" && existsSync(join(PACKAGE_ROOT, f)));
 
 /** Relative link targets of a markdown text (without their #anchor), code removed first. */
-export function relativeLinks(markdown: string): string[] {
+function relativeLinks(markdown: string): string[] {
   const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "");
   return [...prose.matchAll(/\]\(\s*(?:<([^>\n]+)>|([^)\s]+))(?:\s+"[^"]*")?\s*\)/g)]
     .map((m) => m[1] ?? m[2] ?? "")

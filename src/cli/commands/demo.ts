@@ -6,7 +6,7 @@ import { exitCodeFor } from "../exit-codes.js";
 import { finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import { errorResultLine, iterateResultLine, stoppedResultLine, writeLine } from "../json-output.js";
+import { iterateResultLine, stoppedResultLine, writeLine } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { StopSignals } from "../signals.js";
 import { addOutputOptions, type OutputFlags, outputSettings } from "./output-flags.js";

@@ -8,13 +8,7 @@ import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { finishRun } from "../finish-run.js";
 import { humanProgress } from "../human-progress.js";
 import type { CliIO } from "../io.js";
-import {
-  errorResultLine,
-  iterateResultLine,
-  pausedResultLine,
-  stoppedResultLine,
-  writeLine,
-} from "../json-output.js";
+import { iterateResultLine, pausedResultLine, stoppedResultLine, writeLine } from "../json-output.js";
 import { jsonProgress } from "../progress.js";
 import { resumeCommandLine, shellWord } from "../resume-command.js";
 import { StopSignals } from "../signals.js";
