@@ -1,5 +1,11 @@
 export { type CommitIdentity, endpointLimits, laneOptions, modelEnv, runSettings } from "./derive.js";
-export { type ConfigReport, type ConfigValueReport, configReport, renderConfig } from "./render.js";
+export {
+  type ConfigReport,
+  type ConfigValueReport,
+  configReport,
+  renderConfig,
+  sourceText,
+} from "./render.js";
 export {
   type ConfigSource,
   type FlagValue,

@@ -31,7 +31,8 @@ export function configReport(config: ResolvedConfig): ConfigReport {
   return { files: config.files, values };
 }
 
-const sourceText = (source: ConfigSource): string => {
+/** Where a value came from, as `devflow doctor` and the CLI's messages say it. */
+export const sourceText = (source: ConfigSource): string => {
   switch (source.kind) {
     case "default":
       return "default";

@@ -15,7 +15,7 @@ import {
   CORRECT_FIX,
   coderScript,
   DEMO_REQUEST,
-  demoCassette,
+  needsAnswersCassette,
   writeCassette,
 } from "../support/lane-harness.js";
 import { answerPromptsInPty, CTRL_D, ptyEnv } from "../support/pty-prompts.js";
@@ -25,20 +25,8 @@ it("Ctrl-D at a question leaves the task waiting (exit 3) with a resume command 
   timeout: 240_000,
 }, async () => {
   const repo = createFixtureRepo("csv-import");
-  const cassette = demoCassette();
-  const framed = cassette.calls.framer?.[0];
-  if (!framed || !("structured" in framed)) throw new Error("demo cassette lost its framer answer");
   // First framing asks; the re-framing after the answer is the demo's own.
-  cassette.calls.framer = [
-    {
-      structured: {
-        ...framed.structured,
-        blocking_unknowns: ["Which field has the spaces?"],
-        recommended_next_step: "needs_more_context",
-      },
-    },
-    framed,
-  ];
+  const cassette = needsAnswersCassette("Which field has the spaces?");
   const replay = writeCassette(cassette);
   const coder = coderScript(CORRECT_FIX);
   const first = await answerPromptsInPty({

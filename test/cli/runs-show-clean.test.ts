@@ -248,20 +248,13 @@ describe("devflow show", () => {
   // command: coder read from .devflow/ would run a command no flag asked for).
   it("refuses a bare --resume that would switch the task to the default or a configured coder (exit 2)", async () => {
     const before = readFileSync(join(taskDir(repo, "stopped"), "iterator_run.json"), "utf8");
-    const run = await cli(
-      "iterate",
-      "--resume",
-      "--task-id",
-      "stopped",
-      "-r",
-      repo,
-      "--replay",
-      DEMO_CASSETTE,
-    );
+    const bareResume = () =>
+      cli("iterate", "--resume", "--task-id", "stopped", "-r", repo, "--replay", DEMO_CASSETTE);
+    const run = await bareResume();
     expect(run.code).toBe(2);
     const recorded = `'command:node ${JSON.stringify(coderPath("stopped"))}'`;
     expect(run.err.trim().split("\n")).toEqual([
-      `devflow: task stopped ran with the coder ${recorded}, not junie (the default): pass --coder ${recorded} to continue with it, or --coder <name> to switch`,
+      `devflow: task stopped ran with the coder ${recorded}, not junie (default): pass --coder ${recorded} to continue with it, or --coder <name> to switch`,
     ]);
     // A coder named by the user's config file is not a choice made for this task either.
     const config = join(scratch, "user-config.json");
@@ -269,18 +262,9 @@ describe("devflow show", () => {
     const prior = process.env.DEVFLOW_CONFIG;
     process.env.DEVFLOW_CONFIG = config;
     try {
-      const configured = await cli(
-        "iterate",
-        "--resume",
-        "--task-id",
-        "stopped",
-        "-r",
-        repo,
-        "--replay",
-        DEMO_CASSETTE,
-      );
+      const configured = await bareResume();
       expect(configured.code).toBe(2);
-      expect(configured.err).toContain(`ran with the coder ${recorded}, not claude (from ${config})`);
+      expect(configured.err).toContain(`ran with the coder ${recorded}, not claude (user ${config})`);
     } finally {
       if (prior === undefined) delete process.env.DEVFLOW_CONFIG;
       else process.env.DEVFLOW_CONFIG = prior;

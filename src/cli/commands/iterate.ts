@@ -259,6 +259,7 @@ async function checkResumedCoder(
 
   const { unfinishedTaskCoder } = await import("../../lanes/iterate/tasks/inventory.js");
   const { isTaskId } = await import("../../home/index.js");
+  const { sourceText } = await import("../../config/index.js");
   const root = await taskRepo(repo).catch(() => null);
   if (root === null || !isTaskId(taskId)) return; // the lane says what is wrong with them
   const recorded = await unfinishedTaskCoder(root, taskId);
@@ -267,19 +268,4 @@ async function checkResumedCoder(
     "BAD_OPTION",
     `task ${taskId} ran with the coder ${shellWord(recorded)}, not ${coder} (${sourceText(source)}): pass --coder ${shellWord(recorded)} to continue with it, or --coder <name> to switch`,
   );
-}
-
-/** Where the coder a resume would use came from, for its refusal (ADR 0047's sources). */
-function sourceText(source: ResolvedConfig["sources"]["coder.backend"]): string {
-  switch (source.kind) {
-    case "default":
-      return "the default";
-    case "env":
-      return `from ${source.name}`;
-    case "user":
-    case "repo":
-      return `from ${source.path}`;
-    case "flag":
-      return `from ${source.name}`;
-  }
 }
