@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
-import { isTestPath } from "./test-paths.js";
+import { dirname, join } from "node:path";
+import { isTestPath, repoFile } from "./test-paths.js";
 
 /** What a seam's test files load from the repository's test code, and what could not be read. */
 export interface SeamHelpers {
@@ -41,13 +41,6 @@ export async function seamHelpers(seamFiles: readonly string[], cwd: string): Pr
 async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | null> {
   const { build } = await import("esbuild");
   const loaded = new Set<string>();
-  const inRepo = (path: string): string | null => {
-    const rel = relative(cwd, path);
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
-    const parts = rel.split(sep);
-    if (parts.includes("node_modules") || parts[0] === ".git") return null;
-    return parts.join("/");
-  };
   try {
     await build({
       entryPoints: [join(cwd, entry)],
@@ -72,7 +65,7 @@ async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | n
               });
               if (resolved.errors.length > 0 || resolved.external || !resolved.path)
                 return { external: true };
-              const rel = inRepo(resolved.path);
+              const rel = repoFile(cwd, resolved.path);
               if (rel === null) return { external: true };
               loaded.add(rel);
               // Only test code is walked on (a program module's imports are the fix's business,

@@ -1,6 +1,6 @@
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
@@ -8,7 +8,7 @@ import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
-import { isTestPath } from "./test-paths.js";
+import { isTestPath, repoFile } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
 
 export interface Seam {
@@ -464,24 +464,6 @@ function filesTheCommandNames(command: string, cwd: string): string[] {
     .map((word) => repoFile(cwd, word))
     .filter((f): f is string => f !== null && isTestPath(f));
   return [...new Set(files)].sort();
-}
-
-/**
- * `path` as a repo-relative "/" path when it is a regular file inside the checkout, outside
- * `.git` and `node_modules` (neither is the repository's own content); otherwise null.
- */
-function repoFile(cwd: string, path: string): string | null {
-  if (path === "") return null;
-  const rel = relative(resolve(cwd), resolve(cwd, path));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
-  const parts = rel.split(sep);
-  if (parts.includes(".git") || parts.includes("node_modules")) return null;
-  try {
-    if (!lstatSync(join(cwd, rel)).isFile()) return null;
-  } catch {
-    return null;
-  }
-  return parts.join("/");
 }
 
 function notFoundMessage(command: string, exitCode: number | null): string {

@@ -1,6 +1,10 @@
+import { lstatSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+
 /**
  * Which repository paths are test code: what the seam's verdict rests on and a coder must not edit
- * (ADR 0019). A path in a test folder, or a file named like a test.
+ * (ADR 0019). A path in a test folder, or a file named like a test. `repoFile` below says which
+ * paths are the repository's own files at all (the seam's evidence and the helpers it loads).
  */
 const TEST_DIRS = new Set([
   "test",
@@ -41,4 +45,22 @@ export function isTestPath(file: string): boolean {
     /^(setupTests|test-setup|test_setup|conftest)\.[^.]+$/.test(name) ||
     /_test\.(go|py)$/.test(name)
   );
+}
+
+/**
+ * `path` as a repo-relative "/" path when it is a regular file inside the checkout, outside
+ * `.git` and `node_modules` (neither is the repository's own content); otherwise null.
+ */
+export function repoFile(cwd: string, path: string): string | null {
+  if (path === "") return null;
+  const rel = relative(resolve(cwd), resolve(cwd, path));
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
+  const parts = rel.split(sep);
+  if (parts.includes(".git") || parts.includes("node_modules")) return null;
+  try {
+    if (!lstatSync(join(cwd, rel)).isFile()) return null;
+  } catch {
+    return null;
+  }
+  return parts.join("/");
 }
