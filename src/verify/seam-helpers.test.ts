@@ -83,6 +83,23 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
     ]);
   });
 
+  // Regression (self-review, stop 27): bundled as CommonJS (esbuild's default for node), an ESM
+  // test with top-level await could not be read at all, so none of its helpers was protected (only
+  // a caveat said so). Fix: ESM output. Also pins package.json `imports` aliases and `import()`.
+  it("reads an ESM test with top-level await, a package.json #alias and a dynamic import", async () => {
+    const repo = repoWith({
+      "package.json": JSON.stringify({ type: "module", imports: { "#cases": "./test/helpers/cases.js" } }),
+      "test/a.test.js":
+        'import { c } from "#cases";\nconst d = await import("./helpers/dyn.js");\nconsole.log(c, d);\n',
+      "test/helpers/cases.js": "export const c = 1;\n",
+      "test/helpers/dyn.js": "export {};\n",
+    });
+    expect(await seamHelpers(["test/a.test.js"], repo)).toEqual({
+      files: ["test/helpers/cases.js", "test/helpers/dyn.js"],
+      unreadable: [],
+    });
+  });
+
   it("adds pytest's conftest.py files beside and above a Python test", async () => {
     const repo = repoWith({
       "conftest.py": "",

@@ -49,6 +49,8 @@ async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | n
       write: false,
       outdir: join(cwd, ".devflow-seam-helpers-out"), // never written (write: false)
       platform: "node",
+      // ESM output: a test file with top-level await (common in ESM tests) cannot be bundled as CommonJS.
+      format: "esm",
       packages: "external",
       logLevel: "silent",
       plugins: [
