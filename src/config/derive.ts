@@ -32,6 +32,7 @@ export function laneOptions(config: EffectiveConfig) {
     baseTimeoutMs: Math.round(config["coder.timeout_seconds"] * 1000),
     commandTimeoutMs: Math.round(config["tests.timeout_seconds"] * 1000),
     seamRuns: config["tests.seam_runs"],
+    seamDataFolderLimit: config["tests.seam_data_folder_limit"],
     coderModel: config["coder.model"],
     commitAuthor: {
       name: config["commit.author_name"],

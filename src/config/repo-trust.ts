@@ -22,6 +22,10 @@ const UNTRUSTED_REFUSAL: Partial<Record<ConfigKey, (value: unknown) => string | 
     typeof value === "number" && value < DEFAULTS["tests.seam_runs"]
       ? `fewer seam runs than ${DEFAULTS["tests.seam_runs"]} let a flaky seam pass verification`
       : null,
+  "tests.seam_data_folder_limit": (value) =>
+    typeof value === "number" && value < DEFAULTS["tests.seam_data_folder_limit"]
+      ? "a lower limit leaves more of the seam's test data unprotected from a coder's edits"
+      : null,
   trust_repo_config: () => "only your own config decides which repositories are trusted",
 };
 

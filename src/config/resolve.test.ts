@@ -144,6 +144,7 @@ describe("resolveConfig: a repository's config is untrusted", () => {
     ],
     [{ commit: { hooks: true } }, /commit\.hooks may not be set .*hooks run code/],
     [{ tests: { seam_runs: 1 } }, /tests\.seam_runs may not be set/],
+    [{ tests: { seam_data_folder_limit: 10 } }, /tests\.seam_data_folder_limit may not be set .*unprotected/],
     [{ trust_repo_config: true }, /trust_repo_config may not be set .*only your own config/],
   ])("refuses %j", (repo, expected) => {
     const l = layout({}, repo);
@@ -159,9 +160,10 @@ describe("resolveConfig: a repository's config is untrusted", () => {
       model: { name: "m", timeout_seconds: 5 },
       coder: { backend: "claude", model: "sonnet" },
       commit: { author_name: "Bot", author_email: "bot@example.com", hooks: false },
-      tests: { seam_runs: 5 },
+      tests: { seam_runs: 5, seam_data_folder_limit: 5_000 },
     });
     const config = resolveConfig({ env: l.env, repo: l.checkout });
+    expect(config.values["tests.seam_data_folder_limit"]).toBe(5_000);
     expect(config.values["coder.backend"]).toBe("claude");
     expect(config.values["commit.author_name"]).toBe("Bot");
     expect(config.files.repo_trusted).toBe(false);

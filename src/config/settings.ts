@@ -20,6 +20,8 @@ export interface EffectiveConfig {
   "coder.max_escalations": number;
   "tests.timeout_seconds": number;
   "tests.seam_runs": number;
+  /** Files a test folder the seam's code names may hold and still be fingerprinted (ADR 0019). */
+  "tests.seam_data_folder_limit": number;
   "limits.max_iterations": number;
   "limits.max_request_bytes": number;
   "commit.author_name": string;
@@ -43,6 +45,7 @@ export const DEFAULTS: EffectiveConfig = {
   "coder.max_escalations": 2,
   "tests.timeout_seconds": 300,
   "tests.seam_runs": 3,
+  "tests.seam_data_folder_limit": 2_000,
   "limits.max_iterations": 5,
   "limits.max_request_bytes": 64 * 1024,
   "commit.author_name": "devflow",

@@ -71,6 +71,28 @@ describe("completionGate", () => {
     });
   });
 
+  // Regression (a seam test whose imports esbuild could not read, stop 28): its helpers were not
+  // fingerprinted, yet a pass said nothing of it. Fix: the contract carries what could not be
+  // fingerprinted, the seam_integrity envelope names it, and the gate makes it a caveat.
+  it("names seam test code that could not be fingerprinted as a caveat of a pass", () => {
+    const integrity = env("seam_integrity", "pass");
+    const unprotected = ["test/odd.test.js (its imports could not be read)"];
+    const named = VerifierEnvelope.parse({
+      ...integrity,
+      native_payload: { ...integrity.native_payload, unprotected },
+    });
+    const gate = completionGate(replace(allPass(), named), { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("pass");
+    expect(gate.caveats).toEqual([
+      {
+        verifier: "seam_integrity",
+        caveat:
+          "not fingerprinted, so edits to it were not checked: test/odd.test.js (its imports could not be read)",
+      },
+    ]);
+    expect(completionGate(allPass(), { attemptId: A1, requireRegression: true }).caveats).toEqual([]);
+  });
+
   const withScope = (payload: Record<string, unknown>) =>
     replace(allPass(), {
       ...env("scope", "pass"),

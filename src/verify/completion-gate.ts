@@ -1,6 +1,10 @@
 import { EXTRA_VERIFIERS_EXIT_CODE_CAVEAT } from "../artifacts/schemas/extra-verifier.js";
 import type { GateCaveat, GateCheck, GateVerdict } from "../artifacts/schemas/gate-verdict.js";
-import type { VerifierEnvelope, VerifierName } from "../artifacts/schemas/verifier-envelope.js";
+import {
+  isIntegrityChecked,
+  type VerifierEnvelope,
+  type VerifierName,
+} from "../artifacts/schemas/verifier-envelope.js";
 
 /** The seam passed by exit code alone: no test was named (also in ./seam.ts's messages). */
 export const EXIT_CODE_ONLY_CAVEAT = "seam identified by exit code only";
@@ -10,6 +14,9 @@ export const NO_CANARY_CAVEAT =
   "no seam canary ran, so a neutered assertion library or a forged runner result would go unnoticed";
 
 export { EXTRA_VERIFIERS_EXIT_CODE_CAVEAT };
+
+/** Seam test code devflow could not fingerprint (ADR 0019, amendment 3), named after the colon. */
+export const UNPROTECTED_SEAM_CODE_CAVEAT = "not fingerprinted, so edits to it were not checked";
 
 export interface CompletionGateOptions {
   /** The attempt being judged: every envelope must come from it. */
@@ -93,6 +100,17 @@ export function completionGate(
     else if (noCanary)
       caveats.push({ verifier: "seam", caveat: `${NO_CANARY_CAVEAT}${why ? ` (${why})` : ""}` });
   }
+  const integrity = envelopes.find((e) => e.verifier === "seam_integrity");
+  if (
+    integrity?.verifier === "seam_integrity" &&
+    integrity.overall_result === "pass" &&
+    isIntegrityChecked(integrity.native_payload) &&
+    integrity.native_payload.unprotected?.length
+  )
+    caveats.push({
+      verifier: "seam_integrity",
+      caveat: `${UNPROTECTED_SEAM_CODE_CAVEAT}: ${integrity.native_payload.unprotected.join(", ")}`,
+    });
   const [first, ...rest] = reasons;
   const judged = { attempt_id: options.attemptId, checks, caveats };
   return first === undefined

@@ -22,6 +22,8 @@ export async function hashSeamFiles(worktree: string, files: readonly string[]):
 export interface SeamIntegrityInput {
   worktree: string;
   seamFileHashes: SeamFileHashes;
+  /** Seam test code that could not be fingerprinted (from the contract): named in a pass. */
+  unprotected?: readonly string[];
   attemptId: string;
 }
 
@@ -69,7 +71,14 @@ export async function runSeamIntegrityVerifier(input: SeamIntegrityInput): Promi
           ? `all ${files.length} seam file(s) are unchanged`
           : `seam file(s) changed by the attempt, so a green seam proves nothing: ${nameList(problems)}`,
     evidence_refs: files,
-    native_payload: { expected: input.seamFileHashes, actual: now, edited, deleted, created },
+    native_payload: {
+      expected: input.seamFileHashes,
+      actual: now,
+      edited,
+      deleted,
+      created,
+      ...(input.unprotected?.length ? { unprotected: [...input.unprotected] } : {}),
+    },
   });
 }
 

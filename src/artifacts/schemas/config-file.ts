@@ -66,6 +66,9 @@ export const ConfigFile = z
       .strictObject({
         timeout_seconds: Seconds.optional().describe("each seam, regression and readiness run"),
         seam_runs: WholeAtLeast(1).optional().describe("times the seam is re-run per attempt"),
+        seam_data_folder_limit: WholeAtLeast(0)
+          .optional()
+          .describe("files a test folder the seam's code names may hold and still be fingerprinted"),
       })
       .optional(),
     limits: z

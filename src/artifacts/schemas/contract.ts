@@ -24,6 +24,13 @@ export const Contract = z.object({
   base_commit: z.string().min(1),
   seam_command: z.string().min(1),
   seam_files: z.array(ContractSeamFile).describe("Sorted by path"),
+  // Optional and absent when empty, so contracts pinned before it existed keep their hash.
+  seam_files_unprotected: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Seam test code that could not be fingerprinted (a file whose imports could not be read, a data folder over the limit); each pass carries it as a caveat",
+    ),
   seam_tests: z
     .array(z.string())
     .describe(

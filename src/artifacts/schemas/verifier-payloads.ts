@@ -57,6 +57,8 @@ export const SeamIntegrityChecked = z.strictObject({
   edited: z.array(z.string()),
   deleted: z.array(z.string()),
   created: z.array(z.string()),
+  /** Seam test code that could not be fingerprinted, so edits to it were not checked (a gate caveat). */
+  unprotected: z.array(z.string()).optional(),
 });
 /** The files could not be fingerprinted (error). */
 export const SeamIntegrityUnchecked = z.strictObject({ files: z.array(z.string()) });

@@ -14,6 +14,11 @@ export interface LaneOptions {
   commandTimeoutMs: number;
   /** How many times the seam verifier runs the seam per attempt (--seam-runs); any red run fails. */
   seamRuns: number;
+  /**
+   * Files a test folder the seam's code names may hold and still be fingerprinted (config
+   * tests.seam_data_folder_limit, ADR 0019 amendment 3); a larger one is a caveat of every pass.
+   */
+  seamDataFolderLimit?: number;
   /** Explicit regression command (--test-cmd); null = detect. */
   testCommand: string | null;
   /** Ask questions through an interrupt (chat/TTY) instead of stopping with exit 3. */

@@ -4,7 +4,14 @@ import { runObserverAgent } from "../../../agents/observer/observer-agent.js";
 import type { ObservationArtifact, ObservationFindings } from "../../../artifacts/schemas/index.js";
 import { killPoint } from "../../../util/test-kill-point.js";
 import { nowIso } from "../../../util/time.js";
-import { checkSeamRedOnBase, hashSeamFiles, type SeamBaseCheck, seamHelpers } from "../../../verify/index.js";
+import {
+  checkSeamRedOnBase,
+  hashSeamFiles,
+  SEAM_DATA_FOLDER_LIMIT,
+  type SeamBaseCheck,
+  seamDataFiles,
+  seamHelpers,
+} from "../../../verify/index.js";
 import { repoMap, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
@@ -40,6 +47,8 @@ export const observe: NodeBody = async (state, deps) => {
     seamTests: [],
     seamInvocation: null,
   };
+  // What of the seam's test code could not be fingerprinted: a caveat of every pass (the gate's).
+  let unprotected: string[] = [];
   if (findings.failing_seam) {
     const seam = findings.failing_seam;
     // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
@@ -59,9 +68,18 @@ export const observe: NodeBody = async (state, deps) => {
     // And the test code those files load (helpers, fixtures, conftest.py), read on base: ADR 0019.
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = [...new Set([...seamFiles, ...helpers.files])].sort();
+    // And the test data all that code names (fixtures, expected outputs, snapshots): amendment 3.
+    const data = seamDataFiles(seamFiles, base, deps.options.seamDataFolderLimit);
+    seamFiles = [...new Set([...seamFiles, ...data.files])].sort();
+    unprotected = [
+      ...helpers.unreadable.map((f) => `${f} (its imports could not be read)`),
+      ...data.tooLarge.map(
+        (d) => `${d}/ (over ${deps.options.seamDataFolderLimit ?? SEAM_DATA_FOLDER_LIMIT} files)`,
+      ),
+    ];
     const helperCaveat =
-      helpers.unreadable.length > 0
-        ? `the imports of ${helpers.unreadable.join(", ")} could not be read, so test helpers they load are not protected from edits`
+      unprotected.length > 0
+        ? `test code the seam's files load or read is not protected from edits: ${unprotected.join(", ")}`
         : null;
     seamCheck = {
       ran: red.ran,
@@ -114,6 +132,7 @@ export const observe: NodeBody = async (state, deps) => {
   return {
     update: {
       seamFileHashes: await hashSeamFiles(state.worktree, seamFiles),
+      seamUnprotected: unprotected,
       ...pinned,
       seamTree: await snapshotTree(state.worktree),
       // A new observation (e.g. after a re-plan) restarts the diff chain at its seam tree.

@@ -121,6 +121,7 @@ export const readiness: NodeBody = async (state, deps) => {
     base_commit: state.baseCommit,
     seam_command: seam.command,
     seam_files: [...seam.files].sort().map((path) => ({ path, sha256: state.seamFileHashes[path] ?? null })),
+    ...(state.seamUnprotected.length > 0 ? { seam_files_unprotected: state.seamUnprotected } : {}),
     seam_tests: state.seamTests,
     expected_green_condition: observation.expected_green_condition,
     scope: task.scope_boundary,

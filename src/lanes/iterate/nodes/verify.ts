@@ -85,6 +85,7 @@ export const verify: NodeBody = async (state, deps) => {
   const integrityEnvelope = await runSeamIntegrityVerifier({
     worktree: checkout,
     seamFileHashes: Object.fromEntries(contract.seam_files.map((f) => [f.path, f.sha256])),
+    unprotected: contract.seam_files_unprotected ?? [],
     attemptId,
   });
   const seamEnvelope = await runSeamVerifier({

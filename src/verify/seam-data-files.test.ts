@@ -1,0 +1,92 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { seamDataFiles } from "./seam-data-files.js";
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+function repoWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "devflow-seam-data-"));
+  dirs.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, amendment 3)", () => {
+  it("finds fixtures, case folders, root-relative data and snapshots; leaves program data and the suite alone", () => {
+    const repo = repoWith({
+      "test/unit/parse.test.js": [
+        'import { readFileSync, readdirSync } from "node:fs";',
+        'import { join } from "node:path";',
+        'const expected = readFileSync(new URL("../fixtures/expected.txt", import.meta.url), "utf8");',
+        'const cases = readdirSync(join(import.meta.dirname, "cases"));',
+        'const input = readFileSync("test/data/in.csv", "utf8");',
+        'const table = readFileSync("src/table.json", "utf8");',
+        'const missing = "fixtures/missing.json";',
+        "const suite = `test`; const self = 'test/unit';",
+        'const far = "../../../outside.json";',
+        "expect(parse(input)).toMatchSnapshot();",
+      ].join("\n"),
+      "test/unit/__snapshots__/parse.test.js.snap": "exports[`x`] = `1`;\n",
+      "test/fixtures/expected.txt": "ok\n",
+      "test/unit/cases/a.json": "{}\n",
+      "test/unit/cases/deeper/b.json": "{}\n",
+      "test/data/in.csv": "a,b\n",
+      "test/other.test.js": "// another test of the suite\n",
+      "test/unit/sibling.test.js": "// a test beside the seam\n",
+      "src/table.json": "{}\n",
+      "test/test_rows.py": 'HERE = Path(__file__).parent\nROWS = (HERE / "rows").glob("*.json")\n',
+      "test/rows/one.json": "1\n",
+    });
+    expect(seamDataFiles(["test/unit/parse.test.js", "test/test_rows.py"], repo)).toEqual({
+      files: [
+        "test/data/in.csv",
+        "test/fixtures/expected.txt",
+        "test/rows/one.json",
+        "test/unit/__snapshots__/parse.test.js.snap",
+        "test/unit/cases/a.json",
+        "test/unit/cases/deeper/b.json",
+      ],
+      tooLarge: [],
+    });
+  });
+
+  it("reports a named test folder over the limit instead of fingerprinting it", () => {
+    const repo = repoWith({
+      "test/big.test.js":
+        'const all = readdirSync(join(__dirname, "corpus"));\nconst one = "fixtures/one.json";\n',
+      "test/corpus/1.txt": "1",
+      "test/corpus/2.txt": "2",
+      "test/corpus/3/4.txt": "4",
+      "test/fixtures/one.json": "1",
+    });
+    expect(seamDataFiles(["test/big.test.js"], repo, 2)).toEqual({
+      files: ["test/fixtures/one.json"],
+      tooLarge: ["test/corpus"],
+    });
+    expect(seamDataFiles(["test/big.test.js"], repo, 3).files).toEqual([
+      "test/corpus/1.txt",
+      "test/corpus/2.txt",
+      "test/corpus/3/4.txt",
+      "test/fixtures/one.json",
+    ]);
+  });
+
+  it("does not list the seam's own files, and reads nothing from a binary file", () => {
+    const repo = repoWith({
+      "test/a.test.js": 'import "./b.test.js";\nconst f = "fixtures/x.json";\n',
+      "test/b.test.js": '\0binary "fixtures/y.json"',
+      "test/fixtures/x.json": "1",
+      "test/fixtures/y.json": "1",
+    });
+    expect(seamDataFiles(["test/a.test.js", "test/b.test.js"], repo).files).toEqual(["test/fixtures/x.json"]);
+  });
+});

@@ -1,0 +1,121 @@
+import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join, posix } from "node:path";
+import { isTestPath, repoFile } from "./test-paths.js";
+
+/** The test data a seam's code reads at run time, and what was too large to fingerprint. */
+export interface SeamDataFiles {
+  /** Repo-relative test files the code names (fixtures, expected outputs, snapshots), sorted. */
+  files: string[];
+  /** Test folders the code names that hold more files than the limit: named, not fingerprinted. */
+  tooLarge: string[];
+}
+
+/** How many files a test folder the seam's code names may hold and still be fingerprinted whole. */
+export const SEAM_DATA_FOLDER_LIMIT = 2_000;
+/** Code files larger than this are not scanned for names (a generated bundle, not a test). */
+const MAX_SCANNED_BYTES = 1024 * 1024;
+
+/**
+ * The test data the seam's code reads by name at run time: a fixture opened with `readFileSync`, a
+ * folder of cases listed with `readdir`, an expected-output file, jest/vitest snapshots beside the
+ * test (`__snapshots__/x.test.js.snap`). Module imports are `seamHelpers`' business; this covers
+ * what no import names, so a coder cannot make the seam pass by editing the expected data instead
+ * of the code (ADR 0019, amendment 3).
+ *
+ * The names are the string literals of the code files (`"./fixtures/rows.json"`, `"fixtures"` in
+ * `join(__dirname, "fixtures")`, `"data"` in `Path(__file__).parent / "data"`), each tried against
+ * the file's own folder and the repository root. Only existing test paths count (a program's data
+ * file may be what the fix changes). A folder counts whole, unless it holds a seam file (`"test"`
+ * names the suite, not the seam's data) or more than `limit` files (then it is reported, not
+ * fingerprinted). Read on the base checkout, so names the coder adds later do not count.
+ */
+export function seamDataFiles(
+  codeFiles: readonly string[],
+  cwd: string,
+  limit = SEAM_DATA_FOLDER_LIMIT,
+): SeamDataFiles {
+  const found = new Set<string>();
+  const tooLarge = new Set<string>();
+  const codeDirs = codeFiles.map((f) => posix.dirname(f));
+  for (const file of codeFiles) {
+    const snapshot = repoFile(
+      cwd,
+      posix.join(posix.dirname(file), "__snapshots__", `${basename(file)}.snap`),
+    );
+    if (snapshot !== null) found.add(snapshot);
+    for (const name of namesIn(join(cwd, file))) {
+      for (const candidate of [posix.join(posix.dirname(file), name), name]) {
+        const asFile = repoFile(cwd, candidate);
+        if (asFile !== null) {
+          if (isTestPath(asFile)) found.add(asFile);
+          continue;
+        }
+        const folder = repoFolder(cwd, candidate);
+        if (folder === null || !isTestPath(`${folder}/x`)) continue;
+        // A folder holding the seam's own code names the suite (or the seam itself), not its data.
+        if (codeDirs.some((d) => d === folder || d.startsWith(`${folder}/`))) continue;
+        const inside = filesUnder(cwd, folder, limit);
+        if (inside === null) tooLarge.add(folder);
+        else for (const f of inside) found.add(f);
+      }
+    }
+  }
+  for (const f of codeFiles) found.delete(f);
+  return { files: [...found].sort(), tooLarge: [...tooLarge].sort() };
+}
+
+/** The distinct string literals of a text file ('…', "…", `…` without `${`); none for a binary or huge file. */
+function namesIn(path: string): Set<string> {
+  let text: string;
+  try {
+    const bytes = readFileSync(path);
+    if (bytes.length > MAX_SCANNED_BYTES || bytes.includes(0)) return new Set();
+    text = bytes.toString("utf8");
+  } catch {
+    return new Set();
+  }
+  const names = new Set<string>();
+  for (const match of text.matchAll(/(["'`])((?:(?!\1)[^\\\n])+)\1/g)) {
+    const value = (match[2] ?? "").trim();
+    if (value === "" || value === "." || value === ".." || value.length > 300 || value.includes("${"))
+      continue;
+    names.add(value);
+  }
+  return names;
+}
+
+/** `path` as a repo-relative folder inside the checkout (not the root, `.git` or `node_modules`); else null. */
+function repoFolder(cwd: string, path: string): string | null {
+  const rel = posix.normalize(path).replace(/\/+$/, "");
+  if (rel === "." || rel === "" || rel.startsWith("..") || posix.isAbsolute(rel)) return null;
+  const parts = rel.split("/");
+  if (parts.includes(".git") || parts.includes("node_modules")) return null;
+  try {
+    return lstatSync(join(cwd, rel)).isDirectory() ? rel : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Regular files under `folder` (repo-relative, symlinks not followed); null when more than `limit`. */
+function filesUnder(cwd: string, folder: string, limit: number): string[] | null {
+  const out: string[] = [];
+  const pending = [folder];
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(cwd, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules") pending.push(rel);
+      else if (entry.isFile()) {
+        out.push(rel);
+        if (out.length > limit) return null;
+      }
+    }
+  }
+  return out;
+}
