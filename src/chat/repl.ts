@@ -7,6 +7,7 @@ import type { ProgressSink } from "../lanes/iterate/lane/reporter.js";
 import type { ModelGateway } from "../models/contract.js";
 import { killLiveGroups } from "../process/process-group.js";
 import { stopReason } from "../process/stop-signal.js";
+import { planResumeCommandLine } from "../util/command-line.js";
 import { coderWarning } from "./coder-warning.js";
 import { runSlash } from "./commands.js";
 import { LineReader } from "./line-reader.js";
@@ -90,7 +91,7 @@ const YES = /^\s*y(es)?\s*$/i;
 
 /** The one line a piped chat prints instead of asking to run a plan (as for a coder, issue 11). */
 const PLAN_NOT_ASKED = (planId: string, repo: string) =>
-  `not running plan ${planId}: stdin is not a terminal, so devflow does not ask; pass --yes to run plans from piped input, or run it later with devflow plan --resume ${planId} --yes -r ${repo}`;
+  `not running plan ${planId}: stdin is not a terminal, so devflow does not ask; pass --yes to run plans from piped input, or run it later with ${planResumeCommandLine(planId, repo)}`;
 
 /** The one line a piped chat prints instead of asking to start a coder. */
 const NOT_ASKED = (taskId: string) =>

@@ -7,6 +7,7 @@ import type { ComposeSettings } from "../lanes/compose/settings.js";
 import { runIdea } from "../lanes/idea/run.js";
 import type { ModelGateway } from "../models/contract.js";
 import { buildModelGateway } from "../models/gateway.js";
+import { planResumeCommandLine } from "../util/command-line.js";
 import { assertGitRepo } from "../workspace/index.js";
 import { type OutputFlags, outputSettings } from "./commands/output-flags.js";
 import { EXIT } from "./exit-codes.js";
@@ -125,7 +126,7 @@ export async function runPlanCommand(input: PlanCommandInput): Promise<number> {
   let planId = input.resume ?? null;
   const stop = new StopSignals(io, {
     abortable: true,
-    resumeCommand: () => (planId ? `devflow plan --resume ${planId} --yes -r ${repoRoot}` : null),
+    resumeCommand: () => (planId ? planResumeCommandLine(planId, repoRoot) : null),
     // --json ends with exactly one result line, also after a stop (ADR 0046); errors get theirs from runCli.
     onStopped: (code, error, stopped) => result(stoppedResultLine("plan", error, code, stopped)),
   });

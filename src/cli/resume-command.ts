@@ -1,9 +1,5 @@
 import type { Command } from "commander";
-
-/** Quotes one word for a POSIX shell, only when it needs it. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
+import { commandLine } from "../util/command-line.js";
 
 /**
  * The exact command line that continues a task: `devflow <command> --resume --task-id <id>` plus
@@ -21,7 +17,7 @@ export function resumeCommandLine(command: Command, taskId: string): string {
     if (value === true) words.push(option.long);
     else if (value !== false && value !== undefined) words.push(option.long, String(value));
   }
-  return words.map(shellWord).join(" ");
+  return commandLine(words);
 }
 
 /**
@@ -33,5 +29,5 @@ export function resumeCommandLine(command: Command, taskId: string): string {
 export function taskResumeCommandLine(taskId: string, repoRoot: string, coder: string | null): string {
   const words = ["devflow", "iterate", "--resume", "--task-id", taskId, "-r", repoRoot];
   if (coder !== null) words.push("--coder", coder);
-  return words.map(shellWord).join(" ");
+  return commandLine(words);
 }

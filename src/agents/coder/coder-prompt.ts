@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type { Lesson, ObservationArtifact, TaskArtifact } from "../../artifacts/schemas/index.js";
 import { bulletList } from "../../util/markdown.js";
 import { fillPrompt, loadPrompt } from "../../util/prompts.js";
@@ -36,11 +37,35 @@ function fillCoderPrompt({ task, observation, lessons, steps }: CoderPromptInput
     success_criteria: bulletList(task.success_criteria.map((c) => `[ ] ${c}`)),
     seam_command: seam?.command ?? "(none)",
     green_condition: observation.expected_green_condition ?? "the command exits 0",
-    seam_files: seam?.files.length ? seam.files.map((f) => `\`${f}\``).join(", ") : "(none)",
+    seam_files: seamFilesForPrompt(seam?.files ?? []),
     scope_statement: task.scope_boundary.statement,
     allowed_paths: task.scope_boundary.allowed_paths.join(", ") || "(not restricted by path)",
     out_of_scope: task.scope_boundary.out_of_scope.join("; ") || "(nothing listed)",
     evidence: bulletList(observation.evidence.map((e) => e.claim)),
     repair_section: repair,
   });
+}
+
+/** A folder with more of the seam's files than this is named once, with their count. */
+const SEAM_FILES_NAMED_PER_FOLDER = 5;
+
+/**
+ * The seam's files as the prompt names them. A seam reading a folder of cases protects every file in
+ * it (ADR 0019, amendment 3): hundreds of paths would flood the prompt, so a folder with more than
+ * a few is named once, with the count ("`test/cases/` (120 files in it)"). The coder then leaves
+ * the whole folder alone, which is what the verifier enforces for those files anyway.
+ */
+export function seamFilesForPrompt(files: readonly string[]): string {
+  if (files.length === 0) return "(none)";
+  const byFolder = new Map<string, string[]>();
+  for (const file of files) {
+    const folder = posix.dirname(file);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
+  }
+  const named: string[] = [];
+  for (const [folder, inFolder] of byFolder) {
+    if (inFolder.length <= SEAM_FILES_NAMED_PER_FOLDER) named.push(...inFolder.map((f) => `\`${f}\``));
+    else named.push(`\`${folder}/\` (${inFolder.length} files in it)`);
+  }
+  return named.join(", ");
 }
