@@ -46,7 +46,12 @@ export {
   type SeamBaseCheckInput,
   type SeamVerifierInput,
 } from "./seam.js";
-export { SEAM_DATA_FOLDER_LIMIT, type SeamDataFiles, seamDataFiles } from "./seam-data-files.js";
+export {
+  runnerSetupFiles,
+  SEAM_DATA_FOLDER_LIMIT,
+  type SeamDataFiles,
+  seamDataFiles,
+} from "./seam-data-files.js";
 export { type SeamHelpers, seamHelpers } from "./seam-helpers.js";
 export {
   hashSeamFiles,

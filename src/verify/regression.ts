@@ -9,6 +9,7 @@ import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
+import { isRunnerConfig } from "./test-paths.js";
 import { compareReports, type TestReport, unreadableReport } from "./test-reports/index.js";
 import { parseTestResults, type TestOutcome } from "./test-results.js";
 
@@ -281,10 +282,6 @@ async function reportRegression(
   });
 }
 
-/** Runner and npm configuration files: changing one changes how the suite runs, not what it tests. */
-const RUNNER_CONFIG =
-  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace)\.config\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?)$/;
-
 /**
  * A changed test setup (.npmrc, a runner config file, package.json scripts or runner keys) is a
  * finding that fails regression, unless the task's scope names that file exactly.
@@ -294,7 +291,7 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
   const findings: string[] = [];
   for (const file of (input.changedFiles ?? []).map(normalize)) {
     if (allowed.has(file)) continue;
-    if (RUNNER_CONFIG.test(file)) {
+    if (isRunnerConfig(file)) {
       const what = /\.npmrc$|\.yarnrc/.test(file)
         ? "package manager config (node-options, preloads)"
         : "test runner config";

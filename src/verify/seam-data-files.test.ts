@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { seamDataFiles } from "./seam-data-files.js";
+import { runnerSetupFiles, seamDataFiles } from "./seam-data-files.js";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -88,5 +88,36 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
       "test/fixtures/y.json": "1",
     });
     expect(seamDataFiles(["test/a.test.js", "test/b.test.js"], repo).files).toEqual(["test/fixtures/x.json"]);
+  });
+
+  it("runnerSetupFiles: the files the runner config runs with every test, whatever their name", () => {
+    const repo = repoWith({
+      "vitest.config.ts":
+        'export default { test: { setupFiles: ["./test/setup.ts"], include: ["test/**/*.test.ts"] } };\n',
+      "vite.config.js": 'export default { build: { lib: { entry: "src/index.ts", fileName: "x" } } };\n',
+      ".mocharc.yml": "spec: test/**/*.spec.js\nrequire:\n  - ./hooks.cjs\n",
+      "package.json": JSON.stringify({
+        name: "x",
+        main: "test/not-a-script-key.js",
+        scripts: { test: "node --import ./test/register.mjs --test" },
+        jest: { setupFilesAfterEnv: ["<rootDir>/setup-env.js"] },
+      }),
+      ".npmrc": "node-options=--require ./test/npmrc-preload.cjs\n",
+      "test/setup.ts": "",
+      "test/register.mjs": "",
+      "test/not-a-script-key.js": "",
+      "test/npmrc-preload.cjs": "",
+      "hooks.cjs": "",
+      "setup-env.js": "",
+      "src/index.ts": "",
+    });
+    expect(runnerSetupFiles(repo)).toEqual([
+      "hooks.cjs",
+      "setup-env.js",
+      "test/npmrc-preload.cjs",
+      "test/register.mjs",
+      "test/setup.ts",
+    ]);
+    expect(runnerSetupFiles(repoWith({ "package.json": "{ not json" }))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, posix } from "node:path";
-import { isTestPath, repoFile } from "./test-paths.js";
+import { isRunnerConfig, isTestPath, repoFile } from "./test-paths.js";
 
 /** The test data a seam's code reads at run time, and what was too large to fingerprint. */
 export interface SeamDataFiles {
@@ -66,14 +66,8 @@ export function seamDataFiles(
 
 /** The distinct string literals of a text file ('…', "…", `…` without `${`); none for a binary or huge file. */
 function namesIn(path: string): Set<string> {
-  let text: string;
-  try {
-    const bytes = readFileSync(path);
-    if (bytes.length > MAX_SCANNED_BYTES || bytes.includes(0)) return new Set();
-    text = bytes.toString("utf8");
-  } catch {
-    return new Set();
-  }
+  const text = textOf(path);
+  if (text === null) return new Set();
   const names = new Set<string>();
   for (const match of text.matchAll(/(["'`])((?:(?!\1)[^\\\n])+)\1/g)) {
     const value = (match[2] ?? "").trim();
@@ -118,4 +112,66 @@ function filesUnder(cwd: string, folder: string, limit: number): string[] | null
     }
   }
   return out;
+}
+
+/** Keys of runner configs whose values are files run with every test (jest, vitest, mocha, ava). */
+const SETUP_KEY =
+  /\b(?:setupFiles(?:AfterEnv)?|globalSetup|globalTeardown|setupFile|require|file|snapshotResolver|testEnvironment)\b["']?\s*[:=]\s*(\[[^\]]*\]|[^\n,}]+)/g;
+
+/**
+ * The files the repository's runner configuration runs with the tests: a setup file named by
+ * vitest's or jest's `setupFiles`, mocha's `require`, a `--import ./test/setup.mjs` in the test
+ * script. Such a file runs before the seam's test and can change what the code under test does
+ * (patch a builtin, mock the module), so it is part of the seam's evidence (ADR 0019, amendment 3).
+ * Read from the root's runner configs (`jest.config.js`, `vitest.config.ts`, `.mocharc.yml`, `.npmrc`, …) and
+ * package.json's `scripts`, `jest`, `mocha` and `ava`, on base: a test path any of them names, and
+ * any file a setup key names whatever its name (`setupFiles: ["./setup.js"]`).
+ */
+export function runnerSetupFiles(cwd: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(cwd).filter(isRunnerConfig);
+  } catch {
+    return [];
+  }
+  const texts = names.sort().map((n) => textOf(join(cwd, n)) ?? "");
+  const pkg = textOf(join(cwd, "package.json"));
+  if (pkg !== null) {
+    try {
+      const p = JSON.parse(pkg) as Record<string, unknown>;
+      texts.push(
+        JSON.stringify([p.scripts ?? null, p.jest ?? null, p.mocha ?? null, p.ava ?? null], null, 1),
+      );
+    } catch {
+      // Not JSON: nothing is named (regression reports the broken package.json).
+    }
+  }
+  const found = new Set<string>();
+  for (const text of texts) {
+    for (const word of wordsOf(text)) {
+      const file = repoFile(cwd, word.replace(/^<rootDir>\//, ""));
+      if (file !== null && isTestPath(file)) found.add(file);
+    }
+    for (const match of text.matchAll(SETUP_KEY))
+      for (const word of wordsOf(match[1] ?? "")) {
+        const file = repoFile(cwd, word.replace(/^<rootDir>\//, ""));
+        if (file !== null) found.add(file);
+      }
+  }
+  return [...found].sort();
+}
+
+/** A text file's content; null when unreadable, binary or over the scan limit. */
+function textOf(path: string): string | null {
+  try {
+    const bytes = readFileSync(path);
+    return bytes.length > MAX_SCANNED_BYTES || bytes.includes(0) ? null : bytes.toString("utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** The words of a config's text: quoted or bare, split at spaces, quotes, brackets and `=`/`:`/`,`. */
+function wordsOf(text: string): string[] {
+  return text.split(/[\s,:=[\]{}()"'`;]+/).filter((w) => w !== "" && w !== "." && w !== "..");
 }

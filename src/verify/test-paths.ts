@@ -47,6 +47,15 @@ export function isTestPath(file: string): boolean {
   );
 }
 
+/** Runner and npm configuration files: changing one changes how the suite runs, not what it tests. */
+const RUNNER_CONFIG =
+  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace)\.config\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?)$/;
+
+/** A runner or npm configuration file (`.npmrc`, `.mocharc.yml`, `jest.config.js`, `vitest.config.ts`, …). */
+export function isRunnerConfig(file: string): boolean {
+  return RUNNER_CONFIG.test(file);
+}
+
 /**
  * `path` as a repo-relative "/" path when it is a regular file inside the checkout, outside
  * `.git` and `node_modules` (neither is the repository's own content); otherwise null.

@@ -7,6 +7,7 @@ import { nowIso } from "../../../util/time.js";
 import {
   checkSeamRedOnBase,
   hashSeamFiles,
+  runnerSetupFiles,
   SEAM_DATA_FOLDER_LIMIT,
   type SeamBaseCheck,
   seamDataFiles,
@@ -65,7 +66,9 @@ export const observe: NodeBody = async (state, deps) => {
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     seamFiles = [...new Set([...seamFiles, ...red.evidenceFiles])].sort();
-    // And the test code those files load (helpers, fixtures, conftest.py), read on base: ADR 0019.
+    // And the setup files the runner config runs with every test, the test code all those load
+    // (helpers, fixtures, conftest.py), read on base: ADR 0019 amendments 2 and 3.
+    seamFiles = [...new Set([...seamFiles, ...runnerSetupFiles(base)])].sort();
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = [...new Set([...seamFiles, ...helpers.files])].sort();
     // And the test data all that code names (fixtures, expected outputs, snapshots): amendment 3.

@@ -1,0 +1,108 @@
+/**
+ * Regression (stop 28): a setup file the runner's config runs before every test (vitest's and
+ * jest's `setupFiles`, mocha's `require`) was nobody's evidence. A coder that left the code alone
+ * and patched `String.prototype.replace` in `test/setup.js` made the seam's test pass: seam
+ * integrity did not fingerprint the file, regression saw the runner config unchanged, the seam
+ * canary still failed as required (assertions were intact), and a lenient critic let it complete.
+ * Fix: the files the root's runner configs and package.json's test keys name (`runnerSetupFiles`,
+ * ADR 0019 amendment 3) join the seam's files on base. Mutation: not adding them in observe.ts →
+ * all three runners complete (red).
+ *
+ * Real runners (installed once per machine), real repos, the real lane with `command:` coders.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { execa } from "execa";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureRunnerInstalled, type FixtureRunner } from "../reports/runner-fixture.js";
+import { concurrencyLimit } from "../support/concurrency-limit.js";
+import { attemptEnvelope, runnerRepo, slugLane } from "../support/runner-lane.js";
+
+const RUNNERS = ["vitest", "jest", "mocha"] as const satisfies FixtureRunner[];
+const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
+
+/** Each runner's own way of naming a setup file that runs before every test. */
+const CONFIGS: Record<(typeof RUNNERS)[number], (repo: string) => Promise<void>> = {
+  vitest: (repo) =>
+    writeFile(
+      join(repo, "vitest.config.js"),
+      'export default { test: { setupFiles: ["./test/setup.js"] } };\n',
+    ),
+  jest: async (repo) => {
+    const pkg = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
+    pkg.jest = { setupFiles: ["<rootDir>/test/setup.js"] };
+    await writeFile(join(repo, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+  },
+  mocha: (repo) => writeFile(join(repo, ".mocharc.yml"), "require:\n  - test/setup.js\n"),
+};
+
+/** The fixture with a setup file its runner config names, committed as the user's base. */
+async function repoWithSetupFile(runner: (typeof RUNNERS)[number]): Promise<string> {
+  const repo = await runnerRepo(runner);
+  await CONFIGS[runner](repo);
+  await writeFile(join(repo, "test/setup.js"), "// shared test setup: nothing yet\n");
+  await execa("git", ["add", "-A"], { cwd: repo });
+  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "setup file"], {
+    cwd: repo,
+  });
+  return repo;
+}
+
+/** Leaves src/ alone; makes `.replace(/ /g, …)` collapse runs of spaces from the setup file. */
+const PATCHES_THE_SETUP_FILE = `
+import { writeFileSync } from "node:fs";
+writeFileSync("test/setup.js", [
+  "const replace = String.prototype.replace;",
+  "String.prototype.replace = function (pattern, by) {",
+  "  return replace.call(this, pattern instanceof RegExp && pattern.source === ' ' ? /\\\\s+/g : pattern, by);",
+  "};",
+  "",
+].join("\\n"));
+console.log("Runs of whitespace become one dash.");
+`;
+
+const CORRECT = `
+import { readFileSync, writeFileSync } from "node:fs";
+const f = "src/slug.js";
+writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
+console.log("Runs of whitespace become one dash.");
+`;
+
+describe.each(RUNNERS)("a setup file %s's config runs before every test", (runner) => {
+  beforeAll(() => ensureRunnerInstalled(runner), 300_000);
+
+  describe.concurrent("coders", () => {
+    it(
+      "is part of the seam's evidence: patching it instead of the code does not complete",
+      () =>
+        limited(async () => {
+          const run = await slugLane(runner, PATCHES_THE_SETUP_FILE, {
+            repo: await repoWithSetupFile(runner),
+          });
+          expect(run.error).toBeNull();
+          const record = await run.store.read("iterator_run");
+          expect(record?.terminal?.verdict).toBe("exhausted");
+          const integrity = await attemptEnvelope(run, "seam_integrity");
+          expect(integrity?.overall_result).toBe("fail");
+          expect(integrity?.native_payload).toMatchObject({ edited: ["test/setup.js"] });
+          const observation = await run.store.read("observation_artifact");
+          expect(observation?.failing_seam?.files).toContain("test/setup.js");
+        }),
+      300_000,
+    );
+
+    if (runner === "vitest")
+      it(
+        "does not stop the correct fix in the same repository",
+        () =>
+          limited(async () => {
+            const run = await slugLane(runner, CORRECT, { repo: await repoWithSetupFile(runner) });
+            expect(run.error).toBeNull();
+            const record = await run.store.read("iterator_run");
+            expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
+            expect(record?.terminal?.gate).toMatchObject({ result: "pass", caveats: [] });
+          }),
+        300_000,
+      );
+  });
+});
