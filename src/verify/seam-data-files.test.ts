@@ -120,4 +120,16 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
     ]);
     expect(runnerSetupFiles(repoWith({ "package.json": "{ not json" }))).toEqual([]);
   });
+
+  it("runnerSetupFiles: a package's own runner config between the root and the seam counts too", () => {
+    const repo = repoWith({
+      "packages/a/vitest.config.ts": 'export default { test: { setupFiles: ["./vitest-setup.js"] } };\n',
+      "packages/a/vitest-setup.js": "",
+      "packages/a/test/x.test.ts": "",
+      "packages/b/jest.config.js": 'module.exports = { setupFiles: ["./b-setup.js"] };\n',
+      "packages/b/b-setup.js": "",
+    });
+    expect(runnerSetupFiles(repo, ["packages/a/test/x.test.ts"])).toEqual(["packages/a/vitest-setup.js"]);
+    expect(runnerSetupFiles(repo)).toEqual([]);
+  });
 });

@@ -123,19 +123,48 @@ const SETUP_KEY =
  * vitest's or jest's `setupFiles`, mocha's `require`, a `--import ./test/setup.mjs` in the test
  * script. Such a file runs before the seam's test and can change what the code under test does
  * (patch a builtin, mock the module), so it is part of the seam's evidence (ADR 0019, amendment 3).
- * Read from the root's runner configs (`jest.config.js`, `vitest.config.ts`, `.mocharc.yml`, `.npmrc`, …) and
- * package.json's `scripts`, `jest`, `mocha` and `ava`, on base: a test path any of them names, and
- * any file a setup key names whatever its name (`setupFiles: ["./setup.js"]`).
+ * Read on base from the runner configs (`jest.config.js`, `vitest.config.ts`, `.mocharc.yml`,
+ * `.npmrc`, …) and package.json's `scripts`, `jest`, `mocha` and `ava`, in the root and in every
+ * folder between it and a seam file (a monorepo's package): a test path any of them names, and any
+ * file a setup key names whatever its name (`setupFiles: ["./setup.js"]`), each resolved against
+ * the config's folder and the root.
  */
-export function runnerSetupFiles(cwd: string): string[] {
+export function runnerSetupFiles(cwd: string, seamFiles: readonly string[] = []): string[] {
+  const folders = new Set<string>(["."]);
+  for (const file of seamFiles)
+    for (let dir = posix.dirname(file); dir !== "." && dir !== "/" && dir !== ""; dir = posix.dirname(dir))
+      folders.add(dir);
+  const found = new Set<string>();
+  for (const folder of [...folders].sort()) {
+    const resolve = (word: string): string | null => {
+      const name = word.replace(/^<rootDir>\//, "");
+      return repoFile(cwd, posix.join(folder, name)) ?? repoFile(cwd, name);
+    };
+    for (const text of configTexts(join(cwd, folder))) {
+      for (const word of wordsOf(text)) {
+        const file = resolve(word);
+        if (file !== null && isTestPath(file)) found.add(file);
+      }
+      for (const match of text.matchAll(SETUP_KEY))
+        for (const word of wordsOf(match[1] ?? "")) {
+          const file = resolve(word);
+          if (file !== null) found.add(file);
+        }
+    }
+  }
+  return [...found].sort();
+}
+
+/** The texts of a folder's runner configs and of its package.json's test keys. */
+function configTexts(dir: string): string[] {
   let names: string[];
   try {
-    names = readdirSync(cwd).filter(isRunnerConfig);
+    names = readdirSync(dir).filter(isRunnerConfig);
   } catch {
     return [];
   }
-  const texts = names.sort().map((n) => textOf(join(cwd, n)) ?? "");
-  const pkg = textOf(join(cwd, "package.json"));
+  const texts = names.sort().map((n) => textOf(join(dir, n)) ?? "");
+  const pkg = textOf(join(dir, "package.json"));
   if (pkg !== null) {
     try {
       const p = JSON.parse(pkg) as Record<string, unknown>;
@@ -146,19 +175,7 @@ export function runnerSetupFiles(cwd: string): string[] {
       // Not JSON: nothing is named (regression reports the broken package.json).
     }
   }
-  const found = new Set<string>();
-  for (const text of texts) {
-    for (const word of wordsOf(text)) {
-      const file = repoFile(cwd, word.replace(/^<rootDir>\//, ""));
-      if (file !== null && isTestPath(file)) found.add(file);
-    }
-    for (const match of text.matchAll(SETUP_KEY))
-      for (const word of wordsOf(match[1] ?? "")) {
-        const file = repoFile(cwd, word.replace(/^<rootDir>\//, ""));
-        if (file !== null) found.add(file);
-      }
-  }
-  return [...found].sort();
+  return texts;
 }
 
 /** A text file's content; null when unreadable, binary or over the scan limit. */

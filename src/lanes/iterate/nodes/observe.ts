@@ -68,7 +68,7 @@ export const observe: NodeBody = async (state, deps) => {
     seamFiles = [...new Set([...seamFiles, ...red.evidenceFiles])].sort();
     // And the setup files the runner config runs with every test, the test code all those load
     // (helpers, fixtures, conftest.py), read on base: ADR 0019 amendments 2 and 3.
-    seamFiles = [...new Set([...seamFiles, ...runnerSetupFiles(base)])].sort();
+    seamFiles = [...new Set([...seamFiles, ...runnerSetupFiles(base, seamFiles)])].sort();
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = [...new Set([...seamFiles, ...helpers.files])].sort();
     // And the test data all that code names (fixtures, expected outputs, snapshots): amendment 3.
