@@ -28,6 +28,7 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
         'import { join } from "node:path";',
         'const expected = readFileSync(new URL("../fixtures/expected.txt", import.meta.url), "utf8");',
         'const cases = readdirSync(join(import.meta.dirname, "cases"));',
+        'const golden = readdirSync(join(import.meta.dirname, "..", "golden"));',
         'const input = readFileSync("test/data/in.csv", "utf8");',
         'const table = readFileSync("src/table.json", "utf8");',
         'const missing = "fixtures/missing.json";',
@@ -40,6 +41,7 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
       "test/unit/cases/a.json": "{}\n",
       "test/unit/cases/deeper/b.json": "{}\n",
       "test/data/in.csv": "a,b\n",
+      "test/golden/out.txt": "ok\n",
       "test/other.test.js": "// another test of the suite\n",
       "test/unit/sibling.test.js": "// a test beside the seam\n",
       "src/table.json": "{}\n",
@@ -50,6 +52,7 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
       files: [
         "test/data/in.csv",
         "test/fixtures/expected.txt",
+        "test/golden/out.txt",
         "test/rows/one.json",
         "test/unit/__snapshots__/parse.test.js.snap",
         "test/unit/cases/a.json",

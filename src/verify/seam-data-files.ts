@@ -23,8 +23,8 @@ const MAX_SCANNED_BYTES = 1024 * 1024;
  * of the code (ADR 0019, amendment 3).
  *
  * The names are the string literals of the code files (`"./fixtures/rows.json"`, `"fixtures"` in
- * `join(__dirname, "fixtures")`, `"data"` in `Path(__file__).parent / "data"`), each tried against
- * the file's own folder and the repository root. Only existing test paths count (a program's data
+ * `join(__dirname, "..", "fixtures")`, `"data"` in `Path(__file__).parent / "data"`), each tried
+ * against the file's own folder and every folder above it up to the repository root. Only existing test paths count (a program's data
  * file may be what the fix changes). A folder counts whole, unless it holds a seam file (`"test"`
  * names the suite, not the seam's data) or more than `limit` files (then it is reported, not
  * fingerprinted). Read on the base checkout, so names the coder adds later do not count.
@@ -43,8 +43,9 @@ export function seamDataFiles(
       posix.join(posix.dirname(file), "__snapshots__", `${basename(file)}.snap`),
     );
     if (snapshot !== null) found.add(snapshot);
+    const places = foldersUp(file);
     for (const name of namesIn(join(cwd, file))) {
-      for (const candidate of [posix.join(posix.dirname(file), name), name]) {
+      for (const candidate of places.map((folder) => posix.join(folder, name))) {
         const asFile = repoFile(cwd, candidate);
         if (asFile !== null) {
           if (isTestPath(asFile)) found.add(asFile);
@@ -62,6 +63,18 @@ export function seamDataFiles(
   }
   for (const f of codeFiles) found.delete(f);
   return { files: [...found].sort(), tooLarge: [...tooLarge].sort() };
+}
+
+/**
+ * Where a name in `file` may be relative to: its folder and each folder above it, up to the root.
+ * A path joined from pieces (`join(__dirname, "..", "fixtures")`) leaves `"fixtures"` as a literal
+ * that is relative to a folder above the file's own.
+ */
+function foldersUp(file: string): string[] {
+  const out: string[] = [];
+  for (let dir = posix.dirname(file); dir !== "." && dir !== "/" && dir !== ""; dir = posix.dirname(dir))
+    out.push(dir);
+  return [...out, "."];
 }
 
 /** The distinct string literals of a text file ('…', "…", `…` without `${`); none for a binary or huge file. */
