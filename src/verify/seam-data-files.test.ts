@@ -93,20 +93,26 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
     expect(seamDataFiles(["test/a.test.js", "test/b.test.js"], repo).files).toEqual(["test/fixtures/x.json"]);
   });
 
-  it("runnerSetupFiles: the files the runner config runs with every test, whatever their name", () => {
+  it("runnerSetupFiles: the files the runner config runs with every test, whatever their name, not the tests it lists", () => {
     const repo = repoWith({
       "vitest.config.ts":
         'export default { test: { setupFiles: ["./test/setup.ts"], include: ["test/**/*.test.ts"] } };\n',
       "vite.config.js": 'export default { build: { lib: { entry: "src/index.ts", fileName: "x" } } };\n',
-      ".mocharc.yml": "spec: test/**/*.spec.js\nrequire:\n  - ./hooks.cjs\n",
+      ".mocharc.yml": "spec: test/listed.spec.js\nrequire:\n  - ./hooks.cjs\n",
       "package.json": JSON.stringify({
         name: "x",
         main: "test/not-a-script-key.js",
-        scripts: { test: "node --import ./test/register.mjs --test" },
+        scripts: {
+          test: "node --import ./test/register.mjs --test test/other.test.js",
+          pretest: "node -r test/r.cjs x",
+        },
         jest: { setupFilesAfterEnv: ["<rootDir>/setup-env.js"] },
       }),
       ".npmrc": "node-options=--require ./test/npmrc-preload.cjs\n",
       "test/setup.ts": "",
+      "test/listed.spec.js": "",
+      "test/other.test.js": "",
+      "test/r.cjs": "",
       "test/register.mjs": "",
       "test/not-a-script-key.js": "",
       "test/npmrc-preload.cjs": "",
@@ -118,6 +124,7 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
       "hooks.cjs",
       "setup-env.js",
       "test/npmrc-preload.cjs",
+      "test/r.cjs",
       "test/register.mjs",
       "test/setup.ts",
     ]);

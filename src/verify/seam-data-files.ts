@@ -127,9 +127,17 @@ function filesUnder(cwd: string, folder: string, limit: number): string[] | null
   return out;
 }
 
-/** Keys of runner configs whose values are files run with every test (jest, vitest, mocha, ava). */
+/**
+ * Keys of runner configs whose values are files run with every test (jest, vitest, mocha, ava).
+ * Only these: a test file a config lists (`spec`, `include`) is not a setup file, and freezing it
+ * would refuse a fix that must also update a test that asserted the bug.
+ */
 const SETUP_KEY =
   /\b(?:setupFiles(?:AfterEnv)?|globalSetup|globalTeardown|setupFile|require|file|snapshotResolver|testEnvironment)\b["']?\s*[:=]\s*(\[[^\]]*\]|[^\n,}]+)/g;
+
+/** Command-line flags (in a test script or `.npmrc` node-options) whose value is a file run first. */
+const PRELOAD_FLAG =
+  /(?:^|[\s"'=])--?(?:require|r|import|loader|experimental-loader|file|setupFiles|setup-files|globalSetup)(?:=|\s+)([^\s"']+)/g;
 
 /**
  * The files the repository's runner configuration runs with the tests: a setup file named by
@@ -138,9 +146,9 @@ const SETUP_KEY =
  * (patch a builtin, mock the module), so it is part of the seam's evidence (ADR 0019, amendment 3).
  * Read on base from the runner configs (`jest.config.js`, `vitest.config.ts`, `.mocharc.yml`,
  * `.npmrc`, …) and package.json's `scripts`, `jest`, `mocha` and `ava`, in the root and in every
- * folder between it and a seam file (a monorepo's package): a test path any of them names, and any
- * file a setup key names whatever its name (`setupFiles: ["./setup.js"]`), each resolved against
- * the config's folder and the root.
+ * folder between it and a seam file (a monorepo's package): any existing file a setup key
+ * (`setupFiles: ["./setup.js"]`, `require:`) or a preload flag (`--import ./x.mjs`, `-r ./x.cjs`)
+ * names, whatever it is called, resolved against the config's folder and the root.
  */
 export function runnerSetupFiles(cwd: string, seamFiles: readonly string[] = []): string[] {
   const folders = new Set<string>(["."]);
@@ -154,15 +162,11 @@ export function runnerSetupFiles(cwd: string, seamFiles: readonly string[] = [])
       return repoFile(cwd, posix.join(folder, name)) ?? repoFile(cwd, name);
     };
     for (const text of configTexts(join(cwd, folder))) {
-      for (const word of wordsOf(text)) {
+      const values = [...text.matchAll(SETUP_KEY), ...text.matchAll(PRELOAD_FLAG)].map((m) => m[1] ?? "");
+      for (const word of values.flatMap(wordsOf)) {
         const file = resolve(word);
-        if (file !== null && isTestPath(file)) found.add(file);
+        if (file !== null) found.add(file);
       }
-      for (const match of text.matchAll(SETUP_KEY))
-        for (const word of wordsOf(match[1] ?? "")) {
-          const file = resolve(word);
-          if (file !== null) found.add(file);
-        }
     }
   }
   return [...found].sort();
