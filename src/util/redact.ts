@@ -1,3 +1,4 @@
+import { replaceAssignments, replaceUrlPasswords } from "./redact-scans.js";
 import {
   knownSecrets,
   redactedLabel,
@@ -18,6 +19,8 @@ const SECRET_ENV_NAME =
   /(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIALS?)(?![A-Za-z])|_KEY$/i;
 
 type Replacer = (match: string, ...groups: string[]) => string;
+/** A pattern run as a scan over the whole text (redact-scans.ts): the hot ones. */
+type Scan = (text: string) => string;
 
 const quoteOf = (value: string): string =>
   value.startsWith('"') || value.startsWith("'") ? (value[0] ?? "") : "";
@@ -26,20 +29,21 @@ const quoteOf = (value: string): string =>
 // line), and none may backtrack quadratically on a long run of token characters (a base64 blob,
 // "a.a.a.a..."). Hence matches start only where a run starts (look-behind), lengths are
 // bounded, and "is this name secret?" is decided in the replacer instead of inside the regex.
-type Pattern = readonly [RegExp, string | Replacer];
+type Pattern = readonly [RegExp, string | Replacer] | Scan;
 
 // A value the registry already replaced keeps its name ([redacted:MY_TOKEN]): more useful than [REDACTED].
 const ALREADY_REDACTED = /^["']?\[redacted:[^\]]+\]["']?$/;
 
 const NAME_PATTERNS: readonly Pattern[] = [
   // NAME=value (env files, shell, TOML, CLI flags): keep the name, hide the value, keep its quotes.
-  [
-    /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,128})([ \t]*=[ \t]*)("[^"\n]+"|'[^'\n]+'|[^\s"'&;,]+)/g,
-    (match, name = "", eq = "", value = "") =>
+  // A scan from `=` to `=`, the exact equivalent of
+  // /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,128})([ \t]*=[ \t]*)("[^"\n]+"|'[^'\n]+'|[^\s"'&;,]+)/g.
+  (text) =>
+    replaceAssignments(text, (name, eq, value) =>
       SECRET_NAME.test(name) && !ALREADY_REDACTED.test(value)
         ? `${name}${eq}${quoteOf(value)}${REDACTED}${quoteOf(value)}`
-        : match,
-  ],
+        : null,
+    ),
   // "name": "value" (JSON, YAML flow style).
   [
     /("([^"\n]{1,128})"[ \t]*:[ \t]*)("(?:[^"\\\n]|\\.)+")/g,
@@ -54,8 +58,9 @@ const NAME_PATTERNS: readonly Pattern[] = [
  * checkpoints and model requests, whose content later runs or is read back.
  */
 const TOKEN_PATTERNS: readonly Pattern[] = [
-  // Credentials inside URLs: scheme://user:password@host.
-  [/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{1,256}:)[^\s@/]{1,256}@/gi, `$1${REDACTED}@`],
+  // Credentials inside URLs: scheme://user:password@host. A scan from `://` to `://`, the exact
+  // equivalent of /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{1,256}:)[^\s@/]{1,256}@/gi.
+  (text) => replaceUrlPasswords(text, REDACTED),
   [/\b(Bearer|Basic)[ \t]+[A-Za-z0-9._~+/=-]{6,}/gi, `$1 ${REDACTED}`],
   // OpenAI/Anthropic style keys (sk-..., sk-proj-..., sk-ant-...). Real keys contain a digit;
   // requiring one keeps words like "sk-learn-compatible-pipeline" intact.
@@ -117,7 +122,12 @@ function replaceLiterals(text: string, literals: readonly Literal[]): string {
 
 function applyPatterns(text: string, patterns: readonly Pattern[]): string {
   let out = text;
-  for (const [pattern, replacement] of patterns) {
+  for (const entry of patterns) {
+    if (typeof entry === "function") {
+      out = entry(out);
+      continue;
+    }
+    const [pattern, replacement] = entry;
     pattern.lastIndex = 0;
     out =
       typeof replacement === "string" ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
