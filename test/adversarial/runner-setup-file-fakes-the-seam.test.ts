@@ -16,7 +16,16 @@ import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureRunnerInstalled, type FixtureRunner } from "../reports/runner-fixture.js";
 import { concurrencyLimit } from "../support/concurrency-limit.js";
-import { attemptEnvelope, runnerRepo, slugLane } from "../support/runner-lane.js";
+import { coderScript, runLane } from "../support/lane-harness.js";
+import {
+  attemptEnvelope,
+  runnerRepo,
+  SLUG_REQUEST,
+  SLUG_SEAM,
+  SLUG_TASK,
+  slugCassette,
+  slugLane,
+} from "../support/runner-lane.js";
 
 const RUNNERS = ["vitest", "jest", "mocha"] as const satisfies FixtureRunner[];
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
@@ -90,6 +99,36 @@ describe.each(RUNNERS)("a setup file %s's config runs before every test", (runne
         }),
       300_000,
     );
+
+    // A request about the test setup itself ("the setup must collapse spaces") names the file in
+    // the task's scope: then it is the change, not evidence, as regression's rule for runner
+    // configs has it. Mutation: the scope exemption in observe.ts removed → exhausted (red).
+    if (runner === "vitest")
+      it(
+        "stays editable when the task's scope names it exactly",
+        () =>
+          limited(async () => {
+            const cassette = slugCassette(SLUG_SEAM[runner]);
+            const framer = cassette.calls.framer?.at(-1);
+            if (!framer || !("structured" in framer)) throw new Error("no framer answer");
+            const framed = framer.structured as { scope_boundary: { allowed_paths: string[] } };
+            framed.scope_boundary.allowed_paths = ["test/setup.js"];
+            const run = await runLane({
+              repo: await repoWithSetupFile(runner),
+              taskId: SLUG_TASK,
+              request: SLUG_REQUEST,
+              cassette,
+              coder: coderScript(PATCHES_THE_SETUP_FILE),
+              lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
+            });
+            expect(run.error).toBeNull();
+            const observation = await run.store.read("observation_artifact");
+            expect(observation?.failing_seam?.files).not.toContain("test/setup.js");
+            const record = await run.store.read("iterator_run");
+            expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
+          }),
+        300_000,
+      );
 
     if (runner === "vitest")
       it(

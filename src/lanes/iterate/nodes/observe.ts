@@ -68,12 +68,17 @@ export const observe: NodeBody = async (state, deps) => {
     seamFiles = [...new Set([...seamFiles, ...red.evidenceFiles])].sort();
     // And the setup files the runner config runs with every test, the test code all those load
     // (helpers, fixtures, conftest.py), read on base: ADR 0019 amendments 2 and 3.
-    seamFiles = [...new Set([...seamFiles, ...runnerSetupFiles(base, seamFiles)])].sort();
+    // A file the task's scope names exactly is what the request is about (a broken jest setup, an
+    // outdated fixture): it stays editable, as regression's rule for runner configs has it.
+    const named = new Set(task.scope_boundary.allowed_paths);
+    const withDerived = (more: readonly string[]) =>
+      [...new Set([...seamFiles, ...more.filter((f) => !named.has(f))])].sort();
+    seamFiles = withDerived(runnerSetupFiles(base, seamFiles));
     const helpers = await seamHelpers(seamFiles, base);
-    seamFiles = [...new Set([...seamFiles, ...helpers.files])].sort();
+    seamFiles = withDerived(helpers.files);
     // And the test data all that code names (fixtures, expected outputs, snapshots): amendment 3.
     const data = seamDataFiles(seamFiles, base, deps.options.seamDataFolderLimit);
-    seamFiles = [...new Set([...seamFiles, ...data.files])].sort();
+    seamFiles = withDerived(data.files);
     unprotected = [
       ...helpers.unreadable.map((f) => `${f} (its imports could not be read)`),
       ...data.tooLarge.map(
