@@ -1,24 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { folderWith as repoWith } from "../../test/support/test-repo.js";
 import { runnerSetupFiles, seamDataFiles } from "./seam-data-files.js";
-
-let dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  dirs = [];
-});
-
-function repoWith(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "devflow-seam-data-"));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
 
 describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, amendment 3)", () => {
   it("finds fixtures, case folders, root-relative data and snapshots; leaves program data and the suite alone", () => {

@@ -1,24 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { folderWith as repoWith } from "../../test/support/test-repo.js";
 import { seamHelpers } from "./seam-helpers.js";
-
-let dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  dirs = [];
-});
-
-function repoWith(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "devflow-seam-helpers-"));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
 
 describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
   it("walks ESM, CommonJS and TypeScript imports transitively, keeping test paths only", async () => {

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { onTestFinished } from "vitest";
 
 /** Runs git like a user would, with a fixed identity so the tests never depend on ~/.gitconfig. */
 export function git(cwd: string, ...args: string[]): string {
@@ -33,6 +34,14 @@ export function writeFiles(root: string, files: Record<string, string>): void {
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, content);
   }
+}
+
+/** A temp folder holding `files` (no git: for code that reads files, not history), removed when the current test ends. */
+export function folderWith(files: Record<string, string>, prefix = "devflow-files-"): string {
+  const dir = tempDir(prefix);
+  writeFiles(dir, files);
+  onTestFinished(() => removeDir(dir));
+  return dir;
 }
 
 /** `git init` on branch main plus one commit of `files`. */
