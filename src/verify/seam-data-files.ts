@@ -24,10 +24,11 @@ const MAX_SCANNED_BYTES = 1024 * 1024;
  *
  * The names are the string literals of the code files (`"./fixtures/rows.json"`, `"fixtures"` in
  * `join(__dirname, "..", "fixtures")`, `"data"` in `Path(__file__).parent / "data"`), each tried
- * against the file's own folder and every folder above it up to the repository root. Only existing test paths count (a program's data
- * file may be what the fix changes). A folder counts whole, unless it holds a seam file (`"test"`
- * names the suite, not the seam's data) or more than `limit` files (then it is reported, not
- * fingerprinted). Read on the base checkout, so names the coder adds later do not count.
+ * against the file's own folder and every folder above it up to the repository root. Only
+ * existing test paths count (a program's data file may be what the fix changes). A folder counts
+ * whole, unless it holds a seam file (`"test"` names the suite, not the seam's data) or more than
+ * `limit` files (then it is reported, not fingerprinted). Read on the base checkout, so names the
+ * coder adds later do not count.
  */
 export function seamDataFiles(
   codeFiles: readonly string[],
