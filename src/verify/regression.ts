@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type {
   RegressionComparedPayload,
   RegressionEnvelope,
@@ -9,7 +7,7 @@ import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
-import { isRunnerConfig } from "./test-paths.js";
+import { isRunnerConfig, packageTestConfig } from "./test-paths.js";
 import { compareReports, type TestReport, unreadableReport } from "./test-reports/index.js";
 import { parseTestResults, type TestOutcome } from "./test-results.js";
 
@@ -45,7 +43,7 @@ export interface BaselineInput {
 
 /** Runs the test command once on base; the caller stores the result and passes it to every attempt. */
 export async function takeRegressionBaseline(input: BaselineInput): Promise<RegressionBaseline> {
-  const testConfig = readTestConfig(input.cwd);
+  const testConfig = packageTestConfig(input.cwd);
   const resolved = resolveInvocation(input.command, input.cwd);
   if (resolved.kind === "runner") {
     const { run, report } = await runWithReport({
@@ -299,26 +297,13 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
         `the attempt changed ${file} (${what}), which the task's scope does not name; the suite must run as on base`,
       );
     } else if (file === "package.json" && baseline.testConfig !== undefined) {
-      if (readTestConfig(input.worktree) !== baseline.testConfig)
+      if (packageTestConfig(input.worktree) !== baseline.testConfig)
         findings.push(
           "the attempt changed the test setup in package.json (scripts or runner config), which the task's scope does not name; the suite must run as on base",
         );
     }
   }
   return findings;
-}
-
-/** The parts of package.json that decide how tests run, as a stable string (null: none readable). */
-function readTestConfig(dir: string): string | null {
-  let pkg: unknown;
-  try {
-    pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  } catch {
-    return null;
-  }
-  if (typeof pkg !== "object" || pkg === null) return null;
-  const p = pkg as Record<string, unknown>;
-  return JSON.stringify([p.scripts ?? null, p.jest ?? null, p.mocha ?? null, p.ava ?? null, p.type ?? null]);
 }
 
 const normalize = (p: string): string =>

@@ -1,6 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, posix } from "node:path";
-import { isRunnerConfig, isTestPath, repoFile } from "./test-paths.js";
+import { isRunnerConfig, isTestPath, packageTestConfig, repoFile } from "./test-paths.js";
 
 /** The test data a seam's code reads at run time, and what was too large to fingerprint. */
 export interface SeamDataFiles {
@@ -182,18 +182,9 @@ function configTexts(dir: string): string[] {
     return [];
   }
   const texts = names.sort().map((n) => textOf(join(dir, n)) ?? "");
-  const pkg = textOf(join(dir, "package.json"));
-  if (pkg !== null) {
-    try {
-      const p = JSON.parse(pkg) as Record<string, unknown>;
-      texts.push(
-        JSON.stringify([p.scripts ?? null, p.jest ?? null, p.mocha ?? null, p.ava ?? null], null, 1),
-      );
-    } catch {
-      // Not JSON: nothing is named (regression reports the broken package.json).
-    }
-  }
-  return texts;
+  // Not JSON: nothing is named (regression reports the broken package.json).
+  const pkg = packageTestConfig(dir);
+  return pkg === null ? texts : [...texts, pkg];
 }
 
 /** A text file's content; null when unreadable, binary or over the scan limit. */

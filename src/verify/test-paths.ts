@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /**
@@ -54,6 +54,23 @@ const RUNNER_CONFIG =
 /** A runner or npm configuration file (`.npmrc`, `.mocharc.yml`, `jest.config.js`, `vitest.config.ts`, …). */
 export function isRunnerConfig(file: string): boolean {
   return RUNNER_CONFIG.test(file);
+}
+
+/**
+ * The parts of `dir`'s package.json that decide how tests run (scripts, the jest/mocha/ava keys,
+ * the module type), as a stable one-line string; null when there is none or it is not JSON.
+ * Regression compares it with base; the seam reads the setup files it names.
+ */
+export function packageTestConfig(dir: string): string | null {
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  } catch {
+    return null;
+  }
+  if (typeof pkg !== "object" || pkg === null) return null;
+  const p = pkg as Record<string, unknown>;
+  return JSON.stringify([p.scripts ?? null, p.jest ?? null, p.mocha ?? null, p.ava ?? null, p.type ?? null]);
 }
 
 /**
