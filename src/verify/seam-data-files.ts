@@ -1,6 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, posix } from "node:path";
-import { isRunnerConfig, isTestPath, packageTestConfig, repoFile } from "./test-paths.js";
+import { foldersUp, isRunnerConfig, isTestPath, packageTestConfig, repoFile } from "./test-paths.js";
 
 /** The test data a seam's code reads at run time, and what was too large to fingerprint. */
 export interface SeamDataFiles {
@@ -44,6 +44,8 @@ export function seamDataFiles(
       posix.join(posix.dirname(file), "__snapshots__", `${basename(file)}.snap`),
     );
     if (snapshot !== null) found.add(snapshot);
+    // A path joined from pieces (`join(__dirname, "..", "fixtures")`) leaves `"fixtures"` as a
+    // literal relative to a folder above the file's own.
     const places = foldersUp(file);
     for (const name of namesIn(join(cwd, file))) {
       for (const candidate of places.map((folder) => posix.join(folder, name))) {
@@ -64,18 +66,6 @@ export function seamDataFiles(
   }
   for (const f of codeFiles) found.delete(f);
   return { files: [...found].sort(), tooLarge: [...tooLarge].sort() };
-}
-
-/**
- * Where a name in `file` may be relative to: its folder and each folder above it, up to the root.
- * A path joined from pieces (`join(__dirname, "..", "fixtures")`) leaves `"fixtures"` as a literal
- * that is relative to a folder above the file's own.
- */
-function foldersUp(file: string): string[] {
-  const out: string[] = [];
-  for (let dir = posix.dirname(file); dir !== "." && dir !== "/" && dir !== ""; dir = posix.dirname(dir))
-    out.push(dir);
-  return [...out, "."];
 }
 
 /** The distinct string literals of a text file ('…', "…", `…` without `${`); none for a binary or huge file. */
@@ -153,9 +143,7 @@ const PRELOAD_FLAG =
  */
 export function runnerSetupFiles(cwd: string, seamFiles: readonly string[] = []): string[] {
   const folders = new Set<string>(["."]);
-  for (const file of seamFiles)
-    for (let dir = posix.dirname(file); dir !== "." && dir !== "/" && dir !== ""; dir = posix.dirname(dir))
-      folders.add(dir);
+  for (const file of seamFiles) for (const dir of foldersUp(file)) folders.add(dir);
   const found = new Set<string>();
   for (const folder of [...folders].sort()) {
     const resolve = (word: string): string | null => {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { isTestPath, repoFile } from "./test-paths.js";
+import { join } from "node:path";
+import { foldersUp, isTestPath, repoFile } from "./test-paths.js";
 
 /** What a seam's test files load from the repository's test code, and what could not be read. */
 export interface SeamHelpers {
@@ -88,15 +88,9 @@ async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | n
 
 /** pytest's conftest.py files that apply to `file`: in its folder and every folder above it. */
 function conftests(cwd: string, file: string): string[] {
-  const out: string[] = [];
-  let dir = dirname(file);
-  for (;;) {
-    const candidate = dir === "." ? "conftest.py" : `${dir}/conftest.py`;
-    if (isFile(join(cwd, candidate))) out.push(candidate);
-    if (dir === "." || dir === "/" || dir === "") break;
-    dir = dirname(dir);
-  }
-  return out;
+  return foldersUp(file)
+    .map((dir) => (dir === "." ? "conftest.py" : `${dir}/conftest.py`))
+    .filter((candidate) => isFile(join(cwd, candidate)));
 }
 
 function isFile(path: string): boolean {

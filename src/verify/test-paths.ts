@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 
 /**
  * Which repository paths are test code: what the seam's verdict rests on and a coder must not edit
@@ -54,6 +54,14 @@ const RUNNER_CONFIG =
 /** A runner or npm configuration file (`.npmrc`, `.mocharc.yml`, `jest.config.js`, `vitest.config.ts`, …). */
 export function isRunnerConfig(file: string): boolean {
   return RUNNER_CONFIG.test(file);
+}
+
+/** The folders a repo-relative `file` sits in, innermost first, ending with the root ("."). */
+export function foldersUp(file: string): string[] {
+  const out: string[] = [];
+  for (let dir = posix.dirname(file); dir !== "." && dir !== "/" && dir !== ""; dir = posix.dirname(dir))
+    out.push(dir);
+  return [...out, "."];
 }
 
 /**
