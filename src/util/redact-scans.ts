@@ -10,21 +10,12 @@
 const SPACE = 32;
 const TAB = 9;
 
-/** [A-Za-z0-9_.-] */
-function isNameChar(c: number): boolean {
-  return (
-    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45
-  );
-}
-
-/** [a-z0-9+.-], case-insensitive (a URL scheme's characters). */
-function isSchemeChar(c: number): boolean {
-  return (
-    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 46 || c === 45
-  );
-}
-
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isLetterOrDigit = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 57);
+/** [A-Za-z0-9_.-] */
+const isNameChar = (c: number): boolean => isLetterOrDigit(c) || c === 95 || c === 46 || c === 45;
+/** [a-z0-9+.-], case-insensitive (a URL scheme's characters). */
+const isSchemeChar = (c: number): boolean => isLetterOrDigit(c) || c === 43 || c === 46 || c === 45;
 
 const EQUALS_AND_VALUE = /[ \t]*=[ \t]*("[^"\n]+"|'[^'\n]+'|[^\s"'&;,]+)/y;
 
