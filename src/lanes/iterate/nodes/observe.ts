@@ -77,13 +77,12 @@ export const observe: NodeBody = async (state, deps) => {
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = withDerived(helpers.files);
     // And the test data all that code names (fixtures, expected outputs, snapshots): amendment 3.
-    const data = seamDataFiles(seamFiles, base, deps.options.seamDataFolderLimit);
+    const limit = deps.options.seamDataFolderLimit ?? SEAM_DATA_FOLDER_LIMIT;
+    const data = seamDataFiles(seamFiles, base, limit);
     seamFiles = withDerived(data.files);
     unprotected = [
       ...helpers.unreadable.map((f) => `${f} (its imports could not be read)`),
-      ...data.tooLarge.map(
-        (d) => `${d}/ (over ${deps.options.seamDataFolderLimit ?? SEAM_DATA_FOLDER_LIMIT} files)`,
-      ),
+      ...data.tooLarge.map((d) => `${d}/ (over ${limit} files)`),
     ];
     const helperCaveat =
       unprotected.length > 0
