@@ -5,6 +5,7 @@ import type {
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
+import { PYTEST_CONFIG_FILES, pytestConfigOf } from "./pytest-setup.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
 import { isRunnerConfig, packageTestConfig } from "./test-paths.js";
@@ -28,6 +29,8 @@ export interface RegressionBaseline {
   report?: TestReport | null;
   /** The base's test setup in package.json (scripts, jest/mocha/ava config), as JSON; null without package.json. */
   testConfig?: string | null;
+  /** The pytest sections of the root's configs (`pytestConfigOf`); null when none has one. */
+  pytestConfig?: string | null;
 }
 
 export interface BaselineInput {
@@ -44,6 +47,7 @@ export interface BaselineInput {
 /** Runs the test command once on base; the caller stores the result and passes it to every attempt. */
 export async function takeRegressionBaseline(input: BaselineInput): Promise<RegressionBaseline> {
   const testConfig = packageTestConfig(input.cwd);
+  const pytestConfig = pytestConfigOf(input.cwd);
   const resolved = resolveInvocation(input.command, input.cwd);
   if (resolved.kind === "runner") {
     const { run, report } = await runWithReport({
@@ -69,6 +73,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
         invocation: resolved.invocation,
         report,
         testConfig,
+        pytestConfig,
       };
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
@@ -87,6 +92,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     invocation: null,
     report: null,
     testConfig,
+    pytestConfig,
   };
 }
 
@@ -300,6 +306,12 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
       if (packageTestConfig(input.worktree) !== baseline.testConfig)
         findings.push(
           "the attempt changed the test setup in package.json (scripts or runner config), which the task's scope does not name; the suite must run as on base",
+        );
+    } else if (PYTEST_CONFIG_FILES.includes(file) && baseline.pytestConfig !== undefined) {
+      // The rest of a pyproject.toml or setup.cfg (a dependency) is the project's and may change.
+      if (pytestConfigOf(input.worktree) !== baseline.pytestConfig)
+        findings.push(
+          `the attempt changed pytest's configuration in ${file}, which the task's scope does not name; the suite must run as on base`,
         );
     }
   }

@@ -1,6 +1,13 @@
-import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { basename, join, posix } from "node:path";
-import { foldersUp, isRunnerConfig, isTestPath, packageTestConfig, repoFile } from "./test-paths.js";
+import {
+  foldersUp,
+  isRunnerConfig,
+  isTestPath,
+  packageTestConfig,
+  repoFile,
+  scannedText,
+} from "./test-paths.js";
 
 /** The test data a seam's code reads at run time, and what was too large to fingerprint. */
 export interface SeamDataFiles {
@@ -12,8 +19,6 @@ export interface SeamDataFiles {
 
 /** How many files a test folder the seam's code names may hold and still be fingerprinted whole. */
 export const SEAM_DATA_FOLDER_LIMIT = 2_000;
-/** Code files larger than this are not scanned for names (a generated bundle, not a test). */
-const MAX_SCANNED_BYTES = 1024 * 1024;
 
 /**
  * The test data the seam's code reads by name at run time: a fixture opened with `readFileSync`, a
@@ -70,7 +75,7 @@ export function seamDataFiles(
 
 /** The distinct string literals of a text file ('…', "…", `…` without `${`); none for a binary or huge file. */
 function namesIn(path: string): Set<string> {
-  const text = textOf(path);
+  const text = scannedText(path);
   if (text === null) return new Set();
   const names = new Set<string>();
   for (const match of text.matchAll(/(["'`])((?:(?!\1)[^\\\n])+)\1/g)) {
@@ -169,20 +174,10 @@ function configTexts(dir: string): string[] {
   } catch {
     return [];
   }
-  const texts = names.sort().map((n) => textOf(join(dir, n)) ?? "");
+  const texts = names.sort().map((n) => scannedText(join(dir, n)) ?? "");
   // Not JSON: nothing is named (regression reports the broken package.json).
   const pkg = packageTestConfig(dir);
   return pkg === null ? texts : [...texts, pkg];
-}
-
-/** A text file's content; null when unreadable, binary or over the scan limit. */
-function textOf(path: string): string | null {
-  try {
-    const bytes = readFileSync(path);
-    return bytes.length > MAX_SCANNED_BYTES || bytes.includes(0) ? null : bytes.toString("utf8");
-  } catch {
-    return null;
-  }
 }
 
 /** The words of a config's text: quoted or bare, split at spaces, quotes, brackets and `=`/`:`/`,`. */

@@ -1,6 +1,5 @@
-import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { foldersUp, isTestPath, repoFile } from "./test-paths.js";
+import { foldersUp, isRegularFile, isTestPath, repoFile } from "./test-paths.js";
 
 /** What a seam's test files load from the repository's test code, and what could not be read. */
 export interface SeamHelpers {
@@ -26,7 +25,7 @@ export async function seamHelpers(seamFiles: readonly string[], cwd: string): Pr
   const found = new Set<string>();
   for (const file of seamFiles.filter((f) => f.endsWith(".py")))
     for (const c of conftests(cwd, file)) found.add(c);
-  const scripts = seamFiles.filter((f) => SCRIPT.test(f) && isFile(join(cwd, f)));
+  const scripts = seamFiles.filter((f) => SCRIPT.test(f) && isRegularFile(join(cwd, f)));
   const unreadable: string[] = [];
   // One build per file: a file esbuild cannot parse costs only its own branch.
   for (const entry of scripts) {
@@ -90,13 +89,5 @@ async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | n
 function conftests(cwd: string, file: string): string[] {
   return foldersUp(file)
     .map((dir) => (dir === "." ? "conftest.py" : `${dir}/conftest.py`))
-    .filter((candidate) => isFile(join(cwd, candidate)));
-}
-
-function isFile(path: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).isFile();
-  } catch {
-    return false;
-  }
+    .filter((candidate) => isRegularFile(join(cwd, candidate)));
 }

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 
 /**
@@ -97,4 +97,26 @@ export function repoFile(cwd: string, path: string): string | null {
     return null;
   }
   return parts.join("/");
+}
+
+/** Files larger than this are not read for names (a generated bundle, not a test). */
+const MAX_SCANNED_BYTES = 1024 * 1024;
+
+/** A text file's content, for the walks that read names from test code and configs; null when unreadable, binary or over 1 MiB. */
+export function scannedText(path: string): string | null {
+  try {
+    const bytes = readFileSync(path);
+    return bytes.length > MAX_SCANNED_BYTES || bytes.includes(0) ? null : bytes.toString("utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `path` is a regular file (a symlink to one counts: the runner would follow it). */
+export function isRegularFile(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

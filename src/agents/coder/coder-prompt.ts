@@ -10,6 +10,11 @@ export interface CoderPromptInput {
   lessons: Lesson[];
   /** Contents of steps_to_complete_the_task.md, when a previous attempt failed. */
   steps: string | null;
+  /**
+   * Seam paths pinned as absent on base (the contract's files with no hash: a `conftest.py` pytest
+   * would load with the seam's test): named apart, as paths not to create, not as files to keep.
+   */
+  absentSeamPaths?: readonly string[];
 }
 
 /**
@@ -21,8 +26,15 @@ export function buildCoderPrompt(input: CoderPromptInput): string {
   return redact(fillCoderPrompt(input));
 }
 
-function fillCoderPrompt({ task, observation, lessons, steps }: CoderPromptInput): string {
+function fillCoderPrompt({
+  task,
+  observation,
+  lessons,
+  steps,
+  absentSeamPaths = [],
+}: CoderPromptInput): string {
   const seam = observation.failing_seam;
+  const absent = new Set(absentSeamPaths);
   const repair =
     lessons.length || steps
       ? fillPrompt(loadPrompt("coder", "repair-section.md"), {
@@ -37,7 +49,11 @@ function fillCoderPrompt({ task, observation, lessons, steps }: CoderPromptInput
     success_criteria: bulletList(task.success_criteria.map((c) => `[ ] ${c}`)),
     seam_command: seam?.command ?? "(none)",
     green_condition: observation.expected_green_condition ?? "the command exits 0",
-    seam_files: seamFilesForPrompt(seam?.files ?? []),
+    seam_files: seamFilesForPrompt((seam?.files ?? []).filter((f) => !absent.has(f))),
+    seam_absent:
+      absent.size > 0
+        ? `\nDo not create these paths either (the test runner would load them with the seam's test): ${seamFilesForPrompt([...absent])}\n`
+        : "",
     scope_statement: task.scope_boundary.statement,
     allowed_paths: task.scope_boundary.allowed_paths.join(", ") || "(not restricted by path)",
     out_of_scope: task.scope_boundary.out_of_scope.join("; ") || "(nothing listed)",
@@ -46,8 +62,12 @@ function fillCoderPrompt({ task, observation, lessons, steps }: CoderPromptInput
   });
 }
 
-/** A folder with more of the seam's files than this is named once, with their count. */
-const SEAM_FILES_NAMED_PER_FOLDER = 5;
+/**
+ * A folder with more of the seam's files than this is named once, with their count. Ten keeps a
+ * test folder's own few (the test, its helpers, a conftest.py, a fixture or two) named one by one,
+ * so the seam's test file stays visible by name.
+ */
+const SEAM_FILES_NAMED_PER_FOLDER = 10;
 
 /**
  * The seam's files as the prompt names them. A seam reading a folder of cases protects every file in

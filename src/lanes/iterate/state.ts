@@ -52,6 +52,7 @@ export const IterateState = new StateSchema({
       invocation: RunnerInvocation.nullable().optional(),
       report: TestReport.nullable().optional(),
       testConfig: z.string().nullable().optional(),
+      pytestConfig: z.string().nullable().optional(),
     })
     .nullable()
     .default(null),

@@ -44,6 +44,7 @@ export const code: NodeBody = async (state, deps) => {
     observation,
     lessons: await deps.store.readJsonl("lessons.jsonl", Lesson),
     steps: await deps.store.readText("steps_to_complete_the_task.md"),
+    absentSeamPaths: (state.contract?.seam_files ?? []).filter((f) => f.sha256 === null).map((f) => f.path),
   });
   await linkDependencies(state.repoRoot, state.worktree);
   await deps.store.writeText(`attempts/${attemptId}/coder_prompt.md`, prompt);

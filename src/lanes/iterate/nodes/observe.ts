@@ -7,6 +7,7 @@ import { nowIso } from "../../../util/time.js";
 import {
   checkSeamRedOnBase,
   hashSeamFiles,
+  pytestSeamFiles,
   runnerSetupFiles,
   SEAM_DATA_FOLDER_LIMIT,
   type SeamBaseCheck,
@@ -76,6 +77,9 @@ export const observe: NodeBody = async (state, deps) => {
     seamFiles = withDerived(runnerSetupFiles(base, seamFiles));
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = withDerived(helpers.files);
+    // pytest's conftest.py, plugins and imported test modules, and the paths that must stay
+    // absent (a new conftest.py or a module shadowing the one the test imports): amendment 4.
+    seamFiles = withDerived(pytestSeamFiles(base, seamFiles));
     // And the test data all that code names (fixtures, expected outputs, snapshots): amendment 3.
     const limit = deps.options.seamDataFolderLimit ?? SEAM_DATA_FOLDER_LIMIT;
     const data = seamDataFiles(seamFiles, base, limit);

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { folderWith as repoWith } from "../../test/support/test-repo.js";
+import { importsOf, pytestConfigOf, pytestSeamFiles, pytestSection } from "./pytest-setup.js";
+
+describe("pytestSeamFiles: what pytest runs with a Python seam test (ADR 0019, amendment 4)", () => {
+  it("pins conftest.py, package markers and configs up the test's folders, present or absent", () => {
+    const repo = repoWith({
+      "pytest.ini": "[pytest]\npythonpath = .\n",
+      "conftest.py": "import pytest\n",
+      "slug.py": "def slugify(t):\n    return t\n",
+      "tests/unit/test_slug.py": "from slug import slugify\n",
+      "tests/other/conftest.py": "# another folder's conftest\n",
+    });
+    const files = pytestSeamFiles(repo, ["tests/unit/test_slug.py"]);
+    for (const path of [
+      "conftest.py",
+      "pytest.ini",
+      ".pytest.ini",
+      "tests/conftest.py",
+      "tests/__init__.py",
+      "tests/pytest.ini",
+      "tests/tox.ini",
+      "tests/setup.cfg",
+      "tests/pyproject.toml",
+      "tests/unit/conftest.py",
+      "tests/unit/__init__.py",
+      // The module the test imports, shadowed from the folder pytest puts first on sys.path.
+      "tests/unit/slug.py",
+      "tests/unit/slug/__init__.py",
+    ])
+      expect(files).toContain(path);
+    // Another folder's conftest, the program module, the root's packaging files and the seam itself stay editable.
+    for (const path of [
+      "tests/other/conftest.py",
+      "slug.py",
+      "__init__.py",
+      "pyproject.toml",
+      "tox.ini",
+      "setup.cfg",
+    ])
+      expect(files).not.toContain(path);
+    expect(files).not.toContain("tests/unit/test_slug.py");
+  });
+
+  it("adds the test helpers it imports, transitively, and the plugins configs and conftests name", () => {
+    const repo = repoWith({
+      "pyproject.toml": [
+        "[project]",
+        'name = "x"',
+        "[tool.pytest.ini_options]",
+        'pythonpath = ["src", "."]',
+        'addopts = ["-p", "devtools.pytest_env", "-p", "no:cacheprovider", "-pdevtools.other"]',
+        "[tool.black]",
+        'addopts = "-p devtools.not_pytest"',
+      ].join("\n"),
+      "devtools/__init__.py": "",
+      "devtools/pytest_env.py": "# a plugin: runs with every test\n",
+      "devtools/other.py": "",
+      "devtools/not_pytest.py": "",
+      "tests/conftest.py": 'pytest_plugins = ["tests.fixtures.db", "devtools.conftest_plugin"]\n',
+      "tests/fixtures/db.py": "from . import rows\n",
+      "tests/fixtures/rows.py": "",
+      "devtools/conftest_plugin.py": "",
+      "tests/helpers.py": "from tests.support import (\n    expected,\n    other,\n)\n",
+      "tests/support/__init__.py": "",
+      "tests/support/expected.py": "",
+      "tests/support/other.py": "",
+      "tests/test_a.py": "import helpers\nfrom slug import slugify  # the program\nimport os, json\n",
+      "src/slug.py": "",
+    });
+    const files = pytestSeamFiles(repo, ["tests/test_a.py"]);
+    for (const path of [
+      "devtools/pytest_env.py",
+      "devtools/other.py",
+      "devtools/__init__.py",
+      "devtools/conftest_plugin.py",
+      "tests/fixtures/db.py",
+      "tests/fixtures/rows.py",
+      "tests/helpers.py",
+      "tests/support/__init__.py",
+      "tests/support/expected.py",
+      "tests/support/other.py",
+    ])
+      expect(files).toContain(path);
+    for (const path of ["devtools/not_pytest.py", "src/slug.py"]) expect(files).not.toContain(path);
+    // Every top-level name the test imports is pinned absent in tests/, where it would shadow.
+    for (const path of ["tests/slug.py", "tests/json.py", "tests/os.py"]) expect(files).toContain(path);
+  });
+
+  it("lists nothing for a seam without Python tests", () => {
+    const repo = repoWith({ "test/a.test.js": "", "conftest.py": "" });
+    expect(pytestSeamFiles(repo, ["test/a.test.js"])).toEqual([]);
+  });
+});
+
+describe("pytestConfigOf: the root's pytest sections, which regression compares with base", () => {
+  it("changes with the pytest section and not with the rest of the file", () => {
+    const base = repoWith({
+      "pyproject.toml":
+        '[project]\nname = "x"\ndependencies = []\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+    });
+    const dependency = repoWith({
+      "pyproject.toml":
+        '[project]\nname = "x"\ndependencies = ["attrs"]\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+    });
+    const plugin = repoWith({
+      "pyproject.toml":
+        '[project]\nname = "x"\ndependencies = []\n[tool.pytest.ini_options]\naddopts = "-q -p evil"\n',
+    });
+    const added = repoWith({
+      "pyproject.toml":
+        '[project]\nname = "x"\ndependencies = []\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+      "setup.cfg": "[tool:pytest]\naddopts = -p evil\n",
+    });
+    expect(pytestConfigOf(base)).not.toBeNull();
+    expect(pytestConfigOf(dependency)).toBe(pytestConfigOf(base));
+    expect(pytestConfigOf(plugin)).not.toBe(pytestConfigOf(base));
+    expect(pytestConfigOf(added)).not.toBe(pytestConfigOf(base));
+    expect(pytestConfigOf(repoWith({ "README.md": "" }))).toBeNull();
+  });
+
+  it("reads each file's own section header", () => {
+    expect(pytestSection("tox.ini", "[tox]\nenv = py\n[pytest]\naddopts = -x\n[flake8]\nx = 1\n")).toBe(
+      "addopts = -x",
+    );
+    expect(pytestSection("setup.cfg", "[metadata]\nname = x\n")).toBeNull();
+    expect(pytestSection("setup.cfg", "[tool:pytest]\n  addopts =\n    -p a\n")).toBe("addopts =\n    -p a");
+    expect(
+      pytestSection(
+        "pyproject.toml",
+        '[tool.pytest.ini_options]\naddopts = [\n  "-p",\n  "a",\n]\n[tool.x]\n',
+      ),
+    ).toBe('addopts = [\n  "-p",\n  "a",\n]');
+    expect(pytestSection("pytest.ini", "# no header\n")).toBe("# no header");
+  });
+});
+
+describe("importsOf", () => {
+  it("reads plain, from, relative and parenthesised imports", () => {
+    const { absolute, relative } = importsOf(
+      "import a.b as c, d\nfrom e.f import (\n    g,\n    h as i,\n)\nfrom . import j\nfrom ..k import l\n    import m\n",
+    );
+    expect(absolute).toEqual(["a.b", "d", "e.f", "e.f.g", "e.f.h", "m"]);
+    expect(relative).toEqual([
+      { dots: 1, name: "", names: ["j"] },
+      { dots: 2, name: "k", names: ["l"] },
+    ]);
+  });
+});

@@ -1,0 +1,253 @@
+import { join, posix } from "node:path";
+import { foldersUp, isRegularFile, isTestPath, scannedText } from "./test-paths.js";
+
+/**
+ * Everything pytest runs with a Python seam test besides the test itself, as repo-relative paths
+ * the seam's fingerprint must cover: existing files (their edits are tampering) and paths that do
+ * not exist on base (creating one is tampering). ADR 0019, amendment 4.
+ *
+ * pytest loads code by *location*, not only by import: a `conftest.py` in the test's folder or any
+ * folder above it, a package's `__init__.py`, the first `pytest.ini` (or a `tox.ini`/`setup.cfg`/
+ * `pyproject.toml` with a pytest section) walking up from the test, the plugins its `addopts`
+ * names with `-p` and a conftest's `pytest_plugins`, and the modules the test imports, found on
+ * a `sys.path` pytest prepends the test's own folder to. So a coder that *creates*
+ * `tests/conftest.py` patching the code under test, or a `tests/slug.py` that shadows the module
+ * the test imports, makes the seam pass without changing the code (measured: the lane completed
+ * under a lenient critic). Listing the absent paths makes their creation a seam-integrity finding.
+ *
+ * Read on the base checkout `cwd`. Only what pytest itself reaches is listed: program modules the
+ * test imports (not test paths) stay editable, as the fix may change them.
+ */
+export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): string[] {
+  const tests = seamFiles.filter((f) => f.endsWith(".py") && isRegularFile(join(cwd, f)));
+  if (tests.length === 0) return [];
+  const out = new Set<string>();
+  const configs = new Set<string>();
+  for (const test of tests)
+    for (const dir of foldersUp(test)) {
+      const at = (name: string) => (dir === "." ? name : `${dir}/${name}`);
+      for (const name of ["conftest.py", "pytest.ini", ".pytest.ini"]) out.add(at(name));
+      // The root's own package marker changes nothing for pytest; a folder's makes it a package.
+      if (dir !== ".") out.add(at("__init__.py"));
+      for (const name of SECTION_CONFIGS) {
+        const path = at(name);
+        const text = scannedText(join(cwd, path));
+        // The root's tox.ini/setup.cfg/pyproject.toml also hold the project's packaging: regression
+        // compares their pytest section (`pytestConfigOf`). A folder's own one that would become
+        // the seam's config, or already is, is protected whole.
+        if (dir !== "." && (text === null || pytestSection(name, text) !== null)) out.add(path);
+        if (text !== null) configs.add(path);
+      }
+      for (const name of ["pytest.ini", ".pytest.ini"])
+        if (isRegularFile(join(cwd, at(name)))) configs.add(at(name));
+    }
+
+  // Where pytest finds modules: the root (rootdir, `python -m`), each test's first folder up that is
+  // not a package (prepended by pytest's default import mode), and the `pythonpath` entries.
+  const roots = new Set<string>(["."]);
+  for (const test of tests) roots.add(importBase(cwd, test));
+  const plugins: string[] = [];
+  for (const config of configs) {
+    const section = pytestSection(posix.basename(config), scannedText(join(cwd, config)) ?? "");
+    if (section === null) continue;
+    const dir = posix.dirname(config);
+    for (const entry of iniList(section, "pythonpath")) roots.add(posix.normalize(posix.join(dir, entry)));
+    plugins.push(...pluginOptions(iniValue(section, "addopts") ?? ""));
+  }
+
+  const pending: string[] = [];
+  const visit = (file: string) => {
+    out.add(file);
+    pending.push(file);
+  };
+  for (const name of plugins) for (const file of moduleFiles(cwd, name, roots)) visit(file);
+  for (const file of [...out])
+    if (posix.basename(file) === "conftest.py" && isRegularFile(join(cwd, file))) visit(file);
+  for (const test of tests) {
+    pending.push(test);
+    // A module the test imports by a top-level name, created in the folder pytest puts first on
+    // sys.path, would shadow the real one: such paths must stay absent.
+    const base = importBase(cwd, test);
+    for (const name of importsOf(scannedText(join(cwd, test)) ?? "").absolute) {
+      const top = name.split(".")[0] ?? "";
+      for (const path of [`${top}.py`, `${top}/__init__.py`].map((p) => posix.join(base, p)))
+        if (!isRegularFile(join(cwd, path)) && isTestPath(path)) out.add(path);
+    }
+  }
+
+  // The test code all of that imports, transitively (test paths only: a program module is the fix's).
+  const walked = new Set<string>();
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (walked.has(file)) continue;
+    walked.add(file);
+    const text = scannedText(join(cwd, file)) ?? "";
+    const { absolute, relative } = importsOf(text);
+    const found = [
+      ...absolute.flatMap((n) => moduleFiles(cwd, n, roots)),
+      ...relative.flatMap((r) => relativeModuleFiles(cwd, file, r)),
+    ];
+    for (const f of found) if (isTestPath(f) && !walked.has(f)) visit(f);
+    // A conftest's `pytest_plugins` run with every test, whatever they are called.
+    if (posix.basename(file) === "conftest.py")
+      for (const f of pytestPlugins(text).flatMap((n) => moduleFiles(cwd, n, roots)))
+        if (!walked.has(f)) visit(f);
+  }
+  for (const f of seamFiles) out.delete(f);
+  return [...out].sort();
+}
+
+/**
+ * The pytest sections of the root's configs (`pytest.ini`, `.pytest.ini`, `tox.ini`, `setup.cfg`,
+ * `pyproject.toml`) as one stable string; null when none has one. Regression compares it with
+ * base: a changed pytest section (`addopts = -p evil`, `-k "not test_x"`) changes how the suite
+ * runs, while the rest of such a file (a dependency) is the project's and may change.
+ */
+export function pytestConfigOf(dir: string): string | null {
+  const sections: [string, string][] = [];
+  for (const name of ["pytest.ini", ".pytest.ini", ...SECTION_CONFIGS]) {
+    const text = scannedText(join(dir, name));
+    const section = text === null ? null : pytestSection(name, text);
+    if (section !== null) sections.push([name, section]);
+  }
+  return sections.length === 0 ? null : JSON.stringify(sections);
+}
+
+/** The root's files whose pytest section regression compares (`pytestConfigOf`). */
+export const PYTEST_CONFIG_FILES: readonly string[] = [
+  "pytest.ini",
+  ".pytest.ini",
+  "tox.ini",
+  "setup.cfg",
+  "pyproject.toml",
+];
+
+const SECTION_CONFIGS = ["tox.ini", "setup.cfg", "pyproject.toml"] as const;
+
+/** The text of a config's pytest section, trimmed; null when the file has none. */
+export function pytestSection(name: string, text: string): string | null {
+  const header =
+    name === "pyproject.toml"
+      ? /^\s*\[tool\.pytest(?:\.ini_options)?\]\s*$/
+      : name === "setup.cfg"
+        ? /^\s*\[tool:pytest\]\s*$/
+        : /^\s*\[pytest\]\s*$/;
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((l) => header.test(l));
+  if (start < 0) return name === "pytest.ini" || name === ".pytest.ini" ? text.trim() : null;
+  const rest = lines.slice(start + 1);
+  // The next header starts at column 0 (`[tool.black]`, `[[tool.x]]`); a value's continuation lines
+  // are indented or start with a quote or `]`.
+  const end = rest.findIndex((l) => /^\[/.test(l));
+  return rest
+    .slice(0, end < 0 ? rest.length : end)
+    .join("\n")
+    .trim();
+}
+
+/** An ini/toml key's value in a section (continuation lines of an ini value included); null when absent. */
+function iniValue(section: string, key: string): string | null {
+  const lines = section.split("\n");
+  const at = lines.findIndex((l) => new RegExp(`^\\s*${key}\\s*[=:]`).test(l));
+  if (at < 0) return null;
+  const first = (lines[at] ?? "").replace(/^[^=:]*[=:]/, "");
+  const more: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (!/^\s+\S/.test(line) && !/^\s*["'\]]/.test(line)) break;
+    more.push(line);
+  }
+  return [first, ...more].join(" ");
+}
+
+/** A list-valued setting (`pythonpath = src tests`, toml `["src", "tests"]`) as its words. */
+function iniList(section: string, key: string): string[] {
+  return (iniValue(section, key) ?? "").split(/[\s,[\]"']+/).filter((w) => w !== "");
+}
+
+/** The plugin modules `-p name` / `-pname` in an addopts value names (`-p no:x` disables, names nothing). */
+function pluginOptions(addopts: string): string[] {
+  const words = addopts.split(/[\s,[\]"']+/).filter((w) => w !== "");
+  const out: string[] = [];
+  words.forEach((word, i) => {
+    const name =
+      word === "-p" ? words[i + 1] : word.startsWith("-p") && word.length > 2 ? word.slice(2) : undefined;
+    if (name && !name.startsWith("no:") && /^[\w.]+$/.test(name)) out.push(name);
+  });
+  return out;
+}
+
+/** The module names a conftest's `pytest_plugins = "x"` / `["a.b", "c"]` lists. */
+function pytestPlugins(text: string): string[] {
+  const match = /^pytest_plugins\s*=\s*(\[[^\]]*\]|\([^)]*\)|["'][^"']*["'])/m.exec(text);
+  return match ? [...(match[1] ?? "").matchAll(/["']([\w.]+)["']/g)].map((m) => m[1] ?? "") : [];
+}
+
+interface PythonImports {
+  /** `import a.b`, `from a.b import c` (also `a.b.c`, as c may be a module). */
+  absolute: string[];
+  /** `from . import x`, `from ..pkg import y`: dots and the rest, as written. */
+  relative: { dots: number; name: string; names: string[] }[];
+}
+
+/** The imports of a Python file, read from its text (statements at any indentation; strings not parsed). */
+export function importsOf(text: string): PythonImports {
+  const absolute: string[] = [];
+  const relative: PythonImports["relative"] = [];
+  // Parenthesised name lists span lines: joined first.
+  const code = text.replace(/\(([^()]*)\)/g, (_, inner: string) => `(${inner.replace(/\s*\n\s*/g, " ")})`);
+  for (const line of code.split(/\r?\n/)) {
+    const plain = /^\s*import\s+(.+)$/.exec(line);
+    if (plain)
+      for (const part of (plain[1] ?? "").split(",")) {
+        const name = part.trim().split(/\s+/)[0] ?? "";
+        if (/^[\w.]+$/.test(name)) absolute.push(name);
+      }
+    const from = /^\s*from\s+(\.*)([\w.]*)\s+import\s+\(?([^)#]+)/.exec(line);
+    if (!from) continue;
+    const names = (from[3] ?? "")
+      .split(",")
+      .map((p) => p.trim().split(/\s+/)[0] ?? "")
+      .filter((n) => /^\w+$/.test(n));
+    const dots = (from[1] ?? "").length;
+    const module = from[2] ?? "";
+    if (dots > 0) relative.push({ dots, name: module, names });
+    else if (module !== "") absolute.push(module, ...names.map((n) => `${module}.${n}`));
+  }
+  return { absolute, relative };
+}
+
+/** The repository files a module name resolves to under each root: `a/b.py`, `a/b/__init__.py` and the packages' `__init__.py`. */
+function moduleFiles(cwd: string, name: string, roots: ReadonlySet<string>): string[] {
+  const parts = name.split(".").filter((p) => p !== "");
+  const out: string[] = [];
+  for (const root of roots) {
+    if (root.startsWith("..")) continue;
+    const found = [
+      `${posix.join(root, ...parts)}.py`,
+      posix.join(root, ...parts, "__init__.py"),
+      ...parts.slice(0, -1).map((_, i) => posix.join(root, ...parts.slice(0, i + 1), "__init__.py")),
+    ].filter((p) => isRegularFile(join(cwd, p)));
+    out.push(...found);
+  }
+  return out;
+}
+
+function relativeModuleFiles(cwd: string, file: string, imp: PythonImports["relative"][number]): string[] {
+  let dir = posix.dirname(file);
+  for (let i = 1; i < imp.dots; i++) dir = posix.dirname(dir);
+  const base = imp.name === "" ? dir : posix.join(dir, ...imp.name.split("."));
+  const candidates = [
+    `${base}.py`,
+    posix.join(base, "__init__.py"),
+    ...imp.names.flatMap((n) => [posix.join(base, `${n}.py`), posix.join(base, n, "__init__.py")]),
+  ];
+  return candidates
+    .map((p) => posix.normalize(p))
+    .filter((p) => !p.startsWith("..") && isRegularFile(join(cwd, p)));
+}
+
+/** The folder pytest's default import mode puts first on sys.path for a test: its first folder up without `__init__.py`. */
+function importBase(cwd: string, test: string): string {
+  for (const dir of foldersUp(test))
+    if (dir === "." || !isRegularFile(join(cwd, dir, "__init__.py"))) return dir;
+  return ".";
+}

@@ -1,0 +1,225 @@
+/**
+ * Regression (stop 29): pytest loads code by location, and none of it was the seam's evidence. A
+ * coder that left `slug.py` alone and created `tests/conftest.py` (which pytest imports before the
+ * test and which replaced `slug.slugify`) made the seam's test pass; seam integrity fingerprinted
+ * only the test file, regression saw the suite green, and a lenient critic let it complete
+ * (measured on the real lane with real pytest). The same held for a `tests/slug.py` shadowing the
+ * module the test imports (pytest puts the test's folder first on sys.path), an edited test helper
+ * the test imports, an edited plugin `addopts = -p …` names, and a pytest section added to
+ * pyproject.toml. Fix: `pytestSeamFiles` (ADR 0019, amendment 4) pins conftest.py, `__init__.py`
+ * and pytest configs up the test's folders (present or absent: creating one is a finding), the
+ * plugins and the imported test modules; regression compares the root configs' pytest sections
+ * with base (`pytestConfigOf`). Mutation: not adding `pytestSeamFiles` in observe.ts → the first
+ * four complete (red); not comparing the sections → the fifth completes (red).
+ *
+ * Real pytest, real repos, the real lane with `command:` coders and a lenient critic.
+ */
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { concurrencyLimit } from "../support/concurrency-limit.js";
+import { coderScript, runLane, withLenientCritic } from "../support/lane-harness.js";
+import { attemptEnvelope, SLUG_REQUEST, SLUG_TASK, slugCassette } from "../support/runner-lane.js";
+
+const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
+
+const SLUG = 'def slugify(text):\n    return text.strip().lower().replace(" ", "-")\n';
+const TEST = [
+  "from helpers import COLLAPSED",
+  "from slug import slugify",
+  "",
+  "",
+  "def test_simple():",
+  '    assert slugify("Hello World") == "hello-world"',
+  "",
+  "",
+  "def test_collapses_spaces():",
+  '    assert slugify("a   b") == COLLAPSED',
+  "",
+].join("\n");
+
+/** A pytest project: config in pytest.ini with a plugin, or in pyproject.toml; committed as the user's base. */
+async function pythonRepo(config: "pytest.ini" | "pyproject.toml"): Promise<string> {
+  const dir = join(await mkdtemp(join(tmpdir(), "devflow-pytest-")), "repo");
+  const files: Record<string, string> = {
+    "slug.py": SLUG,
+    "tests/test_slug.py": TEST,
+    "tests/helpers.py": 'COLLAPSED = "a-b"\n',
+    "devtools/__init__.py": "",
+    "devtools/pytest_env.py": "# the project's pytest plugin: nothing yet\n",
+    ".gitignore": "__pycache__\n.pytest_cache\n",
+    ...(config === "pytest.ini"
+      ? { "pytest.ini": "[pytest]\npythonpath = .\naddopts = -p devtools.pytest_env\n" }
+      : {
+          "pyproject.toml":
+            '[project]\nname = "slug"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\n',
+        }),
+  };
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(join(dir, name, ".."), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  const git = (...args: string[]) => execa("git", args, { cwd: dir });
+  await git("init", "-q", "-b", "main");
+  await git("add", "-A");
+  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture");
+  return dir;
+}
+
+/** A coder script writing `files` (path → Python lines), leaving slug.py alone unless named. */
+const writes = (files: Record<string, string[]>) => `
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+for (const [path, lines] of Object.entries(${JSON.stringify(files)})) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, lines.join("\\n") + "\\n");
+}
+console.log("Runs of whitespace become one dash.");
+`;
+
+const COLLAPSING = [
+  "import re",
+  "import slug",
+  "slug.slugify = lambda t: re.sub(r'\\s+', '-', t.strip().lower())",
+];
+
+const CHEATS = {
+  "a new conftest.py replacing the function under test": {
+    config: "pytest.ini",
+    coder: writes({ "tests/conftest.py": COLLAPSING }),
+    finding: { created: ["tests/conftest.py"] },
+  },
+  "a new module in tests/ shadowing the one the test imports": {
+    config: "pytest.ini",
+    coder: writes({
+      "tests/slug.py": ["import re", "def slugify(t):", "    return re.sub(r'\\s+', '-', t.strip().lower())"],
+    }),
+    finding: { created: ["tests/slug.py"] },
+  },
+  "an edited test helper the test imports": {
+    config: "pytest.ini",
+    coder: writes({ "tests/helpers.py": ['COLLAPSED = "a---b"'] }),
+    finding: { edited: ["tests/helpers.py"] },
+  },
+  "an edited plugin pytest.ini's addopts loads": {
+    config: "pytest.ini",
+    coder: writes({ "devtools/pytest_env.py": COLLAPSING }),
+    finding: { edited: ["devtools/pytest_env.py"] },
+  },
+} as const;
+
+function lane(repo: string, coder: string) {
+  return runLane({
+    repo,
+    taskId: SLUG_TASK,
+    request: SLUG_REQUEST,
+    cassette: withLenientCritic(slugCassette("python3 -m pytest tests/test_slug.py", ["tests/test_slug.py"])),
+    coder: coderScript(coder),
+    lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
+  });
+}
+
+describe.concurrent("a pytest project: code pytest loads with the seam's test is its evidence", () => {
+  for (const [name, c] of Object.entries(CHEATS))
+    it(
+      `${name} does not complete`,
+      () =>
+        limited(async () => {
+          const run = await lane(await pythonRepo(c.config), c.coder);
+          expect(run.error).toBeNull();
+          const record = await run.store.read("iterator_run");
+          expect(record?.terminal?.verdict).toBe("exhausted");
+          const integrity = await attemptEnvelope(run, "seam_integrity");
+          expect(integrity?.overall_result).toBe("fail");
+          expect(integrity?.native_payload).toMatchObject(c.finding);
+        }),
+      300_000,
+    );
+
+  it(
+    "a pytest section added to pyproject.toml (a plugin that patches the code) does not complete",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await pythonRepo("pyproject.toml"),
+          writes({
+            "pyproject.toml": [
+              "[project]",
+              'name = "slug"',
+              'version = "0.1.0"',
+              "",
+              "[tool.pytest.ini_options]",
+              'pythonpath = ["."]',
+              'addopts = "-p quickfix"',
+            ],
+            "quickfix.py": COLLAPSING,
+          }),
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const regression = await attemptEnvelope(run, "regression");
+        expect(regression?.overall_result).toBe("fail");
+        expect(regression?.summary).toContain("changed pytest's configuration in pyproject.toml");
+      }),
+    300_000,
+  );
+
+  it(
+    "the correct fix completes, also with a dependency added to pyproject.toml",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await pythonRepo("pyproject.toml"),
+          writes({
+            "slug.py": [
+              "import re",
+              "def slugify(text):",
+              "    return re.sub(r'\\s+', '-', text.strip().lower())",
+            ],
+            "pyproject.toml": [
+              "[project]",
+              'name = "slug"',
+              'version = "0.1.0"',
+              "dependencies = []",
+              "",
+              "[tool.pytest.ini_options]",
+              'pythonpath = ["."]',
+            ],
+          }),
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
+      }),
+    300_000,
+  );
+
+  it(
+    "the correct fix completes where pytest.ini loads a plugin",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await pythonRepo("pytest.ini"),
+          writes({
+            "slug.py": [
+              "import re",
+              "def slugify(text):",
+              "    return re.sub(r'\\s+', '-', text.strip().lower())",
+            ],
+          }),
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
+        const prompt = await run.store.readText("attempts/attempt-001/coder_prompt.md");
+        expect(prompt).toMatch(/Do not create these paths either.*`tests\/conftest\.py`/);
+        expect(prompt).toMatch(
+          /Do not edit or delete these files.*`tests\/test_slug\.py`.*`tests\/helpers\.py`|Do not edit or delete these files.*`tests\/helpers\.py`.*`tests\/test_slug\.py`/,
+        );
+      }),
+    300_000,
+  );
+});
