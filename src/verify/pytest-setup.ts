@@ -112,6 +112,16 @@ export function pytestConfigOf(dir: string): string | null {
   return sections.length === 0 ? null : JSON.stringify(sections);
 }
 
+/** The first `python_functions` pattern of the root's pytest config (which functions pytest collects), or null. */
+export function pytestFunctionPattern(dir: string): string | null {
+  for (const name of ["pytest.ini", ".pytest.ini", ...SECTION_CONFIGS]) {
+    const text = scannedText(join(dir, name));
+    const section = text === null ? null : pytestSection(name, text);
+    if (section !== null) return iniList(section, "python_functions")[0] ?? null;
+  }
+  return null;
+}
+
 /** The root's files whose pytest section regression compares (`pytestConfigOf`). */
 export const PYTEST_CONFIG_FILES: readonly string[] = [
   "pytest.ini",

@@ -23,6 +23,18 @@ export interface CanarySourceInput {
  * devflow reads as "the assertion library was neutered".
  */
 export function canarySource(input: CanarySourceInput): string {
+  // pytest collects every test module into one process before running any test, so the seam's
+  // modules are loaded whatever the order; the canary only has to fail through `assert`.
+  if (input.runner === "pytest")
+    return [
+      "# devflow seam canary: written next to the seam test for one verification run, then removed.",
+      "# It must FAIL. If it passes, code loaded with the seam neutered pytest's assertions or its report.",
+      "",
+      "",
+      `def ${input.title}():`,
+      `    assert False, ${JSON.stringify(`devflow seam canary ${input.messageNonce}: this assertion must fail`)}`,
+      "",
+    ].join("\n");
   const seam = JSON.stringify(`./${input.seamFileName}`);
   const title = JSON.stringify(input.title);
   const message = JSON.stringify(`devflow seam canary ${input.messageNonce}: this assertion must fail`);

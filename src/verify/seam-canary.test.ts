@@ -48,6 +48,9 @@ describe("canaryName", () => {
     expect(canaryName("slug_test.mjs", "n1", "node-test")).toBe("devflow-canary-n1-slug_test.mjs");
     expect(canaryName("slug.test.js", "n1", "mocha")).toBe("slug.test.js.devflow-canary-n1.js");
     expect(canaryName("slug.test.cjs", "n1", "tape")).toBe("slug.test.cjs.devflow-canary-n1.cjs");
+    // A Python module name; pytest collects a file named on its command line whatever its patterns.
+    expect(canaryName("test_slug.py", "n1", "pytest")).toBe("test_slug_devflow_canary_n1.py");
+    expect(canaryName("slug_test.py", "n1", "pytest")).toBe("test_devflow_canary_n1_slug_test.py");
   });
 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, posix } from "node:path";
+import { pytestFunctionPattern } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { canarySource } from "./seam-canary-source.js";
 import { RUNNER_ADAPTERS, type TestReport } from "./test-reports/index.js";
@@ -28,7 +29,7 @@ export type SeamCanary =
   | { kind: "not_placed"; reason: string };
 
 /** Runners whose report carries a failure's message (node:test through devflow's own reporter). */
-const REPORT_CARRIES_MESSAGE = new Set(["node-test", "mocha", "jest", "vitest", "tape"]);
+const REPORT_CARRIES_MESSAGE = new Set(["node-test", "mocha", "jest", "vitest", "tape", "pytest"]);
 
 /**
  * Writes the canary files into `checkoutDir` (wherever the seam runs: the coder's worktree or a
@@ -89,7 +90,10 @@ function planCanary(
       canaryName(basename(seamFile), `${nonce}${i}`, invocation.runner),
     );
     const source = readFileSync(join(checkoutDir, seamFile), "utf8");
-    const title = `devflow seam canary ${nonce}${i}`;
+    const title =
+      invocation.runner === "pytest"
+        ? pytestFunctionName(checkoutDir, `devflow_seam_canary_${nonce}${i}`)
+        : `devflow seam canary ${nonce}${i}`;
     const text = canarySource({
       runner: invocation.runner,
       seamFileName: basename(seamFile),
@@ -133,6 +137,14 @@ const ONE_PROCESS_RUNNERS = new Set(["mocha", "tape"]);
  * its suffix (`slug_test.js` → `devflow-canary-N-slug_test.js`). mocha and tape: see above.
  */
 export function canaryName(seamFileName: string, nonce: string, runner: string): string {
+  // A Python module name (underscores); pytest collects a file given on its command line whatever
+  // its `python_files` patterns say, and every test module into one process, as mocha does.
+  if (runner === "pytest") {
+    const stem = seamFileName.replace(/\.py$/, "");
+    return /^test/.test(stem)
+      ? `${stem}_devflow_canary_${nonce}.py`
+      : `test_devflow_canary_${nonce}_${stem}.py`;
+  }
   if (ONE_PROCESS_RUNNERS.has(runner))
     return `${seamFileName}.devflow-canary-${nonce}${extname(seamFileName)}`;
   const dot = seamFileName.indexOf(".");
@@ -141,6 +153,15 @@ export function canaryName(seamFileName: string, nonce: string, runner: string):
   if (rest.split(".").length > 2) return `${stem}.devflow-canary-${nonce}${rest}`;
   if (/^test/i.test(stem)) return `${stem}-devflow-canary-${nonce}${rest}`;
   return `devflow-canary-${nonce}-${seamFileName}`;
+}
+
+/**
+ * The canary's test function name, as the project's `python_functions` collects it: the first
+ * pattern's prefix (`test` by default) or glob (`*_check` → `devflow_…_check`).
+ */
+function pytestFunctionName(checkoutDir: string, name: string): string {
+  const configured = pytestFunctionPattern(checkoutDir) ?? "test";
+  return configured.includes("*") ? configured.replace("*", name) : `${configured}_${name}`;
 }
 
 /** The module syntax the seam file uses: its extension, its own import/export statements, its package's type. */

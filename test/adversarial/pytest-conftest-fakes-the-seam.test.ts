@@ -12,6 +12,9 @@
  * with base (`pytestConfigOf`). Mutation: not adding `pytestSeamFiles` in observe.ts → the first
  * four complete (red); not comparing the sections → the fifth completes (red).
  *
+ * And the seam was judged by exit code: pytest's JUnit report is now read (named evidence) and the
+ * seam canary runs with it, so code under test forging pytest's reports fails the seam.
+ *
  * Real pytest, real repos, the real lane with `command:` coders and a lenient critic.
  */
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
@@ -138,6 +141,40 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
       300_000,
     );
 
+  // Before pytest's report was read, the seam was judged by exit code: code under test that made
+  // every report "passed" at import completed (regression's console parse read "PASSED" too).
+  // Now the canary, which must fail, is reported passing. Mutation: no pytest adapter → completes.
+  it(
+    "code under test forging pytest's reports does not complete",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await pythonRepo("pytest.ini"),
+          writes({
+            "slug.py": [
+              "import _pytest.reports as reports",
+              "_made = reports.TestReport.from_item_and_call.__func__",
+              "def _passed(cls, item, call):",
+              "    report = _made(cls, item, call)",
+              "    report.outcome = 'passed'",
+              "    report.longrepr = None",
+              "    return report",
+              "reports.TestReport.from_item_and_call = classmethod(_passed)",
+              "def slugify(text):",
+              "    return text.strip().lower().replace(' ', '-')",
+            ],
+          }),
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.overall_result).toBe("fail");
+        expect(JSON.stringify(seam?.native_payload)).toContain("canary");
+      }),
+    300_000,
+  );
+
   it(
     "a pytest section added to pyproject.toml (a plugin that patches the code) does not complete",
     () =>
@@ -214,6 +251,14 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
         expect(run.error).toBeNull();
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
+        // Named evidence from pytest's own JUnit report, with the canary: no "exit code only" caveat.
+        expect(record?.terminal?.gate).toMatchObject({ result: "pass", caveats: [] });
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.native_payload).toMatchObject({ evidence: "named_tests" });
+        const observation = await run.store.read("observation_artifact");
+        expect(observation?.seam_check?.tests).toEqual([
+          JSON.stringify(["tests/test_slug.py", "pytest", "tests.test_slug", "test_collapses_spaces"]),
+        ]);
         const prompt = await run.store.readText("attempts/attempt-001/coder_prompt.md");
         expect(prompt).toMatch(/Do not create these paths either.*`tests\/conftest\.py`/);
         expect(prompt).toMatch(

@@ -1,6 +1,7 @@
 import { jestAdapter } from "./jest.js";
 import { mochaAdapter } from "./mocha.js";
 import { nodeTestAdapter } from "./node-test.js";
+import { pytestAdapter } from "./pytest.js";
 import type { PackageTestSetup, RunnerAdapter } from "./runner-adapter.js";
 import { tapeAdapter } from "./tape.js";
 import { vitestAdapter } from "./vitest.js";
@@ -12,6 +13,7 @@ export const RUNNER_ADAPTERS: readonly RunnerAdapter[] = [
   vitestAdapter,
   nodeTestAdapter,
   tapeAdapter,
+  pytestAdapter,
 ];
 
 export type RunnerDetection =

@@ -1,7 +1,16 @@
 import { z } from "zod";
 
 /** The runners devflow can ask for a machine-readable report, plus the two generic formats. */
-export const RunnerName = z.enum(["mocha", "jest", "vitest", "node-test", "tape", "junit", "stdout"]);
+export const RunnerName = z.enum([
+  "mocha",
+  "jest",
+  "vitest",
+  "node-test",
+  "tape",
+  "pytest",
+  "junit",
+  "stdout",
+]);
 export type RunnerName = z.infer<typeof RunnerName>;
 
 export const TestStatus = z.enum(["pass", "fail", "skip", "todo"]);
