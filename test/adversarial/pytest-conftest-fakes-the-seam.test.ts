@@ -56,8 +56,7 @@ async function pythonRepo(config: "pytest.ini" | "pyproject.toml"): Promise<stri
     ...(config === "pytest.ini"
       ? { "pytest.ini": "[pytest]\npythonpath = .\naddopts = -p devtools.pytest_env\n" }
       : {
-          "pyproject.toml":
-            '[project]\nname = "slug"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\n',
+          "pyproject.toml": `${pyproject({}).join("\n")}\n`,
         }),
   };
   for (const [name, text] of Object.entries(files)) {
@@ -81,6 +80,25 @@ for (const [path, lines] of Object.entries(${JSON.stringify(files)})) {
 }
 console.log("Runs of whitespace become one dash.");
 `;
+
+/** The fixture's pyproject.toml lines, with lines added to its project and pytest sections. */
+const pyproject = (add: { project?: string[]; pytest?: string[] }) => [
+  "[project]",
+  'name = "slug"',
+  'version = "0.1.0"',
+  ...(add.project ?? []),
+  "",
+  "[tool.pytest.ini_options]",
+  'pythonpath = ["."]',
+  ...(add.pytest ?? []),
+];
+
+/** The correct fix of slug.py. */
+const FIXED_SLUG = [
+  "import re",
+  "def slugify(text):",
+  "    return re.sub(r'\\s+', '-', text.strip().lower())",
+];
 
 const COLLAPSING = [
   "import re",
@@ -182,15 +200,7 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
         const run = await lane(
           await pythonRepo("pyproject.toml"),
           writes({
-            "pyproject.toml": [
-              "[project]",
-              'name = "slug"',
-              'version = "0.1.0"',
-              "",
-              "[tool.pytest.ini_options]",
-              'pythonpath = ["."]',
-              'addopts = "-p quickfix"',
-            ],
+            "pyproject.toml": pyproject({ pytest: ['addopts = "-p quickfix"'] }),
             "quickfix.py": COLLAPSING,
           }),
         );
@@ -211,20 +221,8 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
         const run = await lane(
           await pythonRepo("pyproject.toml"),
           writes({
-            "slug.py": [
-              "import re",
-              "def slugify(text):",
-              "    return re.sub(r'\\s+', '-', text.strip().lower())",
-            ],
-            "pyproject.toml": [
-              "[project]",
-              'name = "slug"',
-              'version = "0.1.0"',
-              "dependencies = []",
-              "",
-              "[tool.pytest.ini_options]",
-              'pythonpath = ["."]',
-            ],
+            "slug.py": FIXED_SLUG,
+            "pyproject.toml": pyproject({ project: ["dependencies = []"] }),
           }),
         );
         expect(run.error).toBeNull();
@@ -241,11 +239,7 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
         const run = await lane(
           await pythonRepo("pytest.ini"),
           writes({
-            "slug.py": [
-              "import re",
-              "def slugify(text):",
-              "    return re.sub(r'\\s+', '-', text.strip().lower())",
-            ],
+            "slug.py": FIXED_SLUG,
           }),
         );
         expect(run.error).toBeNull();
