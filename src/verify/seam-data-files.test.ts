@@ -124,4 +124,29 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
     expect(runnerSetupFiles(repo, ["packages/a/test/x.test.ts"])).toEqual(["packages/a/vitest-setup.js"]);
     expect(runnerSetupFiles(repo)).toEqual([]);
   });
+
+  it("runnerSetupFiles: a config a script or the seam names with --config/-c counts, whole, wherever it is", () => {
+    const repo = repoWith({
+      "package.json": JSON.stringify({ scripts: { test: "jest --config config/jest.ci.js" } }),
+      "config/jest.ci.js": 'module.exports = { rootDir: "..", setupFiles: ["<rootDir>/test/setup.js"] };\n',
+      "test/setup.js": "",
+      "tools/vitest.seam.mts": 'export default { test: { setupFiles: ["./seam-setup.ts"] } };\n',
+      "tools/seam-setup.ts": "",
+      "test/r.cjs": "",
+    });
+    expect(runnerSetupFiles(repo)).toEqual(["config/jest.ci.js", "test/setup.js"]);
+    expect(
+      runnerSetupFiles(repo, [], "npx vitest run -c tools/vitest.seam.mts -r test/r.cjs test/x.test.ts"),
+    ).toEqual([
+      "config/jest.ci.js",
+      "test/r.cjs",
+      "test/setup.js",
+      "tools/seam-setup.ts",
+      "tools/vitest.seam.mts",
+    ]);
+    // `sh -c '…'` names a command, not a config.
+    expect(
+      runnerSetupFiles(repoWith({ "package.json": JSON.stringify({ scripts: { test: "sh -c 'jest'" } }) })),
+    ).toEqual([]);
+  });
 });

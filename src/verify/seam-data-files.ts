@@ -144,27 +144,45 @@ const PRELOAD_FLAG =
  * `.npmrc`, …) and package.json's `scripts`, `jest`, `mocha` and `ava`, in the root and in every
  * folder between it and a seam file (a monorepo's package): any existing file a setup key
  * (`setupFiles: ["./setup.js"]`, `require:`) or a preload flag (`--import ./x.mjs`, `-r ./x.cjs`)
- * names, whatever it is called, resolved against the config's folder and the root.
+ * names, whatever it is called, resolved against the config's folder and the root. A config a
+ * script or the seam command names by flag (`jest --config config/jest.ci.js`), whatever its name
+ * and folder, joins whole with the setup files it names; so do the setup files and preloads the
+ * seam command names itself (`mocha -r test/setup.js`).
  */
-export function runnerSetupFiles(cwd: string, seamFiles: readonly string[] = []): string[] {
+export function runnerSetupFiles(cwd: string, seamFiles: readonly string[] = [], seamCommand = ""): string[] {
   const folders = new Set<string>(["."]);
   for (const file of seamFiles) for (const dir of foldersUp(file)) folders.add(dir);
   const found = new Set<string>();
-  for (const folder of [...folders].sort()) {
+  const named = new Set<string>();
+  const read = (folder: string, text: string) => {
     const resolve = (word: string): string | null => {
       const name = word.replace(/^<rootDir>\//, "");
       return repoFile(cwd, posix.join(folder, name)) ?? repoFile(cwd, name);
     };
-    for (const text of configTexts(join(cwd, folder))) {
-      const values = [...text.matchAll(SETUP_KEY), ...text.matchAll(PRELOAD_FLAG)].map((m) => m[1] ?? "");
-      for (const word of values.flatMap(wordsOf)) {
-        const file = resolve(word);
-        if (file !== null) found.add(file);
-      }
+    const values = [...text.matchAll(SETUP_KEY), ...text.matchAll(PRELOAD_FLAG)].map((m) => m[1] ?? "");
+    for (const word of values.flatMap(wordsOf)) {
+      const file = resolve(word);
+      if (file !== null) found.add(file);
     }
+    // A config a script or the seam names by flag (`jest --config config/jest.ci.js`), whatever
+    // its name and wherever it is: it decides the run as much as a config found by name.
+    for (const match of text.matchAll(CONFIG_FLAG)) {
+      const file = resolve(match[1] ?? "");
+      if (file !== null) named.add(file);
+    }
+  };
+  for (const folder of [...folders].sort())
+    for (const text of configTexts(join(cwd, folder))) read(folder, text);
+  read(".", seamCommand);
+  for (const config of named) {
+    found.add(config);
+    read(posix.dirname(config), scannedText(join(cwd, config)) ?? "");
   }
   return [...found].sort();
 }
+
+/** A runner's config-file flag (jest, vitest, mocha, ava: `--config <file>`, jest/vitest `-c <file>`). */
+const CONFIG_FLAG = /(?:^|[\s"'])(?:--config|-c)(?:=|\s+)([^\s"'&|;]+)/g;
 
 /** The texts of a folder's runner configs and of its package.json's test keys. */
 function configTexts(dir: string): string[] {

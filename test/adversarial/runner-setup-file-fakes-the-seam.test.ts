@@ -10,7 +10,7 @@
  *
  * Real runners (installed once per machine), real repos, the real lane with `command:` coders.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -76,6 +76,49 @@ const f = "src/slug.js";
 writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
 console.log("Runs of whitespace become one dash.");
 `;
+
+// Regression (stop 29): a config named only by a flag (`jest --config config/jest.ci.js`, outside
+// the seam's folders and not named like a runner config) was never read, so the setup file it
+// names stayed editable and the same patch completed. Fix: runnerSetupFiles reads configs that
+// scripts and the seam command name with --config/-c, and pins them whole. Mutation: the flag's
+// configs not read → completes (red).
+describe("a setup file named by a config the seam names with --config", () => {
+  beforeAll(() => ensureRunnerInstalled("jest"), 300_000);
+
+  it("is part of the seam's evidence, and so is the config", async () => {
+    const repo = await runnerRepo("jest");
+    const pkg = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
+    pkg.scripts.test = "jest --config config/jest.ci.js";
+    await writeFile(join(repo, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    await mkdir(join(repo, "config"));
+    await writeFile(
+      join(repo, "config/jest.ci.js"),
+      'module.exports = { rootDir: "..", setupFiles: ["<rootDir>/test/setup.js"] };\n',
+    );
+    await writeFile(join(repo, "test/setup.js"), "// shared test setup: nothing yet\n");
+    await execa("git", ["add", "-A"], { cwd: repo });
+    await execa(
+      "git",
+      ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "ci config"],
+      {
+        cwd: repo,
+      },
+    );
+    const run = await slugLane("jest", PATCHES_THE_SETUP_FILE, {
+      repo,
+      seam: "npx jest --config config/jest.ci.js test/slug.test.js",
+    });
+    expect(run.error).toBeNull();
+    const record = await run.store.read("iterator_run");
+    expect(record?.terminal?.verdict).toBe("exhausted");
+    const integrity = await attemptEnvelope(run, "seam_integrity");
+    expect(integrity?.native_payload).toMatchObject({ edited: ["test/setup.js"] });
+    const observation = await run.store.read("observation_artifact");
+    expect(observation?.failing_seam?.files).toEqual(
+      expect.arrayContaining(["config/jest.ci.js", "test/setup.js"]),
+    );
+  }, 300_000);
+});
 
 describe.each(RUNNERS)("a setup file %s's config runs before every test", (runner) => {
   beforeAll(() => ensureRunnerInstalled(runner), 300_000);

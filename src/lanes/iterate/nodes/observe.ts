@@ -74,7 +74,7 @@ export const observe: NodeBody = async (state, deps) => {
     const named = new Set(task.scope_boundary.allowed_paths);
     const withDerived = (more: readonly string[]) =>
       [...new Set([...seamFiles, ...more.filter((f) => !named.has(f))])].sort();
-    seamFiles = withDerived(runnerSetupFiles(base, seamFiles));
+    seamFiles = withDerived(runnerSetupFiles(base, seamFiles, seam.command));
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = withDerived(helpers.files);
     // pytest's conftest.py, plugins and imported test modules, and the paths that must stay
