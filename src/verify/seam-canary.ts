@@ -104,7 +104,11 @@ function planCanary(
     });
     return { path, text, title };
   });
-  const args = [...files, ...writes.map((w) => w.path)].map(shellQuote);
+  // pytest runs exactly what its arguments select: a seam file already named there (perhaps as one
+  // test, `tests/test_slug.py::test_spaces`) is not appended again, which would select all of it.
+  const seamArgs =
+    invocation.runner === "pytest" ? files.filter((f) => !namesPath(invocation.script, f)) : files;
+  const args = [...seamArgs, ...writes.map((w) => w.path)].map(shellQuote);
   const appended = appendArguments(invocation.script, adapter.invocation, args, invocation.runner);
   if (!appended.ok)
     return { kind: "not_placed", reason: `the canary cannot be added to the invocation: ${appended.reason}` };
@@ -119,6 +123,12 @@ function planCanary(
     },
     writes,
   };
+}
+
+/** Whether a command line names `path` as a word or the start of one (`path::test`), optionally quoted. */
+function namesPath(script: string, path: string): boolean {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?:^|[\\s'"])(?:\\./)?${escaped}(?=$|[\\s'":])`).test(script);
 }
 
 /**

@@ -44,7 +44,10 @@ const TEST = [
 ].join("\n");
 
 /** A pytest project: config in pytest.ini with a plugin, or in pyproject.toml; committed as the user's base. */
-async function pythonRepo(config: "pytest.ini" | "pyproject.toml"): Promise<string> {
+async function pythonRepo(
+  config: "pytest.ini" | "pyproject.toml",
+  more: Record<string, string> = {},
+): Promise<string> {
   const dir = join(await mkdtemp(join(tmpdir(), "devflow-pytest-")), "repo");
   const files: Record<string, string> = {
     "slug.py": SLUG,
@@ -58,6 +61,7 @@ async function pythonRepo(config: "pytest.ini" | "pyproject.toml"): Promise<stri
       : {
           "pyproject.toml": `${pyproject({}).join("\n")}\n`,
         }),
+    ...more,
   };
   for (const [name, text] of Object.entries(files)) {
     await mkdir(join(dir, name, ".."), { recursive: true });
@@ -131,12 +135,12 @@ const CHEATS = {
   },
 } as const;
 
-function lane(repo: string, coder: string) {
+function lane(repo: string, coder: string, seam = "python3 -m pytest tests/test_slug.py") {
   return runLane({
     repo,
     taskId: SLUG_TASK,
     request: SLUG_REQUEST,
-    cassette: withLenientCritic(slugCassette("python3 -m pytest tests/test_slug.py", ["tests/test_slug.py"])),
+    cassette: withLenientCritic(slugCassette(seam, ["tests/test_slug.py"])),
     coder: coderScript(coder),
     lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
   });
@@ -258,6 +262,29 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
         expect(prompt).toMatch(
           /Do not edit or delete these files.*`tests\/test_slug\.py`.*`tests\/helpers\.py`|Do not edit or delete these files.*`tests\/helpers\.py`.*`tests\/test_slug\.py`/,
         );
+      }),
+    300_000,
+  );
+
+  // Regression (stop 29, found in review): the canary's arguments appended the seam file again, so
+  // a seam selecting one test (`file::test`) ran the whole file, and a test of it failing on base
+  // for another reason failed the seam after the correct fix. Fix: a seam file the pytest command
+  // already names is not appended. Mutation: appended again → exhausted (red).
+  it(
+    "the correct fix completes when the seam selects one test of a file holding another failing one",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await pythonRepo("pytest.ini", {
+            "tests/test_slug.py": `${TEST}\n\ndef test_unrelated_known_failure():\n    assert False\n`,
+          }),
+          writes({ "slug.py": FIXED_SLUG }),
+          "python3 -m pytest tests/test_slug.py::test_collapses_spaces",
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
+        expect(record?.terminal?.gate).toMatchObject({ result: "pass", caveats: [] });
       }),
     300_000,
   );
