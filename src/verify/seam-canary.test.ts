@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { canaryName, judgeCanary, type SeamCanary } from "./seam-canary.js";
+import { folderWith } from "../../test/support/test-repo.js";
+import type { RunnerInvocation } from "./report-run.js";
+import { canaryName, judgeCanary, type SeamCanary, withSeamCanary } from "./seam-canary.js";
 import { RUNNER_ADAPTERS } from "./test-reports/index.js";
 import { appendArguments } from "./test-reports/script-rewrite.js";
 import type { ReportedTest, TestReport } from "./test-reports/test-report.js";
@@ -99,5 +101,32 @@ describe("judgeCanary", () => {
     expect(noMessage.ok ? null : noMessage.reason).toMatch(/without its own assertion message/);
     const exit0 = judgeCanary(canary, report([test("fail")]), text, 0);
     expect(exit0.ok ? null : exit0.reason).toMatch(/exit status forged/);
+  });
+});
+
+// Regression (stop 29): a name filter in the seam deselected the canary, read as tampering.
+describe("a seam selecting tests by name runs without a canary", () => {
+  const placed = (runner: RunnerInvocation["runner"], script: string, file: string) =>
+    withSeamCanary(folderWith({ [file]: "" }), { runner, script }, [file], async (c) => c.kind);
+  it.each([
+    ["jest", "npx jest test/a.test.js -t collapses"],
+    ["jest", "jest --testNamePattern=collapses"],
+    ["vitest", "vitest run -t collapses"],
+    ["mocha", "mocha --grep collapses test/a.test.js"],
+    ["node-test", "node --test --test-name-pattern=collapses test/a.test.js"],
+    ["pytest", "python3 -m pytest tests/test_a.py -k spaces"],
+    ["pytest", "pytest -m slow tests/test_a.py"],
+  ] as const)("%s: %s", async (runner, script) => {
+    const file = runner === "pytest" ? "tests/test_a.py" : "test/a.test.js";
+    expect(await placed(runner, script, file)).toBe("not_placed");
+  });
+  it.each([
+    ["jest", "npx jest test/a.test.js --testPathPattern a"],
+    ["mocha", "mocha -t 5000 test/a.test.js"],
+    ["pytest", "python3 -m pytest tests/test_a.py -q"],
+    ["pytest", "python3 -m pytest tests/test_a.py::test_spaces"],
+  ] as const)("%s keeps its canary: %s", async (runner, script) => {
+    const file = runner === "pytest" ? "tests/test_a.py" : "test/a.test.js";
+    expect(await placed(runner, script, file)).toBe("placed");
   });
 });

@@ -73,6 +73,15 @@ function planCanary(
 ): CanaryPlan {
   const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
   if (!adapter) return { kind: "not_placed", reason: `no canary for runner ${invocation.runner}` };
+  // A seam that selects its tests by name (`jest -t collapses`, `pytest -k spaces`) would deselect
+  // the canary, and its absence would read as tampering: the seam then runs without one, and the
+  // gate says so. (Found on jest, mocha and vitest: the correct fix was rejected as "tampered".)
+  const filter = nameFilterIn(invocation.script, adapter);
+  if (filter !== null)
+    return {
+      kind: "not_placed",
+      reason: `the seam command selects tests by name (\`${filter}\`), which would deselect a canary test`,
+    };
   const files = [...new Set(seamTestFiles)].filter((f) => {
     try {
       return f !== "" && statSync(join(checkoutDir, f)).isFile();
@@ -123,6 +132,15 @@ function planCanary(
     },
     writes,
   };
+}
+
+/** The runner's name-filter flag in the arguments after its invocation in `script`, or null. */
+function nameFilterIn(script: string, adapter: (typeof RUNNER_ADAPTERS)[number]): string | null {
+  if (!adapter.nameFilter) return null;
+  const match = new RegExp(adapter.invocation.source).exec(script);
+  if (!match) return null;
+  const found = adapter.nameFilter.exec(script.slice(match.index + match[0].length));
+  return found ? found[0].trim() : null;
 }
 
 /** Whether a command line names `path` as a word or the start of one (`path::test`), optionally quoted. */

@@ -26,6 +26,7 @@ const MochaJson = z.object({
 export const mochaAdapter: RunnerAdapter = {
   runner: "mocha",
   invocation: MOCHA,
+  nameFilter: /(?:^|\s)(?:-g|--grep|-f|--fgrep)(?=[=\s]|$)/,
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;

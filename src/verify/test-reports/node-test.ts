@@ -31,6 +31,7 @@ const Event = z.discriminatedUnion("event", [
 export const nodeTestAdapter: RunnerAdapter = {
   runner: "node-test",
   invocation: NODE_TEST,
+  nameFilter: /(?:^|\s)(?:--test-name-pattern|--test-skip-pattern|--test-only)(?=[=\s]|$)/,
   detect: (setup: PackageTestSetup) =>
     setup.script !== null && new RegExp(NODE_TEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {

@@ -24,6 +24,11 @@ export interface RunnerAdapter {
   runner: RunnerName;
   /** Matches the runner's invocation in a script (the binary, plus `run` for vitest): its arguments follow. */
   invocation: RegExp;
+  /**
+   * The runner's flags that select tests by name or mark (`-t`, `--grep`, `-k`), read in the
+   * arguments after the invocation: a run with one deselects any test devflow adds (the seam canary).
+   */
+  nameFilter?: RegExp;
   /** True when the test script invokes this runner. */
   detect(setup: PackageTestSetup): boolean;
   /**

@@ -13,6 +13,7 @@ const VITEST = binaryPattern(String.raw`vitest(?:\s+run)?`);
 export const vitestAdapter: RunnerAdapter = {
   runner: "vitest",
   invocation: VITEST,
+  nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(VITEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--run --reporter=default --reporter=json --outputFile.json=${shellQuote(reportPath)}`;
