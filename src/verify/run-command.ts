@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,6 +59,20 @@ export interface VerifierCommandRun extends ProcessRunResult {
 
 // Non-interactive and colourless: watch modes stay off and per-test lines stay parseable.
 const QUIET_ENV = { CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
+
+/**
+ * Python in a verification run neither reads nor writes the checkout's `__pycache__`: bytecode there
+ * is loaded instead of its source when its header says so (an unchecked-hash .pyc, or a timestamp
+ * one whose recorded mtime and size match), so a coder could leave a compiled fix, or fake, beside
+ * unchanged source. The cache prefix is a fresh path per run that nothing creates (nothing is
+ * written: PYTHONDONTWRITEBYTECODE), so every module compiles from the source in the checkout.
+ */
+function pythonBytecodeEnv(logPath: string): Record<string, string> {
+  return {
+    PYTHONDONTWRITEBYTECODE: "1",
+    PYTHONPYCACHEPREFIX: `${logPath}.no-pycache-${randomBytes(6).toString("hex")}`,
+  };
+}
 
 /**
  * devflow's preload for every node process of a verification run (ADR 0040): pins node:assert and
@@ -132,6 +147,7 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
       env: withPathPrefix(
         baseEnv({
           ...QUIET_ENV,
+          ...pythonBytecodeEnv(cmd.logPath),
           ...cmd.env,
           NODE_OPTIONS: cmd.nodeOptions
             ? `${cmd.nodeOptions} ${VERIFIER_NODE_OPTIONS}`

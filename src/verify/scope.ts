@@ -34,7 +34,10 @@ export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
         ),
       }
     : {};
-  const findings = [...(input.snapshotFindings ?? [])];
+  const findings = [
+    ...(input.snapshotFindings ?? []),
+    ...changed.filter(isShadowingBinary).map((f) => `${f} (${SHADOWING_BINARY})`),
+  ];
   const payload = {
     allowed_paths: input.scope.allowed_paths,
     changed_files: changed,
@@ -78,6 +81,22 @@ export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
     evidence_refs: [],
     native_payload: { ...payload, out_of_scope: outOfScope, restricted: true },
   });
+}
+
+const SHADOWING_BINARY =
+  "compiled Python code Python would load instead of, or without, its source, so what runs is not what the diff shows";
+
+/**
+ * Compiled Python the interpreter imports in place of source: a bytecode file outside
+ * `__pycache__` (loaded when its `.py` is gone) and an extension module (`slug.cpython-311-…so`,
+ * `.abi3.so`, `.pyd`: loaded before a `slug.py` beside it). A coder could ship the fix, or a fake,
+ * as one of these while the source stays as it was. `__pycache__` itself is neutralised in every
+ * verification run instead (PYTHONPYCACHEPREFIX, run-command.ts): honest test runs write there.
+ */
+function isShadowingBinary(file: string): boolean {
+  const name = file.split("/").at(-1) ?? "";
+  const inCache = file.split("/").includes("__pycache__");
+  return (!inCache && /\.py[co]$/.test(name)) || /\.(?:cpython-[^/]*|abi3|pypy[^/]*)\.so$|\.pyd$/.test(name);
 }
 
 function normalizePath(p: string): string {

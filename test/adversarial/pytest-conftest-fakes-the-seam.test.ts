@@ -288,4 +288,64 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
       }),
     300_000,
   );
+
+  // Regression (stop 29, found in review): Python loads bytecode instead of source when its header
+  // says so. In a repository that does not ignore __pycache__, a coder left slug.py as it was and
+  // wrote the fix compiled as an unchecked-hash .pyc into __pycache__: the snapshot held it, the
+  // verification run imported it, and it completed. Fix: every verification run sets
+  // PYTHONPYCACHEPREFIX to a fresh empty path (and PYTHONDONTWRITEBYTECODE), so modules compile
+  // from the checkout's source. Mutation: that env removed from run-command.ts → completes (red).
+  it(
+    "a compiled fix in __pycache__ beside the unchanged source does not complete",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await pythonRepo("pytest.ini", { ".gitignore": ".pytest_cache\n" }),
+          compiles("__pycache__"),
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.overall_result).toBe("fail");
+      }),
+    300_000,
+  );
+
+  // The same fix as a sourceless slug.pyc, slug.py deleted: Python imports it without a source.
+  // It cannot be neutralised in the run, so the change itself is refused. Mutation: the scope
+  // verifier's bytecode rule removed → completes (red).
+  it(
+    "a sourceless .pyc in place of the source does not complete",
+    () =>
+      limited(async () => {
+        const run = await lane(await pythonRepo("pytest.ini"), compiles("sourceless"));
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const scope = await attemptEnvelope(run, "scope");
+        expect(scope?.overall_result).toBe("fail");
+        expect(scope?.summary).toContain("slug.pyc (compiled Python code");
+      }),
+    300_000,
+  );
 });
+
+/** A coder that compiles the fixed slugify to bytecode Python loads without checking slug.py. */
+function compiles(where: "__pycache__" | "sourceless"): string {
+  const python = [
+    "import importlib.util, os, py_compile, shutil",
+    "shutil.copy('slug.py', 'slug_original.py')",
+    `open('slug.py', 'w').write(${JSON.stringify(`${FIXED_SLUG.join("\n")}\n`)})`,
+    where === "__pycache__" ? "target = importlib.util.cache_from_source('slug.py')" : "target = 'slug.pyc'",
+    "py_compile.compile('slug.py', cfile=target, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)",
+    where === "__pycache__"
+      ? "shutil.move('slug_original.py', 'slug.py')"
+      : "os.remove('slug.py'); os.remove('slug_original.py')",
+  ].join("\n");
+  return `
+import { execFileSync } from "node:child_process";
+execFileSync("python3", ["-c", ${JSON.stringify(python)}], { stdio: "inherit" });
+console.log("Runs of whitespace become one dash.");
+`;
+}
