@@ -87,6 +87,19 @@ describe("pytestSeamFiles: what pytest runs with a Python seam test (ADR 0019, a
     for (const path of ["tests/slug.py", "tests/json.py", "tests/os.py"]) expect(files).toContain(path);
   });
 
+  // Found in review: `pythonpath = /opt/x` joined to "/opt/x", and a seam path must be repo-relative
+  // (fingerprinting throws outside the checkout, which would have ended the observation).
+  it("ignores pythonpath entries outside the repository", () => {
+    const repo = repoWith({
+      "pytest.ini": "[pytest]\npythonpath = /opt/x ../up .\naddopts = -p evil\n",
+      "opt/x/evil.py": "",
+      "tests/test_a.py": "import evil\n",
+    });
+    const files = pytestSeamFiles(repo, ["tests/test_a.py"]);
+    expect(files.filter((f) => f.startsWith("/") || f.startsWith(".."))).toEqual([]);
+    expect(files).not.toContain("opt/x/evil.py");
+  });
+
   it("lists nothing for a seam without Python tests", () => {
     const repo = repoWith({ "test/a.test.js": "", "conftest.py": "" });
     expect(pytestSeamFiles(repo, ["test/a.test.js"])).toEqual([]);

@@ -51,7 +51,8 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
     const section = pytestSection(posix.basename(config), scannedText(join(cwd, config)) ?? "");
     if (section === null) continue;
     const dir = posix.dirname(config);
-    for (const entry of iniList(section, "pythonpath")) roots.add(posix.normalize(posix.join(dir, entry)));
+    for (const entry of iniList(section, "pythonpath"))
+      if (!posix.isAbsolute(entry)) roots.add(posix.normalize(posix.join(dir, entry)));
     plugins.push(...pluginOptions(iniValue(section, "addopts") ?? ""));
   }
 
@@ -230,6 +231,8 @@ function moduleFiles(cwd: string, name: string, roots: ReadonlySet<string>): str
   const parts = name.split(".").filter((p) => p !== "");
   const out: string[] = [];
   for (const root of roots) {
+    // A pythonpath entry escaping the repository is not the seam's files (and seam paths must be
+    // repo-relative: fingerprinting throws outside the checkout). Absolute entries never get here.
     if (root.startsWith("..")) continue;
     const found = [
       `${posix.join(root, ...parts)}.py`,
