@@ -106,8 +106,11 @@ describe("judgeCanary", () => {
 
 // Regression (stop 29): a name filter in the seam deselected the canary, read as tampering.
 describe("a seam selecting tests by name runs without a canary", () => {
-  const placed = (runner: RunnerInvocation["runner"], script: string, file: string) =>
-    withSeamCanary(folderWith({ [file]: "" }), { runner, script }, [file], async (c) => c.kind);
+  /** Whether the canary is placed for `script`, next to a seam test file named as `runner` names them. */
+  const placed = (runner: RunnerInvocation["runner"], script: string) => {
+    const file = runner === "pytest" ? "tests/test_a.py" : "test/a.test.js";
+    return withSeamCanary(folderWith({ [file]: "" }), { runner, script }, [file], async (c) => c.kind);
+  };
   it.each([
     ["jest", "npx jest test/a.test.js -t collapses"],
     ["jest", "jest --testNamePattern=collapses"],
@@ -117,8 +120,7 @@ describe("a seam selecting tests by name runs without a canary", () => {
     ["pytest", "python3 -m pytest tests/test_a.py -k spaces"],
     ["pytest", "pytest -m slow tests/test_a.py"],
   ] as const)("%s: %s", async (runner, script) => {
-    const file = runner === "pytest" ? "tests/test_a.py" : "test/a.test.js";
-    expect(await placed(runner, script, file)).toBe("not_placed");
+    expect(await placed(runner, script)).toBe("not_placed");
   });
   it.each([
     ["jest", "npx jest test/a.test.js --testPathPattern a"],
@@ -126,7 +128,6 @@ describe("a seam selecting tests by name runs without a canary", () => {
     ["pytest", "python3 -m pytest tests/test_a.py -q"],
     ["pytest", "python3 -m pytest tests/test_a.py::test_spaces"],
   ] as const)("%s keeps its canary: %s", async (runner, script) => {
-    const file = runner === "pytest" ? "tests/test_a.py" : "test/a.test.js";
-    expect(await placed(runner, script, file)).toBe("placed");
+    expect(await placed(runner, script)).toBe("placed");
   });
 });
