@@ -34,6 +34,20 @@ describe("seam integrity", () => {
     expect(e.summary).toContain("2 seam file(s) are unchanged");
   });
 
+  // Stop 29: paths pinned absent (a conftest.py pytest would load) are not counted as files.
+  it("says how many paths pinned absent are still absent, and fails naming one created", async () => {
+    const hashes = await hashSeamFiles(dir, ["test/csv.test.mjs", "test/conftest.py", "conftest.py"]);
+    const e = await verify(hashes);
+    expect(e.summary).toBe(
+      "all 1 seam file(s) are unchanged, and the 2 path(s) pinned absent are still absent",
+    );
+    await writeFile(join(dir, "test", "conftest.py"), "import slug\n");
+    const created = await verify(hashes);
+    expect(created.overall_result).toBe("fail");
+    expect(created.native_payload).toMatchObject({ created: ["test/conftest.py"] });
+    await unlink(join(dir, "test", "conftest.py"));
+  });
+
   it("fails naming a seam test the coder edited to make it pass", async () => {
     const hashes = await hashSeamFiles(dir, ["test/csv.test.mjs"]);
     await writeFile(join(dir, "test", "csv.test.mjs"), "// assert removed\n");

@@ -68,7 +68,7 @@ export async function runSeamIntegrityVerifier(input: SeamIntegrityInput): Promi
       files.length === 0
         ? "the seam has no files to protect"
         : problems.length === 0
-          ? `all ${files.length} seam file(s) are unchanged`
+          ? unchangedSummary(input.seamFileHashes)
           : `seam file(s) changed by the attempt, so a green seam proves nothing: ${nameList(problems)}`,
     evidence_refs: files,
     native_payload: {
@@ -80,6 +80,14 @@ export async function runSeamIntegrityVerifier(input: SeamIntegrityInput): Promi
       ...(input.unprotected?.length ? { unprotected: [...input.unprotected] } : {}),
     },
   });
+}
+
+/** "all 3 seam file(s) are unchanged", and how many paths pinned absent (a conftest.py pytest would load) still are. */
+function unchangedSummary(hashes: SeamFileHashes): string {
+  const absent = Object.values(hashes).filter((h) => h === null).length;
+  const present = Object.keys(hashes).length - absent;
+  const files = `all ${present} seam file(s) are unchanged`;
+  return absent === 0 ? files : `${files}, and the ${absent} path(s) pinned absent are still absent`;
 }
 
 function resolveInside(worktree: string, file: string): string {
