@@ -10,6 +10,7 @@ describe("pytestSeamFiles: what pytest runs with a Python seam test (ADR 0019, a
       "slug.py": "def slugify(t):\n    return t\n",
       "tests/unit/test_slug.py": "from slug import slugify\n",
       "tests/other/conftest.py": "# another folder's conftest\n",
+      "tests/conftest.py": "import pytest\n",
     });
     const files = pytestSeamFiles(repo, ["tests/unit/test_slug.py"]);
     for (const path of [

@@ -82,19 +82,6 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
     });
   });
 
-  it("adds pytest's conftest.py files beside and above a Python test", async () => {
-    const repo = repoWith({
-      "conftest.py": "",
-      "tests/conftest.py": "",
-      "tests/unit/test_a.py": "def test_a(): pass\n",
-      "other/conftest.py": "",
-    });
-    expect((await seamHelpers(["tests/unit/test_a.py"], repo)).files).toEqual([
-      "conftest.py",
-      "tests/conftest.py",
-    ]);
-  });
-
   it("names a file it cannot parse instead of passing over it silently", async () => {
     const repo = repoWith({
       "test/broken.test.js": "import { from\n",

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { foldersUp, isRegularFile, isTestPath, repoFile } from "./test-paths.js";
+import { isRegularFile, isTestPath, repoFile } from "./test-paths.js";
 
 /** What a seam's test files load from the repository's test code, and what could not be read. */
 export interface SeamHelpers {
-  /** Repo-relative test files (helpers, fixtures, conftest.py) the seam's files load, sorted. */
+  /** Repo-relative test files (helpers, fixtures) the seam's files load, sorted. */
   files: string[];
   /** Files whose imports could not be read (a syntax esbuild does not know); empty when all were. */
   unreadable: string[];
@@ -13,7 +13,7 @@ const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
 
 /**
  * The test code the seam's files load, transitively: a shared `test/helpers.js`, a fixture module,
- * a `setup.ts` a test imports, pytest's `conftest.py` beside or above a Python test. Fingerprinted
+ * a `setup.ts` a test imports (what pytest loads is `pytestSeamFiles`' business). Fingerprinted
  * with the seam's files, so a coder cannot make the seam pass by editing a helper instead of the
  * code (ADR 0019, amendment 2). Only test paths count (`isTestPath`): a program module the tests
  * import is what the fix may change. The module graph is esbuild's (ESM, CommonJS, TypeScript,
@@ -23,8 +23,6 @@ const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
  */
 export async function seamHelpers(seamFiles: readonly string[], cwd: string): Promise<SeamHelpers> {
   const found = new Set<string>();
-  for (const file of seamFiles.filter((f) => f.endsWith(".py")))
-    for (const c of conftests(cwd, file)) found.add(c);
   const scripts = seamFiles.filter((f) => SCRIPT.test(f) && isRegularFile(join(cwd, f)));
   const unreadable: string[] = [];
   // One build per file: a file esbuild cannot parse costs only its own branch.
@@ -83,11 +81,4 @@ async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | n
     return null;
   }
   return [...loaded];
-}
-
-/** pytest's conftest.py files that apply to `file`: in its folder and every folder above it. */
-function conftests(cwd: string, file: string): string[] {
-  return foldersUp(file)
-    .map((dir) => (dir === "." ? "conftest.py" : `${dir}/conftest.py`))
-    .filter((candidate) => isRegularFile(join(cwd, candidate)));
 }

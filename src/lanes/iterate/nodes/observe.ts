@@ -68,7 +68,7 @@ export const observe: NodeBody = async (state, deps) => {
     });
     seamFiles = [...new Set([...seamFiles, ...red.evidenceFiles])].sort();
     // And the setup files the runner config runs with every test, the test code all those load
-    // (helpers, fixtures, conftest.py), read on base: ADR 0019 amendments 2 and 3.
+    // (helpers, fixtures), read on base: ADR 0019 amendments 2 and 3.
     // A file the task's scope names exactly is what the request is about (a broken jest setup, an
     // outdated fixture): it stays editable, as regression's rule for runner configs has it.
     const named = new Set(task.scope_boundary.allowed_paths);
