@@ -22,7 +22,8 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
   const tests = seamFiles.filter((f) => f.endsWith(".py") && isRegularFile(join(cwd, f)));
   if (tests.length === 0) return [];
   const out = new Set<string>();
-  const configs = new Set<string>();
+  /** Each existing pytest config up the tests' folders, with its text (read once). */
+  const configs = new Map<string, string>();
   for (const test of tests)
     for (const dir of foldersUp(test)) {
       const at = (name: string) => (dir === "." ? name : `${dir}/${name}`);
@@ -36,10 +37,12 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
         // compares their pytest section (`pytestConfigOf`). A folder's own one that would become
         // the seam's config, or already is, is protected whole.
         if (dir !== "." && (text === null || pytestSection(name, text) !== null)) out.add(path);
-        if (text !== null) configs.add(path);
+        if (text !== null) configs.set(path, text);
       }
-      for (const name of ["pytest.ini", ".pytest.ini"])
-        if (isRegularFile(join(cwd, at(name)))) configs.add(at(name));
+      for (const name of ["pytest.ini", ".pytest.ini"]) {
+        const text = isRegularFile(join(cwd, at(name))) ? scannedText(join(cwd, at(name))) : null;
+        if (text !== null) configs.set(at(name), text);
+      }
     }
 
   // Where pytest finds modules: the root (rootdir, `python -m`), each test's first folder up that is
@@ -47,8 +50,8 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
   const roots = new Set<string>(["."]);
   for (const test of tests) roots.add(importBase(cwd, test));
   const plugins: string[] = [];
-  for (const config of configs) {
-    const section = pytestSection(posix.basename(config), scannedText(join(cwd, config)) ?? "");
+  for (const [config, text] of configs) {
+    const section = pytestSection(posix.basename(config), text);
     if (section === null) continue;
     const dir = posix.dirname(config);
     for (const entry of iniList(section, "pythonpath"))
@@ -104,23 +107,25 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
  * runs, while the rest of such a file (a dependency) is the project's and may change.
  */
 export function pytestConfigOf(dir: string): string | null {
-  const sections: [string, string][] = [];
-  for (const name of ["pytest.ini", ".pytest.ini", ...SECTION_CONFIGS]) {
-    const text = scannedText(join(dir, name));
-    const section = text === null ? null : pytestSection(name, text);
-    if (section !== null) sections.push([name, section]);
-  }
+  const sections = rootPytestSections(dir);
   return sections.length === 0 ? null : JSON.stringify(sections);
 }
 
 /** The first `python_functions` pattern of the root's pytest config (which functions pytest collects), or null. */
 export function pytestFunctionPattern(dir: string): string | null {
-  for (const name of ["pytest.ini", ".pytest.ini", ...SECTION_CONFIGS]) {
+  const [first] = rootPytestSections(dir);
+  return first ? (iniList(first[1], "python_functions")[0] ?? null) : null;
+}
+
+/** `[file, section]` for each of the root's `PYTEST_CONFIG_FILES` that has a pytest section, in that order. */
+function rootPytestSections(dir: string): [string, string][] {
+  const sections: [string, string][] = [];
+  for (const name of PYTEST_CONFIG_FILES) {
     const text = scannedText(join(dir, name));
     const section = text === null ? null : pytestSection(name, text);
-    if (section !== null) return iniList(section, "python_functions")[0] ?? null;
+    if (section !== null) sections.push([name, section]);
   }
-  return null;
+  return sections;
 }
 
 /** The root's files whose pytest section regression compares (`pytestConfigOf`). */
