@@ -7,8 +7,8 @@ import { foldersUp, isRegularFile, isTestPath, scannedText } from "./test-paths.
  * not exist on base (creating one is tampering). ADR 0019, amendment 4.
  *
  * pytest loads code by *location*, not only by import: a `conftest.py` in the test's folder or any
- * folder above it, a package's `__init__.py`, the first `pytest.ini` (or a `tox.ini`/`setup.cfg`/
- * `pyproject.toml` with a pytest section) walking up from the test, the plugins its `addopts`
+ * folder above it, a package's `__init__.py`, the first `pytest.toml`/`pytest.ini` (or a
+ * `pyproject.toml`/`tox.ini`/`setup.cfg` with a pytest section) walking up from the test, the plugins its `addopts`
  * names with `-p` and a conftest's `pytest_plugins`, and the modules the test imports, found on
  * a `sys.path` pytest prepends the test's own folder to. So a coder that *creates*
  * `tests/conftest.py` patching the code under test, or a `tests/slug.py` that shadows the module
@@ -27,7 +27,7 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
   for (const test of tests)
     for (const dir of foldersUp(test)) {
       const at = (name: string) => (dir === "." ? name : `${dir}/${name}`);
-      for (const name of ["conftest.py", "pytest.ini", ".pytest.ini"]) out.add(at(name));
+      for (const name of ["conftest.py", ...WHOLE_FILE_CONFIGS]) out.add(at(name));
       // The root's own package marker changes nothing for pytest; a folder's makes it a package.
       if (dir !== ".") out.add(at("__init__.py"));
       for (const name of SECTION_CONFIGS) {
@@ -39,7 +39,7 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
         if (dir !== "." && (text === null || pytestSection(name, text) !== null)) out.add(path);
         if (text !== null) configs.set(path, text);
       }
-      for (const name of ["pytest.ini", ".pytest.ini"]) {
+      for (const name of WHOLE_FILE_CONFIGS) {
         const text = isRegularFile(join(cwd, at(name))) ? scannedText(join(cwd, at(name))) : null;
         if (text !== null) configs.set(at(name), text);
       }
@@ -107,37 +107,68 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
  * runs, while the rest of such a file (a dependency) is the project's and may change.
  */
 export function pytestConfigOf(dir: string): string | null {
-  const sections = rootPytestSections(dir);
+  const sections = pytestSections(dir, ".");
   return sections.length === 0 ? null : JSON.stringify(sections);
 }
 
-/** The first `python_functions` pattern of the root's pytest config (which functions pytest collects), or null. */
-export function pytestFunctionPattern(dir: string): string | null {
-  const [first] = rootPytestSections(dir);
-  return first ? (iniList(first[1], "python_functions")[0] ?? null) : null;
+/**
+ * The pytest section pytest runs `test` (a repo-relative file) with: as pytest's `locate_config`
+ * does, the first folder from the test's up holding one of `PYTEST_CONFIG_FILES` with a pytest
+ * section (`pytest.toml`/`pytest.ini` count even without one), and in it the first such file in
+ * that order. Null when there is none.
+ */
+export function pytestSectionFor(dir: string, test: string): string | null {
+  for (const folder of foldersUp(test)) {
+    const [first] = pytestSections(dir, folder);
+    if (first) return first[1];
+  }
+  return null;
 }
 
-/** `[file, section]` for each of the root's `PYTEST_CONFIG_FILES` that has a pytest section, in that order. */
-function rootPytestSections(dir: string): [string, string][] {
+/** The first `python_functions` pattern of the config pytest runs `test` with (which functions it collects), or null. */
+export function pytestFunctionPattern(dir: string, test: string): string | null {
+  const section = pytestSectionFor(dir, test);
+  return section === null ? null : (iniList(section, "python_functions")[0] ?? null);
+}
+
+/** The `addopts` of the config pytest runs `test` with, as one command line (a TOML list's items joined); "" when none. */
+export function pytestAddopts(dir: string, test: string): string {
+  const section = pytestSectionFor(dir, test);
+  const value = (section === null ? null : iniValue(section, "addopts"))?.trim() ?? "";
+  if (value.startsWith("["))
+    return [...value.matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2]).join(" ");
+  return /^(["']).*\1$/.test(value) ? value.slice(1, -1) : value;
+}
+
+/** `[file, section]` for each of `folder`'s `PYTEST_CONFIG_FILES` that has a pytest section, in pytest's order. */
+function pytestSections(dir: string, folder: string): [string, string][] {
   const sections: [string, string][] = [];
   for (const name of PYTEST_CONFIG_FILES) {
-    const text = scannedText(join(dir, name));
+    const text = scannedText(join(dir, folder, name));
     const section = text === null ? null : pytestSection(name, text);
     if (section !== null) sections.push([name, section]);
   }
   return sections;
 }
 
-/** The root's files whose pytest section regression compares (`pytestConfigOf`). */
+/**
+ * pytest's config files in the order it prefers them within one folder (pytest 9's
+ * `locate_config`): regression compares the root's pytest sections (`pytestConfigOf`).
+ */
 export const PYTEST_CONFIG_FILES: readonly string[] = [
+  "pytest.toml",
+  ".pytest.toml",
   "pytest.ini",
   ".pytest.ini",
+  "pyproject.toml",
   "tox.ini",
   "setup.cfg",
-  "pyproject.toml",
 ];
 
-const SECTION_CONFIGS = ["tox.ini", "setup.cfg", "pyproject.toml"] as const;
+/** Configs that are pytest's whole (the config even when empty): any folder's is protected, present or absent. */
+const WHOLE_FILE_CONFIGS = ["pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini"] as const;
+/** Configs that are pytest's only when they hold a pytest section. */
+const SECTION_CONFIGS = ["pyproject.toml", "tox.ini", "setup.cfg"] as const;
 
 /** The text of a config's pytest section, trimmed; null when the file has none. */
 export function pytestSection(name: string, text: string): string | null {
@@ -149,7 +180,7 @@ export function pytestSection(name: string, text: string): string | null {
         : /^\s*\[pytest\]\s*$/;
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((l) => header.test(l));
-  if (start < 0) return name === "pytest.ini" || name === ".pytest.ini" ? text.trim() : null;
+  if (start < 0) return (WHOLE_FILE_CONFIGS as readonly string[]).includes(name) ? text.trim() : null;
   const rest = lines.slice(start + 1);
   // The next header starts at column 0 (`[tool.black]`, `[[tool.x]]`); a value's continuation lines
   // are indented or start with a quote or `]`.

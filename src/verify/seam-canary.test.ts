@@ -131,3 +131,93 @@ describe("a seam selecting tests by name runs without a canary", () => {
     expect(await placed(runner, script)).toBe("placed");
   });
 });
+
+// Regression (stop 30): a name filter set in the project's config, not the seam command, deselected
+// the canary just as `-t` did, and the correct fix would be rejected as "tampered". Fix: the config
+// the run reads is checked too (`configuredNameFilter`). Mutation: that check removed → placed (red).
+describe("a name filter the project's runner config sets also runs the seam without a canary", () => {
+  const placed = (runner: RunnerInvocation["runner"], script: string, files: Record<string, string>) => {
+    const file = runner === "pytest" ? "tests/test_a.py" : "test/a.test.js";
+    return withSeamCanary(folderWith({ [file]: "", ...files }), { runner, script }, [file], async (c) =>
+      c.kind === "placed" ? "placed" : c.reason,
+    );
+  };
+  it.each([
+    ["pytest", { "pytest.ini": "[pytest]\naddopts = -q -k spaces\n" }, "`-k` in pytest's addopts"],
+    ["pytest", { "tests/pytest.toml": '[pytest]\naddopts = ["-m", "fast"]\n' }, "`-m` in pytest's addopts"],
+    [
+      "jest",
+      { "jest.config.js": "module.exports = { testNamePattern: 'collapses' };\n" },
+      "`testNamePattern`",
+    ],
+    ["jest", { "package.json": '{"jest":{"testNamePattern":"collapses"}}' }, "`testNamePattern`"],
+    [
+      "vitest",
+      { "vitest.config.ts": "export default { test: { testNamePattern: /x/ } };\n" },
+      "`testNamePattern`",
+    ],
+    ["mocha", { ".mocharc.yml": "spec: test\ngrep: collapses\n" }, "`grep`"],
+    ["mocha", { "config/ci.mocharc.json": '{ "fgrep": "x" }' }, "`fgrep`"],
+  ] as const)("%s: %j", async (runner, files, named) => {
+    const script =
+      runner === "pytest"
+        ? "python3 -m pytest tests/test_a.py"
+        : `npx ${runner}${runner === "mocha" && "config/ci.mocharc.json" in files ? " --config config/ci.mocharc.json" : ""}`;
+    const reason = await placed(runner, script, files);
+    expect(reason).toContain("the runner's configuration selects tests by name");
+    expect(reason).toContain(named);
+  });
+  it.each([
+    ["pytest", { "pytest.ini": "[pytest]\naddopts = -q -p no:cacheprovider\n" }],
+    ["pytest", { "other/pytest.ini": "[pytest]\naddopts = -k spaces\n" }],
+    ["jest", { "jest.config.js": "module.exports = { testPathIgnorePatterns: ['grep'] };\n" }],
+    [
+      "mocha",
+      { ".mocharc.yml": "spec: test\nslow: 75\n", "package.json": '{"scripts":{"lint":"grep -r x ."}}' },
+    ],
+  ] as const)("%s keeps its canary: %j", async (runner, files) => {
+    const script = runner === "pytest" ? "python3 -m pytest tests/test_a.py" : `npx ${runner}`;
+    expect(await placed(runner, script, files)).toBe("placed");
+  });
+});
+
+// Regression (stop 30): the canary's function was named after the first root config with a pytest
+// section in devflow's order (tox.ini and setup.cfg before pyproject.toml), not pytest's: the
+// nearest folder's config, and in it pytest.toml, pytest.ini, pyproject.toml, tox.ini, setup.cfg.
+// A `python_functions` pytest does not use named a canary it never collected: a false "tampered".
+describe("the pytest canary's function is named as the config pytest uses collects it", () => {
+  const title = (files: Record<string, string>) =>
+    withSeamCanary(
+      folderWith({ "tests/test_a.py": "", ...files }),
+      { runner: "pytest", script: "python3 -m pytest tests/test_a.py" },
+      ["tests/test_a.py"],
+      async (c) => (c.kind === "placed" ? c.titles[0] : c.reason),
+    );
+  it.each([
+    [{}, /^test_devflow_seam_canary_\w+$/],
+    [{ "pytest.ini": "[pytest]\npython_functions = check_*\n" }, /^check_devflow_seam_canary_\w+$/],
+    [
+      {
+        "pyproject.toml": '[tool.pytest.ini_options]\npython_functions = ["should_*"]\n',
+        "tox.ini": "[pytest]\npython_functions = check_*\n",
+      },
+      /^should_devflow_seam_canary_\w+$/,
+    ],
+    [
+      {
+        "pytest.ini": "[pytest]\npython_functions = check_*\n",
+        "pytest.toml": '[pytest]\npython_functions = ["it_*"]\n',
+      },
+      /^it_devflow_seam_canary_\w+$/,
+    ],
+    [
+      {
+        "pytest.ini": "[pytest]\npython_functions = check_*\n",
+        "tests/tox.ini": "[pytest]\npython_functions = spec\n",
+      },
+      /^spec_devflow_seam_canary_\w+$/,
+    ],
+  ] as const)("%j", async (files, pattern) => {
+    expect(await title(files)).toMatch(pattern);
+  });
+});

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, posix } from "node:path";
-import { pytestFunctionPattern } from "./pytest-setup.js";
+import { pytestAddopts, pytestFunctionPattern } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { canarySource } from "./seam-canary-source.js";
+import { runnerConfigTexts } from "./seam-data-files.js";
 import { RUNNER_ADAPTERS, type TestReport } from "./test-reports/index.js";
 import { appendArguments, shellQuote } from "./test-reports/script-rewrite.js";
 
@@ -76,12 +77,6 @@ function planCanary(
   // A seam that selects its tests by name (`jest -t collapses`, `pytest -k spaces`) would deselect
   // the canary, and its absence would read as tampering: the seam then runs without one, and the
   // gate says so. (Found on jest, mocha and vitest: the correct fix was rejected as "tampered".)
-  const filter = nameFilterIn(invocation.script, adapter);
-  if (filter !== null)
-    return {
-      kind: "not_placed",
-      reason: `the seam command selects tests by name (\`${filter}\`), which would deselect a canary test`,
-    };
   const files = [...new Set(seamTestFiles)].filter((f) => {
     try {
       return f !== "" && statSync(join(checkoutDir, f)).isFile();
@@ -89,6 +84,18 @@ function planCanary(
       return false;
     }
   });
+  const filter = nameFilterIn(invocation.script, adapter);
+  if (filter !== null)
+    return {
+      kind: "not_placed",
+      reason: `the seam command selects tests by name (\`${filter}\`), which would deselect a canary test`,
+    };
+  const configured = configuredNameFilter(checkoutDir, adapter, files, invocation.script);
+  if (configured !== null)
+    return {
+      kind: "not_placed",
+      reason: `the runner's configuration selects tests by name (${configured}), which would deselect a canary test`,
+    };
   if (files.length === 0)
     return { kind: "not_placed", reason: "no seam test file to place a canary next to" };
   const nonce = randomBytes(6).toString("hex");
@@ -101,7 +108,7 @@ function planCanary(
     const source = readFileSync(join(checkoutDir, seamFile), "utf8");
     const title =
       invocation.runner === "pytest"
-        ? pytestFunctionName(checkoutDir, `devflow_seam_canary_${nonce}${i}`)
+        ? pytestFunctionName(checkoutDir, seamFile, `devflow_seam_canary_${nonce}${i}`)
         : `devflow seam canary ${nonce}${i}`;
     const text = canarySource({
       runner: invocation.runner,
@@ -141,6 +148,33 @@ function nameFilterIn(script: string, adapter: (typeof RUNNER_ADAPTERS)[number])
   if (!match) return null;
   const found = adapter.nameFilter.exec(script.slice(match.index + match[0].length));
   return found ? found[0].trim() : null;
+}
+
+/**
+ * A name filter the project's configuration sets rather than the seam command: pytest's `addopts`
+ * (`-k spaces`) in the config pytest runs a seam file with, or a `testNamePattern`/`grep` key in a
+ * runner config the seam's run reads. Read where the seam runs; those configs are seam files or
+ * compared with base, so a coder adding one fails elsewhere (stop 30; ADR 0028 amendment).
+ */
+function configuredNameFilter(
+  checkoutDir: string,
+  adapter: (typeof RUNNER_ADAPTERS)[number],
+  seamFiles: readonly string[],
+  script: string,
+): string | null {
+  if (adapter.runner === "pytest" && adapter.nameFilter) {
+    for (const file of seamFiles) {
+      const found = adapter.nameFilter.exec(` ${pytestAddopts(checkoutDir, file)}`);
+      if (found) return `\`${found[0].trim()}\` in pytest's addopts`;
+    }
+    return null;
+  }
+  const key = adapter.configNameFilter;
+  if (!key) return null;
+  const found = runnerConfigTexts(checkoutDir, seamFiles, script)
+    .map((text) => key.exec(text))
+    .find((m) => m !== null);
+  return found ? `\`${found[0].replace(/^[\s{,"']+|["'\s:=]+$/g, "")}\` in a runner config` : null;
 }
 
 /** Whether a command line names `path` as a word or the start of one (`path::test`), optionally quoted. */
@@ -187,8 +221,8 @@ export function canaryName(seamFileName: string, nonce: string, runner: string):
  * The canary's test function name, as the project's `python_functions` collects it: the first
  * pattern's prefix (`test` by default) or glob (`*_check` → `devflow_…_check`).
  */
-function pytestFunctionName(checkoutDir: string, name: string): string {
-  const configured = pytestFunctionPattern(checkoutDir) ?? "test";
+function pytestFunctionName(checkoutDir: string, seamFile: string, name: string): string {
+  const configured = pytestFunctionPattern(checkoutDir, seamFile) ?? "test";
   return configured.includes("*") ? configured.replace("*", name) : `${configured}_${name}`;
 }
 

@@ -150,35 +150,62 @@ const PRELOAD_FLAG =
  * seam command names itself (`mocha -r test/setup.js`).
  */
 export function runnerSetupFiles(cwd: string, seamFiles: readonly string[] = [], seamCommand = ""): string[] {
-  const folders = new Set<string>(["."]);
-  for (const file of seamFiles) for (const dir of foldersUp(file)) folders.add(dir);
   const found = new Set<string>();
-  const named = new Set<string>();
-  const read = (folder: string, text: string) => {
-    const resolve = (word: string): string | null => {
-      const name = word.replace(/^<rootDir>\//, "");
-      return repoFile(cwd, posix.join(folder, name)) ?? repoFile(cwd, name);
-    };
+  eachRunnerConfig(cwd, seamFiles, seamCommand, (folder, text, config) => {
+    if (config !== null) found.add(config);
     const values = [...text.matchAll(SETUP_KEY), ...text.matchAll(PRELOAD_FLAG)].map((m) => m[1] ?? "");
     for (const word of values.flatMap(wordsOf)) {
-      const file = resolve(word);
+      const file = resolveIn(cwd, folder, word);
       if (file !== null) found.add(file);
     }
-    // A config a script or the seam names by flag (`jest --config config/jest.ci.js`), whatever
-    // its name and wherever it is: it decides the run as much as a config found by name.
+  });
+  return [...found].sort();
+}
+
+/**
+ * The texts of the runner configs `runnerSetupFiles` reads (each folder's configs and package.json
+ * test keys, the configs named by flag, and the seam command itself), for a setting that is not a
+ * file: a name filter the config sets (`testNamePattern`, mocha's `grep`) deselects a canary.
+ */
+export function runnerConfigTexts(cwd: string, seamFiles: readonly string[], seamCommand: string): string[] {
+  const texts: string[] = [];
+  eachRunnerConfig(cwd, seamFiles, seamCommand, (_, text) => texts.push(text));
+  return texts;
+}
+
+/**
+ * Calls `visit` with each runner config text in the root and every folder up to a seam file (the
+ * file's repo path is null: several are one text), the seam command, and then each config any of
+ * them names by flag (`jest --config config/jest.ci.js`), whatever its name and wherever it is: it
+ * decides the run as much as a config found by name.
+ */
+function eachRunnerConfig(
+  cwd: string,
+  seamFiles: readonly string[],
+  seamCommand: string,
+  visit: (folder: string, text: string, config: string | null) => void,
+): void {
+  const folders = new Set<string>(["."]);
+  for (const file of seamFiles) for (const dir of foldersUp(file)) folders.add(dir);
+  const named = new Set<string>();
+  const read = (folder: string, text: string, config: string | null) => {
+    visit(folder, text, config);
     for (const match of text.matchAll(CONFIG_FLAG)) {
-      const file = resolve(match[1] ?? "");
+      const file = resolveIn(cwd, folder, match[1] ?? "");
       if (file !== null) named.add(file);
     }
   };
   for (const folder of [...folders].sort())
-    for (const text of configTexts(join(cwd, folder))) read(folder, text);
-  read(".", seamCommand);
-  for (const config of named) {
-    found.add(config);
-    read(posix.dirname(config), scannedText(join(cwd, config)) ?? "");
-  }
-  return [...found].sort();
+    for (const text of configTexts(join(cwd, folder))) read(folder, text, null);
+  read(".", seamCommand, null);
+  // A Set's iteration visits what is added during it: a config naming another is followed, once.
+  for (const config of named) read(posix.dirname(config), scannedText(join(cwd, config)) ?? "", config);
+}
+
+/** A file a config in `folder` names (`./setup.js`, `<rootDir>/x.js`): against its folder, then the root. */
+function resolveIn(cwd: string, folder: string, word: string): string | null {
+  const name = word.replace(/^<rootDir>\//, "");
+  return repoFile(cwd, posix.join(folder, name)) ?? repoFile(cwd, name);
 }
 
 /** A runner's config-file flag (jest, vitest, mocha, ava: `--config <file>`, jest/vitest `-c <file>`). */

@@ -9,6 +9,7 @@ export const jestAdapter: RunnerAdapter = {
   runner: "jest",
   invocation: JEST,
   nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
+  configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(JEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(baseCommand, JEST, `--json --outputFile=${shellQuote(reportPath)}`, "jest");

@@ -27,6 +27,7 @@ export const mochaAdapter: RunnerAdapter = {
   runner: "mocha",
   invocation: MOCHA,
   nameFilter: /(?:^|\s)(?:-g|--grep|-f|--fgrep)(?=[=\s]|$)/,
+  configNameFilter: /(?:^|[\s{,"'])f?grep["']?\s*[:=]/m,
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;

@@ -29,6 +29,12 @@ export interface RunnerAdapter {
    * arguments after the invocation: a run with one deselects any test devflow adds (the seam canary).
    */
   nameFilter?: RegExp;
+  /**
+   * The same filter set in the runner's config rather than the command (jest/vitest
+   * `testNamePattern`, mocha `grep`/`fgrep`), matched in a config's text. pytest's config sets it
+   * through `addopts`, read with `nameFilter`.
+   */
+  configNameFilter?: RegExp;
   /** True when the test script invokes this runner. */
   detect(setup: PackageTestSetup): boolean;
   /**

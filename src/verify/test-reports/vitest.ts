@@ -14,6 +14,7 @@ export const vitestAdapter: RunnerAdapter = {
   runner: "vitest",
   invocation: VITEST,
   nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
+  configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(VITEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--run --reporter=default --reporter=json --outputFile.json=${shellQuote(reportPath)}`;
