@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { folderWith as repoWith } from "../../test/support/test-repo.js";
-import { importsOf, pytestConfigOf, pytestSeamFiles, pytestSection } from "./pytest-setup.js";
+import {
+  importsOf,
+  pytestConfigOf,
+  pytestSeamFiles,
+  pytestSection,
+  recordedPytestSection,
+} from "./pytest-setup.js";
 
 describe("pytestSeamFiles: what pytest runs with a Python seam test (ADR 0019, amendment 4)", () => {
   it("pins conftest.py, package markers and configs up the test's folders, present or absent", () => {
@@ -131,6 +137,26 @@ describe("pytestConfigOf: the root's pytest sections, which regression compares 
     expect(pytestConfigOf(plugin)).not.toBe(pytestConfigOf(base));
     expect(pytestConfigOf(added)).not.toBe(pytestConfigOf(base));
     expect(pytestConfigOf(repoWith({ "README.md": "" }))).toBeNull();
+  });
+
+  it("records the sections of the configs it is given in any folder, and reads one back by path", () => {
+    const files = ["pkg/pyproject.toml", "pkg/tests/pytest.toml", "pytest.ini", "src/a.py"];
+    const repo = repoWith({
+      "pytest.ini": "[pytest]\naddopts = -q\n",
+      "pkg/pyproject.toml": '[project]\nname = "pkg"\n',
+      "pkg/tests/pytest.toml": '[pytest]\naddopts = ["-p", "x"]\n',
+      "src/a.py": "",
+    });
+    const recorded = pytestConfigOf(repo, files);
+    expect(JSON.parse(recorded ?? "null")).toEqual([
+      ["pkg/tests/pytest.toml", '[pytest]\naddopts = ["-p", "x"]'.replace("[pytest]\n", "")],
+      ["pytest.ini", "addopts = -q"],
+    ]);
+    expect(recordedPytestSection(recorded, "pytest.ini")).toBe("addopts = -q");
+    expect(recordedPytestSection(recorded, "pkg/pyproject.toml")).toBeNull();
+    expect(recordedPytestSection(null, "pytest.ini")).toBeNull();
+    // The default, the root's configs only: the nested ones are not read.
+    expect(JSON.parse(pytestConfigOf(repo) ?? "null")).toEqual([["pytest.ini", "addopts = -q"]]);
   });
 
   it("reads each file's own section header", () => {

@@ -101,14 +101,39 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
 }
 
 /**
- * The pytest sections of the root's configs (`pytest.ini`, `.pytest.ini`, `tox.ini`, `setup.cfg`,
- * `pyproject.toml`) as one stable string; null when none has one. Regression compares it with
- * base: a changed pytest section (`addopts = -p evil`, `-k "not test_x"`) changes how the suite
- * runs, while the rest of such a file (a dependency) is the project's and may change.
+ * The pytest sections of the pytest configs among `files` (repo-relative, any folder: the base's
+ * tracked files; by default the root's), as one stable string, `[path, section]` pairs by path;
+ * null when none has one. Regression records it on base and compares each changed config with it
+ * (`recordedPytestSection`): a changed pytest section (`addopts = -p evil`, `-k "not test_x"`) or a
+ * new one (a monorepo package's pyproject.toml gaining `[tool.pytest.ini_options]`, which then is
+ * the config of the tests below it) changes how tests run, while the rest of such a file (a
+ * dependency) is the project's and may change.
  */
-export function pytestConfigOf(dir: string): string | null {
-  const sections = pytestSections(dir, ".");
+export function pytestConfigOf(dir: string, files: readonly string[] = PYTEST_CONFIG_FILES): string | null {
+  const sections = files
+    .filter(isPytestConfigName)
+    .map((path): [string, string | null] => [path, pytestSectionOf(dir, path)])
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return sections.length === 0 ? null : JSON.stringify(sections);
+}
+
+/** The pytest section `path` had in a `pytestConfigOf` record; null when it had none (or did not exist). */
+export function recordedPytestSection(recorded: string | null, path: string): string | null {
+  if (recorded === null) return null;
+  const entries = JSON.parse(recorded) as [string, string][];
+  return entries.find(([p]) => p === path)?.[1] ?? null;
+}
+
+/** The pytest section of the config at repo path `path` in `dir`; null when absent or without one. */
+export function pytestSectionOf(dir: string, path: string): string | null {
+  const text = scannedText(join(dir, path));
+  return text === null ? null : pytestSection(posix.basename(path), text);
+}
+
+/** Whether a repo path is named like one of pytest's config files, in any folder. */
+export function isPytestConfigName(path: string): boolean {
+  return PYTEST_CONFIG_FILES.includes(posix.basename(path));
 }
 
 /**
@@ -144,8 +169,7 @@ export function pytestAddopts(dir: string, test: string): string {
 function pytestSections(dir: string, folder: string): [string, string][] {
   const sections: [string, string][] = [];
   for (const name of PYTEST_CONFIG_FILES) {
-    const text = scannedText(join(dir, folder, name));
-    const section = text === null ? null : pytestSection(name, text);
+    const section = pytestSectionOf(dir, posix.join(folder, name));
     if (section !== null) sections.push([name, section]);
   }
   return sections;
@@ -153,7 +177,7 @@ function pytestSections(dir: string, folder: string): [string, string][] {
 
 /**
  * pytest's config files in the order it prefers them within one folder (pytest 9's
- * `locate_config`): regression compares the root's pytest sections (`pytestConfigOf`).
+ * `locate_config`): regression compares their pytest sections in every folder (`pytestConfigOf`).
  */
 export const PYTEST_CONFIG_FILES: readonly string[] = [
   "pytest.toml",

@@ -4,8 +4,15 @@ import type {
 } from "../artifacts/schemas/verifier-envelope.js";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { nameList } from "../util/markdown.js";
+import { listGitFiles } from "../workspace/index.js";
 import { startEnvelope } from "./envelope.js";
-import { PYTEST_CONFIG_FILES, pytestConfigOf } from "./pytest-setup.js";
+import {
+  isPytestConfigName,
+  PYTEST_CONFIG_FILES,
+  pytestConfigOf,
+  pytestSectionOf,
+  recordedPytestSection,
+} from "./pytest-setup.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
 import { isRunnerConfig, packageTestConfig } from "./test-paths.js";
@@ -29,7 +36,7 @@ export interface RegressionBaseline {
   report?: TestReport | null;
   /** The base's test setup in package.json (scripts, jest/mocha/ava config), as JSON; null without package.json. */
   testConfig?: string | null;
-  /** The pytest sections of the root's configs (`pytestConfigOf`); null when none has one. */
+  /** The pytest sections of the base's pytest configs, every folder (`pytestConfigOf`); null when none has one. */
   pytestConfig?: string | null;
 }
 
@@ -47,7 +54,8 @@ export interface BaselineInput {
 /** Runs the test command once on base; the caller stores the result and passes it to every attempt. */
 export async function takeRegressionBaseline(input: BaselineInput): Promise<RegressionBaseline> {
   const testConfig = packageTestConfig(input.cwd);
-  const pytestConfig = pytestConfigOf(input.cwd);
+  const tracked = await listGitFiles(input.cwd);
+  const pytestConfig = pytestConfigOf(input.cwd, tracked ?? PYTEST_CONFIG_FILES);
   const resolved = resolveInvocation(input.command, input.cwd);
   if (resolved.kind === "runner") {
     const { run, report } = await runWithReport({
@@ -307,9 +315,9 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
         findings.push(
           "the attempt changed the test setup in package.json (scripts or runner config), which the task's scope does not name; the suite must run as on base",
         );
-    } else if (PYTEST_CONFIG_FILES.includes(file) && baseline.pytestConfig !== undefined) {
+    } else if (isPytestConfigName(file) && baseline.pytestConfig !== undefined) {
       // The rest of a pyproject.toml or setup.cfg (a dependency) is the project's and may change.
-      if (pytestConfigOf(input.worktree) !== baseline.pytestConfig)
+      if (pytestSectionOf(input.worktree, file) !== recordedPytestSection(baseline.pytestConfig, file))
         findings.push(
           `the attempt changed pytest's configuration in ${file}, which the task's scope does not name; the suite must run as on base`,
         );

@@ -237,6 +237,39 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
     300_000,
   );
 
+  // Regression (stop 30): only the root's pytest sections were compared. A folder's pyproject.toml
+  // without one (a monorepo package's, a tool's settings) is no seam file, as a fix may change it;
+  // a coder added a pytest section to it, which pytest then used for the tests below it, loading a
+  // plugin that patched the code, and it completed. Fix: the baseline records every tracked pytest
+  // config's section and regression compares each changed one. Mutation: root configs only → red.
+  it(
+    "a pytest section added to a folder's own pyproject.toml does not complete",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await pythonRepo("pytest.ini", { "tests/pyproject.toml": "[tool.ruff]\nline-length = 100\n" }),
+          writes({
+            "tests/pyproject.toml": [
+              "[tool.ruff]",
+              "line-length = 100",
+              "",
+              "[tool.pytest.ini_options]",
+              'pythonpath = [".."]',
+              'addopts = "-p quickfix"',
+            ],
+            "quickfix.py": COLLAPSING,
+          }),
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const regression = await attemptEnvelope(run, "regression");
+        expect(regression?.overall_result).toBe("fail");
+        expect(regression?.summary).toContain("changed pytest's configuration in tests/pyproject.toml");
+      }),
+    300_000,
+  );
+
   it(
     "the correct fix completes, also with a dependency added to pyproject.toml",
     () =>
