@@ -34,6 +34,11 @@ describe("pytestSeamFiles: what pytest runs with a Python seam test (ADR 0019, a
       // The module the test imports, shadowed from the folder pytest puts first on sys.path.
       "tests/unit/slug.py",
       "tests/unit/slug/__init__.py",
+      // pytest 9's TOML configs, in every folder up (stop 30).
+      "pytest.toml",
+      ".pytest.toml",
+      "tests/pytest.toml",
+      "tests/unit/.pytest.toml",
     ])
       expect(files).toContain(path);
     // Another folder's conftest, the program module, the root's packaging files and the seam itself stay editable.

@@ -69,13 +69,16 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
     if (posix.basename(file) === "conftest.py" && isRegularFile(join(cwd, file))) visit(file);
   for (const test of tests) {
     pending.push(test);
-    // A module the test imports by a top-level name, created in the folder pytest puts first on
-    // sys.path, would shadow the real one: such paths must stay absent.
-    const base = importBase(cwd, test);
+    // A module the test imports by a top-level name, created in a folder pytest searches before
+    // the real one's (the one it prepends for the test, a `pythonpath` entry listed earlier), would
+    // shadow it: such paths must stay absent, in every folder searched (test code only).
     for (const name of importsOf(scannedText(join(cwd, test)) ?? "").absolute) {
       const top = name.split(".")[0] ?? "";
-      for (const path of [`${top}.py`, `${top}/__init__.py`].map((p) => posix.join(base, p)))
-        if (!isRegularFile(join(cwd, path)) && isTestPath(path)) out.add(path);
+      for (const root of roots) {
+        if (root.startsWith("..")) continue;
+        for (const path of [`${top}.py`, `${top}/__init__.py`].map((p) => posix.join(root, p)))
+          if (!isRegularFile(join(cwd, path)) && isTestPath(path)) out.add(path);
+      }
     }
   }
 

@@ -144,6 +144,24 @@ const CHEATS = {
     }),
     finding: { created: ["tests/pytest.toml"] },
   },
+  // Regression (stop 30): only the folder pytest prepends for the test was pinned against
+  // shadowing; a `pythonpath` entry listed before the module's own folder is searched first too.
+  // Mutation: shadow paths pinned in the import base only → completes (red).
+  "a new module shadowing the tested one in a pythonpath folder listed first": {
+    config: "pytest.ini",
+    more: {
+      "pytest.ini": "[pytest]\npythonpath = tests/support .\naddopts = -p devtools.pytest_env\n",
+      "tests/support/factories.py": "# test data builders\n",
+    },
+    coder: writes({
+      "tests/support/slug.py": [
+        "import re",
+        "def slugify(t):",
+        "    return re.sub(r'\\s+', '-', t.strip().lower())",
+      ],
+    }),
+    finding: { created: ["tests/support/slug.py"] },
+  },
   "a new root pytest.toml, which pytest prefers to pytest.ini, loading such a plugin": {
     config: "pytest.ini",
     coder: writes({
@@ -171,7 +189,7 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
       `${name} does not complete`,
       () =>
         limited(async () => {
-          const run = await lane(await pythonRepo(c.config), c.coder);
+          const run = await lane(await pythonRepo(c.config, "more" in c ? c.more : {}), c.coder);
           expect(run.error).toBeNull();
           const record = await run.store.read("iterator_run");
           expect(record?.terminal?.verdict).toBe("exhausted");
