@@ -8,6 +8,7 @@ import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
+import { sharedProcessExposure } from "./seam-shared-process.js";
 import { isTestPath, repoFile } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
 
@@ -33,6 +34,8 @@ export interface SeamVerifierInput {
   runs?: number;
   /** Each run's mount namespace (ADR 0031): see VerifierCommand.mounts. */
   mounts?: RepoMounts;
+  /** Every file the attempt changed since base: test code besides the seam's must not share its process. */
+  changedFiles?: readonly string[];
 }
 
 /** Why a seam with pinned tests or an exit-code seam is judged the way it is, per run. */
@@ -224,6 +227,14 @@ async function namedRun(
     if (notPassing.length > 0)
       problems.push(`pinned seam test(s) not reported passing: ${notPassing.join(", ")}`);
     if (report.run_errors.length > 0) problems.push(`run errors: ${report.run_errors.join("; ")}`);
+    const exposure = sharedProcessExposure({
+      invocation,
+      report,
+      canaryFiles: canary.kind === "placed" ? canary.files : [],
+      seamFiles: input.seam.files,
+      changedFiles: input.changedFiles ?? [],
+    });
+    if (exposure !== null) problems.push(exposure);
     if (canary.kind === "placed") {
       // The failing canary makes the runner exit non-zero, so exit 0 is no longer the sign of a
       // clean run: every test besides the canary's must not fail.

@@ -234,6 +234,27 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
     300_000,
   );
 
+  // Regression (stop 30): a seam running the whole folder collects every test module into one
+  // process before any test runs; a new `tests/test_aa_cases.py` (imported before test_slug.py)
+  // assigned `slug.slugify` and the lane completed. Fix: `sharedProcessExposure` makes the seam red
+  // when such a run loaded other test files and the attempt changed test code besides the seam's.
+  // Mutation: the check removed from seam.ts → completes (red).
+  it(
+    "a new test module collected beside the seam's, patching the code at import, does not complete",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await pythonRepo("pytest.ini"),
+          writes({ "tests/test_aa_cases.py": [...COLLAPSING, "", "def test_more():", "    assert True"] }),
+          "python3 -m pytest tests",
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("exhausted");
+      }),
+    300_000,
+  );
+
   it(
     "a pytest section added to pyproject.toml (a plugin that patches the code) does not complete",
     () =>

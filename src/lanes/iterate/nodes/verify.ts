@@ -99,6 +99,7 @@ export const verify: NodeBody = async (state, deps) => {
     invocation: state.seamInvocation,
     runs: deps.options.seamRuns,
     mounts: verifierMounts(state),
+    changedFiles: changedSinceBase,
     ...signal,
   });
   // Reset again: regression must not see what the seam runs left behind. Skipped only when every
