@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { concurrencyLimit } from "../support/concurrency-limit.js";
-import { coderScript, runLane, withLenientCritic } from "../support/lane-harness.js";
+import { coderScript, type LaneRun, runLane, withLenientCritic } from "../support/lane-harness.js";
 import { attemptEnvelope, SLUG_REQUEST, SLUG_TASK, slugCassette } from "../support/runner-lane.js";
 
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
@@ -266,12 +266,7 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
             "quickfix.py": COLLAPSING,
           }),
         );
-        expect(run.error).toBeNull();
-        const record = await run.store.read("iterator_run");
-        expect(record?.terminal?.verdict).toBe("exhausted");
-        const regression = await attemptEnvelope(run, "regression");
-        expect(regression?.overall_result).toBe("fail");
-        expect(regression?.summary).toContain("changed pytest's configuration in pyproject.toml");
+        await expectPytestConfigFinding(run, "pyproject.toml");
       }),
     300_000,
   );
@@ -299,12 +294,7 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
             "quickfix.py": COLLAPSING,
           }),
         );
-        expect(run.error).toBeNull();
-        const record = await run.store.read("iterator_run");
-        expect(record?.terminal?.verdict).toBe("exhausted");
-        const regression = await attemptEnvelope(run, "regression");
-        expect(regression?.overall_result).toBe("fail");
-        expect(regression?.summary).toContain("changed pytest's configuration in tests/pyproject.toml");
+        await expectPytestConfigFinding(run, "tests/pyproject.toml");
       }),
     300_000,
   );
@@ -444,6 +434,16 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
     300_000,
   );
 });
+
+/** The run did not complete because regression found pytest's configuration in `file` changed. */
+async function expectPytestConfigFinding(run: LaneRun, file: string): Promise<void> {
+  expect(run.error).toBeNull();
+  const record = await run.store.read("iterator_run");
+  expect(record?.terminal?.verdict).toBe("exhausted");
+  const regression = await attemptEnvelope(run, "regression");
+  expect(regression?.overall_result).toBe("fail");
+  expect(regression?.summary).toContain(`changed pytest's configuration in ${file}`);
+}
 
 /** A coder that compiles the fixed slugify to bytecode Python loads without checking slug.py. */
 function compiles(where: "__pycache__" | "sourceless"): string {
