@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { folderWith } from "../../test/support/test-repo.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { sharedProcessExposure } from "./seam-shared-process.js";
 import type { TestReport } from "./test-reports/index.js";
@@ -18,73 +19,157 @@ const report = (runner: RunnerInvocation["runner"], files: string[]): TestReport
   notes: [],
 });
 
-const exposure = (
-  runner: RunnerInvocation["runner"],
-  script: string,
-  loaded: string[],
-  changedFiles: string[],
-) =>
+interface Case {
+  runner: RunnerInvocation["runner"];
+  script: string;
+  loaded: string[];
+  changed: string[];
+  files?: Record<string, string>;
+  seam?: string[];
+}
+
+/** The checkout holds the changed files (a deleted one is not there) and `files`. */
+const exposure = (c: Case) =>
   sharedProcessExposure({
-    invocation: { runner, script },
-    report: report(runner, loaded),
+    checkoutDir: folderWith({
+      "README.md": "",
+      ...Object.fromEntries(c.changed.filter((f) => !f.includes("old-behaviour")).map((f) => [f, ""])),
+      ...c.files,
+    }),
+    invocation: { runner: c.runner, script: c.script },
+    report: report(c.runner, c.loaded),
     canaryFiles: ["test/slug.test.js.devflow-canary-1.js"],
-    seamFiles: ["test/slug.test.js", "test/helpers.js"],
-    changedFiles,
+    seamFiles: c.seam ?? ["test/slug.test.js", "test/helpers.js"],
+    changedFiles: c.changed,
   });
+
+const PY = ["tests/test_slug.py"];
 
 describe("sharedProcessExposure: other test code the attempt changed ran in the seam's process", () => {
-  it("names the other files loaded and the test code changed, on mocha, pytest and isolation-less node:test", () => {
-    const found = exposure(
-      "mocha",
-      "mocha 'test/**/*.test.js'",
-      ["test/slug.test.js", "test/aa.test.js"],
-      ["src/slug.js", "test/aa.test.js"],
-    );
-    expect(found).toContain("into its one mocha process (test/aa.test.js)");
+  it("names what else the run loads and the test code changed", () => {
+    const found = exposure({
+      runner: "mocha",
+      script: "npx mocha 'test/**/*.test.js'",
+      loaded: ["test/slug.test.js", "test/aa.test.js"],
+      changed: ["src/slug.js", "test/aa.test.js"],
+    });
+    expect(found).toContain("into its one mocha process (test/aa.test.js, test/**/*.test.js)");
     expect(found).toContain("changed test code besides the seam's files (test/aa.test.js)");
-    expect(
-      exposure("pytest", "pytest tests", ["test/slug.test.js", "tests/test_a.py"], ["tests/test_a.py"]),
-    ).not.toBeNull();
-    expect(
-      exposure(
-        "node-test",
-        "node --test --test-isolation=none test/",
-        ["test/slug.test.js", "test/b.test.js"],
-        ["test/b.test.js"],
-      ),
-    ).not.toBeNull();
   });
 
-  it("is silent when nothing else shares the process or no other test code changed", () => {
-    // Only the seam's files and the canary ran.
-    expect(
-      exposure(
-        "mocha",
-        "mocha test/slug.test.js",
-        ["test/slug.test.js", "test/slug.test.js.devflow-canary-1.js"],
-        ["test/aa.test.js"],
-      ),
-    ).toBeNull();
-    // Others ran, but the attempt changed only program code (and the seam's pinned helper, seam integrity's finding).
-    expect(
-      exposure(
-        "mocha",
-        "mocha 'test/**'",
-        ["test/slug.test.js", "test/math.test.js"],
-        ["src/slug.js", "test/helpers.js"],
-      ),
-    ).toBeNull();
+  it("does not count a test file the attempt deleted", () => {
+    const c: Case = {
+      runner: "mocha",
+      script: "npx mocha 'test/**/*.test.js'",
+      loaded: ["test/slug.test.js", "test/math.test.js"],
+      changed: ["test/old-behaviour.test.js"],
+    };
+    expect(exposure(c)).toBeNull();
+    expect(exposure({ ...c, files: { "test/old-behaviour.test.js": "" } })).not.toBeNull();
+  });
+
+  it.each<Case>([
+    // A module with no test of its own is in no report: the folder the command names says it.
+    {
+      runner: "pytest",
+      script: "python3 -m pytest tests",
+      loaded: PY,
+      changed: ["tests/test_aa.py"],
+      seam: PY,
+    },
+    // No path at all: the runner's own discovery.
+    { runner: "pytest", script: "python3 -m pytest -q", loaded: PY, changed: ["tests/test_aa.py"], seam: PY },
+    {
+      runner: "pytest",
+      script: "python3 -m pytest tests/test_slug.py",
+      loaded: PY,
+      changed: ["tests/test_aa.py"],
+      seam: PY,
+      files: { "pytest.ini": "[pytest]\naddopts = tests/unit\n" },
+    },
+    {
+      runner: "mocha",
+      script: "npx mocha test/slug.test.js",
+      loaded: ["test/slug.test.js"],
+      changed: ["test/aa.test.js"],
+      files: { ".mocharc.yml": "spec: test/**/*.test.js\n" },
+    },
+    // A loaded file the attempt changed counts whatever its path looks like.
+    {
+      runner: "mocha",
+      script: "npx mocha 'lib/**/*.js'",
+      loaded: ["test/slug.test.js", "lib/patch.js"],
+      changed: ["lib/patch.js"],
+    },
+    {
+      runner: "node-test",
+      script: "node --test --test-isolation=none test/",
+      loaded: ["test/slug.test.js", "test/b.test.js"],
+      changed: ["test/b.test.js"],
+    },
+    { runner: "tape", script: "tape 'test/**/*.test.js'", loaded: [""], changed: ["test/aa.test.js"] },
+  ])("refuses $runner `$script` with $changed changed", (c) => {
+    expect(exposure(c)).toMatch(/the attempt changed test code besides the seam's files/);
+  });
+
+  it.each<Case>([
+    // The command names the seam's files only: nothing else shares the process.
+    {
+      runner: "mocha",
+      script: "npx mocha -t 5000 test/slug.test.js",
+      loaded: ["test/slug.test.js"],
+      changed: ["test/aa.test.js"],
+    },
+    {
+      runner: "pytest",
+      script: "python3 -m pytest tests/test_slug.py::test_spaces -k spaces",
+      loaded: PY,
+      changed: ["tests/test_aa.py"],
+      seam: PY,
+    },
+    { runner: "tape", script: "npx tape test/slug.test.js", loaded: [""], changed: ["test/aa.test.js"] },
+    // A flag's value is no test file: a plugin, a setup file, a timeout.
+    {
+      runner: "pytest",
+      script: "python3 -m pytest -p devtools.extra tests/test_slug.py",
+      loaded: PY,
+      changed: ["tests/test_aa.py"],
+      seam: PY,
+      files: { "pytest.ini": "[pytest]\naddopts = -p devtools.pytest_env -o log_cli=true\n" },
+    },
+    {
+      runner: "mocha",
+      script: "mocha -r test/setup.js test/slug.test.js",
+      loaded: ["test/slug.test.js"],
+      changed: ["test/aa.test.js"],
+    },
+    // Others ran, but the attempt changed only program code and the seam's pinned helper (seam integrity's finding).
+    {
+      runner: "mocha",
+      script: "npx mocha 'test/**'",
+      loaded: ["test/slug.test.js", "test/math.test.js"],
+      changed: ["src/slug.js", "test/helpers.js"],
+    },
     // jest, vitest and node:test give each file its own module registry or process.
-    for (const runner of ["jest", "vitest", "node-test"] as const)
-      expect(
-        exposure(runner, `${runner} test/`, ["test/slug.test.js", "test/aa.test.js"], ["test/aa.test.js"]),
-      ).toBeNull();
-  });
-
-  it("reads tape's command words, as its TAP names no file", () => {
-    expect(exposure("tape", "tape 'test/**/*.test.js'", [""], ["test/aa.test.js"])).toContain(
-      "test/**/*.test.js",
-    );
-    expect(exposure("tape", "npx tape test/slug.test.js", [""], ["test/aa.test.js"])).toBeNull();
+    {
+      runner: "jest",
+      script: "jest test/",
+      loaded: ["test/slug.test.js", "test/aa.test.js"],
+      changed: ["test/aa.test.js"],
+    },
+    {
+      runner: "vitest",
+      script: "vitest run",
+      loaded: ["test/slug.test.js", "test/aa.test.js"],
+      changed: ["test/aa.test.js"],
+    },
+    {
+      runner: "node-test",
+      script: "node --test test/",
+      loaded: ["test/slug.test.js", "test/aa.test.js"],
+      changed: ["test/aa.test.js"],
+    },
+  ])("lets $runner `$script` with $changed changed be", (c) => {
+    expect(exposure(c)).toBeNull();
   });
 });

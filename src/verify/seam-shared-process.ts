@@ -1,7 +1,10 @@
-import { posix } from "node:path";
+import { existsSync } from "node:fs";
+import { join, posix } from "node:path";
+import { pytestAddopts } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
+import { runnerConfigTexts } from "./seam-data-files.js";
 import { isTestPath } from "./test-paths.js";
-import type { TestReport } from "./test-reports/index.js";
+import { RUNNER_ADAPTERS, type TestReport } from "./test-reports/index.js";
 
 /**
  * Runners that load every test file of a run into one process before any test runs: a module-level
@@ -26,6 +29,8 @@ const SHARED_PROCESS_RUNNERS = new Set(["mocha", "tape", "pytest"]);
  * command that runs the seam's files only (ADR 0019, amendment 5).
  */
 export function sharedProcessExposure(input: {
+  /** The checkout the seam ran in (its runner configs are read). */
+  checkoutDir: string;
   invocation: RunnerInvocation;
   report: TestReport;
   /** Canary files of this run (devflow's own, never the attempt's). */
@@ -38,16 +43,21 @@ export function sharedProcessExposure(input: {
   const { invocation } = input;
   if (!sharesOneProcess(invocation)) return null;
   const own = new Set([...input.seamFiles, ...input.canaryFiles].map(posix.normalize));
-  const loaded = [...new Set(input.report.tests.map((t) => posix.normalize(t.id.file || ".")))].filter(
-    (f) => f !== "." && !own.has(f),
-  );
-  // tape's TAP names no file: whether others were loaded is read from the command's own words.
-  const others = invocation.runner === "tape" ? namesMoreThan(invocation.script, own) : loaded;
+  const loaded = new Set(input.report.tests.map((t) => posix.normalize(t.id.file || ".")));
+  loaded.delete(".");
+  for (const file of own) loaded.delete(file);
+  // What else the run loads: the files its report names, and what its command and config select
+  // besides the seam's files (a folder, a glob, the runner's default discovery), since a module
+  // with no test of its own never appears in a report.
+  const others = [...loaded, ...selectedBesides(input.checkoutDir, invocation, own, input.seamFiles)];
   if (others.length === 0) return null;
-  const changed = input.changedFiles.map(posix.normalize).filter((f) => isTestPath(f) && !own.has(f));
+  const changed = input.changedFiles
+    .map(posix.normalize)
+    // A file the attempt deleted runs nothing (a fix may delete a test of the old behaviour).
+    .filter((f) => (isTestPath(f) || loaded.has(f)) && !own.has(f) && existsSync(join(input.checkoutDir, f)));
   if (changed.length === 0) return null;
   return (
-    `the seam's run loads other test files into its one ${invocation.runner} process (${list(others)}), ` +
+    `the seam's run loads other test files into its one ${invocation.runner} process (${list([...new Set(others)])}), ` +
     `and the attempt changed test code besides the seam's files (${list(changed)}): code there runs ` +
     "with the seam's tests and can make them pass without the fix; leave that test code as it was on " +
     "base, or the seam command must run the seam's files only"
@@ -62,17 +72,72 @@ function sharesOneProcess(invocation: RunnerInvocation): boolean {
   );
 }
 
-/** The command's argument words that are not flags and not one of `own` (a glob, a folder, another file). */
-function namesMoreThan(script: string, own: ReadonlySet<string>): string[] {
-  const words = script
-    .split(/\s+/)
-    .map((w) => w.replace(/^["']|["']$/g, ""))
-    .filter((w) => w !== "");
-  const at = words.findIndex((w) => /(?:^|\/)tape$/.test(w));
-  return words
-    .slice(at + 1)
-    .filter((w) => !w.startsWith("-") && !own.has(posix.normalize(w)) && /[/*.]/.test(w));
+/**
+ * What the seam's command selects besides `own`: each path-like argument after the runner that is
+ * not one of them (`test/`, `'test/**\/*.test.js'`; not a known flag's value like `-p devtools.x`),
+ * the runner's default discovery when it names no path at all, and a
+ * `spec` in mocha's config (merged with the command's) or a path in pytest's `addopts`.
+ */
+function selectedBesides(
+  checkoutDir: string,
+  invocation: RunnerInvocation,
+  own: ReadonlySet<string>,
+  seamFiles: readonly string[],
+): string[] {
+  const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
+  const at = adapter ? new RegExp(adapter.invocation.source).exec(invocation.script) : null;
+  const args = at ? invocation.script.slice(at.index + at[0].length) : invocation.script;
+  const words = (text: string) => {
+    const all = text
+      .split(/[\s;&|]+/)
+      .map((w) => w.replace(/^["']|["']$/g, ""))
+      .filter((w) => w !== "");
+    // A flag's separate value (`-p devtools.x`, `-r test/setup.js`, `-t 5000`) selects no test file.
+    return all.filter((w, i) => !w.startsWith("-") && !VALUE_FLAGS.has(all[i - 1] ?? ""));
+  };
+  const paths = words(args).filter((w) => /[/*.]/.test(w));
+  const out = paths.filter((w) => !own.has(posix.normalize(w.replace(/::.*$/, ""))));
+  if (paths.length === 0) out.push(`the ${invocation.runner} default test files`);
+  if (
+    invocation.runner === "mocha" &&
+    runnerConfigTexts(checkoutDir, seamFiles, invocation.script).some((t) => MOCHA_SPEC.test(t))
+  )
+    out.push("the spec of mocha's config");
+  if (invocation.runner === "pytest")
+    for (const file of seamFiles.filter((f) => f.endsWith(".py")))
+      out.push(...words(pytestAddopts(checkoutDir, file)).filter((w) => /[/*.]/.test(w)));
+  return out;
 }
+
+/** Flags of mocha, tape and pytest whose next word is a value, not a test file or folder. */
+const VALUE_FLAGS = new Set([
+  "-p",
+  "-k",
+  "-m",
+  "-o",
+  "-W",
+  "-c",
+  "-r",
+  "-R",
+  "-t",
+  "-u",
+  "-g",
+  "-f",
+  "--require",
+  "--reporter",
+  "--ui",
+  "--timeout",
+  "--config",
+  "--ignore",
+  "--grep",
+  "--fgrep",
+  "--rootdir",
+  "--confcutdir",
+  "--import-mode",
+]);
+
+/** mocha's `spec` key in a config text (`.mocharc.yml` `spec:`, JSON `"spec":`). */
+const MOCHA_SPEC = /(?:^|[\s{,"'])spec["']?\s*[:=]/m;
 
 const list = (items: readonly string[]): string =>
   items.length <= 3 ? items.join(", ") : `${items.slice(0, 3).join(", ")} and ${items.length - 3} more`;

@@ -228,6 +228,7 @@ async function namedRun(
       problems.push(`pinned seam test(s) not reported passing: ${notPassing.join(", ")}`);
     if (report.run_errors.length > 0) problems.push(`run errors: ${report.run_errors.join("; ")}`);
     const exposure = sharedProcessExposure({
+      checkoutDir: input.worktree,
       invocation,
       report,
       canaryFiles: canary.kind === "placed" ? canary.files : [],
