@@ -108,6 +108,20 @@ describe("sharedProcessExposure: other test code the attempt changed ran in the 
       changed: ["test/b.test.js"],
     },
     { runner: "tape", script: "tape 'test/**/*.test.js'", loaded: [""], changed: ["test/aa.test.js"] },
+    // vitest without isolation: one module graph per worker.
+    {
+      runner: "vitest",
+      script: "vitest run --no-isolate",
+      loaded: ["test/slug.test.js", "test/aa.test.js"],
+      changed: ["test/aa.test.js"],
+    },
+    {
+      runner: "vitest",
+      script: "vitest run",
+      loaded: ["test/slug.test.js", "test/aa.test.js"],
+      changed: ["test/aa.test.js"],
+      files: { "vitest.config.ts": "export default { test: { isolate: false } };\n" },
+    },
   ])("refuses $runner `$script` with $changed changed", (c) => {
     expect(exposure(c)).toMatch(/the attempt changed test code besides the seam's files/);
   });

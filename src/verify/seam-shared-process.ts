@@ -9,8 +9,8 @@ import { RUNNER_ADAPTERS, type TestReport } from "./test-reports/index.js";
 /**
  * Runners that load every test file of a run into one process before any test runs: a module-level
  * statement in any of them runs before the seam's tests, in the same module state. node:test runs
- * each file in its own process unless told otherwise (`--test-isolation=none`); jest and vitest give
- * each file its own module registry.
+ * each file in its own process unless told otherwise (`--test-isolation=none`); jest gives each file
+ * its own module registry, and vitest too unless isolation is off (`--no-isolate`, `isolate: false`).
  */
 const SHARED_PROCESS_RUNNERS = new Set(["mocha", "tape", "pytest"]);
 
@@ -41,7 +41,7 @@ export function sharedProcessExposure(input: {
   changedFiles: readonly string[];
 }): string | null {
   const { invocation } = input;
-  if (!sharesOneProcess(invocation)) return null;
+  if (!sharesOneProcess(input.checkoutDir, invocation, input.seamFiles)) return null;
   const own = new Set([...input.seamFiles, ...input.canaryFiles].map(posix.normalize));
   const loaded = new Set(input.report.tests.map((t) => posix.normalize(t.id.file || ".")));
   loaded.delete(".");
@@ -64,12 +64,23 @@ export function sharedProcessExposure(input: {
   );
 }
 
-function sharesOneProcess(invocation: RunnerInvocation): boolean {
+function sharesOneProcess(
+  checkoutDir: string,
+  invocation: RunnerInvocation,
+  seamFiles: readonly string[],
+): boolean {
   if (SHARED_PROCESS_RUNNERS.has(invocation.runner)) return true;
-  return (
-    invocation.runner === "node-test" &&
-    /--(?:experimental-)?test-isolation[=\s]+none\b/.test(invocation.script)
-  );
+  if (invocation.runner === "node-test")
+    return /--(?:experimental-)?test-isolation[=\s]+none\b/.test(invocation.script);
+  // vitest without isolation shares one module graph between the files a worker runs.
+  if (invocation.runner === "vitest")
+    return (
+      /--no-isolate\b|--isolate[=\s]+false\b/.test(invocation.script) ||
+      runnerConfigTexts(checkoutDir, seamFiles, invocation.script).some((t) =>
+        /\bisolate["']?\s*:\s*false\b/.test(t),
+      )
+    );
+  return false;
 }
 
 /**
