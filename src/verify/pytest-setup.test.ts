@@ -192,3 +192,25 @@ describe("importsOf", () => {
     ]);
   });
 });
+
+// Regression (stop 30, found in review): pytest read these as its config, devflow's header match
+// saw none, so a section added this way was no regression finding.
+describe("pytestSection reads the header forms pytest reads", () => {
+  it.each([
+    ["pyproject.toml", '[tool.pytest.ini_options] # c\naddopts = "-p x"\n'],
+    ["pyproject.toml", '[ tool.pytest.ini_options ]\naddopts = "-p x"\n'],
+    ["pyproject.toml", '[tool."pytest".ini_options]\naddopts = "-p x"\n'],
+    ["pyproject.toml", '[tool]\npytest.ini_options.addopts = "-p x"\n'],
+    ["pyproject.toml", 'tool.pytest.addopts = ["-p", "x"]\n[project]\nname = "a"\n'],
+    ["tox.ini", "[pytest] ; c\naddopts = -p x\n"],
+    ["setup.cfg", "[tool:pytest] # c\naddopts = -p x\n"],
+  ])("%s: %j", (name, text) => {
+    expect(pytestSection(name, text)).toContain("-p");
+  });
+  it("still sees none in a file without one", () => {
+    expect(
+      pytestSection("pyproject.toml", '[project]\nname = "pytest-thing"\n[tool.black]\nline-length = 100\n'),
+    ).toBeNull();
+    expect(pytestSection("tox.ini", "[tox]\nenvlist = py311\n[testenv]\ncommands = pytest\n")).toBeNull();
+  });
+});

@@ -199,14 +199,20 @@ const SECTION_CONFIGS = ["pyproject.toml", "tox.ini", "setup.cfg"] as const;
 
 /** The text of a config's pytest section, trimmed; null when the file has none. */
 export function pytestSection(name: string, text: string): string | null {
+  // Headers as pytest's parsers read them: spaces and quotes inside a TOML header, a trailing
+  // comment (review, stop 30: `[ tool.pytest.ini_options ]`, `[tool."pytest".ini_options]` and
+  // `[pytest] ; c` were pytest's config and devflow saw none).
   const header =
     name === "pyproject.toml"
-      ? /^\s*\[tool\.pytest(?:\.ini_options)?\]\s*$/
+      ? /^\s*\[\s*tool\s*\.\s*["']?pytest["']?(?:\s*\.\s*["']?ini_options["']?)?\s*\]\s*(?:#.*)?$/
       : name === "setup.cfg"
-        ? /^\s*\[tool:pytest\]\s*$/
-        : /^\s*\[pytest\]\s*$/;
+        ? /^\s*\[\s*tool:pytest\s*\]\s*(?:[#;].*)?$/
+        : /^\s*\[\s*pytest\s*\]\s*(?:[#;].*)?$/;
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((l) => header.test(l));
+  // pytest's settings as dotted TOML keys (`tool.pytest.addopts = …` at the top, `pytest.… = …`
+  // under `[tool]`): not one section, so the whole file counts.
+  if (start < 0 && name === "pyproject.toml" && DOTTED_PYTEST_KEY.test(text)) return text.trim();
   if (start < 0) return (WHOLE_FILE_CONFIGS as readonly string[]).includes(name) ? text.trim() : null;
   const rest = lines.slice(start + 1);
   // The next header starts at column 0 (`[tool.black]`, `[[tool.x]]`); a value's continuation lines
@@ -217,6 +223,8 @@ export function pytestSection(name: string, text: string): string | null {
     .join("\n")
     .trim();
 }
+
+const DOTTED_PYTEST_KEY = /^\s*(?:["']?tool["']?\s*\.\s*)?["']?pytest["']?\s*\./m;
 
 /** An ini/toml key's value in a section (continuation lines of an ini value included); null when absent. */
 function iniValue(section: string, key: string): string | null {

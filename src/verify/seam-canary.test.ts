@@ -175,6 +175,10 @@ describe("a name filter the project's runner config sets also runs the seam with
       "mocha",
       { ".mocharc.yml": "spec: test\nslow: 75\n", "package.json": '{"scripts":{"lint":"grep -r x ."}}' },
     ],
+    // Found in review (stop 30): a nested package.json is no config jest or mocha reads, and one a
+    // coder adds must not switch the canary off; a script's flags are not a setting.
+    ["jest", { "test/package.json": '{"jest":{"testNamePattern":"x"}}' }],
+    ["jest", { "package.json": '{"scripts":{"focus":"jest --testNamePattern=y"}}' }],
   ] as const)("%s keeps its canary: %j", async (runner, files) => {
     const script = runner === "pytest" ? "python3 -m pytest tests/test_a.py" : `npx ${runner}`;
     expect(await placed(runner, script, files)).toBe("placed");

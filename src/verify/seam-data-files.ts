@@ -169,7 +169,13 @@ export function runnerSetupFiles(cwd: string, seamFiles: readonly string[] = [],
  */
 export function runnerConfigTexts(cwd: string, seamFiles: readonly string[], seamCommand: string): string[] {
   const texts: string[] = [];
-  eachRunnerConfig(cwd, seamFiles, seamCommand, (_, text) => texts.push(text));
+  eachRunnerConfig(cwd, seamFiles, seamCommand, (folder, text, _config, pkg) => {
+    // A package.json's settings, not its scripts (a script named "spec" is no mocha spec), and
+    // only the root's: regression compares the root's test keys with base, not a nested one's,
+    // which a coder could add to switch a setting on (review, stop 30).
+    if (pkg === undefined) texts.push(text);
+    else if (folder === ".") texts.push(JSON.stringify(pkg.slice(1)));
+  });
   return texts;
 }
 
@@ -183,20 +189,21 @@ function eachRunnerConfig(
   cwd: string,
   seamFiles: readonly string[],
   seamCommand: string,
-  visit: (folder: string, text: string, config: string | null) => void,
+  /** `pkg`: for a package.json's test keys, the parsed `packageTestConfig` ([scripts, jest, mocha, ava, type]). */
+  visit: (folder: string, text: string, config: string | null, pkg?: unknown[]) => void,
 ): void {
   const folders = new Set<string>(["."]);
   for (const file of seamFiles) for (const dir of foldersUp(file)) folders.add(dir);
   const named = new Set<string>();
-  const read = (folder: string, text: string, config: string | null) => {
-    visit(folder, text, config);
+  const read = (folder: string, text: string, config: string | null, pkg?: unknown[]) => {
+    visit(folder, text, config, pkg);
     for (const match of text.matchAll(CONFIG_FLAG)) {
       const file = resolveIn(cwd, folder, match[1] ?? "");
       if (file !== null) named.add(file);
     }
   };
   for (const folder of [...folders].sort())
-    for (const text of configTexts(join(cwd, folder))) read(folder, text, null);
+    for (const { text, pkg } of configTexts(join(cwd, folder))) read(folder, text, null, pkg);
   read(".", seamCommand, null);
   // A Set's iteration visits what is added during it: a config naming another is followed, once.
   for (const config of named) read(posix.dirname(config), scannedText(join(cwd, config)) ?? "", config);
@@ -211,18 +218,18 @@ function resolveIn(cwd: string, folder: string, word: string): string | null {
 /** A runner's config-file flag (jest, vitest, mocha, ava: `--config <file>`, jest/vitest `-c <file>`). */
 const CONFIG_FLAG = /(?:^|[\s"'])(?:--config|-c)(?:=|\s+)([^\s"'&|;]+)/g;
 
-/** The texts of a folder's runner configs and of its package.json's test keys. */
-function configTexts(dir: string): string[] {
+/** The texts of a folder's runner configs and of its package.json's test keys (with them parsed). */
+function configTexts(dir: string): { text: string; pkg?: unknown[] }[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter(isRunnerConfig);
   } catch {
     return [];
   }
-  const texts = names.sort().map((n) => scannedText(join(dir, n)) ?? "");
+  const texts = names.sort().map((n) => ({ text: scannedText(join(dir, n)) ?? "" }));
   // Not JSON: nothing is named (regression reports the broken package.json).
   const pkg = packageTestConfig(dir);
-  return pkg === null ? texts : [...texts, pkg];
+  return pkg === null ? texts : [...texts, { text: pkg, pkg: JSON.parse(pkg) as unknown[] }];
 }
 
 /** The words of a config's text: quoted or bare, split at spaces, quotes, brackets and `=`/`:`/`,`. */

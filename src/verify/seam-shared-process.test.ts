@@ -108,6 +108,43 @@ describe("sharedProcessExposure: other test code the attempt changed ran in the 
       changed: ["test/b.test.js"],
     },
     { runner: "tape", script: "tape 'test/**/*.test.js'", loaded: [""], changed: ["test/aa.test.js"] },
+    // Found in review (stop 30): a bare folder selects as much as `tests/`, in addopts too.
+    {
+      runner: "pytest",
+      script: "python3 -m pytest tests/test_slug.py",
+      loaded: PY,
+      changed: ["tests/test_aa.py"],
+      seam: PY,
+      files: { "pytest.ini": "[pytest]\naddopts = -q tests\n" },
+    },
+    {
+      runner: "mocha",
+      script: "mocha test/slug.test.js test",
+      loaded: ["test/slug.test.js"],
+      changed: ["test/aa.test.js"],
+    },
+    // mocha's -c is --color, no value: the next word is a spec.
+    {
+      runner: "mocha",
+      script: "mocha -c test/other.test.js test/slug.test.js",
+      loaded: ["test/slug.test.js"],
+      changed: ["test/other.test.js"],
+    },
+    // A module pytest collects by the project's python_files, with no test and no test-like path.
+    {
+      runner: "pytest",
+      script: "python3 -m pytest -q blog",
+      loaded: ["blog/tests.py"],
+      changed: ["blog/zz_checks.py"],
+      seam: ["blog/tests.py"],
+      files: { "pytest.ini": "[pytest]\npython_files = tests.py *_checks.py\n" },
+    },
+    {
+      runner: "vitest",
+      script: "vitest run --poolOptions.threads.isolate=false",
+      loaded: ["test/slug.test.js"],
+      changed: ["test/aa.test.js"],
+    },
     // vitest without isolation: one module graph per worker.
     {
       runner: "vitest",
@@ -156,6 +193,32 @@ describe("sharedProcessExposure: other test code the attempt changed ran in the 
       script: "mocha -r test/setup.js test/slug.test.js",
       loaded: ["test/slug.test.js"],
       changed: ["test/aa.test.js"],
+    },
+    // Found in review (stop 30): pytest names files from its rootdir (`backend/`): the seam's own.
+    {
+      runner: "pytest",
+      script: "python3 -m pytest backend/tests/test_slug.py",
+      loaded: ["tests/test_slug.py"],
+      changed: ["backend/tests/test_other.py"],
+      seam: ["backend/tests/test_slug.py"],
+    },
+    // Data is no code: a fixture or snapshot patches no module.
+    {
+      runner: "mocha",
+      script: "npx mocha 'test/**/*.test.js'",
+      loaded: ["test/slug.test.js", "test/math.test.js"],
+      changed: ["test/fixtures/expected.json", "test/__snapshots__/slug.test.js.snap"],
+    },
+    // A script named "spec" is no mocha spec; a nested package.json is no config mocha reads.
+    {
+      runner: "mocha",
+      script: "npx mocha test/slug.test.js",
+      loaded: ["test/slug.test.js"],
+      changed: ["test/aa.test.js"],
+      files: {
+        "package.json": '{"scripts":{"spec":"mocha test/unit"}}',
+        "test/package.json": '{"mocha":{"spec":"x"}}',
+      },
     },
     // Others ran, but the attempt changed only program code and the seam's pinned helper (seam integrity's finding).
     {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, posix } from "node:path";
-import { pytestAddopts } from "./pytest-setup.js";
+import picomatch from "picomatch";
+import { pytestAddopts, pytestSectionFor } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { runnerConfigTexts } from "./seam-data-files.js";
 import { isTestPath } from "./test-paths.js";
@@ -31,6 +32,7 @@ const SHARED_PROCESS_RUNNERS = new Set(["mocha", "tape", "pytest"]);
 export function sharedProcessExposure(input: {
   /** The checkout the seam ran in (its runner configs are read). */
   checkoutDir: string;
+  /** The invocation that ran (with the canary's arguments when one was placed: they narrow it). */
   invocation: RunnerInvocation;
   report: TestReport;
   /** Canary files of this run (devflow's own, never the attempt's). */
@@ -40,21 +42,28 @@ export function sharedProcessExposure(input: {
   /** Every file the attempt changed since base. */
   changedFiles: readonly string[];
 }): string | null {
-  const { invocation } = input;
-  if (!sharesOneProcess(input.checkoutDir, invocation, input.seamFiles)) return null;
+  const { invocation, checkoutDir } = input;
+  if (!sharesOneProcess(checkoutDir, invocation, input.seamFiles)) return null;
   const own = new Set([...input.seamFiles, ...input.canaryFiles].map(posix.normalize));
-  const loaded = new Set(input.report.tests.map((t) => posix.normalize(t.id.file || ".")));
-  loaded.delete(".");
-  for (const file of own) loaded.delete(file);
+  // pytest names files relative to its rootdir, which may be a subfolder (`backend/`): a name that
+  // is the tail of one of the seam's own is that file.
+  const isOwn = (f: string) => own.has(f) || [...own].some((o) => o.endsWith(`/${f}`));
+  const loaded = new Set(
+    input.report.tests.map((t) => posix.normalize(t.id.file || ".")).filter((f) => f !== "." && !isOwn(f)),
+  );
   // What else the run loads: the files its report names, and what its command and config select
   // besides the seam's files (a folder, a glob, the runner's default discovery), since a module
   // with no test of its own never appears in a report.
-  const others = [...loaded, ...selectedBesides(input.checkoutDir, invocation, own, input.seamFiles)];
+  const selected = selectedBesides(checkoutDir, invocation, own, input.seamFiles);
+  const others = [...loaded, ...selected];
   if (others.length === 0) return null;
+  const collects = collectedBy(checkoutDir, invocation, input.seamFiles, selected);
   const changed = input.changedFiles
     .map(posix.normalize)
-    // A file the attempt deleted runs nothing (a fix may delete a test of the old behaviour).
-    .filter((f) => (isTestPath(f) || loaded.has(f)) && !own.has(f) && existsSync(join(input.checkoutDir, f)));
+    // A file the attempt deleted runs nothing (a fix may delete a test of the old behaviour), and
+    // data (a fixture, a snapshot) patches no module.
+    .filter((f) => !isOwn(f) && isCode(invocation.runner, f) && existsSync(join(checkoutDir, f)))
+    .filter((f) => isTestPath(f) || loaded.has(f) || collects(f));
   if (changed.length === 0) return null;
   return (
     `the seam's run loads other test files into its one ${invocation.runner} process (${list([...new Set(others)])}), ` +
@@ -75,12 +84,52 @@ function sharesOneProcess(
   // vitest without isolation shares one module graph between the files a worker runs.
   if (invocation.runner === "vitest")
     return (
-      /--no-isolate\b|--isolate[=\s]+false\b/.test(invocation.script) ||
+      /--no-isolate\b|[-.]isolate[=\s]+false\b/.test(invocation.script) ||
       runnerConfigTexts(checkoutDir, seamFiles, invocation.script).some((t) =>
         /\bisolate["']?\s*:\s*false\b/.test(t),
       )
     );
   return false;
+}
+
+/** Source the runner itself loads: Python for pytest, JavaScript/TypeScript for the others. */
+function isCode(runner: RunnerInvocation["runner"], file: string): boolean {
+  return runner === "pytest" ? file.endsWith(".py") : /\.[cm]?[jt]sx?$/.test(file);
+}
+
+/**
+ * Whether the run would load a changed file whatever `isTestPath` says: one a glob of the command
+ * matches, and under a folder it names (or anywhere, with the runner's own discovery) one pytest's
+ * `python_files` collects (default `test_*.py`, `*_test.py`) or node's default test patterns
+ * match. Program code is not counted, even where the run imports it as a test module (mocha given
+ * `src/`, pytest's `--doctest-modules`): it is the fix's, and the critic's to judge.
+ */
+function collectedBy(
+  checkoutDir: string,
+  invocation: RunnerInvocation,
+  seamFiles: readonly string[],
+  selected: readonly string[],
+): (file: string) => boolean {
+  const defaultDiscovery = selected.some((w) => w.startsWith("the "));
+  const words = selected.filter((w) => !w.startsWith("the "));
+  const globs = words.filter((w) => /[*?[{]/.test(w));
+  const folders = words.filter((w) => !/[*?[{]/.test(w)).map((w) => w.replace(/\/+$/, ""));
+  const matchesGlob = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  let byName: (name: string) => boolean = () => false;
+  if (invocation.runner === "pytest") {
+    const seam = seamFiles.find((f) => f.endsWith(".py")) ?? "";
+    const section = seam === "" ? null : pytestSectionFor(checkoutDir, seam);
+    const patterns = section
+      ?.match(/^\s*python_files\s*[=:]\s*(.+)$/m)?.[1]
+      ?.split(/[\s,[\]"']+/)
+      .filter((p) => p !== "");
+    byName = picomatch(patterns && patterns.length > 0 ? patterns : ["test_*.py", "*_test.py"]);
+  } else if (invocation.runner === "node-test")
+    byName = picomatch(["*.test.*", "*-test.*", "*_test.*", "test-*", "test.*"]);
+  return (file) =>
+    matchesGlob(file) ||
+    ((defaultDiscovery || folders.some((d) => d === "." || file.startsWith(`${d}/`))) &&
+      byName(posix.basename(file)));
 }
 
 /**
@@ -104,9 +153,11 @@ function selectedBesides(
       .map((w) => w.replace(/^["']|["']$/g, ""))
       .filter((w) => w !== "");
     // A flag's separate value (`-p devtools.x`, `-r test/setup.js`, `-t 5000`) selects no test file.
-    return all.filter((w, i) => !w.startsWith("-") && !VALUE_FLAGS.has(all[i - 1] ?? ""));
+    const valued = VALUE_FLAGS[invocation.runner] ?? new Set<string>();
+    return all.filter((w, i) => !w.startsWith("-") && !valued.has(all[i - 1] ?? ""));
   };
-  const paths = words(args).filter((w) => /[/*.]/.test(w));
+  // Every other word is a selection (a bare `tests` is a folder as much as `tests/`).
+  const paths = words(args);
   const out = paths.filter((w) => !own.has(posix.normalize(w.replace(/::.*$/, ""))));
   if (paths.length === 0) out.push(`the ${invocation.runner} default test files`);
   if (
@@ -116,36 +167,34 @@ function selectedBesides(
     out.push("the spec of mocha's config");
   if (invocation.runner === "pytest")
     for (const file of seamFiles.filter((f) => f.endsWith(".py")))
-      out.push(...words(pytestAddopts(checkoutDir, file)).filter((w) => /[/*.]/.test(w)));
+      out.push(...words(pytestAddopts(checkoutDir, file)));
   return out;
 }
 
-/** Flags of mocha, tape and pytest whose next word is a value, not a test file or folder. */
-const VALUE_FLAGS = new Set([
-  "-p",
-  "-k",
-  "-m",
-  "-o",
-  "-W",
-  "-c",
-  "-r",
-  "-R",
-  "-t",
-  "-u",
-  "-g",
-  "-f",
-  "--require",
-  "--reporter",
-  "--ui",
-  "--timeout",
-  "--config",
-  "--ignore",
-  "--grep",
-  "--fgrep",
-  "--rootdir",
-  "--confcutdir",
-  "--import-mode",
-]);
+/** Each runner's flags whose next word is a value, not a test file or folder (mocha's `-c` and `-p` take none). */
+const VALUE_FLAGS: Partial<Record<RunnerInvocation["runner"], ReadonlySet<string>>> = {
+  pytest: new Set(
+    "-p -k -m -o -W -c -r -n --tb --rootdir --confcutdir --import-mode --deselect --ignore --ignore-glob --junitxml --junit-xml --maxfail --durations --basetemp --cov --cov-config --cov-report --dist --log-level --log-file --capture --override-ini --config-file".split(
+      " ",
+    ),
+  ),
+  mocha: new Set(
+    "-r -R -O -u -t -s -g -f -j --require --reporter --reporter-option --ui --timeout --slow --grep --fgrep --config --package --ignore --exclude --extension --file --jobs --retries".split(
+      " ",
+    ),
+  ),
+  tape: new Set(["-r", "--require", "-i", "--ignore"]),
+  "node-test": new Set(
+    "-r --require --import --loader --experimental-loader --test-name-pattern --test-skip-pattern --test-reporter --test-reporter-destination --test-concurrency --test-timeout --test-shard".split(
+      " ",
+    ),
+  ),
+  vitest: new Set(
+    "-t -c -r --testNamePattern --config --root --dir --reporter --outputFile --pool --project --environment".split(
+      " ",
+    ),
+  ),
+};
 
 /** mocha's `spec` key in a config text (`.mocharc.yml` `spec:`, JSON `"spec":`). */
 const MOCHA_SPEC = /(?:^|[\s{,"'])spec["']?\s*[:=]/m;

@@ -229,7 +229,8 @@ async function namedRun(
     if (report.run_errors.length > 0) problems.push(`run errors: ${report.run_errors.join("; ")}`);
     const exposure = sharedProcessExposure({
       checkoutDir: input.worktree,
-      invocation,
+      // What ran: the canary's arguments (the seam's files) narrow a command that named none.
+      invocation: canary.kind === "placed" ? canary.invocation : invocation,
       report,
       canaryFiles: canary.kind === "placed" ? canary.files : [],
       seamFiles: input.seam.files,
