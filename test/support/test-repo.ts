@@ -14,7 +14,21 @@ export function git(cwd: string, ...args: string[]): string {
   for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"]) delete env[key];
   return execFileSync(
     "git",
-    ["-c", "user.name=Test User", "-c", "user.email=user@example.com", "-c", "commit.gpgSign=false", ...args],
+    [
+      "-c",
+      "user.name=Test User",
+      "-c",
+      "user.email=user@example.com",
+      "-c",
+      "commit.gpgSign=false",
+      // No `git gc --auto` detached after a commit: on the 20,000-file repository it was still
+      // writing packs into .git when the test's cleanup removed the folder (ENOTEMPTY, CI stop 30).
+      "-c",
+      "gc.auto=0",
+      "-c",
+      "maintenance.auto=false",
+      ...args,
+    ],
     { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
   );
 }
