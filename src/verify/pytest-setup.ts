@@ -159,6 +159,12 @@ export function pytestFunctionPattern(dir: string, test: string): string | null 
   return section === null ? null : (iniList(section, "python_functions")[0] ?? null);
 }
 
+/** The `python_files` patterns of the config pytest runs `test` with (which modules it collects); [] when unset. */
+export function pytestFilePatterns(dir: string, test: string): string[] {
+  const section = pytestSectionFor(dir, test);
+  return section === null ? [] : iniList(section, "python_files");
+}
+
 /** The `addopts` of the config pytest runs `test` with, as one command line (a TOML list's items joined); "" when none. */
 export function pytestAddopts(dir: string, test: string): string {
   const section = pytestSectionFor(dir, test);

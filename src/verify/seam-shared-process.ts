@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, posix } from "node:path";
 import picomatch from "picomatch";
-import { pytestAddopts, pytestSectionFor } from "./pytest-setup.js";
+import { pytestAddopts, pytestFilePatterns } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { runnerConfigTexts } from "./seam-data-files.js";
 import { isTestPath } from "./test-paths.js";
@@ -118,12 +118,8 @@ function collectedBy(
   let byName: (name: string) => boolean = () => false;
   if (invocation.runner === "pytest") {
     const seam = seamFiles.find((f) => f.endsWith(".py")) ?? "";
-    const section = seam === "" ? null : pytestSectionFor(checkoutDir, seam);
-    const patterns = section
-      ?.match(/^\s*python_files\s*[=:]\s*(.+)$/m)?.[1]
-      ?.split(/[\s,[\]"']+/)
-      .filter((p) => p !== "");
-    byName = picomatch(patterns && patterns.length > 0 ? patterns : ["test_*.py", "*_test.py"]);
+    const patterns = seam === "" ? [] : pytestFilePatterns(checkoutDir, seam);
+    byName = picomatch(patterns.length > 0 ? patterns : ["test_*.py", "*_test.py"]);
   } else if (invocation.runner === "node-test")
     byName = picomatch(["*.test.*", "*-test.*", "*_test.*", "test-*", "test.*"]);
   return (file) =>
