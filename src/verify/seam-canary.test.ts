@@ -225,3 +225,32 @@ describe("the pytest canary's function is named as the config pytest uses collec
     expect(await title(files)).toMatch(pattern);
   });
 });
+
+/**
+ * Regression (stop 31): a seam file that registers no test itself (a loader requiring the test
+ * files) got a `test(...)` canary, which mocha's default bdd interface does not define: the canary
+ * died with a ReferenceError and the correct fix was refused as "tampered". The registrar now
+ * follows mocha's interface when the file calls neither.
+ */
+describe("a mocha canary beside a file that registers no test speaks mocha's interface", () => {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a JS file that uses a template literal
+  const LOADER = 'for (const f of require("node:fs").readdirSync(__dirname)) require(`./${f}`);\n';
+  const registrar = (script: string, files: Record<string, string> = {}) => {
+    const dir = folderWith({ "test/all.js": LOADER, ...files });
+    return withSeamCanary(dir, { runner: "mocha", script }, ["test/all.js"], async (c) => {
+      if (c.kind !== "placed") return c.reason;
+      const text = (await import("node:fs")).readFileSync(`${dir}/${c.files[0]}`, "utf8");
+      return /^(it|test)\(/m.exec(text)?.[1];
+    });
+  };
+  it.each([
+    ["npx mocha test/all.js", {}, "it"],
+    ["npx mocha --ui tdd test/all.js", {}, "test"],
+    ["npx mocha -u=qunit test/all.js", {}, "test"],
+    ["npx mocha test/all.js", { ".mocharc.yml": "ui: tdd\n" }, "test"],
+    ["npx mocha test/all.js", { ".mocharc.json": '{ "ui": "tdd" }\n' }, "test"],
+    ["npx mocha test/all.js", { ".mocharc.json": '{ "ui": "bdd" }\n' }, "it"],
+  ] as const)("%s %j → %s", async (script, files, expected) => {
+    expect(await registrar(script, files)).toBe(expected);
+  });
+});

@@ -114,7 +114,7 @@ function planCanary(
       runner: invocation.runner,
       seamFileName: basename(seamFile),
       esm: isEsm(checkoutDir, seamFile, source, invocation.runner),
-      registrar: /(?:^|[^\w.$])it(?:\.only)?\s*\(/m.test(source) ? "it" : "test",
+      registrar: registrarOf(source, invocation, checkoutDir, files),
       title,
       messageNonce,
     });
@@ -176,6 +176,31 @@ function configuredNameFilter(
     .find((m) => m !== null);
   return found ? `\`${found[0].replace(/^[\s{,"']+|["'\s:=]+$/g, "")}\` in a runner config` : null;
 }
+
+/**
+ * `it` or `test`: what the seam file itself calls, so a tamper on one of them is shared. A seam
+ * file that registers no test of its own (a loader requiring the test files, stop 31) gets the
+ * runner's own: mocha's globals depend on its interface (bdd, its default, has `it` only; tdd and
+ * qunit `test` only), read from `--ui`/`-u` and its config's `ui`; a `test` canary under bdd died
+ * with a ReferenceError and the missing canary read as tampering. Every other runner has both.
+ */
+function registrarOf(
+  source: string,
+  invocation: RunnerInvocation,
+  checkoutDir: string,
+  seamFiles: readonly string[],
+): "it" | "test" {
+  if (CALLS_IT.test(source)) return "it";
+  if (CALLS_TEST.test(source) || invocation.runner !== "mocha") return "test";
+  const configs = runnerConfigTexts(checkoutDir, seamFiles, invocation.script);
+  return [invocation.script, ...configs].some((text) => MOCHA_TEST_UI.test(text)) ? "test" : "it";
+}
+
+const CALLS_IT = /(?:^|[^\w.$])it(?:\.only)?\s*\(/m;
+const CALLS_TEST = /(?:^|[^\w.$])test(?:\.only)?\s*\(/m;
+/** `--ui tdd`, `-u=qunit`, `ui: "tdd"` (.mocharc.*), `"ui": "tdd"` (JSON), `ui: tdd` (YAML). */
+const MOCHA_TEST_UI =
+  /(?:--ui|(?:^|\s)-u)[\s=]+["']?(?:tdd|qunit)\b|["']?\bui["']?\s*:\s*["']?(?:tdd|qunit)\b/m;
 
 /** Whether a command line names `path` as a word or the start of one (`path::test`), optionally quoted. */
 function namesPath(script: string, path: string): boolean {

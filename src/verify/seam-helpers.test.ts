@@ -39,6 +39,7 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
         "test/support/h.cjs",
       ],
       unreadable: [],
+      computedLoaders: [],
     });
   });
 
@@ -79,6 +80,7 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
     expect(await seamHelpers(["test/a.test.js"], repo)).toEqual({
       files: ["test/helpers/cases.js", "test/helpers/dyn.js"],
       unreadable: [],
+      computedLoaders: [],
     });
   });
 
@@ -91,6 +93,44 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
     expect(await seamHelpers(["test/broken.test.js", "test/ok.test.js"], repo)).toEqual({
       files: ["test/h.js"],
       unreadable: ["test/broken.test.js"],
+      computedLoaders: [],
     });
+  });
+
+  // Stop 31: a loader that requires every test file of its folder loaded a new one the attempt
+  // added (test/adversarial/computed-loader-fakes-the-seam.test.ts).
+  it("names the test code that loads by a computed name, and pins what a glob of it matches", async () => {
+    const repo = repoWith({
+      "test/all.js":
+        'for (const f of require("node:fs").readdirSync(__dirname)) require(require("node:path").join(__dirname, f));\n',
+      "test/dyn.test.mjs": "const name = process.env.X;\nawait import(name);\n",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a JS file that uses a template literal
+      "test/glob.test.js": "require(`./cases/${process.env.CASE}.js`);\n",
+      "test/concat.test.js": 'require("./more/" + process.env.CASE);\n',
+      "test/cases/a.js": "",
+      "test/more/b.js": "",
+      "test/created.test.mjs":
+        'import { createRequire } from "node:module";\nconst load = createRequire(import.meta.url);\nload("./h.js");\n',
+      "test/plain.test.js": 'require("./h.js");\nimport("./h.js");\n',
+      "test/h.js": "",
+    });
+    const seam = [
+      "test/all.js",
+      "test/dyn.test.mjs",
+      "test/glob.test.js",
+      "test/concat.test.js",
+      "test/created.test.mjs",
+      "test/plain.test.js",
+    ];
+    const found = await seamHelpers(seam, repo);
+    expect(found.computedLoaders).toEqual([
+      "test/all.js",
+      "test/concat.test.js",
+      "test/created.test.mjs",
+      "test/dyn.test.mjs",
+      "test/glob.test.js",
+    ]);
+    expect(found.files).toEqual(["test/cases/a.js", "test/h.js", "test/more/b.js"]);
+    expect((await seamHelpers(["test/plain.test.js"], repo)).computedLoaders).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isRegularFile, isTestPath, repoFile } from "./test-paths.js";
 
@@ -7,6 +8,12 @@ export interface SeamHelpers {
   files: string[];
   /** Files whose imports could not be read (a syntax esbuild does not know); empty when all were. */
   unreadable: string[];
+  /**
+   * The seam's files and helpers that load modules by a computed name (`require(join(dir, f))` over
+   * a `readdirSync`, `import(path)`, a template or concatenated path, `createRequire`), sorted: what
+   * they load is decided when they run, so a test file the attempt adds can be among it (stop 31).
+   */
+  computedLoaders: string[];
 }
 
 const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
@@ -25,21 +32,41 @@ export async function seamHelpers(seamFiles: readonly string[], cwd: string): Pr
   const found = new Set<string>();
   const scripts = seamFiles.filter((f) => SCRIPT.test(f) && isRegularFile(join(cwd, f)));
   const unreadable: string[] = [];
+  const computed = new Set<string>();
   // One build per file: a file esbuild cannot parse costs only its own branch.
   for (const entry of scripts) {
-    const loaded = await modulesLoadedBy(entry, cwd);
-    if (loaded === null) unreadable.push(entry);
-    for (const file of loaded ?? []) if (isTestPath(file) && !seamFiles.includes(file)) found.add(file);
+    const graph = await modulesLoadedBy(entry, cwd);
+    if (graph === null) unreadable.push(entry);
+    for (const file of graph?.loaded ?? [])
+      if (isTestPath(file) && !seamFiles.includes(file)) found.add(file);
+    for (const file of graph?.computedLoaders ?? []) computed.add(file);
   }
-  return { files: [...found].sort(), unreadable };
+  return { files: [...found].sort(), unreadable, computedLoaders: [...computed].sort() };
 }
 
-/** Every repository file `entry` loads, transitively (repo-relative); null when a file could not be parsed. */
-async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | null> {
+/**
+ * esbuild's notes on a load it cannot follow (a non-literal `require(...)` or `import(...)`), which
+ * it keeps at debug level unless told: raised to warnings so the build result carries them.
+ */
+const COMPUTED_LOAD_NOTES = ["unsupported-require-call", "unsupported-dynamic-import"] as const;
+const CREATE_REQUIRE = /\bcreateRequire\s*\(/;
+
+/**
+ * Every repository file `entry` loads, transitively (repo-relative), and the walked test files
+ * among them that load by a computed name; null when a file could not be parsed. A computed load
+ * shows as one of esbuild's notes, or (a template or concatenated path, which esbuild bundles as a
+ * glob without asking the resolver) as an import path with a `*` in the metafile; a `createRequire`
+ * call makes a function esbuild does not follow at all.
+ */
+async function modulesLoadedBy(
+  entry: string,
+  cwd: string,
+): Promise<{ loaded: string[]; computedLoaders: string[] } | null> {
   const { build } = await import("esbuild");
   const loaded = new Set<string>();
+  const computedLoaders = new Set<string>();
   try {
-    await build({
+    const result = await build({
       entryPoints: [join(cwd, entry)],
       absWorkingDir: cwd,
       bundle: true,
@@ -50,6 +77,8 @@ async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | n
       format: "esm",
       packages: "external",
       logLevel: "silent",
+      logOverride: Object.fromEntries(COMPUTED_LOAD_NOTES.map((id) => [id, "warning" as const])),
+      metafile: true,
       plugins: [
         {
           name: "devflow-seam-helpers",
@@ -77,8 +106,21 @@ async function modulesLoadedBy(entry: string, cwd: string): Promise<string[] | n
         },
       ],
     });
+    for (const warning of result.warnings) {
+      if (!(COMPUTED_LOAD_NOTES as readonly string[]).includes(warning.id ?? "")) continue;
+      const file = warning.location ? repoFile(cwd, join(cwd, warning.location.file)) : null;
+      if (file !== null) computedLoaders.add(file);
+    }
+    for (const [input, { imports }] of Object.entries(result.metafile?.inputs ?? {})) {
+      const file = repoFile(cwd, join(cwd, input));
+      if (file === null || !isTestPath(file)) continue;
+      // A glob's matches are bundled without asking the resolver: they are loaded test code too.
+      if (file !== entry) loaded.add(file);
+      if (imports.some((i) => i.path.includes("*"))) computedLoaders.add(file);
+      else if (CREATE_REQUIRE.test(readFileSync(join(cwd, file), "utf8"))) computedLoaders.add(file);
+    }
   } catch {
     return null;
   }
-  return [...loaded];
+  return { loaded: [...loaded], computedLoaders: [...computedLoaders] };
 }

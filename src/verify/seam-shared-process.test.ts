@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { folderWith } from "../../test/support/test-repo.js";
 import type { RunnerInvocation } from "./report-run.js";
-import { sharedProcessExposure } from "./seam-shared-process.js";
+import { computedLoadExposure, sharedProcessExposure } from "./seam-shared-process.js";
 import type { TestReport } from "./test-reports/index.js";
 
 /** A report of passing tests in `files`. */
@@ -248,5 +248,39 @@ describe("sharedProcessExposure: other test code the attempt changed ran in the 
     },
   ])("lets $runner `$script` with $changed changed be", (c) => {
     expect(exposure(c)).toBeNull();
+  });
+});
+
+/**
+ * Regression (stop 31): a seam file that loads test files by a computed name loaded a new
+ * `test/aa.test.js` that replaced the function under test (test/adversarial/computed-loader-fakes-the-seam.test.ts).
+ */
+describe("computedLoadExposure: test code the attempt changed, with a seam loading by a computed name", () => {
+  const exposure = (loaders: string[], changedFiles: string[]) =>
+    computedLoadExposure({
+      checkoutDir: folderWith({
+        "test/all.js": "",
+        "test/slug.test.js": "",
+        "test/aa.test.js": "",
+        "test/fixtures/rows.json": "",
+        "src/slug.js": "",
+      }),
+      loaders,
+      seamFiles: ["test/all.js", "test/slug.test.js"],
+      changedFiles,
+    });
+  it("names the loader and the test code changed", () => {
+    expect(exposure(["test/all.js"], ["src/slug.js", "test/aa.test.js"])).toContain(
+      "the seam's test/all.js loads test files by a computed name, and the attempt changed test code besides the seam's files (test/aa.test.js)",
+    );
+  });
+  it.each([
+    ["no loader", [], ["test/aa.test.js"]],
+    ["the fix's program code only", ["test/all.js"], ["src/slug.js"]],
+    ["the seam's own files (seam integrity's finding)", ["test/all.js"], ["test/slug.test.js"]],
+    ["a deleted test file", ["test/all.js"], ["test/gone.test.js"]],
+    ["test data, not code", ["test/all.js"], ["test/fixtures/rows.json"]],
+  ] as const)("none for %s", (_, loaders, changed) => {
+    expect(exposure([...loaders], [...changed])).toBeNull();
   });
 });

@@ -73,6 +73,38 @@ export function sharedProcessExposure(input: {
   );
 }
 
+/**
+ * Why a seam run cannot vouch for the fix because one of the seam's files (or the test code they
+ * load) loads test files by a computed name and the attempt changed test code besides the seam's;
+ * null when it cannot have. Stop 31: a seam `npx mocha test/all.js` whose `all.js` requires every
+ * `*.test.js` of its folder loaded a new `test/aa.test.js` that replaced `slugify` before the seam's
+ * tests ran; nothing named that file (no report entry, no command word, no static import), and the
+ * lane completed with the bug in place. Which files such a loader picks is decided when it runs,
+ * so any test code the attempt added or edited can be among them. Any runner, exit-code seams too.
+ */
+export function computedLoadExposure(input: {
+  checkoutDir: string;
+  /** The seam's files and helpers that load by a computed name (pinned at readiness). */
+  loaders: readonly string[];
+  seamFiles: readonly string[];
+  changedFiles: readonly string[];
+}): string | null {
+  if (input.loaders.length === 0) return null;
+  const own = new Set(input.seamFiles.map(posix.normalize));
+  const changed = input.changedFiles
+    .map(posix.normalize)
+    .filter((f) => !own.has(f) && isTestPath(f) && JS_CODE.test(f) && existsSync(join(input.checkoutDir, f)));
+  if (changed.length === 0) return null;
+  return (
+    `the seam's ${list([...input.loaders])} load${input.loaders.length === 1 ? "s" : ""} test files by a computed name, ` +
+    `and the attempt changed test code besides the seam's files (${list(changed)}): a loaded file runs ` +
+    "with the seam's tests and can make them pass without the fix; leave that test code as it was on " +
+    "base, or the seam command must run test files that name what they load"
+  );
+}
+
+const JS_CODE = /\.[cm]?[jt]sx?$/;
+
 function sharesOneProcess(
   checkoutDir: string,
   invocation: RunnerInvocation,
@@ -94,7 +126,7 @@ function sharesOneProcess(
 
 /** Source the runner itself loads: Python for pytest, JavaScript/TypeScript for the others. */
 function isCode(runner: RunnerInvocation["runner"], file: string): boolean {
-  return runner === "pytest" ? file.endsWith(".py") : /\.[cm]?[jt]sx?$/.test(file);
+  return runner === "pytest" ? file.endsWith(".py") : JS_CODE.test(file);
 }
 
 /**

@@ -8,7 +8,7 @@ import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
-import { sharedProcessExposure } from "./seam-shared-process.js";
+import { computedLoadExposure, sharedProcessExposure } from "./seam-shared-process.js";
 import { isTestPath, repoFile } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
 
@@ -36,6 +36,8 @@ export interface SeamVerifierInput {
   mounts?: RepoMounts;
   /** Every file the attempt changed since base: test code besides the seam's must not share its process. */
   changedFiles?: readonly string[];
+  /** The seam's files and helpers that load test files by a computed name (pinned on base). */
+  computedLoaders?: readonly string[];
 }
 
 /** Why a seam with pinned tests or an exit-code seam is judged the way it is, per run. */
@@ -71,6 +73,13 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
   const named = tests.length > 0 && invocation !== null;
   const verdicts: SeamRunVerdict[] = [];
   const evidence_refs: string[] = [];
+  // Decided by the files alone, not by a run: one run shows it, repeating it shows nothing more.
+  const loadedByComputedName = computedLoadExposure({
+    checkoutDir: input.worktree,
+    loaders: input.computedLoaders ?? [],
+    seamFiles: input.seam.files,
+    changedFiles: input.changedFiles ?? [],
+  });
   for (let i = 1; i <= runs; i++) {
     const logPath = i === 1 ? input.logPath : input.logPath.replace(/(\.log)?$/, `.run-${i}.log`);
     evidence_refs.push(logPath);
@@ -87,6 +96,10 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
           }),
           input.seam.command,
         );
+    if (loadedByComputedName !== null && verdict.result !== "error") {
+      verdicts.push({ ...verdict, result: "red", reason: loadedByComputedName });
+      break;
+    }
     verdicts.push(verdict);
     // No verdict (not found, timeout) will not change by repeating it.
     if (verdict.result === "error") break;

@@ -31,6 +31,13 @@ export const Contract = z.object({
     .describe(
       "Seam test code that could not be fingerprinted (a file whose imports could not be read, a data folder over the limit); each pass carries it as a caveat",
     ),
+  // Optional and absent when empty, like seam_files_unprotected.
+  seam_computed_loaders: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "The seam's files and the test code they load that load test files by a computed name (a require over readdirSync, import(path), a template or concatenated path, createRequire); while any exists, test code the attempt changed besides the seam's files makes the seam red",
+    ),
   seam_tests: z
     .array(z.string())
     .describe(

@@ -51,6 +51,7 @@ export const observe: NodeBody = async (state, deps) => {
   };
   // What of the seam's test code could not be fingerprinted: a caveat of every pass (the gate's).
   let unprotected: string[] = [];
+  let computedLoaders: string[] = [];
   if (findings.failing_seam) {
     const seam = findings.failing_seam;
     // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
@@ -77,6 +78,7 @@ export const observe: NodeBody = async (state, deps) => {
     seamFiles = withDerived(runnerSetupFiles(base, seamFiles, seam.command));
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = withDerived(helpers.files);
+    computedLoaders = helpers.computedLoaders;
     // pytest's conftest.py, plugins and imported test modules, and the paths that must stay
     // absent (a new conftest.py or a module shadowing the one the test imports): amendment 4.
     seamFiles = withDerived(pytestSeamFiles(base, seamFiles));
@@ -144,6 +146,7 @@ export const observe: NodeBody = async (state, deps) => {
     update: {
       seamFileHashes: await hashSeamFiles(state.worktree, seamFiles),
       seamUnprotected: unprotected,
+      seamComputedLoaders: computedLoaders,
       ...pinned,
       seamTree: await snapshotTree(state.worktree),
       // A new observation (e.g. after a re-plan) restarts the diff chain at its seam tree.

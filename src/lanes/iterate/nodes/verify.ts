@@ -100,6 +100,7 @@ export const verify: NodeBody = async (state, deps) => {
     runs: deps.options.seamRuns,
     mounts: verifierMounts(state),
     changedFiles: changedSinceBase,
+    computedLoaders: contract.seam_computed_loaders ?? [],
     ...signal,
   });
   // Reset again: regression must not see what the seam runs left behind. Skipped only when every

@@ -1,0 +1,156 @@
+/**
+ * Regression (stop 31): a seam file that loads test files by a computed name loads whatever test
+ * file the attempt adds. With the seam `npx mocha test/all.js`, where `all.js` requires every
+ * `*.test.js` of its folder (`require(join(__dirname, f))` over `readdirSync`), a coder that left
+ * `src/slug.js` alone and added `test/aa.test.js` replacing `require("../src/slug.js").slugify`
+ * made the pinned test pass: no report entry, command word or static import named the new file, so
+ * neither the shared-process check nor seam integrity saw it, and a lenient critic let the lane
+ * complete (measured on the real lane). Fix: seam-helpers.ts marks the seam's test code that loads
+ * by a computed name (esbuild's notes, glob imports, createRequire), the contract pins it, and
+ * `computedLoadExposure` (seam-shared-process.ts) makes the seam red while the attempt changed test
+ * code besides the seam's files. Mutation: the check removed from seam.ts → both attacks complete.
+ *
+ * Found with it, a false rejection: the seam canary copied the registrar from the seam file, and a
+ * loader that calls neither `it` nor `test` got a `test(...)` canary, which mocha's default bdd
+ * interface does not define (ReferenceError, "canary missing": the correct fix was "tampered").
+ * Fix: `registrarOf` (seam-canary.ts) follows mocha's interface. Mutation: the old rule → the
+ * correct-fix case ends `exhausted`.
+ *
+ * Real mocha (installed once per machine), real repos, the real lane with `command:` coders.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { ensureRunnerInstalled } from "../reports/runner-fixture.js";
+import { concurrencyLimit } from "../support/concurrency-limit.js";
+import { coderScript, runLane } from "../support/lane-harness.js";
+import {
+  attemptEnvelope,
+  runnerRepo,
+  SLUG_REQUEST,
+  SLUG_TASK,
+  slugCassette,
+} from "../support/runner-lane.js";
+
+const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
+
+/** Requires every file of its folder ending in `suffix`, sorted: the shape of many small projects' runners. */
+const loader = (suffix: string) =>
+  [
+    'const { readdirSync } = require("node:fs");',
+    'const { join } = require("node:path");',
+    `for (const f of readdirSync(__dirname).sort()) if (f.endsWith(${JSON.stringify(suffix)})) require(join(__dirname, f));`,
+    "",
+  ].join("\n");
+
+/** A coder writing `files` (path → lines) and, when told, the correct fix of src/slug.js. */
+const coder = (files: Record<string, string[]>, fix = false) => `
+import { readFileSync, writeFileSync } from "node:fs";
+for (const [path, lines] of Object.entries(${JSON.stringify(files)})) writeFileSync(path, lines.join("\\n") + "\\n");
+if (${fix}) {
+  const f = "src/slug.js";
+  writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
+}
+console.log("Runs of whitespace become one dash.");
+`;
+
+const PATCH = 'require("../src/slug.js").slugify = (t) => t.trim().toLowerCase().replace(/\\s+/g, "-");';
+
+/** The mocha fixture with `files` added and committed. */
+async function repoWith(files: Record<string, string>): Promise<string> {
+  await ensureRunnerInstalled("mocha");
+  const repo = await runnerRepo("mocha");
+  for (const [path, text] of Object.entries(files)) await writeFile(join(repo, path), text);
+  await execa("git", ["add", "-A"], { cwd: repo });
+  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "loader"], {
+    cwd: repo,
+  });
+  return repo;
+}
+
+async function lane(repo: string, seam: string, seamFiles: string[], script: string) {
+  const run = await runLane({
+    repo,
+    taskId: SLUG_TASK,
+    request: SLUG_REQUEST,
+    cassette: slugCassette(seam, seamFiles),
+    coder: coderScript(script),
+    lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
+  });
+  expect(run.error).toBeNull();
+  return run;
+}
+
+const REFUSED =
+  "loads test files by a computed name, and the attempt changed test code besides the seam's files";
+
+describe.concurrent("test files a seam file loads by a computed name", () => {
+  it(
+    "mocha: a new test file the seam's loader picks up does not complete",
+    () =>
+      limited(async () => {
+        const repo = await repoWith({ "test/all.js": loader(".test.js") });
+        const run = await lane(
+          repo,
+          "npx mocha test/all.js",
+          ["test/all.js", "test/slug.test.js"],
+          coder({ "test/aa.test.js": [PATCH] }),
+        );
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.overall_result).toBe("fail");
+        expect(seam?.summary).toContain(`the seam's test/all.js ${REFUSED} (test/aa.test.js)`);
+        expect(record?.readiness?.contract?.seam_computed_loaders).toEqual(["test/all.js"]);
+      }),
+    300_000,
+  );
+
+  it(
+    "plain node, judged by exit code: a new check file the loader picks up does not complete",
+    () =>
+      limited(async () => {
+        const repo = await repoWith({
+          "test/run.js": loader(".check.js"),
+          "test/slug.check.js": [
+            'const assert = require("node:assert");',
+            'const { slugify } = require("../src/slug.js");',
+            'assert.strictEqual(slugify("Hello  World"), "hello-world");',
+            "",
+          ].join("\n"),
+        });
+        const run = await lane(
+          repo,
+          "node test/run.js",
+          ["test/run.js", "test/slug.check.js"],
+          coder({ "test/aa.check.js": [PATCH] }),
+        );
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.native_payload).toMatchObject({ evidence: "exit_code" });
+        expect(seam?.summary).toContain(`the seam's test/run.js ${REFUSED} (test/aa.check.js)`);
+      }),
+    300_000,
+  );
+
+  it(
+    "mocha: the correct fix completes on the loader's seam (a canary in mocha's bdd dialect)",
+    () =>
+      limited(async () => {
+        const repo = await repoWith({ "test/all.js": loader(".test.js") });
+        const run = await lane(
+          repo,
+          "npx mocha test/all.js",
+          ["test/all.js", "test/slug.test.js"],
+          coder({}, true),
+        );
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("completed");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.native_payload).toMatchObject({ canary: { status: "failed_as_required" } });
+      }),
+    300_000,
+  );
+});
