@@ -24,7 +24,7 @@ export {
 export { criticNotAsked, ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 export { type ExtraVerifiersInput, runExtraVerifiers } from "./extra-verifiers.js";
 export { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
-export { pytestSeamFiles } from "./pytest-setup.js";
+export { pytestSeamFiles, pythonComputedLoaders } from "./pytest-setup.js";
 export {
   type BaselineInput,
   NO_TEST_COMMAND_SUMMARY,

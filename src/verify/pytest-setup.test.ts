@@ -5,6 +5,7 @@ import {
   pytestConfigOf,
   pytestSeamFiles,
   pytestSection,
+  pythonComputedLoaders,
   recordedPytestSection,
 } from "./pytest-setup.js";
 
@@ -212,5 +213,35 @@ describe("pytestSection reads the header forms pytest reads", () => {
       pytestSection("pyproject.toml", '[project]\nname = "pytest-thing"\n[tool.black]\nline-length = 100\n'),
     ).toBeNull();
     expect(pytestSection("tox.ini", "[tox]\nenvlist = py311\n[testenv]\ncommands = pytest\n")).toBeNull();
+  });
+});
+
+/**
+ * Regression (stop 31): a conftest importing every `plugin_*.py` of its folder by a computed name
+ * loaded a new one the coder added (test/adversarial/pytest-conftest-fakes-the-seam.test.ts).
+ */
+describe("pythonComputedLoaders: seam code that imports by a name computed at run time", () => {
+  const loaders = (lines: string[]) =>
+    pythonComputedLoaders(repoWith({ "tests/conftest.py": `${lines.join("\n")}\n` }), ["tests/conftest.py"]);
+  it.each([
+    ["importlib over a glob", ["for p in paths:", "    importlib.import_module(p.stem)"]],
+    ["__import__ of a variable", ["mod = __import__(name)"]],
+    ["a spec from a computed path", ["spec = importlib.util.spec_from_file_location(n, str(p))"]],
+    ["runpy over a path", ["runpy.run_path(os.path.join(here, f))"]],
+    ["exec of a file's text", ["exec(open(path).read())"]],
+    ["an f-string name", ['importlib.import_module(f"plugins.{name}")']],
+    ["a computed pytest_plugins", ['pytest_plugins = [f"plugins.{p.stem}" for p in HERE.glob("*.py")]']],
+  ])("%s", (_, lines) => {
+    expect(loaders(lines)).toEqual(["tests/conftest.py"]);
+  });
+  it.each([
+    ["literal names", ['importlib.import_module("plugins.env")', "__import__('json')"]],
+    ["a literal pytest_plugins", ['pytest_plugins = ["plugins.env", "plugins.db"]']],
+    ["a literal pytest_plugins string", ['pytest_plugins = "plugins.env"']],
+    ["a comment", ["# importlib.import_module(name) would be too clever here"]],
+    ["a method named exec", ["cursor.exec(query)"]],
+    ["plain imports", ["import slug", "from helpers import COLLAPSED"]],
+  ])("none for %s", (_, lines) => {
+    expect(loaders(lines)).toEqual([]);
   });
 });

@@ -104,6 +104,38 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
 }
 
 /**
+ * The Python files among `files` (the seam's, after `pytestSeamFiles`: its conftests, plugins and
+ * imported test modules) that load modules by a name computed when they run: `importlib`'s
+ * `import_module`, `__import__`, `spec_from_file_location`, `runpy`, `exec` over something that is
+ * not a string literal (`exec` the builtin, not a method such as a cursor's), or a `pytest_plugins`
+ * that is not a literal list. Stop 31: a conftest
+ * importing every `plugin_*.py` of its folder loaded a new one the coder added, which replaced the
+ * function under test. Read from the base's text (the user's code): a shape this misses is only
+ * missed, never planted by the coder.
+ */
+export function pythonComputedLoaders(cwd: string, files: readonly string[]): string[] {
+  return files
+    .filter((f) => f.endsWith(".py") && isRegularFile(join(cwd, f)))
+    .filter((f) => {
+      const code = withoutComments(scannedText(join(cwd, f)) ?? "");
+      return COMPUTED_PYTHON_LOAD.test(code) || COMPUTED_PYTEST_PLUGINS.test(code);
+    })
+    .sort();
+}
+
+/** A loading call whose first argument is not one plain string literal. */
+const COMPUTED_PYTHON_LOAD =
+  /(?:\b(?:import_module|__import__|spec_from_file_location|run_path|run_module|SourceFileLoader|load_source)|(?<![.\w])(?:exec|execfile))\s*\(\s*(?!\s|[rRbBuU]{0,2}(["'])[^"'\\\n]*\1\s*[,)])/;
+/** `pytest_plugins = …` that is not a string or a list/tuple of string literals. */
+const COMPUTED_PYTEST_PLUGINS =
+  /^pytest_plugins\s*=[ \t]*(?![ \t]|[rRuU]?(["'])[^"'\n]*\1\s*$|[[(]\s*(?:[rRuU]?(["'])[^"'\n]*\2\s*,?\s*)*[\])]\s*$)/m;
+
+/** Python text without `#` comments (a `#` inside a string is rare enough in loaders to ignore). */
+function withoutComments(text: string): string {
+  return text.replace(/#[^\n]*/g, "");
+}
+
+/**
  * The pytest sections of the pytest configs among `files` (repo-relative, any folder: the base's
  * tracked files; by default the root's), as one stable string, `[path, section]` pairs by path;
  * null when none has one. Regression records it on base and compares each changed config with it

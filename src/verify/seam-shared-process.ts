@@ -93,7 +93,9 @@ export function computedLoadExposure(input: {
   const own = new Set(input.seamFiles.map(posix.normalize));
   const changed = input.changedFiles
     .map(posix.normalize)
-    .filter((f) => !own.has(f) && isTestPath(f) && JS_CODE.test(f) && existsSync(join(input.checkoutDir, f)));
+    .filter(
+      (f) => !own.has(f) && isTestPath(f) && LOADED_CODE.test(f) && existsSync(join(input.checkoutDir, f)),
+    );
   if (changed.length === 0) return null;
   return (
     `the seam's ${list([...input.loaders])} load${input.loaders.length === 1 ? "s" : ""} test files by a computed name, ` +
@@ -104,6 +106,8 @@ export function computedLoadExposure(input: {
 }
 
 const JS_CODE = /\.[cm]?[jt]sx?$/;
+/** What a computed loader can load: JS/TS (seam-helpers.ts finds those loaders) and Python (pytest-setup.ts). */
+const LOADED_CODE = /\.(?:[cm]?[jt]sx?|py)$/;
 
 function sharesOneProcess(
   checkoutDir: string,

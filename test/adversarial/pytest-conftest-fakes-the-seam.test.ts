@@ -200,6 +200,35 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
       300_000,
     );
 
+  // Stop 31: the project's conftest imports helper modules by a computed name (importlib over a
+  // glob); a new one the coder added replaced the function under test and the lane completed.
+  // Mutation: pythonComputedLoaders not added in observe.ts → completes (red).
+  it(
+    "a new module the project's conftest imports by a computed name does not complete",
+    () =>
+      limited(async () => {
+        const repo = await pythonRepo("pytest.ini", {
+          "tests/conftest.py": [
+            "import importlib",
+            "import pathlib",
+            "",
+            'for path in sorted(pathlib.Path(__file__).parent.glob("plugin_*.py")):',
+            "    importlib.import_module(path.stem)",
+            "",
+          ].join("\n"),
+        });
+        const run = await lane(repo, writes({ "tests/plugin_aa.py": COLLAPSING }));
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.summary).toContain(
+          "the seam's tests/conftest.py loads test files by a computed name, and the attempt changed test code besides the seam's files (tests/plugin_aa.py)",
+        );
+      }),
+    300_000,
+  );
+
   // Before pytest's report was read, the seam was judged by exit code: code under test that made
   // every report "passed" at import completed (regression's console parse read "PASSED" too).
   // Now the canary, which must fail, is reported passing. Mutation: no pytest adapter → completes.

@@ -8,6 +8,7 @@ import {
   checkSeamRedOnBase,
   hashSeamFiles,
   pytestSeamFiles,
+  pythonComputedLoaders,
   runnerSetupFiles,
   SEAM_DATA_FOLDER_LIMIT,
   type SeamBaseCheck,
@@ -82,6 +83,7 @@ export const observe: NodeBody = async (state, deps) => {
     // pytest's conftest.py, plugins and imported test modules, and the paths that must stay
     // absent (a new conftest.py or a module shadowing the one the test imports): amendment 4.
     seamFiles = withDerived(pytestSeamFiles(base, seamFiles));
+    computedLoaders = [...new Set([...computedLoaders, ...pythonComputedLoaders(base, seamFiles)])].sort();
     // And the test data all that code names (fixtures, expected outputs, snapshots): amendment 3.
     const limit = deps.options.seamDataFolderLimit ?? SEAM_DATA_FOLDER_LIMIT;
     const data = seamDataFiles(seamFiles, base, limit);
