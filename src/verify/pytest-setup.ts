@@ -197,12 +197,18 @@ export function pytestFilePatterns(dir: string, test: string): string[] {
   return section === null ? [] : iniList(section, "python_files");
 }
 
-/** The `addopts` of the config pytest runs `test` with, as one command line (a TOML list's items joined); "" when none. */
+/**
+ * The `addopts` of the config pytest runs `test` with, as one command line; "" when none. A TOML
+ * list's items are its arguments as they are, so one with a space (`"-m", "not slow"`) is quoted.
+ */
 export function pytestAddopts(dir: string, test: string): string {
   const section = pytestSectionFor(dir, test);
   const value = (section === null ? null : iniValue(section, "addopts"))?.trim() ?? "";
   if (value.startsWith("["))
-    return [...value.matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2]).join(" ");
+    return [...value.matchAll(/"([^"]*)"|'([^']*)'/g)]
+      .map((m) => m[1] ?? m[2] ?? "")
+      .map((item) => (/[\s"']/.test(item) ? `'${item.replace(/'/g, "'\\''")}'` : item))
+      .join(" ");
   return /^(["']).*\1$/.test(value) ? value.slice(1, -1) : value;
 }
 

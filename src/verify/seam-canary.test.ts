@@ -127,6 +127,10 @@ describe("a seam selecting tests by name runs without a canary", () => {
     ["mocha", "mocha -t 5000 test/a.test.js"],
     ["pytest", "python3 -m pytest tests/test_a.py -q"],
     ["pytest", "python3 -m pytest tests/test_a.py::test_spaces"],
+    // Stop 31: pytest's `-k`/`-m` are evaluated for the canary (no markers, devflow's names).
+    ["pytest", 'python3 -m pytest tests/test_a.py -m "not slow"'],
+    ["pytest", "python3 -m pytest tests/test_a.py -k 'not network and not db'"],
+    ["pytest", 'pytest -m "not (slow or integration)" tests/test_a.py'],
   ] as const)("%s keeps its canary: %s", async (runner, script) => {
     expect(await placed(runner, script)).toBe("placed");
   });
@@ -170,6 +174,9 @@ describe("a name filter the project's runner config sets also runs the seam with
   it.each([
     ["pytest", { "pytest.ini": "[pytest]\naddopts = -q -p no:cacheprovider\n" }],
     ["pytest", { "other/pytest.ini": "[pytest]\naddopts = -k spaces\n" }],
+    // Stop 31: an `addopts` deselecting slow or networked tests keeps the canary (no markers).
+    ["pytest", { "pytest.ini": '[pytest]\naddopts = -q -m "not slow"\n' }],
+    ["pytest", { "pyproject.toml": '[tool.pytest.ini_options]\naddopts = ["-m", "not network"]\n' }],
     ["jest", { "jest.config.js": "module.exports = { testPathIgnorePatterns: ['grep'] };\n" }],
     [
       "mocha",

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, posix } from "node:path";
+import { pytestSelections, selectionsKeep } from "./pytest-selection.js";
 import { pytestAddopts, pytestFunctionPattern } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { canarySource } from "./seam-canary-source.js";
@@ -85,13 +86,22 @@ function planCanary(
     }
   });
   const filter = nameFilterIn(invocation.script, adapter);
-  if (filter !== null)
+  const configured = configuredNameFilter(checkoutDir, adapter, files, invocation.script);
+  // pytest's `-k`/`-m` expressions can be evaluated for the canary (pytest-selection.ts): one that
+  // keeps it (`-m "not slow"`) needs no canary-less run; that is decided once its names are known.
+  const pytestSelection =
+    adapter.runner === "pytest" && (filter !== null || configured !== null)
+      ? [
+          ...pytestSelections(runnerArgs(invocation.script, adapter)),
+          ...files.flatMap((f) => pytestSelections(pytestAddopts(checkoutDir, f))),
+        ]
+      : null;
+  if (filter !== null && pytestSelection === null)
     return {
       kind: "not_placed",
       reason: `the seam command selects tests by name (\`${filter}\`), which would deselect a canary test`,
     };
-  const configured = configuredNameFilter(checkoutDir, adapter, files, invocation.script);
-  if (configured !== null)
+  if (configured !== null && pytestSelection === null)
     return {
       kind: "not_placed",
       reason: `the runner's configuration selects tests by name (${configured}), which would deselect a canary test`,
@@ -120,6 +130,23 @@ function planCanary(
     });
     return { path, text, title };
   });
+  if (pytestSelection !== null) {
+    const kept = writes.every((w, i) =>
+      selectionsKeep(pytestSelection, [
+        w.title,
+        basename(w.path),
+        ...(files[i] ?? "").split("/").slice(0, -1),
+      ]),
+    );
+    if (!kept)
+      return {
+        kind: "not_placed",
+        reason:
+          filter !== null
+            ? `the seam command selects tests by name (\`${filter}\`), which would deselect a canary test`
+            : `the runner's configuration selects tests by name (${configured}), which would deselect a canary test`,
+      };
+  }
   // pytest runs exactly what its arguments select: a seam file already named there (perhaps as one
   // test, `tests/test_slug.py::test_spaces`) is not appended again, which would select all of it.
   const seamArgs =
@@ -144,10 +171,14 @@ function planCanary(
 /** The runner's name-filter flag in the arguments after its invocation in `script`, or null. */
 function nameFilterIn(script: string, adapter: (typeof RUNNER_ADAPTERS)[number]): string | null {
   if (!adapter.nameFilter) return null;
-  const match = new RegExp(adapter.invocation.source).exec(script);
-  if (!match) return null;
-  const found = adapter.nameFilter.exec(script.slice(match.index + match[0].length));
+  const found = adapter.nameFilter.exec(runnerArgs(script, adapter));
   return found ? found[0].trim() : null;
+}
+
+/** The runner's own arguments in `script` (what follows its invocation); "" when it is not there. */
+function runnerArgs(script: string, adapter: (typeof RUNNER_ADAPTERS)[number]): string {
+  const match = new RegExp(adapter.invocation.source).exec(script);
+  return match ? script.slice(match.index + match[0].length) : "";
 }
 
 /**

@@ -232,36 +232,46 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
   // Before pytest's report was read, the seam was judged by exit code: code under test that made
   // every report "passed" at import completed (regression's console parse read "PASSED" too).
   // Now the canary, which must fail, is reported passing. Mutation: no pytest adapter → completes.
-  it(
-    "code under test forging pytest's reports does not complete",
-    () =>
-      limited(async () => {
-        const run = await lane(
-          await pythonRepo("pytest.ini"),
-          writes({
-            "slug.py": [
-              "import _pytest.reports as reports",
-              "_made = reports.TestReport.from_item_and_call.__func__",
-              "def _passed(cls, item, call):",
-              "    report = _made(cls, item, call)",
-              "    report.outcome = 'passed'",
-              "    report.longrepr = None",
-              "    return report",
-              "reports.TestReport.from_item_and_call = classmethod(_passed)",
-              "def slugify(text):",
-              "    return text.strip().lower().replace(' ', '-')",
-            ],
-          }),
-        );
-        expect(run.error).toBeNull();
-        const record = await run.store.read("iterator_run");
-        expect(record?.terminal?.verdict).toBe("exhausted");
-        const seam = await attemptEnvelope(run, "seam");
-        expect(seam?.overall_result).toBe("fail");
-        expect(JSON.stringify(seam?.native_payload)).toContain("canary");
-      }),
-    300_000,
-  );
+  // Stop 31: a project deselecting slow tests in `addopts` (`-m "not slow"`) ran its seam without a
+  // canary, and this forgery completed there; pytest's selection is now evaluated for the canary.
+  // Mutation: the evaluation off (seam-canary.ts) → the second case completes (red).
+  for (const [where, more] of [
+    ["", {}],
+    [
+      ' with `-m "not slow"` in addopts',
+      { "pytest.ini": '[pytest]\npythonpath = .\naddopts = -p devtools.pytest_env -m "not slow"\n' },
+    ],
+  ] as const)
+    it(
+      `code under test forging pytest's reports does not complete${where}`,
+      () =>
+        limited(async () => {
+          const run = await lane(
+            await pythonRepo("pytest.ini", more),
+            writes({
+              "slug.py": [
+                "import _pytest.reports as reports",
+                "_made = reports.TestReport.from_item_and_call.__func__",
+                "def _passed(cls, item, call):",
+                "    report = _made(cls, item, call)",
+                "    report.outcome = 'passed'",
+                "    report.longrepr = None",
+                "    return report",
+                "reports.TestReport.from_item_and_call = classmethod(_passed)",
+                "def slugify(text):",
+                "    return text.strip().lower().replace(' ', '-')",
+              ],
+            }),
+          );
+          expect(run.error).toBeNull();
+          const record = await run.store.read("iterator_run");
+          expect(record?.terminal?.verdict).toBe("exhausted");
+          const seam = await attemptEnvelope(run, "seam");
+          expect(seam?.overall_result).toBe("fail");
+          expect(seam?.native_payload).toMatchObject({ canary: { status: "tampered" } });
+        }),
+      300_000,
+    );
 
   // Regression (stop 30): a seam running the whole folder collects every test module into one
   // process before any test runs; a new `tests/test_aa_cases.py` (imported before test_slug.py)
