@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { folderWith as repoWith } from "../../test/support/test-repo.js";
 import {
   importsOf,
+  pytestAddopts,
+  pytestConfigNamedBy,
   pytestConfigOf,
+  pytestFunctionPattern,
   pytestSeamFiles,
   pytestSection,
   pythonComputedLoaders,
@@ -243,5 +246,46 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
     ["plain imports", ["import slug", "from helpers import COLLAPSED"]],
   ])("none for %s", (_, lines) => {
     expect(loaders(lines)).toEqual([]);
+  });
+});
+
+/**
+ * Regression (stop 31): a seam naming its config (`-c`, `--config-file`) runs with that config's
+ * options only; devflow read the configs up the test's folders instead, so the plugin the named
+ * config loads was not pinned (test/adversarial/pytest-conftest-fakes-the-seam.test.ts).
+ */
+describe("a config the pytest command names is the one read", () => {
+  const repo = () =>
+    repoWith({
+      "tests/test_a.py": "",
+      "pytest.ini": "[pytest]\naddopts = -p root_plugin\n",
+      "ci/ci.cfg": "[tool:pytest]\naddopts = -p ci_plugin -m 'not slow'\npython_functions = check_*\n",
+      "ci/ci.toml": '[tool.pytest.ini_options]\naddopts = ["-p", "toml_plugin"]\n',
+      "root_plugin.py": "",
+      "ci_plugin.py": "",
+      "toml_plugin.py": "",
+    });
+  it.each([
+    ["python3 -m pytest -c ci/ci.cfg tests/test_a.py", "ci/ci.cfg"],
+    ["pytest --config-file=ci/ci.cfg tests", "ci/ci.cfg"],
+    ["pytest --config-file 'ci/ci.toml'", "ci/ci.toml"],
+    ["pytest -c missing.ini tests", null],
+    ["pytest -c /etc/pytest.ini tests", null],
+    ["pytest tests", null],
+  ] as const)("%s → %s", (command, expected) => {
+    expect(pytestConfigNamedBy(repo(), command)).toBe(expected);
+  });
+  it("reads its options (plugins, addopts, python_functions) instead of the root's", () => {
+    const dir = repo();
+    const command = "python3 -m pytest -c ci/ci.cfg tests/test_a.py";
+    expect(pytestSeamFiles(dir, ["tests/test_a.py"], command)).toContain("ci_plugin.py");
+    expect(pytestSeamFiles(dir, ["tests/test_a.py"], command)).not.toContain("root_plugin.py");
+    expect(pytestSeamFiles(dir, ["tests/test_a.py"], "pytest -c ci/ci.toml tests")).toContain(
+      "toml_plugin.py",
+    );
+    expect(pytestSeamFiles(dir, ["tests/test_a.py"])).toContain("root_plugin.py");
+    expect(pytestAddopts(dir, "tests/test_a.py", command)).toBe("-p ci_plugin -m 'not slow'");
+    expect(pytestFunctionPattern(dir, "tests/test_a.py", command)).toBe("check_*");
+    expect(pytestFunctionPattern(dir, "tests/test_a.py")).toBeNull();
   });
 });

@@ -18,7 +18,7 @@ import { foldersUp, isRegularFile, isTestPath, scannedText } from "./test-paths.
  * Read on the base checkout `cwd`. Only what pytest itself reaches is listed: program modules the
  * test imports (not test paths) stay editable, as the fix may change them.
  */
-export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): string[] {
+export function pytestSeamFiles(cwd: string, seamFiles: readonly string[], command = ""): string[] {
   const tests = seamFiles.filter((f) => f.endsWith(".py") && isRegularFile(join(cwd, f)));
   if (tests.length === 0) return [];
   const out = new Set<string>();
@@ -45,13 +45,20 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[]): stri
       }
     }
 
+  // A config the command names is the only one pytest reads options from (the file itself is
+  // pinned whole by runnerSetupFiles, as every config named by flag).
+  const named = pytestConfigNamedBy(cwd, command);
+  const sections: [string, string | null][] =
+    named !== null
+      ? [[named, namedConfigSection(cwd, named)]]
+      : [...configs].map(([config, text]) => [config, pytestSection(posix.basename(config), text)]);
+
   // Where pytest finds modules: the root (rootdir, `python -m`), each test's first folder up that is
   // not a package (prepended by pytest's default import mode), and the `pythonpath` entries.
   const roots = new Set<string>(["."]);
   for (const test of tests) roots.add(importBase(cwd, test));
   const plugins: string[] = [];
-  for (const [config, text] of configs) {
-    const section = pytestSection(posix.basename(config), text);
+  for (const [config, section] of sections) {
     if (section === null) continue;
     const dir = posix.dirname(config);
     for (const entry of iniList(section, "pythonpath"))
@@ -166,18 +173,51 @@ export function pytestSectionOf(dir: string, path: string): string | null {
   return text === null ? null : pytestSection(posix.basename(path), text);
 }
 
+/**
+ * The repository file a pytest command names as its config (`-c path`, `-c=path`, `--config-file
+ * path`, `--config-file=path`), repo-relative; null when it names none or one that is not a file
+ * of the checkout. Stop 31: with it pytest reads that file's options only (its `addopts` plugins,
+ * `pythonpath`), and devflow read the configs up the test's folders instead.
+ */
+export function pytestConfigNamedBy(dir: string, command: string): string | null {
+  const match = /(?:^|\s)(?:-c|--config-file)(?:=|\s+)(?:"([^"]+)"|'([^']+)'|([^\s"'&|;]+))/.exec(command);
+  const path = match ? (match[1] ?? match[2] ?? match[3] ?? "") : "";
+  if (path === "" || posix.isAbsolute(path)) return null;
+  const rel = posix.normalize(path);
+  return rel.startsWith("..") || !isRegularFile(join(dir, rel)) ? null : rel;
+}
+
+/** A config named by `-c`, read as pytest reads it by its extension: `.toml` as TOML, `.cfg` as setup.cfg, else ini. */
+function namedConfigSection(dir: string, path: string): string | null {
+  const text = scannedText(join(dir, path));
+  if (text === null) return null;
+  const base = posix.basename(path);
+  const as = isPytestConfigName(base)
+    ? base
+    : base.endsWith(".toml")
+      ? "pyproject.toml"
+      : base.endsWith(".cfg")
+        ? "setup.cfg"
+        : "pytest.ini";
+  // pytest takes an ini file named by -c even without a [pytest] section (no options then).
+  return pytestSection(as, text) ?? (as === "pytest.ini" ? "" : null);
+}
+
 /** Whether a repo path is named like one of pytest's config files, in any folder. */
 export function isPytestConfigName(path: string): boolean {
   return PYTEST_CONFIG_FILES.includes(posix.basename(path));
 }
 
 /**
- * The pytest section pytest runs `test` (a repo-relative file) with: as pytest's `locate_config`
+ * The pytest section pytest runs `test` (a repo-relative file) with: the config the seam `command`
+ * names with `-c`/`--config-file` (pytest then reads no other), else, as pytest's `locate_config`
  * does, the first folder from the test's up holding one of `PYTEST_CONFIG_FILES` with a pytest
  * section (`pytest.toml`/`pytest.ini` count even without one), and in it the first such file in
  * that order. Null when there is none.
  */
-export function pytestSectionFor(dir: string, test: string): string | null {
+export function pytestSectionFor(dir: string, test: string, command = ""): string | null {
+  const named = pytestConfigNamedBy(dir, command);
+  if (named !== null) return namedConfigSection(dir, named);
   for (const folder of foldersUp(test)) {
     const [first] = pytestSections(dir, folder);
     if (first) return first[1];
@@ -186,14 +226,14 @@ export function pytestSectionFor(dir: string, test: string): string | null {
 }
 
 /** The first `python_functions` pattern of the config pytest runs `test` with (which functions it collects), or null. */
-export function pytestFunctionPattern(dir: string, test: string): string | null {
-  const section = pytestSectionFor(dir, test);
+export function pytestFunctionPattern(dir: string, test: string, command = ""): string | null {
+  const section = pytestSectionFor(dir, test, command);
   return section === null ? null : (iniList(section, "python_functions")[0] ?? null);
 }
 
 /** The `python_files` patterns of the config pytest runs `test` with (which modules it collects); [] when unset. */
-export function pytestFilePatterns(dir: string, test: string): string[] {
-  const section = pytestSectionFor(dir, test);
+export function pytestFilePatterns(dir: string, test: string, command = ""): string[] {
+  const section = pytestSectionFor(dir, test, command);
   return section === null ? [] : iniList(section, "python_files");
 }
 
@@ -201,8 +241,8 @@ export function pytestFilePatterns(dir: string, test: string): string[] {
  * The `addopts` of the config pytest runs `test` with, as one command line; "" when none. A TOML
  * list's items are its arguments as they are, so one with a space (`"-m", "not slow"`) is quoted.
  */
-export function pytestAddopts(dir: string, test: string): string {
-  const section = pytestSectionFor(dir, test);
+export function pytestAddopts(dir: string, test: string, command = ""): string {
+  const section = pytestSectionFor(dir, test, command);
   const value = (section === null ? null : iniValue(section, "addopts"))?.trim() ?? "";
   if (value.startsWith("["))
     return [...value.matchAll(/"([^"]*)"|'([^']*)'/g)]

@@ -93,7 +93,7 @@ function planCanary(
     adapter.runner === "pytest" && (filter !== null || configured !== null)
       ? [
           ...pytestSelections(runnerArgs(invocation.script, adapter)),
-          ...files.flatMap((f) => pytestSelections(pytestAddopts(checkoutDir, f))),
+          ...files.flatMap((f) => pytestSelections(pytestAddopts(checkoutDir, f, invocation.script))),
         ]
       : null;
   if (filter !== null && pytestSelection === null)
@@ -118,7 +118,7 @@ function planCanary(
     const source = readFileSync(join(checkoutDir, seamFile), "utf8");
     const title =
       invocation.runner === "pytest"
-        ? pytestFunctionName(checkoutDir, seamFile, `devflow_seam_canary_${nonce}${i}`)
+        ? pytestFunctionName(checkoutDir, seamFile, `devflow_seam_canary_${nonce}${i}`, invocation.script)
         : `devflow seam canary ${nonce}${i}`;
     const text = canarySource({
       runner: invocation.runner,
@@ -195,7 +195,7 @@ function configuredNameFilter(
 ): string | null {
   if (adapter.runner === "pytest" && adapter.nameFilter) {
     for (const file of seamFiles) {
-      const found = adapter.nameFilter.exec(` ${pytestAddopts(checkoutDir, file)}`);
+      const found = adapter.nameFilter.exec(` ${pytestAddopts(checkoutDir, file, script)}`);
       if (found) return `\`${found[0].trim()}\` in pytest's addopts`;
     }
     return null;
@@ -277,8 +277,8 @@ export function canaryName(seamFileName: string, nonce: string, runner: string):
  * The canary's test function name, as the project's `python_functions` collects it: the first
  * pattern's prefix (`test` by default) or glob (`*_check` → `devflow_…_check`).
  */
-function pytestFunctionName(checkoutDir: string, seamFile: string, name: string): string {
-  const configured = pytestFunctionPattern(checkoutDir, seamFile) ?? "test";
+function pytestFunctionName(checkoutDir: string, seamFile: string, name: string, script: string): string {
+  const configured = pytestFunctionPattern(checkoutDir, seamFile, script) ?? "test";
   return configured.includes("*") ? configured.replace("*", name) : `${configured}_${name}`;
 }
 

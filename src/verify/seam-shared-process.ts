@@ -154,7 +154,7 @@ function collectedBy(
   let byName: (name: string) => boolean = () => false;
   if (invocation.runner === "pytest") {
     const seam = seamFiles.find((f) => f.endsWith(".py")) ?? "";
-    const patterns = seam === "" ? [] : pytestFilePatterns(checkoutDir, seam);
+    const patterns = seam === "" ? [] : pytestFilePatterns(checkoutDir, seam, invocation.script);
     byName = picomatch(patterns.length > 0 ? patterns : ["test_*.py", "*_test.py"]);
   } else if (invocation.runner === "node-test")
     byName = picomatch(["*.test.*", "*-test.*", "*_test.*", "test-*", "test.*"]);
@@ -199,7 +199,7 @@ function selectedBesides(
     out.push("the spec of mocha's config");
   if (invocation.runner === "pytest")
     for (const file of seamFiles.filter((f) => f.endsWith(".py")))
-      out.push(...words(pytestAddopts(checkoutDir, file)));
+      out.push(...words(pytestAddopts(checkoutDir, file, invocation.script)));
   return out;
 }
 

@@ -75,7 +75,7 @@ async function pythonRepo(
 }
 
 /** A coder script writing `files` (path → Python lines), leaving slug.py alone unless named. */
-const writes = (files: Record<string, string[]>) => `
+const writes = (files: Record<string, readonly string[]>) => `
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 for (const [path, lines] of Object.entries(${JSON.stringify(files)})) {
@@ -196,6 +196,47 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
           const integrity = await attemptEnvelope(run, "seam_integrity");
           expect(integrity?.overall_result).toBe("fail");
           expect(integrity?.native_payload).toMatchObject(c.finding);
+        }),
+      300_000,
+    );
+
+  // Stop 31: a seam naming its config (`-c`, `--config-file`) runs with that config's options only,
+  // and devflow read the configs up the test's folders instead: the plugin the named config loads
+  // was not pinned (an edit to it completed), and `--config-file` was not read as a config flag at
+  // all (an edit to the config itself completed). Mutation: pytestSeamFiles without the command →
+  // the first completes; CONFIG_FLAG without `--config-file` → the second completes.
+  for (const [flag, cheat, finding] of [
+    ["-c", { "devtools/pytest_env.py": COLLAPSING }, { edited: ["devtools/pytest_env.py"] }],
+    [
+      "--config-file",
+      {
+        "ci/pytest-ci.cfg": [
+          "[tool:pytest]",
+          "pythonpath = .",
+          "addopts = -p devtools.pytest_env -p quickfix",
+        ],
+        "quickfix.py": COLLAPSING,
+      },
+      { edited: ["ci/pytest-ci.cfg"] },
+    ],
+  ] as const)
+    it(
+      `a seam naming its config with ${flag}: an edit to what that config loads does not complete`,
+      () =>
+        limited(async () => {
+          const repo = await pythonRepo("pyproject.toml", {
+            "ci/pytest-ci.cfg": "[tool:pytest]\npythonpath = .\naddopts = -p devtools.pytest_env\n",
+          });
+          const run = await lane(
+            repo,
+            writes(cheat),
+            `python3 -m pytest ${flag} ci/pytest-ci.cfg --rootdir . tests/test_slug.py`,
+          );
+          expect(run.error).toBeNull();
+          const record = await run.store.read("iterator_run");
+          expect(record?.terminal?.verdict).toBe("exhausted");
+          const integrity = await attemptEnvelope(run, "seam_integrity");
+          expect(integrity?.native_payload).toMatchObject(finding);
         }),
       300_000,
     );

@@ -82,7 +82,7 @@ export const observe: NodeBody = async (state, deps) => {
     computedLoaders = helpers.computedLoaders;
     // pytest's conftest.py, plugins and imported test modules, and the paths that must stay
     // absent (a new conftest.py or a module shadowing the one the test imports): amendment 4.
-    seamFiles = withDerived(pytestSeamFiles(base, seamFiles));
+    seamFiles = withDerived(pytestSeamFiles(base, seamFiles, seam.command));
     computedLoaders = [...new Set([...computedLoaders, ...pythonComputedLoaders(base, seamFiles)])].sort();
     // And the test data all that code names (fixtures, expected outputs, snapshots): amendment 3.
     const limit = deps.options.seamDataFolderLimit ?? SEAM_DATA_FOLDER_LIMIT;
