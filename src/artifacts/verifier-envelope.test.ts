@@ -56,6 +56,12 @@ describe("verifier envelopes on read", () => {
       native_payload: payloadFor("regression", "skipped"),
     });
     await expect(read("regression")).rejects.toThrow(/skip payload cannot back a pass/);
+    // A changed test setup without a test command (stop 31) backs a fail and nothing else.
+    const setup = { command: null, setup_findings: ["the attempt changed babel.config.js"] };
+    put("regression", { ...envelopeFor("regression", "pass"), native_payload: setup });
+    await expect(read("regression")).rejects.toThrow(/changed test setup can only back a fail/);
+    put("regression", { ...envelopeFor("regression", "fail"), native_payload: setup });
+    await expect(read("regression")).resolves.toMatchObject({ native_payload: setup });
     put("seam_integrity", { ...envelopeFor("seam_integrity", "fail"), native_payload: { files: [] } });
     await expect(read("seam_integrity")).rejects.toThrow(/fingerprints/);
   });

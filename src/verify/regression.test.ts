@@ -237,6 +237,30 @@ describe("runRegressionVerifier", () => {
     expect(e.native_payload).toMatchObject({ skip_reason: "no_test_command" });
   });
 
+  // Stop 31: a new babel.config.js rewrote the bug away as jest loaded the code; without a test
+  // command regression was skipped and nothing else looked (transform-config-fakes-the-seam.test.ts).
+  it("fails without a test command when the attempt changed a runner or transform config", async () => {
+    const run = (changedFiles: string[], allowedPaths: string[] = []) =>
+      runRegressionVerifier({
+        worktree: dir,
+        command: null,
+        baseline: null,
+        timeoutMs: 30_000,
+        logPath: join(dir, ".logs", "regression.log"),
+        attemptId: "attempt-001",
+        changedFiles,
+        allowedPaths,
+      }).then((e) => RegressionEnvelope.parse(e));
+    for (const config of ["babel.config.js", "src/.babelrc", ".babelrc.json", ".swcrc", "jest.config.ts"]) {
+      const e = await run(["src/slug.js", config]);
+      expect(e.overall_result).toBe("fail");
+      expect(e.summary).toContain(`the attempt changed ${config} (test runner config)`);
+      expect(e.native_payload).toEqual({ command: null, setup_findings: [expect.stringContaining(config)] });
+    }
+    expect((await run(["src/slug.js"])).overall_result).toBe("skipped");
+    expect((await run(["babel.config.js"], ["babel.config.js"])).overall_result).toBe("skipped");
+  });
+
   it("is an error without a baseline", async () => {
     const e = await verify("node --test", null);
     expect(e.overall_result).toBe("error");

@@ -134,6 +134,18 @@ export const NO_TEST_COMMAND_SUMMARY =
 export async function runRegressionVerifier(input: RegressionVerifierInput): Promise<RegressionEnvelope> {
   const env = startEnvelope("regression", input.attemptId);
   if (input.command === null || input.command.trim() === "") {
+    // No suite to re-run, but a changed runner or transform config still changes how the seam's
+    // own run loads the code (stop 31: a new babel.config.js rewrote the bug away as jest loaded
+    // it); that is a finding whether or not there is a test command.
+    const changedSetup = runnerConfigFindings(input);
+    if (changedSetup.length > 0)
+      return env.finish({
+        overall_result: "fail",
+        green_condition_alignment: "misaligned",
+        summary: changedSetup.join("; "),
+        evidence_refs: [],
+        native_payload: { command: null, setup_findings: changedSetup },
+      });
     return env.finish({
       overall_result: "skipped",
       green_condition_alignment: "not_applicable",
@@ -300,17 +312,10 @@ async function reportRegression(
  */
 function setupFindings(input: RegressionVerifierInput, baseline: RegressionBaseline): string[] {
   const allowed = new Set((input.allowedPaths ?? []).map(normalize));
-  const findings: string[] = [];
+  const findings: string[] = runnerConfigFindings(input);
   for (const file of (input.changedFiles ?? []).map(normalize)) {
-    if (allowed.has(file)) continue;
-    if (isRunnerConfig(file)) {
-      const what = /\.npmrc$|\.yarnrc/.test(file)
-        ? "package manager config (node-options, preloads)"
-        : "test runner config";
-      findings.push(
-        `the attempt changed ${file} (${what}), which the task's scope does not name; the suite must run as on base`,
-      );
-    } else if (file === "package.json" && baseline.testConfig !== undefined) {
+    if (allowed.has(file) || isRunnerConfig(file)) continue;
+    if (file === "package.json" && baseline.testConfig !== undefined) {
       if (packageTestConfig(input.worktree) !== baseline.testConfig)
         findings.push(
           "the attempt changed the test setup in package.json (scripts or runner config), which the task's scope does not name; the suite must run as on base",
@@ -324,6 +329,20 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
     }
   }
   return findings;
+}
+
+/** The runner, package-manager and transform config files the attempt changed that the scope does not name. */
+function runnerConfigFindings(input: RegressionVerifierInput): string[] {
+  const allowed = new Set((input.allowedPaths ?? []).map(normalize));
+  return (input.changedFiles ?? [])
+    .map(normalize)
+    .filter((file) => !allowed.has(file) && isRunnerConfig(file))
+    .map((file) => {
+      const what = /\.npmrc$|\.yarnrc/.test(file)
+        ? "package manager config (node-options, preloads)"
+        : "test runner config";
+      return `the attempt changed ${file} (${what}), which the task's scope does not name; the suite must run as on base`;
+    });
 }
 
 const normalize = (p: string): string =>

@@ -47,9 +47,14 @@ export function isTestPath(file: string): boolean {
   );
 }
 
-/** Runner and npm configuration files: changing one changes how the suite runs, not what it tests. */
+/**
+ * Runner and npm configuration files: changing one changes how the suite runs, not what it tests.
+ * With them the transform configs a runner applies to the code it loads (babel's, which babel-jest
+ * reads by default, and swc's): stop 31, a new `babel.config.js` whose plugin rewrote the bug in
+ * `src/slug.js` as jest loaded it made the tests pass while the committed file kept the bug.
+ */
 const RUNNER_CONFIG =
-  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace)\.config\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?)$/;
+  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace|babel)\.config\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?|\.babelrc(?:\.[cm]?js|\.json)?|\.swcrc)$/;
 
 /** A runner or npm configuration file (`.npmrc`, `.mocharc.yml`, `jest.config.js`, `vitest.config.ts`, …). */
 export function isRunnerConfig(file: string): boolean {
@@ -66,7 +71,7 @@ export function foldersUp(file: string): string[] {
 
 /**
  * The parts of `dir`'s package.json that decide how tests run (scripts, the jest/mocha/ava keys,
- * the module type), as a stable one-line string; null when there is none or it is not JSON.
+ * the module type, babel's key), as a stable one-line string; null when there is none or it is not JSON.
  * Regression compares it with base; the seam reads the setup files it names.
  */
 export function packageTestConfig(dir: string): string | null {
@@ -78,7 +83,16 @@ export function packageTestConfig(dir: string): string | null {
   }
   if (typeof pkg !== "object" || pkg === null) return null;
   const p = pkg as Record<string, unknown>;
-  return JSON.stringify([p.scripts ?? null, p.jest ?? null, p.mocha ?? null, p.ava ?? null, p.type ?? null]);
+  // babel's key (stop 31): babel-jest transforms the code tests load with it. Appended only when
+  // present, so a baseline recorded before it was read stays equal for packages without one.
+  return JSON.stringify([
+    p.scripts ?? null,
+    p.jest ?? null,
+    p.mocha ?? null,
+    p.ava ?? null,
+    p.type ?? null,
+    ...(p.babel !== undefined ? [p.babel] : []),
+  ]);
 }
 
 /**

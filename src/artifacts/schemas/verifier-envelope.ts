@@ -88,6 +88,8 @@ export const RegressionEnvelope = z
         return skipPayload
           ? `a skip payload cannot back a ${e.overall_result}`
           : "a skipped regression must carry a skip payload";
+      if ("setup_findings" in e.native_payload)
+        return e.overall_result === "fail" ? null : "a changed test setup can only back a fail";
       if (verdictNeeds(e.overall_result) && !isRegressionCompared(e.native_payload))
         return `a ${e.overall_result} needs the comparison it made (compared: per_test or exit_code)`;
       return null;

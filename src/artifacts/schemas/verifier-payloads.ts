@@ -73,6 +73,14 @@ export const RegressionSkipped = z.strictObject({
   command: z.null().optional(),
   skip_reason: z.literal("no_test_command").optional(),
 });
+/**
+ * No test command, and the attempt changed a runner or transform config the scope does not name
+ * (fail): that changes how the seam's own run loads the code, suite or no suite (stop 31).
+ */
+export const RegressionSetupChanged = z.strictObject({
+  command: z.null(),
+  setup_findings: z.array(z.string()).min(1),
+});
 /** The suite was not started: no baseline, or the baseline ran another command (error). */
 export const RegressionNotStarted = z.strictObject({
   command: z.string(),
@@ -119,6 +127,7 @@ export const RegressionPayload = z.union([
   RegressionByExitCode,
   RegressionNoVerdict,
   RegressionNotStarted,
+  RegressionSetupChanged,
   RegressionSkipped,
 ]);
 export type RegressionPayload = z.infer<typeof RegressionPayload>;
@@ -127,7 +136,10 @@ export type RegressionComparedPayload =
   | z.infer<typeof RegressionByExitCode>;
 export const isRegressionCompared = (p: RegressionPayload): p is RegressionComparedPayload => "compared" in p;
 export const isRegressionSkipped = (p: RegressionPayload): p is z.infer<typeof RegressionSkipped> =>
-  !("exit_code" in p) && !("baseline_command" in p) && (p.command === undefined || p.command === null);
+  !("exit_code" in p) &&
+  !("baseline_command" in p) &&
+  !("setup_findings" in p) &&
+  (p.command === undefined || p.command === null);
 
 export const ScopePayload = z.strictObject({
   allowed_paths: z.array(z.string()),
