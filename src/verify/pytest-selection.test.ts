@@ -14,6 +14,9 @@ describe("pytestSelections: pytest's -k and -m options", () => {
       ],
     ],
     ["--keyword 'not net'", [{ flag: "-k", expression: "not net" }]],
+    // Review (stop 31): short flags combine.
+    ["-qk spaces", [{ flag: "-k", expression: "spaces" }]],
+    ["-vvm 'not slow'", [{ flag: "-m", expression: "not slow" }]],
     ["-q -p no:cacheprovider", []],
   ] as const)("%s", (args, expected) => {
     expect(pytestSelections(args)).toEqual(expected);
@@ -37,6 +40,10 @@ describe("selectionsKeep: whether the selection keeps devflow's canary", () => {
     ["-k", "not tests", false],
     ["-k", "not devflow", false],
     ["-k", "spaces or canary", true],
+    // Review (stop 31): a keyword before a parenthesis is the keyword (pytest placed-and-dropped).
+    ["-m", "not(not(slow))", false],
+    ["-m", "not(slow)", true],
+    ["-k", "not(canary)", false],
   ] as const)("%s %s → %s", (flag, expression, expected) => {
     expect(keeps(flag, expression)).toBe(expected);
   });

@@ -233,6 +233,11 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
     ["runpy over a path", ["runpy.run_path(os.path.join(here, f))"]],
     ["exec of a file's text", ["exec(open(path).read())"]],
     ["an f-string name", ['importlib.import_module(f"plugins.{name}")']],
+    [
+      "a spec loaded from a literal path",
+      ['spec = spec_from_file_location("plug", "tests/plug.py")', "spec.loader.exec_module(m)"],
+    ],
+    ["a plugin imported through the plugin manager", ['config.pluginmanager.import_plugin("tests." + name)']],
     ["a computed pytest_plugins", ['pytest_plugins = [f"plugins.{p.stem}" for p in HERE.glob("*.py")]']],
   ])("%s", (_, lines) => {
     expect(loaders(lines)).toEqual(["tests/conftest.py"]);
@@ -272,6 +277,10 @@ describe("a config the pytest command names is the one read", () => {
     ["pytest -c missing.ini tests", null],
     ["pytest -c /etc/pytest.ini tests", null],
     ["pytest tests", null],
+    // Review (stop 31): pytest's own arguments only, and `-c` with its value attached.
+    ["pip install -c constraints.txt -e . && pytest -c ci/ci.cfg tests", "ci/ci.cfg"],
+    ["pip install -c ci/ci.cfg -e . && pytest tests", null],
+    ["pytest -cci/ci.cfg tests", "ci/ci.cfg"],
   ] as const)("%s → %s", (command, expected) => {
     expect(pytestConfigNamedBy(repo(), command)).toBe(expected);
   });
@@ -287,5 +296,16 @@ describe("a config the pytest command names is the one read", () => {
     expect(pytestAddopts(dir, "tests/test_a.py", command)).toBe("-p ci_plugin -m 'not slow'");
     expect(pytestFunctionPattern(dir, "tests/test_a.py", command)).toBe("check_*");
     expect(pytestFunctionPattern(dir, "tests/test_a.py")).toBeNull();
+  });
+});
+
+describe("a named config read as pytest reads it by its suffix (review, stop 31)", () => {
+  it.each([
+    ["ci/x.conf", "[pytest]\npython_functions = check_*\n", null],
+    ["ci/x.ini", "python_functions = check_*\n", null],
+    ["ci/x.ini", "[pytest]\npython_functions = check_*\n", "check_*"],
+  ] as const)("%s %j → %s", (path, text, expected) => {
+    const dir = repoWith({ "tests/test_a.py": "", [path]: text });
+    expect(pytestFunctionPattern(dir, "tests/test_a.py", `pytest -c ${path} tests`)).toBe(expected);
   });
 });

@@ -45,9 +45,9 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[], comma
       }
     }
 
-  // A config the command names is the only one pytest reads options from (the file itself is
-  // pinned whole by runnerSetupFiles, as every config named by flag).
+  // A config the command names is the only one pytest reads options from; it is pinned whole.
   const named = pytestConfigNamedBy(cwd, command);
+  if (named !== null) out.add(named); // whatever form names it (`-cci.ini`, a quoted path)
   const sections: [string, string | null][] =
     named !== null
       ? [[named, namedConfigSection(cwd, named)]]
@@ -130,9 +130,13 @@ export function pythonComputedLoaders(cwd: string, files: readonly string[]): st
     .sort();
 }
 
-/** A loading call whose first argument is not one plain string literal. */
+/**
+ * A loading call whose first argument is not one plain string literal, or a call that loads by a
+ * path or spec whatever its arguments (`spec_from_file_location`, `exec_module`, `import_plugin`,
+ * `pkgutil.iter_modules`: review, stop 31). Aliases (`import_module as load`) are not followed.
+ */
 const COMPUTED_PYTHON_LOAD =
-  /(?:\b(?:import_module|__import__|spec_from_file_location|run_path|run_module|SourceFileLoader|load_source)|(?<![.\w])(?:exec|execfile))\s*\(\s*(?!\s|[rRbBuU]{0,2}(["'])[^"'\\\n]*\1\s*[,)])/;
+  /(?:\b(?:import_module|__import__|run_path|run_module|load_source)|(?<![.\w])(?:exec|execfile|eval))\s*\(\s*(?!\s|[rRbBuU]{0,2}(["'])[^"'\\\n]*\1\s*[,)])|\b(?:spec_from_file_location|SourceFileLoader|exec_module|load_module|find_spec|import_plugin|iter_modules|walk_packages)\s*\(/;
 /** `pytest_plugins = …` that is not a string or a list/tuple of string literals. */
 const COMPUTED_PYTEST_PLUGINS =
   /^pytest_plugins\s*=[ \t]*(?![ \t]|[rRuU]?(["'])[^"'\n]*\1\s*$|[[(]\s*(?:[rRuU]?(["'])[^"'\n]*\2\s*,?\s*)*[\])]\s*$)/m;
@@ -180,7 +184,13 @@ export function pytestSectionOf(dir: string, path: string): string | null {
  * `pythonpath`), and devflow read the configs up the test's folders instead.
  */
 export function pytestConfigNamedBy(dir: string, command: string): string | null {
-  const match = /(?:^|\s)(?:-c|--config-file)(?:=|\s+)(?:"([^"]+)"|'([^']+)'|([^\s"'&|;]+))/.exec(command);
+  // pytest's own arguments only (review, stop 31: `pip install -c constraints.txt && pytest …`).
+  const at = /(?:^|[\s;&|(/])(?:py\.test|pytest)(?=\s|$)/.exec(command);
+  if (!at) return null;
+  const args = command.slice(at.index + at[0].length).split(/\s(?:&&|\|\||;|\|)\s/)[0] ?? "";
+  const match = /(?:^|\s)(?:--config-file(?:=|\s+)|-c(?:=|\s+)?)(?:"([^"]+)"|'([^']+)'|([^\s"'&|;]+))/.exec(
+    args,
+  );
   const path = match ? (match[1] ?? match[2] ?? match[3] ?? "") : "";
   if (path === "" || posix.isAbsolute(path)) return null;
   const rel = posix.normalize(path);
@@ -192,15 +202,17 @@ function namedConfigSection(dir: string, path: string): string | null {
   const text = scannedText(join(dir, path));
   if (text === null) return null;
   const base = posix.basename(path);
-  const as = isPytestConfigName(base)
-    ? base
-    : base.endsWith(".toml")
-      ? "pyproject.toml"
-      : base.endsWith(".cfg")
-        ? "setup.cfg"
-        : "pytest.ini";
-  // pytest takes an ini file named by -c even without a [pytest] section (no options then).
-  return pytestSection(as, text) ?? (as === "pytest.ini" ? "" : null);
+  if (isPytestConfigName(base)) return pytestSection(base, text) ?? "";
+  // As pytest reads a named file by its suffix: TOML, setup.cfg's `[tool:pytest]`, an ini file's
+  // `[pytest]` (none: no options); any other suffix gives no options at all (review, stop 31).
+  const as = base.endsWith(".toml")
+    ? "pyproject.toml"
+    : base.endsWith(".cfg")
+      ? "setup.cfg"
+      : base.endsWith(".ini")
+        ? "tox.ini"
+        : null;
+  return as === null ? "" : (pytestSection(as, text) ?? "");
 }
 
 /** Whether a repo path is named like one of pytest's config files, in any folder. */

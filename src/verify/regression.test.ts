@@ -251,7 +251,14 @@ describe("runRegressionVerifier", () => {
         changedFiles,
         allowedPaths,
       }).then((e) => RegressionEnvelope.parse(e));
-    for (const config of ["babel.config.js", "src/.babelrc", ".babelrc.json", ".swcrc", "jest.config.ts"]) {
+    for (const config of [
+      "babel.config.js",
+      "src/.babelrc",
+      ".babelrc.json",
+      ".babelrc.cts",
+      ".swcrc",
+      "jest.config.ts",
+    ]) {
       const e = await run(["src/slug.js", config]);
       expect(e.overall_result).toBe("fail");
       expect(e.summary).toContain(`the attempt changed ${config} (test runner config)`);

@@ -131,13 +131,7 @@ function planCanary(
     return { path, text, title };
   });
   if (pytestSelection !== null) {
-    const kept = writes.every((w, i) =>
-      selectionsKeep(pytestSelection, [
-        w.title,
-        basename(w.path),
-        ...(files[i] ?? "").split("/").slice(0, -1),
-      ]),
-    );
+    const kept = writes.every((w) => selectionsKeep(pytestSelection, [w.title, basename(w.path)]));
     if (!kept)
       return {
         kind: "not_placed",

@@ -218,7 +218,7 @@ function resolveIn(cwd: string, folder: string, word: string): string | null {
 /** A runner's config-file flag (jest, vitest, mocha, ava: `--config <file>`, jest/vitest `-c <file>`). */
 // `--config-file` is pytest's long form of `-c` (stop 31: it was not read, so the config it named
 // was neither pinned nor read).
-const CONFIG_FLAG = /(?:^|[\s"'])(?:--config-file|--config|-c)(?:=|\s+)([^\s"'&|;]+)/g;
+const CONFIG_FLAG = /(?:^|[\s"'])(?:--config-file|--config|-c)(?:=|\s+)["']?([^\s"'&|;]+)/g;
 
 /** The texts of a folder's runner configs and of its package.json's test keys (with them parsed). */
 function configTexts(dir: string): { text: string; pkg?: unknown[] }[] {

@@ -133,4 +133,29 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
     expect(found.files).toEqual(["test/cases/a.js", "test/h.js", "test/more/b.js"]);
     expect((await seamHelpers(["test/plain.test.js"], repo)).computedLoaders).toEqual([]);
   });
+
+  // Review (stop 31): a seam entry not named like a test (`test.js`, `run-tests.js`) was made
+  // external and never read; data loads and comments are no loaders; vitest's glob is one.
+  it("reads a seam entry of any name, and tells loads of code from loads of data", async () => {
+    const repo = repoWith({
+      "test.js": 'for (const f of require("node:fs").readdirSync("test")) require("./test/" + f);\n',
+      "test/data.test.js": [
+        'const { join } = require("node:path");',
+        'const cases = require(join(__dirname, "fixtures", "cases.json"));',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a JS file that uses a template literal
+        "const more = require(`./fixtures/${process.env.SET}.json`);",
+        "// createRequire(import.meta.url) is not used here",
+        "module.exports = { cases, more };",
+      ].join("\n"),
+      "test/fixtures/cases.json": "[]\n",
+      "test/globbed.test.ts":
+        'const mods = import.meta.glob("./*.test.ts", { eager: true });\nexport { mods };\n',
+    });
+    // (its glob also matches test/globbed.test.ts, a loader itself)
+    expect((await seamHelpers(["test.js"], repo)).computedLoaders).toContain("test.js");
+    expect((await seamHelpers(["test/data.test.js"], repo)).computedLoaders).toEqual([]);
+    expect((await seamHelpers(["test/globbed.test.ts"], repo)).computedLoaders).toEqual([
+      "test/globbed.test.ts",
+    ]);
+  });
 });

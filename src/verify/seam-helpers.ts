@@ -48,8 +48,22 @@ export async function seamHelpers(seamFiles: readonly string[], cwd: string): Pr
  * esbuild's notes on a load it cannot follow (a non-literal `require(...)` or `import(...)`), which
  * it keeps at debug level unless told: raised to warnings so the build result carries them.
  */
-const COMPUTED_LOAD_NOTES = ["unsupported-require-call", "unsupported-dynamic-import"] as const;
-const CREATE_REQUIRE = /\bcreateRequire\s*\(/;
+const COMPUTED_LOAD_NOTES = [
+  "unsupported-require-call",
+  "unsupported-dynamic-import",
+  "indirect-require",
+] as const;
+/**
+ * Loads esbuild does not follow at all: a `createRequire` function, vitest's `import.meta.glob`
+ * (review, stop 31). Other indirections (`const r = require`, `eval("require")`) are not read: the
+ * files examined are the base's, the user's code, so such a shape is only missed, never planted.
+ */
+const LOADS_UNSEEN = /\bcreateRequire\s*\(|\bimport\.meta\.glob(?:Eager)?\s*\(/;
+
+/** Source without `//` line comments (a comment naming `createRequire(` loads nothing). */
+function withoutLineComments(text: string): string {
+  return text.replace(/(^|[^:"'`\\])\/\/[^\n]*/g, "$1");
+}
 
 /**
  * Every repository file `entry` loads, transitively (repo-relative), and the walked test files
@@ -84,7 +98,9 @@ async function modulesLoadedBy(
           name: "devflow-seam-helpers",
           setup(b) {
             b.onResolve({ filter: /.*/ }, async (args) => {
-              if (args.pluginData === "devflow-resolving") return undefined;
+              // The seam file itself is walked whatever its name (review, stop 31: a root `test.js`
+              // or `run-tests.js` is no test path, was made external, and its loads went unread).
+              if (args.pluginData === "devflow-resolving" || args.kind === "entry-point") return undefined;
               const resolved = await b.resolve(args.path, {
                 kind: args.kind,
                 resolveDir: args.resolveDir,
@@ -108,16 +124,20 @@ async function modulesLoadedBy(
     });
     for (const warning of result.warnings) {
       if (!(COMPUTED_LOAD_NOTES as readonly string[]).includes(warning.id ?? "")) continue;
+      // `require(join(__dirname, "fixtures", "cases.json"))`: a computed path to data, not code.
+      if (/\.json["'`]/.test(warning.location?.lineText ?? "")) continue;
       const file = warning.location ? repoFile(cwd, join(cwd, warning.location.file)) : null;
       if (file !== null) computedLoaders.add(file);
     }
     for (const [input, { imports }] of Object.entries(result.metafile?.inputs ?? {})) {
       const file = repoFile(cwd, join(cwd, input));
-      if (file === null || !isTestPath(file)) continue;
+      if (file === null || (file !== entry && !isTestPath(file))) continue;
       // A glob's matches are bundled without asking the resolver: they are loaded test code too.
       if (file !== entry) loaded.add(file);
-      if (imports.some((i) => i.path.includes("*"))) computedLoaders.add(file);
-      else if (CREATE_REQUIRE.test(readFileSync(join(cwd, file), "utf8"))) computedLoaders.add(file);
+      // A glob that can only match JSON loads data, not code (`./fixtures/${name}.json`).
+      if (imports.some((i) => i.path.includes("*") && !i.path.endsWith(".json"))) computedLoaders.add(file);
+      else if (LOADS_UNSEEN.test(withoutLineComments(readFileSync(join(cwd, file), "utf8"))))
+        computedLoaders.add(file);
     }
   } catch {
     return null;

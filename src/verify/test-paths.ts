@@ -54,7 +54,7 @@ export function isTestPath(file: string): boolean {
  * `src/slug.js` as jest loaded it made the tests pass while the committed file kept the bug.
  */
 const RUNNER_CONFIG =
-  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace|babel)\.config\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?|\.babelrc(?:\.[cm]?js|\.json)?|\.swcrc)$/;
+  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace|babel)\.config\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?|\.babelrc(?:\.[cm]?[jt]s|\.json)?|\.swcrc)$/;
 
 /** A runner or npm configuration file (`.npmrc`, `.mocharc.yml`, `jest.config.js`, `vitest.config.ts`, …). */
 export function isRunnerConfig(file: string): boolean {

@@ -19,7 +19,8 @@ const PYTEST =
 export const pytestAdapter: RunnerAdapter = {
   runner: "pytest",
   invocation: PYTEST,
-  nameFilter: /(?:^|\s)-[km](?=[=\s\w"'])|(?:^|\s)--keyword(?=[=\s])/,
+  // Short flags combine (`-qk spaces`): those before `k`/`m` take no value (review, stop 31).
+  nameFilter: /(?:^|\s)-[qvsxl]*[km](?=[=\s\w"'])|(?:^|\s)--keyword(?=[=\s])/,
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(PYTEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(
