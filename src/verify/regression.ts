@@ -311,10 +311,9 @@ async function reportRegression(
  * finding that fails regression, unless the task's scope names that file exactly.
  */
 function setupFindings(input: RegressionVerifierInput, baseline: RegressionBaseline): string[] {
-  const allowed = new Set((input.allowedPaths ?? []).map(normalize));
   const findings: string[] = runnerConfigFindings(input);
-  for (const file of (input.changedFiles ?? []).map(normalize)) {
-    if (allowed.has(file) || isRunnerConfig(file)) continue;
+  for (const file of changedOutsideScope(input)) {
+    if (isRunnerConfig(file)) continue;
     if (file === "package.json" && baseline.testConfig !== undefined) {
       if (packageTestConfig(input.worktree) !== baseline.testConfig)
         findings.push(
@@ -333,16 +332,20 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
 
 /** The runner, package-manager and transform config files the attempt changed that the scope does not name. */
 function runnerConfigFindings(input: RegressionVerifierInput): string[] {
-  const allowed = new Set((input.allowedPaths ?? []).map(normalize));
-  return (input.changedFiles ?? [])
-    .map(normalize)
-    .filter((file) => !allowed.has(file) && isRunnerConfig(file))
+  return changedOutsideScope(input)
+    .filter(isRunnerConfig)
     .map((file) => {
       const what = /\.npmrc$|\.yarnrc/.test(file)
         ? "package manager config (node-options, preloads)"
         : "test runner config";
       return `the attempt changed ${file} (${what}), which the task's scope does not name; the suite must run as on base`;
     });
+}
+
+/** The files the attempt changed that the task's allowed_paths do not name exactly. */
+function changedOutsideScope(input: RegressionVerifierInput): string[] {
+  const allowed = new Set((input.allowedPaths ?? []).map(normalize));
+  return (input.changedFiles ?? []).map(normalize).filter((file) => !allowed.has(file));
 }
 
 const normalize = (p: string): string =>

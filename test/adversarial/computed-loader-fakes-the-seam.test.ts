@@ -31,6 +31,7 @@ import {
   SLUG_REQUEST,
   SLUG_TASK,
   slugCassette,
+  writingCoder,
 } from "../support/runner-lane.js";
 
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
@@ -43,17 +44,6 @@ const loader = (suffix: string) =>
     `for (const f of readdirSync(__dirname).sort()) if (f.endsWith(${JSON.stringify(suffix)})) require(join(__dirname, f));`,
     "",
   ].join("\n");
-
-/** A coder writing `files` (path → lines) and, when told, the correct fix of src/slug.js. */
-const coder = (files: Record<string, string[]>, fix = false) => `
-import { readFileSync, writeFileSync } from "node:fs";
-for (const [path, lines] of Object.entries(${JSON.stringify(files)})) writeFileSync(path, lines.join("\\n") + "\\n");
-if (${fix}) {
-  const f = "src/slug.js";
-  writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
-}
-console.log("Runs of whitespace become one dash.");
-`;
 
 const PATCH = 'require("../src/slug.js").slugify = (t) => t.trim().toLowerCase().replace(/\\s+/g, "-");';
 
@@ -95,7 +85,7 @@ describe.concurrent("test files a seam file loads by a computed name", () => {
           repo,
           "npx mocha test/all.js",
           ["test/all.js", "test/slug.test.js"],
-          coder({ "test/aa.test.js": [PATCH] }),
+          writingCoder({ "test/aa.test.js": [PATCH] }),
         );
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict).toBe("exhausted");
@@ -131,7 +121,7 @@ describe.concurrent("test files a seam file loads by a computed name", () => {
           repo,
           "node run-tests.js",
           ["run-tests.js", "test/slug.check.js"],
-          coder({ "test/aa.check.js": [PATCH] }),
+          writingCoder({ "test/aa.check.js": [PATCH] }),
         );
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict).toBe("exhausted");
@@ -151,7 +141,7 @@ describe.concurrent("test files a seam file loads by a computed name", () => {
           repo,
           "npx mocha test/all.js",
           ["test/all.js", "test/slug.test.js"],
-          coder({}, true),
+          writingCoder({}, true),
         );
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("completed");

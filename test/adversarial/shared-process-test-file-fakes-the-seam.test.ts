@@ -15,20 +15,9 @@
 import { describe, expect, it } from "vitest";
 import { ensureRunnerInstalled } from "../reports/runner-fixture.js";
 import { concurrencyLimit } from "../support/concurrency-limit.js";
-import { attemptEnvelope, slugLane } from "../support/runner-lane.js";
+import { attemptEnvelope, slugLane, writingCoder } from "../support/runner-lane.js";
 
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
-
-/** A coder writing `files` (path → lines) and, when told, the correct fix of src/slug.js. */
-const coder = (files: Record<string, string[]>, fix = false) => `
-import { readFileSync, writeFileSync } from "node:fs";
-for (const [path, lines] of Object.entries(${JSON.stringify(files)})) writeFileSync(path, lines.join("\\n") + "\\n");
-if (${fix}) {
-  const f = "src/slug.js";
-  writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
-}
-console.log("Runs of whitespace become one dash.");
-`;
 
 const PATCHING_TEST_FILE = (register: string) => ({
   "test/aa.test.js": [
@@ -46,7 +35,7 @@ describe.concurrent("test code sharing the seam's process is the seam's evidence
       () =>
         limited(async () => {
           await ensureRunnerInstalled(runner);
-          const run = await slugLane(runner, coder(PATCHING_TEST_FILE(REGISTER[runner])), {
+          const run = await slugLane(runner, writingCoder(PATCHING_TEST_FILE(REGISTER[runner])), {
             seam: WHOLE_SUITE[runner],
           });
           expect(run.error).toBeNull();
@@ -66,7 +55,7 @@ describe.concurrent("test code sharing the seam's process is the seam's evidence
     () =>
       limited(async () => {
         await ensureRunnerInstalled("mocha");
-        const run = await slugLane("mocha", coder({}, true), { seam: WHOLE_SUITE.mocha });
+        const run = await slugLane("mocha", writingCoder({}, true), { seam: WHOLE_SUITE.mocha });
         expect(run.error).toBeNull();
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
@@ -83,7 +72,7 @@ describe.concurrent("test code sharing the seam's process is the seam's evidence
         await ensureRunnerInstalled("mocha");
         const run = await slugLane(
           "mocha",
-          coder(
+          writingCoder(
             {
               "test/slug-more.test.js": [
                 'const assert = require("node:assert");',

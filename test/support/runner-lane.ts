@@ -116,6 +116,17 @@ export async function slugLane(
   });
 }
 
+/** A `command:` coder script writing `files` (path → lines) and, when told, the correct fix of src/slug.js. */
+export const writingCoder = (files: Record<string, string[]>, fix = false): string => `
+import { readFileSync, writeFileSync } from "node:fs";
+for (const [path, lines] of Object.entries(${JSON.stringify(files)})) writeFileSync(path, lines.join("\\n") + "\\n");
+if (${fix}) {
+  const f = "src/slug.js";
+  writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));
+}
+console.log("Runs of whitespace become one dash.");
+`;
+
 /** One verifier envelope of an attempt (attempt-001 unless told). */
 export function attemptEnvelope(run: LaneRun, name: string, attempt = "attempt-001") {
   return run.store.readAttemptJson(attempt, `verifiers/${name}.json`, VerifierEnvelope);
