@@ -239,6 +239,16 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
     ],
     ["a plugin imported through the plugin manager", ['config.pluginmanager.import_plugin("tests." + name)']],
     ["a computed pytest_plugins", ['pytest_plugins = [f"plugins.{p.stem}" for p in HERE.glob("*.py")]']],
+    // Stop 32: a loader called by another name.
+    ["import_module imported as another name", ["from importlib import import_module as load", "load(name)"]],
+    ["import_module bound to a name", ["load = importlib.import_module", "load(name)"]],
+    ["import_module looked up by name", ['getattr(importlib, "import_module")(name)']],
+    ["import_module passed on", ["mods = list(map(importlib.import_module, names))"]],
+    ["eval bound to a name", ["run = eval", "run(text)"]],
+    [
+      "a parenthesised import with an alias",
+      ["from importlib.util import (", "    spec_from_file_location as spec_of,", ")", "spec_of(n, p)"],
+    ],
   ])("%s", (_, lines) => {
     expect(loaders(lines)).toEqual(["tests/conftest.py"]);
   });
@@ -249,6 +259,11 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
     ["a comment", ["# importlib.import_module(name) would be too clever here"]],
     ["a method named exec", ["cursor.exec(query)"]],
     ["plain imports", ["import slug", "from helpers import COLLAPSED"]],
+    [
+      "a loader imported under its own name and called with a literal",
+      ["from importlib import import_module, reload", 'import_module("plugins.env")'],
+    ],
+    ["the words in strings and names", ['"""Checks that exec_mode and evaluation work."""', 'mode = "exec"']],
   ])("none for %s", (_, lines) => {
     expect(loaders(lines)).toEqual([]);
   });

@@ -125,7 +125,11 @@ export function pythonComputedLoaders(cwd: string, files: readonly string[]): st
     .filter((f) => f.endsWith(".py") && isRegularFile(join(cwd, f)))
     .filter((f) => {
       const code = withoutComments(scannedText(join(cwd, f)) ?? "");
-      return COMPUTED_PYTHON_LOAD.test(code) || COMPUTED_PYTEST_PLUGINS.test(code);
+      return (
+        COMPUTED_PYTHON_LOAD.test(code) ||
+        COMPUTED_PYTEST_PLUGINS.test(code) ||
+        LOADER_PASSED_ON.test(withoutPlainLoaderImports(code))
+      );
     })
     .sort();
 }
@@ -133,10 +137,29 @@ export function pythonComputedLoaders(cwd: string, files: readonly string[]): st
 /**
  * A loading call whose first argument is not one plain string literal, or a call that loads by a
  * path or spec whatever its arguments (`spec_from_file_location`, `exec_module`, `import_plugin`,
- * `pkgutil.iter_modules`: review, stop 31). Aliases (`import_module as load`) are not followed.
+ * `pkgutil.iter_modules`: review, stop 31).
  */
 const COMPUTED_PYTHON_LOAD =
   /(?:\b(?:import_module|__import__|run_path|run_module|load_source)|(?<![.\w])(?:exec|execfile|eval))\s*\(\s*(?!\s|[rRbBuU]{0,2}(["'])[^"'\\\n]*\1\s*[,)])|\b(?:spec_from_file_location|SourceFileLoader|exec_module|load_module|find_spec|import_plugin|iter_modules|walk_packages)\s*\(/;
+/** The loading functions by name, for `LOADER_PASSED_ON`. */
+const PYTHON_LOADERS =
+  "import_module|__import__|run_path|run_module|load_source|spec_from_file_location|SourceFileLoader|exec_module|load_module|find_spec|import_plugin|iter_modules|walk_packages";
+/**
+ * A loading function named but not called there (stop 32): bound to another name (`import_module as
+ * load`, `load = importlib.import_module`), looked up by name (`getattr(importlib, "import_module")`)
+ * or passed on (`map(importlib.import_module, names)`), and the builtins `exec`/`eval` likewise; the
+ * call then goes by a name `COMPUTED_PYTHON_LOAD` does not know. Plain `from … import` lines are
+ * taken out first (`withoutPlainLoaderImports`).
+ */
+const LOADER_PASSED_ON = new RegExp(
+  String.raw`\b(?:${PYTHON_LOADERS})\b(?!\s*\()|(?<![.\w"'])(?:exec|execfile|eval)\b(?!\s*\(|["'])`,
+);
+/** The text with each loader name a `from … import` line imports under its own name taken out. */
+function withoutPlainLoaderImports(code: string): string {
+  return code.replace(/^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\([^)]*\)|[^\n]*)/gm, (statement) =>
+    statement.replace(new RegExp(String.raw`\b(?:${PYTHON_LOADERS})\b(?!\s+as\b)`, "g"), ""),
+  );
+}
 /** `pytest_plugins = …` that is not a string or a list/tuple of string literals. */
 const COMPUTED_PYTEST_PLUGINS =
   /^pytest_plugins\s*=[ \t]*(?![ \t]|[rRuU]?(["'])[^"'\n]*\1\s*$|[[(]\s*(?:[rRuU]?(["'])[^"'\n]*\2\s*,?\s*)*[\])]\s*$)/m;

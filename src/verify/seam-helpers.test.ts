@@ -158,4 +158,34 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
       "test/globbed.test.ts",
     ]);
   });
+  // Stop 32: loads esbuild neither follows nor notes; each loaded a new test file the attempt added
+  // on the real lane (test/adversarial/computed-loader-fakes-the-seam.test.ts).
+  it.each([
+    ["eval of require", 'eval("require")("./" + process.env.CASE);'],
+    ["the Function constructor", 'new Function("n", "return require(n)")("./" + process.env.CASE);'],
+    ["module.require", 'module.require("./" + process.env.CASE);'],
+    ["process.mainModule", 'process.mainModule.require("./" + process.env.CASE);'],
+    ["globalThis.require", 'globalThis["require"]("./" + process.env.CASE);'],
+    ["require destructured from module", 'const { require: load } = module;\nload("./" + process.env.CASE);'],
+    ["Module._load", 'const M = require("node:module");\nM._load("./" + process.env.CASE, module);'],
+    ["module.constructor._load", 'module.constructor._load("./" + process.env.CASE, module);'],
+    ["vm", 'import { runInThisContext } from "node:vm";\nrunInThisContext(process.env.SRC);'],
+    ["a require.extensions hook", 'require.extensions[".check"] = require.extensions[".js"];'],
+  ])("names %s as a computed loader", async (_, text) => {
+    const repo = repoWith({ "test/all.js": `${text}\n` });
+    expect((await seamHelpers(["test/all.js"], repo)).computedLoaders).toEqual(["test/all.js"]);
+  });
+
+  it("names no loader for words that only look like one", async () => {
+    const repo = repoWith({
+      "test/words.test.js": [
+        'const { evaluate, isFunction } = require("./h.js");',
+        'it("evaluates", () => evaluate(isFunction(myFunction())));',
+        "const required = { requireAuth: true };",
+        "module.exports = { required };",
+      ].join("\n"),
+      "test/h.js": "",
+    });
+    expect((await seamHelpers(["test/words.test.js"], repo)).computedLoaders).toEqual([]);
+  });
 });

@@ -54,11 +54,29 @@ const COMPUTED_LOAD_NOTES = [
   "indirect-require",
 ] as const;
 /**
- * Loads esbuild does not follow at all: a `createRequire` function, vitest's `import.meta.glob`
- * (review, stop 31). Other indirections (`const r = require`, `eval("require")`) are not read: the
- * files examined are the base's, the user's code, so such a shape is only missed, never planted.
+ * Loads esbuild does not follow at all (review, stop 31; stop 32): a `createRequire` function,
+ * vitest's `import.meta.glob`, `eval` and the `Function` constructor (a string run as code may
+ * require anything), `require` reached as a property (`module.require`, `process.mainModule`,
+ * `globalThis.require`, `const { require: load } = module`) and require's internals
+ * (`Module._load`, `module._compile`, `require.extensions` hooks). The files examined are the
+ * base's, the user's code: a shape this misses is only missed, never planted by the coder; a test
+ * title that says "eval" counts too (stricter, not unsafe).
  */
-const LOADS_UNSEEN = /\bcreateRequire\s*\(|\bimport\.meta\.glob(?:Eager)?\s*\(/;
+const LOADS_UNSEEN = new RegExp(
+  [
+    String.raw`\bcreateRequire\s*\(`,
+    String.raw`\bimport\.meta\.glob(?:Eager)?\s*\(`,
+    String.raw`(?<![.\w$])eval\b`,
+    String.raw`(?<![.\w$])Function\s*\(`,
+    String.raw`(?:\.|\[\s*["'\x60])require\b`,
+    String.raw`\brequire\s*:`,
+    String.raw`\bmainModule\b`,
+    String.raw`\b(?:_load|_compile|_resolveFilename|_extensions)\b`,
+    String.raw`\brequire\.extensions\b`,
+  ].join("|"),
+);
+/** Node's own modules that load or run code by a name or text given at run time (`Module._load`, `vm.runInThisContext`). */
+const LOADER_BUILTINS = new Set(["module", "node:module", "vm", "node:vm"]);
 
 /** Source without `//` line comments (a comment naming `createRequire(` loads nothing). */
 function withoutLineComments(text: string): string {
@@ -135,7 +153,12 @@ async function modulesLoadedBy(
       // A glob's matches are bundled without asking the resolver: they are loaded test code too.
       if (file !== entry) loaded.add(file);
       // A glob that can only match JSON loads data, not code (`./fixtures/${name}.json`).
-      if (imports.some((i) => i.path.includes("*") && !i.path.endsWith(".json"))) computedLoaders.add(file);
+      if (
+        imports.some(
+          (i) => (i.path.includes("*") && !i.path.endsWith(".json")) || LOADER_BUILTINS.has(i.path),
+        )
+      )
+        computedLoaders.add(file);
       else if (LOADS_UNSEEN.test(withoutLineComments(readFileSync(join(cwd, file), "utf8"))))
         computedLoaders.add(file);
     }

@@ -97,6 +97,33 @@ describe.concurrent("test files a seam file loads by a computed name", () => {
     300_000,
   );
 
+  // Stop 32: loads esbuild neither follows nor notes (node's module API, eval) were
+  // not read; the same attack completed on each (shown on the old code).
+  it.each([
+    ["Module._load", 'require("node:module")._load(join(__dirname, f), module)'],
+    ["eval", 'eval("require")(join(__dirname, f))'],
+  ])(
+    "mocha: a loader that requires through %s does not complete either",
+    (_, load) =>
+      limited(async () => {
+        const repo = await repoWith({
+          "test/all.js": loader(".test.js").replace("require(join(__dirname, f))", load),
+        });
+        const run = await lane(
+          repo,
+          "npx mocha test/all.js",
+          ["test/all.js", "test/slug.test.js"],
+          writingCoder({ "test/aa.test.js": [PATCH] }),
+        );
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        expect((await attemptEnvelope(run, "seam"))?.summary).toContain(
+          `the seam's test/all.js ${REFUSED} (test/aa.test.js)`,
+        );
+      }),
+    300_000,
+  );
+
   it(
     "plain node, judged by exit code: a new check file a root run-tests.js picks up does not complete",
     () =>

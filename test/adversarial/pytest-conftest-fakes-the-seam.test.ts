@@ -243,18 +243,22 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
 
   // Stop 31: the project's conftest imports helper modules by a computed name (importlib over a
   // glob); a new one the coder added replaced the function under test and the lane completed.
-  // Mutation: pythonComputedLoaders not added in observe.ts → completes (red).
-  it(
-    "a new module the project's conftest imports by a computed name does not complete",
-    () =>
+  // Mutation: pythonComputedLoaders not added in observe.ts → completes (red). Stop 32: the same
+  // loader calling `import_module` under another name completed too (shown on the old code).
+  it.each([
+    ["importlib.import_module", ["import importlib"], "importlib.import_module"],
+    ["import_module imported as another name", ["from importlib import import_module as load"], "load"],
+  ])(
+    "a new module the project's conftest imports by a computed name (%s) does not complete",
+    (_, imports, call) =>
       limited(async () => {
         const repo = await pythonRepo("pytest.ini", {
           "tests/conftest.py": [
-            "import importlib",
+            ...imports,
             "import pathlib",
             "",
             'for path in sorted(pathlib.Path(__file__).parent.glob("plugin_*.py")):',
-            "    importlib.import_module(path.stem)",
+            `    ${call}(path.stem)`,
             "",
           ].join("\n"),
         });

@@ -28,7 +28,24 @@ const CACHE = join(tmpdir(), "devflow-runner-cache");
  * Installs a runner from npm once per machine into a cache outside any repo. Installs into a
  * temp dir and renames it into place, so an interrupted install never looks complete.
  */
-export async function ensureRunnerInstalled(runner: keyof typeof RUNNER_PACKAGES): Promise<string> {
+export function ensureRunnerInstalled(runner: keyof typeof RUNNER_PACKAGES): Promise<string> {
+  // One install per process: concurrent tests of one file share it.
+  let pending = installing.get(runner);
+  if (!pending) {
+    pending = installRunner(runner);
+    installing.set(runner, pending);
+    pending.catch(() => installing.delete(runner));
+  }
+  return pending;
+}
+const installing = new Map<string, Promise<string>>();
+
+/**
+ * Installs into a staging folder and renames it into place. A complete copy already in place (another
+ * test process won the race) is never removed: stop 32 saw `ENOTEMPTY` when a second process
+ * removed the first one's fresh copy while tests ran from it. Only a partial leftover is replaced.
+ */
+async function installRunner(runner: keyof typeof RUNNER_PACKAGES): Promise<string> {
   const spec = RUNNER_PACKAGES[runner];
   const dir = join(CACHE, spec);
   const modules = join(dir, "node_modules");
@@ -40,12 +57,19 @@ export async function ensureRunnerInstalled(runner: keyof typeof RUNNER_PACKAGES
     cwd: staging,
   });
   await writeFile(join(staging, ".complete"), spec);
-  await rm(dir, { recursive: true, force: true });
-  await rename(staging, dir).catch(async () => {
-    // Another process won the race: its copy is as good as ours.
-    await rm(staging, { recursive: true, force: true });
-  });
-  return modules;
+  for (let tries = 0; ; tries++) {
+    try {
+      await rename(staging, dir);
+      return modules;
+    } catch (error) {
+      if (existsSync(join(dir, ".complete"))) {
+        await rm(staging, { recursive: true, force: true });
+        return modules;
+      }
+      if (tries > 0) throw error;
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
 }
 
 export interface FixtureRepo extends TempRepo {
