@@ -16,6 +16,7 @@ import { git, makeRepo, removeDir, tempDir, writeFiles } from "../../test/suppor
 import {
   commonDirAndHeadCommit,
   splitIndexListing,
+  statusAndHeadRef,
   trackedUntrackedAndIndex,
 } from "./fingerprint-git-facts.js";
 import { runGit } from "./git.js";
@@ -138,6 +139,43 @@ describe("fingerprint git facts read together answer as the separate commands di
     git(root, "worktree", "add", "--quiet", "--detach", linked);
     const inLinked = await agree(linked);
     expect(inLinked.commonDir).toBe(join(root, ".git"));
+  });
+
+  it("fingerprint-reads-status-and-head-ref-in-one-process: on a branch, nested, detached, unborn, outside refs/heads, a branch named like status's words", async () => {
+    const root = track(makeRepo({ "README.md": "hello\n", ".gitignore": "*.log\n" }));
+    writeFiles(root, { "new.txt": "n\n", "x.log": "l\n", "README.md": "changed\n" });
+    git(root, "mv", "README.md", "MOVED.md");
+    const agree = async () => {
+      const now = await statusAndHeadRef(root, READ_ONLY);
+      const symbolic = (await runGit(root, ["symbolic-ref", "-q", "HEAD"], READ_ONLY).catch(() => "")).trim();
+      const status = (await runGit(root, ["status", "--porcelain=v2", "--ignored", "-z"], READ_ONLY))
+        .split("\0")
+        .filter((r) => r !== "");
+      expect(now).toEqual({ status, symbolic: symbolic || null });
+      return now.symbolic;
+    };
+    expect(await agree()).toBe("refs/heads/main");
+    git(root, "branch", "feat/x");
+    git(root, "branch", "refs/y");
+    git(root, "branch", "(detached)");
+    git(root, "branch", "(null)");
+    git(root, "tag", "v1");
+    for (const ref of [
+      "refs/heads/feat/x",
+      "refs/heads/refs/y",
+      "refs/heads/(detached)",
+      "refs/heads/(null)",
+    ]) {
+      git(root, "symbolic-ref", "HEAD", ref);
+      expect(await agree()).toBe(ref);
+    }
+    git(root, "symbolic-ref", "HEAD", "refs/tags/v1");
+    expect(await agree()).toBe("refs/tags/v1");
+    git(root, "symbolic-ref", "HEAD", "refs/heads/never-born");
+    expect(await agree()).toBe("refs/heads/never-born");
+    git(root, "symbolic-ref", "HEAD", "refs/heads/main");
+    git(root, "checkout", "--quiet", "--detach");
+    expect(await agree()).toBeNull();
   });
 
   it("is an error where the separate command was one: no repository", async () => {

@@ -67,3 +67,37 @@ export function splitIndexListing(listing: string): { names: string[]; indexEntr
   }
   return { names, indexEntries };
 }
+
+/**
+ * The `git status --porcelain=v2 --ignored -z` records and the ref HEAD points to (what
+ * `symbolic-ref -q HEAD` prints, null when detached) from one `status --branch` (issue 11, stop
+ * 32: they were two processes). status names HEAD's branch without `refs/heads/` in its
+ * `# branch.head` header; when HEAD points elsewhere it prints a parenthesised word instead
+ * (`(detached)`, or `(null)` for a ref outside `refs/heads/`), which is also what a branch of that
+ * very name would print: such an answer is asked of `symbolic-ref` separately, as before. Header
+ * records (`# …`) are not status records. `--no-ahead-behind`: no walk to an upstream.
+ */
+export async function statusAndHeadRef(
+  repoRoot: string,
+  options: GitOptions,
+): Promise<{ status: string[]; symbolic: string | null }> {
+  const out = await runGit(
+    repoRoot,
+    ["status", "--porcelain=v2", "--branch", "--no-ahead-behind", "--ignored", "-z"],
+    options,
+  );
+  const status: string[] = [];
+  let head: string | null = null;
+  for (const record of out.split("\0")) {
+    if (record === "") continue;
+    if (record.startsWith("# ")) {
+      if (record.startsWith("# branch.head ")) head = record.slice("# branch.head ".length);
+      continue;
+    }
+    status.push(record);
+  }
+  if (head !== null && head !== "" && !head.startsWith("("))
+    return { status, symbolic: `refs/heads/${head}` };
+  const symbolic = (await runGit(repoRoot, ["symbolic-ref", "-q", "HEAD"], options).catch(() => "")).trim();
+  return { status, symbolic: symbolic || null };
+}

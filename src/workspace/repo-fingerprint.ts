@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { commonDirAndHeadCommit, trackedUntrackedAndIndex } from "./fingerprint-git-facts.js";
+import {
+  commonDirAndHeadCommit,
+  statusAndHeadRef,
+  trackedUntrackedAndIndex,
+} from "./fingerprint-git-facts.js";
 import { runGit } from "./git.js";
 import {
   fingerprintObjectStore,
@@ -68,7 +72,6 @@ export async function fingerprintRepo(
   const git = (args: string[]) => runGit(repoRoot, args, READ_ONLY_GIT);
   const facts = await commonDirAndHeadCommit(repoRoot, READ_ONLY_GIT);
   const commonDir = resolveDir(repoRoot, facts.commonDir);
-  const symbolic = (await git(["symbolic-ref", "-q", "HEAD"]).catch(() => "")).trim() || null;
   const commit = facts.commit;
 
   const refs: Record<string, string> = {};
@@ -80,9 +83,8 @@ export async function fingerprintRepo(
     (isDevflowRef(ref) ? devflowRefs : refs)[ref] = line.slice(0, space);
   }
 
-  const status = nulList(await git(["status", "--porcelain=v2", "--ignored", "-z"]))
-    .filter((entry) => !entryPath(entry).startsWith(DEVFLOW_HOME))
-    .sort();
+  const { status: statusRecords, symbolic } = await statusAndHeadRef(repoRoot, READ_ONLY_GIT);
+  const status = statusRecords.filter((entry) => !entryPath(entry).startsWith(DEVFLOW_HOME)).sort();
   const files: Record<string, string> = {};
   const { names, indexEntries } = await trackedUntrackedAndIndex(repoRoot, READ_ONLY_GIT);
   for (const path of names) {
