@@ -249,6 +249,28 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
       "a parenthesised import with an alias",
       ["from importlib.util import (", "    spec_from_file_location as spec_of,", ")", "spec_of(n, p)"],
     ],
+    // Review (stop 32): more shapes the first reading missed.
+    [
+      "a pytest_plugins extended by a comprehension",
+      ['pytest_plugins = ["a"]', 'pytest_plugins += [f"t.{p}" for p in ps]'],
+    ],
+    ["an annotated pytest_plugins", ["pytest_plugins: list = names()"]],
+    [
+      "a pytest_plugins set inside try",
+      ["try:", "    pytest_plugins = found()", "except ImportError:", "    pass"],
+    ],
+    ["a pytest_plugins extended by a call", ["pytest_plugins.extend(found())"]],
+    ["builtins.exec", ["builtins.exec(p.read_text())"]],
+    ["exec looked up by name", ['getattr(builtins, "exec")(text)']],
+    ["pkgutil.resolve_name", ['pkgutil.resolve_name("tests." + n)']],
+    ["pydoc.locate", ["pydoc.locate(name)"]],
+    ["werkzeug's import_string", ["import_string(dotted)"]],
+    ["pytest.importorskip of a variable", ["pytest.importorskip(name)"]],
+    [
+      "a binding after ; on an import line",
+      ["from importlib import import_module; load = import_module", "load(n)"],
+    ],
+    ["a loader after a string holding #", ['tag = "#"; importlib.import_module("tests." + p.stem)']],
   ])("%s", (_, lines) => {
     expect(loaders(lines)).toEqual(["tests/conftest.py"]);
   });
@@ -264,6 +286,26 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
       ["from importlib import import_module, reload", 'import_module("plugins.env")'],
     ],
     ["the words in strings and names", ['"""Checks that exec_mode and evaluation work."""', 'mode = "exec"']],
+    // Review (stop 32): look-alikes the first reading counted.
+    [
+      "loader names in docstrings, strings and mocks",
+      [
+        '"""The hook must exec the command."""',
+        'cmd = "docker exec -it web ls"',
+        'with mock.patch("importlib.import_module"):',
+        '    assert hasattr(loader, "exec_module")',
+      ],
+    ],
+    ["find_spec of a literal", ['HAS_NUMPY = importlib.util.find_spec("numpy") is not None']],
+    [
+      "a plain import after ; or a continuation",
+      [
+        "import sys; from importlib import import_module",
+        "from importlib import \\",
+        "    reload",
+        'import_module("plugins.env")',
+      ],
+    ],
   ])("none for %s", (_, lines) => {
     expect(loaders(lines)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { join, posix } from "node:path";
+import { pythonSourceViews } from "./source-text.js";
 import { foldersUp, isRegularFile, isTestPath, scannedText } from "./test-paths.js";
 
 /**
@@ -124,50 +125,76 @@ export function pythonComputedLoaders(cwd: string, files: readonly string[]): st
   return files
     .filter((f) => f.endsWith(".py") && isRegularFile(join(cwd, f)))
     .filter((f) => {
-      const code = withoutComments(scannedText(join(cwd, f)) ?? "");
+      const { withoutComments, codeOnly } = pythonSourceViews(scannedText(join(cwd, f)) ?? "");
       return (
-        COMPUTED_PYTHON_LOAD.test(code) ||
-        COMPUTED_PYTEST_PLUGINS.test(code) ||
-        LOADER_PASSED_ON.test(withoutPlainLoaderImports(code))
+        COMPUTED_PYTHON_LOAD.test(withoutComments) ||
+        COMPUTED_PYTEST_PLUGINS.test(withoutComments) ||
+        PYTEST_PLUGINS_CHANGED.test(codeOnly) ||
+        LOADER_LOOKED_UP.test(withoutComments) ||
+        LOADER_PASSED_ON.test(withoutPlainLoaderImports(codeOnly))
       );
     })
     .sort();
 }
 
+/** The loading functions whose first argument names what they load. */
+const NAMED_LOADERS =
+  "import_module|__import__|run_path|run_module|load_source|import_string|resolve_name|importorskip";
+/** The loading functions that load by a path or spec, whatever their arguments. */
+const SPEC_LOADERS =
+  "spec_from_file_location|SourceFileLoader|exec_module|load_module|import_plugin|iter_modules|walk_packages";
+/** The builtins that run text as code, also reached through `builtins.` or `__builtins__.`. */
+const CODE_RUNNERS = String.raw`(?:(?<![.\w])|\b(?:builtins|__builtins__)\s*\.\s*)(?:exec|execfile|eval)`;
+
 /**
- * A loading call whose first argument is not one plain string literal, or a call that loads by a
- * path or spec whatever its arguments (`spec_from_file_location`, `exec_module`, `import_plugin`,
- * `pkgutil.iter_modules`: review, stop 31).
+ * A loading call whose first argument is not one plain string literal (`import_module`,
+ * `__import__`, `runpy`, werkzeug's `import_string`, `pkgutil.resolve_name`, `pydoc.locate`,
+ * `pytest.importorskip`, the builtin `exec`/`eval`), or a call that loads by a path or spec whatever
+ * its arguments (`spec_from_file_location`, `exec_module`, `import_plugin`, `pkgutil.iter_modules`:
+ * review, stop 31). `find_spec` only finds (review, stop 32: `find_spec("numpy")` in a conftest
+ * made it a loader); what then loads the spec is named here.
  */
-const COMPUTED_PYTHON_LOAD =
-  /(?:\b(?:import_module|__import__|run_path|run_module|load_source)|(?<![.\w])(?:exec|execfile|eval))\s*\(\s*(?!\s|[rRbBuU]{0,2}(["'])[^"'\\\n]*\1\s*[,)])|\b(?:spec_from_file_location|SourceFileLoader|exec_module|load_module|find_spec|import_plugin|iter_modules|walk_packages)\s*\(/;
-/** The loading functions by name, for `LOADER_PASSED_ON`. */
-const PYTHON_LOADERS =
-  "import_module|__import__|run_path|run_module|load_source|spec_from_file_location|SourceFileLoader|exec_module|load_module|find_spec|import_plugin|iter_modules|walk_packages";
+const COMPUTED_PYTHON_LOAD = new RegExp(
+  String.raw`(?:\b(?:${NAMED_LOADERS})|\bpydoc\s*\.\s*locate|${CODE_RUNNERS})\s*\(\s*(?!\s|[rRbBuU]{0,2}(["'])[^"'\\\n]*\1\s*[,)])|\b(?:${SPEC_LOADERS})\s*\(`,
+);
 /**
- * A loading function named but not called there (stop 32): bound to another name (`import_module as
- * load`, `load = importlib.import_module`), looked up by name (`getattr(importlib, "import_module")`)
- * or passed on (`map(importlib.import_module, names)`), and the builtins `exec`/`eval` likewise; the
- * call then goes by a name `COMPUTED_PYTHON_LOAD` does not know. Plain `from … import` lines are
- * taken out first (`withoutPlainLoaderImports`).
+ * A loading function named but not called there (stop 32), on the code without strings: bound to
+ * another name (`import_module as load`, `load = importlib.import_module`) or passed on
+ * (`map(importlib.import_module, names)`), and the builtins `exec`/`eval` likewise; the call then
+ * goes by a name `COMPUTED_PYTHON_LOAD` does not know. Plain `from … import` statements are taken
+ * out first (`withoutPlainLoaderImports`). Strings are out, so a docstring saying "exec" or
+ * `mock.patch("importlib.import_module")` is none (review, stop 32).
  */
 const LOADER_PASSED_ON = new RegExp(
-  String.raw`\b(?:${PYTHON_LOADERS})\b(?!\s*\()|(?<![.\w"'])(?:exec|execfile|eval)\b(?!\s*\(|["'])`,
+  String.raw`\b(?:${NAMED_LOADERS}|${SPEC_LOADERS})\b(?!\s*\()|${CODE_RUNNERS}\b(?!\s*\()`,
 );
-/** The text with each loader name a `from … import` line imports under its own name taken out. */
+/** A loading function looked up by its name: `getattr(importlib, "import_module")`, `getattr(builtins, "exec")`. */
+const LOADER_LOOKED_UP = new RegExp(
+  String.raw`\bgetattr\s*\([^,()]*,\s*[rRuU]?(["'])(?:${NAMED_LOADERS}|${SPEC_LOADERS}|exec|execfile|eval)\1`,
+);
+/**
+ * The code with each loader name a `from … import` statement imports under its own name taken out;
+ * continuation lines joined and `;`-separated statements split first (review, stop 32: `import sys;
+ * from importlib import import_module` kept the name, `…; load = import_module` lost the binding).
+ * A parenthesised name list is read up to 4,000 characters (an unclosed one is no quadratic scan).
+ */
 function withoutPlainLoaderImports(code: string): string {
-  return code.replace(/^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\([^)]*\)|[^\n]*)/gm, (statement) =>
-    statement.replace(new RegExp(String.raw`\b(?:${PYTHON_LOADERS})\b(?!\s+as\b)`, "g"), ""),
+  const statements = code.replace(/\\\r?\n/g, " ").replace(/;/g, "\n");
+  return statements.replace(
+    /^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\([^)]{0,4000}\)|[^\n(]*)/gm,
+    (statement) =>
+      statement.replace(new RegExp(String.raw`\b(?:${NAMED_LOADERS}|${SPEC_LOADERS})\b(?!\s+as\b)`, "g"), ""),
   );
 }
-/** `pytest_plugins = …` that is not a string or a list/tuple of string literals. */
+/**
+ * `pytest_plugins = …` (indented, or annotated) that is not a string or a list/tuple of string
+ * literals. Each list item is one quoted string then an optional comma: no two ways to match the
+ * same text (review, stop 32: `\s*,?\s*` took seconds on a long list followed by `+ x`).
+ */
 const COMPUTED_PYTEST_PLUGINS =
-  /^pytest_plugins\s*=[ \t]*(?![ \t]|[rRuU]?(["'])[^"'\n]*\1\s*$|[[(]\s*(?:[rRuU]?(["'])[^"'\n]*\2\s*,?\s*)*[\])]\s*$)/m;
-
-/** Python text without `#` comments (a `#` inside a string is rare enough in loaders to ignore). */
-function withoutComments(text: string): string {
-  return text.replace(/#[^\n]*/g, "");
-}
+  /^[ \t]*pytest_plugins\s*(?::[^=\n]*)?=(?!=)[ \t]*(?![ \t]|[rRuU]?(["'])[^"'\n]*\1\s*$|[[(]\s*(?:[rRuU]?(["'])[^"'\n]*\2\s*(?:,\s*)?)*[\])]\s*$)/m;
+/** `pytest_plugins` changed after it is set (`+=`, `.extend(`, `.append(`): what it holds is decided as it runs. */
+const PYTEST_PLUGINS_CHANGED = /\bpytest_plugins\s*(?:\+=|\.\s*(?:extend|append|insert|__iadd__)\s*\()/;
 
 /**
  * The pytest sections of the pytest configs among `files` (repo-relative, any folder: the base's

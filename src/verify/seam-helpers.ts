@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { jsSourceViews } from "./source-text.js";
 import { isRegularFile, isTestPath, repoFile } from "./test-paths.js";
 
 /** What a seam's test files load from the repository's test code, and what could not be read. */
@@ -54,34 +55,70 @@ const COMPUTED_LOAD_NOTES = [
   "indirect-require",
 ] as const;
 /**
- * Loads esbuild does not follow at all (review, stop 31; stop 32): a `createRequire` function,
- * vitest's `import.meta.glob`, `eval` and the `Function` constructor (a string run as code may
- * require anything), `require` reached as a property (`module.require`, `process.mainModule`,
- * `globalThis.require`, `const { require: load } = module`) and require's internals
- * (`Module._load`, `module._compile`, `require.extensions` hooks). The files examined are the
- * base's, the user's code: a shape this misses is only missed, never planted by the coder; a test
- * title that says "eval" counts too (stricter, not unsafe).
+ * Loads esbuild does not follow at all (review, stop 31; stop 32), matched on the code with its
+ * comments and string literals taken out (`jsSourceViews`): a `createRequire` function, vitest's
+ * `import.meta.glob`, `eval` and the `Function` constructor given source (a string run as code may
+ * require anything), `require` reached through another object (`module.require`,
+ * `process.mainModule`, `globalThis.require`, `const { require: load } = module`,
+ * `module.constructor._load`), require's own methods (`require.call`, `.apply`, `.bind`, webpack's
+ * `require.context`, `require.extensions` hooks), mocha's programmatic `addFile` and
+ * `process.getBuiltinModule`. The files examined are the base's, the user's code: a shape this
+ * misses is only missed, never planted by the coder.
  */
-const LOADS_UNSEEN = new RegExp(
+const LOADS_UNSEEN_IN_CODE = new RegExp(
   [
     String.raw`\bcreateRequire\s*\(`,
     String.raw`\bimport\.meta\.glob(?:Eager)?\s*\(`,
     String.raw`(?<![.\w$])eval\b`,
-    String.raw`(?<![.\w$])Function\s*\(`,
-    String.raw`(?:\.|\[\s*["'\x60])require\b`,
-    String.raw`\brequire\s*:`,
+    String.raw`(?<![.\w$])Function\s*\(\s*[^)\s]`,
+    String.raw`\b(?:module|mainModule|globalThis|global|self|window)\s*\.\s*require\b`,
     String.raw`\bmainModule\b`,
-    String.raw`\b(?:_load|_compile|_resolveFilename|_extensions)\b`,
-    String.raw`\brequire\.extensions\b`,
+    String.raw`\bmodule\s*\.\s*constructor\b`,
+    String.raw`\{[^{}]*\brequire\b[^{}]*\}\s*=\s*(?:module|process\s*\.\s*mainModule)\b`,
+    String.raw`\brequire\s*\.\s*(?:call|apply|bind|context|extensions)\b`,
+    String.raw`\.\s*addFile\s*\(`,
+    String.raw`\bgetBuiltinModule\b`,
   ].join("|"),
 );
-/** Node's own modules that load or run code by a name or text given at run time (`Module._load`, `vm.runInThisContext`). */
-const LOADER_BUILTINS = new Set(["module", "node:module", "vm", "node:vm"]);
+/**
+ * The same, where the string matters (on the text without comments): `require` looked up by a
+ * string key, and a test runner's module loader (`jest.requireActual`, `vi.importActual`) given a
+ * name that is not one plain literal.
+ */
+const LOADS_UNSEEN_WITH_STRINGS = new RegExp(
+  [
+    String.raw`\[\s*["'\x60]require["'\x60]\s*\]`,
+    String.raw`\b(?:requireActual|requireMock|importActual|importMock)\s*\(\s*(?!(["'])[^"'\\\n]*\1\s*[,)])`,
+  ].join("|"),
+);
 
-/** Source without `//` line comments (a comment naming `createRequire(` loads nothing). */
-function withoutLineComments(text: string): string {
-  return text.replace(/(^|[^:"'`\\])\/\/[^\n]*/g, "$1");
+/** Whether a test file's text loads by a name esbuild cannot see (see LOADS_UNSEEN_IN_CODE). */
+function loadsUnseen(text: string): boolean {
+  const views = jsSourceViews(text);
+  return LOADS_UNSEEN_IN_CODE.test(views.codeOnly) || LOADS_UNSEEN_WITH_STRINGS.test(views.withoutComments);
 }
+
+/**
+ * Modules whose import makes a file a loader: node's own that load or run code by a name or text
+ * given at run time (`Module._load`, `vm.runInThisContext`), and npm packages whose whole job is
+ * requiring a folder's files (`require-all`, `require-dir`, …) or a module by a computed path.
+ */
+const LOADER_MODULES = new Set([
+  "module",
+  "node:module",
+  "vm",
+  "node:vm",
+  "require-all",
+  "require-dir",
+  "require-directory",
+  "requireindex",
+  "require-glob",
+  "bulk-require",
+  "import-fresh",
+  "import-cwd",
+  "import-from",
+  "jiti",
+]);
 
 /**
  * Every repository file `entry` loads, transitively (repo-relative), and the walked test files
@@ -154,13 +191,10 @@ async function modulesLoadedBy(
       if (file !== entry) loaded.add(file);
       // A glob that can only match JSON loads data, not code (`./fixtures/${name}.json`).
       if (
-        imports.some(
-          (i) => (i.path.includes("*") && !i.path.endsWith(".json")) || LOADER_BUILTINS.has(i.path),
-        )
+        imports.some((i) => (i.path.includes("*") && !i.path.endsWith(".json")) || LOADER_MODULES.has(i.path))
       )
         computedLoaders.add(file);
-      else if (LOADS_UNSEEN.test(withoutLineComments(readFileSync(join(cwd, file), "utf8"))))
-        computedLoaders.add(file);
+      else if (loadsUnseen(readFileSync(join(cwd, file), "utf8"))) computedLoaders.add(file);
     }
   } catch {
     return null;

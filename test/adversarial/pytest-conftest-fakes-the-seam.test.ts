@@ -245,30 +245,49 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
   // glob); a new one the coder added replaced the function under test and the lane completed.
   // Mutation: pythonComputedLoaders not added in observe.ts → completes (red). Stop 32: the same
   // loader calling `import_module` under another name completed too (shown on the old code).
+  const GLOB_LOADER = (imports: string[], call: string) => [
+    ...imports,
+    "import pathlib",
+    "",
+    'for path in sorted(pathlib.Path(__file__).parent.glob("plugin_*.py")):',
+    `    ${call}(path.stem)`,
+    "",
+  ];
   it.each([
-    ["importlib.import_module", ["import importlib"], "importlib.import_module"],
-    ["import_module imported as another name", ["from importlib import import_module as load"], "load"],
+    [
+      "importlib.import_module",
+      "tests/conftest.py",
+      GLOB_LOADER(["import importlib"], "importlib.import_module"),
+    ],
+    [
+      "import_module imported as another name",
+      "tests/conftest.py",
+      GLOB_LOADER(["from importlib import import_module as load"], "load"),
+    ],
+    // Review (stop 32): a root conftest extending pytest_plugins by a glob (shown on real pytest).
+    [
+      "pytest_plugins extended by a glob",
+      "conftest.py",
+      [
+        "import pathlib",
+        "",
+        "pytest_plugins = []",
+        'pytest_plugins += [f"tests.{p.stem}" for p in sorted(pathlib.Path(__file__).parent.joinpath("tests").glob("plugin_*.py"))]',
+        "",
+      ],
+    ],
   ])(
     "a new module the project's conftest imports by a computed name (%s) does not complete",
-    (_, imports, call) =>
+    (_, conftest, lines) =>
       limited(async () => {
-        const repo = await pythonRepo("pytest.ini", {
-          "tests/conftest.py": [
-            ...imports,
-            "import pathlib",
-            "",
-            'for path in sorted(pathlib.Path(__file__).parent.glob("plugin_*.py")):',
-            `    ${call}(path.stem)`,
-            "",
-          ].join("\n"),
-        });
+        const repo = await pythonRepo("pytest.ini", { [conftest]: lines.join("\n") });
         const run = await lane(repo, writes({ "tests/plugin_aa.py": COLLAPSING }));
         expect(run.error).toBeNull();
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict).toBe("exhausted");
         const seam = await attemptEnvelope(run, "seam");
         expect(seam?.summary).toContain(
-          "the seam's tests/conftest.py loads test files by a computed name, and the attempt changed test code besides the seam's files (tests/plugin_aa.py)",
+          `the seam's ${conftest} loads test files by a computed name, and the attempt changed test code besides the seam's files (tests/plugin_aa.py)`,
         );
       }),
     300_000,
