@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { folderWith } from "../../test/support/test-repo.js";
 import type { RunnerInvocation } from "./report-run.js";
-import { computedLoadExposure, sharedProcessExposure } from "./seam-shared-process.js";
+import { computedLoadExposure, mockExposure, sharedProcessExposure } from "./seam-shared-process.js";
 import type { TestReport } from "./test-reports/index.js";
 
 /** A report of passing tests in `files`. */
@@ -282,5 +282,33 @@ describe("computedLoadExposure: test code the attempt changed, with a seam loadi
     ["test data, not code", ["test/all.js"], ["test/fixtures/rows.json"]],
   ] as const)("none for %s", (_, loaders, changed) => {
     expect(exposure([...loaders], [...changed])).toBeNull();
+  });
+});
+
+// Stop 32: a new `__mocks__/slash.js` replaced the package slugify calls, with no loader in the
+// base's code (test/adversarial/mocks-folder-fakes-the-seam.test.ts).
+describe("mockExposure: mock code the attempt changed", () => {
+  const exposure = (changedFiles: string[], seamFiles = ["test/slug.test.js"]) =>
+    mockExposure({
+      checkoutDir: folderWith({
+        "__mocks__/slash.js": "",
+        "src/__mocks__/db.ts": "",
+        "src/__mocks__/data.json": "",
+        "test/slug.test.js": "",
+        "src/slug.js": "",
+      }),
+      seamFiles,
+      changedFiles,
+    });
+  it("names a package's mock and a module's mock, wherever the folder is", () => {
+    expect(exposure(["src/slug.js", "__mocks__/slash.js", "src/__mocks__/db.ts"])).toContain(
+      "the attempt changed mock code (__mocks__/slash.js, src/__mocks__/db.ts)",
+    );
+  });
+  it("is null for program code, a deleted mock, a JSON mock and a mock that is a seam file", () => {
+    expect(exposure(["src/slug.js"])).toBeNull();
+    expect(exposure(["__mocks__/gone.js"])).toBeNull();
+    expect(exposure(["src/__mocks__/data.json"])).toBeNull();
+    expect(exposure(["__mocks__/slash.js"], ["test/slug.test.js", "__mocks__/slash.js"])).toBeNull();
   });
 });

@@ -105,6 +105,35 @@ export function computedLoadExposure(input: {
   );
 }
 
+/**
+ * Why a seam run cannot vouch for the fix because the attempt changed a mock the runner applies by
+ * itself; null when it did not. Stop 32 (a lead of the review): jest applies a `__mocks__/<package>.js`
+ * beside `node_modules` to every `require("<package>")` with no `jest.mock` call, and a user
+ * module's `__mocks__/<name>.js` wherever the test code mocks that module; a new
+ * `__mocks__/slash.js` collapsing spaces made the seam and the suite pass while `src/slug.js` kept
+ * the bug, and the lane completed. No loader in the base's code is needed, so this holds on every
+ * seam (vitest's `vi.mock` reads the same folders). Cost: a correct fix that also edits a mock is refused.
+ */
+export function mockExposure(input: {
+  checkoutDir: string;
+  seamFiles: readonly string[];
+  changedFiles: readonly string[];
+}): string | null {
+  const own = new Set(input.seamFiles.map(posix.normalize));
+  const changed = input.changedFiles
+    .map(posix.normalize)
+    .filter(
+      (f) => !own.has(f) && MOCKS_FOLDER.test(f) && JS_CODE.test(f) && existsSync(join(input.checkoutDir, f)),
+    );
+  if (changed.length === 0) return null;
+  return (
+    `the attempt changed mock code (${list(changed)}): jest applies a __mocks__ file in place of the ` +
+    "module it is named after (a package's without any jest.mock call), so it can make the seam pass " +
+    "without the fix; leave the mocks as they were on base"
+  );
+}
+
+const MOCKS_FOLDER = /(?:^|\/)__mocks__\//;
 const JS_CODE = /\.[cm]?[jt]sx?$/;
 /** What a computed loader can load: JS/TS (seam-helpers.ts finds those loaders) and Python (pytest-setup.ts). */
 const LOADED_CODE = /\.(?:[cm]?[jt]sx?|py)$/;

@@ -8,7 +8,7 @@ import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
-import { computedLoadExposure, sharedProcessExposure } from "./seam-shared-process.js";
+import { computedLoadExposure, mockExposure, sharedProcessExposure } from "./seam-shared-process.js";
 import { isTestPath, repoFile } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
 
@@ -74,12 +74,18 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
   const verdicts: SeamRunVerdict[] = [];
   const evidence_refs: string[] = [];
   // Decided by the files alone, not by a run: one run shows it, repeating it shows nothing more.
-  const loadedByComputedName = computedLoadExposure({
-    checkoutDir: input.worktree,
-    loaders: input.computedLoaders ?? [],
-    seamFiles: input.seam.files,
-    changedFiles: input.changedFiles ?? [],
-  });
+  const exposedByFiles =
+    computedLoadExposure({
+      checkoutDir: input.worktree,
+      loaders: input.computedLoaders ?? [],
+      seamFiles: input.seam.files,
+      changedFiles: input.changedFiles ?? [],
+    }) ??
+    mockExposure({
+      checkoutDir: input.worktree,
+      seamFiles: input.seam.files,
+      changedFiles: input.changedFiles ?? [],
+    });
   for (let i = 1; i <= runs; i++) {
     const logPath = i === 1 ? input.logPath : input.logPath.replace(/(\.log)?$/, `.run-${i}.log`);
     evidence_refs.push(logPath);
@@ -96,8 +102,8 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
           }),
           input.seam.command,
         );
-    if (loadedByComputedName !== null && verdict.result !== "error") {
-      verdicts.push({ ...verdict, result: "red", reason: loadedByComputedName });
+    if (exposedByFiles !== null && verdict.result !== "error") {
+      verdicts.push({ ...verdict, result: "red", reason: exposedByFiles });
       break;
     }
     verdicts.push(verdict);

@@ -118,8 +118,12 @@ export async function slugLane(
 
 /** A `command:` coder script writing `files` (path → lines) and, when told, the correct fix of src/slug.js. */
 export const writingCoder = (files: Record<string, string[]>, fix = false): string => `
-import { readFileSync, writeFileSync } from "node:fs";
-for (const [path, lines] of Object.entries(${JSON.stringify(files)})) writeFileSync(path, lines.join("\\n") + "\\n");
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+for (const [path, lines] of Object.entries(${JSON.stringify(files)})) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, lines.join("\\n") + "\\n");
+}
 if (${fix}) {
   const f = "src/slug.js";
   writeFileSync(f, readFileSync(f, "utf8").replace(".replace(/ /g,", ".replace(/\\\\s+/g,"));

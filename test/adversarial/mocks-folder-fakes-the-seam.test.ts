@@ -1,0 +1,77 @@
+/**
+ * Regression (stop 32): jest applies a `__mocks__/<package>.js` beside `node_modules` to every
+ * `require("<package>")` by itself, with no `jest.mock` call and no loader in the base's code (a
+ * lead of the stop-32 review). With `src/slug.js` calling the `slash` package, a coder that left
+ * `src/slug.js` alone and added `__mocks__/slash.js` collapsing the runs of spaces made the seam
+ * and the suite pass while the committed code kept the bug; a lenient critic let the lane complete
+ * (shown on the real lane before the fix). Fix: `mockExposure` (seam-shared-process.ts): a test
+ * file under a `__mocks__` folder the attempt changed, other than the seam's own, makes the seam
+ * red with the reason, on any runner (jest and vitest read such folders by name). Mutation: the
+ * check removed from seam.ts → the attack completes (red).
+ *
+ * Real jest (installed once per machine), real repos, the real lane with `command:` coders.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { ensureRunnerInstalled } from "../reports/runner-fixture.js";
+import { concurrencyLimit } from "../support/concurrency-limit.js";
+import { attemptEnvelope, runnerRepo, slugLane, writingCoder } from "../support/runner-lane.js";
+
+const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
+
+/** The jest fixture whose slugify first normalises path separators with the `slash` package (a dependency of jest's). */
+async function repoUsingSlash(): Promise<string> {
+  await ensureRunnerInstalled("jest");
+  const repo = await runnerRepo("jest");
+  await writeFile(
+    join(repo, "src/slug.js"),
+    [
+      '// The seam\'s bug: runs of spaces become runs of dashes ("a  b" -> "a--b").',
+      'const slash = require("slash");',
+      "function slugify(text) {",
+      '  return slash(text).trim().toLowerCase().replace(/ /g, "-");',
+      "}",
+      "",
+      "module.exports = { slugify };",
+      "",
+    ].join("\n"),
+  );
+  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "slash"], {
+    cwd: repo,
+  });
+  return repo;
+}
+
+describe.concurrent("a mock the runner applies by itself", () => {
+  it(
+    "jest: a new __mocks__/slash.js that collapses the spaces does not complete",
+    () =>
+      limited(async () => {
+        const run = await slugLane(
+          "jest",
+          writingCoder({ "__mocks__/slash.js": ['module.exports = (t) => t.replace(/ +/g, " ");'] }),
+          { repo: await repoUsingSlash() },
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.overall_result).toBe("fail");
+        expect(seam?.summary).toContain("__mocks__/slash.js");
+      }),
+    300_000,
+  );
+
+  it(
+    "jest: the correct fix completes on the same repository",
+    () =>
+      limited(async () => {
+        const run = await slugLane("jest", writingCoder({}, true), { repo: await repoUsingSlash() });
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("completed");
+      }),
+    300_000,
+  );
+});
