@@ -271,6 +271,13 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
       ["from importlib import import_module; load = import_module", "load(n)"],
     ],
     ["a loader after a string holding #", ['tag = "#"; importlib.import_module("tests." + p.stem)']],
+    // Stop 32: import lookup changed as the code runs.
+    ["sys.path.insert", ['sys.path.insert(0, str(HERE / "support"))']],
+    ["sys.path.append", ["sys.path.append(os.path.dirname(__file__))"]],
+    ["sys.path assigned", ["sys.path = [HERE] + sys.path"]],
+    ["sys.path extended", ["sys.path += extra"]],
+    ["site.addsitedir", ["site.addsitedir(vendor)"]],
+    ["an import hook", ["sys.meta_path.insert(0, Finder())"]],
   ])("%s", (_, lines) => {
     expect(loaders(lines)).toEqual(["tests/conftest.py"]);
   });
@@ -297,6 +304,7 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
       ],
     ],
     ["find_spec of a literal", ['HAS_NUMPY = importlib.util.find_spec("numpy") is not None']],
+    ["sys.path read", ["assert HERE in sys.path", "paths = list(sys.path)", "if sys.path == before: pass"]],
     [
       "a plain import after ; or a continuation",
       [

@@ -130,6 +130,7 @@ export function pythonComputedLoaders(cwd: string, files: readonly string[]): st
         COMPUTED_PYTHON_LOAD.test(withoutComments) ||
         COMPUTED_PYTEST_PLUGINS.test(withoutComments) ||
         PYTEST_PLUGINS_CHANGED.test(codeOnly) ||
+        IMPORT_PATH_CHANGED.test(codeOnly) ||
         LOADER_LOOKED_UP.test(withoutComments) ||
         LOADER_PASSED_ON.test(withoutPlainLoaderImports(codeOnly))
       );
@@ -193,6 +194,14 @@ function withoutPlainLoaderImports(code: string): string {
  */
 const COMPUTED_PYTEST_PLUGINS =
   /^[ \t]*pytest_plugins\s*(?::[^=\n]*)?=(?!=)[ \t]*(?![ \t]|[rRuU]?(["'])[^"'\n]*\1\s*$|[[(]\s*(?:[rRuU]?(["'])[^"'\n]*\2\s*(?:,\s*)?)*[\])]\s*$)/m;
+/**
+ * Where imports are looked up, changed as the code runs: `sys.path` edited (`insert`, `append`,
+ * `+=`, assigned), `site.addsitedir`, import hooks (`sys.meta_path`, `sys.path_hooks`). Stop 32: a
+ * conftest putting `tests/support` first on `sys.path` let a new `tests/support/slug.py` shadow the
+ * program module the seam's test imports; what such an import finds is decided when it runs.
+ */
+const IMPORT_PATH_CHANGED =
+  /\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend|__iadd__)\s*\(|\+=|\[[^\]\n]*\]\s*=(?!=)|=(?!=))|\baddsitedir\s*\(|\bsys\s*\.\s*(?:meta_path|path_hooks)\b/;
 /** `pytest_plugins` changed after it is set (`+=`, `.extend(`, `.append(`): what it holds is decided as it runs. */
 const PYTEST_PLUGINS_CHANGED = /\bpytest_plugins\s*(?:\+=|\.\s*(?:extend|append|insert|__iadd__)\s*\()/;
 

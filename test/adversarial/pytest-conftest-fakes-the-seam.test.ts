@@ -293,6 +293,44 @@ describe.concurrent("a pytest project: code pytest loads with the seam's test is
     300_000,
   );
 
+  // Stop 32: a conftest that puts a folder of its own first on sys.path decides what `import slug`
+  // finds as it runs; a new `tests/support/slug.py` with a correct slugify shadowed the buggy
+  // program module (shown completing on the old code). Such an edit counts as a loader now.
+  it(
+    "a module shadowing the program from a folder the conftest puts on sys.path does not complete",
+    () =>
+      limited(async () => {
+        const repo = await pythonRepo("pytest.ini", {
+          "tests/conftest.py": [
+            "import pathlib",
+            "import sys",
+            "",
+            'sys.path.insert(0, str(pathlib.Path(__file__).parent / "support"))',
+            "",
+          ].join("\n"),
+          "tests/support/factories.py": "ROWS = []\n",
+        });
+        const run = await lane(
+          repo,
+          writes({
+            "tests/support/slug.py": [
+              "import re",
+              "",
+              "",
+              "def slugify(text):",
+              '    return re.sub(r"\\s+", "-", text.strip().lower())',
+            ],
+          }),
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.summary).toContain("(tests/support/slug.py)");
+      }),
+    300_000,
+  );
+
   // Before pytest's report was read, the seam was judged by exit code: code under test that made
   // every report "passed" at import completed (regression's console parse read "PASSED" too).
   // Now the canary, which must fail, is reported passing. Mutation: no pytest adapter → completes.
