@@ -185,6 +185,8 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
     ["a loader package", 'require("require-all")({ dirname: __dirname });'],
     ["process.getBuiltinModule", 'process.getBuiltinModule("vm").runInThisContext(process.env.SRC);'],
     ["a loader after a string holding //", 'const u = "a //b"; eval(process.env.SRC);'],
+    ["module.paths edited", 'module.paths.unshift(require("node:path").join(__dirname, "support"));'],
+    ["NODE_PATH set", 'process.env.NODE_PATH = __dirname + "/support";'],
   ])("names %s as a computed loader", async (_, text) => {
     const repo = repoWith({ "test/all.js": `${text}\n` });
     expect((await seamHelpers(["test/all.js"], repo)).computedLoaders).toEqual(["test/all.js"]);

@@ -61,8 +61,9 @@ const COMPUTED_LOAD_NOTES = [
  * require anything), `require` reached through another object (`module.require`,
  * `process.mainModule`, `globalThis.require`, `const { require: load } = module`,
  * `module.constructor._load`), require's own methods (`require.call`, `.apply`, `.bind`, webpack's
- * `require.context`, `require.extensions` hooks), mocha's programmatic `addFile` and
- * `process.getBuiltinModule`. The files examined are the base's, the user's code: a shape this
+ * `require.context`, `require.extensions` hooks), mocha's programmatic `addFile`,
+ * `process.getBuiltinModule`, and edits of where bare names are looked up (`module.paths`,
+ * `NODE_PATH`). The files examined are the base's, the user's code: a shape this
  * misses is only missed, never planted by the coder.
  */
 const LOADS_UNSEEN_IN_CODE = new RegExp(
@@ -78,6 +79,8 @@ const LOADS_UNSEEN_IN_CODE = new RegExp(
     String.raw`\brequire\s*\.\s*(?:call|apply|bind|context|extensions)\b`,
     String.raw`\.\s*addFile\s*\(`,
     String.raw`\bgetBuiltinModule\b`,
+    // Where bare names are looked up, changed as the code runs (the analogue of Python's sys.path).
+    String.raw`\b(?:module|mainModule)\s*\.\s*paths\b|\bNODE_PATH\b|\b_initPaths\b`,
   ].join("|"),
 );
 /**
