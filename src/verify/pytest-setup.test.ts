@@ -304,6 +304,7 @@ describe("pythonComputedLoaders: seam code that imports by a name computed at ru
       ],
     ],
     ["find_spec of a literal", ['HAS_NUMPY = importlib.util.find_spec("numpy") is not None']],
+    ["a keyword argument named eval", ["trainer.fit(data, eval=False)"]],
     ["sys.path read", ["assert HERE in sys.path", "paths = list(sys.path)", "if sys.path == before: pass"]],
     [
       "a plain import after ; or a continuation",

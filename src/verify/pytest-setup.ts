@@ -167,7 +167,8 @@ const COMPUTED_PYTHON_LOAD = new RegExp(
  * `mock.patch("importlib.import_module")` is none (review, stop 32).
  */
 const LOADER_PASSED_ON = new RegExp(
-  String.raw`\b(?:${NAMED_LOADERS}|${SPEC_LOADERS})\b(?!\s*\()|${CODE_RUNNERS}\b(?!\s*\()`,
+  // (not a keyword argument or an assignment to the name: `fit(data, eval=False)`)
+  String.raw`\b(?:${NAMED_LOADERS}|${SPEC_LOADERS})\b(?!\s*\()|${CODE_RUNNERS}\b(?!\s*\(|\s*=(?!=))`,
 );
 /** A loading function looked up by its name: `getattr(importlib, "import_module")`, `getattr(builtins, "exec")`. */
 const LOADER_LOOKED_UP = new RegExp(

@@ -258,6 +258,12 @@ describe("runRegressionVerifier", () => {
       ".babelrc.cts",
       ".swcrc",
       "jest.config.ts",
+      // Review (stop 32): configs a main config spreads in, and presets.
+      "jest.config.base.js",
+      "config/jest.config.unit.cjs",
+      "jest.preset.js",
+      "jest-preset.json",
+      "vitest.unit.config.ts",
     ]) {
       const e = await run(["src/slug.js", config]);
       expect(e.overall_result).toBe("fail");

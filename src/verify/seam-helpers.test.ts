@@ -204,6 +204,7 @@ describe("seamHelpers: the test code a seam's files load (ADR 0019)", () => {
         "const schema = { name: { type: String, require: true } };",
         'const region = config.require("region");',
         "const noop = new Function();",
+        "const lint = { eval: false };",
         "s._load(); tpl._compile('{{a}}');",
         'jest.requireActual("../src/slug.js");',
         "module.exports = { required, schema, region, noop };",

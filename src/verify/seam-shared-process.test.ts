@@ -288,27 +288,27 @@ describe("computedLoadExposure: test code the attempt changed, with a seam loadi
 // Stop 32: a new `__mocks__/slash.js` replaced the package slugify calls, with no loader in the
 // base's code (test/adversarial/mocks-folder-fakes-the-seam.test.ts).
 describe("mockExposure: mock code the attempt changed", () => {
-  const exposure = (changedFiles: string[], seamFiles = ["test/slug.test.js"]) =>
-    mockExposure({
-      checkoutDir: folderWith({
-        "__mocks__/slash.js": "",
-        "src/__mocks__/db.ts": "",
-        "src/__mocks__/data.json": "",
-        "test/slug.test.js": "",
-        "src/slug.js": "",
-      }),
-      seamFiles,
-      changedFiles,
-    });
-  it("names a package's mock and a module's mock, wherever the folder is", () => {
+  const exposure = (
+    changedFiles: string[],
+    seamFiles = ["test/slug.test.js"],
+    runner: "jest" | "mocha" | "pytest" | "junit" | undefined = "jest",
+  ) => mockExposure({ seamFiles, changedFiles, runner });
+  it("names a package's mock and a module's mock, wherever the folder is, added, edited or deleted, of any kind", () => {
     expect(exposure(["src/slug.js", "__mocks__/slash.js", "src/__mocks__/db.ts"])).toContain(
       "the attempt changed mock code (__mocks__/slash.js, src/__mocks__/db.ts)",
     );
+    // Review (stop 32): jest applies a JSON mock too, and a deleted mock lets the real module in.
+    expect(exposure(["__mocks__/charmap.json"])).toContain("(__mocks__/charmap.json)");
+    expect(exposure(["__mocks__/gone.js"], ["test/slug.test.js"], undefined)).toContain(
+      "(__mocks__/gone.js)",
+    );
+    expect(exposure(["__mocks__/slash.js"], ["test/slug.test.js"], "junit")).not.toBeNull();
   });
-  it("is null for program code, a deleted mock, a JSON mock and a mock that is a seam file", () => {
+  it("is null for program code, mocks in node_modules, a mock that is a seam file, and runners without mocks", () => {
     expect(exposure(["src/slug.js"])).toBeNull();
-    expect(exposure(["__mocks__/gone.js"])).toBeNull();
-    expect(exposure(["src/__mocks__/data.json"])).toBeNull();
+    expect(exposure(["node_modules/x/__mocks__/y.js"])).toBeNull();
     expect(exposure(["__mocks__/slash.js"], ["test/slug.test.js", "__mocks__/slash.js"])).toBeNull();
+    expect(exposure(["web/__mocks__/x.js"], ["tests/test_slug.py"], "pytest")).toBeNull();
+    expect(exposure(["web/__mocks__/x.js"], ["test/slug.test.js"], "mocha")).toBeNull();
   });
 });

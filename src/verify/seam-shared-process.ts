@@ -111,20 +111,21 @@ export function computedLoadExposure(input: {
  * beside `node_modules` to every `require("<package>")` with no `jest.mock` call, and a user
  * module's `__mocks__/<name>.js` wherever the test code mocks that module; a new
  * `__mocks__/slash.js` collapsing spaces made the seam and the suite pass while `src/slug.js` kept
- * the bug, and the lane completed. No loader in the base's code is needed, so this holds on every
- * seam (vitest's `vi.mock` reads the same folders). Cost: a correct fix that also edits a mock is refused.
+ * the bug, and the lane completed. No loader in the base's code is needed. Any file under a
+ * `__mocks__` folder counts, added, edited or deleted (review, stop 32: jest takes a `.json` mock
+ * as readily, and deleting a base mock lets the real module in); the base's mocks and the test code
+ * they load are also pinned as seam files at readiness (`mockFilesOf`). Not for a seam whose runner
+ * reads no such folder (mocha, tape, node's runner, pytest). Cost: a correct fix that also edits a
+ * mock is refused with the reason.
  */
 export function mockExposure(input: {
-  checkoutDir: string;
   seamFiles: readonly string[];
   changedFiles: readonly string[];
+  /** The seam's runner; undefined when the seam is judged by exit code (the runner is unknown). */
+  runner: RunnerInvocation["runner"] | undefined;
 }): string | null {
   const own = new Set(input.seamFiles.map(posix.normalize));
-  const changed = input.changedFiles
-    .map(posix.normalize)
-    .filter(
-      (f) => !own.has(f) && MOCKS_FOLDER.test(f) && JS_CODE.test(f) && existsSync(join(input.checkoutDir, f)),
-    );
+  const changed = mockFilesOf(input.changedFiles, input.runner).filter((f) => !own.has(f));
   if (changed.length === 0) return null;
   return (
     `the attempt changed mock code (${list(changed)}): jest applies a __mocks__ file in place of the ` +
@@ -133,6 +134,23 @@ export function mockExposure(input: {
   );
 }
 
+/** The files among `files` under a `__mocks__` folder (not in node_modules), when `runner` reads such folders. */
+export function mockFilesOf(
+  files: readonly string[],
+  runner: RunnerInvocation["runner"] | undefined,
+): string[] {
+  if (runner !== undefined && RUNNERS_WITHOUT_MOCKS.has(runner)) return [];
+  return files
+    .map(posix.normalize)
+    .filter((f) => MOCKS_FOLDER.test(f) && !/(?:^|\/)node_modules\//.test(f))
+    .sort();
+}
+
+/**
+ * Runners that never read a `__mocks__` folder. jest applies them by itself and vitest through
+ * `vi.mock`; a seam read from a JUnit file or stdout may be either.
+ */
+const RUNNERS_WITHOUT_MOCKS: ReadonlySet<string> = new Set(["mocha", "tape", "node-test", "pytest"]);
 const MOCKS_FOLDER = /(?:^|\/)__mocks__\//;
 const JS_CODE = /\.[cm]?[jt]sx?$/;
 /** What a computed loader can load: JS/TS (seam-helpers.ts finds those loaders) and Python (pytest-setup.ts). */

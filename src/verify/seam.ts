@@ -82,9 +82,9 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
       changedFiles: input.changedFiles ?? [],
     }) ??
     mockExposure({
-      checkoutDir: input.worktree,
       seamFiles: input.seam.files,
       changedFiles: input.changedFiles ?? [],
+      runner: invocation?.runner,
     });
   for (let i = 1; i <= runs; i++) {
     const logPath = i === 1 ? input.logPath : input.logPath.replace(/(\.log)?$/, `.run-${i}.log`);

@@ -27,16 +27,34 @@ describe("jsSourceViews", () => {
       ].join("\n"),
     );
     expect(codeOnly).toBe(
-      ['const u = ""; eval(x);  ', "  const t = ``;", "const q = ''; f(q);", 'const cut = ""', "g();"].join(
-        "\n",
-      ),
+      [
+        'const u = ""; eval(x);  ',
+        "  const t = `` y ;",
+        "const q = ''; f(q);",
+        'const cut = ""',
+        "g();",
+      ].join("\n"),
     );
   });
 
-  it("reads a division and a regex literal as code", () => {
+  it("reads a division as code and a regex literal as a literal", () => {
     expect(jsSourceViews("const r = a / b; const s = /x+/g;").codeOnly).toBe(
-      "const r = a / b; const s = /x+/g;",
+      "const r = a / b; const s = /r/;",
     );
+    expect(jsSourceViews("const n = (a) / 2 / c[1] / d.e;").codeOnly).toBe("const n = (a) / 2 / c[1] / d.e;");
+  });
+
+  // Review (stop 32): a regex literal holding `/*`, a backtick or a quote read as a comment or a
+  // string hid the loader after it; a loader inside a template's `${…}` was read as string.
+  it.each([
+    ['__dirname.replace(/\\/*$/, ""); eval(x);', "eval(x)"],
+    ['s.replace(/`/g, "\'"); require.call(null, f);', "require.call(null, f)"],
+    ["files.filter((f) => /^[^.'].*\\.test\\.js$/.test(f)).forEach((f) => m.addFile(f));", "m.addFile(f)"],
+    ['if (x) return /[/"]/.test(y) && eval(z);', "eval(z)"],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a JS file that uses a template literal
+    ['const t = `${eval("require")(f)} done`;', "eval("],
+  ])("keeps the code after or inside %s", (text, kept) => {
+    expect(jsSourceViews(text).codeOnly).toContain(kept);
   });
 });
 

@@ -14,7 +14,13 @@ export interface SourceViews {
   codeOnly: string;
 }
 
-/** JavaScript/TypeScript: `//` and `/* … *\/` comments; '…', "…" and `…` strings (a template's `${…}` read as string). */
+/**
+ * JavaScript/TypeScript: `//` and `/* … *\/` comments; '…', "…" and `…` strings, whose `${…}`
+ * expressions stay code (review, stop 32: a loader inside one was read as string); regex literals
+ * (a `/` where an operand starts: after an operator, a bracket, a comma or a keyword such as
+ * `return`), kept whole and emptied in the code view (review, stop 32: `/\/*$/` opened a
+ * "comment" and ``/`/g`` a template, hiding the loader after them).
+ */
 export function jsSourceViews(text: string): SourceViews {
   const kept: string[] = [];
   const code: string[] = [];
@@ -35,16 +41,88 @@ export function jsSourceViews(text: string): SourceViews {
       kept.push(" ");
       code.push(" ");
     } else if (c === "/") {
-      kept.push(c);
-      code.push(c);
-      i = at + 1;
+      const end = operandStarts(code) ? regexEnd(text, at + 1) : -1;
+      i = end < 0 ? at + 1 : end;
+      kept.push(text.slice(at, i));
+      code.push(end < 0 ? c : "/r/");
+    } else if (c === "`") {
+      const { end, expressions } = templateEnd(text, at + 1);
+      i = end;
+      kept.push(text.slice(at, i));
+      // The expressions are code: read them with the same views (strings in them emptied).
+      code.push(`\`\`${expressions.map((e) => ` ${jsSourceViews(e).codeOnly} `).join("")}`);
     } else {
-      i = stringEnd(text, at + 1, c, c !== "`");
+      i = stringEnd(text, at + 1, c, true);
       kept.push(text.slice(at, i));
       code.push(c + c);
     }
   }
   return { withoutComments: kept.join(""), codeOnly: code.join("") };
+}
+
+/** Words after which a `/` starts a regex literal, not a division. */
+const REGEX_AFTER_WORD =
+  /(?:^|[^\w$.])(?:return|typeof|instanceof|in|of|new|delete|void|throw|case|do|else|yield|await)\s*$/;
+
+/** Whether the code so far ends where an operand starts (so a `/` here opens a regex literal). */
+function operandStarts(code: string[]): boolean {
+  for (let k = code.length - 1; k >= 0; k--) {
+    const piece = (code[k] as string).trimEnd();
+    if (piece === "") continue;
+    const last = piece[piece.length - 1] as string;
+    if ("(,=:[!&|?{};+-*%<>~^".includes(last)) return true;
+    return REGEX_AFTER_WORD.test(piece.slice(-20));
+  }
+  return true;
+}
+
+/** The index after a regex literal's closing `/` and flags; -1 when the line ends first (not a regex). */
+function regexEnd(text: string, from: number): number {
+  let inClass = false;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\n") return -1;
+    if (c === "\\") i += 1;
+    else if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    else if (c === "/" && !inClass) {
+      let end = i + 1;
+      while (end < text.length && /[a-z]/i.test(text[end] as string)) end += 1;
+      return end;
+    }
+  }
+  return -1;
+}
+
+/** The index after a template literal's closing backtick, and the text of its `${…}` expressions. */
+function templateEnd(text: string, from: number): { end: number; expressions: string[] } {
+  const expressions: string[] = [];
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i += 1;
+    else if (c === "`") return { end: i + 1, expressions };
+    else if (c === "$" && text[i + 1] === "{") {
+      const close = expressionEnd(text, i + 2);
+      expressions.push(text.slice(i + 2, close));
+      i = close;
+    }
+  }
+  return { end: text.length, expressions };
+}
+
+/** The index of the `}` closing an expression that starts at `from` (strings and nested templates skipped). */
+function expressionEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === "{") depth += 1;
+    else if (c === "}") {
+      if (depth === 0) return i;
+      depth -= 1;
+    } else if (c === '"' || c === "'") i = stringEnd(text, i + 1, c, true) - 1;
+    else if (c === "`") i = templateEnd(text, i + 1).end - 1;
+  }
+  return text.length;
 }
 
 /** Python: `#` comments; '…', "…", '''…''' and """…""" strings, with any prefix (r, b, f, u). */

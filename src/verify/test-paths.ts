@@ -52,9 +52,12 @@ export function isTestPath(file: string): boolean {
  * With them the transform configs a runner applies to the code it loads (babel's, which babel-jest
  * reads by default, and swc's): stop 31, a new `babel.config.js` whose plugin rewrote the bug in
  * `src/slug.js` as jest loaded it made the tests pass while the committed file kept the bug.
+ * Config files under other names count too (review, stop 32: `jest.config.base.js` spread into
+ * `jest.config.js`, Nx's `jest.preset.js`, `vitest.unit.config.ts`): a `moduleNameMapper` added
+ * there pointed the package slugify calls at a file of the coder's.
  */
 const RUNNER_CONFIG =
-  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace|babel)\.config\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?|\.babelrc(?:\.[cm]?[jt]s|\.json)?|\.swcrc)$/;
+  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace|babel)(?:\.[\w-]+)*\.config(?:\.[\w-]+)*\.[cm]?[jt]s(?:on)?|jest[.-]preset\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?|\.babelrc(?:\.[cm]?[jt]s|\.json)?|\.swcrc)$/;
 
 /** A runner or npm configuration file (`.npmrc`, `.mocharc.yml`, `jest.config.js`, `vitest.config.ts`, …). */
 export function isRunnerConfig(file: string): boolean {

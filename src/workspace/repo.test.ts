@@ -54,4 +54,11 @@ describe("assertGitRepo", () => {
     git(bare, "init", "--quiet", "--bare");
     await expect(assertGitRepo(bare)).rejects.toThrow("bare repository");
   });
+
+  it("refuses a .git folder, and reads a repository whose HEAD is a branch without commits as unborn", async () => {
+    const root = track(makeRepo({ "a.txt": "a\n" }));
+    await expect(assertGitRepo(join(root, ".git"))).rejects.toThrow("bare repository or a .git folder");
+    git(root, "symbolic-ref", "HEAD", "refs/heads/never-born");
+    await expect(assertGitRepo(root)).rejects.toThrow(`git repository ${root} has no commits yet`);
+  });
 });

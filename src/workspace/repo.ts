@@ -3,8 +3,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 import { devflowDir } from "../home/paths.js";
-import { errorText } from "./errors.js";
-import { gitAt, gitSucceeds, runGit } from "./git.js";
+import { gitOutputAndExit } from "./git.js";
 
 /**
  * Checks that `path` is inside a git working tree with at least one commit and returns the
@@ -25,10 +24,25 @@ export async function assertGitRepo(path: string): Promise<string> {
       `repository path is not a directory: ${dir} (pass the repository folder)`,
     );
   }
-  try {
-    await gitAt(dir).raw(["rev-parse", "--git-dir"]);
-  } catch (error) {
-    const reason = errorText(error);
+  // One git process (issue 11: it was four, one through simple-git): rev-parse prints each answer
+  // on its line and stops at the first it cannot give, so how far it got says what is wrong.
+  const { exitCode, stdout, stderr } = await gitOutputAndExit(dir, [
+    "rev-parse",
+    "--is-inside-work-tree",
+    "--show-toplevel",
+    "-q",
+    "--verify",
+    "HEAD^{commit}",
+  ]);
+  const [inside = "", topLevel = "", head = ""] = stdout.split("\n").map((line) => line.trim());
+  if (inside === "false") {
+    throw new DevflowError(
+      "REPO_UNUSABLE",
+      `${dir} is a bare repository or a .git folder, not a working tree (pass a checkout, or its URL to clone)`,
+    );
+  }
+  if (inside !== "true" || topLevel === "") {
+    const reason = stderr.trim() || `git rev-parse exited with ${exitCode}`;
     if (/not a git repository/i.test(reason)) {
       throw new DevflowError(
         "REPO_UNUSABLE",
@@ -36,18 +50,9 @@ export async function assertGitRepo(path: string): Promise<string> {
       );
     }
     // e.g. "detected dubious ownership": git's own message says what to run.
-    throw new DevflowError("REPO_UNUSABLE", `git cannot use the repository at ${dir}: ${reason}`, {
-      cause: error,
-    });
+    throw new DevflowError("REPO_UNUSABLE", `git cannot use the repository at ${dir}: ${reason}`);
   }
-  if ((await runGit(dir, ["rev-parse", "--is-inside-work-tree"])).trim() !== "true") {
-    throw new DevflowError(
-      "REPO_UNUSABLE",
-      `${dir} is a bare repository or a .git folder, not a working tree (pass a checkout, or its URL to clone)`,
-    );
-  }
-  const topLevel = (await runGit(dir, ["rev-parse", "--show-toplevel"])).trim();
-  if (!(await gitSucceeds(topLevel, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]))) {
+  if (exitCode !== 0 || head === "") {
     throw new DevflowError(
       "REPO_UNUSABLE",
       `git repository ${topLevel} has no commits yet (commit once so devflow can branch from HEAD)`,

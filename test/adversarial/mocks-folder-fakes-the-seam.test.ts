@@ -11,7 +11,7 @@
  *
  * Real jest (installed once per machine), real repos, the real lane with `command:` coders.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -22,7 +22,7 @@ import { attemptEnvelope, runnerRepo, slugLane, writingCoder } from "../support/
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
 
 /** The jest fixture whose slugify first normalises path separators with the `slash` package (a dependency of jest's). */
-async function repoUsingSlash(): Promise<string> {
+async function repoUsingSlash(more: Record<string, string> = {}): Promise<string> {
   await ensureRunnerInstalled("jest");
   const repo = await runnerRepo("jest");
   await writeFile(
@@ -38,7 +38,12 @@ async function repoUsingSlash(): Promise<string> {
       "",
     ].join("\n"),
   );
-  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "slash"], {
+  for (const [path, text] of Object.entries(more)) {
+    await mkdir(join(repo, path, ".."), { recursive: true });
+    await writeFile(join(repo, path), text);
+  }
+  await execa("git", ["add", "-A"], { cwd: repo });
+  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "slash"], {
     cwd: repo,
   });
   return repo;
@@ -60,6 +65,31 @@ describe.concurrent("a mock the runner applies by itself", () => {
         const seam = await attemptEnvelope(run, "seam");
         expect(seam?.overall_result).toBe("fail");
         expect(seam?.summary).toContain("__mocks__/slash.js");
+      }),
+    300_000,
+  );
+
+  // Review (stop 32): the base's mock loads a helper; editing the helper, not the mock, made the
+  // seam pass. The base's mocks and what they load are pinned as seam files now.
+  it(
+    "jest: an edit to the test helper a base mock loads does not complete",
+    () =>
+      limited(async () => {
+        const repo = await repoUsingSlash({
+          "__mocks__/slash.js": 'module.exports = require("../test/helpers/slash-impl.js");\n',
+          "test/helpers/slash-impl.js": "module.exports = (t) => t;\n",
+        });
+        const run = await slugLane(
+          "jest",
+          writingCoder({ "test/helpers/slash-impl.js": ['module.exports = (t) => t.replace(/ +/g, " ");'] }),
+          { repo },
+        );
+        expect(run.error).toBeNull();
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict).toBe("exhausted");
+        expect(record?.readiness?.contract?.seam_files.map((f) => f.path)).toEqual(
+          expect.arrayContaining(["__mocks__/slash.js", "test/helpers/slash-impl.js"]),
+        );
       }),
     300_000,
   );

@@ -7,6 +7,7 @@ import { nowIso } from "../../../util/time.js";
 import {
   checkSeamRedOnBase,
   hashSeamFiles,
+  mockFilesOf,
   pytestSeamFiles,
   pythonComputedLoaders,
   runnerSetupFiles,
@@ -15,7 +16,7 @@ import {
   seamDataFiles,
   seamHelpers,
 } from "../../../verify/index.js";
-import { repoMap, snapshotTree } from "../../../workspace/index.js";
+import { listGitFiles, repoMap, snapshotTree } from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
 import { verificationCheckoutAt, verifierMounts } from "../lane/verification-checkout.js";
@@ -77,6 +78,10 @@ export const observe: NodeBody = async (state, deps) => {
     const withDerived = (more: readonly string[]) =>
       [...new Set([...seamFiles, ...more.filter((f) => !named.has(f))])].sort();
     seamFiles = withDerived(runnerSetupFiles(base, seamFiles, seam.command));
+    // The mocks jest applies by itself (and the test code they load, walked below) stand in for
+    // modules as the seam runs: pinned like its files (review, stop 32: a mock's helper edited
+    // instead of the mock made the seam pass).
+    seamFiles = withDerived(mockFilesOf((await listGitFiles(base)) ?? [], red.invocation?.runner));
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = withDerived(helpers.files);
     computedLoaders = helpers.computedLoaders;
