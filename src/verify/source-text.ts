@@ -22,9 +22,37 @@ export interface SourceViews {
  * "comment" and ``/`/g`` a template, hiding the loader after them).
  */
 export function jsSourceViews(text: string): SourceViews {
+  return scanViews(text, /[/"'`]/g, (c, at, code) => {
+    const next = text[at + 1];
+    if (c === "/" && (next === "/" || next === "*")) {
+      const end = next === "/" ? text.indexOf("\n", at) : text.indexOf("*/", at + 2);
+      return { end: end < 0 ? text.length : next === "/" ? end : end + 2, code: " ", comment: true };
+    }
+    if (c === "/") {
+      const end = operandStarts(code) ? regexEnd(text, at + 1) : -1;
+      return end < 0 ? { end: at + 1, code: c } : { end, code: "/r/" };
+    }
+    if (c === "`") {
+      // The expressions are code: read them with the same views (strings in them emptied).
+      const { end, expressions } = templateEnd(text, at + 1);
+      return { end, code: `\`\`${expressions.map((e) => ` ${jsSourceViews(e).codeOnly} `).join("")}` };
+    }
+    return { end: stringEnd(text, at + 1, c, true), code: c + c };
+  });
+}
+
+/**
+ * The two views, built by one walk: text up to the next `special` character is code; `step` says
+ * where the token starting there ends, what the code view gets for it, and whether it is a comment
+ * (dropped from both views) rather than a literal (kept whole in `withoutComments`).
+ */
+function scanViews(
+  text: string,
+  special: RegExp,
+  step: (c: string, at: number, code: string[]) => { end: number; code: string; comment?: boolean },
+): SourceViews {
   const kept: string[] = [];
   const code: string[] = [];
-  const special = /[/"'`]/g;
   let i = 0;
   while (i < text.length) {
     special.lastIndex = i;
@@ -33,29 +61,10 @@ export function jsSourceViews(text: string): SourceViews {
     kept.push(text.slice(i, at));
     code.push(text.slice(i, at));
     if (!found) break;
-    const c = found[0];
-    const next = text[at + 1];
-    if (c === "/" && (next === "/" || next === "*")) {
-      const end = next === "/" ? text.indexOf("\n", at) : text.indexOf("*/", at + 2);
-      i = end < 0 ? text.length : next === "/" ? end : end + 2;
-      kept.push(" ");
-      code.push(" ");
-    } else if (c === "/") {
-      const end = operandStarts(code) ? regexEnd(text, at + 1) : -1;
-      i = end < 0 ? at + 1 : end;
-      kept.push(text.slice(at, i));
-      code.push(end < 0 ? c : "/r/");
-    } else if (c === "`") {
-      const { end, expressions } = templateEnd(text, at + 1);
-      i = end;
-      kept.push(text.slice(at, i));
-      // The expressions are code: read them with the same views (strings in them emptied).
-      code.push(`\`\`${expressions.map((e) => ` ${jsSourceViews(e).codeOnly} `).join("")}`);
-    } else {
-      i = stringEnd(text, at + 1, c, true);
-      kept.push(text.slice(at, i));
-      code.push(c + c);
-    }
+    const token = step(found[0], at, code);
+    kept.push(token.comment ? " " : text.slice(at, token.end));
+    code.push(token.code);
+    i = token.end;
   }
   return { withoutComments: kept.join(""), codeOnly: code.join("") };
 }
@@ -127,31 +136,17 @@ function expressionEnd(text: string, from: number): number {
 
 /** Python: `#` comments; '…', "…", '''…''' and """…""" strings, with any prefix (r, b, f, u). */
 export function pythonSourceViews(text: string): SourceViews {
-  const kept: string[] = [];
-  const code: string[] = [];
-  const special = /[#"']/g;
-  let i = 0;
-  while (i < text.length) {
-    special.lastIndex = i;
-    const found = special.exec(text);
-    const at = found ? found.index : text.length;
-    kept.push(text.slice(i, at));
-    code.push(text.slice(i, at));
-    if (!found) break;
-    const c = found[0];
+  return scanViews(text, /[#"']/g, (c, at) => {
     if (c === "#") {
       const end = text.indexOf("\n", at);
-      i = end < 0 ? text.length : end;
-      kept.push(" ");
-      code.push(" ");
-    } else {
-      const triple = text.startsWith(c.repeat(3), at);
-      i = triple ? tripleEnd(text, at + 3, c.repeat(3)) : stringEnd(text, at + 1, c, true);
-      kept.push(text.slice(at, i));
-      code.push(c + c);
+      return { end: end < 0 ? text.length : end, code: " ", comment: true };
     }
-  }
-  return { withoutComments: kept.join(""), codeOnly: code.join("") };
+    const triple = text.startsWith(c.repeat(3), at);
+    return {
+      end: triple ? tripleEnd(text, at + 3, c.repeat(3)) : stringEnd(text, at + 1, c, true),
+      code: c + c,
+    };
+  });
 }
 
 /** The index after the closing `quote` (a backslash escapes the next character); a single-line string also ends at a newline. */
