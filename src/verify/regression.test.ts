@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -368,5 +369,38 @@ describe("the test setup the attempt may not change", () => {
     const text = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
     await writeFile(join(dir, "package.json"), JSON.stringify({ ...text, version: "1.0.1" }));
     expect((await run(b, ["calc.mjs", "package.json"])).overall_result).toBe("pass");
+  });
+
+  // Review (stop 32): only the root package.json was compared; a workspace package's `jest` key
+  // (read by jest's `projects`, or when tests run from that folder) could change unchecked.
+  it("fails on a workspace package.json whose test setup changed, not on one whose other keys did", async () => {
+    await pkg("node --test");
+    const write = (path: string, json: object) =>
+      mkdir(join(dir, path, ".."), { recursive: true }).then(() =>
+        writeFile(join(dir, path), JSON.stringify(json)),
+      );
+    await write("packages/a/package.json", { name: "a", jest: { testEnvironment: "node" } });
+    await write("packages/b/package.json", { name: "b" });
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    const b = await baseline("npm test --silent");
+    expect(b.packageConfigs).toContain("packages/a/package.json");
+    await fixTrim();
+    await write("packages/b/package.json", { name: "b", version: "2.0.0" });
+    await write("packages/c/package.json", { name: "c" });
+    expect(
+      (await run(b, ["calc.mjs", "packages/b/package.json", "packages/c/package.json"])).overall_result,
+    ).toBe("pass");
+    await write("packages/a/package.json", {
+      name: "a",
+      jest: { moduleNameMapper: { "^x$": "<rootDir>/y.js" } },
+    });
+    await write("packages/d/package.json", { name: "d", scripts: { test: "exit 0" } });
+    const e = await run(b, ["calc.mjs", "packages/a/package.json", "packages/d/package.json"]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("the attempt changed the test setup in packages/a/package.json");
+    expect(e.summary).toContain("the attempt changed the test setup in packages/d/package.json");
+    expect(
+      (await run(b, ["calc.mjs", "packages/a/package.json"], ["packages/a/package.json"])).overall_result,
+    ).toBe("pass");
   });
 });

@@ -1,3 +1,4 @@
+import { join, posix } from "node:path";
 import type {
   RegressionComparedPayload,
   RegressionEnvelope,
@@ -15,7 +16,13 @@ import {
 } from "./pytest-setup.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
-import { isRunnerConfig, packageTestConfig } from "./test-paths.js";
+import {
+  isRunnerConfig,
+  nestedPackageTestConfigs,
+  packageTestConfig,
+  packageTestConfigOrNone,
+  recordedPackageTestConfig,
+} from "./test-paths.js";
 import { compareReports, type TestReport, unreadableReport } from "./test-reports/index.js";
 import { parseTestResults, type TestOutcome } from "./test-results.js";
 
@@ -38,6 +45,8 @@ export interface RegressionBaseline {
   testConfig?: string | null;
   /** The pytest sections of the base's pytest configs, every folder (`pytestConfigOf`); null when none has one. */
   pytestConfig?: string | null;
+  /** The test setup of the base's package.json files below the root (`nestedPackageTestConfigs`). */
+  packageConfigs?: string | null;
 }
 
 export interface BaselineInput {
@@ -56,6 +65,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
   const testConfig = packageTestConfig(input.cwd);
   const tracked = await listGitFiles(input.cwd);
   const pytestConfig = pytestConfigOf(input.cwd, tracked ?? PYTEST_CONFIG_FILES);
+  const packageConfigs = nestedPackageTestConfigs(input.cwd, tracked ?? []);
   const resolved = resolveInvocation(input.command, input.cwd);
   if (resolved.kind === "runner") {
     const { run, report } = await runWithReport({
@@ -82,6 +92,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
         report,
         testConfig,
         pytestConfig,
+        packageConfigs,
       };
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
@@ -101,6 +112,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     report: null,
     testConfig,
     pytestConfig,
+    packageConfigs,
   };
 }
 
@@ -318,6 +330,12 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
       if (packageTestConfig(input.worktree) !== baseline.testConfig)
         findings.push(
           "the attempt changed the test setup in package.json (scripts or runner config), which the task's scope does not name; the suite must run as on base",
+        );
+    } else if (file.endsWith("/package.json") && baseline.packageConfigs !== undefined) {
+      const now = packageTestConfigOrNone(join(input.worktree, posix.dirname(file)));
+      if (now !== recordedPackageTestConfig(baseline.packageConfigs, file))
+        findings.push(
+          `the attempt changed the test setup in ${file} (scripts or runner config), which the task's scope does not name; the suite must run as on base`,
         );
     } else if (isPytestConfigName(file) && baseline.pytestConfig !== undefined) {
       // The rest of a pyproject.toml or setup.cfg (a dependency) is the project's and may change.

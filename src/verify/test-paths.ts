@@ -99,6 +99,35 @@ export function packageTestConfig(dir: string): string | null {
 }
 
 /**
+ * The test setup (`packageTestConfig`) of every package.json among `files` below the root (a
+ * workspace package's), as one stable string of `[path, setup]` pairs by path, packages without any
+ * test setup left out; null when none has one. Review, stop 32: regression compared the root's
+ * package.json only, and a `jest` key in `packages/a/package.json` (read by jest's `projects`, or
+ * when the tests run from that folder) was unchecked.
+ */
+export function nestedPackageTestConfigs(dir: string, files: readonly string[]): string | null {
+  const entries = files
+    .filter((f) => f.endsWith("/package.json") && !f.split("/").includes("node_modules"))
+    .sort()
+    .map((f): [string, string | null] => [f, packageTestConfigOrNone(join(dir, posix.dirname(f)))])
+    .filter((entry): entry is [string, string] => entry[1] !== null);
+  return entries.length === 0 ? null : JSON.stringify(entries);
+}
+
+/** `path`'s setup in a `nestedPackageTestConfigs` record; null when it had none (or no record). */
+export function recordedPackageTestConfig(recorded: string | null, path: string): string | null {
+  if (recorded === null) return null;
+  return (JSON.parse(recorded) as [string, string][]).find(([p]) => p === path)?.[1] ?? null;
+}
+
+/** `packageTestConfig`, with a package.json that sets none of its keys read as none. */
+export function packageTestConfigOrNone(dir: string): string | null {
+  const config = packageTestConfig(dir);
+  return config === NO_TEST_SETUP ? null : config;
+}
+const NO_TEST_SETUP = JSON.stringify([null, null, null, null, null]);
+
+/**
  * `path` as a repo-relative "/" path when it is a regular file inside the checkout, outside
  * `.git` and `node_modules` (neither is the repository's own content); otherwise null.
  */

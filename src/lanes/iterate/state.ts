@@ -55,6 +55,7 @@ export const IterateState = new StateSchema({
       report: TestReport.nullable().optional(),
       testConfig: z.string().nullable().optional(),
       pytestConfig: z.string().nullable().optional(),
+      packageConfigs: z.string().nullable().optional(),
     })
     .nullable()
     .default(null),
