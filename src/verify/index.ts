@@ -60,7 +60,7 @@ export {
   type SeamFileHashes,
   type SeamIntegrityInput,
 } from "./seam-integrity.js";
-export { mockFilesOf } from "./seam-shared-process.js";
+export { mockFilesOf, readsMocks } from "./seam-shared-process.js";
 export { type DetectedTestCommand, detectTestCommand } from "./test-command.js";
 export { TestReport } from "./test-reports/index.js";
 export { parseTestResults, type TestOutcome, type TestResults } from "./test-results.js";

@@ -9,8 +9,8 @@ import {
   pytestSeamFiles,
   pytestSection,
   pythonComputedLoaders,
-  recordedPytestSection,
 } from "./pytest-setup.js";
+import { recordedValue } from "./test-paths.js";
 
 describe("pytestSeamFiles: what pytest runs with a Python seam test (ADR 0019, amendment 4)", () => {
   it("pins conftest.py, package markers and configs up the test's folders, present or absent", () => {
@@ -161,9 +161,9 @@ describe("pytestConfigOf: the root's pytest sections, which regression compares 
       ["pkg/tests/pytest.toml", '[pytest]\naddopts = ["-p", "x"]'.replace("[pytest]\n", "")],
       ["pytest.ini", "addopts = -q"],
     ]);
-    expect(recordedPytestSection(recorded, "pytest.ini")).toBe("addopts = -q");
-    expect(recordedPytestSection(recorded, "pkg/pyproject.toml")).toBeNull();
-    expect(recordedPytestSection(null, "pytest.ini")).toBeNull();
+    expect(recordedValue(recorded, "pytest.ini")).toBe("addopts = -q");
+    expect(recordedValue(recorded, "pkg/pyproject.toml")).toBeNull();
+    expect(recordedValue(null, "pytest.ini")).toBeNull();
     // The default, the root's configs only: the nested ones are not read.
     expect(JSON.parse(pytestConfigOf(repo) ?? "null")).toEqual([["pytest.ini", "addopts = -q"]]);
   });

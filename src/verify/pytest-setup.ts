@@ -1,6 +1,6 @@
 import { join, posix } from "node:path";
 import { pythonSourceViews } from "./source-text.js";
-import { foldersUp, isRegularFile, isTestPath, scannedText } from "./test-paths.js";
+import { foldersUp, isRegularFile, isTestPath, recordOfFiles, scannedText } from "./test-paths.js";
 
 /**
  * Everything pytest runs with a Python seam test besides the test itself, as repo-relative paths
@@ -184,10 +184,11 @@ function withoutPlainLoaderImports(code: string): string {
   const statements = code.replace(/\\\r?\n/g, " ").replace(/;/g, "\n");
   return statements.replace(
     /^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\([^)]{0,4000}\)|[^\n(]*)/gm,
-    (statement) =>
-      statement.replace(new RegExp(String.raw`\b(?:${NAMED_LOADERS}|${SPEC_LOADERS})\b(?!\s+as\b)`, "g"), ""),
+    (statement) => statement.replace(LOADER_NOT_RENAMED, ""),
   );
 }
+/** A loader name not followed by `as` (imported under its own name). */
+const LOADER_NOT_RENAMED = new RegExp(String.raw`\b(?:${NAMED_LOADERS}|${SPEC_LOADERS})\b(?!\s+as\b)`, "g");
 /**
  * `pytest_plugins = …` (indented, or annotated) that is not a string or a list/tuple of string
  * literals. Each list item is one quoted string then an optional comma: no two ways to match the
@@ -210,25 +211,13 @@ const PYTEST_PLUGINS_CHANGED = /\bpytest_plugins\s*(?:\+=|\.\s*(?:extend|append|
  * The pytest sections of the pytest configs among `files` (repo-relative, any folder: the base's
  * tracked files; by default the root's), as one stable string, `[path, section]` pairs by path;
  * null when none has one. Regression records it on base and compares each changed config with it
- * (`recordedPytestSection`): a changed pytest section (`addopts = -p evil`, `-k "not test_x"`) or a
+ * (`recordedValue`): a changed pytest section (`addopts = -p evil`, `-k "not test_x"`) or a
  * new one (a monorepo package's pyproject.toml gaining `[tool.pytest.ini_options]`, which then is
  * the config of the tests below it) changes how tests run, while the rest of such a file (a
  * dependency) is the project's and may change.
  */
 export function pytestConfigOf(dir: string, files: readonly string[] = PYTEST_CONFIG_FILES): string | null {
-  const sections = files
-    .filter(isPytestConfigName)
-    .map((path): [string, string | null] => [path, pytestSectionOf(dir, path)])
-    .filter((entry): entry is [string, string] => entry[1] !== null)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return sections.length === 0 ? null : JSON.stringify(sections);
-}
-
-/** The pytest section `path` had in a `pytestConfigOf` record; null when it had none (or did not exist). */
-export function recordedPytestSection(recorded: string | null, path: string): string | null {
-  if (recorded === null) return null;
-  const entries = JSON.parse(recorded) as [string, string][];
-  return entries.find(([p]) => p === path)?.[1] ?? null;
+  return recordOfFiles(files.filter(isPytestConfigName), (path) => pytestSectionOf(dir, path));
 }
 
 /** The pytest section of the config at repo path `path` in `dir`; null when absent or without one. */

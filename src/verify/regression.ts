@@ -7,13 +7,7 @@ import type { RepoMounts } from "../process/mount-namespace.js";
 import { nameList } from "../util/markdown.js";
 import { listGitFiles } from "../workspace/index.js";
 import { startEnvelope } from "./envelope.js";
-import {
-  isPytestConfigName,
-  PYTEST_CONFIG_FILES,
-  pytestConfigOf,
-  pytestSectionOf,
-  recordedPytestSection,
-} from "./pytest-setup.js";
+import { isPytestConfigName, PYTEST_CONFIG_FILES, pytestConfigOf, pytestSectionOf } from "./pytest-setup.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
 import {
@@ -21,7 +15,7 @@ import {
   nestedPackageTestConfigs,
   packageTestConfig,
   packageTestConfigOrNone,
-  recordedPackageTestConfig,
+  recordedValue,
 } from "./test-paths.js";
 import { compareReports, type TestReport, unreadableReport } from "./test-reports/index.js";
 import { parseTestResults, type TestOutcome } from "./test-results.js";
@@ -333,13 +327,13 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
         );
     } else if (file.endsWith("/package.json") && baseline.packageConfigs !== undefined) {
       const now = packageTestConfigOrNone(join(input.worktree, posix.dirname(file)));
-      if (now !== recordedPackageTestConfig(baseline.packageConfigs, file))
+      if (now !== recordedValue(baseline.packageConfigs, file))
         findings.push(
           `the attempt changed the test setup in ${file} (scripts or runner config), which the task's scope does not name; the suite must run as on base`,
         );
     } else if (isPytestConfigName(file) && baseline.pytestConfig !== undefined) {
       // The rest of a pyproject.toml or setup.cfg (a dependency) is the project's and may change.
-      if (pytestSectionOf(input.worktree, file) !== recordedPytestSection(baseline.pytestConfig, file))
+      if (pytestSectionOf(input.worktree, file) !== recordedValue(baseline.pytestConfig, file))
         findings.push(
           `the attempt changed pytest's configuration in ${file}, which the task's scope does not name; the suite must run as on base`,
         );

@@ -139,11 +139,16 @@ export function mockFilesOf(
   files: readonly string[],
   runner: RunnerInvocation["runner"] | undefined,
 ): string[] {
-  if (runner !== undefined && RUNNERS_WITHOUT_MOCKS.has(runner)) return [];
+  if (!readsMocks(runner)) return [];
   return files
     .map(posix.normalize)
     .filter((f) => MOCKS_FOLDER.test(f) && !/(?:^|\/)node_modules\//.test(f))
     .sort();
+}
+
+/** Whether a seam run by `runner` may read `__mocks__` folders (undefined: judged by exit code, unknown). */
+export function readsMocks(runner: RunnerInvocation["runner"] | undefined): boolean {
+  return runner === undefined || !RUNNERS_WITHOUT_MOCKS.has(runner);
 }
 
 /**

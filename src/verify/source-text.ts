@@ -2,9 +2,9 @@
  * Source text with its comments, and optionally its string literals, taken out: what the loader
  * readings (seam-helpers.ts, pytest-setup.ts) match words against, so that a comment or a test
  * title saying "eval" is no loader and a `#` or `//` inside a string hides no code after it
- * (review, stop 32). A small scanner, not a parser: JavaScript regex literals are read as code (a
- * quote inside one can swallow text up to the next quote of that kind), which only makes a reading
- * miss or over-read the user's own base code, never the coder's.
+ * (review, stop 32). A small scanner, not a parser: whether a JavaScript `/` opens a regex literal
+ * is told by what precedes it, and a case it tells wrong makes a reading miss or over-read the user's
+ * own base code, never the coder's.
  */
 
 export interface SourceViews {

@@ -106,16 +106,30 @@ export function packageTestConfig(dir: string): string | null {
  * when the tests run from that folder) was unchecked.
  */
 export function nestedPackageTestConfigs(dir: string, files: readonly string[]): string | null {
-  const entries = files
-    .filter((f) => f.endsWith("/package.json") && !f.split("/").includes("node_modules"))
+  return recordOfFiles(
+    files.filter((f) => f.endsWith("/package.json") && !f.split("/").includes("node_modules")),
+    (f) => packageTestConfigOrNone(join(dir, posix.dirname(f))),
+  );
+}
+
+/**
+ * A per-file record regression takes on base (`pytestConfigOf`, `nestedPackageTestConfigs`): one
+ * stable string of `[path, value]` pairs sorted by path, files whose value is null left out; null
+ * when none has one. `recordedValue` reads a file's value back.
+ */
+export function recordOfFiles(
+  files: readonly string[],
+  valueFor: (path: string) => string | null,
+): string | null {
+  const entries = [...files]
     .sort()
-    .map((f): [string, string | null] => [f, packageTestConfigOrNone(join(dir, posix.dirname(f)))])
+    .map((path): [string, string | null] => [path, valueFor(path)])
     .filter((entry): entry is [string, string] => entry[1] !== null);
   return entries.length === 0 ? null : JSON.stringify(entries);
 }
 
-/** `path`'s setup in a `nestedPackageTestConfigs` record; null when it had none (or no record). */
-export function recordedPackageTestConfig(recorded: string | null, path: string): string | null {
+/** `path`'s value in a `recordOfFiles` record; null when it had none (or there is no record). */
+export function recordedValue(recorded: string | null, path: string): string | null {
   if (recorded === null) return null;
   return (JSON.parse(recorded) as [string, string][]).find(([p]) => p === path)?.[1] ?? null;
 }

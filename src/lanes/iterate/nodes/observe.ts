@@ -10,6 +10,7 @@ import {
   mockFilesOf,
   pytestSeamFiles,
   pythonComputedLoaders,
+  readsMocks,
   runnerSetupFiles,
   SEAM_DATA_FOLDER_LIMIT,
   type SeamBaseCheck,
@@ -81,7 +82,9 @@ export const observe: NodeBody = async (state, deps) => {
     // The mocks jest applies by itself (and the test code they load, walked below) stand in for
     // modules as the seam runs: pinned like its files (review, stop 32: a mock's helper edited
     // instead of the mock made the seam pass).
-    seamFiles = withDerived(mockFilesOf((await listGitFiles(base)) ?? [], red.invocation?.runner));
+    // (The repository is listed only when the runner may read mocks: a pytest seam has no use for it.)
+    const runner = red.invocation?.runner;
+    if (readsMocks(runner)) seamFiles = withDerived(mockFilesOf((await listGitFiles(base)) ?? [], runner));
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = withDerived(helpers.files);
     computedLoaders = helpers.computedLoaders;
