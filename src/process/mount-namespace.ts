@@ -282,6 +282,12 @@ const LOCKDOWN = [
 ].join("\n");
 
 /**
+ * The program a mount namespace's setup runs last, which runs the command (setpriv): once it has
+ * started, the namespace is the run's (the open trace judges namespace calls from there, ADR 0072).
+ */
+export const namespaceHandOverProgram = (): string => systemTool("setpriv") ?? "setpriv-not-found";
+
+/**
  * The namespace is made as root: a command that kept CAP_SYS_ADMIN could `mount -o remount,rw` the
  * user's checkout, `umount` the private /proc (devflow's environ behind it) or the tmpfs hiding
  * `.devflow`, or `nsenter` out (review rows 6, 15). uid 0 stays (files it creates stay devflow's,
@@ -289,7 +295,7 @@ const LOCKDOWN = [
  * regains one, root or setuid), no inheritable or ambient ones, no_new_privs. ADR 0038.
  */
 const dropCapabilities = (): string[] => [
-  systemTool("setpriv") ?? "setpriv-not-found",
+  namespaceHandOverProgram(),
   "--bounding-set=-all",
   "--inh-caps=-all",
   "--ambient-caps=-all",

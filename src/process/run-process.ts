@@ -12,7 +12,16 @@ import {
 } from "./containment.js";
 import { forgetGroup, recordGroup } from "./group-ledger.js";
 import { stdioClosingInherited } from "./inherited-fds.js";
-import { mountNamespacePrefix } from "./mount-namespace.js";
+import { mountNamespacePrefix, namespaceHandOverProgram } from "./mount-namespace.js";
+import {
+  OPEN_TRACE_CAP_ENV,
+  OPEN_TRACE_FD,
+  type OpenTrace,
+  openTraceArgv,
+  openTraceCapBytes,
+  openTracer,
+  parseOpenTrace,
+} from "./open-trace.js";
 import { OutputCapture } from "./output-capture.js";
 import { groupIsAlive, terminateGroup, trackGroup, untrackGroup } from "./process-group.js";
 import type { ProcessRunOptions, ProcessRunResult } from "./types.js";
@@ -25,7 +34,7 @@ const DRAIN_MS = 250;
 
 type Outcome = Pick<
   ProcessRunResult,
-  "exitCode" | "signal" | "timedOut" | "aborted" | "spawnError" | "survivors" | "pidNamespace"
+  "exitCode" | "signal" | "timedOut" | "aborted" | "spawnError" | "survivors" | "pidNamespace" | "openTrace"
 >;
 
 const NOT_STARTED: Outcome = {
@@ -117,20 +126,35 @@ async function supervise(
   // A confined run: its own PID namespace where possible, and a marker in its environment.
   const marker = opts.confine ? (opts.runMarker ?? newRunMarker()) : null;
   // With a mount plan (coders, ADR 0025) also its own mount namespace where that works.
-  const namespace = opts.confine
-    ? ((opts.mounts ? mountNamespacePrefix(opts.mounts) : null) ?? pidNamespacePrefix())
-    : null;
-  const [file, args] =
+  const mountNamespace = opts.confine && opts.mounts ? mountNamespacePrefix(opts.mounts) : null;
+  const namespace = opts.confine ? (mountNamespace ?? pidNamespacePrefix()) : null;
+  const [confinedFile, confinedArgs] =
     namespace === null
       ? [command, commandArgs]
       : [namespace[0] as string, [...namespace.slice(1), command, ...commandArgs]];
+  // The tracer goes outside the namespaces. Only for a run in a mount namespace of its own (with its
+  // PID namespace and private /proc): strace waits for every process it traces, so a run that leaves
+  // one behind would keep it (and the run) alive until the timeout where no namespace ends them with
+  // the run's first process; a run that sees strace's pid could kill it (strace 6.1 has no
+  // --kill-on-exit); and a run that sees the host's /proc could open strace's pipe through
+  // /proc/<cat>/fd/0, to read lines away or glue its own text onto them (review, stop 33).
+  const tracer = !opts.traceOpens
+    ? null
+    : mountNamespace === null
+      ? { reason: "the run has no mount and PID namespace of its own here, so it is not traced" }
+      : openTracer();
+  const strace = tracer !== null && "strace" in tracer ? tracer.strace : null;
+  const [file, args] =
+    strace === null
+      ? [confinedFile, confinedArgs]
+      : [strace, openTraceArgv(strace, [confinedFile, ...confinedArgs]).slice(1)];
   const env = marker === null ? opts.env : { ...opts.env, [RUN_MARKER_ENV]: marker };
   // node:child_process directly, as for git (git-process.ts; issue 11): execa's option handling,
   // stream plumbing and result object cost ~0.8 ms of devflow's CPU per run on top of the spawn
   // (measured, same options), and every coder, seam and test run comes through here. Nothing of
   // execa's was used beyond the spawn: no buffering, no rejection, no kill on devflow's exit (a
   // detached child never got one), no PATH lookup of its own.
-  const started = startChild(file, args, opts.cwd, env, opts.stdin);
+  const started = startChild(file, args, opts.cwd, env, opts.stdin, strace !== null);
   if ("spawnError" in started) {
     const { code, message } = await started.spawnError;
     return { ...NOT_STARTED, spawnError: describeSpawnFailure(opts, code, message) };
@@ -143,6 +167,7 @@ async function supervise(
   killPoint("process.spawned");
   child.stdout?.on("data", (chunk: Buffer) => capture.write("stdout", chunk));
   child.stderr?.on("data", (chunk: Buffer) => capture.write("stderr", chunk));
+  const trace = strace === null ? null : collectTrace(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("exit", (code, signal) => resolve({ code, signal }));
   });
@@ -188,7 +213,14 @@ async function supervise(
       capture.note(`[devflow: ${escaped.length} process(es) that left the process group were killed]`);
     if (survivors.length > 0)
       capture.note(`[devflow: process(es) ${survivors.join(", ")} of this run could not be ended]`);
+    const openTrace: OpenTrace | undefined =
+      tracer === null
+        ? undefined
+        : trace === null
+          ? { kind: "unavailable", reason: "reason" in tracer ? tracer.reason : "no tracer" }
+          : trace.result(exit.code, exit.signal, namespaceHandOverProgram());
     return {
+      ...(openTrace ? { openTrace } : {}),
       exitCode: exit.code,
       signal: exit.signal,
       timedOut: stopReason === "timeout",
@@ -217,10 +249,14 @@ function startChild(
   cwd: string,
   env: Record<string, string>,
   stdin: ProcessRunOptions["stdin"],
+  tracePipe = false,
 ):
   | { child: ChildProcess; pgid: number }
   | { spawnError: Promise<{ code: string | undefined; message: string }> } {
   const input = stdin === undefined || stdin === "closed" ? null : stdin;
+  const stdio = stdioClosingInherited([input === null ? "ignore" : "pipe", "pipe", "pipe"]);
+  // The open trace's pipe (open-trace.ts) replaces whatever the inherited list put at its index.
+  if (tracePipe) stdio.splice(OPEN_TRACE_FD, 1, "pipe");
   let child: ChildProcess;
   try {
     child = spawn(file, [...args], {
@@ -228,7 +264,7 @@ function startChild(
       env,
       detached: true, // its own process group, so a timeout can end grandchildren too
       // Descriptors devflow's own parent left open (no close-on-exec) become /dev/null: ADR 0070.
-      stdio: stdioClosingInherited([input === null ? "ignore" : "pipe", "pipe", "pipe"]),
+      stdio,
       windowsHide: true,
     });
   } catch (error) {
@@ -249,6 +285,49 @@ function startChild(
     child.stdin.end(input);
   }
   return { child, pgid: child.pid };
+}
+
+/**
+ * Reads the open trace from the child's trace pipe, up to its cap (openTraceCapBytes; beyond: broken,
+ * never cut silently). `result` is asked once the child has exited and its pipes are drained.
+ */
+function collectTrace(child: ChildProcess): {
+  result(code: number | null, signal: NodeJS.Signals | null, handOver: string | undefined): OpenTrace;
+} {
+  const chunks: Buffer[] = [];
+  const cap = openTraceCapBytes();
+  let bytes = 0;
+  let over = false;
+  let ended = false;
+  const pipe = child.stdio[OPEN_TRACE_FD] as NodeJS.ReadableStream | null | undefined;
+  pipe?.on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > cap) over = true;
+    else chunks.push(chunk);
+  });
+  pipe?.on("end", () => {
+    ended = true;
+  });
+  pipe?.on("error", () => {});
+  return {
+    result(code, signal, handOver) {
+      if (pipe === null || pipe === undefined)
+        return { kind: "broken", reason: "the open trace had no pipe" };
+      if (over)
+        return {
+          kind: "broken",
+          reason: `the open trace was over its cap of ${cap / 1024 / 1024} MiB (raise it with ${OPEN_TRACE_CAP_ENV}=<MiB>)`,
+        };
+      if (!ended)
+        return { kind: "broken", reason: "the open trace was still being written when the run was over" };
+      if (signal !== null)
+        return {
+          kind: "broken",
+          reason: `the run (and its tracer) ended by ${signal}: the trace may be cut short`,
+        };
+      return parseOpenTrace(Buffer.concat(chunks).toString("utf8"), code, handOver);
+    },
+  };
 }
 
 /** Whether `settled` resolves within `ms`; the timer is cleared so it never holds the event loop. */

@@ -1,4 +1,5 @@
 import type { MountPlan } from "./mount-namespace.js";
+import type { OpenTrace } from "./open-trace.js";
 /** Options for one child process run by devflow (coders, seam and test commands). */
 export interface ProcessRunOptions {
   /** Executable; with `shell: true`, a shell command line. */
@@ -49,6 +50,11 @@ export interface ProcessRunOptions {
    * ignored (the fingerprint and tamper checks detect instead).
    */
   mounts?: MountPlan;
+  /**
+   * Record every file the run's processes open (open-trace.ts, ADR 0072): the run goes under
+   * strace, outside its namespaces, and the result carries `openTrace`.
+   */
+  traceOpens?: boolean;
 }
 
 export interface ProcessRunResult {
@@ -67,4 +73,6 @@ export interface ProcessRunResult {
   survivors: number[];
   /** Whether the run had its own PID namespace. */
   pidNamespace: boolean;
+  /** With `traceOpens`: the files the run opened, or why that is not known. */
+  openTrace?: OpenTrace;
 }

@@ -161,6 +161,32 @@ describe("completionGate", () => {
     ]);
   });
 
+  // ADR 0072: a seam whose runs could not be traced stood on the shape checks only; a pass says so.
+  it("passes a seam whose runs could not be traced with a caveat naming why, and a traced one without", () => {
+    const seam = env("seam", "pass", "aligned");
+    const withTrace = (load_trace: object) =>
+      ({ ...seam, native_payload: { ...(seam.native_payload as object), load_trace } }) as VerifierEnvelope;
+    const untraced = completionGate(
+      replace(allPass(), withTrace({ status: "unavailable", reason: "strace is not installed" })),
+      { attemptId: A1, requireRegression: true },
+    );
+    expect(untraced.result).toBe("pass");
+    expect(untraced.caveats).toEqual([
+      {
+        verifier: "seam",
+        caveat:
+          "the seam's runs were not traced, so which changed test files and data they read was judged from the shapes of their source only (strace is not installed)",
+      },
+    ]);
+    for (const status of ["traced", "not_traced"])
+      expect(
+        completionGate(replace(allPass(), withTrace({ status, reason: null })), {
+          attemptId: A1,
+          requireRegression: true,
+        }).caveats,
+      ).toEqual([]);
+  });
+
   it("passes when all five verifiers pass and the seam is aligned", () => {
     const gate = completionGate(allPass(), { attemptId: A1, requireRegression: true });
     expect(gate).toEqual({

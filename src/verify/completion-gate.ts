@@ -10,6 +10,10 @@ import {
 export const EXIT_CODE_ONLY_CAVEAT = "seam identified by exit code only";
 
 /** No seam canary ran (ADR 0028): a neutered assertion library or forged runner output would pass. */
+/** A seam whose runs could not be traced (ADR 0072): no strace, ptrace refused, turned off. */
+export const NOT_TRACED_CAVEAT =
+  "the seam's runs were not traced, so which changed test files and data they read was judged from the shapes of their source only";
+
 export const NO_CANARY_CAVEAT =
   "no seam canary ran, so a neutered assertion library or a forged runner result would go unnoticed";
 
@@ -99,6 +103,9 @@ export function completionGate(
       caveats.push({ verifier: "seam", caveat: `${EXIT_CODE_ONLY_CAVEAT}; ${NO_CANARY_CAVEAT}` });
     else if (noCanary)
       caveats.push({ verifier: "seam", caveat: `${NO_CANARY_CAVEAT}${why ? ` (${why})` : ""}` });
+    const trace = seam.native_payload.load_trace;
+    if (trace?.status === "unavailable")
+      caveats.push({ verifier: "seam", caveat: `${NOT_TRACED_CAVEAT} (${trace.reason ?? "no tracer"})` });
   }
   const integrity = envelopes.find((e) => e.verifier === "seam_integrity");
   if (

@@ -150,6 +150,8 @@ export interface ReportRunInput {
   signal?: AbortSignal;
   /** The mount namespace of the run (ADR 0031); see VerifierCommand.mounts. */
   mounts?: RepoMounts;
+  /** Record the files the run opens (ADR 0072); see VerifierCommand.traceOpens. */
+  traceOpens?: boolean;
 }
 
 /** A run that was refused before it started (nothing ran, nothing was output). */
@@ -208,6 +210,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
     logPath: input.logPath,
     ...(ledger ? { env: ledger.env } : {}),
     pathPrefix: [binDir, join(input.cwd, "node_modules", ".bin")].join(delimiter),
+    ...(input.traceOpens ? { traceOpens: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.mounts
       ? {

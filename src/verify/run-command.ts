@@ -48,6 +48,8 @@ export interface VerifierCommand {
   env?: Readonly<Record<string, string>>;
   /** NODE_OPTIONS words put before devflow's preloads (a Verification block's guard, ADR 0063). */
   nodeOptions?: string;
+  /** Record the files the run opens (ADR 0072); the result's `openTrace` carries them. */
+  traceOpens?: boolean;
 }
 
 export interface VerifierCommandRun extends ProcessRunResult {
@@ -159,6 +161,7 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
         ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [], overlayUpper } }
         : {}),
       stdin: "closed",
+      ...(cmd.traceOpens ? { traceOpens: true } : {}),
       timeoutMs: cmd.timeoutMs,
       signal: cmd.signal,
       transcriptPath: cmd.logPath,

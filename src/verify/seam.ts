@@ -8,6 +8,7 @@ import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
+import { openedExposure, traceStatus, tracesSeamRuns } from "./seam-opened-files.js";
 import { computedLoadExposure, mockExposure, sharedProcessExposure } from "./seam-shared-process.js";
 import { isTestPath, repoFile } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
@@ -73,6 +74,8 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
   const named = tests.length > 0 && invocation !== null;
   const verdicts: SeamRunVerdict[] = [];
   const evidence_refs: string[] = [];
+  // What the seam's processes open is recorded from outside them (ADR 0072), where the runner allows.
+  const traced = tracesSeamRuns(named ? invocation?.runner : undefined);
   // Decided by the files alone, not by a run: one run shows it, repeating it shows nothing more.
   const exposedByFiles =
     computedLoadExposure({
@@ -90,17 +93,19 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
     const logPath = i === 1 ? input.logPath : input.logPath.replace(/(\.log)?$/, `.run-${i}.log`);
     evidence_refs.push(logPath);
     const verdict = named
-      ? await namedRun(input, invocation, tests, logPath)
+      ? await namedRun(input, invocation, tests, logPath, traced)
       : exitCodeRun(
           await runVerifierCommand({
             command: input.seam.command,
             cwd: input.worktree,
             timeoutMs: input.timeoutMs,
             logPath,
+            traceOpens: traced,
             ...(input.signal ? { signal: input.signal } : {}),
             ...(input.mounts ? { mounts: input.mounts } : {}),
           }),
           input.seam.command,
+          input,
         );
     if (exposedByFiles !== null && verdict.result !== "error") {
       verdicts.push({ ...verdict, result: "red", reason: exposedByFiles });
@@ -135,6 +140,10 @@ export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnv
     runs: verdicts.map((v) => ({ result: v.result, exit_code: v.run.exitCode, reason: v.reason })),
     findings,
     canary,
+    load_trace: traceStatus(
+      (verdicts.find((v) => v.run.openTrace?.kind === "broken") ?? last).run.openTrace,
+      traced,
+    ),
   };
   const condition = input.expectedGreenCondition ? `: ${input.expectedGreenCondition}` : "";
   const times = verdicts.length === 1 ? "" : ` in all ${verdicts.length} runs`;
@@ -182,6 +191,7 @@ async function namedRun(
   invocation: RunnerInvocation,
   tests: readonly string[],
   logPath: string,
+  traced: boolean,
 ): Promise<SeamRunVerdict> {
   // The canary goes next to the pinned tests' files; tape's TAP names no file, so the seam's own.
   const keyed = tests.map(fileOfKey).filter((f) => f !== "");
@@ -194,6 +204,7 @@ async function namedRun(
       timeoutMs: input.timeoutMs,
       logPath,
       reportPath,
+      traceOpens: traced,
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.mounts ? { mounts: input.mounts } : {}),
     });
@@ -256,6 +267,14 @@ async function namedRun(
       changedFiles: input.changedFiles ?? [],
     });
     if (exposure !== null) problems.push(exposure);
+    const opened = openedExposure({
+      checkoutDir: input.worktree,
+      trace: run.openTrace,
+      seamFiles: input.seam.files,
+      canaryFiles: canary.kind === "placed" ? canary.files : [],
+      changedFiles: input.changedFiles ?? [],
+    });
+    if (opened !== null) problems.push(opened);
     if (canary.kind === "placed") {
       // The failing canary makes the runner exit non-zero, so exit 0 is no longer the sign of a
       // clean run: every test besides the canary's must not fail.
@@ -294,10 +313,18 @@ async function readTextOrNull(path: string): Promise<string | null> {
   }
 }
 
-function exitCodeRun(run: VerifierCommandRun, command: string): SeamRunVerdict {
+function exitCodeRun(run: VerifierCommandRun, command: string, input: SeamVerifierInput): SeamRunVerdict {
   const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
   const canary = NO_RUNNER_CANARY;
   if (cannotRun) return { result: "error", reason: cannotRun, run, canary };
+  const opened = openedExposure({
+    checkoutDir: input.worktree,
+    trace: run.openTrace,
+    seamFiles: input.seam.files,
+    canaryFiles: [],
+    changedFiles: input.changedFiles ?? [],
+  });
+  if (opened !== null) return { result: "red", reason: opened, run, canary };
   if (run.exitCode === 0) return { result: "green", reason: "exited 0", run, canary };
   return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run, canary };
 }

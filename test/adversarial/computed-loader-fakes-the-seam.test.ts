@@ -18,21 +18,9 @@
  *
  * Real mocha (installed once per machine), real repos, the real lane with `command:` coders.
  */
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { ensureRunnerInstalled } from "../reports/runner-fixture.js";
 import { concurrencyLimit } from "../support/concurrency-limit.js";
-import { coderScript, runLane } from "../support/lane-harness.js";
-import {
-  attemptEnvelope,
-  runnerRepo,
-  SLUG_REQUEST,
-  SLUG_TASK,
-  slugCassette,
-  writingCoder,
-} from "../support/runner-lane.js";
+import { attemptEnvelope, runnerRepoWith, seamLane, writingCoder } from "../support/runner-lane.js";
 
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
 
@@ -47,27 +35,10 @@ const loader = (suffix: string) =>
 
 const PATCH = 'require("../src/slug.js").slugify = (t) => t.trim().toLowerCase().replace(/\\s+/g, "-");';
 
-/** The mocha fixture with `files` added and committed. */
-async function repoWith(files: Record<string, string>): Promise<string> {
-  await ensureRunnerInstalled("mocha");
-  const repo = await runnerRepo("mocha");
-  for (const [path, text] of Object.entries(files)) await writeFile(join(repo, path), text);
-  await execa("git", ["add", "-A"], { cwd: repo });
-  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "loader"], {
-    cwd: repo,
-  });
-  return repo;
-}
+const repoWith = (files: Record<string, string>) => runnerRepoWith("mocha", files);
 
 async function lane(repo: string, seam: string, seamFiles: string[], script: string) {
-  const run = await runLane({
-    repo,
-    taskId: SLUG_TASK,
-    request: SLUG_REQUEST,
-    cassette: slugCassette(seam, seamFiles),
-    coder: coderScript(script),
-    lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
-  });
+  const run = await seamLane(repo, seam, seamFiles, script);
   expect(run.error).toBeNull();
   return run;
 }

@@ -11,23 +11,16 @@
  *
  * Real jest (installed once per machine), real repos, the real lane with `command:` coders.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { ensureRunnerInstalled } from "../reports/runner-fixture.js";
 import { concurrencyLimit } from "../support/concurrency-limit.js";
-import { attemptEnvelope, runnerRepo, slugLane, writingCoder } from "../support/runner-lane.js";
+import { attemptEnvelope, runnerRepoWith, slugLane, writingCoder } from "../support/runner-lane.js";
 
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
 
 /** The jest fixture whose slugify first normalises path separators with the `slash` package (a dependency of jest's). */
-async function repoUsingSlash(more: Record<string, string> = {}): Promise<string> {
-  await ensureRunnerInstalled("jest");
-  const repo = await runnerRepo("jest");
-  await writeFile(
-    join(repo, "src/slug.js"),
-    [
+const repoUsingSlash = (more: Record<string, string> = {}): Promise<string> =>
+  runnerRepoWith("jest", {
+    "src/slug.js": [
       '// The seam\'s bug: runs of spaces become runs of dashes ("a  b" -> "a--b").',
       'const slash = require("slash");',
       "function slugify(text) {",
@@ -37,17 +30,8 @@ async function repoUsingSlash(more: Record<string, string> = {}): Promise<string
       "module.exports = { slugify };",
       "",
     ].join("\n"),
-  );
-  for (const [path, text] of Object.entries(more)) {
-    await mkdir(join(repo, path, ".."), { recursive: true });
-    await writeFile(join(repo, path), text);
-  }
-  await execa("git", ["add", "-A"], { cwd: repo });
-  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "slash"], {
-    cwd: repo,
+    ...more,
   });
-  return repo;
-}
 
 describe.concurrent("a mock the runner applies by itself", () => {
   it(

@@ -131,6 +131,38 @@ if (${fix}) {
 console.log("Runs of whitespace become one dash.");
 `;
 
+/** The `runner` fixture with `files` (path → text, folders made) added and committed: a user's repo. */
+export async function runnerRepoWith(runner: FixtureRunner, files: Record<string, string>): Promise<string> {
+  if (runner !== "node-test") await ensureRunnerInstalled(runner);
+  const repo = await runnerRepo(runner);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(repo, path, ".."), { recursive: true });
+    await writeFile(join(repo, path), text);
+  }
+  await execa("git", ["add", "-A"], { cwd: repo });
+  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "seam"], {
+    cwd: repo,
+  });
+  return repo;
+}
+
+/** The lane on `repo` with the seam `seam` (its files `seamFiles`), one attempt, a `command:` coder script. */
+export async function seamLane(
+  repo: string,
+  seam: string,
+  seamFiles: string[],
+  script: string,
+): Promise<LaneRun> {
+  return runLane({
+    repo,
+    taskId: SLUG_TASK,
+    request: SLUG_REQUEST,
+    cassette: slugCassette(seam, seamFiles),
+    coder: coderScript(script),
+    lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
+  });
+}
+
 /** One verifier envelope of an attempt (attempt-001 unless told). */
 export function attemptEnvelope(run: LaneRun, name: string, attempt = "attempt-001") {
   return run.store.readAttemptJson(attempt, `verifiers/${name}.json`, VerifierEnvelope);

@@ -45,6 +45,18 @@ export const SeamPayload = z.strictObject({
   canary: z
     .object({ status: z.enum(["failed_as_required", "tampered", "not_run"]), reason: z.string().nullable() })
     .optional(),
+  /**
+   * The record of the files the seam's processes opened (ADR 0072). traced: taken in every run;
+   * broken: a run's trace could not be believed (that run is red); unavailable: no tracer here
+   * (strace missing, ptrace refused), so only the shape checks of ADR 0019 stood; not_traced: a
+   * jest or vitest seam (their indexers read files they never load).
+   */
+  load_trace: z
+    .object({
+      status: z.enum(["traced", "broken", "unavailable", "not_traced"]),
+      reason: z.string().nullable(),
+    })
+    .optional(),
 });
 export type SeamPayload = z.infer<typeof SeamPayload>;
 

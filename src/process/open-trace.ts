@@ -1,0 +1,253 @@
+import { spawnSync } from "node:child_process";
+import { systemTool } from "./system-tool.js";
+
+/**
+ * The files a run's processes opened, recorded from outside them (ADR 0072): the run is started
+ * under `strace -f`, which follows every process and thread the run starts (workers, child
+ * processes, a `sh -c` inside a loader) and writes each `open`/`openat`/`openat2` the kernel
+ * completed, with the absolute path of the file behind the returned descriptor, to a pipe devflow
+ * holds. Nothing inside the run can take an entry back: a line is in the pipe before the opening
+ * call returns to the process that made it. Unlike reading source for loader shapes (ADR 0019), it
+ * does not matter how a file was named (a glob, `eval("require")`, `importlib` under an alias, a
+ * path built at run time): a file the run read was opened.
+ *
+ * What it cannot see, and why it is still sound for devflow's use: a file opened through io_uring
+ * (refused: `io_uring_setup` is made to fail with ENOSYS, so libuv and every library fall back to
+ * plain syscalls) or by handle (`open_by_handle_at`, refused with EPERM); a process cloned with
+ * CLONE_UNTRACED (needs a raw `clone` call from native code: left, ADR 0072); a tracer killed from
+ * inside the run (only where the run shares devflow's PID namespace: then the run ends by a signal
+ * or without its exit line, and the trace is `broken`).
+ */
+export type OpenTrace =
+  /** Every file a process of the run opened (absolute paths as the run saw them, sorted, unique). */
+  | { kind: "traced"; files: string[] }
+  /** The trace cannot be believed (cut short, over its cap, a line it cannot read): fail closed. */
+  | { kind: "broken"; reason: string }
+  /** No tracer on this machine (no strace, ptrace refused, turned off): the caller says what that leaves. */
+  | { kind: "unavailable"; reason: string };
+
+/** Turns the trace off (DEVFLOW_NO_OPEN_TRACE=1): for tests of the fallback and machines where ptrace is slow. */
+export const NO_OPEN_TRACE_ENV = "DEVFLOW_NO_OPEN_TRACE";
+
+/** Raises or lowers the trace's cap (MiB): about 110 bytes a traced call, so 64 MiB is ~600,000 opens. */
+export const OPEN_TRACE_CAP_ENV = "DEVFLOW_OPEN_TRACE_CAP_MB";
+
+/** Bytes of trace kept per run (default 64 MiB); beyond them the trace is broken (never silently cut). */
+export function openTraceCapBytes(): number {
+  const mb = Number(process.env[OPEN_TRACE_CAP_ENV]);
+  return (Number.isFinite(mb) && mb > 0 ? mb : 64) * 1024 * 1024;
+}
+
+/** The descriptor strace writes to: the run's stdio index 3, a pipe only devflow reads. */
+export const OPEN_TRACE_FD = 3;
+
+/**
+ * What the run may not do once it runs (a namespace or a mount of its own: review, stop 33, a
+ * bind mount of a program file over an unchanged test data file, made in a user namespace the run
+ * created with no capability, changed what the seam read with nothing changed on disk). devflow's
+ * own setup makes these calls before it hands over (`setpriv`'s execve), so they are judged after.
+ */
+const NAMESPACE_CALLS =
+  "unshare,setns,mount,umount2,open_tree,move_mount,fsopen,fsmount,fspick,mount_setattr,pivot_root,chroot";
+const TRACED = `execve,open,openat,openat2,creat,io_uring_setup,open_by_handle_at,clone,clone3,${NAMESPACE_CALLS}`;
+
+/**
+ * strace's arguments, `--` and a shell that closes the trace's descriptor before it runs `argv`
+ * (`exec "$@"`): the run's own processes never hold it. strace writes through `cat` (`-o |…`): the
+ * descriptor node gives a child is a socket, which strace cannot open by `/proc/self/fd/N`.
+ */
+export function openTraceArgv(strace: string, argv: readonly string[]): string[] {
+  const cat = systemTool("cat") ?? "/bin/cat";
+  return [
+    strace,
+    "-f", // every process and thread the run starts
+    "-q", // no attach/detach notes; exit lines stay (the root's is required)
+    "-y", // the returned descriptor's path: `= 3</abs/path>`, whatever dirfd and cwd were
+    "--seccomp-bpf", // only the traced calls stop the process: the run is not slowed by the rest
+    "-e",
+    `trace=${TRACED}`,
+    "-e",
+    "signal=none",
+    "-e",
+    "inject=io_uring_setup:error=ENOSYS",
+    "-e",
+    "inject=open_by_handle_at:error=EPERM",
+    "-s",
+    "0", // argument strings are not needed (paths come from the descriptors): keeps the trace small
+    "-o",
+    `|exec ${cat} >&${OPEN_TRACE_FD}`,
+    "--",
+    "/bin/sh",
+    "-c",
+    `exec ${OPEN_TRACE_FD}>&-; exec "$@"`,
+    "devflow-traced",
+    ...argv,
+  ];
+}
+
+let probed: { strace: string } | { reason: string } | undefined;
+
+/** The tracer to run under, or why there is none. Probed once per process (one traced `true`). */
+export function openTracer(): { strace: string } | { reason: string } {
+  if (process.env[NO_OPEN_TRACE_ENV] === "1") return { reason: `${NO_OPEN_TRACE_ENV}=1 turned it off` };
+  if (probed !== undefined) return probed;
+  if (process.platform !== "linux") {
+    probed = { reason: `no ptrace tracer on ${process.platform}` };
+    return probed;
+  }
+  const strace = systemTool("strace");
+  if (strace === null) {
+    probed = { reason: "strace is not installed (apt-get install strace)" };
+    return probed;
+  }
+  const trueBin = systemTool("true") ?? "/bin/true";
+  const run = spawnSync(strace, openTraceArgv(strace, [trueBin]).slice(1), {
+    stdio: ["ignore", "ignore", "pipe", "pipe"],
+    timeout: 10_000,
+  });
+  const trace = run.output?.[3]?.toString() ?? "";
+  const parsed = run.status === 0 ? parseOpenTrace(trace, 0) : null;
+  probed =
+    parsed?.kind === "traced"
+      ? { strace }
+      : {
+          reason: `strace could not trace a run here (${run.error?.message ?? (run.stderr?.toString().trim().split("\n")[0] || (parsed?.kind === "broken" ? parsed.reason : `exit ${run.status}`))})`,
+        };
+  return probed;
+}
+
+/** For tests: probe again. */
+export function resetOpenTracer(): void {
+  probed = undefined;
+}
+
+const LINE = /^(\d+) +(.*)$/;
+const CALLS = TRACED.split(",").join("|");
+const FORBIDDEN = new Set(NAMESPACE_CALLS.split(","));
+/** The call a line is about, read from its start (strace writes it; nothing of the run's comes first). */
+const CALL_DONE = new RegExp(`^(${CALLS})\\(`);
+const CALL_RESUMED = new RegExp(`^<\\.\\.\\. (${CALLS}) resumed>`);
+const UNFINISHED = / <unfinished \.\.\.>$/;
+const EXITED =
+  /^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(?: \(core dumped\))?|superseded by execve in pid \d+) \+\+\+$/;
+const OPENS = new Set(["open", "openat", "openat2", "creat"]);
+/**
+ * How a finished call's line ends, read from its end: a path the run chose (the call's argument,
+ * the descriptor's path) can hold `) = -1 ENOENT (` or ` <unfinished ...>` (measured: a file named
+ * `a) = -1 ENOENT (x` read as a failed open when the result was taken after the last `) = `), but
+ * strace escapes `<` and `>` inside a descriptor's path, so a line ending in `<…>` with neither
+ * inside ends in that descriptor. `(deleted)`: a file already unlinked (`O_TMPFILE`: pytest's).
+ */
+const OPENED_FD = /\) += \d+<([^<>]*)>(?:\(deleted\))?(?: \(INJECTED\))?$/;
+const FAILED = /\) += (?:-1|\?) E[A-Z0-9]+ \([^()]*\)(?: \(INJECTED\))?$/;
+/** A call the process did not live to see return (killed in it): it read nothing. */
+const NO_RETURN = /\) += \?(?: <unavailable>)?$/;
+/** A call that returned a number (clone's child pid, a mount call's 0). */
+const NUMBER_DONE = /\) += \d+$/;
+
+/**
+ * Reads strace's output for one run whose root process exited with `exitCode` (as devflow saw it).
+ * Every line must be one strace writes for the traced calls (a call, its unfinished and resumed
+ * halves, an exit line); anything else (a line written into the pipe by the run, a cut line) makes
+ * the trace broken. The first line must be the root's execve and the root's exit line must be
+ * there, with the exit code devflow saw: otherwise the tracer did not see the run to its end.
+ * `handOver`: the program devflow's namespace setup runs last (setpriv), after whose execve every
+ * namespace or mount call is the run's, and makes the trace broken; without it, any such call does.
+ */
+export function parseOpenTrace(text: string, exitCode: number | null, handOver?: string): OpenTrace {
+  const files = new Set<string>();
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  let root: string | null = null;
+  let rootExit: string | null = null;
+  // Before devflow's setup hands the namespace over to the run, namespace calls are devflow's own.
+  let handedOver = false;
+  for (const [i, line] of lines.entries()) {
+    const m = LINE.exec(line);
+    const broken = (why: string): OpenTrace => ({
+      kind: "broken",
+      reason: `line ${i + 1} of the open trace ${why}: ${JSON.stringify(line.length <= 200 ? line : `${line.slice(0, 100)}…${line.slice(-100)}`)}`,
+    });
+    if (!m) return broken("is not strace's");
+    const [, pid, rest] = m as unknown as [string, string, string];
+    if (root === null) {
+      if (!rest.startsWith("execve(")) return broken("is not the run's first execve");
+      root = pid;
+    }
+    const exited = EXITED.exec(rest);
+    if (exited) {
+      if (pid === root) rootExit = exited[1] ?? exited[2] ?? null;
+      continue;
+    }
+    const call = (CALL_DONE.exec(rest) ?? CALL_RESUMED.exec(rest))?.[1];
+    if (call === undefined) return broken("is not a traced call");
+    const failed = FAILED.test(rest) || NO_RETURN.test(rest);
+    if (call === "execve" && handOver !== undefined && rest.startsWith(`execve(${JSON.stringify(handOver)},`))
+      handedOver = true;
+    // Judged on the line that names the call (a clone's flags are on its first half): tried is enough.
+    const own =
+      FORBIDDEN.has(call) || ((call === "clone" || call === "clone3") && rest.includes("CLONE_NEW"));
+    if (own && !failed && (handedOver || handOver === undefined))
+      return broken(`is the run's own ${call}: a verification run may not make namespaces or mounts`);
+    // Only the start of a call strace could not finish writing (another process ran in between):
+    // its result comes on the `resumed` line. A resumed line ending so was killed in the call.
+    if (UNFINISHED.test(rest) && !rest.startsWith("<...")) continue;
+    if (failed) continue;
+    const fd = OPENED_FD.exec(rest);
+    if (!OPENS.has(call)) {
+      // No other traced call returns a descriptor: such a line is an open with text glued before
+      // it (review, stop 33: a run that reached strace's pipe wrote "999 execve(" without a newline).
+      if (fd || !NUMBER_DONE.test(rest)) return broken("has a result devflow cannot read");
+      continue;
+    }
+    if (!fd) return broken("has an open without its file's path");
+    const path = unescapeStrace(fd[1] as string);
+    if (path === null) return broken("has a path that cannot be read");
+    if (path.startsWith("/")) files.add(path);
+  }
+  if (root === null) return { kind: "broken", reason: "the open trace is empty: the run was not traced" };
+  if (rootExit === null)
+    return {
+      kind: "broken",
+      reason: "the open trace has no exit line for the run: the tracer did not see it end",
+    };
+  if (exitCode !== null && rootExit !== String(exitCode))
+    return {
+      kind: "broken",
+      reason: `the open trace says the run ended with ${rootExit}, devflow saw exit ${exitCode}`,
+    };
+  return { kind: "traced", files: [...files].sort() };
+}
+
+/** strace's C-style escapes (`\\`, `\"`, `\n`, `\t`, `\xHH`, octal `\NNN`) back to text; null if malformed. */
+export function unescapeStrace(text: string): string | null {
+  if (!text.includes("\\")) return text;
+  const bytes: number[] = [];
+  const simple: Record<string, number> = { n: 10, t: 9, r: 13, v: 11, f: 12, a: 7, b: 8 };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c !== "\\") {
+      bytes.push(...Buffer.from(c, "utf8"));
+      continue;
+    }
+    const n = text[i + 1];
+    if (n === undefined) return null;
+    if (n === "x") {
+      const hex = text.slice(i + 2, i + 4);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;
+      bytes.push(Number.parseInt(hex, 16));
+      i += 3;
+    } else if (/[0-7]/.test(n)) {
+      const oct = /^[0-7]{1,3}/.exec(text.slice(i + 1))?.[0] as string;
+      bytes.push(Number.parseInt(oct, 8) & 0xff);
+      i += oct.length;
+    } else if (simple[n] !== undefined) {
+      bytes.push(simple[n] as number);
+      i += 1;
+    } else {
+      bytes.push(...Buffer.from(n, "utf8"));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}

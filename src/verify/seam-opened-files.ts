@@ -1,0 +1,98 @@
+import { existsSync, realpathSync } from "node:fs";
+import { join, posix, sep } from "node:path";
+import type { OpenTrace } from "../process/open-trace.js";
+import type { RunnerInvocation } from "./report-run.js";
+import { isTestPath } from "./test-paths.js";
+
+/**
+ * Runners whose seam runs are traced (ADR 0072). Not jest: its haste map reads every module of the
+ * project to index it, so "opened" is not "loaded" there (a correct fix that also edits another
+ * test would be refused); not vitest, whose dependency scan may do the same. Both give each test
+ * file its own module registry, and the shape checks of ADR 0019 stay for them. undefined: an
+ * exit-code seam (the runner is unknown), traced.
+ */
+export function tracesSeamRuns(runner: RunnerInvocation["runner"] | undefined): boolean {
+  return runner !== "jest" && runner !== "vitest";
+}
+
+/**
+ * Why a seam run cannot vouch for the fix because it opened test code or test data that the
+ * attempt changed besides the seam's own files; null when it did not (or when no trace was taken:
+ * the shape checks of ADR 0019 are what is left then, and the payload says so).
+ *
+ * Stop 33 (ADR 0072): the shape checks named the loaders devflow had thought of; a loader of
+ * another shape (a path built at run time, `globalThis[...]`, a fixture read through a variable)
+ * ran a changed test file, or read a changed expected-output file, into the seam's process unseen.
+ * The trace records what the run's processes really opened, however it was named. A broken trace
+ * (cut short, over its cap, a line the run wrote into it) fails closed.
+ */
+export function openedExposure(input: {
+  checkoutDir: string;
+  trace: OpenTrace | undefined;
+  /** The seam's files, pinned helpers and mocks included (their own change is seam integrity's finding). */
+  seamFiles: readonly string[];
+  /** devflow's canary files of this run (never the attempt's). */
+  canaryFiles: readonly string[];
+  /** Every file the attempt changed since base. */
+  changedFiles: readonly string[];
+}): string | null {
+  const { trace } = input;
+  if (trace === undefined || trace.kind === "unavailable") return null;
+  if (trace.kind === "broken")
+    return `the seam's run could not be traced to its end (${trace.reason}), so what it loaded is not known`;
+  // The trace has real paths (the kernel's): a checkout under a symlinked /tmp is matched by its own.
+  const opened = new Set([
+    ...relativeInside(input.checkoutDir, trace.files),
+    ...relativeInside(realOrSame(input.checkoutDir), trace.files),
+  ]);
+  const own = new Set([...input.seamFiles, ...input.canaryFiles].map(posix.normalize));
+  const changed = input.changedFiles
+    .map(posix.normalize)
+    .filter((f) => !own.has(f) && opened.has(f) && (isTestPath(f) || /(?:^|\/)__mocks__\//.test(f)))
+    // Deleted: nothing of it was read (an open of its path failed and is not in the trace), unless
+    // the run wrote it anew. A name that is not UTF-8 reads as U+FFFD here and cannot be looked up
+    // by it (review, stop 33: such a case file was taken as deleted): it counts as there.
+    .filter((f) => f.includes("\uFFFD") || existsSync(join(input.checkoutDir, f)))
+    .sort();
+  if (changed.length === 0) return null;
+  return (
+    `the seam's run opened test code or data the attempt changed besides the seam's files (${list(changed)}): ` +
+    "what it read there ran or was compared in the seam's tests and can make them pass without the fix; " +
+    "leave those files as they were on base, or make the seam command run the seam's own files only"
+  );
+}
+
+/** What the payload says about the trace: traced, broken (with why), unavailable (with why), or not asked for. */
+export function traceStatus(
+  trace: OpenTrace | undefined,
+  asked: boolean,
+): { status: "traced" | "broken" | "unavailable" | "not_traced"; reason: string | null } {
+  if (!asked || trace === undefined)
+    return {
+      status: "not_traced",
+      reason: "jest and vitest seams are not traced: their indexers read files they never load (ADR 0072)",
+    };
+  return trace.kind === "traced"
+    ? { status: "traced", reason: null }
+    : { status: trace.kind, reason: trace.reason };
+}
+
+function realOrSame(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/** The files of `paths` (absolute) inside `dir`, relative with "/" separators. */
+function relativeInside(dir: string, paths: readonly string[]): string[] {
+  const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+  return paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split(sep).join("/"));
+}
+
+function list(files: readonly string[]): string {
+  return files.length <= 5
+    ? files.join(", ")
+    : `${files.slice(0, 5).join(", ")} and ${files.length - 5} more`;
+}

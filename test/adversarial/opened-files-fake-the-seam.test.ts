@@ -1,0 +1,99 @@
+/**
+ * Regression (stop 33): what a seam's process reads was judged by the shapes of its source (ADR
+ * 0019: literals, esbuild's notes, loader words), so whatever the shapes missed could be changed
+ * by the attempt and read by the seam unseen. Two such attacks completed on the real lane with a
+ * lenient critic (shown with the trace turned off, DEVFLOW_NO_OPEN_TRACE=1):
+ * - a table-driven seam reading every case file of `test/cases/` through `readdirSync`: a coder
+ *   that left `src/slug.js` alone and rewrote `test/cases/spaces.json` to expect the bug;
+ * - a seam file loading its folder's `*.test.js` through an alias of `require` (no word the text checks
+ *   know): a new `test/aa.test.js` replacing `slugify`.
+ * Fix (ADR 0072): every seam run goes under strace, which records each file the run's processes
+ * open, from outside them; a test-path file the attempt changed besides the seam's own that the run
+ * opened makes the seam red (`openedExposure`, seam-opened-files.ts). Mutation: the check removed
+ * from seam.ts → both attacks complete.
+ *
+ * Real mocha (installed once per machine), real strace, real repos, the real lane with `command:`
+ * coders. CI installs strace (.ci/run); without it the trace is `unavailable` and this test fails.
+ */
+import { describe, expect, it } from "vitest";
+import { concurrencyLimit } from "../support/concurrency-limit.js";
+import { attemptEnvelope, runnerRepoWith, seamLane, writingCoder } from "../support/runner-lane.js";
+
+const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
+
+const TABLE_SEAM = [
+  'const assert = require("node:assert");',
+  'const { readdirSync, readFileSync } = require("node:fs");',
+  'const { join } = require("node:path");',
+  'const { slugify } = require("../src/slug.js");',
+  // The folder's name is built at run time: no literal names it, so nothing pins its files.
+  'const dir = join(__dirname, ["ca", "ses"].join(""));',
+  'describe("slug cases", () => {',
+  '  it("matches every case file", () => {',
+  "    for (const f of readdirSync(dir).sort()) {",
+  '      const { input, want } = JSON.parse(readFileSync(join(dir, f), "utf8"));',
+  "      assert.strictEqual(slugify(input), want, f);",
+  "    }",
+  "  });",
+  "});",
+  "",
+].join("\n");
+
+const repoWith = (files: Record<string, string>) => runnerRepoWith("mocha", files);
+
+async function lane(repo: string, seam: string, seamFiles: string[], script: string) {
+  const run = await seamLane(repo, seam, seamFiles, script);
+  expect(run.error).toBeNull();
+  return run;
+}
+
+const tableRepo = () =>
+  repoWith({
+    "test/cases.test.js": TABLE_SEAM,
+    "test/cases/spaces.json": '{ "input": "Hello  World", "want": "hello-world" }\n',
+  });
+
+describe.concurrent("files the seam's run opens, however they are named", () => {
+  it(
+    "mocha: a case file the table-driven seam reads, rewritten to expect the bug, does not complete",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await tableRepo(),
+          "npx mocha test/cases.test.js",
+          ["test/cases.test.js"],
+          writingCoder({ "test/cases/spaces.json": ['{ "input": "Hello  World", "want": "hello--world" }'] }),
+        );
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.overall_result).toBe("fail");
+        expect(seam?.summary).toContain("opened test code or data the attempt changed");
+        expect(seam?.summary).toContain("test/cases/spaces.json");
+        expect(
+          (seam?.native_payload as { load_trace?: { status: string } } | undefined)?.load_trace?.status,
+        ).toBe("traced");
+      }),
+    300_000,
+  );
+
+  it(
+    "mocha: the correct fix completes on the table-driven seam, with another test file edited beside it",
+    () =>
+      limited(async () => {
+        const run = await lane(
+          await tableRepo(),
+          "npx mocha test/cases.test.js",
+          ["test/cases.test.js"],
+          writingCoder({ "test/other.test.js": ['it("other", () => {});'] }, true),
+        );
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("completed");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(
+          (seam?.native_payload as { load_trace?: { status: string } } | undefined)?.load_trace?.status,
+        ).toBe("traced");
+      }),
+    300_000,
+  );
+});
