@@ -14,9 +14,10 @@ import { systemTool } from "./system-tool.js";
  * What it cannot see, and why it is still sound for devflow's use: a file opened through io_uring
  * (refused: `io_uring_setup` is made to fail with ENOSYS, so libuv and every library fall back to
  * plain syscalls) or by handle (`open_by_handle_at`, refused with EPERM); a process cloned with
- * CLONE_UNTRACED (needs a raw `clone` call from native code: left, ADR 0072); a tracer killed from
- * inside the run (only where the run shares devflow's PID namespace: then the run ends by a signal
- * or without its exit line, and the trace is `broken`).
+ * CLONE_UNTRACED (needs a raw `clone` call from native code: left, ADR 0072). The run never sees
+ * the tracer: run-process.ts traces only a run in its own mount and PID namespace, with a private
+ * /proc, so the run can neither signal strace nor reach its pipe; a trace that still ends early
+ * (no exit line for the run, a signal) is `broken`.
  */
 export type OpenTrace =
   /** Every file a process of the run opened (absolute paths as the run saw them, sorted, unique). */

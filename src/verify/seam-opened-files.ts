@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { join, posix, sep } from "node:path";
 import type { OpenTrace } from "../process/open-trace.js";
 import type { RunnerInvocation } from "./report-run.js";
+import { inMocksFolder, list } from "./seam-shared-process.js";
 import { isTestPath } from "./test-paths.js";
 
 /**
@@ -48,7 +49,7 @@ export function openedExposure(input: {
   const own = new Set([...input.seamFiles, ...input.canaryFiles].map(posix.normalize));
   const changed = input.changedFiles
     .map(posix.normalize)
-    .filter((f) => !own.has(f) && opened.has(f) && (isTestPath(f) || /(?:^|\/)__mocks__\//.test(f)))
+    .filter((f) => !own.has(f) && opened.has(f) && (isTestPath(f) || inMocksFolder(f)))
     // Deleted: nothing of it was read (an open of its path failed and is not in the trace), unless
     // the run wrote it anew. A name that is not UTF-8 reads as U+FFFD here and cannot be looked up
     // by it (review, stop 33: such a case file was taken as deleted): it counts as there.
@@ -56,7 +57,7 @@ export function openedExposure(input: {
     .sort();
   if (changed.length === 0) return null;
   return (
-    `the seam's run opened test code or data the attempt changed besides the seam's files (${list(changed)}): ` +
+    `the seam's run opened test code or data the attempt changed besides the seam's files (${list(changed, 5)}): ` +
     "what it read there ran or was compared in the seam's tests and can make them pass without the fix; " +
     "leave those files as they were on base, or make the seam command run the seam's own files only"
   );
@@ -89,10 +90,4 @@ function realOrSame(dir: string): string {
 function relativeInside(dir: string, paths: readonly string[]): string[] {
   const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
   return paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split(sep).join("/"));
-}
-
-function list(files: readonly string[]): string {
-  return files.length <= 5
-    ? files.join(", ")
-    : `${files.slice(0, 5).join(", ")} and ${files.length - 5} more`;
 }

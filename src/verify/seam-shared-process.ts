@@ -142,7 +142,7 @@ export function mockFilesOf(
   if (!readsMocks(runner)) return [];
   return files
     .map(posix.normalize)
-    .filter((f) => MOCKS_FOLDER.test(f) && !/(?:^|\/)node_modules\//.test(f))
+    .filter((f) => inMocksFolder(f) && !/(?:^|\/)node_modules\//.test(f))
     .sort();
 }
 
@@ -157,6 +157,8 @@ export function readsMocks(runner: RunnerInvocation["runner"] | undefined): bool
  */
 const RUNNERS_WITHOUT_MOCKS: ReadonlySet<string> = new Set(["mocha", "tape", "node-test", "pytest"]);
 const MOCKS_FOLDER = /(?:^|\/)__mocks__\//;
+/** Whether `file` lies under a `__mocks__` folder (jest and vitest read such folders by name). */
+export const inMocksFolder = (file: string): boolean => MOCKS_FOLDER.test(file);
 const JS_CODE = /\.[cm]?[jt]sx?$/;
 /** What a computed loader can load: JS/TS (seam-helpers.ts finds those loaders) and Python (pytest-setup.ts). */
 const LOADED_CODE = /\.(?:[cm]?[jt]sx?|py)$/;
@@ -283,5 +285,8 @@ const VALUE_FLAGS: Partial<Record<RunnerInvocation["runner"], ReadonlySet<string
 /** mocha's `spec` key in a config text (`.mocharc.yml` `spec:`, JSON `"spec":`). */
 const MOCHA_SPEC = /(?:^|[\s{,"'])spec["']?\s*[:=]/m;
 
-const list = (items: readonly string[]): string =>
-  items.length <= 3 ? items.join(", ") : `${items.slice(0, 3).join(", ")} and ${items.length - 3} more`;
+/** `items` for a message: the first `shown` of them, then how many more. */
+export const list = (items: readonly string[], shown = 3): string =>
+  items.length <= shown
+    ? items.join(", ")
+    : `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;

@@ -267,13 +267,7 @@ async function namedRun(
       changedFiles: input.changedFiles ?? [],
     });
     if (exposure !== null) problems.push(exposure);
-    const opened = openedExposure({
-      checkoutDir: input.worktree,
-      trace: run.openTrace,
-      seamFiles: input.seam.files,
-      canaryFiles: canary.kind === "placed" ? canary.files : [],
-      changedFiles: input.changedFiles ?? [],
-    });
+    const opened = openedBy(input, run, canary.kind === "placed" ? canary.files : []);
     if (opened !== null) problems.push(opened);
     if (canary.kind === "placed") {
       // The failing canary makes the runner exit non-zero, so exit 0 is no longer the sign of a
@@ -313,17 +307,22 @@ async function readTextOrNull(path: string): Promise<string | null> {
   }
 }
 
+/** What a seam run opened that the attempt changed besides the seam's (and the canary's) files (ADR 0072). */
+function openedBy(input: SeamVerifierInput, run: VerifierCommandRun, canaryFiles: readonly string[]) {
+  return openedExposure({
+    checkoutDir: input.worktree,
+    trace: run.openTrace,
+    seamFiles: input.seam.files,
+    canaryFiles,
+    changedFiles: input.changedFiles ?? [],
+  });
+}
+
 function exitCodeRun(run: VerifierCommandRun, command: string, input: SeamVerifierInput): SeamRunVerdict {
   const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
   const canary = NO_RUNNER_CANARY;
   if (cannotRun) return { result: "error", reason: cannotRun, run, canary };
-  const opened = openedExposure({
-    checkoutDir: input.worktree,
-    trace: run.openTrace,
-    seamFiles: input.seam.files,
-    canaryFiles: [],
-    changedFiles: input.changedFiles ?? [],
-  });
+  const opened = openedBy(input, run, []);
   if (opened !== null) return { result: "red", reason: opened, run, canary };
   if (run.exitCode === 0) return { result: "green", reason: "exited 0", run, canary };
   return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run, canary };

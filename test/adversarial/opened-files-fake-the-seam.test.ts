@@ -47,21 +47,29 @@ async function lane(repo: string, seam: string, seamFiles: string[], script: str
   return run;
 }
 
-const tableRepo = () =>
-  repoWith({
-    "test/cases.test.js": TABLE_SEAM,
-    "test/cases/spaces.json": '{ "input": "Hello  World", "want": "hello-world" }\n',
-  });
+/** The lane on the mocha fixture with the table-driven seam, and `script` as the coder. */
+const tableLane = async (script: string) =>
+  lane(
+    await repoWith({
+      "test/cases.test.js": TABLE_SEAM,
+      "test/cases/spaces.json": '{ "input": "Hello  World", "want": "hello-world" }\n',
+    }),
+    "npx mocha test/cases.test.js",
+    ["test/cases.test.js"],
+    script,
+  );
+
+/** How the seam envelope of the first attempt says its runs were traced. */
+const loadTrace = async (run: Awaited<ReturnType<typeof lane>>) =>
+  ((await attemptEnvelope(run, "seam"))?.native_payload as { load_trace?: { status: string } } | undefined)
+    ?.load_trace?.status;
 
 describe.concurrent("files the seam's run opens, however they are named", () => {
   it(
     "mocha: a case file the table-driven seam reads, rewritten to expect the bug, does not complete",
     () =>
       limited(async () => {
-        const run = await lane(
-          await tableRepo(),
-          "npx mocha test/cases.test.js",
-          ["test/cases.test.js"],
+        const run = await tableLane(
           writingCoder({ "test/cases/spaces.json": ['{ "input": "Hello  World", "want": "hello--world" }'] }),
         );
         const record = await run.store.read("iterator_run");
@@ -70,9 +78,7 @@ describe.concurrent("files the seam's run opens, however they are named", () => 
         expect(seam?.overall_result).toBe("fail");
         expect(seam?.summary).toContain("opened test code or data the attempt changed");
         expect(seam?.summary).toContain("test/cases/spaces.json");
-        expect(
-          (seam?.native_payload as { load_trace?: { status: string } } | undefined)?.load_trace?.status,
-        ).toBe("traced");
+        expect(await loadTrace(run)).toBe("traced");
       }),
     300_000,
   );
@@ -81,18 +87,10 @@ describe.concurrent("files the seam's run opens, however they are named", () => 
     "mocha: the correct fix completes on the table-driven seam, with another test file edited beside it",
     () =>
       limited(async () => {
-        const run = await lane(
-          await tableRepo(),
-          "npx mocha test/cases.test.js",
-          ["test/cases.test.js"],
-          writingCoder({ "test/other.test.js": ['it("other", () => {});'] }, true),
-        );
+        const run = await tableLane(writingCoder({ "test/other.test.js": ['it("other", () => {});'] }, true));
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("completed");
-        const seam = await attemptEnvelope(run, "seam");
-        expect(
-          (seam?.native_payload as { load_trace?: { status: string } } | undefined)?.load_trace?.status,
-        ).toBe("traced");
+        expect(await loadTrace(run)).toBe("traced");
       }),
     300_000,
   );
