@@ -16,6 +16,7 @@ import { openTaskStore } from "../home/task-store.js";
 import { whyDirInUse } from "./dir-in-use.js";
 import { entriesStatCannotSee } from "./entries-stat-cannot-see.js";
 import { runGit } from "./git.js";
+import { removeOrSetAside } from "./idle-claim.js";
 import { idleDir } from "./idle-dir.js";
 import { listIdleEntries } from "./idle-listing.js";
 import { initOwnCloneRepo } from "./own-clone-repo.js";
@@ -76,7 +77,9 @@ export function retireCoderCheckout(
   // checkout is removed there, never reset for the next task (issue 11: the /proc scan costs
   // 100-600 ms under load; doing it at both ends paid it twice for the same guarantee).
   if (!trusted || maxIdle < 1 || idle.state === "link") {
-    rmSync(checkout, { recursive: true, force: true });
+    // A leftover still writing into it must not fail the task's end (idle-claim.ts).
+    if (idle.state === "link") rmSync(checkout, { recursive: true, force: true });
+    else removeOrSetAside(checkout, idleDirPath);
     return "removed";
   }
   mkdirSync(idleDirPath, { recursive: true });
@@ -148,7 +151,7 @@ export async function reuseIdleCoderCheckout(request: {
       await resetReused(request, index, record.mtime_ms);
       return { from };
     } catch (error) {
-      rmSync(worktree, { recursive: true, force: true });
+      removeOrSetAside(worktree, idlePath);
       request.declined?.push({ from, reason: error instanceof Error ? error.message : String(error) });
       return null;
     }
@@ -226,7 +229,8 @@ function listIdle(idleDirPath: string): string[] {
 
 function removeIdle(dir: string, id: string): void {
   rmSync(join(dir, `${id}.index`), { force: true });
-  rmSync(join(dir, id), { recursive: true, force: true });
+  if (isRealDirectory(join(dir, id))) removeOrSetAside(join(dir, id), dir);
+  else rmSync(join(dir, id), { force: true });
 }
 
 /** A directory itself, not a link to one (lstat: links are not followed). */

@@ -21,6 +21,7 @@ export {
 } from "./commits.js";
 export { checkGitLink, type GitLink, gitLinkFindings } from "./git-link.js";
 export { isGitUrl, redactUrl } from "./git-url.js";
+export { idleClaimOwner, idleClaimPath } from "./idle-claim.js";
 export { type IdleDir, idleDir } from "./idle-dir.js";
 export { type IdleEntry, idleNames, listIdleEntries } from "./idle-listing.js";
 export { isGitIgnored } from "./is-git-ignored.js";

@@ -1,9 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { lstatSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DevflowError } from "../../../errors/index.js";
 import { processIsRunning } from "../../../process/process-group.js";
-import { type IdleEntry, idleDir, idleNames, listIdleEntries } from "../../../workspace/index.js";
+import {
+  type IdleEntry,
+  idleClaimOwner,
+  idleClaimPath,
+  idleDir,
+  idleNames,
+  listIdleEntries,
+} from "../../../workspace/index.js";
 import { diskUsage } from "./disk-usage.js";
 
 /**
@@ -43,7 +49,7 @@ export type IdleRemoval = "removed" | "gone";
 export function removeIdleCheckout(repoRoot: string, id: string): IdleRemoval {
   const dir = idleDirInPlace(repoRoot);
   if (dir === null) return "gone";
-  const claimed = join(dir, `${CLAIM_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`);
+  const claimed = idleClaimPath(dir);
   try {
     renameSync(join(dir, id), claimed);
   } catch (error) {
@@ -57,13 +63,10 @@ export function removeIdleCheckout(repoRoot: string, id: string): IdleRemoval {
   return "removed";
 }
 
-const CLAIM_PREFIX = ".clean-";
-/** Exactly the names removeIdleCheckout claims with: `.clean-<pid>-<12 hex>`. */
-const CLAIM_NAME = /^\.clean-(\d+)-[0-9a-f]{12}$/;
-
 /**
- * The claims (`.idle/.clean-<pid>-<random>`) a `devflow clean` killed between its rename and the
- * end of its removal left: the claiming process is gone, so nothing else will ever delete them (no
+ * The claims (`.idle/.clean-<pid>-<random>`, idle-claim.ts) a `devflow clean` killed between its
+ * rename and the end of its removal left, or a task setup could not finish removing (a declined
+ * checkout a leftover process still wrote into): the claiming process is gone, so nothing else will ever delete them (no
  * task id: neither listings nor reuse see them). A live claimer's (another clean at work) and any
  * other name are left alone. Through a linked `.idle` nothing is listed (no throw: every clean runs
  * this, and `--idle`/`--task` already refuse such a link). Each is lstat'ed, never followed.
@@ -73,7 +76,7 @@ export function abandonedClaims(repoRoot: string): Array<{ path: string; bytes: 
   if (dir === null) return [];
   return idleNames(dir)
     .filter((name) => {
-      const pid = Number(CLAIM_NAME.exec(name)?.[1] ?? "0");
+      const pid = idleClaimOwner(name) ?? 0;
       return pid > 1 && pid !== process.pid && !processIsRunning(pid);
     })
     .map((name) => join(dir, name))
