@@ -7,7 +7,10 @@ import { DEBUG_ENV, type EnvVar, helpFooter, MODEL_ENV } from "./help-text.js";
 
 const TEST_ENV: EnvVar[] = [
   ["DEVFLOW_TEST_TIMEOUT", "seconds per seam/regression/readiness test run (default 300; --test-timeout)"],
-  ["DEVFLOW_OPEN_TRACE_CAP_MB", "the largest strace record of one seam run, in MiB (default 64)"],
+  [
+    "DEVFLOW_OPEN_TRACE_CAP_MB",
+    "what reading one seam run's strace record may keep (distinct paths), in MiB (default 64)",
+  ],
   ["DEVFLOW_NO_OPEN_TRACE", "1: seam runs are not traced with strace (a caveat says so)"],
 ];
 const CODER_ENV: EnvVar = [

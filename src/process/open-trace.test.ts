@@ -8,6 +8,7 @@ import { type MountPlan, resetMountProbe } from "./mount-namespace.js";
 import {
   NO_OPEN_TRACE_ENV,
   OPEN_TRACE_CAP_ENV,
+  openTraceReader,
   openTracer,
   parseOpenTrace,
   resetOpenTracer,
@@ -56,13 +57,16 @@ describe("parseOpenTrace", () => {
     ).toEqual({ kind: "traced", files: ["/w/a) = -1 ENOENT (x", "/w/b> <unfinished ...>", "/w/c) = ?"] });
   });
 
-  it("skips calls killed before they returned and processes replaced by an execve", () => {
+  it("skips calls killed before they returned or left mid-way, and processes replaced by an execve", () => {
     expect(
       traced([
         ROOT,
         "101 <... openat resumed> <unfinished ...>) = ?",
         '102 openat(AT_FDCWD</w>, ""..., O_RDONLY) = ? <unavailable>',
         "103 +++ superseded by execve in pid 101 +++",
+        // Stop 34 (under load): a background child killed as the run's PID namespace ended.
+        '104 openat(AT_FDCWD</w>, "/dev/null", O_RDONLY <detached ...>',
+        "105 <... openat resumed> <detached ...>",
         EXIT0,
       ]),
     ).toEqual({ kind: "traced", files: [] });
@@ -139,6 +143,49 @@ describe("parseOpenTrace", () => {
     const result = traced(lines);
     expect(result.kind).toBe("broken");
     expect(result.kind === "broken" && result.reason).toMatch(reason);
+  });
+
+  // Stop 34: the trace is read as it arrives (openTraceReader). Chunks end anywhere: inside a line,
+  // inside a multi-byte character of a path, right after a newline. Every cut must read as the
+  // whole text does, a glued line included.
+  it("reads a trace cut into chunks anywhere as it reads the whole text", () => {
+    const lines = [
+      ROOT,
+      '100 openat(AT_FDCWD</w>, ""..., O_RDONLY) = 3</w/test/café ☃.json>',
+      '101 openat(AT_FDCWD</w>, ""..., O_RDONLY <unfinished ...>',
+      "101 <... openat resumed>) = 4</w/test/cases/b.json>",
+      '100 openat(AT_FDCWD</w>, ""..., O_RDONLY) = -1 ENOENT (No such file or directory)',
+      EXIT0,
+    ];
+    const bytes = Buffer.from(`${lines.join("\n")}\n`, "utf8");
+    const glued = Buffer.from(
+      `${[ROOT, '999 execve(100 openat(AT_FDCWD</w>, "t", O_RDONLY) = 5</w/t.js>', EXIT0].join("\n")}\n`,
+    );
+    for (const text of [bytes, glued]) {
+      const whole = parseOpenTrace(text.toString("utf8"), 0);
+      for (let size = 1; size <= text.length; size += 7) {
+        const reader = openTraceReader(undefined, Number.POSITIVE_INFINITY);
+        for (let at = 0; at < text.length; at += size) reader.push(text.subarray(at, at + size));
+        expect(reader.end(0), `chunks of ${size}`).toEqual(whole);
+      }
+    }
+    expect(parseOpenTrace(bytes.toString("utf8"), 0)).toMatchObject({ kind: "traced" });
+  });
+
+  it("keeps each path once, so its cap counts distinct paths and the line being read, not lines", () => {
+    const open = '100 openat(AT_FDCWD</w>, ""..., O_RDONLY) = 3</w/the-same-file>';
+    const reader = openTraceReader(undefined, 1024);
+    reader.push(Buffer.from(`${ROOT}\n`));
+    for (let i = 0; i < 10_000; i++) reader.push(Buffer.from(`${open}\n`));
+    reader.push(Buffer.from(`${EXIT0}\n`));
+    expect(reader.end(0)).toEqual({ kind: "traced", files: ["/w/the-same-file"] });
+    const endless = openTraceReader(undefined, 1024);
+    endless.push(Buffer.from(`${ROOT}\n100 openat(`));
+    for (let i = 0; i < 100; i++) endless.push(Buffer.from("x".repeat(100)));
+    expect(endless.end(0)).toMatchObject({
+      kind: "broken",
+      reason: expect.stringContaining(OPEN_TRACE_CAP_ENV),
+    });
   });
 
   it("is broken when the run's exit in the trace is not the exit devflow saw", () => {
@@ -282,13 +329,14 @@ describe("a traced run (real strace)", () => {
   it("ends with the run when the run leaves a background process in its PID namespace", async () => {
     const result = await tracedRun("sleep 30 & echo started");
     expect(result.timedOut).toBe(false);
-    expect(result.openTrace?.kind).toBe("traced");
+    expect(result.openTrace).toMatchObject({ kind: "traced" });
   });
 
   it("is broken, saying how to raise the cap, when the trace is over it", async () => {
     process.env[OPEN_TRACE_CAP_ENV] = "0.001";
     try {
-      const result = await tracedRun("cat /etc/hostname /etc/passwd > /dev/null");
+      // The reader keeps distinct paths: /etc's ~100 names are over 1 KiB of them.
+      const result = await tracedRun("cat /etc/* > /dev/null 2>&1; true");
       expect(result.openTrace).toMatchObject({
         kind: "broken",
         reason: expect.stringContaining(`raise it with ${OPEN_TRACE_CAP_ENV}`),

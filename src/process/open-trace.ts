@@ -30,10 +30,13 @@ export type OpenTrace =
 /** Turns the trace off (DEVFLOW_NO_OPEN_TRACE=1): for tests of the fallback and machines where ptrace is slow. */
 export const NO_OPEN_TRACE_ENV = "DEVFLOW_NO_OPEN_TRACE";
 
-/** Raises or lowers the trace's cap (MiB): about 110 bytes a traced call, so 64 MiB is ~600,000 opens. */
+/**
+ * Raises or lowers the trace's cap (MiB): what reading it keeps, the distinct paths the run opened
+ * (64 MiB is about a million paths of 60 bytes) and the line being read.
+ */
 export const OPEN_TRACE_CAP_ENV = "DEVFLOW_OPEN_TRACE_CAP_MB";
 
-/** Bytes of trace kept per run (default 64 MiB); beyond them the trace is broken (never silently cut). */
+/** Bytes the trace reader keeps per run (default 64 MiB); beyond them the trace is broken (never silently cut). */
 export function openTraceCapBytes(): number {
   const mb = Number(process.env[OPEN_TRACE_CAP_ENV]);
   return (Number.isFinite(mb) && mb > 0 ? mb : 64) * 1024 * 1024;
@@ -129,6 +132,15 @@ const FORBIDDEN = new Set(NAMESPACE_CALLS.split(","));
 const CALL_DONE = new RegExp(`^(${CALLS})\\(`);
 const CALL_RESUMED = new RegExp(`^<\\.\\.\\. (${CALLS}) resumed>`);
 const UNFINISHED = / <unfinished \.\.\.>$/;
+/**
+ * A call strace stopped following mid-way: the process was dropped while the call had not returned
+ * (stop 34, under load: the run's PID namespace ended and killed a `sleep &` inside its openat of
+ * /dev/null, and with `-e signal=none` strace writes no "killed by" line, only this). It read
+ * nothing afterwards: a process leaves strace early only by dying or by strace detaching, and a
+ * detaching strace either leaves the root's exit line out (broken) or comes after the root's exit,
+ * which ends the run's PID namespace and every process in it first.
+ */
+const DETACHED = / <detached \.\.\.>$/;
 const EXITED =
   /^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(?: \(core dumped\))?|superseded by execve in pid \d+) \+\+\+$/;
 const OPENS = new Set(["open", "openat", "openat2", "creat"]);
@@ -156,32 +168,55 @@ const NUMBER_DONE = /\) += \d+$/;
  * namespace or mount call is the run's, and makes the trace broken; without it, any such call does.
  */
 export function parseOpenTrace(text: string, exitCode: number | null, handOver?: string): OpenTrace {
+  const reader = openTraceReader(handOver, Number.POSITIVE_INFINITY);
+  reader.push(Buffer.from(text, "utf8"));
+  return reader.end(exitCode);
+}
+
+/** parseOpenTrace fed as the trace arrives: `push` each chunk, `end` once the pipe closed. */
+export interface OpenTraceReader {
+  push(chunk: Buffer): void;
+  /** Over the cap: what it keeps (distinct paths and the line being read) passed `capBytes`. */
+  readonly over: boolean;
+  end(exitCode: number | null): OpenTrace;
+}
+
+/**
+ * Reads the trace line by line as it arrives (stop 34: the whole trace was held until the run
+ * ended, 64 MiB at most, so a run of more than ~600,000 opens was refused). What it keeps is the
+ * distinct paths opened and the line being read; `capBytes` bounds that sum (a run opening millions
+ * of distinct files, a line that never ends). Lines split on the newline byte, which no UTF-8
+ * character contains, so each line decodes as it did within the whole text.
+ */
+export function openTraceReader(handOver?: string, capBytes = openTraceCapBytes()): OpenTraceReader {
   const files = new Set<string>();
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
+  let kept = 0;
+  let over = false;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let lineNo = 0;
+  let failure: OpenTrace | null = null;
   let root: string | null = null;
   let rootExit: string | null = null;
   // Before devflow's setup hands the namespace over to the run, namespace calls are devflow's own.
   let handedOver = false;
-  for (const [i, line] of lines.entries()) {
+
+  /** Reads one line: null when it is fine, else why it breaks the trace. */
+  const readLine = (line: string): string | null => {
     const m = LINE.exec(line);
-    const broken = (why: string): OpenTrace => ({
-      kind: "broken",
-      reason: `line ${i + 1} of the open trace ${why}: ${JSON.stringify(line.length <= 200 ? line : `${line.slice(0, 100)}…${line.slice(-100)}`)}`,
-    });
-    if (!m) return broken("is not strace's");
+    if (!m) return "is not strace's";
     const [, pid, rest] = m as unknown as [string, string, string];
     if (root === null) {
-      if (!rest.startsWith("execve(")) return broken("is not the run's first execve");
+      if (!rest.startsWith("execve(")) return "is not the run's first execve";
       root = pid;
     }
     const exited = EXITED.exec(rest);
     if (exited) {
       if (pid === root) rootExit = exited[1] ?? exited[2] ?? null;
-      continue;
+      return null;
     }
     const call = (CALL_DONE.exec(rest) ?? CALL_RESUMED.exec(rest))?.[1];
-    if (call === undefined) return broken("is not a traced call");
+    if (call === undefined) return "is not a traced call";
     const failed = FAILED.test(rest) || NO_RETURN.test(rest);
     if (call === "execve" && handOver !== undefined && rest.startsWith(`execve(${JSON.stringify(handOver)},`))
       handedOver = true;
@@ -189,35 +224,91 @@ export function parseOpenTrace(text: string, exitCode: number | null, handOver?:
     const own =
       FORBIDDEN.has(call) || ((call === "clone" || call === "clone3") && rest.includes("CLONE_NEW"));
     if (own && !failed && (handedOver || handOver === undefined))
-      return broken(`is the run's own ${call}: a verification run may not make namespaces or mounts`);
+      return `is the run's own ${call}: a verification run may not make namespaces or mounts`;
     // Only the start of a call strace could not finish writing (another process ran in between):
     // its result comes on the `resumed` line. A resumed line ending so was killed in the call.
-    if (UNFINISHED.test(rest) && !rest.startsWith("<...")) continue;
-    if (failed) continue;
+    if (UNFINISHED.test(rest) && !rest.startsWith("<...")) return null;
+    if (DETACHED.test(rest)) return null;
+    if (failed) return null;
     const fd = OPENED_FD.exec(rest);
     if (!OPENS.has(call)) {
       // No other traced call returns a descriptor: such a line is an open with text glued before
       // it (review, stop 33: a run that reached strace's pipe wrote "999 execve(" without a newline).
-      if (fd || !NUMBER_DONE.test(rest)) return broken("has a result devflow cannot read");
-      continue;
+      if (fd || !NUMBER_DONE.test(rest)) return "has a result devflow cannot read";
+      return null;
     }
-    if (!fd) return broken("has an open without its file's path");
+    if (!fd) return "has an open without its file's path";
     const path = unescapeStrace(fd[1] as string);
-    if (path === null) return broken("has a path that cannot be read");
-    if (path.startsWith("/")) files.add(path);
-  }
-  if (root === null) return { kind: "broken", reason: "the open trace is empty: the run was not traced" };
-  if (rootExit === null)
-    return {
-      kind: "broken",
-      reason: "the open trace has no exit line for the run: the tracer did not see it end",
-    };
-  if (exitCode !== null && rootExit !== String(exitCode))
-    return {
-      kind: "broken",
-      reason: `the open trace says the run ended with ${rootExit}, devflow saw exit ${exitCode}`,
-    };
-  return { kind: "traced", files: [...files].sort() };
+    if (path === null) return "has a path that cannot be read";
+    if (path.startsWith("/") && !files.has(path)) {
+      files.add(path);
+      kept += path.length;
+    }
+    return null;
+  };
+
+  const read = (line: string): void => {
+    lineNo += 1;
+    const why = readLine(line);
+    if (why !== null)
+      failure = {
+        kind: "broken",
+        reason: `line ${lineNo} of the open trace ${why}: ${JSON.stringify(line.length <= 200 ? line : `${line.slice(0, 100)}…${line.slice(-100)}`)}`,
+      };
+  };
+
+  const overCap = (): boolean => {
+    if (!over && kept + pendingBytes > capBytes) over = true;
+    return over;
+  };
+
+  return {
+    get over() {
+      return over;
+    },
+    push(chunk) {
+      if (failure !== null || over) return; // the answer is known: the rest is drained unread
+      let at = 0;
+      for (let nl = chunk.indexOf(10, at); nl >= 0 && failure === null; nl = chunk.indexOf(10, at)) {
+        const piece = chunk.subarray(at, nl);
+        const line = pendingBytes === 0 ? piece : Buffer.concat([...pending, piece]);
+        pending = [];
+        pendingBytes = 0;
+        read(line.toString("utf8"));
+        at = nl + 1;
+        if (overCap()) return;
+      }
+      if (failure !== null || at >= chunk.length) return;
+      pending.push(chunk.subarray(at));
+      pendingBytes += chunk.length - at;
+      overCap();
+    },
+    end(exitCode) {
+      if (failure === null && !over && pendingBytes > 0) {
+        read(Buffer.concat(pending).toString("utf8"));
+        pending = [];
+        pendingBytes = 0;
+      }
+      if (failure !== null) return failure;
+      if (over)
+        return {
+          kind: "broken",
+          reason: `the open trace was over its cap of ${capBytes / 1024 / 1024} MiB of distinct paths (raise it with ${OPEN_TRACE_CAP_ENV}=<MiB>)`,
+        };
+      if (root === null) return { kind: "broken", reason: "the open trace is empty: the run was not traced" };
+      if (rootExit === null)
+        return {
+          kind: "broken",
+          reason: "the open trace has no exit line for the run: the tracer did not see it end",
+        };
+      if (exitCode !== null && rootExit !== String(exitCode))
+        return {
+          kind: "broken",
+          reason: `the open trace says the run ended with ${rootExit}, devflow saw exit ${exitCode}`,
+        };
+      return { kind: "traced", files: [...files].sort() };
+    },
+  };
 }
 
 /** strace's C-style escapes (`\\`, `\"`, `\n`, `\t`, `\xHH`, octal `\NNN`) back to text; null if malformed. */

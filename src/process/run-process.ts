@@ -13,15 +13,7 @@ import {
 import { forgetGroup, recordGroup } from "./group-ledger.js";
 import { stdioClosingInherited } from "./inherited-fds.js";
 import { mountNamespacePrefix, namespaceHandOverProgram } from "./mount-namespace.js";
-import {
-  OPEN_TRACE_CAP_ENV,
-  OPEN_TRACE_FD,
-  type OpenTrace,
-  openTraceArgv,
-  openTraceCapBytes,
-  openTracer,
-  parseOpenTrace,
-} from "./open-trace.js";
+import { OPEN_TRACE_FD, type OpenTrace, openTraceArgv, openTraceReader, openTracer } from "./open-trace.js";
 import { OutputCapture } from "./output-capture.js";
 import { groupIsAlive, terminateGroup, trackGroup, untrackGroup } from "./process-group.js";
 import type { ProcessRunOptions, ProcessRunResult } from "./types.js";
@@ -167,7 +159,7 @@ async function supervise(
   killPoint("process.spawned");
   child.stdout?.on("data", (chunk: Buffer) => capture.write("stdout", chunk));
   child.stderr?.on("data", (chunk: Buffer) => capture.write("stderr", chunk));
-  const trace = strace === null ? null : collectTrace(child);
+  const trace = strace === null ? null : collectTrace(child, namespaceHandOverProgram());
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("exit", (code, signal) => resolve({ code, signal }));
   });
@@ -218,7 +210,7 @@ async function supervise(
         ? undefined
         : trace === null
           ? { kind: "unavailable", reason: "reason" in tracer ? tracer.reason : "no tracer" }
-          : trace.result(exit.code, exit.signal, namespaceHandOverProgram());
+          : trace.result(exit.code, exit.signal);
     return {
       ...(openTrace ? { openTrace } : {}),
       exitCode: exit.code,
@@ -288,36 +280,30 @@ function startChild(
 }
 
 /**
- * Reads the open trace from the child's trace pipe, up to its cap (openTraceCapBytes; beyond: broken,
- * never cut silently). `result` is asked once the child has exited and its pipes are drained.
+ * Reads the open trace from the child's trace pipe as it arrives (openTraceReader: over its cap the
+ * trace is broken, never cut silently). `result` is asked once the child has exited and its pipes
+ * are drained.
  */
-function collectTrace(child: ChildProcess): {
-  result(code: number | null, signal: NodeJS.Signals | null, handOver: string | undefined): OpenTrace;
+function collectTrace(
+  child: ChildProcess,
+  handOver: string | undefined,
+): {
+  result(code: number | null, signal: NodeJS.Signals | null): OpenTrace;
 } {
-  const chunks: Buffer[] = [];
-  const cap = openTraceCapBytes();
-  let bytes = 0;
-  let over = false;
+  // Read as it arrives: only the distinct paths are kept, never the whole trace (stop 34).
+  const reader = openTraceReader(handOver);
   let ended = false;
   const pipe = child.stdio[OPEN_TRACE_FD] as NodeJS.ReadableStream | null | undefined;
-  pipe?.on("data", (chunk: Buffer) => {
-    bytes += chunk.length;
-    if (bytes > cap) over = true;
-    else chunks.push(chunk);
-  });
+  pipe?.on("data", (chunk: Buffer) => reader.push(chunk));
   pipe?.on("end", () => {
     ended = true;
   });
   pipe?.on("error", () => {});
   return {
-    result(code, signal, handOver) {
+    result(code, signal) {
       if (pipe === null || pipe === undefined)
         return { kind: "broken", reason: "the open trace had no pipe" };
-      if (over)
-        return {
-          kind: "broken",
-          reason: `the open trace was over its cap of ${cap / 1024 / 1024} MiB (raise it with ${OPEN_TRACE_CAP_ENV}=<MiB>)`,
-        };
+      if (reader.over) return reader.end(code);
       if (!ended)
         return { kind: "broken", reason: "the open trace was still being written when the run was over" };
       if (signal !== null)
@@ -325,7 +311,7 @@ function collectTrace(child: ChildProcess): {
           kind: "broken",
           reason: `the run (and its tracer) ended by ${signal}: the trace may be cut short`,
         };
-      return parseOpenTrace(Buffer.concat(chunks).toString("utf8"), code, handOver);
+      return reader.end(code);
     },
   };
 }

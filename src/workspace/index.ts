@@ -45,8 +45,11 @@ export {
   type ChangedFilesAndLinks,
   changedFiles,
   changedFilesAndLinks,
+  composeChanges,
   diffTrees,
   ignoredOutsideSnapshot,
+  type PathChange,
+  pathChanges,
   snapshotTree,
   type TreeDiff,
 } from "./snapshot.js";

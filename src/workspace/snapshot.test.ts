@@ -1,8 +1,15 @@
-import { rmSync, symlinkSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkoutState, git, makeRepo, removeDir, writeFiles } from "../../test/support/test-repo.js";
-import { changedFiles, changedFilesAndLinks, diffTrees, snapshotTree } from "./snapshot.js";
+import {
+  changedFiles,
+  changedFilesAndLinks,
+  composeChanges,
+  diffTrees,
+  pathChanges,
+  snapshotTree,
+} from "./snapshot.js";
 import { snapshotStoreOf } from "./snapshot-store.js";
 import { createTaskWorktree } from "./task-worktree.js";
 
@@ -113,7 +120,7 @@ describe("diffTrees", () => {
   it("returns nothing for identical trees", async () => {
     const worktree = await taskWorktree();
     const tree = await snapshotTree(worktree);
-    expect(await diffTrees(worktree, tree, tree)).toEqual({ patch: "", files: [] });
+    expect(await diffTrees(worktree, tree, tree)).toEqual({ patch: "", files: [], changes: [] });
   });
 
   it("ignores a user's diff settings that would change the patch format", async () => {
@@ -287,5 +294,92 @@ describe("diffTrees", () => {
       expect.arrayContaining(["link-becomes-file", "link-gone", "link-moves", ":colon first"]),
     );
     expect(await changedFiles(worktree, base, after)).toEqual(nameOnly);
+  });
+});
+
+describe("composeChanges (issue 11: verify's change since base without a git process)", () => {
+  /**
+   * The composition must equal git's own answer on every input, or the scope check, the seam's
+   * opened-files check and the symlink check would judge the wrong paths. Seeded random changes in
+   * two steps (base → seam → attempt) from a small pool of contents, so that edits put back to the
+   * base's content, renames git detects (same content), mode flips and file ↔ link swaps all occur;
+   * the attempt's records come from the batched `diff-tree --stdin` (a repair attempt's path) or
+   * from `git diff`, as in the lane.
+   */
+  it("equals `git diff --no-renames` from base to attempt on random two-step changes", async () => {
+    const worktree = await taskWorktree();
+    let seed = 20261205;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const contents = ["one\n", "two\n", "three\nthree\nthree\n"];
+    const names = ["a.txt", "b.txt", "src/c.txt", "src/d/e.txt", "f g.txt", "x\ny.txt", "link"];
+    const paths = new Set<string>();
+    const change = (steps: number): void => {
+      for (let i = 0; i < steps; i++) {
+        const name = names[random(names.length)] as string;
+        const path = join(worktree, name);
+        const present = paths.has(name);
+        const op = random(5);
+        if (present) rmSync(path, { force: true });
+        if (present && op === 0) {
+          paths.delete(name); // deleted
+          continue;
+        }
+        if (present && op === 1) {
+          // moved (maybe edited): git sees a rename when the content stays
+          const to = names[random(names.length)] as string;
+          if (paths.has(to)) rmSync(join(worktree, to), { force: true });
+          writeFiles(worktree, { [to]: contents[random(contents.length)] as string });
+          paths.delete(name);
+          paths.add(to);
+          continue;
+        }
+        mkdirSync(dirname(path), { recursive: true });
+        if (op === 2) symlinkSync(contents[random(2)]?.trim() as string, path);
+        else writeFiles(worktree, { [name]: contents[random(contents.length)] as string });
+        if (op === 3) chmodSync(path, 0o755);
+        paths.add(name);
+      }
+    };
+    let compared = 0;
+    let base = await snapshotTree(worktree);
+    for (let round = 0; round < 12; round++) {
+      change(1 + random(4));
+      const seam = await snapshotTree(worktree);
+      const seamSinceBase = await pathChanges(worktree, base, seam);
+      change(1 + random(5));
+      const previous = await snapshotTree(worktree);
+      change(1 + random(5));
+      const current = await snapshotTree(worktree);
+      // Odd rounds: a repair attempt's batched diff-tree, whose second pair verify then reads.
+      if (round % 2 === 1) await diffTrees(worktree, previous, current, { alsoFrom: seam });
+      const attempt = await diffTrees(worktree, seam, current);
+      const composed = composeChanges(seamSinceBase, attempt.changes);
+      const truth = await changedFilesAndLinks(worktree, base, current);
+      expect(composed, `round ${round}`).toEqual(truth);
+      compared += truth.files.length;
+      base = current;
+    }
+    // The rounds changed something to compare (a generator that did nothing would pass vacuously).
+    expect(compared).toBeGreaterThan(12);
+  });
+
+  it("an edit put back cancels out; a rename is a deletion and an addition; a link is named by its new mode", () => {
+    const id = (c: string): string => c.repeat(40);
+    const zero = id("0");
+    const composed = composeChanges(
+      [
+        { path: "reverted", oldMode: "100644", oldId: id("a"), newMode: "100644", newId: id("b") },
+        { path: "flipped", oldMode: "100644", oldId: id("a"), newMode: "100755", newId: id("a") },
+      ],
+      [
+        { path: "reverted", oldMode: "100644", oldId: id("b"), newMode: "100644", newId: id("a") },
+        { path: "old", oldMode: "100644", oldId: id("c"), newMode: "000000", newId: zero },
+        { path: "new", oldMode: "000000", oldId: zero, newMode: "120000", newId: id("c") },
+      ],
+    );
+    expect(composed).toEqual({ files: ["flipped", "new", "old"], links: ["new"] });
   });
 });

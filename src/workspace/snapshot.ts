@@ -88,6 +88,21 @@ export interface TreeDiff {
   patch: string;
   /** Repo-relative paths added, modified or deleted; a rename lists both its old and new path. */
   files: string[];
+  /** The same change path by path (a rename as a deletion and an addition): what `composeChanges` reads. */
+  changes: PathChange[];
+}
+
+/**
+ * One path's change between two trees, as a `--raw` record says it: mode and object id on each
+ * side, `000000` and an all-zero id where the path is absent. A rename is two of these (its old
+ * path deleted, its new path added), exactly what `--no-renames` would print.
+ */
+export interface PathChange {
+  path: string;
+  oldMode: string;
+  oldId: string;
+  newMode: string;
+  newId: string;
 }
 
 const NEUTRAL_DIFF = ["--no-ext-diff", "--no-textconv", "--no-color"];
@@ -100,6 +115,9 @@ const PATCH_AND_NAMES = [
   "--src-prefix=a/",
   "--dst-prefix=b/",
   "--raw",
+  // Whole object ids in the records (`git diff` abbreviates them; diff-tree does not): composeChanges
+  // compares them across the two commands.
+  "--no-abbrev",
   "-z",
   "-p",
 ];
@@ -205,10 +223,21 @@ function memoKey(repo: string, fromTree: string, toTree: string): string | null 
     : null;
 }
 
-/** The names of `--raw -z` records (both paths of a rename or copy) and the patch after them. */
+/** The `--raw -z` records (both paths of a rename) and the patch after them. */
 export function splitRawAndPatch(out: string): TreeDiff {
-  const files = new Set<string>();
-  let at = 0;
+  const { changes, end } = readRawRecords(out, 0);
+  const at = out[end] === "\0" ? end + 1 : end;
+  return { patch: out.slice(at), files: [...new Set(changes.map((c) => c.path))].sort(), changes };
+}
+
+/**
+ * `--raw -z` records from `from` on: `:<old mode> <new mode> <old id> <new id> <status>\0<path>\0`,
+ * a rename `R<n>\0<old>\0<new>\0` (split into a deletion and an addition). Copies are never asked
+ * for (no -C): one is refused rather than guessed at.
+ */
+function readRawRecords(out: string, from: number): { changes: PathChange[]; end: number } {
+  const changes: PathChange[] = [];
+  let at = from;
   const field = (): string => {
     const end = out.indexOf("\0", at);
     if (end < 0)
@@ -218,12 +247,53 @@ export function splitRawAndPatch(out: string): TreeDiff {
     return value;
   };
   while (out[at] === ":") {
-    const status = field().split(" ").at(-1) ?? "";
-    files.add(field());
-    if (status.startsWith("R") || status.startsWith("C")) files.add(field());
+    const record = field();
+    const [oldMode, newMode, oldId, newId, status] = record.slice(1).split(" ");
+    if (!oldMode || !newMode || !oldId || !newId || !status || status.startsWith("C"))
+      throw new DevflowError(
+        "GIT_FAILED",
+        `git diff --raw -z printed an unexpected record ${JSON.stringify(record)}`,
+      );
+    const path = field();
+    if (status.startsWith("R")) {
+      const absent = { mode: "000000", id: "0".repeat(oldId.length) };
+      changes.push({ path, oldMode, oldId, newMode: absent.mode, newId: absent.id });
+      changes.push({ path: field(), oldMode: absent.mode, oldId: absent.id, newMode, newId });
+    } else changes.push({ path, oldMode, oldId, newMode, newId });
   }
-  if (out[at] === "\0") at += 1;
-  return { patch: out.slice(at), files: [...files].sort() };
+  return { changes, end: at };
+}
+
+/**
+ * The change from A to C, from the change A→B and the change B→C, with no git process (issue 11:
+ * verify asked git for the change since base on every attempt; the base→seam part is fixed per task
+ * and the seam→attempt part is the attempt's diff, already read). Exact: a path changed in neither
+ * is equal on all three trees; one changed in only one step is changed from A to C; one changed in
+ * both is changed iff its mode or object differs between A and C (an edit put back cancels out).
+ */
+export function composeChanges(
+  first: readonly PathChange[],
+  second: readonly PathChange[],
+): ChangedFilesAndLinks {
+  const before = new Map<string, { mode: string; id: string }>();
+  const after = new Map<string, { mode: string; id: string }>();
+  for (const c of first) {
+    before.set(c.path, { mode: c.oldMode, id: c.oldId });
+    after.set(c.path, { mode: c.newMode, id: c.newId });
+  }
+  for (const c of second) {
+    if (!before.has(c.path)) before.set(c.path, { mode: c.oldMode, id: c.oldId });
+    after.set(c.path, { mode: c.newMode, id: c.newId });
+  }
+  const files: string[] = [];
+  const links: string[] = [];
+  for (const [path, was] of before) {
+    const now = after.get(path) as { mode: string; id: string };
+    if (was.mode === now.mode && was.id === now.id) continue;
+    files.push(path);
+    if (now.mode === "120000") links.push(path);
+  }
+  return { files: files.sort(), links: links.sort() };
 }
 
 /**
@@ -253,31 +323,29 @@ export async function changedFilesAndLinks(
   fromTree: string,
   toTree: string,
 ): Promise<ChangedFilesAndLinks> {
+  return composeChanges(await pathChanges(worktree, fromTree, toTree), []);
+}
+
+/**
+ * What differs between two trees, path by path (`PathChange`), from one `git diff --raw -z
+ * --no-renames`: a moved file counts as a change at both paths (both matter to scope checks).
+ */
+export async function pathChanges(worktree: string, fromTree: string, toTree: string): Promise<PathChange[]> {
   for (const rev of [fromTree, toTree]) assertRevision(rev);
   const store = snapshotStoreOf(worktree);
   const options = store ? { env: storeEnv(store, worktree) } : {};
-  // --no-renames: a moved file counts as a change at both paths (both matter to scope checks).
   const out = await runGit(
     worktree,
-    ["diff", ...NEUTRAL_DIFF, "--raw", "--no-renames", "-z", fromTree, toTree, "--"],
+    ["diff", ...NEUTRAL_DIFF, "--raw", "--no-abbrev", "--no-renames", "-z", fromTree, toTree, "--"],
     options,
   );
-  const files = new Set<string>();
-  const links = new Set<string>();
-  // Records are `:<old mode> <new mode> <old id> <new id> <status>\0<path>\0` (one path: no renames).
-  const fields = out.split("\0");
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const record = fields[i] ?? "";
-    const path = fields[i + 1] ?? "";
-    if (!record.startsWith(":") || path === "")
-      throw new DevflowError(
-        "GIT_FAILED",
-        `git diff --raw -z printed an unexpected record ${JSON.stringify(record)}`,
-      );
-    files.add(path);
-    if (record.split(" ")[1] === "120000") links.add(path);
-  }
-  return { files: [...files].sort(), links: [...links].sort() };
+  const { changes, end } = readRawRecords(out, 0);
+  if (end !== out.length)
+    throw new DevflowError(
+      "GIT_FAILED",
+      `git diff --raw -z printed ${out.length - end} bytes after its records`,
+    );
+  return changes;
 }
 
 function assertRevision(rev: string): void {

@@ -12,7 +12,7 @@
  * opened makes the seam red (`openedExposure`, seam-opened-files.ts). Mutation: the check removed
  * from seam.ts → both attacks complete.
  *
- * Real mocha (installed once per machine), real strace, real repos, the real lane with `command:`
+ * Real mocha and vitest (installed once per machine), real strace, real repos, the real lane with `command:`
  * coders. CI installs strace (.ci/run); without it the trace is `unavailable` and this test fails.
  */
 import { describe, expect, it } from "vitest";
@@ -39,7 +39,24 @@ const TABLE_SEAM = [
   "",
 ].join("\n");
 
-const repoWith = (files: Record<string, string>) => runnerRepoWith("mocha", files);
+/** The same table-driven seam for vitest (the fixture is ESM: imports, and the folder from import.meta.url). */
+const VITEST_TABLE_SEAM = [
+  'import { readdirSync, readFileSync } from "node:fs";',
+  'import { join } from "node:path";',
+  'import { fileURLToPath } from "node:url";',
+  'import { describe, expect, it } from "vitest";',
+  'import { slugify } from "../src/slug.js";',
+  'const dir = join(fileURLToPath(new URL(".", import.meta.url)), ["ca", "ses"].join(""));',
+  'describe("slug cases", () => {',
+  '  it("matches every case file", () => {',
+  "    for (const f of readdirSync(dir).sort()) {",
+  '      const { input, want } = JSON.parse(readFileSync(join(dir, f), "utf8"));',
+  "      expect(slugify(input), f).toBe(want);",
+  "    }",
+  "  });",
+  "});",
+  "",
+].join("\n");
 
 async function lane(repo: string, seam: string, seamFiles: string[], script: string) {
   const run = await seamLane(repo, seam, seamFiles, script);
@@ -47,14 +64,14 @@ async function lane(repo: string, seam: string, seamFiles: string[], script: str
   return run;
 }
 
-/** The lane on the mocha fixture with the table-driven seam, and `script` as the coder. */
-const tableLane = async (script: string) =>
+/** The lane on the `runner` fixture with its table-driven seam, and `script` as the coder. */
+const tableLane = async (script: string, runner: "mocha" | "vitest" = "mocha") =>
   lane(
-    await repoWith({
-      "test/cases.test.js": TABLE_SEAM,
+    await runnerRepoWith(runner, {
+      "test/cases.test.js": runner === "mocha" ? TABLE_SEAM : VITEST_TABLE_SEAM,
       "test/cases/spaces.json": '{ "input": "Hello  World", "want": "hello-world" }\n',
     }),
-    "npx mocha test/cases.test.js",
+    runner === "mocha" ? "npx mocha test/cases.test.js" : "npx vitest run test/cases.test.js",
     ["test/cases.test.js"],
     script,
   );
@@ -65,12 +82,17 @@ const loadTrace = async (run: Awaited<ReturnType<typeof lane>>) =>
     ?.load_trace?.status;
 
 describe.concurrent("files the seam's run opens, however they are named", () => {
-  it(
-    "mocha: a case file the table-driven seam reads, rewritten to expect the bug, does not complete",
-    () =>
+  // vitest was left untraced in stop 33 (for fear its dependency scan opened every file); stop 34
+  // measured that it does not and traces it. Mutation: vitest taken out of tracesSeamRuns again →
+  // the vitest attack completes.
+  it.for(["mocha", "vitest"] as const)(
+    "%s: a case file the table-driven seam reads, rewritten to expect the bug, does not complete",
+    { timeout: 300_000 },
+    (runner) =>
       limited(async () => {
         const run = await tableLane(
           writingCoder({ "test/cases/spaces.json": ['{ "input": "Hello  World", "want": "hello--world" }'] }),
+          runner,
         );
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
@@ -80,18 +102,21 @@ describe.concurrent("files the seam's run opens, however they are named", () => 
         expect(seam?.summary).toContain("test/cases/spaces.json");
         expect(await loadTrace(run)).toBe("traced");
       }),
-    300_000,
   );
 
-  it(
-    "mocha: the correct fix completes on the table-driven seam, with another test file edited beside it",
-    () =>
+  it.for(["mocha", "vitest"] as const)(
+    "%s: the correct fix completes on the table-driven seam, with another test file edited beside it",
+    { timeout: 300_000 },
+    (runner) =>
       limited(async () => {
-        const run = await tableLane(writingCoder({ "test/other.test.js": ['it("other", () => {});'] }, true));
+        const other =
+          runner === "mocha"
+            ? 'it("other", () => {});'
+            : 'import { it } from "vitest"; it("other", () => {});';
+        const run = await tableLane(writingCoder({ "test/other.test.js": [other] }, true), runner);
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("completed");
         expect(await loadTrace(run)).toBe("traced");
       }),
-    300_000,
   );
 });

@@ -49,7 +49,7 @@ export const SeamPayload = z.strictObject({
    * The record of the files the seam's processes opened (ADR 0072). traced: taken in every run;
    * broken: a run's trace could not be believed (that run is red); unavailable: no tracer here
    * (strace missing, ptrace refused), so only the shape checks of ADR 0019 stood; not_traced: a
-   * jest or vitest seam (their indexers read files they never load).
+   * jest seam (its haste map reads files it never loads).
    */
   load_trace: z
     .object({

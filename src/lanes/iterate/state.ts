@@ -30,6 +30,23 @@ export const IterateState = new StateSchema({
   baseCommit: z.string().default(""),
   /** Tree of the worktree once the seam exists and before any coder ran: attempt diffs start here. */
   seamTree: z.string().nullable().default(null),
+  /**
+   * The change from the base commit to `seamTree`, path by path (observe, with `seamTree`): verify
+   * composes the change since base from it and the attempt's diff instead of asking git again
+   * (issue 11). null (a checkpoint from before it existed): verify asks git.
+   */
+  seamSinceBase: z
+    .array(
+      z.object({
+        path: z.string(),
+        oldMode: z.string(),
+        oldId: z.string(),
+        newMode: z.string(),
+        newId: z.string(),
+      }),
+    )
+    .nullable()
+    .default(null),
   /** Tree right after the last coder run: verify diffs against it instead of snapshotting again. */
   attemptTree: z.string().nullable().default(null),
   seamFileHashes: z.record(z.string(), z.string().nullable()).default(() => ({})),

@@ -17,7 +17,13 @@ import {
   seamDataFiles,
   seamHelpers,
 } from "../../../verify/index.js";
-import { listGitFiles, repoMap, snapshotTree } from "../../../workspace/index.js";
+import {
+  listGitFiles,
+  type PathChange,
+  pathChanges,
+  repoMap,
+  snapshotTree,
+} from "../../../workspace/index.js";
 import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
 import { verificationCheckoutAt, verifierMounts } from "../lane/verification-checkout.js";
@@ -158,7 +164,7 @@ export const observe: NodeBody = async (state, deps) => {
       seamUnprotected: unprotected,
       seamComputedLoaders: computedLoaders,
       ...pinned,
-      seamTree: await snapshotTree(state.worktree),
+      ...(await seamTreeAndChange(state.worktree, state.baseCommit)),
       // A new observation (e.g. after a re-plan) restarts the diff chain at its seam tree.
       attemptTree: null,
     },
@@ -168,6 +174,15 @@ export const observe: NodeBody = async (state, deps) => {
     detail: { revision: observation.revision, tool_calls: toolCalls, seam_red: seamCheck?.red ?? null },
   };
 };
+
+/** The tree attempt diffs start from, and what it changes from base (verify composes from it). */
+async function seamTreeAndChange(
+  worktree: string,
+  baseCommit: string,
+): Promise<{ seamTree: string; seamSinceBase: PathChange[] }> {
+  const seamTree = await snapshotTree(worktree);
+  return { seamTree, seamSinceBase: await pathChanges(worktree, baseCommit, seamTree) };
+}
 
 function copySeamFiles(from: string, to: string, files: string[]): void {
   for (const file of files) {

@@ -21,6 +21,7 @@ import {
 } from "../../../verify/index.js";
 import {
   changedFilesAndLinks,
+  composeChanges,
   diffTrees,
   ignoredOutsideSnapshot,
   snapshotTree,
@@ -61,7 +62,10 @@ export const verify: NodeBody = async (state, deps) => {
   await deps.store.writeText(`attempts/${attemptId}/cumulative.diff.patch`, cumulative.patch, {
     sameAs: `attempts/${attemptId}/diff.patch`,
   });
-  const sinceBase = await changedFilesAndLinks(state.worktree, state.baseCommit, current);
+  // base→seam (fixed per task) then seam→attempt (the diff just read): no git process (issue 11).
+  const sinceBase = state.seamSinceBase
+    ? composeChanges(state.seamSinceBase, cumulative.changes)
+    : await changedFilesAndLinks(state.worktree, state.baseCommit, current);
   const changedSinceBase = sinceBase.files;
   // What the coder's checkout had that the snapshot cannot vouch for fails the attempt by name.
   const snapshotFindings = [
