@@ -23,6 +23,8 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_EXCERPT_BYTES = 64 * 1024;
 /** After the child exits, how long its pipes may take to deliver what is still buffered. */
 const DRAIN_MS = 250;
+/** How long a traced run's relay may take to pass on the trace's last block after the tracer exited. */
+const TRACE_DRAIN_MS = 5_000;
 
 type Outcome = Pick<
   ProcessRunResult,
@@ -185,6 +187,10 @@ async function supervise(
     const exit = await exited;
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
+    // The child is the tracer: once it exited, its relay only has its last block to write. Waited
+    // for before the group is ended below, which would kill a relay still writing and cut the trace
+    // (stop 34: a correct run refused as "no exit line" under load). Only the relay holds that pipe.
+    if (trace !== null) await settledWithin(trace.ended, TRACE_DRAIN_MS);
     // Let the pipes deliver the last output, then end whatever the child left running: a
     // background process must not outlive the run (and may be holding our pipes open).
     await settledWithin(settled, DRAIN_MS);
@@ -288,23 +294,31 @@ function collectTrace(
   child: ChildProcess,
   handOver: string | undefined,
 ): {
+  /** Resolves (true) when the trace's pipe has ended. */
+  ended: Promise<boolean>;
   result(code: number | null, signal: NodeJS.Signals | null): OpenTrace;
 } {
   // Read as it arrives: only the distinct paths are kept, never the whole trace (stop 34).
   const reader = openTraceReader(handOver);
-  let ended = false;
+  let sawEnd = false;
   const pipe = child.stdio[OPEN_TRACE_FD] as NodeJS.ReadableStream | null | undefined;
   pipe?.on("data", (chunk: Buffer) => reader.push(chunk));
-  pipe?.on("end", () => {
-    ended = true;
+  const ended = new Promise<boolean>((resolve) => {
+    if (!pipe) return resolve(true);
+    pipe.on("end", () => {
+      sawEnd = true;
+      resolve(true);
+    });
+    pipe.on("close", () => resolve(true));
+    pipe.on("error", () => resolve(true));
   });
-  pipe?.on("error", () => {});
   return {
+    ended,
     result(code, signal) {
       if (pipe === null || pipe === undefined)
         return { kind: "broken", reason: "the open trace had no pipe" };
       if (reader.over) return reader.end(code);
-      if (!ended)
+      if (!sawEnd)
         return { kind: "broken", reason: "the open trace was still being written when the run was over" };
       if (signal !== null)
         return {
