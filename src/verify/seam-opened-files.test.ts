@@ -76,6 +76,27 @@ describe("openedExposure", () => {
     expect(reason).toContain("test/other.test.js");
   });
 
+  // Review (stop 34): the trace names the file the kernel opened, so a changed case file made a
+  // link to a new program file (`src/spaces-data.json`, expecting the bug) was opened as that
+  // program file, and a mocha and a vitest seam completed. Fix: a changed test path is also matched
+  // by where it resolves, a file or anything beneath a linked folder.
+  it("names a changed test path that is a link to the file the run opened, or a linked folder the run read in", () => {
+    const dir = folderWith({ ...FILES, "src/spaces-data.json": "{}", "src/cases/one.json": "{}" });
+    rmSync(join(dir, "test/cases/spaces.json"));
+    symlinkSync("../../src/spaces-data.json", join(dir, "test/cases/spaces.json"));
+    expect(
+      exposure(dir, ["src/spaces-data.json"], ["src/spaces-data.json", "test/cases/spaces.json"]),
+    ).toContain("test/cases/spaces.json");
+    // The whole folder swapped for a link: git lists the link, and the files that were under it.
+    rmSync(join(dir, "test/cases"), { recursive: true });
+    symlinkSync("../src/cases", join(dir, "test/cases"));
+    expect(exposure(dir, ["src/cases/one.json"], ["src/cases/one.json", "test/cases"])).toContain(
+      "test/cases",
+    );
+    // A link the run did not read through stays out of it.
+    expect(exposure(dir, ["src/slug.js"], ["test/cases"])).toBeNull();
+  });
+
   it("fails closed on a broken trace and leaves an unavailable one to the shape checks", () => {
     const dir = folderWith(FILES);
     expect(exposure(dir, [], [], { kind: "broken", reason: "cut short" })).toContain(

@@ -51,7 +51,9 @@ export function openedExposure(input: {
   const own = new Set([...input.seamFiles, ...input.canaryFiles].map(posix.normalize));
   const changed = input.changedFiles
     .map(posix.normalize)
-    .filter((f) => !own.has(f) && opened.has(f) && (isTestPath(f) || inMocksFolder(f)))
+    .filter(
+      (f) => !own.has(f) && (isTestPath(f) || inMocksFolder(f)) && reached(input.checkoutDir, f, opened),
+    )
     // Deleted: nothing of it was read (an open of its path failed and is not in the trace), unless
     // the run wrote it anew. A name that is not UTF-8 reads as U+FFFD here and cannot be looked up
     // by it (review, stop 33: such a case file was taken as deleted): it counts as there.
@@ -78,6 +80,33 @@ export function traceStatus(
   return trace.kind === "traced"
     ? { status: "traced", reason: null }
     : { status: trace.kind, reason: trace.reason };
+}
+
+/**
+ * Whether the run opened changed file `f`: by its own path, or, when `f` is (or sits under) a
+ * symlink, by the path it resolves to in the checkout, a file or anything beneath a folder. The
+ * trace holds the kernel's path of each opened file (`-y`), never the link the run named (review,
+ * stop 34: a case file replaced by a link to a new `src/spaces-data.json` expecting the bug was
+ * opened as that program file, and a mocha and a vitest seam completed with the bug kept).
+ */
+function reached(checkoutDir: string, f: string, opened: ReadonlySet<string>): boolean {
+  if (opened.has(f)) return true;
+  const real = realInside(checkoutDir, f);
+  if (real === null || real === f) return false;
+  if (opened.has(real)) return true;
+  const below = `${real}/`;
+  for (const path of opened) if (path.startsWith(below)) return true;
+  return false;
+}
+
+/** `rel`'s real path inside `checkoutDir` (relative, "/"-separated); null when it is not there or leads out. */
+function realInside(checkoutDir: string, rel: string): string | null {
+  try {
+    const real = realpathSync(join(checkoutDir, rel));
+    return relativeInside(realOrSame(checkoutDir), [real])[0] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function realOrSame(dir: string): string {

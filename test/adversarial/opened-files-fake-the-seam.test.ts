@@ -7,6 +7,7 @@
  *   that left `src/slug.js` alone and rewrote `test/cases/spaces.json` to expect the bug;
  * - a seam file loading its folder's `*.test.js` through an alias of `require` (no word the text checks
  *   know): a new `test/aa.test.js` replacing `slugify`.
+ * (Stop 34: the same on vitest, and a case file replaced by a link to a program file.)
  * Fix (ADR 0072): every seam run goes under strace, which records each file the run's processes
  * open, from outside them; a test-path file the attempt changed besides the seam's own that the run
  * opened makes the seam red (`openedExposure`, seam-opened-files.ts). Mutation: the check removed
@@ -99,6 +100,31 @@ describe.concurrent("files the seam's run opens, however they are named", () => 
         const seam = await attemptEnvelope(run, "seam");
         expect(seam?.overall_result).toBe("fail");
         expect(seam?.summary).toContain("opened test code or data the attempt changed");
+        expect(seam?.summary).toContain("test/cases/spaces.json");
+        expect(await loadTrace(run)).toBe("traced");
+      }),
+  );
+
+  // Review (stop 34): the trace names the file the kernel opened, so the case file made a link to a
+  // new program file expecting the bug was opened as that program file, and both runners completed
+  // with the bug kept. Fix: a changed test path is matched by where it resolves too.
+  it.for(["mocha", "vitest"] as const)(
+    "%s: a case file replaced by a link to a new program file expecting the bug does not complete",
+    { timeout: 300_000 },
+    (runner) =>
+      limited(async () => {
+        const linkingCoder = `
+import { symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+writeFileSync("src/spaces-data.json", '{ "input": "Hello  World", "want": "hello--world" }\\n');
+unlinkSync("test/cases/spaces.json");
+symlinkSync("../../src/spaces-data.json", "test/cases/spaces.json");
+console.log("Runs of whitespace become one dash.");
+`;
+        const run = await tableLane(linkingCoder, runner);
+        const record = await run.store.read("iterator_run");
+        expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+        const seam = await attemptEnvelope(run, "seam");
+        expect(seam?.overall_result).toBe("fail");
         expect(seam?.summary).toContain("test/cases/spaces.json");
         expect(await loadTrace(run)).toBe("traced");
       }),
