@@ -82,6 +82,17 @@ const loadTrace = async (run: Awaited<ReturnType<typeof lane>>) =>
   ((await attemptEnvelope(run, "seam"))?.native_payload as { load_trace?: { status: string } } | undefined)
     ?.load_trace?.status;
 
+/** The run did not complete: its traced seam failed, naming `path` as changed and opened. */
+async function expectRefusedNaming(run: Awaited<ReturnType<typeof lane>>, path: string): Promise<void> {
+  const record = await run.store.read("iterator_run");
+  expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+  const seam = await attemptEnvelope(run, "seam");
+  expect(seam?.overall_result).toBe("fail");
+  expect(seam?.summary).toContain("opened test code or data the attempt changed");
+  expect(seam?.summary).toContain(path);
+  expect(await loadTrace(run)).toBe("traced");
+}
+
 describe.concurrent("files the seam's run opens, however they are named", () => {
   // vitest was left untraced in stop 33 (for fear its dependency scan opened every file); stop 34
   // measured that it does not and traces it. Mutation: vitest taken out of tracesSeamRuns again →
@@ -95,13 +106,7 @@ describe.concurrent("files the seam's run opens, however they are named", () => 
           writingCoder({ "test/cases/spaces.json": ['{ "input": "Hello  World", "want": "hello--world" }'] }),
           runner,
         );
-        const record = await run.store.read("iterator_run");
-        expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
-        const seam = await attemptEnvelope(run, "seam");
-        expect(seam?.overall_result).toBe("fail");
-        expect(seam?.summary).toContain("opened test code or data the attempt changed");
-        expect(seam?.summary).toContain("test/cases/spaces.json");
-        expect(await loadTrace(run)).toBe("traced");
+        await expectRefusedNaming(run, "test/cases/spaces.json");
       }),
   );
 
@@ -120,13 +125,7 @@ unlinkSync("test/cases/spaces.json");
 symlinkSync("../../src/spaces-data.json", "test/cases/spaces.json");
 console.log("Runs of whitespace become one dash.");
 `;
-        const run = await tableLane(linkingCoder, runner);
-        const record = await run.store.read("iterator_run");
-        expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
-        const seam = await attemptEnvelope(run, "seam");
-        expect(seam?.overall_result).toBe("fail");
-        expect(seam?.summary).toContain("test/cases/spaces.json");
-        expect(await loadTrace(run)).toBe("traced");
+        await expectRefusedNaming(await tableLane(linkingCoder, runner), "test/cases/spaces.json");
       }),
   );
 
