@@ -66,9 +66,9 @@ export function removeIdleCheckout(repoRoot: string, id: string): IdleRemoval {
 /**
  * The claims (`.idle/.clean-<pid>-<random>`, idle-claim.ts) a `devflow clean` killed between its
  * rename and the end of its removal left, or a task setup could not finish removing (a declined
- * checkout a leftover process still wrote into): the claiming process is gone, so nothing else will ever delete them (no
- * task id: neither listings nor reuse see them). A live claimer's (another clean at work) and any
- * other name are left alone. Through a linked `.idle` nothing is listed (no throw: every clean runs
+ * checkout a leftover process still wrote into): the claiming process is gone, so nothing else
+ * will ever delete them (no task id: neither listings nor reuse see them). A live claimer's
+ * (another clean at work) and any other name are left alone. Through a linked `.idle` nothing is listed (no throw: every clean runs
  * this, and `--idle`/`--task` already refuse such a link). Each is lstat'ed, never followed.
  */
 export function abandonedClaims(repoRoot: string): Array<{ path: string; bytes: number }> {
