@@ -38,6 +38,9 @@ const REPORT_CARRIES_MESSAGE = new Set(["node-test", "mocha", "jest", "vitest", 
  * verification checkout), runs `run` with the canaried invocation, and removes the files in any
  * case. `seamTestFiles` are the pinned seam tests' files (relative); the canary goes next to each.
  */
+/** How many nonces a pytest selection may turn down before the canary is left out (each by chance). */
+const CANARY_NONCE_DRAWS = 32;
+
 export async function withSeamCanary<T>(
   checkoutDir: string,
   invocation: RunnerInvocation,
@@ -108,31 +111,38 @@ function planCanary(
     };
   if (files.length === 0)
     return { kind: "not_placed", reason: "no seam test file to place a canary next to" };
-  const nonce = randomBytes(6).toString("hex");
   const messageNonce = randomBytes(9).toString("hex");
-  const writes = files.map((seamFile, i) => {
-    const path = posix.join(
-      posix.dirname(seamFile),
-      canaryName(basename(seamFile), `${nonce}${i}`, invocation.runner),
-    );
-    const source = readFileSync(join(checkoutDir, seamFile), "utf8");
-    const title =
-      invocation.runner === "pytest"
-        ? pytestFunctionName(checkoutDir, seamFile, `devflow_seam_canary_${nonce}${i}`, invocation.script)
-        : `devflow seam canary ${nonce}${i}`;
-    const text = canarySource({
-      runner: invocation.runner,
-      seamFileName: basename(seamFile),
-      esm: isEsm(checkoutDir, seamFile, source, invocation.runner),
-      registrar: registrarOf(source, invocation, checkoutDir, files),
-      title,
-      messageNonce,
+  const writesFor = (nonce: string) =>
+    files.map((seamFile, i) => {
+      const path = posix.join(
+        posix.dirname(seamFile),
+        canaryName(basename(seamFile), `${nonce}${i}`, invocation.runner),
+      );
+      const source = readFileSync(join(checkoutDir, seamFile), "utf8");
+      const title =
+        invocation.runner === "pytest"
+          ? pytestFunctionName(checkoutDir, seamFile, `devflow_seam_canary_${nonce}${i}`, invocation.script)
+          : `devflow seam canary ${nonce}${i}`;
+      const text = canarySource({
+        runner: invocation.runner,
+        seamFileName: basename(seamFile),
+        esm: isEsm(checkoutDir, seamFile, source, invocation.runner),
+        registrar: registrarOf(source, invocation, checkoutDir, files),
+        title,
+        messageNonce,
+      });
+      return { path, text, title };
     });
-    return { path, text, title };
-  });
+  // The nonce is random hex, so a pytest `-k` naming a word of hex letters (`not db`) deselects
+  // some canaries by chance: another nonce is drawn before the seam is said to deselect it
+  // (regression, stop 35: `-k 'not network and not db'` lost its canary about 1 run in 20).
+  let writes = writesFor(randomBytes(6).toString("hex"));
   if (pytestSelection !== null) {
-    const kept = writes.every((w) => selectionsKeep(pytestSelection, [w.title, basename(w.path)]));
-    if (!kept)
+    const keeps = (ws: typeof writes) =>
+      ws.every((w) => selectionsKeep(pytestSelection, [w.title, basename(w.path)]));
+    for (let draw = 1; draw < CANARY_NONCE_DRAWS && !keeps(writes); draw++)
+      writes = writesFor(randomBytes(6).toString("hex"));
+    if (!keeps(writes))
       return {
         kind: "not_placed",
         reason:

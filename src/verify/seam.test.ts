@@ -294,3 +294,53 @@ describe("named seam tests (node:test)", () => {
 
 const check = (command: string) =>
   checkSeamRedOnBase({ cwd: dir, command, timeoutMs: 20_000, logPath: join(dir, "logs", "x.log") });
+
+/**
+ * Regression (stop 35): vitest seams became traced in stop 34, and CI's "a setup file vitest's
+ * config runs ... stays editable when the task's scope names it exactly" ended exhausted: the run
+ * opened the changed `test/setup.js`, which the task's scope names, and the opened-files check
+ * refused it as test code changed besides the seam's files. Fix: runSeamVerifier takes the paths
+ * the scope names exactly (`scopeNamed`) out of the changed files its exposure checks see, as
+ * observe leaves them out of the seam's files. Mutation: `withoutScopeNamed` returning its input →
+ * the second case is red. (Needs strace, as CI installs it; without it nothing is traced and the
+ * first case fails.)
+ */
+describe("runSeamVerifier and the files the task's scope names", () => {
+  // A verification run's layout (ADR 0031), which a traced run needs: the user's repo read-only,
+  // devflow's home hidden, the checkout inside it.
+  let checkout: string;
+  const judge = (scopeNamed: string[]) =>
+    runSeamVerifier({
+      worktree: checkout,
+      seam: { command: "sh repro.sh", files: ["repro.sh"] },
+      expectedGreenCondition: null,
+      timeoutMs: 20_000,
+      logPath: join(dir, "logs", "seam.log"),
+      attemptId: "attempt-001",
+      mounts: { readOnly: join(dir, "repo"), hide: join(dir, "repo", ".devflow") },
+      changedFiles: ["test/setup.txt"],
+      scopeNamed,
+    });
+  beforeEach(async () => {
+    // The seam reads a changed test file that says "fixed": test data the attempt changed.
+    checkout = join(dir, "repo", ".devflow", "checkout");
+    await mkdir(join(checkout, "test"), { recursive: true });
+    await writeFile(join(checkout, "test", "setup.txt"), "fixed\n");
+    await writeFile(join(checkout, "repro.sh"), "if grep -q fixed test/setup.txt; then exit 0; fi\nexit 3\n");
+  });
+
+  it("refuses a seam run that opened changed test data the scope does not name", async () => {
+    const e = await judge(["src.txt"]);
+    expect(e.native_payload.load_trace?.status).toBe("traced");
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain(
+      "opened test code or data the attempt changed besides the seam's files (test/setup.txt)",
+    );
+  });
+
+  it("passes when the scope names that file exactly: it is the change, not evidence", async () => {
+    const e = await judge(["./test/setup.txt"]);
+    expect(e.native_payload.load_trace?.status).toBe("traced");
+    expect(e.overall_result, e.summary).toBe("pass");
+  });
+});

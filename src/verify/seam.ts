@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
@@ -37,8 +37,26 @@ export interface SeamVerifierInput {
   mounts?: RepoMounts;
   /** Every file the attempt changed since base: test code besides the seam's must not share its process. */
   changedFiles?: readonly string[];
+  /**
+   * The paths the task's scope names exactly (pinned at readiness). Such a file is what the request
+   * is about, so it is the change, not evidence: observe leaves it out of the seam's files and the
+   * seam's exposure checks leave it out of "test code the attempt changed" (ADR 0019 amendment 3).
+   */
+  scopeNamed?: readonly string[];
   /** The seam's files and helpers that load test files by a computed name (pinned on base). */
   computedLoaders?: readonly string[];
+}
+
+/**
+ * `input` with the files the task's scope names exactly taken out of its changed files: the one
+ * place the exposure checks (computed loaders, mocks, shared process, opened files) learn of it.
+ * Regression (stop 35): vitest seams became traced in stop 34, and a request about the setup file
+ * vitest's config runs (scope naming `test/setup.js`) was refused because the run opened it.
+ */
+function withoutScopeNamed(input: SeamVerifierInput): SeamVerifierInput {
+  const named = new Set((input.scopeNamed ?? []).map((p) => posix.normalize(p)));
+  if (named.size === 0 || input.changedFiles === undefined) return input;
+  return { ...input, changedFiles: input.changedFiles.filter((f) => !named.has(posix.normalize(f))) };
 }
 
 /** Why a seam with pinned tests or an exit-code seam is judged the way it is, per run. */
@@ -66,7 +84,8 @@ const NO_RUNNER_CANARY: CanaryRunStatus = {
  * seam without pinned tests (not a recognised runner) is judged by exit code, and says so. A red
  * run among green ones is a flake finding.
  */
-export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnvelope> {
+export async function runSeamVerifier(seamInput: SeamVerifierInput): Promise<SeamEnvelope> {
+  const input = withoutScopeNamed(seamInput);
   const env = startEnvelope("seam", input.attemptId);
   const tests = input.tests ?? [];
   const invocation = input.invocation ?? null;

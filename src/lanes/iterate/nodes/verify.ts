@@ -104,6 +104,7 @@ export const verify: NodeBody = async (state, deps) => {
     runs: deps.options.seamRuns,
     mounts: verifierMounts(state),
     changedFiles: changedSinceBase,
+    scopeNamed: contract.scope.allowed_paths,
     computedLoaders: contract.seam_computed_loaders ?? [],
     ...signal,
   });
