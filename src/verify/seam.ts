@@ -84,8 +84,12 @@ const NO_RUNNER_CANARY: CanaryRunStatus = {
  * seam without pinned tests (not a recognised runner) is judged by exit code, and says so. A red
  * run among green ones is a flake finding.
  */
-export async function runSeamVerifier(seamInput: SeamVerifierInput): Promise<SeamEnvelope> {
-  const input = withoutScopeNamed(seamInput);
+export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnvelope> {
+  return judgeSeamRuns(withoutScopeNamed(input));
+}
+
+/** runSeamVerifier's runs and verdict, once the scope's named files are out of the changed ones. */
+async function judgeSeamRuns(input: SeamVerifierInput): Promise<SeamEnvelope> {
   const env = startEnvelope("seam", input.attemptId);
   const tests = input.tests ?? [];
   const invocation = input.invocation ?? null;
