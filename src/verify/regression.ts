@@ -10,6 +10,7 @@ import { startEnvelope } from "./envelope.js";
 import { isPytestConfigName, PYTEST_CONFIG_FILES, pytestConfigOf, pytestSectionOf } from "./pytest-setup.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
+import { notNamedByScope } from "./scope-paths.js";
 import {
   isRunnerConfig,
   nestedPackageTestConfigs,
@@ -356,15 +357,8 @@ function runnerConfigFindings(input: RegressionVerifierInput): string[] {
 
 /** The files the attempt changed that the task's allowed_paths do not name exactly. */
 function changedOutsideScope(input: RegressionVerifierInput): string[] {
-  const allowed = new Set((input.allowedPaths ?? []).map(normalize));
-  return (input.changedFiles ?? []).map(normalize).filter((file) => !allowed.has(file));
+  return notNamedByScope(input.changedFiles ?? [], input.allowedPaths ?? []);
 }
-
-const normalize = (p: string): string =>
-  p
-    .trim()
-    .replace(/\\/g, "/")
-    .replace(/^(\.\/)+/, "");
 
 /** What a comparison adds to the run's common payload fields. */
 type ComparisonPayload = RegressionComparedPayload extends infer P

@@ -3,6 +3,7 @@ import type { TaskArtifact } from "../artifacts/schemas/task-artifact.js";
 import type { ScopeEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { nameList } from "../util/markdown.js";
 import { startEnvelope } from "./envelope.js";
+import { scopePath } from "./scope-paths.js";
 
 export interface ScopeVerifierInput {
   /** Repo-relative paths changed by the attempt (from git, never from the coder). */
@@ -22,14 +23,14 @@ export interface ScopeVerifierInput {
 
 export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
   const env = startEnvelope("scope", input.attemptId);
-  const patterns = input.scope.allowed_paths.map(normalizePath).filter((p) => p.length > 0);
+  const patterns = input.scope.allowed_paths.map(scopePath).filter((p) => p.length > 0);
   // A `.devflow/` folder in the change is judged like any other path (devflow's own home is never
   // in a snapshot: ADR 0024).
-  const changed = [...new Set(input.changedFiles.map(normalizePath))].filter((f) => f);
-  const seamSet = new Set(input.seamFiles.map(normalizePath));
+  const changed = [...new Set(input.changedFiles.map(scopePath))].filter((f) => f);
+  const seamSet = new Set(input.seamFiles.map(scopePath));
   const sinceBase = input.changedSinceBase
     ? {
-        changed_since_base: [...new Set(input.changedSinceBase.map(normalizePath))].filter(
+        changed_since_base: [...new Set(input.changedSinceBase.map(scopePath))].filter(
           (f) => f && !seamSet.has(f),
         ),
       }
@@ -67,7 +68,7 @@ export function runScopeVerifier(input: ScopeVerifierInput): ScopeEnvelope {
   }
 
   const allowed = picomatch(patterns.flatMap(expandDirectoryPattern), { dot: true });
-  const seam = new Set(input.seamFiles.map(normalizePath));
+  const seam = new Set(input.seamFiles.map(scopePath));
   const outOfScope = changed.filter((f) => !seam.has(f) && !allowed(f));
 
   const scopeSummary =
@@ -97,13 +98,6 @@ function isShadowingBinary(file: string): boolean {
   const name = file.split("/").at(-1) ?? "";
   const inCache = file.split("/").includes("__pycache__");
   return (!inCache && /\.py[co]$/.test(name)) || /\.(?:cpython-[^/]*|abi3|pypy[^/]*)\.so$|\.pyd$/.test(name);
-}
-
-function normalizePath(p: string): string {
-  return p
-    .trim()
-    .replace(/\\/g, "/")
-    .replace(/^(\.\/)+/, "");
 }
 
 /** "src/auth" and "src/auth/" mean the folder and everything in it, as a person writing a scope means. */

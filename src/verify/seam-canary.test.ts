@@ -139,10 +139,11 @@ describe("a seam selecting tests by name runs without a canary", () => {
   });
 
   // Regression (stop 35): the canary's nonce is random hex, and `-k 'not network and not db'` lost
-  // its canary whenever the nonce held "db" (CI-visible about 1 run in 20). Fix: another nonce is
-  // drawn (up to 32) before the seam is said to deselect the canary. `not b`: "b" is a hex letter
-  // and in none of the canary's fixed names, so about half of all nonces fail it (without the
-  // redraw, 10 placements in a row happen about once in 2,000 runs; with it, all but never fail).
+  // its canary whenever the nonce held "db" (about 1 run in 20; it failed 1 of 3 runs here). Fix:
+  // another nonce is drawn (up to 32) before the seam is said to deselect the canary. `not b`: "b"
+  // is a hex letter and in none of the canary's fixed names, so about half of all nonces fail it
+  // (without the redraw, 10 placements in a row happen about once in 2,000 runs; with it, all but
+  // never fail).
   // Mutation: one draw only → red.
   it("draws another nonce when a pytest -k expression deselects the first by chance", async () => {
     for (let i = 0; i < 10; i++)

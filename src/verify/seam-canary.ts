@@ -33,14 +33,14 @@ export type SeamCanary =
 /** Runners whose report carries a failure's message (node:test through devflow's own reporter). */
 const REPORT_CARRIES_MESSAGE = new Set(["node-test", "mocha", "jest", "vitest", "tape", "pytest"]);
 
+/** How many nonces a pytest selection may turn down before the canary is left out (each by chance). */
+const CANARY_NONCE_DRAWS = 32;
+
 /**
  * Writes the canary files into `checkoutDir` (wherever the seam runs: the coder's worktree or a
  * verification checkout), runs `run` with the canaried invocation, and removes the files in any
  * case. `seamTestFiles` are the pinned seam tests' files (relative); the canary goes next to each.
  */
-/** How many nonces a pytest selection may turn down before the canary is left out (each by chance). */
-const CANARY_NONCE_DRAWS = 32;
-
 export async function withSeamCanary<T>(
   checkoutDir: string,
   invocation: RunnerInvocation,
@@ -111,38 +111,29 @@ function planCanary(
     };
   if (files.length === 0)
     return { kind: "not_placed", reason: "no seam test file to place a canary next to" };
-  const messageNonce = randomBytes(9).toString("hex");
-  const writesFor = (nonce: string) =>
-    files.map((seamFile, i) => {
-      const path = posix.join(
+  // Only the names depend on the nonce: they are drawn (and redrawn) first, the files written after.
+  const namesFor = (nonce: string) =>
+    files.map((seamFile, i) => ({
+      seamFile,
+      path: posix.join(
         posix.dirname(seamFile),
         canaryName(basename(seamFile), `${nonce}${i}`, invocation.runner),
-      );
-      const source = readFileSync(join(checkoutDir, seamFile), "utf8");
-      const title =
+      ),
+      title:
         invocation.runner === "pytest"
           ? pytestFunctionName(checkoutDir, seamFile, `devflow_seam_canary_${nonce}${i}`, invocation.script)
-          : `devflow seam canary ${nonce}${i}`;
-      const text = canarySource({
-        runner: invocation.runner,
-        seamFileName: basename(seamFile),
-        esm: isEsm(checkoutDir, seamFile, source, invocation.runner),
-        registrar: registrarOf(source, invocation, checkoutDir, files),
-        title,
-        messageNonce,
-      });
-      return { path, text, title };
-    });
+          : `devflow seam canary ${nonce}${i}`,
+    }));
   // The nonce is random hex, so a pytest `-k` naming a word of hex letters (`not db`) deselects
   // some canaries by chance: another nonce is drawn before the seam is said to deselect it
   // (regression, stop 35: `-k 'not network and not db'` lost its canary about 1 run in 20).
-  let writes = writesFor(randomBytes(6).toString("hex"));
+  let names = namesFor(randomBytes(6).toString("hex"));
   if (pytestSelection !== null) {
-    const keeps = (ws: typeof writes) =>
-      ws.every((w) => selectionsKeep(pytestSelection, [w.title, basename(w.path)]));
-    for (let draw = 1; draw < CANARY_NONCE_DRAWS && !keeps(writes); draw++)
-      writes = writesFor(randomBytes(6).toString("hex"));
-    if (!keeps(writes))
+    const keeps = (ns: typeof names) =>
+      ns.every((n) => selectionsKeep(pytestSelection, [n.title, basename(n.path)]));
+    for (let draw = 1; draw < CANARY_NONCE_DRAWS && !keeps(names); draw++)
+      names = namesFor(randomBytes(6).toString("hex"));
+    if (!keeps(names))
       return {
         kind: "not_placed",
         reason:
@@ -151,6 +142,19 @@ function planCanary(
             : `the runner's configuration selects tests by name (${configured}), which would deselect a canary test`,
       };
   }
+  const messageNonce = randomBytes(9).toString("hex");
+  const writes = names.map(({ seamFile, path, title }) => {
+    const source = readFileSync(join(checkoutDir, seamFile), "utf8");
+    const text = canarySource({
+      runner: invocation.runner,
+      seamFileName: basename(seamFile),
+      esm: isEsm(checkoutDir, seamFile, source, invocation.runner),
+      registrar: registrarOf(source, invocation, checkoutDir, files),
+      title,
+      messageNonce,
+    });
+    return { path, text, title };
+  });
   // pytest runs exactly what its arguments select: a seam file already named there (perhaps as one
   // test, `tests/test_slug.py::test_spaces`) is not appended again, which would select all of it.
   const seamArgs =

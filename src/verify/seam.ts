@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
 import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
+import { notNamedByScope } from "./scope-paths.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
 import { openedExposure, traceStatus, tracesSeamRuns } from "./seam-opened-files.js";
 import { computedLoadExposure, mockExposure, sharedProcessExposure } from "./seam-shared-process.js";
@@ -54,9 +55,8 @@ export interface SeamVerifierInput {
  * vitest's config runs (scope naming `test/setup.js`) was refused because the run opened it.
  */
 function withoutScopeNamed(input: SeamVerifierInput): SeamVerifierInput {
-  const named = new Set((input.scopeNamed ?? []).map((p) => posix.normalize(p)));
-  if (named.size === 0 || input.changedFiles === undefined) return input;
-  return { ...input, changedFiles: input.changedFiles.filter((f) => !named.has(posix.normalize(f))) };
+  if (!input.scopeNamed?.length || input.changedFiles === undefined) return input;
+  return { ...input, changedFiles: notNamedByScope(input.changedFiles, input.scopeNamed) };
 }
 
 /** Why a seam with pinned tests or an exit-code seam is judged the way it is, per run. */
