@@ -176,10 +176,64 @@ export function processesWithMarker(marker: string): number[] {
 }
 
 /**
+ * The runs started with each marker (several for a builtin coder's tool calls): how many are still
+ * going, and whether each that ended proved that nothing it started lives on. Bounded: the oldest
+ * proven, finished marker goes first; a marker no longer held here is scanned for, as before.
+ */
+const markerRuns = new Map<string, { open: number; allProven: boolean }>();
+const MARKER_RUNS_KEPT = 1024;
+
+/** runProcess, before it starts a run carrying `marker`. */
+export function markedRunStarted(marker: string): void {
+  const known = markerRuns.get(marker);
+  if (known) {
+    known.open++;
+    return;
+  }
+  // Only a proven, finished marker is forgotten: forgetting an unproven one and meeting it again
+  // would count its earlier runs as proven (review, stop 36). At most MARKER_RUNS_KEPT proven ones stay.
+  if (markerRuns.size >= MARKER_RUNS_KEPT)
+    for (const [old, runs] of markerRuns)
+      if (runs.open === 0 && runs.allProven) {
+        markerRuns.delete(old);
+        break;
+      }
+  markerRuns.set(marker, { open: 1, allProven: true });
+}
+
+/**
+ * runProcess, once a run carrying `marker` has ended. `provenGone`: the run was PID 1 of its own
+ * PID namespace with its own /proc and no capabilities (a mount plan, ADR 0025; through `unshare
+ * --fork`, which returns only after waiting for it) and that process exited by itself. The kernel ends a PID namespace with its first process: it kills every
+ * other process there and lets the first one's exit complete only once they are all gone, so no
+ * process of that run is alive when devflow sees the exit (ADR 0073; containment.test.ts pins it
+ * with setsid and double-forked children). A run that was stopped, or died by a signal, or left
+ * something in its group is not proven: unshare may have died before its namespace did.
+ */
+export function markedRunEnded(marker: string, provenGone: boolean): void {
+  const known = markerRuns.get(marker);
+  if (!known) return;
+  known.open = Math.max(0, known.open - 1);
+  if (!provenGone) known.allProven = false;
+}
+
+/**
+ * Whether a process carrying `marker` may still be alive: false only when every run started with
+ * it has ended, each proven by its PID namespace. A /proc scan for such a marker can find nothing,
+ * and costs ~1 ms per 70 processes on the machine, ~10 times per attempt (issue 11).
+ */
+export function markedProcessesMayLive(marker: string): boolean {
+  const known = markerRuns.get(marker);
+  return known === undefined || known.open > 0 || !known.allProven;
+}
+
+/**
  * SIGKILLs every process carrying `marker` until none is left or `waitMs` passes; returns the
- * pids still running then (empty: nothing the run started is alive).
+ * pids still running then (empty: nothing the run started is alive). No scan when the marker's
+ * runs are proven to have left nothing (markedProcessesMayLive).
  */
 export async function endMarkedProcesses(marker: string, waitMs = 5000): Promise<number[]> {
+  if (!markedProcessesMayLive(marker)) return [];
   const deadline = Date.now() + waitMs;
   for (;;) {
     const alive = processesWithMarker(marker);

@@ -5,6 +5,9 @@ import { killPoint } from "../util/test-kill-point.js";
 import { MIN_EXCERPT_BYTES } from "../util/truncate.js";
 import {
   endMarkedProcesses,
+  markedProcessesMayLive,
+  markedRunEnded,
+  markedRunStarted,
   newRunMarker,
   pidNamespacePrefix,
   processesWithMarker,
@@ -148,8 +151,16 @@ async function supervise(
   // (measured, same options), and every coder, seam and test run comes through here. Nothing of
   // execa's was used beyond the spawn: no buffering, no rejection, no kill on devflow's exit (a
   // detached child never got one), no PATH lookup of its own.
+  if (marker !== null) markedRunStarted(marker);
+  let markerEnded = false;
+  const endMarkedRun = (provenGone: boolean): void => {
+    if (marker === null || markerEnded) return;
+    markerEnded = true;
+    markedRunEnded(marker, provenGone);
+  };
   const started = startChild(file, args, opts.cwd, env, opts.stdin, strace !== null);
   if ("spawnError" in started) {
+    endMarkedRun(false);
     const { code, message } = await started.spawnError;
     return { ...NOT_STARTED, spawnError: describeSpawnFailure(opts, code, message) };
   }
@@ -196,8 +207,13 @@ async function supervise(
     await settledWithin(settled, DRAIN_MS);
     const leftovers = ending === null && groupIsAlive(pgid);
     await endGroup();
+    // A namespace's first process that exited by itself took every process of the run with it.
+    // Only with a mount plan: its own /proc and no capabilities. With the plain PID-namespace
+    // prefix a run (as root) can see its `unshare` in the host's /proc and rewrite it through
+    // /proc/<pid>/mem to fork a marked process back in the host's namespace (review, stop 36).
+    endMarkedRun(mountNamespace !== null && stopReason === null && exit.signal === null && !leftovers);
     // Whatever left the group (setsid, double fork) but still carries the run's marker.
-    const escaped = marker === null ? [] : processesWithMarker(marker);
+    const escaped = marker === null || !markedProcessesMayLive(marker) ? [] : processesWithMarker(marker);
     const survivors = marker === null || escaped.length === 0 ? [] : await endMarkedProcesses(marker);
     if (!(await settledWithin(settled, DRAIN_MS))) {
       // A process that escaped the group (setsid) still holds the pipes: stop reading.
@@ -228,6 +244,7 @@ async function supervise(
       pidNamespace: namespace !== null,
     };
   } finally {
+    endMarkedRun(false);
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
     untrackGroup(pgid);

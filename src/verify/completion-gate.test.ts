@@ -316,4 +316,31 @@ describe("completionGate", () => {
     expect(gate.result).toBe("fail");
     expect(gate.reasons[0]).toContain("attempt-001, attempt-002");
   });
+
+  // Review of stop 35: a configuration the scope names may change; what it does besides naming setup
+  // files is then the critic's to see, and a completed verdict says so. Mutation: the caveat removed.
+  it("names the test configuration files the attempt changed as a caveat, and nothing for others", () => {
+    const scopeWith = (changed: string[]) => {
+      const scope = env("scope", "pass");
+      if (scope.verifier !== "scope") throw new Error("not a scope envelope");
+      return { ...scope, native_payload: { ...scope.native_payload, changed_since_base: changed } };
+    };
+    const gate = completionGate(
+      replace(allPass(), scopeWith(["src/slug.js", "package.json", "web/vitest.config.ts", "pytest.ini"])),
+      { attemptId: A1, requireRegression: true },
+    );
+    expect(gate.result).toBe("pass");
+    expect(gate.caveats).toEqual([
+      {
+        verifier: "scope",
+        caveat:
+          "the seam and the suite ran with test configuration the attempt changed; only the setup files it names were held to the seam's evidence: package.json, web/vitest.config.ts, pytest.ini",
+      },
+    ]);
+    const plain = completionGate(replace(allPass(), scopeWith(["src/slug.js", "src/package-json.js"])), {
+      attemptId: A1,
+      requireRegression: true,
+    });
+    expect(plain.caveats).toEqual([]);
+  });
 });

@@ -5,6 +5,8 @@ import {
   type VerifierEnvelope,
   type VerifierName,
 } from "../artifacts/schemas/verifier-envelope.js";
+import { isPytestConfigName } from "./pytest-setup.js";
+import { isRunnerConfig } from "./test-paths.js";
 
 /** The seam passed by exit code alone: no test was named (also in ./seam.ts's messages). */
 export const EXIT_CODE_ONLY_CAVEAT = "seam identified by exit code only";
@@ -21,6 +23,19 @@ export { EXTRA_VERIFIERS_EXIT_CODE_CAVEAT };
 
 /** Seam test code devflow could not fingerprint (ADR 0019, amendment 3), named after the colon. */
 export const UNPROTECTED_SEAM_CODE_CAVEAT = "not fingerprinted, so edits to it were not checked";
+
+/**
+ * The attempt changed files that can configure how tests run (ADR 0073), named after the colon.
+ * Only where the scope lets it (elsewhere regression fails the attempt): the seam and the suite ran
+ * with them as changed, and what a configuration does besides naming setup files (an alias, a
+ * transform, a module mapper) is seen by the critic only.
+ */
+export const CHANGED_TEST_CONFIG_CAVEAT =
+  "the seam and the suite ran with test configuration the attempt changed; only the setup files it names were held to the seam's evidence";
+
+/** A file that can configure how tests run: a runner, npm or transform config, a package.json, pytest's config. */
+const configuresTests = (file: string): boolean =>
+  isRunnerConfig(file) || /(?:^|\/)package\.json$/.test(file) || isPytestConfigName(file);
 
 export interface CompletionGateOptions {
   /** The attempt being judged: every envelope must come from it. */
@@ -94,6 +109,9 @@ export function completionGate(
     reasons.push(
       "empty change: no tracked file differs from base outside the seam's own files, so there is nothing to complete",
     );
+  const configs = (changed ?? []).filter(configuresTests);
+  if (configs.length > 0)
+    caveats.push({ verifier: "scope", caveat: `${CHANGED_TEST_CONFIG_CAVEAT}: ${configs.join(", ")}` });
   const seam = envelopes.find((e) => e.verifier === "seam");
   if (seam?.verifier === "seam" && seam.overall_result === "pass") {
     const exitCodeOnly = seam.native_payload.evidence === "exit_code";

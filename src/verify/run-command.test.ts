@@ -15,6 +15,9 @@ vi.mock("../process/containment.js", async (importActual) => {
       containment.forceSurvivor ? [999_999] : actual.processesWithMarker(marker),
     endMarkedProcesses: async (marker: string, waitMs?: number) =>
       containment.forceSurvivor ? [999_999] : actual.endMarkedProcesses(marker, waitMs),
+    // A survivor means the run's namespace (if any) did not prove its end (ADR 0073).
+    markedProcessesMayLive: (marker: string) =>
+      containment.forceSurvivor ? true : actual.markedProcessesMayLive(marker),
   };
 });
 

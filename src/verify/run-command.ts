@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { endMarkedProcesses, newRunMarker, processesWithMarker } from "../process/containment.js";
+import {
+  endMarkedProcesses,
+  markedProcessesMayLive,
+  newRunMarker,
+  processesWithMarker,
+} from "../process/containment.js";
 import { baseEnv } from "../process/env.js";
 import {
   checkoutOverlayChanges,
@@ -169,7 +174,10 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
       maxExcerptBytes: FULL_OUTPUT_CAP_BYTES,
     });
     // runProcess already ended what it found; a process started after its scan is caught here.
-    const lingering = processesWithMarker(runMarker).length > 0 ? await endMarkedProcesses(runMarker) : [];
+    const lingering =
+      markedProcessesMayLive(runMarker) && processesWithMarker(runMarker).length > 0
+        ? await endMarkedProcesses(runMarker)
+        : [];
     return { result, lingering };
   };
   // The watches are closed on every path: a run that throws must not leave inotify watches behind

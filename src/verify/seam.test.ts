@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -299,11 +299,13 @@ const check = (command: string) =>
  * Regression (stop 35): vitest seams became traced in stop 34, and CI's "a setup file vitest's
  * config runs ... stays editable when the task's scope names it exactly" ended exhausted: the run
  * opened the changed `test/setup.js`, which the task's scope names, and the opened-files check
- * refused it as test code changed besides the seam's files. Fix: runSeamVerifier takes the paths
- * the scope names exactly (`scopeNamed`) out of the changed files its exposure checks see, as
- * observe leaves them out of the seam's files. Mutation: `withoutScopeNamed` returning its input →
- * the second case is red. (Needs strace, as CI installs it; without it nothing is traced and the
- * first case fails.)
+ * refused it as test code changed besides the seam's files. Fix: the opened-files check leaves out
+ * the regular files the scope names exactly (`scopeNamed`), as observe leaves them out of the
+ * seam's files. Mutation: `changedForOpenedFiles` returning every changed file → the second case
+ * is red. The stop-35 review showed the first fix too wide (a scope-named link, and the other
+ * exposure checks): the last case pins the link (mutation: the regular-file test dropped → it
+ * passes, i.e. goes red here). (Needs strace, as CI installs it; without it nothing is traced and
+ * the first case fails.)
  */
 describe("runSeamVerifier and the files the task's scope names", () => {
   // A verification run's layout (ADR 0031), which a traced run needs: the user's repo read-only,
@@ -342,5 +344,20 @@ describe("runSeamVerifier and the files the task's scope names", () => {
     const e = await judge(["./test/setup.txt"]);
     expect(e.native_payload.load_trace?.status).toBe("traced");
     expect(e.overall_result, e.summary).toBe("pass");
+  });
+
+  it("refuses it when the scope-named path is a link: it stands for whatever it points to", async () => {
+    // The changed path is a link to new data under src/ (not a test path itself): only the link's
+    // name, which the scope names, ties the data to the test tree.
+    await mkdir(join(checkout, "src"), { recursive: true });
+    await writeFile(join(checkout, "src", "cases.txt"), "fixed\n");
+    await rm(join(checkout, "test", "setup.txt"));
+    await symlink("../src/cases.txt", join(checkout, "test", "setup.txt"));
+    const e = await judge(["test/setup.txt"]);
+    expect(e.native_payload.load_trace?.status).toBe("traced");
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain(
+      "opened test code or data the attempt changed besides the seam's files (test/setup.txt)",
+    );
   });
 });

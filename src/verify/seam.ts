@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
@@ -7,9 +7,10 @@ import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
 import { startEnvelope } from "./envelope.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
-import { notNamedByScope } from "./scope-paths.js";
+import { notNamedByScope, scopePath } from "./scope-paths.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
 import { openedExposure, traceStatus, tracesSeamRuns } from "./seam-opened-files.js";
+import { setupFileExposure } from "./seam-setup-exposure.js";
 import { computedLoadExposure, mockExposure, sharedProcessExposure } from "./seam-shared-process.js";
 import { isTestPath, repoFile } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
@@ -39,24 +40,45 @@ export interface SeamVerifierInput {
   /** Every file the attempt changed since base: test code besides the seam's must not share its process. */
   changedFiles?: readonly string[];
   /**
-   * The paths the task's scope names exactly (pinned at readiness). Such a file is what the request
-   * is about, so it is the change, not evidence: observe leaves it out of the seam's files and the
-   * seam's exposure checks leave it out of "test code the attempt changed" (ADR 0019 amendment 3).
+   * The paths the task's scope names exactly (pinned at readiness). A regular file named so is what
+   * the request is about (a setup file the user asked to change): the opened-files check does not
+   * count the run opening it as reaching changed test code (ADR 0019 amendment 3, ADR 0072).
    */
   scopeNamed?: readonly string[];
   /** The seam's files and helpers that load test files by a computed name (pinned on base). */
   computedLoaders?: readonly string[];
 }
 
+/** The seam verifier's input with what it derives once, before any run. */
+interface JudgedSeam extends SeamVerifierInput {
+  /** The changed files the opened-files and setup-file checks count: all but the scope-named regular files. */
+  readonly changedOutsideScopeNames: readonly string[];
+}
+
 /**
- * `input` with the files the task's scope names exactly taken out of its changed files: the one
- * place the exposure checks (computed loaders, mocks, shared process, opened files) learn of it.
- * Regression (stop 35): vitest seams became traced in stop 34, and a request about the setup file
- * vitest's config runs (scope naming `test/setup.js`) was refused because the run opened it.
+ * The changed files the opened-files and setup-file checks count. Regression (stop 35): vitest
+ * seams became traced in stop 34, and a request about the setup file vitest's config runs (scope
+ * naming `test/setup.js`) was refused because the run opened it. Only those checks learn of the exemption,
+ * and only for a path that is a regular file in the checkout (review, stop 35): exempting a scope
+ * name that is a link let a coder replace a scope-named folder (`test/cases`) with a link to new
+ * case files expecting the bug, and exempting it from the mock, computed-load and shared-process
+ * checks let a scope-named test file replace the code under test inside a whole-suite seam's process.
  */
-function withoutScopeNamed(input: SeamVerifierInput): SeamVerifierInput {
-  if (!input.scopeNamed?.length || input.changedFiles === undefined) return input;
-  return { ...input, changedFiles: notNamedByScope(input.changedFiles, input.scopeNamed) };
+function changedOutsideScopeNames(input: SeamVerifierInput): readonly string[] {
+  const changed = input.changedFiles ?? [];
+  if (!input.scopeNamed?.length) return changed;
+  const notNamed = new Set(notNamedByScope(changed, input.scopeNamed));
+  return changed.filter(
+    (file) => notNamed.has(scopePath(file)) || !isRegularFile(join(input.worktree, file)),
+  );
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Why a seam with pinned tests or an exit-code seam is judged the way it is, per run. */
@@ -85,11 +107,11 @@ const NO_RUNNER_CANARY: CanaryRunStatus = {
  * run among green ones is a flake finding.
  */
 export async function runSeamVerifier(input: SeamVerifierInput): Promise<SeamEnvelope> {
-  return judgeSeamRuns(withoutScopeNamed(input));
+  return judgeSeamRuns({ ...input, changedOutsideScopeNames: changedOutsideScopeNames(input) });
 }
 
-/** runSeamVerifier's runs and verdict, once the scope's named files are out of the changed ones. */
-async function judgeSeamRuns(input: SeamVerifierInput): Promise<SeamEnvelope> {
+/** runSeamVerifier's runs and verdict. */
+async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
   const env = startEnvelope("seam", input.attemptId);
   const tests = input.tests ?? [];
   const invocation = input.invocation ?? null;
@@ -111,6 +133,12 @@ async function judgeSeamRuns(input: SeamVerifierInput): Promise<SeamEnvelope> {
       seamFiles: input.seam.files,
       changedFiles: input.changedFiles ?? [],
       runner: invocation?.runner,
+    }) ??
+    setupFileExposure({
+      checkoutDir: input.worktree,
+      seamFiles: input.seam.files,
+      seamCommand: input.seam.command,
+      changedFiles: input.changedOutsideScopeNames,
     });
   for (let i = 1; i <= runs; i++) {
     const logPath = i === 1 ? input.logPath : input.logPath.replace(/(\.log)?$/, `.run-${i}.log`);
@@ -210,7 +238,7 @@ async function judgeSeamRuns(input: SeamVerifierInput): Promise<SeamEnvelope> {
 }
 
 async function namedRun(
-  input: SeamVerifierInput,
+  input: JudgedSeam,
   invocation: RunnerInvocation,
   tests: readonly string[],
   logPath: string,
@@ -331,17 +359,17 @@ async function readTextOrNull(path: string): Promise<string | null> {
 }
 
 /** What a seam run opened that the attempt changed besides the seam's (and the canary's) files (ADR 0072). */
-function openedBy(input: SeamVerifierInput, run: VerifierCommandRun, canaryFiles: readonly string[]) {
+function openedBy(input: JudgedSeam, run: VerifierCommandRun, canaryFiles: readonly string[]) {
   return openedExposure({
     checkoutDir: input.worktree,
     trace: run.openTrace,
     seamFiles: input.seam.files,
     canaryFiles,
-    changedFiles: input.changedFiles ?? [],
+    changedFiles: input.changedOutsideScopeNames,
   });
 }
 
-function exitCodeRun(run: VerifierCommandRun, command: string, input: SeamVerifierInput): SeamRunVerdict {
+function exitCodeRun(run: VerifierCommandRun, command: string, input: JudgedSeam): SeamRunVerdict {
   const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
   const canary = NO_RUNNER_CANARY;
   if (cannotRun) return { result: "error", reason: cannotRun, run, canary };

@@ -18,27 +18,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { concurrencyLimit } from "../support/concurrency-limit.js";
-import { attemptEnvelope, runnerRepoWith, seamLane, writingCoder } from "../support/runner-lane.js";
+import {
+  attemptEnvelope,
+  runnerRepoWith,
+  seamLane,
+  TABLE_SEAM,
+  writingCoder,
+} from "../support/runner-lane.js";
 
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
-
-const TABLE_SEAM = [
-  'const assert = require("node:assert");',
-  'const { readdirSync, readFileSync } = require("node:fs");',
-  'const { join } = require("node:path");',
-  'const { slugify } = require("../src/slug.js");',
-  // The folder's name is built at run time: no literal names it, so nothing pins its files.
-  'const dir = join(__dirname, ["ca", "ses"].join(""));',
-  'describe("slug cases", () => {',
-  '  it("matches every case file", () => {',
-  "    for (const f of readdirSync(dir).sort()) {",
-  '      const { input, want } = JSON.parse(readFileSync(join(dir, f), "utf8"));',
-  "      assert.strictEqual(slugify(input), want, f);",
-  "    }",
-  "  });",
-  "});",
-  "",
-].join("\n");
 
 /** The same table-driven seam for vitest (the fixture is ESM: imports, and the folder from import.meta.url). */
 const VITEST_TABLE_SEAM = [

@@ -151,11 +151,7 @@ describe.each(RUNNERS)("a setup file %s's config runs before every test", (runne
         "stays editable when the task's scope names it exactly",
         () =>
           limited(async () => {
-            const cassette = slugCassette(SLUG_SEAM[runner]);
-            const framer = cassette.calls.framer?.at(-1);
-            if (!framer || !("structured" in framer)) throw new Error("no framer answer");
-            const framed = framer.structured as { scope_boundary: { allowed_paths: string[] } };
-            framed.scope_boundary.allowed_paths = ["test/setup.js"];
+            const cassette = slugCassette(SLUG_SEAM[runner], undefined, ["test/setup.js"]);
             const run = await runLane({
               repo: await repoWithSetupFile(runner),
               taskId: SLUG_TASK,

@@ -59,7 +59,12 @@ export async function runnerRepo(runner: FixtureRunner, options: RunnerRepoOptio
  * The demo cassette re-aimed at the slug fixture: the seam is an existing test file, scope
  * unrestricted (a lenient task, so only the evidence can stop a cheat).
  */
-export function slugCassette(seamCommand: string, seamFiles: string[] = ["test/slug.test.js"]): Cassette {
+export function slugCassette(
+  seamCommand: string,
+  seamFiles: string[] = ["test/slug.test.js"],
+  /** The Framer's scope (`allowed_paths`); none by default. */
+  allowedPaths: string[] = [],
+): Cassette {
   const cassette = demoCassette();
   const framer = cassette.calls.framer?.at(-1);
   const observer = cassette.calls.observer?.at(-1);
@@ -68,7 +73,7 @@ export function slugCassette(seamCommand: string, seamFiles: string[] = ["test/s
   const framed = framer.structured as Record<string, unknown>;
   framer.structured = {
     ...framed,
-    scope_boundary: { ...(framed.scope_boundary as object), allowed_paths: [] },
+    scope_boundary: { ...(framed.scope_boundary as object), allowed_paths: allowedPaths },
   };
   observer.structured = {
     ...observer.structured,
@@ -152,12 +157,13 @@ export async function seamLane(
   seam: string,
   seamFiles: string[],
   script: string,
+  allowedPaths: string[] = [],
 ): Promise<LaneRun> {
   return runLane({
     repo,
     taskId: SLUG_TASK,
     request: SLUG_REQUEST,
-    cassette: slugCassette(seam, seamFiles),
+    cassette: slugCassette(seam, seamFiles, allowedPaths),
     coder: coderScript(script),
     lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
   });
@@ -167,3 +173,25 @@ export async function seamLane(
 export function attemptEnvelope(run: LaneRun, name: string, attempt = "attempt-001") {
   return run.store.readAttemptJson(attempt, `verifiers/${name}.json`, VerifierEnvelope);
 }
+
+/**
+ * A mocha seam that checks slugify against every case file of `test/cases/`, a folder whose name is
+ * built at run time (the opened-files attacks, ADR 0072).
+ */
+export const TABLE_SEAM = [
+  'const assert = require("node:assert");',
+  'const { readdirSync, readFileSync } = require("node:fs");',
+  'const { join } = require("node:path");',
+  'const { slugify } = require("../src/slug.js");',
+  // The folder's name is built at run time: no literal names it, so nothing pins its files.
+  'const dir = join(__dirname, ["ca", "ses"].join(""));',
+  'describe("slug cases", () => {',
+  '  it("matches every case file", () => {',
+  "    for (const f of readdirSync(dir).sort()) {",
+  '      const { input, want } = JSON.parse(readFileSync(join(dir, f), "utf8"));',
+  "      assert.strictEqual(slugify(input), want, f);",
+  "    }",
+  "  });",
+  "});",
+  "",
+].join("\n");
