@@ -204,10 +204,11 @@ export function markedRunStarted(marker: string): void {
 /**
  * runProcess, once a run carrying `marker` has ended. `provenGone`: the run was PID 1 of its own
  * PID namespace with its own /proc and no capabilities (a mount plan, ADR 0025; through `unshare
- * --fork`, which returns only after waiting for it) and that process exited by itself. The kernel ends a PID namespace with its first process: it kills every
- * other process there and lets the first one's exit complete only once they are all gone, so no
- * process of that run is alive when devflow sees the exit (ADR 0073; containment.test.ts pins it
- * with setsid and double-forked children). A run that was stopped, or died by a signal, or left
+ * --fork`, which returns only after waiting for it) and that process exited by itself. The kernel
+ * ends a PID namespace with its first process: it kills every other process there and lets the
+ * first one's exit complete only once they are all gone, so no process of that run is alive when
+ * devflow sees the exit (ADR 0073; marker-scan-proof.test.ts pins it with setsid and double-forked
+ * children). A run that was stopped, or died by a signal, or left
  * something in its group is not proven: unshare may have died before its namespace did.
  */
 export function markedRunEnded(marker: string, provenGone: boolean): void {
