@@ -93,6 +93,27 @@ describe("completionGate", () => {
     expect(completionGate(allPass(), { attemptId: A1, requireRegression: true }).caveats).toEqual([]);
   });
 
+  // Review of stop 35 (second): a test data file the scope names exactly is not fingerprinted, and a
+  // coder rewrote it to expect the bug; the run completed with no caveat. Fix (ADR 0074): the
+  // seam_integrity envelope names scope-named evidence the attempt changed, the gate a caveat.
+  // Mutation: the caveat's push removed.
+  it("names seam evidence the scope names and the attempt changed as a caveat of a pass", () => {
+    const integrity = env("seam_integrity", "pass");
+    const named = VerifierEnvelope.parse({
+      ...integrity,
+      native_payload: { ...integrity.native_payload, scope_named_changed: ["test/cases/spaces.json"] },
+    });
+    const gate = completionGate(replace(allPass(), named), { attemptId: A1, requireRegression: true });
+    expect(gate.result).toBe("pass");
+    expect(gate.caveats).toEqual([
+      {
+        verifier: "seam_integrity",
+        caveat:
+          "the seam's verdict rests on test code or data the scope names and the attempt changed, so it shows the code meets them as changed: test/cases/spaces.json",
+      },
+    ]);
+  });
+
   const withScope = (payload: Record<string, unknown>) =>
     replace(allPass(), {
       ...env("scope", "pass"),
@@ -326,7 +347,16 @@ describe("completionGate", () => {
       return { ...scope, native_payload: { ...scope.native_payload, changed_since_base: changed } };
     };
     const gate = completionGate(
-      replace(allPass(), scopeWith(["src/slug.js", "package.json", "web/vitest.config.ts", "pytest.ini"])),
+      replace(
+        allPass(),
+        scopeWith([
+          "src/slug.js",
+          "package.json",
+          "web/vitest.config.ts",
+          "pytest.ini",
+          "tsconfig.base.json",
+        ]),
+      ),
       { attemptId: A1, requireRegression: true },
     );
     expect(gate.result).toBe("pass");
@@ -334,13 +364,16 @@ describe("completionGate", () => {
       {
         verifier: "scope",
         caveat:
-          "the seam and the suite ran with test configuration the attempt changed; only the setup files it names were held to the seam's evidence: package.json, web/vitest.config.ts, pytest.ini",
+          "the attempt changed test configuration: the seam was judged with base's copy of it, but the suite ran with the attempt's: package.json, web/vitest.config.ts, pytest.ini, tsconfig.base.json",
       },
     ]);
-    const plain = completionGate(replace(allPass(), scopeWith(["src/slug.js", "src/package-json.js"])), {
-      attemptId: A1,
-      requireRegression: true,
-    });
+    const plain = completionGate(
+      replace(allPass(), scopeWith(["src/slug.js", "src/package-json.js", "src/tsconfig.js"])),
+      {
+        attemptId: A1,
+        requireRegression: true,
+      },
+    );
     expect(plain.caveats).toEqual([]);
   });
 });

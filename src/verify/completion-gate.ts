@@ -5,8 +5,7 @@ import {
   type VerifierEnvelope,
   type VerifierName,
 } from "../artifacts/schemas/verifier-envelope.js";
-import { isPytestConfigName } from "./pytest-setup.js";
-import { isRunnerConfig } from "./test-paths.js";
+import { configuresTests } from "./test-config-files.js";
 
 /** The seam passed by exit code alone: no test was named (also in ./seam.ts's messages). */
 export const EXIT_CODE_ONLY_CAVEAT = "seam identified by exit code only";
@@ -25,17 +24,21 @@ export { EXTRA_VERIFIERS_EXIT_CODE_CAVEAT };
 export const UNPROTECTED_SEAM_CODE_CAVEAT = "not fingerprinted, so edits to it were not checked";
 
 /**
- * The attempt changed files that can configure how tests run (ADR 0073), named after the colon.
- * Only where the scope lets it (elsewhere regression fails the attempt): the seam and the suite ran
- * with them as changed, and what a configuration does besides naming setup files (an alias, a
- * transform, a module mapper) is seen by the critic only.
+ * Test code or data the seam's verdict rests on that the task's scope names exactly (so it stays
+ * editable: the request is about it) and the attempt changed, named after the colon (ADR 0074). The
+ * seam then shows the code meets that evidence as the attempt left it, not as the user wrote it.
+ */
+export const SCOPE_NAMED_EVIDENCE_CAVEAT =
+  "the seam's verdict rests on test code or data the scope names and the attempt changed, so it shows the code meets them as changed";
+
+/**
+ * The attempt changed files that can configure how tests run, named after the colon. Only where the
+ * scope lets it (elsewhere regression fails the attempt). The seam was judged with base's copy of
+ * each (ADR 0074); the suite ran with the attempt's, and what that configuration does there (an
+ * alias, a transform, a module mapper) is seen by the critic only.
  */
 export const CHANGED_TEST_CONFIG_CAVEAT =
-  "the seam and the suite ran with test configuration the attempt changed; only the setup files it names were held to the seam's evidence";
-
-/** A file that can configure how tests run: a runner, npm or transform config, a package.json, pytest's config. */
-const configuresTests = (file: string): boolean =>
-  isRunnerConfig(file) || /(?:^|\/)package\.json$/.test(file) || isPytestConfigName(file);
+  "the attempt changed test configuration: the seam was judged with base's copy of it, but the suite ran with the attempt's";
 
 export interface CompletionGateOptions {
   /** The attempt being judged: every envelope must come from it. */
@@ -126,15 +129,21 @@ export function completionGate(
       caveats.push({ verifier: "seam", caveat: `${NOT_TRACED_CAVEAT} (${trace.reason ?? "no tracer"})` });
   }
   const integrity = envelopes.find((e) => e.verifier === "seam_integrity");
-  if (
+  const checkedIntegrity =
     integrity?.verifier === "seam_integrity" &&
     integrity.overall_result === "pass" &&
-    isIntegrityChecked(integrity.native_payload) &&
-    integrity.native_payload.unprotected?.length
-  )
+    isIntegrityChecked(integrity.native_payload)
+      ? integrity.native_payload
+      : null;
+  if (checkedIntegrity?.unprotected?.length)
     caveats.push({
       verifier: "seam_integrity",
-      caveat: `${UNPROTECTED_SEAM_CODE_CAVEAT}: ${integrity.native_payload.unprotected.join(", ")}`,
+      caveat: `${UNPROTECTED_SEAM_CODE_CAVEAT}: ${checkedIntegrity.unprotected.join(", ")}`,
+    });
+  if (checkedIntegrity?.scope_named_changed?.length)
+    caveats.push({
+      verifier: "seam_integrity",
+      caveat: `${SCOPE_NAMED_EVIDENCE_CAVEAT}: ${checkedIntegrity.scope_named_changed.join(", ")}`,
     });
   const [first, ...rest] = reasons;
   const judged = { attempt_id: options.attemptId, checks, caveats };

@@ -34,6 +34,22 @@ describe("seam integrity", () => {
     expect(e.summary).toContain("2 seam file(s) are unchanged");
   });
 
+  // ADR 0074: evidence the scope names exactly is not fingerprinted; a change to it is named, not failed.
+  it("names the scope-named evidence the attempt changed, and only that", async () => {
+    const e = SeamIntegrityEnvelope.parse(
+      await runSeamIntegrityVerifier({
+        worktree: dir,
+        seamFileHashes: await hashSeamFiles(dir, ["test/csv.test.mjs"]),
+        scopeNamed: ["test/cases/spaces.json", "test/setup.js"],
+        changedFiles: ["src/slug.js", "test/cases/spaces.json"],
+        attemptId: "attempt-001",
+      }),
+    );
+    expect(e.overall_result).toBe("pass");
+    expect(e.native_payload).toMatchObject({ scope_named_changed: ["test/cases/spaces.json"] });
+    expect((await verify({})).native_payload).not.toHaveProperty("scope_named_changed");
+  });
+
   // Stop 29: paths pinned absent (a conftest.py pytest would load) are not counted as files.
   it("says how many paths pinned absent are still absent, and fails naming one created", async () => {
     const hashes = await hashSeamFiles(dir, ["test/csv.test.mjs", "test/conftest.py", "conftest.py"]);

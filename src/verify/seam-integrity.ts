@@ -24,6 +24,10 @@ export interface SeamIntegrityInput {
   seamFileHashes: SeamFileHashes;
   /** Seam test code that could not be fingerprinted (from the contract): named in a pass. */
   unprotected?: readonly string[];
+  /** Evidence the scope names exactly, not fingerprinted (from the contract): named in a pass when changed. */
+  scopeNamed?: readonly string[];
+  /** Every file the attempt changed since base. */
+  changedFiles?: readonly string[];
   attemptId: string;
 }
 
@@ -56,6 +60,8 @@ export async function runSeamIntegrityVerifier(input: SeamIntegrityInput): Promi
     else edited.push(file);
   }
 
+  const changed = new Set(input.changedFiles ?? []);
+  const scopeNamedChanged = (input.scopeNamed ?? []).filter((f) => changed.has(f));
   const problems = [
     ...edited.map((f) => `${f} (edited)`),
     ...deleted.map((f) => `${f} (deleted)`),
@@ -78,6 +84,7 @@ export async function runSeamIntegrityVerifier(input: SeamIntegrityInput): Promi
       deleted,
       created,
       ...(input.unprotected?.length ? { unprotected: [...input.unprotected] } : {}),
+      ...(scopeNamedChanged.length > 0 ? { scope_named_changed: scopeNamedChanged } : {}),
     },
   });
 }

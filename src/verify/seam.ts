@@ -10,7 +10,6 @@ import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./r
 import { notNamedByScope, scopePath } from "./scope-paths.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
 import { openedExposure, traceStatus, tracesSeamRuns } from "./seam-opened-files.js";
-import { setupFileExposure } from "./seam-setup-exposure.js";
 import { computedLoadExposure, mockExposure, sharedProcessExposure } from "./seam-shared-process.js";
 import { isTestPath, repoFile } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
@@ -47,18 +46,23 @@ export interface SeamVerifierInput {
   scopeNamed?: readonly string[];
   /** The seam's files and helpers that load test files by a computed name (pinned on base). */
   computedLoaders?: readonly string[];
+  /**
+   * Test configuration files the attempt changed that `worktree` holds as on base (ADR 0074): recorded,
+   * and named in a red verdict so the repair is aimed at the code, not the configuration.
+   */
+  testConfigFromBase?: readonly string[];
 }
 
 /** The seam verifier's input with what it derives once, before any run. */
 interface JudgedSeam extends SeamVerifierInput {
-  /** The changed files the opened-files and setup-file checks count: all but the scope-named regular files. */
+  /** The changed files the opened-files check counts: all but the scope-named regular files. */
   readonly changedOutsideScopeNames: readonly string[];
 }
 
 /**
- * The changed files the opened-files and setup-file checks count. Regression (stop 35): vitest
- * seams became traced in stop 34, and a request about the setup file vitest's config runs (scope
- * naming `test/setup.js`) was refused because the run opened it. Only those checks learn of the exemption,
+ * The changed files the opened-files check counts. Regression (stop 35): vitest seams became
+ * traced in stop 34, and a request about the setup file vitest's config runs (scope naming
+ * `test/setup.js`) was refused because the run opened it. Only that check learns of the exemption,
  * and only for a path that is a regular file in the checkout (review, stop 35): exempting a scope
  * name that is a link let a coder replace a scope-named folder (`test/cases`) with a link to new
  * case files expecting the bug, and exempting it from the mock, computed-load and shared-process
@@ -133,12 +137,6 @@ async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
       seamFiles: input.seam.files,
       changedFiles: input.changedFiles ?? [],
       runner: invocation?.runner,
-    }) ??
-    setupFileExposure({
-      checkoutDir: input.worktree,
-      seamFiles: input.seam.files,
-      seamCommand: input.seam.command,
-      changedFiles: input.changedOutsideScopeNames,
     });
   for (let i = 1; i <= runs; i++) {
     const logPath = i === 1 ? input.logPath : input.logPath.replace(/(\.log)?$/, `.run-${i}.log`);
@@ -195,6 +193,7 @@ async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
       (verdicts.find((v) => v.run.openTrace?.kind === "broken") ?? last).run.openTrace,
       traced,
     ),
+    ...(input.testConfigFromBase?.length ? { test_config_from_base: [...input.testConfigFromBase] } : {}),
   };
   const condition = input.expectedGreenCondition ? `: ${input.expectedGreenCondition}` : "";
   const times = verdicts.length === 1 ? "" : ` in all ${verdicts.length} runs`;
@@ -221,7 +220,8 @@ async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
       native_payload: payload,
     });
   }
-  const first = red[0]?.reason ?? "";
+  const fromBase = input.testConfigFromBase ?? [];
+  const first = `${red[0]?.reason ?? ""}${fromBase.length > 0 ? ` (${testConfigNote(fromBase)})` : ""}`;
   const summary =
     green > 0
       ? `seam is flaky: ${red.length} of ${verdicts.length} runs were red: ${first}`
@@ -236,6 +236,10 @@ async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
     native_payload: payload,
   });
 }
+
+/** Why a red seam may differ from what the coder saw in its own checkout (ADR 0074). */
+const testConfigNote = (files: readonly string[]): string =>
+  `judged with base's test configuration: the attempt's changes to ${files.join(", ")} were not used; fix the code, not how the tests run`;
 
 async function namedRun(
   input: JudgedSeam,

@@ -73,6 +73,33 @@ describe("treeWithBaseFiles (a Verification block's programs as on base, ADR 005
     expect(blob(tree, "check.sh")).toBe("exit 1\n");
   });
 
+  // ADR 0074: the seam runs with base's test configuration, so one the attempt added must go too.
+  // Mutation: the dropAdded branch removed (the added .mocharc.cjs stays in the tree).
+  it("with dropAdded removes a candidate base does not track, and leaves it without", async () => {
+    repo = makeRepo({ "package.json": '{"type":"module"}\n', "src/a.js": "bug\n" });
+    const base = git(repo, "rev-parse", "HEAD").trim();
+    writeFileSync(join(repo, "package.json"), '{"type":"module","imports":{"#a":"./evil.js"}}\n');
+    writeFileSync(join(repo, ".mocharc.cjs"), "module.exports = { require: ['./evil.js'] };\n");
+    writeFileSync(join(repo, "src/a.js"), "fix\n");
+    const snapshot = await snapshotTree(repo);
+    const paths = ["package.json", ".mocharc.cjs", "never.json"];
+
+    const { tree, fromBase } = await treeWithBaseFiles(repo, snapshot, base, paths, { dropAdded: true });
+    expect(fromBase).toEqual([
+      { path: "package.json", changed: true },
+      { path: ".mocharc.cjs", changed: true, added: true },
+    ]);
+    expect(git(repo, "ls-tree", "-r", "--name-only", tree).trim().split("\n")).toEqual([
+      "package.json",
+      "src/a.js",
+    ]);
+    expect(blob(tree, "package.json")).toBe('{"type":"module"}\n');
+    expect(blob(tree, "src/a.js")).toBe("fix\n");
+
+    const kept = await treeWithBaseFiles(repo, snapshot, base, paths);
+    expect(git(repo, "ls-tree", "-r", "--name-only", kept.tree)).toContain(".mocharc.cjs");
+  });
+
   it("refuses words that cannot name a tracked file inside the repository", () => {
     expect(
       ["./a/b", "a//b", "/abs", "../x", "a/../../x", "*.js", "$X", ":(top)a", "dir/", "."].map(

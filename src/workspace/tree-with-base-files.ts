@@ -9,6 +9,8 @@ export interface FileFromBase {
   path: string;
   /** The snapshot's entry differed from base (changed, removed or its mode changed). */
   changed: boolean;
+  /** Base does not track it: the snapshot's entry was dropped (only with `dropAdded`). */
+  added?: true;
 }
 
 export interface TreeWithBaseFiles {
@@ -22,13 +24,16 @@ export interface TreeWithBaseFiles {
  * by base's entry (content and mode). A path base does not track, or tracks as a directory, is left
  * as the snapshot has it. Built in a throw-away index with devflow's repository when a snapshot store
  * is pinned for `worktree` (ADR 0024), so the coder's checkout's own git dir plays no part; the
- * snapshot itself is untouched. Used for the programs a Verification block runs (ADR 0059).
+ * snapshot itself is untouched. Used for the programs a Verification block runs (ADR 0059), and
+ * with `dropAdded` for the test configuration a seam is judged with (ADR 0074): a path base does
+ * not track is then removed from the tree (a `.mocharc.cjs` the attempt added is not read).
  */
 export async function treeWithBaseFiles(
   worktree: string,
   tree: string,
   base: string,
   paths: readonly string[],
+  options: { dropAdded?: boolean } = {},
 ): Promise<TreeWithBaseFiles> {
   const wanted = [...new Set(paths.map(normalizeRepoPath).filter((p): p is string => p !== null))];
   if (wanted.length === 0) return { tree, fromBase: [] };
@@ -42,8 +47,12 @@ export async function treeWithBaseFiles(
     const updates: string[] = [];
     for (const path of wanted) {
       const entry = onBase.get(path);
-      if (entry?.type !== "blob") continue;
       const now = inTree.get(path);
+      if (entry === undefined && options.dropAdded && now !== undefined && now.type === "blob") {
+        fromBase.push({ path, changed: true, added: true });
+        continue;
+      }
+      if (entry?.type !== "blob") continue;
       fromBase.push({ path, changed: now?.mode !== entry.mode || now?.sha !== entry.sha });
       updates.push("--cacheinfo", `${entry.mode},${entry.sha},${path}`);
     }
@@ -53,7 +62,7 @@ export async function treeWithBaseFiles(
     // there: the other candidates, a directory like `src` among them, stay the attempt's).
     const taken = fromBase.map((f) => f.path);
     await runGit(worktree, ["rm", "-r", "--cached", "--quiet", "--ignore-unmatch", "--", ...taken], { env });
-    await runGit(worktree, ["update-index", "--add", ...updates], { env });
+    if (updates.length > 0) await runGit(worktree, ["update-index", "--add", ...updates], { env });
     return { tree: (await runGit(worktree, ["write-tree"], { env })).trim(), fromBase };
   } finally {
     await rm(scratch, { recursive: true, force: true });

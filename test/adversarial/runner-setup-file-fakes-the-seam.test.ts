@@ -165,6 +165,12 @@ describe.each(RUNNERS)("a setup file %s's config runs before every test", (runne
             expect(observation?.failing_seam?.files).not.toContain("test/setup.js");
             const record = await run.store.read("iterator_run");
             expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
+            // What the seam's verdict then rests on is the attempt's setup file: said (ADR 0074).
+            expect(record?.readiness?.contract?.seam_files_scope_named).toEqual(["test/setup.js"]);
+            expect(record?.terminal?.gate?.caveats).toContainEqual({
+              verifier: "seam_integrity",
+              caveat: expect.stringMatching(/scope names and the attempt changed.*: test\/setup\.js$/),
+            });
           }),
         300_000,
       );

@@ -32,6 +32,13 @@ export const Contract = z.object({
       "Seam test code that could not be fingerprinted (a file whose imports could not be read, a data folder over the limit); each pass carries it as a caveat",
     ),
   // Optional and absent when empty, like seam_files_unprotected.
+  seam_files_scope_named: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Test code and data the seam's verdict rests on (setup files, helpers, mocks, test data) that the task's scope names exactly, so not fingerprinted: the request is about them. A pass whose attempt changed one carries it as a caveat",
+    ),
+  // Optional and absent when empty, like seam_files_unprotected.
   seam_computed_loaders: z
     .array(z.string())
     .optional()

@@ -57,6 +57,12 @@ export const SeamPayload = z.strictObject({
       reason: z.string().nullable(),
     })
     .optional(),
+  /**
+   * Test configuration files the attempt changed (runner, npm, transform, package.json, path-map
+   * and pytest configs) that the seam ran with base's copy of, or without where base has none
+   * (ADR 0074): an alias, preload or mapper of the attempt's cannot make the seam green.
+   */
+  test_config_from_base: z.array(z.string()).optional(),
 });
 export type SeamPayload = z.infer<typeof SeamPayload>;
 
@@ -71,6 +77,8 @@ export const SeamIntegrityChecked = z.strictObject({
   created: z.array(z.string()),
   /** Seam test code that could not be fingerprinted, so edits to it were not checked (a gate caveat). */
   unprotected: z.array(z.string()).optional(),
+  /** Seam evidence the scope names exactly (not fingerprinted) that the attempt changed: a caveat of a pass. */
+  scope_named_changed: z.array(z.string()).optional(),
 });
 /** The files could not be fingerprinted (error). */
 export const SeamIntegrityUnchecked = z.strictObject({ files: z.array(z.string()) });

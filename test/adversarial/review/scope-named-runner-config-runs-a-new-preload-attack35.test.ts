@@ -4,9 +4,11 @@
  * the setup files the base's configuration names. A coder left src/slug.js buggy, added a preload
  * under src/ that patches String.prototype.replace, and pointed the scope-named configuration at it
  * (mocha's `require` in package.json; vitest's `setupFiles` in vitest.config.js): the seam and the
- * suite passed and the lane completed (the opened-files check saw a program file). Fix: a file the
- * attempt's runner configuration runs before every test and the attempt changed is test code of
- * the seam (setupFileExposure, src/verify/seam-setup-exposure.ts), unless the scope names it.
+ * suite passed and the lane completed (the opened-files check saw a program file). First fix (stop
+ * 35): setup files the attempt's configuration names were read as evidence; a second review showed
+ * a configuration can do much more than name a setup file. Fix (ADR 0074): the seam is judged with
+ * base's copy of every test configuration file the attempt changed (seamTreeAt,
+ * src/lanes/iterate/lane/verification-checkout.ts), so the preload never runs with it.
  * Control: the correct fix with a harmless change to the scope-named package.json completes, with a
  * caveat naming the changed configuration.
  * Real mocha and vitest, real repos, the real lane with `command:` coders and a lenient critic.
@@ -43,8 +45,7 @@ function packageJsonWith(runner: "mocha" | "vitest", extra: Record<string, unkno
   return JSON.stringify({ ...base, ...extra }, null, 2).split("\n");
 }
 
-const REFUSED =
-  "the runner configuration runs file(s) the attempt changed before every test (src/preload.js)";
+const REFUSED = "judged with base's test configuration: the attempt's changes to";
 
 /** The lane on a fresh `runner` fixture with the slug seam, the coder `files` and the scope `scope`. */
 async function slugLaneWithScope(runner: "mocha" | "vitest", coder: string, scope: string[]) {
@@ -70,6 +71,8 @@ async function expectSetupRefused(
   const seam = await attemptEnvelope(run, "seam");
   expect(seam?.overall_result).toBe("fail");
   expect(seam?.summary).toContain(REFUSED);
+  const configs = Object.keys(files).filter((f) => f !== "src/preload.js");
+  expect(seam?.verifier === "seam" && seam.native_payload.test_config_from_base).toEqual(configs);
 }
 
 describe("a runner configuration the scope names is no way to run a new preload with the seam", () => {
@@ -101,11 +104,13 @@ describe("a runner configuration the scope names is no way to run a new preload 
     timeout: 300_000,
   }, async () => {
     const coder = writingCoder({ "package.json": packageJsonWith("mocha", { description: "slugs" }) }, true);
-    const { record } = await slugLaneWithScope("mocha", coder, ["src/", "package.json"]);
+    const { run, record } = await slugLaneWithScope("mocha", coder, ["src/", "package.json"]);
     expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("completed");
-    // What the changed configuration does besides naming setup files is the critic's to see: said.
+    const seam = await attemptEnvelope(run, "seam");
+    expect(seam?.verifier === "seam" && seam.native_payload.test_config_from_base).toEqual(["package.json"]);
+    // The seam ran with base's package.json; the suite with the attempt's, which the caveat says.
     expect(record?.terminal?.gate?.caveats).toEqual([
-      { verifier: "scope", caveat: expect.stringContaining("test configuration the attempt changed") },
+      { verifier: "scope", caveat: expect.stringContaining("the attempt changed test configuration") },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { devflowDir } from "../../../home/index.js";
 import type { RepoMounts } from "../../../process/mount-namespace.js";
+import { configuresTests } from "../../../verify/index.js";
 import {
   type FileFromBase,
   openVerifyCheckout,
@@ -46,6 +47,35 @@ export async function checkoutWithBasePrograms(
 ): Promise<{ dir: string; fromBase: FileFromBase[] }> {
   const { tree, fromBase } = await treeWithBaseFiles(task.worktree, snapshot, task.baseCommit, programs);
   return { dir: await verificationCheckoutAt(task, tree), fromBase };
+}
+
+/** The tree a seam is judged in (ADR 0074). */
+export interface SeamTree {
+  /** The snapshot itself when the attempt changed no test configuration. */
+  tree: string;
+  /** The test configuration files the attempt changed, here as on base (absent where base has none). */
+  fromBase: string[];
+}
+
+/**
+ * `snapshot`, except that every test configuration file the attempt changed (`configuresTests`:
+ * runner, npm, transform, path-map and pytest configs, package.json) is as on base, and one base
+ * does not have is gone (ADR 0074). The seam tests what the attempt did to the code under the
+ * configuration the seam was confirmed red with: an alias, a preload, a module mapper or a new
+ * setup file of the attempt's cannot make it green. The snapshot (what is committed, what seam
+ * integrity and regression check) keeps the attempt's configuration. No git process when the
+ * attempt changed no configuration file.
+ */
+export async function seamTreeAt(
+  task: TaskCheckouts,
+  snapshot: string,
+  changedSinceBase: readonly string[],
+): Promise<SeamTree> {
+  const configs = changedSinceBase.filter(configuresTests);
+  const { tree, fromBase } = await treeWithBaseFiles(task.worktree, snapshot, task.baseCommit, configs, {
+    dropAdded: true,
+  });
+  return { tree, fromBase: fromBase.filter((f) => f.changed).map((f) => f.path) };
 }
 
 /**

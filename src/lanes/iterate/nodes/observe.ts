@@ -61,6 +61,8 @@ export const observe: NodeBody = async (state, deps) => {
   // What of the seam's test code could not be fingerprinted: a caveat of every pass (the gate's).
   let unprotected: string[] = [];
   let computedLoaders: string[] = [];
+  // Evidence left editable because the scope names it exactly: a completed verdict says it changed.
+  const scopeNamed = new Set<string>();
   if (findings.failing_seam) {
     const seam = findings.failing_seam;
     // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
@@ -82,8 +84,10 @@ export const observe: NodeBody = async (state, deps) => {
     // A file the task's scope names exactly is what the request is about (a broken jest setup, an
     // outdated fixture): it stays editable, as regression's rule for runner configs has it.
     const named = new Set(task.scope_boundary.allowed_paths);
-    const withDerived = (more: readonly string[]) =>
-      [...new Set([...seamFiles, ...more.filter((f) => !named.has(f))])].sort();
+    const withDerived = (more: readonly string[]) => {
+      for (const f of more) if (named.has(f)) scopeNamed.add(f);
+      return [...new Set([...seamFiles, ...more.filter((f) => !named.has(f))])].sort();
+    };
     seamFiles = withDerived(runnerSetupFiles(base, seamFiles, seam.command));
     // The mocks jest applies by itself (and the test code they load, walked below) stand in for
     // modules as the seam runs: pinned like its files (review, stop 32: a mock's helper edited
@@ -163,6 +167,7 @@ export const observe: NodeBody = async (state, deps) => {
       seamFileHashes: await hashSeamFiles(state.worktree, seamFiles),
       seamUnprotected: unprotected,
       seamComputedLoaders: computedLoaders,
+      seamScopeNamed: [...scopeNamed].sort(),
       ...pinned,
       ...(await seamTreeAndChange(state.worktree, state.baseCommit)),
       // A new observation (e.g. after a re-plan) restarts the diff chain at its seam tree.

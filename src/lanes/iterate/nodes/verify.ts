@@ -31,6 +31,7 @@ import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
 import {
   checkoutWithBasePrograms,
+  seamTreeAt,
   verificationCheckoutAt,
   verifierMounts,
 } from "../lane/verification-checkout.js";
@@ -85,13 +86,19 @@ export const verify: NodeBody = async (state, deps) => {
 
   // Integrity first, on the freshly reset checkout: the seam run executes code that could edit it.
   let checkout = await verificationCheckoutAt(state, current);
-  const resetMark = checkoutRunMark(checkout);
   const integrityEnvelope = await runSeamIntegrityVerifier({
     worktree: checkout,
     seamFileHashes: Object.fromEntries(contract.seam_files.map((f) => [f.path, f.sha256])),
     unprotected: contract.seam_files_unprotected ?? [],
+    scopeNamed: contract.seam_files_scope_named ?? [],
+    changedFiles: changedSinceBase,
     attemptId,
   });
+  // The seam is judged with base's test configuration (ADR 0074); integrity (above), regression and
+  // the commit see the attempt's. The same checkout unless the attempt changed a configuration file.
+  const seamTree = await seamTreeAt(state, current, changedSinceBase);
+  if (seamTree.tree !== current) checkout = await verificationCheckoutAt(state, seamTree.tree);
+  const resetMark = checkoutRunMark(checkout);
   const seamEnvelope = await runSeamVerifier({
     worktree: checkout,
     seam: { command: contract.seam_command, files: seamFiles },
@@ -103,17 +110,19 @@ export const verify: NodeBody = async (state, deps) => {
     invocation: state.seamInvocation,
     runs: deps.options.seamRuns,
     mounts: verifierMounts(state),
-    changedFiles: changedSinceBase,
+    // A configuration file taken from base is not changed where the seam runs.
+    changedFiles: changedSinceBase.filter((file) => !seamTree.fromBase.includes(file)),
+    testConfigFromBase: seamTree.fromBase,
     scopeNamed: contract.scope.allowed_paths,
     computedLoaders: contract.seam_computed_loaders ?? [],
     ...signal,
   });
-  // Reset again: regression must not see what the seam runs left behind. Skipped only when every
-  // seam run since the reset is proven to have written nothing there (each behind its checkout
-  // overlay, read back, nothing left running; ADR 0040): the checkout is then still exactly
-  // `current`. The canary's files are devflow's own and removed before the seam verifier returns
-  // (it throws otherwise). Without the overlay (stat fallback) the reset always runs.
-  if (contract.test_command && !checkoutUntouchedSince(resetMark))
+  // Reset again: regression must not see what the seam runs left behind, nor base's test
+  // configuration. Skipped only when the seam ran on `current` itself and every seam run since the
+  // reset is proven to have written nothing there (each behind its checkout overlay, read back,
+  // nothing left running; ADR 0040). The canary's files are devflow's own and removed before the
+  // seam verifier returns (it throws otherwise). Without the overlay (stat fallback) the reset always runs.
+  if (contract.test_command && (seamTree.tree !== current || !checkoutUntouchedSince(resetMark)))
     checkout = await verificationCheckoutAt(state, current);
   const envelopes: VerifierEnvelope[] = [
     seamEnvelope,
