@@ -62,6 +62,6 @@ export {
 } from "./seam-integrity.js";
 export { mockFilesOf, readsMocks } from "./seam-shared-process.js";
 export { type DetectedTestCommand, detectTestCommand } from "./test-command.js";
-export { configuresTests } from "./test-config-files.js";
+export { configuresTests, testConfigImports } from "./test-config-files.js";
 export { TestReport } from "./test-reports/index.js";
 export { parseTestResults, type TestOutcome, type TestResults } from "./test-results.js";

@@ -145,9 +145,11 @@ const LOADER_MODULES = new Set([
  * glob without asking the resolver) as an import path with a `*` in the metafile; a `createRequire`
  * call makes a function esbuild does not follow at all.
  */
-async function modulesLoadedBy(
+export async function modulesLoadedBy(
   entry: string,
   cwd: string,
+  /** Which repository files are walked on (their own loads read): test code unless told. */
+  walks: (file: string) => boolean = isTestPath,
 ): Promise<{ loaded: string[]; computedLoaders: string[] } | null> {
   const { build } = await import("esbuild");
   const loaded = new Set<string>();
@@ -187,9 +189,7 @@ async function modulesLoadedBy(
               loaded.add(rel);
               // Only test code is walked on (a program module's imports are the fix's business,
               // and walking them would parse the whole program); data files are recorded, not parsed.
-              return SCRIPT.test(resolved.path) && isTestPath(rel)
-                ? { path: resolved.path }
-                : { external: true };
+              return SCRIPT.test(resolved.path) && walks(rel) ? { path: resolved.path } : { external: true };
             });
           },
         },
@@ -204,7 +204,7 @@ async function modulesLoadedBy(
     }
     for (const [input, { imports }] of Object.entries(result.metafile?.inputs ?? {})) {
       const file = repoFile(cwd, join(cwd, input));
-      if (file === null || (file !== entry && !isTestPath(file))) continue;
+      if (file === null || (file !== entry && !walks(file))) continue;
       // A glob's matches are bundled without asking the resolver: they are loaded test code too.
       if (file !== entry) loaded.add(file);
       // A glob that can only match JSON loads data, not code (`./fixtures/${name}.json`).

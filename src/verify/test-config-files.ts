@@ -1,8 +1,14 @@
+import { readFileSync } from "node:fs";
+import { join, posix } from "node:path";
 import { isPytestConfigName } from "./pytest-setup.js";
+import { modulesLoadedBy } from "./seam-helpers.js";
 import { isRunnerConfig } from "./test-paths.js";
 
 /** TypeScript's and jsconfig's path maps: vitest's tsconfig-paths plugin and ts-jest's mapper read them. */
 const PATH_MAP_CONFIG = /(?:^|\/)(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$/;
+const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
+/** How many files of configuration code are followed from base's configs before giving up (a bound, not a verdict). */
+const CONFIG_CLOSURE_LIMIT = 500;
 
 /**
  * A file that can configure how tests run, as opposed to what they test: a runner, npm or
@@ -17,4 +23,56 @@ export function configuresTests(file: string): boolean {
     PATH_MAP_CONFIG.test(file) ||
     isPytestConfigName(file)
   );
+}
+
+/**
+ * The repository files base's test configuration is made of besides the configuration files
+ * themselves (ADR 0074, review of stop 37): what a script config imports (`vitest.config.js`
+ * importing `./config/vitest.shared.js`), transitively, and what a JSON config `extends`
+ * (`tsconfig.json` → `./configs/base.json`). Read on base by the Observer node and pinned, so the
+ * seam runs with base's copy of them too when the attempt changed them; a file only named (a setup
+ * file, test data) is seam evidence instead (ADR 0019). Sorted, repo-relative, configs excluded.
+ */
+export async function testConfigImports(cwd: string, tracked: readonly string[]): Promise<string[]> {
+  const inRepo = new Set(tracked);
+  const found = new Set<string>();
+  const queue = tracked.filter(configuresTests);
+  const seen = new Set(queue);
+  const add = (file: string) => {
+    if (!inRepo.has(file) || seen.has(file)) return;
+    seen.add(file);
+    found.add(file);
+    queue.push(file);
+  };
+  while (queue.length > 0 && seen.size <= CONFIG_CLOSURE_LIMIT) {
+    const file = queue.shift() as string;
+    if (SCRIPT.test(file)) {
+      // Every script a config loads is configuration code: walked on, whatever its folder.
+      const graph = await modulesLoadedBy(file, cwd, () => true);
+      for (const loaded of graph?.loaded ?? []) add(loaded);
+    } else if (file.endsWith(".json") || /(?:^|\/)\.babelrc$/.test(file)) {
+      for (const target of extendsOf(cwd, file)) add(target);
+    }
+  }
+  return [...found].filter((file) => !configuresTests(file)).sort();
+}
+
+/** The repo-relative files a JSON config's `extends` names by a relative path (comments allowed, as tsconfig has them). */
+function extendsOf(cwd: string, file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(cwd, file), "utf8");
+  } catch {
+    return [];
+  }
+  const value = /"extends"\s*:\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\])/.exec(text)?.[1];
+  if (value === undefined) return [];
+  const names = [...value.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] as string);
+  const dir = posix.dirname(file);
+  return names
+    .filter((name) => name.startsWith("./") || name.startsWith("../"))
+    .flatMap((name) => {
+      const path = posix.normalize(posix.join(dir, name));
+      return path.startsWith("../") ? [] : [path, `${path}.json`];
+    });
 }

@@ -39,6 +39,13 @@ export const Contract = z.object({
       "Test code and data the seam's verdict rests on (setup files, helpers, mocks, test data) that the task's scope names exactly, so not fingerprinted: the request is about them. A pass whose attempt changed one carries it as a caveat",
     ),
   // Optional and absent when empty, like seam_files_unprotected.
+  test_config_imports: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Files base's test configuration loads besides the configuration files (a shared config a vitest.config.js imports, a file a tsconfig extends): the seam runs with base's copy of each the attempt changed (ADR 0074)",
+    ),
+  // Optional and absent when empty, like seam_files_unprotected.
   seam_computed_loaders: z
     .array(z.string())
     .optional()

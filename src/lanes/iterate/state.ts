@@ -52,6 +52,8 @@ export const IterateState = new StateSchema({
   seamFileHashes: z.record(z.string(), z.string().nullable()).default(() => ({})),
   /** Seam test code that could not be fingerprinted (unreadable imports, huge data folders): gate caveat. */
   seamUnprotected: z.array(z.string()).default(() => []),
+  /** Files base's test configuration loads besides the configuration files (ADR 0074): pinned in the contract. */
+  testConfigImports: z.array(z.string()).default(() => []),
   /** The seam's evidence the task's scope names exactly, left editable (not fingerprinted): pinned, a caveat when changed. */
   seamScopeNamed: z.array(z.string()).default(() => []),
   /** The seam's test code that loads test files by a computed name (seam-helpers.ts): pinned in the contract. */

@@ -13,7 +13,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { ensureRunnerInstalled } from "../../reports/runner-fixture.js";
-import { attemptEnvelope, runnerRepo, SLUG_SEAM, seamLane, writingCoder } from "../../support/runner-lane.js";
+import {
+  attemptEnvelope,
+  runnerRepo,
+  runnerRepoWith,
+  SLUG_SEAM,
+  seamLane,
+  writingCoder,
+} from "../../support/runner-lane.js";
 
 /** Makes `.replace(/ /g, …)` collapse runs of whitespace: the seam's bug hidden, not fixed. */
 const PRELOAD = [
@@ -28,10 +35,11 @@ async function slugLaneWithScope(
   files: Record<string, string[]>,
   fix: boolean,
   scope: string[],
+  repo?: string,
 ) {
   await ensureRunnerInstalled(runner);
   const run = await seamLane(
-    await runnerRepo(runner),
+    repo ?? (await runnerRepo(runner)),
     SLUG_SEAM[runner],
     ["test/slug.test.js"],
     writingCoder(files, fix),
@@ -124,6 +132,33 @@ describe("a test configuration the scope names cannot make the seam green (ADR 0
       expect(seam?.verifier === "seam" && seam.native_payload.test_config_from_base).toEqual(attack.configs);
     });
   }
+
+  // Review of stop 37: a file base's config imports is configuration too, whatever its name.
+  // Mutation: the contract's test_config_imports ignored by seamTreeAt → completes (red).
+  it("vitest: the shared file base's vitest.config.js imports gains an alias", {
+    timeout: 300_000,
+  }, async () => {
+    const repo = await runnerRepoWith("vitest", {
+      "vitest.config.js": "import shared from './config/vitest.shared.js';\nexport default shared;\n",
+      "config/vitest.shared.js": "export default { test: {} };\n",
+    });
+    const files = {
+      "src/fixed-slug.js": ["export const slugify = (t) => t.trim().toLowerCase().replace(/\\s+/g, '-');"],
+      "config/vitest.shared.js": [
+        "import { fileURLToPath } from 'node:url';",
+        "export default {",
+        "  resolve: { alias: [{ find: '../src/slug.js', replacement: fileURLToPath(new URL('../src/fixed-slug.js', import.meta.url)) }] },",
+        "};",
+      ],
+    };
+    const { record, seam } = await slugLaneWithScope("vitest", files, false, ["src/", "config/"], repo);
+    expect(record?.readiness?.contract?.test_config_imports).toEqual(["config/vitest.shared.js"]);
+    expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+    expect(seam?.summary).toContain("the attempt's changes to config/vitest.shared.js were not used");
+    expect(seam?.verifier === "seam" && seam.native_payload.test_config_from_base).toEqual([
+      "config/vitest.shared.js",
+    ]);
+  });
 
   it("the correct fix with a harmless new vitest.config.js completes, the configuration named", {
     timeout: 300_000,

@@ -70,8 +70,11 @@ export async function seamTreeAt(
   task: TaskCheckouts,
   snapshot: string,
   changedSinceBase: readonly string[],
+  /** What base's configuration loads besides the configuration files (the contract's `test_config_imports`). */
+  configImports: readonly string[] = [],
 ): Promise<SeamTree> {
-  const configs = changedSinceBase.filter(configuresTests);
+  const loaded = new Set(configImports);
+  const configs = changedSinceBase.filter((file) => configuresTests(file) || loaded.has(file));
   const { tree, fromBase } = await treeWithBaseFiles(task.worktree, snapshot, task.baseCommit, configs, {
     dropAdded: true,
   });

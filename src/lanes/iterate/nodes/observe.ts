@@ -16,6 +16,7 @@ import {
   type SeamBaseCheck,
   seamDataFiles,
   seamHelpers,
+  testConfigImports,
 } from "../../../verify/index.js";
 import {
   listGitFiles,
@@ -63,6 +64,7 @@ export const observe: NodeBody = async (state, deps) => {
   let computedLoaders: string[] = [];
   // Evidence left editable because the scope names it exactly: a completed verdict says it changed.
   const scopeNamed = new Set<string>();
+  let configImports: string[] = [];
   if (findings.failing_seam) {
     const seam = findings.failing_seam;
     // "Untouched base" literally: a clean checkout of the base commit plus only the seam's files, so
@@ -94,7 +96,10 @@ export const observe: NodeBody = async (state, deps) => {
     // instead of the mock made the seam pass).
     // (The repository is listed only when the runner may read mocks: a pytest seam has no use for it.)
     const runner = red.invocation?.runner;
-    if (readsMocks(runner)) seamFiles = withDerived(mockFilesOf((await listGitFiles(base)) ?? [], runner));
+    const tracked = (await listGitFiles(base)) ?? [];
+    if (readsMocks(runner)) seamFiles = withDerived(mockFilesOf(tracked, runner));
+    // What base's test configuration loads: the seam runs with base's copy of it (ADR 0074).
+    configImports = await testConfigImports(base, tracked);
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = withDerived(helpers.files);
     computedLoaders = helpers.computedLoaders;
@@ -168,6 +173,7 @@ export const observe: NodeBody = async (state, deps) => {
       seamUnprotected: unprotected,
       seamComputedLoaders: computedLoaders,
       seamScopeNamed: [...scopeNamed].sort(),
+      testConfigImports: configImports,
       ...pinned,
       ...(await seamTreeAndChange(state.worktree, state.baseCommit)),
       // A new observation (e.g. after a re-plan) restarts the diff chain at its seam tree.

@@ -122,6 +122,7 @@ export const readiness: NodeBody = async (state, deps) => {
     seam_command: seam.command,
     seam_files: [...seam.files].sort().map((path) => ({ path, sha256: state.seamFileHashes[path] ?? null })),
     ...(state.seamUnprotected.length > 0 ? { seam_files_unprotected: state.seamUnprotected } : {}),
+    ...(state.testConfigImports.length > 0 ? { test_config_imports: state.testConfigImports } : {}),
     ...(state.seamScopeNamed.length > 0 ? { seam_files_scope_named: state.seamScopeNamed } : {}),
     ...(state.seamComputedLoaders.length > 0 ? { seam_computed_loaders: state.seamComputedLoaders } : {}),
     seam_tests: state.seamTests,

@@ -96,7 +96,7 @@ export const verify: NodeBody = async (state, deps) => {
   });
   // The seam is judged with base's test configuration (ADR 0074); integrity (above), regression and
   // the commit see the attempt's. The same checkout unless the attempt changed a configuration file.
-  const seamTree = await seamTreeAt(state, current, changedSinceBase);
+  const seamTree = await seamTreeAt(state, current, changedSinceBase, contract.test_config_imports ?? []);
   if (seamTree.tree !== current) checkout = await verificationCheckoutAt(state, seamTree.tree);
   const resetMark = checkoutRunMark(checkout);
   const seamEnvelope = await runSeamVerifier({

@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { configuresTests, testConfigImports } from "./test-config-files.js";
+
+let dir = "";
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function repo(files: Record<string, string>): string[] {
+  dir = mkdtempSync(join(tmpdir(), "devflow-config-imports-"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return Object.keys(files);
+}
+
+describe("configuresTests", () => {
+  it("counts runner, npm, transform, path-map and pytest configs, and nothing else", () => {
+    const yes = ["vitest.config.ts", "web/.mocharc.json", "package.json", "tsconfig.base.json", "pytest.ini"];
+    const no = ["src/config.js", "test/setup.js", "configs/base.json", "src/tsconfig.js"];
+    expect(yes.filter(configuresTests)).toEqual(yes);
+    expect(no.filter(configuresTests)).toEqual([]);
+  });
+});
+
+// Review of stop 37: base's vitest.config.js imported a shared file whose name is no config's; an
+// attempt that edited it ran the seam with its own alias. Mutation: testConfigImports returning [].
+describe("testConfigImports: what base's test configuration loads besides the config files", () => {
+  it("follows a script config's imports transitively and a JSON config's relative extends", async () => {
+    const tracked = repo({
+      "vitest.config.js":
+        "import shared from './config/shared.js';\nexport default { ...shared, test: { setupFiles: ['./test/setup.js'] } };\n",
+      "config/shared.js":
+        "import { aliases } from './aliases.js';\nexport default { resolve: { alias: aliases } };\n",
+      "config/aliases.js": "export const aliases = {};\n",
+      "tsconfig.json": '// comments, as tsconfig allows\n{ "extends": "./configs/base.json" }\n',
+      "configs/base.json": '{ "extends": "./strict", "compilerOptions": {} }\n',
+      "configs/strict.json": "{}\n",
+      "test/setup.js": "globalThis.x = 1;\n",
+      "src/slug.js": "export const slugify = (t) => t;\n",
+      "package.json": '{ "type": "module" }\n',
+    });
+    expect(await testConfigImports(dir, tracked)).toEqual([
+      "config/aliases.js",
+      "config/shared.js",
+      "configs/base.json",
+      "configs/strict.json",
+    ]);
+  });
+
+  it("is empty when the configs load nothing of the repository", async () => {
+    const tracked = repo({
+      "vitest.config.js": "import { defineConfig } from 'vitest/config';\nexport default defineConfig({});\n",
+      "tsconfig.json": '{ "extends": "@tsconfig/node20/tsconfig.json" }\n',
+    });
+    expect(await testConfigImports(dir, tracked)).toEqual([]);
+  });
+});
