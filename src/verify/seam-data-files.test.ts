@@ -113,6 +113,34 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
     expect(runnerSetupFiles(repoWith({ "package.json": "{ not json" }))).toEqual([]);
   });
 
+  // ADR 0074 (stop 37): a transform or resolver a config names by a string runs over every module
+  // the tests load, so it is evidence too; the vite entry in the case above stays out. Mutation:
+  // the transform/plugins keys dropped from SETUP_KEY → red.
+  it("runnerSetupFiles: the code jest and babel pass every module through, named by a string", () => {
+    const repo = repoWith({
+      "jest.config.js": [
+        "module.exports = {",
+        "  transform: {",
+        "    '^.+\\.js$': '<rootDir>/tools/transform.js',",
+        "  },",
+        "  resolver: './tools/resolver.js',",
+        "};",
+        "",
+      ].join("\n"),
+      "babel.config.js":
+        "module.exports = { plugins: [['./tools/babel-plugin.js', { loose: true }]], presets: ['@babel/preset-env'] };\n",
+      "tools/transform.js": "",
+      "tools/resolver.js": "",
+      "tools/babel-plugin.js": "",
+      "src/index.js": "",
+    });
+    expect(runnerSetupFiles(repo)).toEqual([
+      "tools/babel-plugin.js",
+      "tools/resolver.js",
+      "tools/transform.js",
+    ]);
+  });
+
   it("runnerSetupFiles: a package's own runner config between the root and the seam counts too", () => {
     const repo = repoWith({
       "packages/a/vitest.config.ts": 'export default { test: { setupFiles: ["./vitest-setup.js"] } };\n',
