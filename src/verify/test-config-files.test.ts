@@ -42,11 +42,23 @@ describe("testConfigImports: what base's test configuration loads besides the co
       "src/slug.js": "export const slugify = (t) => t;\n",
       "package.json": '{ "type": "module" }\n',
     });
-    expect(await testConfigImports(dir, tracked)).toEqual([
+    expect(await testConfigImports(dir, tracked, ["test/slug.test.js"])).toEqual([
       "config/aliases.js",
       "config/shared.js",
       "configs/base.json",
       "configs/strict.json",
+    ]);
+  });
+
+  it("reads the configs of the seam's own folders only, not another package's", async () => {
+    const tracked = repo({
+      "packages/a/vitest.config.js": "import './shared-a.js';\nexport default {};\n",
+      "packages/a/shared-a.js": "export {};\n",
+      "packages/b/vitest.config.js": "import './shared-b.js';\nexport default {};\n",
+      "packages/b/shared-b.js": "export {};\n",
+    });
+    expect(await testConfigImports(dir, tracked, ["packages/a/test/x.test.js"])).toEqual([
+      "packages/a/shared-a.js",
     ]);
   });
 
@@ -55,6 +67,6 @@ describe("testConfigImports: what base's test configuration loads besides the co
       "vitest.config.js": "import { defineConfig } from 'vitest/config';\nexport default defineConfig({});\n",
       "tsconfig.json": '{ "extends": "@tsconfig/node20/tsconfig.json" }\n',
     });
-    expect(await testConfigImports(dir, tracked)).toEqual([]);
+    expect(await testConfigImports(dir, tracked, ["test/slug.test.js"])).toEqual([]);
   });
 });

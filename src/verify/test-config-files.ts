@@ -2,13 +2,11 @@ import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { isPytestConfigName } from "./pytest-setup.js";
 import { modulesLoadedBy } from "./seam-helpers.js";
-import { isRunnerConfig } from "./test-paths.js";
+import { foldersUp, isRunnerConfig } from "./test-paths.js";
 
 /** TypeScript's and jsconfig's path maps: vitest's tsconfig-paths plugin and ts-jest's mapper read them. */
 const PATH_MAP_CONFIG = /(?:^|\/)(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$/;
 const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
-/** How many files of configuration code are followed from base's configs before giving up (a bound, not a verdict). */
-const CONFIG_CLOSURE_LIMIT = 500;
 
 /**
  * A file that can configure how tests run, as opposed to what they test: a runner, npm or
@@ -31,12 +29,20 @@ export function configuresTests(file: string): boolean {
  * importing `./config/vitest.shared.js`), transitively, and what a JSON config `extends`
  * (`tsconfig.json` → `./configs/base.json`). Read on base by the Observer node and pinned, so the
  * seam runs with base's copy of them too when the attempt changed them; a file only named (a setup
- * file, test data) is seam evidence instead (ADR 0019). Sorted, repo-relative, configs excluded.
+ * file, test data) is seam evidence instead (ADR 0019). Only the configs that decide the seam's run
+ * are read: those in the root and in each folder between it and a seam file (as `runnerSetupFiles`
+ * finds them), so a monorepo's other packages cost nothing. Sorted, repo-relative, configs excluded.
  */
-export async function testConfigImports(cwd: string, tracked: readonly string[]): Promise<string[]> {
+export async function testConfigImports(
+  cwd: string,
+  tracked: readonly string[],
+  seamFiles: readonly string[],
+): Promise<string[]> {
   const inRepo = new Set(tracked);
   const found = new Set<string>();
-  const queue = tracked.filter(configuresTests);
+  const folders = new Set(["."]);
+  for (const file of seamFiles) for (const folder of foldersUp(file)) folders.add(folder);
+  const queue = tracked.filter((file) => configuresTests(file) && folders.has(posix.dirname(file)));
   const seen = new Set(queue);
   const add = (file: string) => {
     if (!inRepo.has(file) || seen.has(file)) return;
@@ -44,7 +50,7 @@ export async function testConfigImports(cwd: string, tracked: readonly string[])
     found.add(file);
     queue.push(file);
   };
-  while (queue.length > 0 && seen.size <= CONFIG_CLOSURE_LIMIT) {
+  while (queue.length > 0) {
     const file = queue.shift() as string;
     if (SCRIPT.test(file)) {
       // Every script a config loads is configuration code: walked on, whatever its folder.
