@@ -40,6 +40,30 @@ describe("parseOpenTrace", () => {
     ).toEqual({
       kind: "traced",
       files: ["/tmp/#4243488", "/w/out.txt", "/w/test/a.js", "/w/test/cases/b.json"],
+      written: ["/tmp/#4243488", "/w/out.txt"],
+    });
+  });
+
+  // ADR 0074 (stop 37): what a run wrote itself is told apart from what it only read, so a file
+  // outside the checkout that changed during the task is judged only when someone else wrote it.
+  // The flags of a split call are on its first half; a path or a `<dir>` note naming a flag is no flag.
+  it("tells the files a run opened to write or create from those it only read", () => {
+    expect(
+      traced([
+        ROOT,
+        '101 openat(AT_FDCWD</w>, "x", O_WRONLY|O_CREAT|O_TRUNC <unfinished ...>',
+        '102 openat(AT_FDCWD</w>, "y", O_RDONLY <unfinished ...>',
+        "101 <... openat resumed>) = 3</tmp/split-write.json>",
+        "102 <... openat resumed>) = 3</tmp/split-read.json>",
+        '100 openat(AT_FDCWD</O_WRONLY>, "O_CREAT", O_RDONLY) = 4</O_WRONLY/O_CREAT>',
+        '100 openat2(AT_FDCWD</w>, "z", {flags=O_RDWR|O_CLOEXEC, resolve=0}, 24) = 5</w/z>',
+        '100 creat("c", 0644) = 6</w/c>',
+        EXIT0,
+      ]),
+    ).toEqual({
+      kind: "traced",
+      files: ["/O_WRONLY/O_CREAT", "/tmp/split-read.json", "/tmp/split-write.json", "/w/c", "/w/z"],
+      written: ["/tmp/split-write.json", "/w/c", "/w/z"],
     });
   });
 
@@ -54,7 +78,11 @@ describe("parseOpenTrace", () => {
         '100 openat(AT_FDCWD</w>, "c) = ?", O_RDONLY) = 3</w/c) = ?>',
         EXIT0,
       ]),
-    ).toEqual({ kind: "traced", files: ["/w/a) = -1 ENOENT (x", "/w/b> <unfinished ...>", "/w/c) = ?"] });
+    ).toEqual({
+      kind: "traced",
+      files: ["/w/a) = -1 ENOENT (x", "/w/b> <unfinished ...>", "/w/c) = ?"],
+      written: [],
+    });
   });
 
   it("skips calls killed before they returned or left mid-way, and processes replaced by an execve", () => {
@@ -69,7 +97,7 @@ describe("parseOpenTrace", () => {
         "105 <... openat resumed> <detached ...>",
         EXIT0,
       ]),
-    ).toEqual({ kind: "traced", files: [] });
+    ).toEqual({ kind: "traced", files: [], written: [] });
   });
 
   // Review (stop 33): a run that reached strace's pipe wrote "999 execve(" without a newline, and
@@ -178,7 +206,7 @@ describe("parseOpenTrace", () => {
     reader.push(Buffer.from(`${ROOT}\n`));
     for (let i = 0; i < 10_000; i++) reader.push(Buffer.from(`${open}\n`));
     reader.push(Buffer.from(`${EXIT0}\n`));
-    expect(reader.end(0)).toEqual({ kind: "traced", files: ["/w/the-same-file"] });
+    expect(reader.end(0)).toEqual({ kind: "traced", files: ["/w/the-same-file"], written: [] });
     const endless = openTraceReader(undefined, 1024);
     endless.push(Buffer.from(`${ROOT}\n100 openat(`));
     for (let i = 0; i < 100; i++) endless.push(Buffer.from("x".repeat(100)));

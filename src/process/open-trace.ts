@@ -20,8 +20,11 @@ import { systemTool } from "./system-tool.js";
  * (no exit line for the run, a signal) is `broken`.
  */
 export type OpenTrace =
-  /** Every file a process of the run opened (absolute paths as the run saw them, sorted, unique). */
-  | { kind: "traced"; files: string[] }
+  /**
+   * Every file a process of the run opened (absolute paths as the run saw them, sorted, unique), and
+   * those among them it opened to write or create (`O_WRONLY`, `O_RDWR`, `O_CREAT`, `O_TRUNC`, `creat`).
+   */
+  | { kind: "traced"; files: string[]; written: string[] }
   /** The trace cannot be believed (cut short, over its cap, a line it cannot read): fail closed. */
   | { kind: "broken"; reason: string }
   /** No tracer on this machine (no strace, ptrace refused, turned off): the caller says what that leaves. */
@@ -150,6 +153,12 @@ const DETACHED = / <detached \.\.\.>$/;
 const EXITED =
   /^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(?: \(core dumped\))?|superseded by execve in pid \d+) \+\+\+$/;
 const OPENS = new Set(["open", "openat", "openat2", "creat"]);
+/** An open's flags asking to write or create (read on the call with its strings and `<path>` notes taken out). */
+const WRITE_FLAG = /\bO_(?:WRONLY|RDWR|CREAT|TRUNC)\b/;
+const QUOTED_OR_NOTED = /"(?:[^"\\]|\\.)*"|<[^<>]*>/g;
+/** Whether an open call's line (or its first half) asks to write: the run chose the path, not the flags. */
+const opensToWrite = (call: string, rest: string): boolean =>
+  call === "creat" || WRITE_FLAG.test(rest.replace(QUOTED_OR_NOTED, ""));
 /**
  * How a finished call's line ends, read from its end: a path the run chose (the call's argument,
  * the descriptor's path) can hold `) = -1 ENOENT (` or ` <unfinished ...>` (measured: a file named
@@ -196,6 +205,9 @@ export interface OpenTraceReader {
  */
 export function openTraceReader(handOver?: string, capBytes = openTraceCapBytes()): OpenTraceReader {
   const files = new Set<string>();
+  const written = new Set<string>();
+  /** Per pid, whether its open strace has written the first half of (unfinished) asks to write. */
+  const pendingWrite = new Map<string, boolean>();
   let kept = 0;
   let over = false;
   let pending: Buffer[] = [];
@@ -233,7 +245,15 @@ export function openTraceReader(handOver?: string, capBytes = openTraceCapBytes(
       return `is the run's own ${call}: a verification run may not make namespaces or mounts`;
     // Only the start of a call strace could not finish writing (another process ran in between):
     // its result comes on the `resumed` line. A resumed line ending so was killed in the call.
-    if (UNFINISHED.test(rest) && !rest.startsWith("<...")) return null;
+    if (UNFINISHED.test(rest) && !rest.startsWith("<...")) {
+      if (OPENS.has(call)) pendingWrite.set(pid, opensToWrite(call, rest));
+      return null;
+    }
+    // The flags of a resumed open are on its first half.
+    const writes = rest.startsWith("<...")
+      ? (pendingWrite.get(pid) ?? false) || opensToWrite(call, rest)
+      : opensToWrite(call, rest);
+    if (rest.startsWith("<...")) pendingWrite.delete(pid);
     if (DETACHED.test(rest)) return null;
     if (failed) return null;
     const fd = OPENED_FD.exec(rest);
@@ -248,6 +268,10 @@ export function openTraceReader(handOver?: string, capBytes = openTraceCapBytes(
     if (path === null) return "has a path that cannot be read";
     if (path.startsWith("/") && !files.has(path)) {
       files.add(path);
+      kept += path.length;
+    }
+    if (writes && path.startsWith("/") && !written.has(path)) {
+      written.add(path);
       kept += path.length;
     }
     return null;
@@ -312,7 +336,7 @@ export function openTraceReader(handOver?: string, capBytes = openTraceCapBytes(
           kind: "broken",
           reason: `the open trace says the run ended with ${rootExit}, devflow saw exit ${exitCode}`,
         };
-      return { kind: "traced", files: [...files].sort() };
+      return { kind: "traced", files: [...files].sort(), written: [...written].sort() };
     },
   };
 }

@@ -17,7 +17,7 @@ const FILES = {
 const exposure = (dir: string, opened: string[], changed: string[], trace?: OpenTrace) =>
   openedExposure({
     checkoutDir: dir,
-    trace: trace ?? { kind: "traced", files: opened.map((f) => join(dir, f)) },
+    trace: trace ?? { kind: "traced", files: opened.map((f) => join(dir, f)), written: [] },
     seamFiles: ["test/slug.test.js"],
     canaryFiles: ["test/canary.devflow.test.js"],
     changedFiles: changed,
@@ -68,7 +68,7 @@ describe("openedExposure", () => {
     onTestFinished(() => rmSync(link, { force: true }));
     const reason = openedExposure({
       checkoutDir: link,
-      trace: { kind: "traced", files: [join(dir, "test/other.test.js")] },
+      trace: { kind: "traced", files: [join(dir, "test/other.test.js")], written: [] },
       seamFiles: [],
       canaryFiles: [],
       changedFiles: ["test/other.test.js"],

@@ -10,6 +10,7 @@ import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./r
 import { notNamedByScope, scopePath } from "./scope-paths.js";
 import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
 import { openedExposure, traceStatus, tracesSeamRuns } from "./seam-opened-files.js";
+import { outsideExposure } from "./seam-outside-files.js";
 import { computedLoadExposure, mockExposure, sharedProcessExposure } from "./seam-shared-process.js";
 import { isTestPath, repoFile } from "./test-paths.js";
 import { failingKeys } from "./test-reports/index.js";
@@ -51,6 +52,12 @@ export interface SeamVerifierInput {
    * and named in a red verdict so the repair is aimed at the code, not the configuration.
    */
   testConfigFromBase?: readonly string[];
+  /**
+   * When the coder could first have run (the contract's pinning, ms since the epoch): code or
+   * configuration outside the checkout a traced seam run loads that changed since is a finding
+   * (ADR 0074). Absent for a task pinned before the check existed.
+   */
+  outsideSinceMs?: number;
 }
 
 /** The seam verifier's input with what it derives once, before any run. */
@@ -324,6 +331,8 @@ async function namedRun(
     if (exposure !== null) problems.push(exposure);
     const opened = openedBy(input, run, canary.kind === "placed" ? canary.files : []);
     if (opened !== null) problems.push(opened);
+    const outside = outsideBy(input, run);
+    if (outside !== null) problems.push(outside);
     if (canary.kind === "placed") {
       // The failing canary makes the runner exit non-zero, so exit 0 is no longer the sign of a
       // clean run: every test besides the canary's must not fail.
@@ -373,11 +382,20 @@ function openedBy(input: JudgedSeam, run: VerifierCommandRun, canaryFiles: reado
   });
 }
 
+/** What a seam run loaded from outside its checkout that changed while the task ran (ADR 0074). */
+function outsideBy(input: JudgedSeam, run: VerifierCommandRun) {
+  return outsideExposure({
+    checkoutDir: input.worktree,
+    trace: run.openTrace,
+    sinceMs: input.outsideSinceMs,
+  });
+}
+
 function exitCodeRun(run: VerifierCommandRun, command: string, input: JudgedSeam): SeamRunVerdict {
   const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
   const canary = NO_RUNNER_CANARY;
   if (cannotRun) return { result: "error", reason: cannotRun, run, canary };
-  const opened = openedBy(input, run, []);
+  const opened = openedBy(input, run, []) ?? outsideBy(input, run);
   if (opened !== null) return { result: "red", reason: opened, run, canary };
   if (run.exitCode === 0) return { result: "green", reason: "exited 0", run, canary };
   return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run, canary };

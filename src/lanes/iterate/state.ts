@@ -52,6 +52,11 @@ export const IterateState = new StateSchema({
   seamFileHashes: z.record(z.string(), z.string().nullable()).default(() => ({})),
   /** Seam test code that could not be fingerprinted (unreadable imports, huge data folders): gate caveat. */
   seamUnprotected: z.array(z.string()).default(() => []),
+  /**
+   * When readiness first pinned the contract (ms since the epoch), before any coder ran: a seam run
+   * that loads code or configuration from outside its checkout changed since is red (ADR 0074).
+   */
+  contractPinnedAtMs: z.number().nullable().default(null),
   /** Files base's test configuration loads besides the configuration files (ADR 0074): pinned in the contract. */
   testConfigImports: z.array(z.string()).default(() => []),
   /** The seam's evidence the task's scope names exactly, left editable (not fingerprinted): pinned, a caveat when changed. */

@@ -31,7 +31,7 @@ const PRELOAD = [
 ];
 
 async function slugLaneWithScope(
-  runner: "mocha" | "vitest",
+  runner: "mocha" | "vitest" | "jest",
   files: Record<string, string[]>,
   fix: boolean,
   scope: string[],
@@ -159,6 +159,56 @@ describe("a test configuration the scope names cannot make the seam green (ADR 0
       "config/vitest.shared.js",
     ]);
   });
+
+  // Third review (stop 37), with no scope at all: the same through a mocha and a jest config.
+  const SHARED: {
+    runner: "mocha" | "jest";
+    base: Record<string, string>;
+    files: Record<string, string[]>;
+  }[] = [
+    {
+      runner: "mocha",
+      base: {
+        ".mocharc.cjs": "module.exports = { ...require('./mocha.base') };\n",
+        "mocha.base.js": "module.exports = { timeout: 20000 };\n",
+      },
+      files: {
+        "src/preload.js": PRELOAD,
+        "mocha.base.js": ["module.exports = { timeout: 20000, require: ['./src/preload.js'] };"],
+      },
+    },
+    {
+      runner: "jest",
+      base: {
+        "jest.config.js": "module.exports = { ...require('./jest.shared') };\n",
+        "jest.shared.js": "module.exports = { testTimeout: 20000 };\n",
+      },
+      files: {
+        "src/fixed.js": [
+          "module.exports = { slugify: (t) => t.trim().toLowerCase().replace(/\\s+/g, '-') };",
+        ],
+        "jest.shared.js": [
+          "module.exports = { testTimeout: 20000, moduleNameMapper: { '^\\.\\./src/slug\\.js$': '<rootDir>/src/fixed.js' } };",
+        ],
+      },
+    },
+  ];
+  for (const { runner, base, files } of SHARED) {
+    const shared = Object.keys(files).find((f) => !f.startsWith("src/")) as string;
+    it(`${runner}: the shared file base's config requires is changed, no scope`, {
+      timeout: 300_000,
+    }, async () => {
+      await ensureRunnerInstalled(runner);
+      const repo = await runnerRepoWith(runner, base);
+      const run = await seamLane(repo, SLUG_SEAM[runner], ["test/slug.test.js"], writingCoder(files), []);
+      expect(run.error).toBeNull();
+      const record = await run.store.read("iterator_run");
+      expect(record?.readiness?.contract?.test_config_imports).toEqual([shared]);
+      expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+      const seam = await attemptEnvelope(run, "seam");
+      expect(seam?.verifier === "seam" && seam.native_payload.test_config_from_base).toEqual([shared]);
+    });
+  }
 
   it("the correct fix with a harmless new vitest.config.js completes, the configuration named", {
     timeout: 300_000,

@@ -135,6 +135,8 @@ export const readiness: NodeBody = async (state, deps) => {
     goto: "code",
     update: {
       contract,
+      // The first pinning only: a re-plan's readiness comes after coders have run (ADR 0074).
+      contractPinnedAtMs: state.contractPinnedAtMs ?? Date.now(),
       testCommand: detected,
       baseline,
       // After a re-plan the attempt numbering goes on: attempt ids never repeat within a task.

@@ -113,6 +113,7 @@ export const verify: NodeBody = async (state, deps) => {
     // A configuration file taken from base is not changed where the seam runs.
     changedFiles: changedSinceBase.filter((file) => !seamTree.fromBase.includes(file)),
     testConfigFromBase: seamTree.fromBase,
+    ...(state.contractPinnedAtMs !== null ? { outsideSinceMs: state.contractPinnedAtMs } : {}),
     scopeNamed: contract.scope.allowed_paths,
     computedLoaders: contract.seam_computed_loaders ?? [],
     ...signal,
