@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -52,6 +52,32 @@ describe("runVerifierCommand (ADR 0023)", () => {
     const pid = Number(readFileSync(pidFile, "utf8"));
     await sleep(50);
     expect(processIsRunning(pid)).toBe(false);
+  }, 30_000);
+
+  // ADR 0074: a tool's cache under TMPDIR (tsx's) written by the coder or an earlier seam run would be
+  // code loaded from outside the checkout that changed during the task. Mutation: TMPDIR not set → red.
+  it("gives each run a temp dir of its own, gone once it returns", async () => {
+    const dir = scratch();
+    const seen = join(dir, "tmpdir.txt");
+    const script = `const fs = require("node:fs"); const t = require("node:os").tmpdir(); fs.writeFileSync(${JSON.stringify(seen)}, t + "\\n" + fs.statSync(t).isDirectory());`;
+    const runOnce = async () => {
+      const run = await runVerifierCommand({
+        command: `node -e ${JSON.stringify(script)}`,
+        cwd: dir,
+        timeoutMs: 20_000,
+        logPath: join(dir, "log", "seam.log"),
+      });
+      expect(run.exitCode).toBe(0);
+      const [temp, existed] = readFileSync(seen, "utf8").split("\n");
+      return { temp: temp as string, existed };
+    };
+    const first = await runOnce();
+    const second = await runOnce();
+    expect(first.existed).toBe("true");
+    expect(first.temp).toMatch(/devflow-run-tmp-/);
+    expect(first.temp).not.toBe(second.temp);
+    expect(existsSync(first.temp)).toBe(false);
+    expect(existsSync(second.temp)).toBe(false);
   }, 30_000);
 
   it("makes a process that cannot be ended a process_survived failure, never a verdict", async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   endMarkedProcesses,
@@ -126,6 +127,18 @@ export async function runVerifierCommand(cmd: VerifierCommand): Promise<Verifier
 
 async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<VerifierCommandRun> {
   await mkdir(dirname(cmd.logPath), { recursive: true });
+  // A temp dir of the run's own (ADR 0074): what a tool caches under TMPDIR (tsx's compiled
+  // modules) is written by this run, never read from the coder's runs or an earlier seam run, so a
+  // seam run that loads it is not judged to have loaded code from outside that changed during the task.
+  const runTemp = await mkdtemp(join(tmpdir(), "devflow-run-tmp-"));
+  try {
+    return await runInOwnTemp(cmd, runTemp);
+  } finally {
+    await rm(runTemp, { recursive: true, force: true, maxRetries: 2 });
+  }
+}
+
+async function runInOwnTemp(cmd: VerifierCommand, runTemp: string): Promise<VerifierCommandRun> {
   // The checkout overlay's upper layer (ADR 0040): next to the log, inside devflow's hidden home.
   const overlayUpper = `${cmd.logPath}.upper`;
   if (cmd.mounts) {
@@ -155,6 +168,9 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
         baseEnv({
           ...QUIET_ENV,
           ...pythonBytecodeEnv(cmd.logPath),
+          TMPDIR: runTemp,
+          TMP: runTemp,
+          TEMP: runTemp,
           ...cmd.env,
           NODE_OPTIONS: cmd.nodeOptions
             ? `${cmd.nodeOptions} ${VERIFIER_NODE_OPTIONS}`
