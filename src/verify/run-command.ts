@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,6 +63,8 @@ export interface VerifierCommandRun extends ProcessRunResult {
   excerpt: string;
   /** Why the command could not produce a verdict (timeout, abort, spawn failure), or null. */
   failure: string | null;
+  /** The run's own temp dir (its TMPDIR), made just before it and removed once it returned. */
+  tempDir?: string;
 }
 
 // Non-interactive and colourless: watch modes stay off and per-test lines stay parseable.
@@ -130,7 +132,8 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // A temp dir of the run's own (ADR 0074): what a tool caches under TMPDIR (tsx's compiled
   // modules) is written by this run, never read from the coder's runs or an earlier seam run, so a
   // seam run that loads it is not judged to have loaded code from outside that changed during the task.
-  const runTemp = await mkdtemp(join(tmpdir(), "devflow-run-tmp-"));
+  // Its real path: what the run's trace records (a /tmp that is a link, as on macOS, is resolved).
+  const runTemp = await realpath(await mkdtemp(join(tmpdir(), "devflow-run-tmp-")));
   try {
     return await runInOwnTemp(cmd, runTemp);
   } finally {
@@ -232,6 +235,7 @@ async function runInOwnTemp(cmd: VerifierCommand, runTemp: string): Promise<Veri
   return {
     ...result,
     survivors,
+    tempDir: runTemp,
     excerpt: excerpt(result.output, ENVELOPE_EXCERPT_BYTES).text,
     failure:
       failureOf(cmd, { ...result, survivors }) ??

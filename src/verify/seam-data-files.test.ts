@@ -129,6 +129,11 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
       ].join("\n"),
       "babel.config.js":
         "module.exports = { plugins: [['./tools/babel-plugin.js', { loose: true }]], presets: ['@babel/preset-env'] };\n",
+      // Fourth review: code named under keys the first version did not read.
+      ".mocharc.json": '{ "ui": "./tools/mocha-ui.js" }\n',
+      "vitest.config.js": "export default { test: { snapshotSerializers: ['./tools/serializer.js'] } };\n",
+      "tools/mocha-ui.js": "",
+      "tools/serializer.js": "",
       "tools/transform.js": "",
       "tools/resolver.js": "",
       "tools/babel-plugin.js": "",
@@ -136,7 +141,9 @@ describe("seamDataFiles: the test data a seam's code reads by name (ADR 0019, am
     });
     expect(runnerSetupFiles(repo)).toEqual([
       "tools/babel-plugin.js",
+      "tools/mocha-ui.js",
       "tools/resolver.js",
+      "tools/serializer.js",
       "tools/transform.js",
     ]);
   });

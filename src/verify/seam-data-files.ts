@@ -126,14 +126,16 @@ function filesUnder(cwd: string, folder: string, limit: number): string[] | null
 /**
  * Keys of runner configs whose values are files run with every test (jest, vitest, mocha, ava),
  * or code the runner passes every test's modules through: jest's `transform`, `resolver`,
- * `testRunner`, `runner`, `moduleLoader` and `dependencyExtractor`, babel's `plugins`, `presets`
- * and `extends` (ADR 0074: a transform of the attempt's can rewrite the bug away; a file such a key
+ * `testRunner`, `runner`, `moduleLoader`, `dependencyExtractor`, `snapshotSerializers`,
+ * `testSequencer`, `testResultsProcessor` and `reporters`, vitest's `environment`, mocha's `ui` and
+ * `reporter`, babel's `plugins`, `presets` and `extends` (ADR 0074: such code runs in the runner's
+ * processes, and a transform of the attempt's can rewrite the bug away; a file such a key
  * names by a string is neither an import of the config nor a test path). Only these: a test file a
  * config lists (`spec`, `include`) or a program entry (`build.lib.entry`) is not a setup file, and
  * freezing it would refuse a fix that must also update a test that asserted the bug.
  */
 const SETUP_KEY =
-  /\b(?:setupFiles(?:AfterEnv)?|globalSetup|globalTeardown|setupFile|require|file|snapshotResolver|testEnvironment|transform|resolver|testRunner|runner|moduleLoader|dependencyExtractor|plugins|presets|extends)\b["']?\s*[:=]\s*(\{[^}]*\}|\[[^\]]*\]|[^\n,}]+)/g;
+  /\b(?:setupFiles(?:AfterEnv)?|globalSetup|globalTeardown|setupFile|require|file|snapshotResolver|testEnvironment|transform|resolver|testRunner|runner|moduleLoader|dependencyExtractor|snapshotSerializers|testSequencer|testResultsProcessor|reporters?|environment|ui|plugins|presets|extends)\b["']?\s*[:=]\s*(\{[^}]*\}|\[[^\]]*\]|[^\n,}]+)/g;
 
 /** Command-line flags (in a test script or `.npmrc` node-options) whose value is a file run first. */
 const PRELOAD_FLAG =

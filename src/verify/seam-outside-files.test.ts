@@ -4,15 +4,25 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { outsideExposure } from "./seam-outside-files.js";
 
-let dir = "";
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const scratch = (base = tmpdir()) => {
+  const dir = mkdtempSync(join(base, "devflow-outside-"));
+  dirs.push(dir);
+  return dir;
+};
 
-// Review of stop 37 (ADR 0074): a config and a preload written above the repository were loaded by
-// the seam's runner. Mutation: the ctime comparison turned off (`changedAt >= sinceMs` → false) → red.
-describe("outsideExposure: code or configuration loaded from outside the checkout, newer than the contract", () => {
-  it("names what changed after the pinning and is gone, not what is older, the run's own, data, or inside", async () => {
-    dir = mkdtempSync(join(tmpdir(), "devflow-outside-"));
+// Reviews of stop 37 (ADR 0074): a config and a preload written above the repository were loaded by
+// the seam's runner (third); a preload that opened itself 'r+', a config linked into /dev/shm, and
+// files with data names passed the first version (fourth). Mutations: the ctime comparison off →
+// red; `written` trusted over the birth time → red; "/dev/" back among the namespace's own → red.
+describe("outsideExposure: files loaded from outside the checkout, changed after the pinning, not the run's own", () => {
+  it("names what the coder could have planted, whatever its name, and leaves the run's own and older files", async () => {
+    const dir = scratch();
+    const shm = scratch("/dev/shm");
     const checkout = join(dir, "repo", ".devflow", "verify", "t");
     mkdirSync(checkout, { recursive: true });
     const at = (name: string) => join(dir, name);
@@ -20,40 +30,57 @@ describe("outsideExposure: code or configuration loaded from outside the checkou
     await sleep(30);
     const sinceMs = Date.now();
     await sleep(30);
-    for (const name of ["vitest.config.mjs", "preload.cjs", ".mocharc", "cache.json", "cases.txt"])
+    // Planted by the coder after the pinning, before the run.
+    for (const name of ["vitest.config.mjs", "preload-opened-r+.cjs", "bundle.data"])
       writeFileSync(at(name), "x\n");
+    writeFileSync(join(shm, "cfg"), "x\n");
+    await sleep(30);
+    const runStartMs = Date.now();
+    await sleep(30);
+    // Made by the run itself.
+    writeFileSync(at("cache.json"), "x\n");
     writeFileSync(join(checkout, "new.js"), "x\n");
     const files = [
       at("vitest.config.mjs"),
-      at("preload.cjs"),
-      at(".mocharc"),
+      at("preload-opened-r+.cjs"),
+      at("bundle.data"),
+      join(shm, "cfg"),
       at("old.config.mjs"),
-      at("cache.json"), // written by the run itself
-      at("cases.txt"), // data: not judged here
-      at("deleted.js"), // loaded, then gone
+      at("cache.json"),
+      at("deleted.js"),
+      at("deleted-own.tmp"),
+      join(dir, "run-tmp", "vite-cache", "gone.js"),
       join(checkout, "new.js"),
       "/proc/self/status",
     ];
     const finding = outsideExposure({
       checkoutDir: checkout,
-      trace: { kind: "traced", files, written: [at("cache.json")] },
+      // The planted preload opened itself to write: that makes it no file of the run's.
+      trace: { kind: "traced", files, written: [at("preload-opened-r+.cjs"), at("deleted-own.tmp")] },
       sinceMs,
+      runStartMs,
+      // The run's own temp dir, removed before devflow looks: nothing in it counts.
+      runTempDir: join(dir, "run-tmp"),
     });
-    expect(finding).toContain(
-      `(${at(".mocharc")}, ${at("deleted.js")} (gone), ${at("preload.cjs")}, ${at("vitest.config.mjs")})`,
-    );
-    expect(finding).not.toContain("old.config.mjs");
-    expect(finding).not.toContain("new.js");
+    const named = [
+      at("bundle.data"),
+      `${at("deleted.js")} (gone)`,
+      at("preload-opened-r+.cjs"),
+      at("vitest.config.mjs"),
+      join(shm, "cfg"),
+    ].sort();
+    expect(finding).toContain(`(${named.slice(0, 5).join(", ")})`);
+    for (const left of ["old.config.mjs", "cache.json", "deleted-own.tmp", "run-tmp", "new.js", "/proc/"])
+      expect(finding).not.toContain(left);
   });
 
   it("says nothing without a trace or without the pinning time", () => {
-    expect(outsideExposure({ checkoutDir: "/x", trace: undefined, sinceMs: 0 })).toBeNull();
-    expect(
-      outsideExposure({ checkoutDir: "/x", trace: { kind: "unavailable", reason: "no strace" }, sinceMs: 0 }),
-    ).toBeNull();
+    const none = { checkoutDir: "/x", sinceMs: 0, runStartMs: 0 };
+    expect(outsideExposure({ ...none, trace: undefined })).toBeNull();
+    expect(outsideExposure({ ...none, trace: { kind: "unavailable", reason: "no strace" } })).toBeNull();
     expect(
       outsideExposure({
-        checkoutDir: "/x",
+        ...none,
         trace: { kind: "traced", files: ["/y/a.js"], written: [] },
         sinceMs: undefined,
       }),

@@ -1,15 +1,15 @@
 import { lstatSync, realpathSync } from "node:fs";
-import { posix, sep } from "node:path";
+import { sep } from "node:path";
 import type { OpenTrace } from "../process/open-trace.js";
 import { list } from "./seam-shared-process.js";
-import { configuresTests } from "./test-config-files.js";
 
-/** What node, python and the runners load as code or settings, by name. */
-const LOADABLE = /\.(?:[cm]?[jt]sx?|json5?|node|so|py|pyc|pth|toml|ini|cfg|ya?ml)$/i;
-/** A dotfile config (`.mocharc`, `.babelrc`, `.npmrc`, `.taprc`). */
-const RC_FILE = /^\.[\w-]*rc$/;
-/** Filesystems of the run's own namespace (a private /proc, devices, a fresh /run): nothing a coder left. */
-const NAMESPACE_OWN = ["/proc/", "/dev/", "/sys/", "/run/", "/var/run/"];
+/**
+ * Filesystems of the run's own namespace (a private /proc, a fresh /run) or the kernel's: nothing a
+ * coder left. Not /dev: `/dev/shm` is the host's shared tmpfs (fourth review, stop 37).
+ */
+const NAMESPACE_OWN = ["/proc/", "/sys/", "/run/", "/var/run/"];
+/** How far the file system's coarse clock may lag the run's start as read by devflow. */
+const CLOCK_SLACK_MS = 10;
 
 /**
  * Why a seam run cannot vouch for the fix because it loaded code or configuration from outside its
@@ -25,13 +25,18 @@ const NAMESPACE_OWN = ["/proc/", "/dev/", "/sys/", "/run/", "/var/run/"];
  * having changed. Whatever the runner and however it found the file, the trace shows the run opened
  * it, and its change time (which a process cannot set back) shows it is newer than the task's
  * pinned contract. A file that is gone by the time devflow looks, and was not written by the run,
- * counts too: the run's code could delete what it loaded. Data files are not judged here: only
- * names node, python or a runner load as code or settings.
+ * counts too: the run's code could delete what it loaded. Every name counts (fourth review: a
+ * config linked to `rc.data`, a plugin zipped into `bundle.data` on pytest's `pythonpath`, a mocha
+ * `require` of an unknown extension); only the run's own files are left out.
  */
 export function outsideExposure(input: {
   checkoutDir: string;
   trace: OpenTrace | undefined;
   sinceMs: number | undefined;
+  /** When the run started (ms since the epoch): a file born after it is the run's own. */
+  runStartMs: number;
+  /** The run's own temp dir (fresh for it, removed after it): everything in it is the run's. */
+  runTempDir?: string;
 }): string | null {
   const { trace, sinceMs } = input;
   if (trace?.kind !== "traced" || sinceMs === undefined) return null;
@@ -39,21 +44,31 @@ export function outsideExposure(input: {
     d.endsWith(sep) ? d : `${d}${sep}`,
   );
   const written = new Set(trace.written);
+  const ownTemp = input.runTempDir
+    ? [input.runTempDir, realOrSame(input.runTempDir)].map((d) => `${d}${sep}`)
+    : [];
   const found: string[] = [];
   for (const path of trace.files) {
-    if (inside.some((dir) => path.startsWith(dir)) || NAMESPACE_OWN.some((dir) => path.startsWith(dir)))
+    if (
+      inside.some((dir) => path.startsWith(dir)) ||
+      NAMESPACE_OWN.some((dir) => path.startsWith(dir)) ||
+      ownTemp.some((dir) => path.startsWith(dir))
+    )
       continue;
-    if (written.has(path) || !loadable(posix.basename(path))) continue;
-    let changedAt: number;
+    let stat: ReturnType<typeof lstatSync>;
     try {
-      const stat = lstatSync(path);
-      if (!stat.isFile()) continue;
-      changedAt = stat.ctimeMs;
+      stat = lstatSync(path);
     } catch {
-      found.push(`${path} (gone)`);
+      if (!written.has(path)) found.push(`${path} (gone)`);
       continue;
     }
-    if (changedAt >= sinceMs) found.push(path);
+    if (!stat?.isFile()) continue;
+    // The run's own file: born during the run (birth time, which no write or open changes), or,
+    // where the file system keeps no birth time, one the run opened to write (fourth review: a
+    // planted preload that opened itself with 'r+' passed as the run's own under the second rule).
+    const own =
+      stat.birthtimeMs > 0 ? stat.birthtimeMs >= input.runStartMs - CLOCK_SLACK_MS : written.has(path);
+    if (!own && stat.ctimeMs >= sinceMs) found.push(path);
   }
   if (found.length === 0) return null;
   return (
@@ -62,9 +77,6 @@ export function outsideExposure(input: {
     "remove those files, or give the repository its own configuration"
   );
 }
-
-const loadable = (name: string): boolean =>
-  LOADABLE.test(name) || RC_FILE.test(name) || configuresTests(name);
 
 function realOrSame(dir: string): string {
   try {

@@ -148,8 +148,10 @@ async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
   for (let i = 1; i <= runs; i++) {
     const logPath = i === 1 ? input.logPath : input.logPath.replace(/(\.log)?$/, `.run-${i}.log`);
     evidence_refs.push(logPath);
+    // Before anything of the run: a file born after it is the run's own (outsideExposure).
+    const runStartMs = Date.now();
     const verdict = named
-      ? await namedRun(input, invocation, tests, logPath, traced)
+      ? await namedRun(input, invocation, tests, logPath, traced, runStartMs)
       : exitCodeRun(
           await runVerifierCommand({
             command: input.seam.command,
@@ -162,6 +164,7 @@ async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
           }),
           input.seam.command,
           input,
+          runStartMs,
         );
     if (exposedByFiles !== null && verdict.result !== "error") {
       verdicts.push({ ...verdict, result: "red", reason: exposedByFiles });
@@ -254,6 +257,7 @@ async function namedRun(
   tests: readonly string[],
   logPath: string,
   traced: boolean,
+  runStartMs: number,
 ): Promise<SeamRunVerdict> {
   // The canary goes next to the pinned tests' files; tape's TAP names no file, so the seam's own.
   const keyed = tests.map(fileOfKey).filter((f) => f !== "");
@@ -331,7 +335,7 @@ async function namedRun(
     if (exposure !== null) problems.push(exposure);
     const opened = openedBy(input, run, canary.kind === "placed" ? canary.files : []);
     if (opened !== null) problems.push(opened);
-    const outside = outsideBy(input, run);
+    const outside = outsideBy(input, run, runStartMs);
     if (outside !== null) problems.push(outside);
     if (canary.kind === "placed") {
       // The failing canary makes the runner exit non-zero, so exit 0 is no longer the sign of a
@@ -383,19 +387,26 @@ function openedBy(input: JudgedSeam, run: VerifierCommandRun, canaryFiles: reado
 }
 
 /** What a seam run loaded from outside its checkout that changed while the task ran (ADR 0074). */
-function outsideBy(input: JudgedSeam, run: VerifierCommandRun) {
+function outsideBy(input: JudgedSeam, run: VerifierCommandRun, runStartMs: number) {
   return outsideExposure({
     checkoutDir: input.worktree,
     trace: run.openTrace,
     sinceMs: input.outsideSinceMs,
+    runStartMs,
+    ...(run.tempDir ? { runTempDir: run.tempDir } : {}),
   });
 }
 
-function exitCodeRun(run: VerifierCommandRun, command: string, input: JudgedSeam): SeamRunVerdict {
+function exitCodeRun(
+  run: VerifierCommandRun,
+  command: string,
+  input: JudgedSeam,
+  runStartMs: number,
+): SeamRunVerdict {
   const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
   const canary = NO_RUNNER_CANARY;
   if (cannotRun) return { result: "error", reason: cannotRun, run, canary };
-  const opened = openedBy(input, run, []) ?? outsideBy(input, run);
+  const opened = openedBy(input, run, []) ?? outsideBy(input, run, runStartMs);
   if (opened !== null) return { result: "red", reason: opened, run, canary };
   if (run.exitCode === 0) return { result: "green", reason: "exited 0", run, canary };
   return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run, canary };

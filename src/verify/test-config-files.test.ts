@@ -50,6 +50,25 @@ describe("testConfigImports: what base's test configuration loads besides the co
     ]);
   });
 
+  // Fourth review: a config that reads a settings file rather than importing it.
+  it("takes the settings files a script config names by a literal path", async () => {
+    const tracked = repo({
+      "vitest.config.js":
+        "import { readFileSync } from 'node:fs';\nconst s = JSON.parse(readFileSync('./config/test-settings.json', 'utf8'));\nexport default { test: s, build: { lib: { entry: 'src/main.ts' } } };\n",
+      ".mocharc.cjs":
+        "module.exports = { ...require('./mocha.base.js'), ...JSON.parse(require('fs').readFileSync('mocha.settings.json', 'utf8')) };\n",
+      "mocha.base.js": "module.exports = {};\n",
+      "mocha.settings.json": "{}\n",
+      "config/test-settings.json": "{}\n",
+      "src/main.ts": "export {};\n",
+    });
+    expect(await testConfigImports(dir, tracked, ["test/slug.test.js"])).toEqual([
+      "config/test-settings.json",
+      "mocha.base.js",
+      "mocha.settings.json",
+    ]);
+  });
+
   it("reads the configs of the seam's own folders only, not another package's", async () => {
     const tracked = repo({
       "packages/a/vitest.config.js": "import './shared-a.js';\nexport default {};\n",

@@ -7,6 +7,8 @@ import { foldersUp, isRunnerConfig } from "./test-paths.js";
 /** TypeScript's and jsconfig's path maps: vitest's tsconfig-paths plugin and ts-jest's mapper read them. */
 const PATH_MAP_CONFIG = /(?:^|\/)(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$/;
 const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
+/** Settings a script config may read itself (`JSON.parse(readFileSync('./config/test.json'))`). */
+const SETTINGS = /\.(?:json5?|ya?ml|toml|ini|cfg|env|txt)$/i;
 
 /**
  * A file that can configure how tests run, as opposed to what they test: a runner, npm or
@@ -56,11 +58,33 @@ export async function testConfigImports(
       // Every script a config loads is configuration code: walked on, whatever its folder.
       const graph = await modulesLoadedBy(file, cwd, () => true);
       for (const loaded of graph?.loaded ?? []) add(loaded);
+      // And the settings files it names by a literal path and may read (fourth review: a vitest
+      // config reading `./config/test-settings.json` into `setupFiles` took the attempt's copy).
+      for (const named of settingsNamedBy(cwd, file)) add(named);
     } else if (file.endsWith(".json") || /(?:^|\/)\.babelrc$/.test(file)) {
       for (const target of extendsOf(cwd, file)) add(target);
     }
   }
   return [...found].filter((file) => !configuresTests(file)).sort();
+}
+
+/** Settings files (by extension) a script config names by a literal path, relative to its folder. */
+function settingsNamedBy(cwd: string, file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(cwd, file), "utf8");
+  } catch {
+    return [];
+  }
+  const dir = posix.dirname(file);
+  const out: string[] = [];
+  for (const m of text.matchAll(/["'`]((?:\.{1,2}\/)?[\w@.\-/]+)["'`]/g)) {
+    const name = m[1] as string;
+    if (!SETTINGS.test(name) || name.startsWith("/")) continue;
+    const path = posix.normalize(posix.join(dir, name));
+    if (!path.startsWith("../")) out.push(path);
+  }
+  return out;
 }
 
 /** The repo-relative files a JSON config's `extends` names by a relative path (comments allowed, as tsconfig has them). */

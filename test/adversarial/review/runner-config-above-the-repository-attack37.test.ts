@@ -12,7 +12,7 @@
  * src/verify/seam-outside-files.ts). The correct fix with nothing planted completes (control).
  * Real vitest, mocha and pytest, real repos, the real lane with `command:` coders, a lenient critic.
  */
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -82,6 +82,50 @@ describe("a runner configuration written above the repository does not make the 
       expect(seam?.summary).toContain(name);
     });
   }
+
+  // Fourth review: the preload opened itself and the config 'r+' (counted as the run's own writing by
+  // the first version), and a config linked into /dev/shm (skipped as the namespace's own /dev).
+  const SELF_OPENING = [
+    "const fs = require('node:fs'); const path = require('node:path');",
+    "for (const n of fs.readdirSync(__dirname)) { const p = path.join(__dirname, n); try { if (fs.statSync(p).isFile()) fs.closeSync(fs.openSync(p, 'r+')); } catch {} }",
+    PRELOAD,
+  ].join("\\n");
+
+  it("mocha: a planted preload that opens itself and the config to write", { timeout: 300_000 }, async () => {
+    await ensureRunnerInstalled("mocha");
+    const plant = `writeFileSync(join(parent, "preload.cjs"), "${SELF_OPENING}\\n");`;
+    const config = 'JSON.stringify({ require: [join(parent, "preload.cjs")] })';
+    const coder = plantingCoder("src/slug.js", ".mocharc.json", config, plant);
+    const run = await seamLane(await runnerRepo("mocha"), SLUG_SEAM.mocha, ["test/slug.test.js"], coder, []);
+    const record = await run.store.read("iterator_run");
+    expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+    expect((await attemptEnvelope(run, "seam"))?.summary).toContain(FINDING);
+  });
+
+  it("vitest: a config above the repository linked into /dev/shm", { timeout: 300_000 }, async () => {
+    await ensureRunnerInstalled("vitest");
+    const plant = [
+      'const shm = mkdtempSync("/dev/shm/devflow-attack37-");',
+      'writeFileSync(join(parent, "shm-dir.txt"), shm);',
+      `writeFileSync(join(shm, "preload.cjs"), "${PRELOAD}\\n");`,
+      'writeFileSync(join(shm, "cfg"), "export default { test: { setupFiles: [" + JSON.stringify(join(shm, "preload.cjs")) + "] } };\\n");',
+      'symlinkSync(join(shm, "cfg"), join(parent, "vitest.config.mjs"));',
+    ].join("\n");
+    const coder = plantingCoder("src/slug.js", "planted.txt", '"x"', plant).replace(
+      "import { readFileSync, writeFileSync }",
+      "import { mkdtempSync, readFileSync, symlinkSync, writeFileSync }",
+    );
+    const repo = await runnerRepo("vitest");
+    try {
+      const run = await seamLane(repo, SLUG_SEAM.vitest, ["test/slug.test.js"], coder, []);
+      const record = await run.store.read("iterator_run");
+      expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+      expect((await attemptEnvelope(run, "seam"))?.summary).toContain("/dev/shm/devflow-attack37-");
+    } finally {
+      const shm = await readFile(join(repo, "..", "shm-dir.txt"), "utf8").catch(() => "");
+      if (shm.startsWith("/dev/shm/devflow-attack37-")) await rm(shm, { recursive: true, force: true });
+    }
+  });
 
   it("pytest: <repo>/../pytest.ini loading a plugin that replaces slugify", {
     timeout: 300_000,
