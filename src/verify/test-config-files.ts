@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { isPytestConfigName } from "./pytest-setup.js";
 import { modulesLoadedBy } from "./seam-helpers.js";
-import { foldersUp, isRunnerConfig } from "./test-paths.js";
+import { foldersUp, isRunnerConfig, scannedText } from "./test-paths.js";
 
 /** TypeScript's and jsconfig's path maps: vitest's tsconfig-paths plugin and ts-jest's mapper read them. */
 const PATH_MAP_CONFIG = /(?:^|\/)(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$/;
@@ -70,12 +69,8 @@ export async function testConfigImports(
 
 /** Settings files (by extension) a script config names by a literal path, relative to its folder. */
 function settingsNamedBy(cwd: string, file: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(join(cwd, file), "utf8");
-  } catch {
-    return [];
-  }
+  const text = scannedText(join(cwd, file));
+  if (text === null) return [];
   const dir = posix.dirname(file);
   const out: string[] = [];
   for (const m of text.matchAll(/["'`]((?:\.{1,2}\/)?[\w@.\-/]+)["'`]/g)) {
@@ -89,12 +84,8 @@ function settingsNamedBy(cwd: string, file: string): string[] {
 
 /** The repo-relative files a JSON config's `extends` names by a relative path (comments allowed, as tsconfig has them). */
 function extendsOf(cwd: string, file: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(join(cwd, file), "utf8");
-  } catch {
-    return [];
-  }
+  const text = scannedText(join(cwd, file));
+  if (text === null) return [];
   const value = /"extends"\s*:\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\])/.exec(text)?.[1];
   if (value === undefined) return [];
   const names = [...value.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] as string);
