@@ -12,10 +12,10 @@ const NAMESPACE_OWN = ["/proc/", "/sys/", "/run/", "/var/run/"];
 const CLOCK_SLACK_MS = 10;
 
 /**
- * Why a seam run cannot vouch for the fix because it loaded code or configuration from outside its
- * checkout that was created or changed after the coder could first run (`sinceMs`, taken when the
- * contract was pinned), and that the run did not write itself; null when it did not, when no trace
- * was taken, or when the task has no such time (a task pinned before this check existed).
+ * Why a seam run cannot vouch for the fix because it opened a file outside its checkout that was
+ * created or changed after the coder could first run (`sinceMs`, taken when the contract was
+ * pinned) and is not the run's own (born during the run); null when it did not, when no trace was
+ * taken, or when the task has no such time (a task pinned before this check existed).
  *
  * Review of stop 37 (ADR 0074): vitest, mocha and pytest look for their configuration in every
  * folder above the checkout when the repository has none of its own, and the verification
@@ -24,8 +24,8 @@ const CLOCK_SLACK_MS = 10;
  * folder is outside HOME); the seam ran with them and the lane completed, nothing in the snapshot
  * having changed. Whatever the runner and however it found the file, the trace shows the run opened
  * it, and its change time (which a process cannot set back) shows it is newer than the task's
- * pinned contract. A file that is gone by the time devflow looks, and was not written by the run,
- * counts too: the run's code could delete what it loaded. Every name counts (fourth review: a
+ * pinned contract. A file that is gone by the time devflow looks, and was not opened to write by
+ * the run, counts too: the run's code could delete what it loaded. Every name counts (fourth review: a
  * config linked to `rc.data`, a plugin zipped into `bundle.data` on pytest's `pythonpath`, a mocha
  * `require` of an unknown extension); only the run's own files are left out.
  */
