@@ -56,7 +56,7 @@ describe("testConfigImports: what base's test configuration loads besides the co
       "vitest.config.js":
         "import { readFileSync } from 'node:fs';\nconst s = JSON.parse(readFileSync('./config/test-settings.json', 'utf8'));\nexport default { test: s, build: { lib: { entry: 'src/main.ts' } } };\n",
       ".mocharc.cjs":
-        "module.exports = { ...require('./mocha.base.js'), ...JSON.parse(require('fs').readFileSync('mocha.settings.json', 'utf8')) };\n",
+        "module.exports = { ...require('./mocha.base.js'), ...JSON.parse(require('fs').readFileSync(__dirname + '/mocha.settings.json', 'utf8')) };\n",
       "mocha.base.js": "module.exports = {};\n",
       "mocha.settings.json": "{}\n",
       "config/test-settings.json": "{}\n",

@@ -74,8 +74,9 @@ function settingsNamedBy(cwd: string, file: string): string[] {
   const dir = posix.dirname(file);
   const out: string[] = [];
   for (const m of text.matchAll(/["'`]((?:\.{1,2}\/)?[\w@.\-/]+)["'`]/g)) {
-    const name = m[1] as string;
-    if (!SETTINGS.test(name) || name.startsWith("/")) continue;
+    // `__dirname + '/x.json'` leaves a literal with a leading slash: taken relative to the folder too.
+    const name = (m[1] as string).replace(/^\/+/, "");
+    if (!SETTINGS.test(name)) continue;
     const path = posix.normalize(posix.join(dir, name));
     if (!path.startsWith("../")) out.push(path);
   }

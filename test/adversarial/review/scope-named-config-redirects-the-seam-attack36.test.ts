@@ -193,6 +193,42 @@ describe("a test configuration the scope names cannot make the seam green (ADR 0
       },
     },
   ];
+  // Fourth review (stop 37): a settings file base's config reads (not imports) given a setupFiles
+  // entry, and code a config names under a key the first version did not read (mocha's `ui`).
+  const READ_OR_NAMED: typeof SHARED = [
+    {
+      runner: "mocha",
+      base: {
+        ".mocharc.cjs":
+          "const { readFileSync } = require('node:fs');\nmodule.exports = { timeout: 20000, ...JSON.parse(readFileSync(__dirname + '/mocha.settings.json', 'utf8')) };\n",
+        "mocha.settings.json": "{}\n",
+      },
+      files: { "src/preload.js": PRELOAD, "mocha.settings.json": ['{ "require": ["./src/preload.js"] }'] },
+    },
+    {
+      runner: "mocha",
+      base: {
+        ".mocharc.json": '{ "ui": "./tools/mocha-ui.js" }\n',
+        "tools/mocha-ui.js": "module.exports = require('mocha/lib/interfaces/bdd');\n",
+      },
+      files: { "tools/mocha-ui.js": [...PRELOAD, "module.exports = require('mocha/lib/interfaces/bdd');"] },
+    },
+  ];
+  for (const { runner, base, files } of READ_OR_NAMED) {
+    const changed = Object.keys(files).find((f) => !f.startsWith("src/")) as string;
+    it(`${runner}: ${changed}, which base's config reads or names, is changed`, {
+      timeout: 300_000,
+    }, async () => {
+      await ensureRunnerInstalled(runner);
+      const repo = await runnerRepoWith(runner, base);
+      const run = await seamLane(repo, SLUG_SEAM[runner], ["test/slug.test.js"], writingCoder(files), []);
+      expect(run.error).toBeNull();
+      const record = await run.store.read("iterator_run");
+      expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+      expect(record?.terminal?.reason).toContain(changed);
+    });
+  }
+
   for (const { runner, base, files } of SHARED) {
     const shared = Object.keys(files).find((f) => !f.startsWith("src/")) as string;
     it(`${runner}: the shared file base's config requires is changed, no scope`, {
