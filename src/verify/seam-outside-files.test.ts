@@ -50,6 +50,7 @@ describe("outsideExposure: files loaded from outside the checkout, changed after
       at("deleted.js"),
       at("deleted-own.tmp"),
       join(dir, "run-tmp", "vite-cache", "gone.js"),
+      join(dir, "verifiers", "seam.log.out", "ledger.key"),
       join(checkout, "new.js"),
       "/proc/self/status",
     ];
@@ -59,8 +60,10 @@ describe("outsideExposure: files loaded from outside the checkout, changed after
       trace: { kind: "traced", files, written: [at("preload-opened-r+.cjs"), at("deleted-own.tmp")] },
       sinceMs,
       runStartMs,
-      // The run's own temp dir, removed before devflow looks: nothing in it counts.
+      // The run's own temp dir, removed before devflow looks: nothing in it counts; nor does devflow's
+      // own output of the run (the ledger key it writes before the run and removes after: the demo).
       runTempDir: join(dir, "run-tmp"),
+      logPath: join(dir, "verifiers", "seam.log"),
     });
     const named = [
       at("bundle.data"),
@@ -70,7 +73,15 @@ describe("outsideExposure: files loaded from outside the checkout, changed after
       join(shm, "cfg"),
     ].sort();
     expect(finding).toContain(`(${named.slice(0, 5).join(", ")})`);
-    for (const left of ["old.config.mjs", "cache.json", "deleted-own.tmp", "run-tmp", "new.js", "/proc/"])
+    for (const left of [
+      "old.config.mjs",
+      "cache.json",
+      "deleted-own.tmp",
+      "run-tmp",
+      "ledger.key",
+      "new.js",
+      "/proc/",
+    ])
       expect(finding).not.toContain(left);
   });
 

@@ -37,6 +37,12 @@ export function outsideExposure(input: {
   runStartMs: number;
   /** The run's own temp dir (fresh for it, removed after it): everything in it is the run's. */
   runTempDir?: string;
+  /**
+   * The run's log path: what starts with it is devflow's own for this run, in its hidden home where
+   * no coder reaches (the report and ledger dir `<log>.out/` with the ledger key devflow writes
+   * before the run and removes after it, the overlay's upper layer).
+   */
+  logPath?: string;
 }): string | null {
   const { trace, sinceMs } = input;
   if (trace?.kind !== "traced" || sinceMs === undefined) return null;
@@ -52,7 +58,8 @@ export function outsideExposure(input: {
     if (
       inside.some((dir) => path.startsWith(dir)) ||
       NAMESPACE_OWN.some((dir) => path.startsWith(dir)) ||
-      ownTemp.some((dir) => path.startsWith(dir))
+      ownTemp.some((dir) => path.startsWith(dir)) ||
+      (input.logPath !== undefined && path.startsWith(input.logPath))
     )
       continue;
     let stat: ReturnType<typeof lstatSync>;

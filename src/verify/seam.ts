@@ -165,6 +165,7 @@ async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
           input.seam.command,
           input,
           runStartMs,
+          logPath,
         );
     if (exposedByFiles !== null && verdict.result !== "error") {
       verdicts.push({ ...verdict, result: "red", reason: exposedByFiles });
@@ -335,7 +336,7 @@ async function namedRun(
     if (exposure !== null) problems.push(exposure);
     const opened = openedBy(input, run, canary.kind === "placed" ? canary.files : []);
     if (opened !== null) problems.push(opened);
-    const outside = outsideBy(input, run, runStartMs);
+    const outside = outsideBy(input, run, runStartMs, logPath);
     if (outside !== null) problems.push(outside);
     if (canary.kind === "placed") {
       // The failing canary makes the runner exit non-zero, so exit 0 is no longer the sign of a
@@ -387,13 +388,14 @@ function openedBy(input: JudgedSeam, run: VerifierCommandRun, canaryFiles: reado
 }
 
 /** What a seam run loaded from outside its checkout that changed while the task ran (ADR 0074). */
-function outsideBy(input: JudgedSeam, run: VerifierCommandRun, runStartMs: number) {
+function outsideBy(input: JudgedSeam, run: VerifierCommandRun, runStartMs: number, logPath: string) {
   return outsideExposure({
     checkoutDir: input.worktree,
     trace: run.openTrace,
     sinceMs: input.outsideSinceMs,
     runStartMs,
     ...(run.tempDir ? { runTempDir: run.tempDir } : {}),
+    logPath,
   });
 }
 
@@ -402,11 +404,12 @@ function exitCodeRun(
   command: string,
   input: JudgedSeam,
   runStartMs: number,
+  logPath: string,
 ): SeamRunVerdict {
   const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
   const canary = NO_RUNNER_CANARY;
   if (cannotRun) return { result: "error", reason: cannotRun, run, canary };
-  const opened = openedBy(input, run, []) ?? outsideBy(input, run, runStartMs);
+  const opened = openedBy(input, run, []) ?? outsideBy(input, run, runStartMs, logPath);
   if (opened !== null) return { result: "red", reason: opened, run, canary };
   if (run.exitCode === 0) return { result: "green", reason: "exited 0", run, canary };
   return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run, canary };
