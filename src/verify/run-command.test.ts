@@ -74,7 +74,7 @@ describe("runVerifierCommand (ADR 0023)", () => {
     const first = await runOnce();
     const second = await runOnce();
     expect(first.existed).toBe("true");
-    expect(first.temp).toMatch(/devflow-run-tmp-/);
+    expect(first.temp).toMatch(new RegExp(`devflow-scratch-${process.pid}-run-`));
     expect(first.temp).not.toBe(second.temp);
     expect(existsSync(first.temp)).toBe(false);
     expect(existsSync(second.temp)).toBe(false);

@@ -133,7 +133,8 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // modules) is written by this run, never read from the coder's runs or an earlier seam run, so a
   // seam run that loads it is not judged to have loaded code from outside that changed during the task.
   // Its real path: what the run's trace records (a /tmp that is a link, as on macOS, is resolved).
-  const runTemp = await realpath(await mkdtemp(join(tmpdir(), "devflow-run-tmp-")));
+  // Named as a scratch dir of this devflow process: a run SIGKILLed with it is swept by the next start.
+  const runTemp = await realpath(await mkdtemp(join(tmpdir(), `devflow-scratch-${process.pid}-run-`)));
   try {
     return await runInOwnTemp(cmd, runTemp);
   } finally {

@@ -138,6 +138,7 @@ if (existsSync(${JSON.stringify(flag)})) {
       { task_id: "dead-task", pgid: deadGroup, command: "sleep", result: "killed" },
     ]),
     base_checkouts: [join(worktrees, `.base-${dead}-abcdef`)],
-    scratch_dirs: [join(run.tmp, `devflow-scratch-${dead}-x`)],
+    // And the hung seam run's own temp dir, left by the SIGKILLed devflow (run-command.ts).
+    scratch_dirs: expect.arrayContaining([join(run.tmp, `devflow-scratch-${dead}-x`)]),
   });
 }, 300_000);
