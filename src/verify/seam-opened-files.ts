@@ -109,7 +109,8 @@ function realInside(checkoutDir: string, rel: string): string | null {
   }
 }
 
-function realOrSame(dir: string): string {
+/** `dir`'s real path, or `dir` itself when it cannot be resolved. */
+export function realOrSame(dir: string): string {
   try {
     return realpathSync(dir);
   } catch {

@@ -1,6 +1,7 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { sep } from "node:path";
 import type { OpenTrace } from "../process/open-trace.js";
+import { realOrSame } from "./seam-opened-files.js";
 import { list } from "./seam-shared-process.js";
 
 /**
@@ -83,12 +84,4 @@ export function outsideExposure(input: {
     "a runner looks for its configuration above the repository, and anything there can make the seam pass without the fix; " +
     "remove those files, or give the repository its own configuration"
   );
-}
-
-function realOrSame(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
 }
