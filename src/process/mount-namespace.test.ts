@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -214,6 +214,49 @@ describe.runIf(mountNamespaceWorks())("a confined run with a mount plan has no c
       expect(existsSync(join(fakeHome, "escape.txt"))).toBe(false);
     } finally {
       process.env.HOME = saved;
+    }
+  });
+});
+
+describe.runIf(mountNamespaceWorks())("the rest of the machine sealed for a confined run (ADR 0075)", () => {
+  it("writes nowhere outside its checkout and writable dirs: / and /proc/sys read-only, /tmp and /dev/shm private, /tmp's files still visible", async () => {
+    const plan = planRepo();
+    const top = join(plan.repo, "..");
+    const writable = mkdtempSync(join(tmpdir(), "devflow-seal-writable-"));
+    const outside = mkdtempSync(join(tmpdir(), "devflow-seal-outside-"));
+    writeFileSync(join(outside, "stub.sh"), "echo stub-seen\n");
+    const atRoot = `/devflow-seal-${process.pid}-${Date.now()}`;
+    const script = [
+      `sh ${outside}/stub.sh`,
+      `echo a > ${top}/vitest.config.mjs && echo wrote-above-repo`,
+      `echo a > ${outside}/planted && echo wrote-outside-in-tmp`,
+      `cat ${outside}/planted`,
+      `echo a > /dev/shm/devflow-seal-${process.pid} && echo wrote-shm`,
+      `echo a > ${atRoot} 2>/dev/null && echo wrote-root`,
+      `echo a > ${writable}/kept && echo wrote-writable`,
+      "echo a > fix.txt && echo wrote-checkout",
+      // The machine's settings: the same value written back, so a failed seal changes nothing.
+      "v=$(cat /proc/sys/vm/swappiness); echo $v > /proc/sys/vm/swappiness && echo wrote-sysctl",
+    ].join("; ");
+    try {
+      const run = await runUnderPlan(plan, script, { writable: [writable] });
+      expect(run.output).toContain("stub-seen");
+      expect(run.output).not.toContain("wrote-root");
+      expect(run.output).not.toContain("wrote-sysctl");
+      // Inside the run /tmp and /dev/shm took the writes (private copies)...
+      expect(run.output).toMatch(/wrote-above-repo[\s\S]*wrote-outside-in-tmp[\s\S]*wrote-shm/);
+      expect(run.output).toContain("wrote-writable");
+      expect(run.output).toContain("wrote-checkout");
+      // ...and none of them reached the host; the writable dir and the checkout did.
+      expect(existsSync(join(top, "vitest.config.mjs"))).toBe(false);
+      expect(existsSync(join(outside, "planted"))).toBe(false);
+      expect(existsSync(`/dev/shm/devflow-seal-${process.pid}`)).toBe(false);
+      expect(existsSync(atRoot)).toBe(false);
+      expect(readFileSync(join(writable, "kept"), "utf8")).toBe("a\n");
+      expect(readFileSync(join(plan.checkout, "fix.txt"), "utf8")).toBe("a\n");
+    } finally {
+      rmSync(atRoot, { force: true });
+      rmSync(`/dev/shm/devflow-seal-${process.pid}`, { force: true });
     }
   });
 });

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { childPath, under } from "../util/byte-path.js";
 import { INSTALL_ROOT } from "../util/paths.js";
+import { hostMounts, sealFor, tempRoots } from "./mount-seal.js";
 import { opaqueDirs } from "./overlay-opaque.js";
 import { confinementToolsPath, systemTool } from "./system-tool.js";
 
@@ -54,6 +55,12 @@ export interface MountPlan {
    * refuses the mount the checkout is bound as before (no `<overlayUpper>/w/work` then).
    */
   overlayUpper?: string;
+  /**
+   * Directories outside `hide` the run may write besides its checkout (ADR 0075): a coder's scratch
+   * dir (its prompt, git config and CLI home), a verification run's temp dir. Everything else the
+   * run can reach is read-only or private to it (`sealFor`).
+   */
+  writable?: readonly string[];
   /**
    * Files under /run the run sees although /run is covered (ADR 0069), bound back read-only.
    * Default: `runFilesToKeep()`, the resolver's configuration where `/etc/resolv.conf` leads there.
@@ -180,7 +187,9 @@ function existsInLower(checkout: string, rel: Buffer): "dir" | "file" | null {
  * execs the command. Arguments: the PATH for its tools (`confinementToolsPath`), the read-only path, the hidden path, the checkout overlay's
  * directory (empty: none), extra overlay options (`,userxattr` inside a user namespace, ADR 0068:
  * overlayfs mounted there keeps its markers in `user.overlay.*`; empty as root), then `rw|ro <dir>` pairs
- * (the first is the run's checkout), `--`, `ro|cow <dir>` pairs (dependencies), `--`, the command.
+ * (the first is the run's checkout), `--`, `ro|cow <dir>` pairs (dependencies), `--`, writable
+ * dirs outside the home, `--`, private temp roots as `overlay|empty <mode> <dir> <n> <n dirs kept>`
+ * (ADR 0075), `--`, the command.
  * Each exposed directory is held open on a descriptor while the tmpfs covers the home and bound
  * back from it afterwards (read-only where asked); `cd` re-resolves the working directory through
  * the new mounts.
@@ -208,16 +217,18 @@ const SCRIPT = [
   // eval sees `exec 3<"$a"` and expands $a itself: a path is never re-parsed as shell text.
   '  eval "exec $((n+2))<\\"\\$a\\""; m=',
   "done",
-  'mount --bind "$ro" "$ro"',
-  'mount -o remount,bind,ro "$ro"',
-  'mount -t tmpfs -o mode=0755,size=1m devflow-hidden "$hide"',
+  // `--bind -o ro`: libmount binds, then remounts the new mount read-only, in one process.
+  'mount --bind -o ro "$ro" "$ro"',
+  // No size cap: the run cannot write here (read-only below) but for the private /tmp's layer, which
+  // a tmpfs /tmp would hold in memory the same way (ADR 0075).
+  'mount -t tmpfs -o mode=0755 devflow-hidden "$hide"',
   "n=0; m=; first=",
   "for a do",
   '  [ "$a" = -- ] && break',
   '  if [ -z "$m" ]; then m=$a; continue; fi',
   // -c: the fd's magic link as it is (canonicalized, its path would resolve through the cover).
-  '  n=$((n+1)); mkdir -p "$a"; mount -c --bind "/proc/self/fd/$((n+2))" "$a"',
-  '  if [ "$m" = ro ]; then mount -o remount,bind,ro "$a"; fi',
+  '  n=$((n+1)); mkdir -p "$a"',
+  '  if [ "$m" = ro ]; then mount -c --bind -o ro "/proc/self/fd/$((n+2))" "$a"; else mount -c --bind "/proc/self/fd/$((n+2))" "$a"; fi',
   '  eval "exec $((n+2))<&-"',
   '  if [ -z "$first" ]; then first=$a; fi',
   "  m=",
@@ -229,11 +240,32 @@ const SCRIPT = [
   "n=0",
   'while [ "$1" != -- ]; do',
   "  m=$1; d=$2; shift 2; n=$((n+1))",
-  '  mount --bind "$d" "$d"; mount -o remount,bind,ro "$d"',
+  '  mount --bind -o ro "$d" "$d"',
   '  if [ "$m" = cow ]; then',
   '    c="$hide/.devflow-cow-$n"; mkdir "$c"; mount -t tmpfs -o mode=0700 devflow-cow "$c"; mkdir "$c/u" "$c/w"',
   '    mount -t overlay devflow-deps -o "lowerdir=$d,upperdir=$c/u,workdir=$c/w$xo" "$d" 2>/dev/null || true',
   "  fi",
+  "done",
+  "shift",
+  // Writable dirs outside the home (ADR 0075): each bound onto itself (from a descriptor: the path
+  // is in the shared /tmp) so the read-only pass in LOCKDOWN, which remounts their file system, leaves them be.
+  'while [ "$1" != -- ]; do exec 9<"$1"; mount -c --bind /proc/self/fd/9 "$1"; exec 9<&-; shift; done',
+  "shift",
+  // Private temp roots (ADR 0075): the plan's dirs inside one held open (fds 3..8) while it is
+  // covered, then bound back recursively (the repository's bind carries the home and the checkout).
+  // `overlay`: the root's files stay visible (a coder's script in /tmp), writes go to a tmpfs layer
+  // in the home; where overlayfs refuses, the root is bound read-only instead. `empty`: a fresh tmpfs.
+  "n=0",
+  'while [ "$1" != -- ]; do',
+  "  how=$1; mode=$2; t=$3; k=$4; shift 4; n=$((n+1)); i=0",
+  '  while [ $i -lt "$k" ]; do i=$((i+1)); eval "exec $((i+2))<\\"\\$1\\"; k$i=\\$1"; shift; done',
+  '  if [ "$how" = overlay ]; then',
+  // The layer lives in the home's tmpfs (read-only to the run once SCRIPT remounts it; the overlay
+  // keeps its own writable clone of that mount): one process fewer than a tmpfs of its own.
+  '    c="$hide/.devflow-tmp-$n"; mkdir -m "$mode" "$c" "$c/u" "$c/w"',
+  '    mount -t overlay devflow-temp -o "lowerdir=$t,upperdir=$c/u,workdir=$c/w$xo" "$t" 2>/dev/null || mount --bind -o ro "$t" "$t"',
+  '  else mount -t tmpfs -o "mode=$mode" devflow-temp "$t"; fi',
+  '  i=0; while [ $i -lt "$k" ]; do i=$((i+1)); eval "p=\\$k$i"; [ -d "$p" ] || mkdir -p "$p"; mount -c --rbind "/proc/self/fd/$((i+2))" "$p"; eval "exec $((i+2))<&-"; done',
   "done",
   "shift",
   // A bind remount (the mount's own flag, locked for a nested namespace): a superblock remount
@@ -252,7 +284,15 @@ const SCRIPT = [
  */
 const LOCKDOWN = [
   "set -e",
-  'while [ "$1" != -- ]; do mount --rbind "$1" "$1"; mount -o remount,bind,ro "$1"; shift; done; shift',
+  // `--rbind -o ro`: the top mount read-only, the mounts below (the run's checkout) keep their own flags.
+  'while [ "$1" != -- ]; do mount --rbind -o ro "$1" "$1"; shift; done; shift',
+  // The seal's read-only pass (ADR 0075): every other mount the run could write, read-only. One that
+  // cannot be remounted must be one the run cannot reach either (a directory this uid cannot enter).
+  'while [ "$1" != -- ]; do mount -o remount,bind,ro "$1" 2>/dev/null || ! (cd "$1" 2>/dev/null) || { echo "devflow-seal: $1 could not be made read-only" >&2; exit 1; }; shift; done; shift',
+  // The kernel's settings (ADR 0075): the fresh /proc is the run's, but /proc/sys is the machine's,
+  // and uid 0 needs no capability to write most of it (`kernel.core_pattern` names a program the
+  // kernel runs as real root on the next crash); /proc/sysrq-trigger can halt the machine.
+  'for p in /proc/sys /proc/sysrq-trigger; do if [ -e "$p" ]; then mount --bind -o ro "$p" "$p"; fi; done',
   // Host services (ADR 0069): /run covered by an empty tmpfs (`hide-run`), the files listed after it
   // (the resolver's configuration) bound back read-only; a real /var/run too.
   // The files kept are held open (fds 3..8) across the cover, never parked in the shared /tmp.
@@ -261,7 +301,7 @@ const LOCKDOWN = [
   '  for k do [ "$k" = -- ] && break; n=$((n+1)); [ $n -le 6 ] || exit 1; eval "exec $((n+2))<\\"\\$k\\""; done',
   "  mount -t tmpfs -o mode=0755,size=1m devflow-run /run",
   "  n=0",
-  '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "$(dirname "$k")"; : > "$k"; mount -c --bind "/proc/self/fd/$((n+2))" "$k"; mount -o remount,bind,ro "$k"; eval "exec $((n+2))<&-"; done',
+  '  for k do [ "$k" = -- ] && break; n=$((n+1)); mkdir -p "$(dirname "$k")"; : > "$k"; mount -c --bind -o ro "/proc/self/fd/$((n+2))" "$k"; eval "exec $((n+2))<&-"; done',
   // Then the links kept (`runLinksToKeep`, pairs after the second --): made again as they were.
   "  s=0; l=",
   "  for k do",
@@ -451,6 +491,8 @@ export function mountNamespaceWorks(): boolean {
  */
 export function probeMode(candidate: MountNamespaceMode): boolean {
   const root = mkdtempSync(join(tmpdir(), "devflow-mount-probe-"));
+  // Outside the plan, in the shared temp dir: what the run writes there must not reach the host (ADR 0075).
+  const outside = mkdtempSync(join(tmpdir(), "devflow-mount-probe-outside-"));
   try {
     const hide = join(root, ".devflow");
     const expose = join(hide, "worktrees", "t");
@@ -469,15 +511,19 @@ export function probeMode(candidate: MountNamespaceMode): boolean {
       "grep -Eq '^CapBnd:[[:space:]]*0+$' /proc/self/status && grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status && " +
       "grep -Eq '^CapPrm:[[:space:]]*0+$' /proc/self/status && grep -Eq '^CapAmb:[[:space:]]*0+$' /proc/self/status && " +
       `! unshare -Urm /bin/sh -c '${nested}' devflow-nested "$0" 2>/dev/null && ` +
-      "test ! -e ../../secret && exit 7; exit 1";
+      // Opening the machine's settings to write must fail (opened, not written: nothing changes).
+      "! ( : >> /proc/sys/kernel/core_pattern ) 2>/dev/null && " +
+      // A subshell: a failed redirection of `:` (a special builtin) would end the script with 2.
+      '( : > "$1/planted" ) 2>/dev/null; test ! -e ../../secret && exit 7; exit 1';
     const [file, ...args] = mountArgv({ readOnly: root, hide, expose }, candidate) as [string, ...string[]];
-    const probe = spawnSync(file, [...args, "/bin/sh", "-c", check, root], {
+    const probe = spawnSync(file, [...args, "/bin/sh", "-c", check, root, outside], {
       stdio: "ignore",
       timeout: 5000,
     });
     return (
       probe.status === 7 &&
       existsSync(join(expose, "ok")) &&
+      !existsSync(join(outside, "planted")) &&
       !existsSync(join(root, "x")) &&
       !existsSync(join(root, "y"))
     );
@@ -485,6 +531,7 @@ export function probeMode(candidate: MountNamespaceMode): boolean {
     return false;
   } finally {
     rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
   }
 }
 
@@ -550,6 +597,19 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
   const exposed = [{ path: plan.expose, writable: true }, ...(plan.alsoExpose ?? [])];
   const pairs = exposed.flatMap((d) => [d.writable ? "rw" : "ro", d.path]);
   const deps = (plan.dependencies ?? []).flatMap((d) => [d.copyOnWrite ? "cow" : "ro", d.path]);
+  // By real path: the temp roots and the mount table are (a TMPDIR behind a link still holds them).
+  const realOrSame = (path: string): string => real(path) ?? path;
+  const seal = sealFor(
+    {
+      repo: realOrSame(plan.readOnly),
+      hide: realOrSame(plan.hide),
+      dependencies: (plan.dependencies ?? []).map((d) => realOrSame(d.path)),
+      writable: (plan.writable ?? []).map(realOrSame),
+      runCovered: process.env[EXPOSE_RUN_ENV] !== "1",
+    },
+    hostMounts(),
+    tempRoots(),
+  );
   return [
     ...unshareArgv(how),
     "/bin/sh",
@@ -565,7 +625,19 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
     "--",
     ...deps,
     "--",
+    ...seal.bindWritable,
+    "--",
+    ...seal.privateTemps.flatMap(({ root, keep }) => [
+      root.how,
+      root.mode.toString(8),
+      root.path,
+      String(keep.length),
+      ...keep,
+    ]),
+    "--",
     ...["/bin/sh", "-c", LOCKDOWN, "devflow-lockdown", ...devflowReadOnlyPaths(), "--"],
+    ...seal.readOnly,
+    "--",
     // `keep-run|hide-run <files> -- <link target pairs> --` (LOCKDOWN reads both sections).
     ...(process.env[EXPOSE_RUN_ENV] === "1"
       ? ["keep-run", "--"]

@@ -183,7 +183,15 @@ async function runInOwnTemp(cmd: VerifierCommand, runTemp: string): Promise<Veri
         cmd.pathPrefix,
       ),
       ...(cmd.mounts
-        ? { mounts: { ...cmd.mounts, expose: cmd.cwd, alsoExpose: cmd.alsoExpose ?? [], overlayUpper } }
+        ? {
+            mounts: {
+              ...cmd.mounts,
+              expose: cmd.cwd,
+              alsoExpose: cmd.alsoExpose ?? [],
+              overlayUpper,
+              writable: [runTemp],
+            },
+          }
         : {}),
       stdin: "closed",
       ...(cmd.traceOpens ? { traceOpens: true } : {}),

@@ -64,6 +64,8 @@ describe("outsideExposure: files loaded from outside the checkout, changed after
       // own output of the run (the ledger key it writes before the run and removes after: the demo).
       runTempDir: join(dir, "run-tmp"),
       logPath: join(dir, "verifiers", "seam.log"),
+      // As if this temp dir had not been the run's private copy (ADR 0075): its gone files count.
+      privateTemps: [],
     });
     const named = [
       at("bundle.data"),
@@ -83,6 +85,20 @@ describe("outsideExposure: files loaded from outside the checkout, changed after
       "/proc/",
     ])
       expect(finding).not.toContain(left);
+  });
+
+  it("leaves a gone file inside a temp root the run had a private copy of: it was the run's own (ADR 0075)", () => {
+    const dir = scratch();
+    const checkout = join(dir, "repo", ".devflow", "verify", "t");
+    mkdirSync(checkout, { recursive: true });
+    const input = {
+      checkoutDir: checkout,
+      trace: { kind: "traced" as const, files: [join(dir, "renamed-cache.js")], written: [] },
+      sinceMs: 0,
+      runStartMs: Date.now(),
+    };
+    expect(outsideExposure({ ...input, privateTemps: [dir] })).toBeNull();
+    expect(outsideExposure({ ...input, privateTemps: ["/elsewhere"] })).toContain("renamed-cache.js (gone)");
   });
 
   it("says nothing without a trace or without the pinning time", () => {

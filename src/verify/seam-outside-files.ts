@@ -1,5 +1,6 @@
 import { lstatSync } from "node:fs";
 import { sep } from "node:path";
+import { tempRoots, within } from "../process/mount-seal.js";
 import type { OpenTrace } from "../process/open-trace.js";
 import { realOrSame } from "./seam-opened-files.js";
 import { list } from "./seam-shared-process.js";
@@ -44,6 +45,11 @@ export function outsideExposure(input: {
    * before the run and removes after it, the overlay's upper layer).
    */
   logPath?: string;
+  /**
+   * The temp roots a traced run had private copies of (ADR 0075; default `tempRoots()`): a file
+   * there that the host does not have was the run's own, made in its private layer.
+   */
+  privateTemps?: readonly string[];
 }): string | null {
   const { trace, sinceMs } = input;
   if (trace?.kind !== "traced" || sinceMs === undefined) return null;
@@ -54,6 +60,7 @@ export function outsideExposure(input: {
   const ownTemp = input.runTempDir
     ? [input.runTempDir, realOrSame(input.runTempDir)].map((d) => `${d}${sep}`)
     : [];
+  const privateTemps = input.privateTemps ?? tempRoots().map((root) => root.path);
   const found: string[] = [];
   for (const path of trace.files) {
     if (
@@ -67,7 +74,9 @@ export function outsideExposure(input: {
     try {
       stat = lstatSync(path);
     } catch {
-      if (!written.has(path)) found.push(`${path} (gone)`);
+      // Gone from the host: deleted after the run loaded it, unless it never was the host's (a file
+      // the run made in its private /tmp, by a rename the trace does not count as writing).
+      if (!written.has(path) && !privateTemps.some((dir) => within(path, dir))) found.push(`${path} (gone)`);
       continue;
     }
     if (!stat?.isFile()) continue;

@@ -6,15 +6,20 @@
  * HOME: a CI workspace, /srv, /tmp). It wrote a `vitest.config.mjs`, a `.mocharc.json` or a
  * `pytest.ini` there with a preload or plugin replacing slugify, and a comment into the program so
  * the change was not empty: the seam passed and the lane **completed** with the bug kept, nothing in
- * the snapshot pointing at it. Fix (ADR 0074): the seam's trace shows every file the run opened, and
- * code or configuration outside the checkout that changed after the contract was pinned, and that
- * the run did not write itself, makes the seam red by name (outsideExposure,
- * src/verify/seam-outside-files.ts). The correct fix with nothing planted completes (control).
- * Real vitest, mocha and pytest, real repos, the real lane with `command:` coders, a lenient critic.
+ * the snapshot pointing at it. First fix (ADR 0074): the seam's trace shows every file the run
+ * opened, and code or configuration outside the checkout that changed after the contract was pinned,
+ * and that the run did not write itself, makes the seam red by name (outsideExposure,
+ * src/verify/seam-outside-files.ts). The fourth review planted with an earlier task's coder, before
+ * this task's pinning, which that check cannot see. Fix (ADR 0075): a confined run writes nothing
+ * outside its checkout and its own dirs (the rest read-only, /tmp and /dev/shm private copies), so
+ * the plant never reaches the host; the change-time check stays for a process outside devflow that
+ * writes there while a task runs (the last case). Real vitest, mocha and pytest, real repos, the real
+ * lane with `command:` coders, a lenient critic.
  */
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { ensureRunnerInstalled } from "../../reports/runner-fixture.js";
@@ -77,9 +82,7 @@ describe("a runner configuration written above the repository does not make the 
       expect(run.error).toBeNull();
       const record = await run.store.read("iterator_run");
       expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
-      const seam = await attemptEnvelope(run, "seam");
-      expect(seam?.summary).toContain(FINDING);
-      expect(seam?.summary).toContain(name);
+      await expectNothingPlanted(run.repo, [name, "preload.cjs"]);
     });
   }
 
@@ -99,7 +102,7 @@ describe("a runner configuration written above the repository does not make the 
     const run = await seamLane(await runnerRepo("mocha"), SLUG_SEAM.mocha, ["test/slug.test.js"], coder, []);
     const record = await run.store.read("iterator_run");
     expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
-    expect((await attemptEnvelope(run, "seam"))?.summary).toContain(FINDING);
+    await expectNothingPlanted(run.repo, [".mocharc.json", "preload.cjs"]);
   });
 
   it("vitest: a config above the repository linked into /dev/shm", { timeout: 300_000 }, async () => {
@@ -120,7 +123,9 @@ describe("a runner configuration written above the repository does not make the 
       const run = await seamLane(repo, SLUG_SEAM.vitest, ["test/slug.test.js"], coder, []);
       const record = await run.store.read("iterator_run");
       expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
-      expect((await attemptEnvelope(run, "seam"))?.summary).toContain("/dev/shm/devflow-attack37-");
+      // /dev/shm was the run's own empty tmpfs: nothing of it is on the host.
+      expect(readdirSync("/dev/shm").filter((n) => n.startsWith("devflow-attack37-"))).toEqual([]);
+      await expectNothingPlanted(repo, ["shm-dir.txt", "vitest.config.mjs", "planted.txt"]);
     } finally {
       const shm = await readFile(join(repo, "..", "shm-dir.txt"), "utf8").catch(() => "");
       if (shm.startsWith("/dev/shm/devflow-attack37-")) await rm(shm, { recursive: true, force: true });
@@ -177,6 +182,52 @@ describe("a runner configuration written above the repository does not make the 
     expect(run.error).toBeNull();
     const record = await run.store.read("iterator_run");
     expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
-    expect((await attemptEnvelope(run, "seam"))?.summary).toContain(FINDING);
+    await expectNothingPlanted(repo, ["pytest.ini", "quickfix.py"]);
+  });
+
+  // What the seal cannot stop: a process of the machine's own, outside devflow, writes the config
+  // above the repository while the task runs (here: the test, when the coder asks it to). The
+  // seam's trace names it (ADR 0074).
+  it("vitest: a config planted above the repository by a process outside devflow while the task runs is named", {
+    timeout: 300_000,
+  }, async () => {
+    await ensureRunnerInstalled("vitest");
+    const repo = await runnerRepo("vitest");
+    const parent = dirname(repo);
+    const marker = join(repo, ".devflow", "worktrees", SLUG_TASK, "PLANT-REQUEST");
+    const coder = `
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+writeFileSync("src/slug.js", "// slugify\\n" + readFileSync("src/slug.js", "utf8"));
+writeFileSync("PLANT-REQUEST", "");
+const until = Date.now() + 60_000;
+while (existsSync("PLANT-REQUEST") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+console.log("Runs of whitespace become one dash.");
+`;
+    const watcher = setInterval(() => {
+      if (!existsSync(marker)) return;
+      clearInterval(watcher);
+      // PRELOAD is written to sit in a double-quoted string of generated code: one level of escapes off.
+      writeFileSync(join(parent, "preload.cjs"), `${JSON.parse(`"${PRELOAD}"`)}\n`);
+      writeFileSync(
+        join(parent, "vitest.config.mjs"),
+        `export default { test: { setupFiles: [${JSON.stringify(join(parent, "preload.cjs"))}] } };\n`,
+      );
+      rmSync(marker);
+    }, 25);
+    try {
+      const run = await seamLane(repo, SLUG_SEAM.vitest, ["test/slug.test.js"], coder, []);
+      const record = await run.store.read("iterator_run");
+      expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
+      const seam = await attemptEnvelope(run, "seam");
+      expect(seam?.summary).toContain(FINDING);
+      expect(seam?.summary).toContain("vitest.config.mjs");
+    } finally {
+      clearInterval(watcher);
+    }
   });
 });
+
+/** None of `names` is in the folder above the repository: the coder's writes there never left its run. */
+async function expectNothingPlanted(repo: string, names: readonly string[]): Promise<void> {
+  for (const name of names) expect(existsSync(join(dirname(repo), name)), name).toBe(false);
+}

@@ -82,9 +82,10 @@ export const code: NodeBody = async (state, deps) => {
       runMarker,
       ...(deps.reporter.live.coderActivity ? { onActivity: deps.reporter.live.coderActivity } : {}),
       // Where a mount namespace works: the user's checkout and installed dependencies read-only,
-      // devflow's home hidden but for this checkout (ADR 0025, 0031); elsewhere the fingerprint and
-      // the tamper checks detect instead.
-      mounts: { ...repoMounts(state, false), expose: state.worktree },
+      // devflow's home hidden but for this checkout (ADR 0025, 0031), the rest of the machine
+      // read-only but for the scratch dir and a private /tmp (ADR 0075); elsewhere the fingerprint
+      // and the tamper checks detect instead.
+      mounts: { ...repoMounts(state, false), expose: state.worktree, writable: [scratchDir] },
     });
   } finally {
     // Nothing the coder started may run on while devflow snapshots and verifies (issue 9, class 2).
