@@ -34,6 +34,10 @@ export default defineConfig({
       XDG_CONFIG_HOME: emptyConfigHome,
       DEVFLOW_CONFIG: "",
       DEVFLOW_HOME: emptyDataRoot,
+      // Stub coders and test commands of the suite keep state and signal the test through files of
+      // this root (a run counter, "the coder started"); a confined run writes nothing else outside
+      // its checkout (ADR 0075). The tests of that seal remove this (test/support/sealed-runs.ts).
+      DEVFLOW_WRITABLE_DIRS: testTmpRoot,
     },
   },
 });

@@ -1,9 +1,12 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { withoutUserWritableDirs } from "../../test/support/sealed-runs.js";
 import { PACKAGE_ROOT } from "../util/paths.js";
 import { devflowReadOnlyPaths, type MountPlan, mountNamespaceWorks } from "./mount-namespace.js";
+import { PRIVATE_TMP_SIZE_ENV, WRITABLE_DIRS_ENV } from "./mount-seal.js";
 import { runProcess } from "./run-process.js";
 
 interface PlanRepo {
@@ -219,6 +222,7 @@ describe.runIf(mountNamespaceWorks())("a confined run with a mount plan has no c
 });
 
 describe.runIf(mountNamespaceWorks())("the rest of the machine sealed for a confined run (ADR 0075)", () => {
+  withoutUserWritableDirs();
   it("writes nowhere outside its checkout and writable dirs: / and /proc/sys read-only, /tmp and /dev/shm private, /tmp's files still visible", async () => {
     const plan = planRepo();
     const top = join(plan.repo, "..");
@@ -226,6 +230,7 @@ describe.runIf(mountNamespaceWorks())("the rest of the machine sealed for a conf
     const outside = mkdtempSync(join(tmpdir(), "devflow-seal-outside-"));
     writeFileSync(join(outside, "stub.sh"), "echo stub-seen\n");
     const atRoot = `/devflow-seal-${process.pid}-${Date.now()}`;
+    let shmKey: string | undefined;
     const script = [
       `sh ${outside}/stub.sh`,
       `echo a > ${top}/vitest.config.mjs && echo wrote-above-repo`,
@@ -237,12 +242,19 @@ describe.runIf(mountNamespaceWorks())("the rest of the machine sealed for a conf
       "echo a > fix.txt && echo wrote-checkout",
       // The machine's settings: the same value written back, so a failed seal changes nothing.
       "v=$(cat /proc/sys/vm/swappiness); echo $v > /proc/sys/vm/swappiness && echo wrote-sysctl",
+      "v=$(cat /proc/irq/default_smp_affinity); echo $v > /proc/irq/default_smp_affinity && echo wrote-irq",
+      // System V shared memory in the run's own IPC namespace: its id named for the check outside.
+      "id=$(ipcmk -M 4096 | sed -n 's/^Shared memory id: //p'); ipcs -m | awk -v id=\"$id\" '$2 == id { print \"shm-key=\" $1 }'",
     ].join("; ");
     try {
       const run = await runUnderPlan(plan, script, { writable: [writable] });
       expect(run.output).toContain("stub-seen");
       expect(run.output).not.toContain("wrote-root");
       expect(run.output).not.toContain("wrote-sysctl");
+      expect(run.output).not.toContain("wrote-irq");
+      shmKey = /shm-key=(0x[0-9a-f]+)/.exec(run.output)?.[1];
+      expect(shmKey, run.output).toBeDefined();
+      expect(spawnSync("ipcs", ["-m"], { encoding: "utf8" }).stdout).not.toContain(shmKey);
       // Inside the run /tmp and /dev/shm took the writes (private copies)...
       expect(run.output).toMatch(/wrote-above-repo[\s\S]*wrote-outside-in-tmp[\s\S]*wrote-shm/);
       expect(run.output).toContain("wrote-writable");
@@ -255,8 +267,42 @@ describe.runIf(mountNamespaceWorks())("the rest of the machine sealed for a conf
       expect(readFileSync(join(writable, "kept"), "utf8")).toBe("a\n");
       expect(readFileSync(join(plan.checkout, "fix.txt"), "utf8")).toBe("a\n");
     } finally {
+      if (shmKey) spawnSync("ipcrm", ["-M", shmKey]);
       rmSync(atRoot, { force: true });
       rmSync(`/dev/shm/devflow-seal-${process.pid}`, { force: true });
+    }
+  });
+});
+
+describe.runIf(mountNamespaceWorks())("the user's writable dirs (DEVFLOW_WRITABLE_DIRS, ADR 0075)", () => {
+  withoutUserWritableDirs();
+  it("are the only other places a run's writes reach the host", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "devflow-seal-cache-"));
+    const other = mkdtempSync(join(tmpdir(), "devflow-seal-other-"));
+    process.env[WRITABLE_DIRS_ENV] = cache;
+    const run = await runUnderPlan(planRepo(), `echo c > ${cache}/kept; echo o > ${other}/lost`);
+    expect(run.exitCode, run.output).toBe(0);
+    expect(readFileSync(join(cache, "kept"), "utf8")).toBe("c\n");
+    expect(existsSync(join(other, "lost"))).toBe(false);
+  });
+});
+
+describe.runIf(mountNamespaceWorks())("a run's private /tmp is capped (ADR 0075)", () => {
+  withoutUserWritableDirs();
+  it("at DEVFLOW_PRIVATE_TMP_SIZE: a run writing more gets ENOSPC, nothing reaches the host", async () => {
+    const before = process.env[PRIVATE_TMP_SIZE_ENV];
+    process.env[PRIVATE_TMP_SIZE_ENV] = "2m";
+    try {
+      const run = await runUnderPlan(
+        planRepo(),
+        `{ head -c 4000000 /dev/zero > /tmp/devflow-big-${process.pid}; } 2>&1 || echo no-space`,
+      );
+      expect(run.output).toContain("No space left on device");
+      expect(run.output).toContain("no-space");
+      expect(existsSync(`/tmp/devflow-big-${process.pid}`)).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env[PRIVATE_TMP_SIZE_ENV];
+      else process.env[PRIVATE_TMP_SIZE_ENV] = before;
     }
   });
 });

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { childPath, under } from "../util/byte-path.js";
 import { INSTALL_ROOT } from "../util/paths.js";
-import { hostMounts, sealFor, tempRoots } from "./mount-seal.js";
+import { extraWritableDirs, hostMounts, privateTmpSize, realDir, sealFor, tempRoots } from "./mount-seal.js";
 import { opaqueDirs } from "./overlay-opaque.js";
 import { confinementToolsPath, systemTool } from "./system-tool.js";
 
@@ -186,7 +186,8 @@ function existsInLower(checkout: string, rel: Buffer): "dir" | "file" | null {
  * Runs in the new mount namespace (private propagation: nothing leaks back to the host), then
  * execs the command. Arguments: the PATH for its tools (`confinementToolsPath`), the read-only path, the hidden path, the checkout overlay's
  * directory (empty: none), extra overlay options (`,userxattr` inside a user namespace, ADR 0068:
- * overlayfs mounted there keeps its markers in `user.overlay.*`; empty as root), then `rw|ro <dir>` pairs
+ * overlayfs mounted there keeps its markers in `user.overlay.*`; empty as root), the private temp
+ * layers' size cap (`privateTmpSize`, ADR 0075), then `rw|ro <dir>` pairs
  * (the first is the run's checkout), `--`, `ro|cow <dir>` pairs (dependencies), `--`, writable
  * dirs outside the home, `--`, private temp roots as `overlay|empty <mode> <dir> <n> <n dirs kept>`
  * (ADR 0075), `--`, the command.
@@ -202,7 +203,7 @@ const SCRIPT = [
   'if [ -n "${PATH+x}" ]; then DEVFLOW_RUN_PATH=$PATH; export DEVFLOW_RUN_PATH; fi',
   // $1: confinementToolsPath (real directories first: NixOS's links under /run go with the cover).
   "PATH=$1; export PATH; shift",
-  "ro=$1; hide=$2; ov=$3; xo=$4; shift 4",
+  "ro=$1; hide=$2; ov=$3; xo=$4; sz=$5; shift 5",
   // The checkout (the first exposed dir, $2 now) behind an overlay with an upper layer on disk in
   // the hidden home: the bind below then carries the overlay (ADR 0040).
   'if [ -n "$ov" ]; then mkdir -p "$ov/u" "$ov/w"; mount -t overlay devflow-checkout -o "lowerdir=$2,upperdir=$ov/u,workdir=$ov/w$xo" "$2" 2>/dev/null || true; fi',
@@ -219,9 +220,9 @@ const SCRIPT = [
   "done",
   // `--bind -o ro`: libmount binds, then remounts the new mount read-only, in one process.
   'mount --bind -o ro "$ro" "$ro"',
-  // No size cap: the run cannot write here (read-only below) but for the private /tmp's layer, which
-  // a tmpfs /tmp would hold in memory the same way (ADR 0075).
-  'mount -t tmpfs -o mode=0755 devflow-hidden "$hide"',
+  // Capped at the private temp size ($5, ADR 0075): the run cannot write here (read-only below) but
+  // for the private /tmp's layer, held in memory as a tmpfs /tmp would be.
+  'mount -t tmpfs -o "mode=0755,size=$sz" devflow-hidden "$hide"',
   "n=0; m=; first=",
   "for a do",
   '  [ "$a" = -- ] && break',
@@ -263,8 +264,11 @@ const SCRIPT = [
   // The layer lives in the home's tmpfs (read-only to the run once SCRIPT remounts it; the overlay
   // keeps its own writable clone of that mount): one process fewer than a tmpfs of its own.
   '    c="$hide/.devflow-tmp-$n"; mkdir -m "$mode" "$c" "$c/u" "$c/w"',
+  // Inside a user namespace the layer cannot copy up a folder of another uid (EOVERFLOW): X11's
+  // and ICE's socket folders, root's in /tmp, are made in the layer so Xvfb can still start there.
+  '    if [ -n "$xo" ] && [ "$t" = /tmp ]; then mkdir -m 1777 "$c/u/.X11-unix" "$c/u/.ICE-unix"; fi',
   '    mount -t overlay devflow-temp -o "lowerdir=$t,upperdir=$c/u,workdir=$c/w$xo" "$t" 2>/dev/null || mount --bind -o ro "$t" "$t"',
-  '  else mount -t tmpfs -o "mode=$mode" devflow-temp "$t"; fi',
+  '  else mount -t tmpfs -o "mode=$mode,size=$sz" devflow-temp "$t"; fi',
   '  i=0; while [ $i -lt "$k" ]; do i=$((i+1)); eval "p=\\$k$i"; [ -d "$p" ] || mkdir -p "$p"; mount -c --rbind "/proc/self/fd/$((i+2))" "$p"; eval "exec $((i+2))<&-"; done',
   "done",
   "shift",
@@ -279,7 +283,8 @@ const SCRIPT = [
 /**
  * What SCRIPT execs before the command, for every plan (ADR 0038): devflow's own directories
  * (`devflowReadOnlyPaths`, the args up to `--`) bound read-only, recursively so the mounts SCRIPT
- * made inside them (the run's checkout) keep their own flags; `cd` re-resolves the working
+ * made inside them (the run's checkout) keep their own flags; the seal's read-only pass and the
+ * machine's /proc entries (ADR 0075, two more `--` sections); `cd` re-resolves the working
  * directory through them; then the command runs without any capability (`dropCapabilities`).
  */
 const LOCKDOWN = [
@@ -288,11 +293,14 @@ const LOCKDOWN = [
   'while [ "$1" != -- ]; do mount --rbind -o ro "$1" "$1"; shift; done; shift',
   // The seal's read-only pass (ADR 0075): every other mount the run could write, read-only. One that
   // cannot be remounted must be one the run cannot reach either (a directory this uid cannot enter).
-  'while [ "$1" != -- ]; do mount -o remount,bind,ro "$1" 2>/dev/null || ! (cd "$1" 2>/dev/null) || { echo "devflow-seal: $1 could not be made read-only" >&2; exit 1; }; shift; done; shift',
-  // The kernel's settings (ADR 0075): the fresh /proc is the run's, but /proc/sys is the machine's,
-  // and uid 0 needs no capability to write most of it (`kernel.core_pattern` names a program the
-  // kernel runs as real root on the next crash); /proc/sysrq-trigger can halt the machine.
-  'for p in /proc/sys /proc/sysrq-trigger; do if [ -e "$p" ]; then mount --bind -o ro "$p" "$p"; fi; done',
+  // A mount gone since devflow read the table (a container engine's, an automount's) is skipped:
+  // nothing of it is left to reach (review: a run failed while a host mount came and went).
+  'while [ "$1" != -- ]; do mount -o remount,bind,ro "$1" 2>/dev/null || ! mountpoint -q "$1" 2>/dev/null || ! (cd "$1" 2>/dev/null) || { echo "devflow-seal: $1 could not be made read-only" >&2; exit 1; }; shift; done; shift',
+  // The machine's own parts of the run's fresh /proc (ADR 0075), bound read-only: `/proc/sys`, which
+  // uid 0 may write without any capability (`kernel.core_pattern` names a program the kernel runs
+  // as real root on the next crash), the sysrq trigger, IRQ and bus settings. Root mode only: an
+  // ordinary user's run cannot write them anyway.
+  'while [ "$1" != -- ]; do if [ -e "$1" ]; then mount --bind -o ro "$1" "$1"; fi; shift; done; shift',
   // Host services (ADR 0069): /run covered by an empty tmpfs (`hide-run`), the files listed after it
   // (the resolver's configuration) bound back read-only; a real /var/run too.
   // The files kept are held open (fds 3..8) across the cover, never parked in the shared /tmp.
@@ -352,10 +360,10 @@ const dropCapabilities = (): string[] => [
  * writable, ADR 0038).
  */
 export function devflowReadOnlyPaths(env: NodeJS.ProcessEnv = process.env): string[] {
-  const temp = real(tmpdir());
+  const temp = realDir(tmpdir());
   const out: string[] = [];
   for (const candidate of [INSTALL_ROOT, join(INSTALL_ROOT, "node_modules"), env.HOME]) {
-    const path = candidate ? real(candidate) : null;
+    const path = candidate ? realDir(candidate) : null;
     if (path === null || temp === null || out.includes(path)) continue;
     const toTemp = relative(path, temp);
     if (toTemp !== ".." && !toTemp.startsWith("../")) continue; // holds the temp dir (or is it)
@@ -364,8 +372,22 @@ export function devflowReadOnlyPaths(env: NodeJS.ProcessEnv = process.env): stri
   return out;
 }
 
+/**
+ * The parts of a fresh /proc that are the machine's, not the run's, and writable by uid 0 without a
+ * capability (ADR 0075): bound read-only in root mode. The set Docker makes read-only.
+ */
+const MACHINE_PROC_ENTRIES = [
+  "/proc/sys",
+  "/proc/sysrq-trigger",
+  "/proc/irq",
+  "/proc/bus",
+  "/proc/fs",
+  "/proc/acpi",
+  "/proc/scsi",
+];
+
 /** What SCRIPT and LOCKDOWN run by name (the rest are the shell's own). */
-const SCRIPT_TOOLS = ["mount", "mkdir", "dirname", "ln"] as const;
+const SCRIPT_TOOLS = ["mount", "mkdir", "dirname", "ln", "mountpoint"] as const;
 
 /**
  * The links under /run a confined run still needs once LOCKDOWN covers /run, as [link, target]:
@@ -405,17 +427,19 @@ export function runFilesToKeep(resolvConf = "/etc/resolv.conf"): string[] {
   }
 }
 
-function real(path: string): string | null {
-  try {
-    const resolved = realpathSync(path);
-    return statSync(resolved).isDirectory() ? resolved : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Its own mount and PID namespace, a fresh /proc (no path through another process's root or cwd). */
-const NAMESPACES = ["--mount", "--propagation", "private", "--pid", "--fork", "--kill-child", "--mount-proc"];
+const NAMESPACES = [
+  "--mount",
+  "--propagation",
+  "private",
+  "--pid",
+  "--fork",
+  "--kill-child",
+  "--mount-proc",
+  // Its own System V IPC and POSIX message queues (review of ADR 0075: shared memory a run made
+  // outlived it in the machine's namespace).
+  "--ipc",
+];
 
 /**
  * How the namespace is made (ADR 0068). `root`: devflow runs as root, plain `unshare`. `user`: an
@@ -515,7 +539,10 @@ export function probeMode(candidate: MountNamespaceMode): boolean {
       "! ( : >> /proc/sys/kernel/core_pattern ) 2>/dev/null && " +
       // A subshell: a failed redirection of `:` (a special builtin) would end the script with 2.
       '( : > "$1/planted" ) 2>/dev/null; test ! -e ../../secret && exit 7; exit 1';
-    const [file, ...args] = mountArgv({ readOnly: root, hide, expose }, candidate) as [string, ...string[]];
+    const [file, ...args] = mountArgv({ readOnly: root, hide, expose }, candidate, true) as [
+      string,
+      ...string[],
+    ];
     const probe = spawnSync(file, [...args, "/bin/sh", "-c", check, root, outside], {
       stdio: "ignore",
       timeout: 5000,
@@ -593,18 +620,20 @@ export function checkoutOverlayWorks(mounts: RepoMounts): boolean {
   return works;
 }
 
-function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
+function mountArgv(plan: MountPlan, how: MountNamespaceMode, sealProbe = false): string[] {
   const exposed = [{ path: plan.expose, writable: true }, ...(plan.alsoExpose ?? [])];
   const pairs = exposed.flatMap((d) => [d.writable ? "rw" : "ro", d.path]);
   const deps = (plan.dependencies ?? []).flatMap((d) => [d.copyOnWrite ? "cow" : "ro", d.path]);
   // By real path: the temp roots and the mount table are (a TMPDIR behind a link still holds them).
-  const realOrSame = (path: string): string => real(path) ?? path;
+  const realOrSame = (path: string): string => realDir(path) ?? path;
   const seal = sealFor(
     {
       repo: realOrSame(plan.readOnly),
       hide: realOrSame(plan.hide),
       dependencies: (plan.dependencies ?? []).map((d) => realOrSame(d.path)),
-      writable: (plan.writable ?? []).map(realOrSame),
+      // The plan's own, and the user's (DEVFLOW_WRITABLE_DIRS), except for the probe, which must
+      // see a write into the shared temp dir stay private.
+      writable: [...(plan.writable ?? []).map(realOrSame), ...(sealProbe ? [] : extraWritableDirs())],
       runCovered: process.env[EXPOSE_RUN_ENV] !== "1",
     },
     hostMounts(),
@@ -621,6 +650,7 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
     plan.hide,
     plan.overlayUpper ?? "",
     how === "user" ? ",userxattr" : "",
+    privateTmpSize(),
     ...pairs,
     "--",
     ...deps,
@@ -637,6 +667,8 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode): string[] {
     "--",
     ...["/bin/sh", "-c", LOCKDOWN, "devflow-lockdown", ...devflowReadOnlyPaths(), "--"],
     ...seal.readOnly,
+    "--",
+    ...(how === "root" ? MACHINE_PROC_ENTRIES : []),
     "--",
     // `keep-run|hide-run <files> -- <link target pairs> --` (LOCKDOWN reads both sections).
     ...(process.env[EXPOSE_RUN_ENV] === "1"

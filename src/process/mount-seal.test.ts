@@ -1,11 +1,16 @@
+import { realpathSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  extraWritableDirs,
   type HostMount,
   hostMounts,
   MAX_KEPT_PER_TEMP,
+  PRIVATE_TMP_SIZE_ENV,
+  privateTmpSize,
   type SealInputs,
   sealFor,
   type TempRoot,
+  WRITABLE_DIRS_ENV,
   within,
 } from "./mount-seal.js";
 
@@ -82,7 +87,7 @@ describe("sealFor", () => {
     expect(crowded.readOnly).toEqual(["/tmp"]);
   });
 
-  it("makes read-only every writable mount the run can reach, and no kernel interface, no mount it cannot reach and no writable dir", () => {
+  it("makes read-only every writable mount the run can reach, kernel interfaces too, but not /proc, terminals, a mount it cannot reach or a writable dir", () => {
     const table = [
       mount("/"),
       mount("/home", "btrfs"),
@@ -102,10 +107,34 @@ describe("sealFor", () => {
       mount("/srv/scratch", "ext4"),
     ];
     const seal = sealFor(inputs({ writable: ["/srv/scratch"] }), table, [TMP]);
-    expect(seal.readOnly).toEqual(["/", "/home", "/sys", "/sys/fs/cgroup", "/dev"]);
+    expect(seal.readOnly).toEqual(["/", "/home", "/sys", "/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/dev"]);
     // With /run seen as it is (DEVFLOW_EXPOSE_RUN=1) its mounts are reachable: read-only too.
     expect(sealFor(inputs({ writable: ["/srv/scratch"], runCovered: false }), table, [TMP]).readOnly).toEqual(
-      ["/", "/home", "/sys", "/sys/fs/cgroup", "/dev", "/run", "/run/user/1000"],
+      ["/", "/home", "/sys", "/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/dev", "/run", "/run/user/1000"],
     );
+  });
+});
+
+describe("privateTmpSize", () => {
+  it("is 25% of RAM unless set; takes sizes and shares; refuses anything else in one line", () => {
+    expect(privateTmpSize({})).toBe("25%");
+    expect(privateTmpSize({ [PRIVATE_TMP_SIZE_ENV]: " 2g " })).toBe("2g");
+    expect(privateTmpSize({ [PRIVATE_TMP_SIZE_ENV]: "512M" })).toBe("512M");
+    expect(privateTmpSize({ [PRIVATE_TMP_SIZE_ENV]: "100%" })).toBe("100%");
+    for (const bad of ["0%", "150%", "2gb", "-1", "1,size=9g"])
+      expect(() => privateTmpSize({ [PRIVATE_TMP_SIZE_ENV]: bad })).toThrow(
+        /^DEVFLOW_PRIVATE_TMP_SIZE must be a size such as 2g, 512m or 25% \(of RAM\), got /,
+      );
+  });
+});
+
+describe("extraWritableDirs", () => {
+  it("takes absolute existing directories by real path, and refuses anything else in one line", () => {
+    expect(extraWritableDirs({})).toEqual([]);
+    expect(extraWritableDirs({ [WRITABLE_DIRS_ENV]: "/tmp: /tmp :" })).toEqual([realpathSync("/tmp")]);
+    for (const bad of ["relative/dir", "/no/such/devflow-dir", "/"])
+      expect(() => extraWritableDirs({ [WRITABLE_DIRS_ENV]: bad })).toThrow(
+        /^DEVFLOW_WRITABLE_DIRS names ".*": give absolute paths of existing directories other than \/, separated by ":"$/,
+      );
   });
 });

@@ -22,32 +22,14 @@ export interface HostMount {
 }
 
 /**
- * File system types that hold no file a later run could be made to read as its own: kernel
- * interfaces (their writes need capabilities the run has not, or are process control, ADR 0038),
- * left as they are. Not among them: `sysfs` (as uid 0 a run without capabilities could still write
- * attributes such as `/sys/kernel/uevent_helper`, a program the kernel runs as root) and
- * `devtmpfs` (as root a run could create a file in `/dev`). `/proc/sys` is LOCKDOWN's own case.
+ * File system types the read-only pass leaves as they are: `proc` (the run's own, fresh; the
+ * machine-wide parts of it are LOCKDOWN's case), `devpts` (terminals), `autofs` and `binfmt_misc`
+ * (a remount would trigger or change nothing a run can write). Everything else is remounted,
+ * kernel interfaces too (the review of this change: as uid 0 without capabilities a run could make
+ * a POSIX message queue or a hugetlbfs file that outlived it, or write `uevent_helper` in sysfs, a
+ * program the kernel runs as root).
  */
-const KERNEL_INTERFACES = new Set([
-  "proc",
-  "cgroup",
-  "cgroup2",
-  "devpts",
-  "mqueue",
-  "debugfs",
-  "tracefs",
-  "securityfs",
-  "pstore",
-  "bpf",
-  "configfs",
-  "fusectl",
-  "binfmt_misc",
-  "autofs",
-  "efivarfs",
-  "hugetlbfs",
-  "rpc_pipefs",
-  "nsfs",
-]);
+const LEFT_AS_THEY_ARE = new Set(["proc", "devpts", "autofs", "binfmt_misc"]);
 
 const decode = (field: string): string =>
   field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
@@ -106,6 +88,47 @@ export function tempRoots(): TempRoot[] {
   return found;
 }
 
+/**
+ * `DEVFLOW_WRITABLE_DIRS`: directories (absolute, `:`-separated) every confined run may write
+ * besides its checkout and its own scratch or temp dir, such as a shared cache (`~/.cache/pip`).
+ * Whatever a run leaves there a later run can read: name only what no test run loads code from.
+ */
+export const WRITABLE_DIRS_ENV = "DEVFLOW_WRITABLE_DIRS";
+
+/** The directories of `DEVFLOW_WRITABLE_DIRS` by real path; a one-line error for any that is not an existing absolute directory. */
+export function extraWritableDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const out: string[] = [];
+  for (const entry of (env[WRITABLE_DIRS_ENV] ?? "").split(":")) {
+    const path = entry.trim();
+    if (path === "") continue;
+    const real = path.startsWith("/") ? realDir(path) : null;
+    if (real === null || real === "/")
+      throw new Error(
+        `${WRITABLE_DIRS_ENV} names ${JSON.stringify(path)}: give absolute paths of existing directories other than /, separated by ":"`,
+      );
+    if (!out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+/** `DEVFLOW_PRIVATE_TMP_SIZE`: how much a run may write into its private /tmp and /dev/shm. */
+export const PRIVATE_TMP_SIZE_ENV = "DEVFLOW_PRIVATE_TMP_SIZE";
+const DEFAULT_PRIVATE_TMP_SIZE = "25%";
+
+/**
+ * The size cap of a run's private temp layers (tmpfs `size=`: bytes with k/m/g, or a share of RAM
+ * as `N%`). The layers live in memory, as a tmpfs `/tmp` does; uncapped, each run could take half
+ * the machine's RAM (review of ADR 0075). A run that writes more gets ENOSPC in its own output.
+ */
+export function privateTmpSize(env: NodeJS.ProcessEnv = process.env): string {
+  const value = env[PRIVATE_TMP_SIZE_ENV]?.trim() || DEFAULT_PRIVATE_TMP_SIZE;
+  if (!/^(\d+[kmg]?|([1-9]\d?|100)%)$/i.test(value))
+    throw new Error(
+      `${PRIVATE_TMP_SIZE_ENV} must be a size such as 2g, 512m or 25% (of RAM), got ${JSON.stringify(value)}`,
+    );
+  return value;
+}
+
 export interface TempRoot {
   path: string;
   /** `overlay`: the directory's files stay visible, writes go to a private layer; `empty`: a fresh tmpfs. */
@@ -114,7 +137,8 @@ export interface TempRoot {
   mode: number;
 }
 
-function realDir(path: string): string | null {
+/** `path`'s real path when it is a directory, else null. */
+export function realDir(path: string): string | null {
   try {
     const real = realpathSync(path);
     return statSync(real).isDirectory() ? real : null;
@@ -156,7 +180,7 @@ export const MAX_KEPT_PER_TEMP = 6;
 /**
  * The seal of one run: which temp roots are made private (and what of the plan is bound back into
  * each: the repository, dependencies and writable dirs inside it, outermost only), and which of
- * devflow's mounts are made read-only: all but kernel interfaces, those read-only already, and
+ * devflow's mounts are made read-only: all but `LEFT_AS_THEY_ARE`, those read-only already, and
  * those the run cannot reach anyway (under a temp root made private, the repository, devflow's
  * home, a dependency dir, /proc, a covered /run), and never one at a writable path. A temp root
  * with more than MAX_KEPT_PER_TEMP dirs to keep, or inside a directory the plan binds, is not made
@@ -181,7 +205,7 @@ export function sealFor(inputs: SealInputs, mounts: readonly HostMount[], temps:
     ...(inputs.runCovered ? ["/run", "/var/run"] : []),
   ];
   const readOnly = mounts
-    .filter((m) => !m.readOnly && !KERNEL_INTERFACES.has(m.type))
+    .filter((m) => !m.readOnly && !LEFT_AS_THEY_ARE.has(m.type))
     .map((m) => m.path)
     .filter((path) => !unreachable.some((dir) => within(path, dir)) && !inputs.writable.includes(path));
   const kept = privateTemps.flatMap((t) => t.keep);

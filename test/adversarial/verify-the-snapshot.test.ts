@@ -22,14 +22,7 @@ import { describe, expect, it } from "vitest";
 import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
 import { createFixtureRepo } from "../../src/fixtures/create-fixture-repo.js";
 import { mountNamespaceWorks } from "../../src/process/mount-namespace.js";
-import {
-  CORRECT_FIX,
-  coderScript,
-  NEAR_MISS_CODER,
-  runLane,
-  TASK_ID,
-  tempDir,
-} from "../support/lane-harness.js";
+import { CORRECT_FIX, coderScript, NEAR_MISS_CODER, runLane, TASK_ID } from "../support/lane-harness.js";
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
 
@@ -146,14 +139,15 @@ describe("the verification checkout", () => {
   });
 
   it("is one checkout reused by the base runs and every attempt, reset to the tree each time", async () => {
-    const log = join(tempDir("devflow-verify-log-"), "runs.log");
-    // Fails if a previous run's leftover is still there; records where it ran. (Not the inode any
-    // more: in the mount namespace each run sees the checkout through an overlay of its own, ADR 0040.)
+    // Fails if a previous run's leftover is still there; prints where it ran, read back from the
+    // runs' logs. (Not the inode any more: in the mount namespace each run sees the checkout through
+    // an overlay of its own, ADR 0040; nor a log file of the test's: a run writes nothing outside
+    // its checkout and temp dir, ADR 0075.)
     const probe = [
       "const fs = require('fs');",
       "if (fs.existsSync('leftover.txt')) { console.error('leftover from an earlier run'); process.exit(1); }",
       "fs.writeFileSync('leftover.txt', 'x');",
-      `fs.appendFileSync(${JSON.stringify(log)}, process.cwd() + '\\n');`,
+      "console.log('RAN-IN ' + process.cwd());",
     ].join(" ");
     const repo = createFixtureRepo("csv-import");
     writeFileSync(
@@ -164,7 +158,15 @@ describe("the verification checkout", () => {
     const run = await runLane({ repo, coder: NEAR_MISS_CODER });
     expect(run.error).toBeNull();
     expect(run.result?.terminal.verdict).toBe("completed");
-    const runs = readFileSync(log, "utf8").trim().split("\n");
+    const logs = [
+      join(run.store.dir, "regression_baseline.log"),
+      ...["attempt-001", "attempt-002"].map((a) =>
+        join(run.store.dir, "attempts", a, "verifiers", "regression.log"),
+      ),
+    ];
+    const runs = logs.flatMap((log) =>
+      [...readFileSync(log, "utf8").matchAll(/^RAN-IN (.+)$/gm)].map((m) => m[1]),
+    );
     // The baseline on base, then regression in attempt-001 and attempt-002.
     expect(runs.length).toBe(3);
     expect(new Set(runs).size).toBe(1);

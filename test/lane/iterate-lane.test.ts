@@ -11,7 +11,6 @@ import {
   NEAR_MISS_CODER,
   runLane,
   TASK_ID,
-  tempDir,
 } from "../support/lane-harness.js";
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
@@ -166,13 +165,13 @@ describe("iterate lane, end to end on a real repo", () => {
   });
 
   it("a coder timeout escalates without consuming a judge attempt", async () => {
-    // The marker lives in a dir the test owns: the coder is told no path into devflow's artifacts.
-    const markerDir = tempDir("devflow-slow-once-");
+    // The marker lives in the coder's checkout, the one place outside its scratch dir it can write
+    // (ADR 0075), which a timed-out run leaves to the next; the second run removes it again.
     const slowOnce = `
       import * as fs from "node:fs";
-      import * as path from "node:path";
-      const marker = path.join(${JSON.stringify(markerDir)}, "slow-once");
+      const marker = ".slow-once";
       if (!fs.existsSync(marker)) { fs.writeFileSync(marker, "x"); await new Promise((r) => setTimeout(r, 60000)); }
+      fs.rmSync(marker);
       ${CORRECT_FIX}
     `;
     const run = await runLane({

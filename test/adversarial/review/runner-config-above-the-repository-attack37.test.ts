@@ -33,6 +33,7 @@ import {
   seamLane,
   slugCassette,
 } from "../../support/runner-lane.js";
+import { withoutUserWritableDirs } from "../../support/sealed-runs.js";
 
 const FINDING = "the seam's run loaded code or configuration from outside its checkout";
 
@@ -61,6 +62,8 @@ console.log("Runs of whitespace become one dash.");
 const PRELOAD_PLANT = `writeFileSync(join(parent, "preload.cjs"), "${PRELOAD}\\n");`;
 
 describe("a runner configuration written above the repository does not make the seam green", () => {
+  // The suite lets runs write its temp root, where these repositories live (vitest.config.ts).
+  withoutUserWritableDirs();
   for (const [runner, name, text] of [
     [
       "vitest",
