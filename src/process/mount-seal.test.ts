@@ -87,7 +87,7 @@ describe("sealFor", () => {
     expect(crowded.readOnly).toEqual(["/tmp"]);
   });
 
-  it("makes read-only every writable mount the run can reach, kernel interfaces too, but not /proc, terminals, a mount it cannot reach or a writable dir", () => {
+  it("makes read-only every writable mount the run can reach, kernel interfaces too, but not /proc, terminals, cgroups, a mount it cannot reach or a writable dir", () => {
     const table = [
       mount("/"),
       mount("/home", "btrfs"),
@@ -107,10 +107,10 @@ describe("sealFor", () => {
       mount("/srv/scratch", "ext4"),
     ];
     const seal = sealFor(inputs({ writable: ["/srv/scratch"] }), table, [TMP]);
-    expect(seal.readOnly).toEqual(["/", "/home", "/sys", "/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/dev"]);
+    expect(seal.readOnly).toEqual(["/", "/home", "/sys", "/sys/fs/cgroup", "/dev"]);
     // With /run seen as it is (DEVFLOW_EXPOSE_RUN=1) its mounts are reachable: read-only too.
     expect(sealFor(inputs({ writable: ["/srv/scratch"], runCovered: false }), table, [TMP]).readOnly).toEqual(
-      ["/", "/home", "/sys", "/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/dev", "/run", "/run/user/1000"],
+      ["/", "/home", "/sys", "/sys/fs/cgroup", "/dev", "/run", "/run/user/1000"],
     );
   });
 });
