@@ -243,6 +243,9 @@ describe.runIf(mountNamespaceWorks())("the rest of the machine sealed for a conf
       // The machine's settings: the same value written back, so a failed seal changes nothing.
       "v=$(cat /proc/sys/vm/swappiness); echo $v > /proc/sys/vm/swappiness && echo wrote-sysctl",
       "v=$(cat /proc/irq/default_smp_affinity); echo $v > /proc/irq/default_smp_affinity && echo wrote-irq",
+      // Device nodes: loop control unusable (opened, nothing written), the common ones still work.
+      "( : >> /dev/loop-control ) 2>/dev/null && echo opened-loop-control",
+      "echo x > /dev/null && echo urandom-$(head -c 4 /dev/urandom | wc -c)",
       // System V shared memory in the run's own IPC namespace: its id named for the check outside.
       "id=$(ipcmk -M 4096 | sed -n 's/^Shared memory id: //p'); ipcs -m | awk -v id=\"$id\" '$2 == id { print \"shm-key=\" $1 }'",
     ].join("; ");
@@ -252,6 +255,8 @@ describe.runIf(mountNamespaceWorks())("the rest of the machine sealed for a conf
       expect(run.output).not.toContain("wrote-root");
       expect(run.output).not.toContain("wrote-sysctl");
       expect(run.output).not.toContain("wrote-irq");
+      expect(run.output).not.toContain("opened-loop-control");
+      expect(run.output).toContain("urandom-4");
       shmKey = /shm-key=(0x[0-9a-f]+)/.exec(run.output)?.[1];
       expect(shmKey, run.output).toBeDefined();
       expect(spawnSync("ipcs", ["-m"], { encoding: "utf8" }).stdout).not.toContain(shmKey);

@@ -243,14 +243,16 @@ const SCRIPT = [
   "  m=$1; d=$2; shift 2; n=$((n+1))",
   '  mount --bind -o ro "$d" "$d"',
   '  if [ "$m" = cow ]; then',
-  '    c="$hide/.devflow-cow-$n"; mkdir "$c"; mount -t tmpfs -o mode=0700 devflow-cow "$c"; mkdir "$c/u" "$c/w"',
+  '    c="$hide/.devflow-cow-$n"; mkdir "$c"; mount -t tmpfs -o "mode=0700,size=$sz" devflow-cow "$c"; mkdir "$c/u" "$c/w"',
   '    mount -t overlay devflow-deps -o "lowerdir=$d,upperdir=$c/u,workdir=$c/w$xo" "$d" 2>/dev/null || true',
   "  fi",
   "done",
   "shift",
   // Writable dirs outside the home (ADR 0075): each bound onto itself (from a descriptor: the path
   // is in the shared /tmp) so the read-only pass in LOCKDOWN, which remounts their file system, leaves them be.
-  'while [ "$1" != -- ]; do exec 9<"$1"; mount -c --bind /proc/self/fd/9 "$1"; exec 9<&-; shift; done',
+  // Recursively: a granted dir that holds the repository must carry the repository's read-only
+  // bind and the home's tmpfs along (second review: a plain bind covered them).
+  'while [ "$1" != -- ]; do exec 9<"$1"; mount -c --rbind /proc/self/fd/9 "$1"; exec 9<&-; shift; done',
   "shift",
   // Private temp roots (ADR 0075): the plan's dirs inside one held open (fds 3..8) while it is
   // covered, then bound back recursively (the repository's bind carries the home and the checkout).
@@ -301,6 +303,11 @@ const LOCKDOWN = [
   // as real root on the next crash), the sysrq trigger, IRQ and bus settings. Root mode only: an
   // ordinary user's run cannot write them anyway.
   'while [ "$1" != -- ]; do if [ -e "$1" ]; then mount --bind -o ro "$1" "$1"; fi; shift; done; shift',
+  // Device nodes (root mode, second review of ADR 0075): a read-only /dev still lets uid 0 write a
+  // block device (the disk under the user's repository, a loop device) or attach a loop device.
+  // The nodes a program needs are bound onto themselves, then /dev itself gets nodev.
+  'd=; while [ "$1" != -- ]; do if [ -e "$1" ]; then [ -n "$d" ] || mountpoint -q /dev || mount --bind /dev /dev; d=1; mount --bind "$1" "$1"; fi; shift; done; shift',
+  'if [ -n "$d" ]; then mount -o remount,bind,ro,nodev,nosuid /dev; fi',
   // Host services (ADR 0069): /run covered by an empty tmpfs (`hide-run`), the files listed after it
   // (the resolver's configuration) bound back read-only; a real /var/run too.
   // The files kept are held open (fds 3..8) across the cover, never parked in the shared /tmp.
@@ -384,6 +391,20 @@ const MACHINE_PROC_ENTRIES = [
   "/proc/fs",
   "/proc/acpi",
   "/proc/scsi",
+];
+
+/**
+ * The device nodes a root-mode run keeps (ADR 0075): every other node of /dev is unusable to it
+ * (nodev), block devices and loop control among them. Pseudo-terminals come from /dev/pts.
+ */
+const DEVICE_NODES_KEPT = [
+  "/dev/null",
+  "/dev/zero",
+  "/dev/full",
+  "/dev/random",
+  "/dev/urandom",
+  "/dev/tty",
+  "/dev/ptmx",
 ];
 
 /** What SCRIPT and LOCKDOWN run by name (the rest are the shell's own). */
@@ -535,8 +556,10 @@ export function probeMode(candidate: MountNamespaceMode): boolean {
       "grep -Eq '^CapBnd:[[:space:]]*0+$' /proc/self/status && grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status && " +
       "grep -Eq '^CapPrm:[[:space:]]*0+$' /proc/self/status && grep -Eq '^CapAmb:[[:space:]]*0+$' /proc/self/status && " +
       `! unshare -Urm /bin/sh -c '${nested}' devflow-nested "$0" 2>/dev/null && ` +
-      // Opening the machine's settings to write must fail (opened, not written: nothing changes).
+      // Opening the machine's settings or a block device's control to write must fail (opened, not
+      // written: nothing changes).
       "! ( : >> /proc/sys/kernel/core_pattern ) 2>/dev/null && " +
+      "{ [ ! -e /dev/loop-control ] || ! ( : >> /dev/loop-control ) 2>/dev/null; } && " +
       // A subshell: a failed redirection of `:` (a special builtin) would end the script with 2.
       '( : > "$1/planted" ) 2>/dev/null; test ! -e ../../secret && exit 7; exit 1';
     const [file, ...args] = mountArgv({ readOnly: root, hide, expose }, candidate, true) as [
@@ -669,6 +692,8 @@ function mountArgv(plan: MountPlan, how: MountNamespaceMode, sealProbe = false):
     ...seal.readOnly,
     "--",
     ...(how === "root" ? MACHINE_PROC_ENTRIES : []),
+    "--",
+    ...(how === "root" ? DEVICE_NODES_KEPT : []),
     "--",
     // `keep-run|hide-run <files> -- <link target pairs> --` (LOCKDOWN reads both sections).
     ...(process.env[EXPOSE_RUN_ENV] === "1"

@@ -121,7 +121,7 @@ describe("privateTmpSize", () => {
     expect(privateTmpSize({ [PRIVATE_TMP_SIZE_ENV]: " 2g " })).toBe("2g");
     expect(privateTmpSize({ [PRIVATE_TMP_SIZE_ENV]: "512M" })).toBe("512M");
     expect(privateTmpSize({ [PRIVATE_TMP_SIZE_ENV]: "100%" })).toBe("100%");
-    for (const bad of ["0%", "150%", "2gb", "-1", "1,size=9g"])
+    for (const bad of ["0", "0k", "0%", "150%", "2gb", "-1", "1,size=9g", "99999999999999999999g"])
       expect(() => privateTmpSize({ [PRIVATE_TMP_SIZE_ENV]: bad })).toThrow(
         /^DEVFLOW_PRIVATE_TMP_SIZE must be a size such as 2g, 512m or 25% \(of RAM\), got /,
       );

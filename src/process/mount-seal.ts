@@ -124,7 +124,8 @@ const DEFAULT_PRIVATE_TMP_SIZE = "25%";
  */
 export function privateTmpSize(env: NodeJS.ProcessEnv = process.env): string {
   const value = env[PRIVATE_TMP_SIZE_ENV]?.trim() || DEFAULT_PRIVATE_TMP_SIZE;
-  if (!/^(\d+[kmg]?|([1-9]\d?|100)%)$/i.test(value))
+  // Never 0: tmpfs reads size=0 as no limit (second review).
+  if (!/^([1-9]\d{0,11}[kmg]?|([1-9]\d?|100)%)$/i.test(value))
     throw new Error(
       `${PRIVATE_TMP_SIZE_ENV} must be a size such as 2g, 512m or 25% (of RAM), got ${JSON.stringify(value)}`,
     );
