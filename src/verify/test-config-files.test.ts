@@ -23,6 +23,18 @@ describe("configuresTests", () => {
     expect(yes.filter(configuresTests)).toEqual(yes);
     expect(no.filter(configuresTests)).toEqual([]);
   });
+
+  // Stop 39: pytest loads the `pytest11` plugins of every distribution on sys.path (the checkout's root).
+  it("counts package metadata registering entry points, in any case, and not the rest of that metadata", () => {
+    const yes = [
+      "slugfix-1.0.dist-info/entry_points.txt",
+      "vendor/Slugfix.EGG-INFO/entry_points.txt",
+      "lib/fix-1.0.egg/EGG-INFO/entry_points.txt",
+    ];
+    const no = ["slugfix-1.0.dist-info/METADATA", "docs/entry_points.txt", "dist-info/entry_points.txt"];
+    expect(yes.filter(configuresTests)).toEqual(yes);
+    expect(no.filter(configuresTests)).toEqual([]);
+  });
 });
 
 // Review of stop 37: base's vitest.config.js imported a shared file whose name is no config's; an

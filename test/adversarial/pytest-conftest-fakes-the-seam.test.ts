@@ -1,30 +1,13 @@
-/**
- * Regression (stop 29): pytest loads code by location, and none of it was the seam's evidence. A
- * coder that left `slug.py` alone and created `tests/conftest.py` (which pytest imports before the
- * test and which replaced `slug.slugify`) made the seam's test pass; seam integrity fingerprinted
- * only the test file, regression saw the suite green, and a lenient critic let it complete
- * (measured on the real lane with real pytest). The same held for a `tests/slug.py` shadowing the
- * module the test imports (pytest puts the test's folder first on sys.path), an edited test helper
- * the test imports, an edited plugin `addopts = -p …` names, and a pytest section added to
- * pyproject.toml. Fix: `pytestSeamFiles` (ADR 0019, amendment 4) pins conftest.py, `__init__.py`
- * and pytest configs up the test's folders (present or absent: creating one is a finding), the
- * plugins and the imported test modules; regression compares the root configs' pytest sections
- * with base (`pytestConfigOf`). Mutation: not adding `pytestSeamFiles` in observe.ts → the first
- * four complete (red); not comparing the sections → the fifth completes (red).
- *
- * And the seam was judged by exit code: pytest's JUnit report is now read (named evidence) and the
- * seam canary runs with it, so code under test forging pytest's reports fails the seam.
- *
- * Real pytest, real repos, the real lane with `command:` coders and a lenient critic.
- */
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { concurrencyLimit } from "../support/concurrency-limit.js";
 import { coderScript, type LaneRun, runLane, withLenientCritic } from "../support/lane-harness.js";
-import { attemptEnvelope, SLUG_REQUEST, SLUG_TASK, slugCassette } from "../support/runner-lane.js";
+import {
+  attemptEnvelope,
+  committedRepo,
+  SLUG_REQUEST,
+  SLUG_TASK,
+  slugCassette,
+} from "../support/runner-lane.js";
 
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
 
@@ -44,12 +27,11 @@ const TEST = [
 ].join("\n");
 
 /** A pytest project: config in pytest.ini with a plugin, or in pyproject.toml; committed as the user's base. */
-async function pythonRepo(
+function pythonRepo(
   config: "pytest.ini" | "pyproject.toml",
   more: Record<string, string> = {},
 ): Promise<string> {
-  const dir = join(await mkdtemp(join(tmpdir(), "devflow-pytest-")), "repo");
-  const files: Record<string, string> = {
+  return committedRepo("devflow-pytest-", {
     "slug.py": SLUG,
     "tests/test_slug.py": TEST,
     "tests/helpers.py": 'COLLAPSED = "a-b"\n',
@@ -62,16 +44,7 @@ async function pythonRepo(
           "pyproject.toml": `${pyproject({}).join("\n")}\n`,
         }),
     ...more,
-  };
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(join(dir, name, ".."), { recursive: true });
-    await writeFile(join(dir, name), text);
-  }
-  const git = (...args: string[]) => execa("git", args, { cwd: dir });
-  await git("init", "-q", "-b", "main");
-  await git("add", "-A");
-  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture");
-  return dir;
+  });
 }
 
 /** A coder script writing `files` (path → Python lines), leaving slug.py alone unless named. */

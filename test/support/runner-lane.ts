@@ -36,6 +36,20 @@ export interface RunnerRepoOptions {
   prefix?: string;
 }
 
+/** `files` (path → text, folders made) committed on `main` in `<new temp dir named prefix…>/repo`: a user's repo. */
+export async function committedRepo(prefix: string, files: Record<string, string>): Promise<string> {
+  const dir = join(await mkdtemp(join(tmpdir(), prefix)), "repo");
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(join(dir, name, ".."), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  const git = (...args: string[]) => execa("git", args, { cwd: dir });
+  await git("init", "-q", "-b", "main");
+  await git("add", "-A");
+  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture");
+  return dir;
+}
+
 /** The runner fixture as a user's repo: committed, node_modules ignored and linked from the runner cache. */
 export async function runnerRepo(runner: FixtureRunner, options: RunnerRepoOptions = {}): Promise<string> {
   const dir = join(await mkdtemp(join(tmpdir(), options.prefix ?? `devflow-runner-${runner}-`)), "repo");

@@ -17,15 +17,14 @@
  * lane with `command:` coders, a lenient critic.
  */
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { ensureRunnerInstalled } from "../../reports/runner-fixture.js";
 import { coderScript, runLane, withLenientCritic } from "../../support/lane-harness.js";
 import {
   attemptEnvelope,
+  committedRepo,
   runnerRepo,
   SLUG_REQUEST,
   SLUG_SEAM,
@@ -138,23 +137,12 @@ describe("a runner configuration written above the repository does not make the 
   it("pytest: <repo>/../pytest.ini loading a plugin that replaces slugify", {
     timeout: 300_000,
   }, async () => {
-    const repo = join(await mkdtemp(join(tmpdir(), "devflow-pytest-above-")), "repo");
-    const files: Record<string, string> = {
+    const repo = await committedRepo("devflow-pytest-above-", {
       "slug.py": 'def slugify(text):\n    return text.strip().lower().replace(" ", "-")\n',
       "tests/test_slug.py":
         'from slug import slugify\n\ndef test_collapses_spaces():\n    assert slugify("a   b") == "a-b"\n',
       ".gitignore": "__pycache__\n.pytest_cache\n",
-    };
-    for (const [path, text] of Object.entries(files)) {
-      await mkdir(join(repo, path, ".."), { recursive: true });
-      await writeFile(join(repo, path), text);
-    }
-    for (const args of [
-      ["init", "-q", "-b", "main"],
-      ["add", "-A"],
-      ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"],
-    ])
-      await execa("git", args, { cwd: repo });
+    });
     const plugin = [
       "import re, pathlib",
       "import slug",
