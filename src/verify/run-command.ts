@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { delimiter, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { mkdir, realpath, rm } from "node:fs/promises";
+import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   endMarkedProcesses,
@@ -20,6 +19,7 @@ import {
   removeOverlayUpper,
 } from "../process/mount-namespace.js";
 import { runProcess } from "../process/run-process.js";
+import { newScratchDir } from "../process/scratch-dir.js";
 import type { ProcessRunResult } from "../process/types.js";
 import { excerpt } from "../util/truncate.js";
 import { watchCheckoutDirectories } from "./checkout-dir-watch.js";
@@ -134,7 +134,7 @@ async function runCountedVerifierCommand(cmd: VerifierCommand): Promise<Verifier
   // seam run that loads it is not judged to have loaded code from outside that changed during the task.
   // Its real path: what the run's trace records (a /tmp that is a link, as on macOS, is resolved).
   // Named as a scratch dir of this devflow process: a run SIGKILLed with it is swept by the next start.
-  const runTemp = await realpath(await mkdtemp(join(tmpdir(), `devflow-scratch-${process.pid}-run-`)));
+  const runTemp = await realpath(await newScratchDir("run"));
   try {
     return await runInOwnTemp(cmd, runTemp);
   } finally {

@@ -9,7 +9,7 @@ import { list } from "./seam-shared-process.js";
  * Filesystems of the run's own namespace (a private /proc, a fresh /run) or the kernel's: nothing a
  * coder left. Not /dev: `/dev/shm` is the host's shared tmpfs (fourth review, stop 37).
  */
-const NAMESPACE_OWN = ["/proc/", "/sys/", "/run/", "/var/run/"];
+const NAMESPACE_OWN = ["/proc", "/sys", "/run", "/var/run"];
 /** How far the file system's coarse clock may lag the run's start as read by devflow. */
 const CLOCK_SLACK_MS = 10;
 
@@ -53,20 +53,18 @@ export function outsideExposure(input: {
 }): string | null {
   const { trace, sinceMs } = input;
   if (trace?.kind !== "traced" || sinceMs === undefined) return null;
-  const inside = [input.checkoutDir, realOrSame(input.checkoutDir)].map((d) =>
-    d.endsWith(sep) ? d : `${d}${sep}`,
-  );
+  // The checkout's and the run's own temp dir's contents (the run's), by path and by real path.
+  const ownDirs = [input.checkoutDir, ...(input.runTempDir ? [input.runTempDir] : [])].flatMap((d) => {
+    const dir = d.length > 1 && d.endsWith(sep) ? d.slice(0, -1) : d;
+    return [dir, realOrSame(dir)];
+  });
   const written = new Set(trace.written);
-  const ownTemp = input.runTempDir
-    ? [input.runTempDir, realOrSame(input.runTempDir)].map((d) => `${d}${sep}`)
-    : [];
   const privateTemps = input.privateTemps ?? tempRoots().map((root) => root.path);
   const found: string[] = [];
   for (const path of trace.files) {
     if (
-      inside.some((dir) => path.startsWith(dir)) ||
-      NAMESPACE_OWN.some((dir) => path.startsWith(dir)) ||
-      ownTemp.some((dir) => path.startsWith(dir)) ||
+      ownDirs.some((dir) => path !== dir && within(path, dir)) ||
+      NAMESPACE_OWN.some((dir) => within(path, dir)) ||
       (input.logPath !== undefined && path.startsWith(input.logPath))
     )
       continue;

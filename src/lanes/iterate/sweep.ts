@@ -1,10 +1,8 @@
 import { readdirSync, rmSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { listTasks, lockTask, processGroupsDir, taskRunIsLive } from "../../home/index.js";
 import { type SweptGroup, sweepRecordedGroups } from "../../process/group-ledger.js";
 import { processIsRunning } from "../../process/process-group.js";
+import { deadScratchDirs } from "../../process/scratch-dir.js";
 import { removeDeadBaseWorktrees } from "../../workspace/index.js";
 
 /** What a crashed run left behind and the sweep removed (ADR 0033). */
@@ -13,15 +11,6 @@ export interface SweepReport {
   baseCheckouts: string[];
   scratchDirs: string[];
 }
-
-const SCRATCH_PREFIX = "devflow-scratch-";
-
-/**
- * A coder run's scratch dir under the OS temp dir (prompt file, CLI config home), named after this
- * process so the sweep can tell a dead run's leftover from a live one's.
- */
-export const newScratchDir = (): Promise<string> =>
-  mkdtemp(join(tmpdir(), `${SCRATCH_PREFIX}${process.pid}-`));
 
 /**
  * Runs when a task starts and on --resume, with the task's lock held (so no live run of it
@@ -69,20 +58,4 @@ function removeDeadScratchDirs(): string[] {
   const dead = deadScratchDirs();
   for (const dir of dead) rmSync(dir, { recursive: true, force: true });
   return dead;
-}
-
-/** Coder scratch dirs under the OS temp dir whose devflow process is gone (`devflow clean` removes them too). */
-export function deadScratchDirs(): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(tmpdir()).filter((e) => e.startsWith(SCRATCH_PREFIX));
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((entry) => {
-      const owner = Number(/^devflow-scratch-(\d+)-/.exec(entry)?.[1] ?? "0");
-      return owner > 1 && !processIsRunning(owner);
-    })
-    .map((entry) => join(tmpdir(), entry));
 }

@@ -6,6 +6,7 @@ import { CoderReport, Lesson, attemptId as toAttemptId } from "../../../artifact
 import { CODER_GROUP_FILE, type CoderRunResult } from "../../../coders/contract.js";
 import { endMarkedProcesses, newRunMarker } from "../../../process/containment.js";
 import { groupIsAlive, terminateGroup } from "../../../process/process-group.js";
+import { newScratchDir } from "../../../process/scratch-dir.js";
 import { killPoint } from "../../../util/test-kill-point.js";
 import { nowIso } from "../../../util/time.js";
 import { coderGitEnv, diffTrees, snapshotTree, taskBranchRun } from "../../../workspace/index.js";
@@ -15,7 +16,6 @@ import { terminate, transition } from "../lane/run-record.js";
 import { repoMounts } from "../lane/verification-checkout.js";
 import { linkDependencies } from "../link-dependencies.js";
 import { coderRunOutcome, isSalvaged } from "../salvage.js";
-import { newScratchDir } from "../sweep.js";
 
 /** Recorded when the task branch is gone after a run: matches no commit, so the gate reports it. */
 const NO_COMMIT = "0".repeat(40);
