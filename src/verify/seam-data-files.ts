@@ -215,6 +215,20 @@ function eachRunnerConfig(
   for (const config of named) read(posix.dirname(config), scannedText(join(cwd, config)) ?? "", config);
 }
 
+/**
+ * The configuration files the seam command names by flag (`jest --config ci/jest.ci.js`), and those
+ * such a file or a runner config on the way to a seam file names in turn: repo-relative, sorted.
+ * They decide the seam's run as a config found by name does, so what they import is walked too
+ * (stop 39: the shared file a `--config` file imported took the attempt's copy).
+ */
+export function configsNamedByFlag(cwd: string, seamFiles: readonly string[], seamCommand: string): string[] {
+  const named = new Set<string>();
+  eachRunnerConfig(cwd, seamFiles, seamCommand, (_folder, _text, config) => {
+    if (config !== null) named.add(config);
+  });
+  return [...named].sort();
+}
+
 /** A file a config in `folder` names (`./setup.js`, `<rootDir>/x.js`): against its folder, then the root. */
 function resolveIn(cwd: string, folder: string, word: string): string | null {
   const name = word.replace(/^<rootDir>\//, "");

@@ -93,6 +93,19 @@ describe("testConfigImports: what base's test configuration loads besides the co
     ]);
   });
 
+  // Stop 39: the shared file a `--config` file imports took the attempt's copy. Mutation: the
+  // seam command not read (`configsNamedByFlag` left out of the walk) → [].
+  it("walks from a configuration the seam command names by flag, wherever it is", async () => {
+    const tracked = repo({
+      "ci/jest.ci.js": "module.exports = { ...require('./jest.shared'), rootDir: '..' };\n",
+      "ci/jest.shared.js": "module.exports = {};\n",
+      "ci/other.js": "module.exports = {};\n",
+    });
+    const seam = "npx jest --config ci/jest.ci.js test/slug.test.js";
+    expect(await testConfigImports(dir, tracked, ["test/slug.test.js"], seam)).toEqual(["ci/jest.shared.js"]);
+    expect(await testConfigImports(dir, tracked, ["test/slug.test.js"])).toEqual([]);
+  });
+
   it("is empty when the configs load nothing of the repository", async () => {
     const tracked = repo({
       "vitest.config.js": "import { defineConfig } from 'vitest/config';\nexport default defineConfig({});\n",

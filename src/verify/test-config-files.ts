@@ -1,5 +1,6 @@
 import { join, posix } from "node:path";
 import { isPytestConfigName } from "./pytest-setup.js";
+import { configsNamedByFlag } from "./seam-data-files.js";
 import { modulesLoadedBy } from "./seam-helpers.js";
 import { foldersUp, isRunnerConfig, scannedText } from "./test-paths.js";
 
@@ -47,12 +48,20 @@ export async function testConfigImports(
   cwd: string,
   tracked: readonly string[],
   seamFiles: readonly string[],
+  /** The seam's command: a configuration it names by flag (`--config ci/jest.ci.js`) is walked from too. */
+  seamCommand = "",
 ): Promise<string[]> {
   const inRepo = new Set(tracked);
   const found = new Set<string>();
   const folders = new Set(["."]);
   for (const file of seamFiles) for (const folder of foldersUp(file)) folders.add(folder);
-  const queue = tracked.filter((file) => configuresTests(file) && folders.has(posix.dirname(file)));
+  const byFlag = configsNamedByFlag(cwd, seamFiles, seamCommand).filter((file) => inRepo.has(file));
+  const queue = [
+    ...new Set([
+      ...tracked.filter((file) => configuresTests(file) && folders.has(posix.dirname(file))),
+      ...byFlag,
+    ]),
+  ];
   const seen = new Set(queue);
   const add = (file: string) => {
     if (!inRepo.has(file) || seen.has(file)) return;
@@ -73,7 +82,8 @@ export async function testConfigImports(
       for (const target of extendsOf(cwd, file)) add(target);
     }
   }
-  return [...found].filter((file) => !configuresTests(file)).sort();
+  // A flag-named config is a seam file itself (fingerprinted, ADR 0019), not one of its imports.
+  return [...found].filter((file) => !configuresTests(file) && !byFlag.includes(file)).sort();
 }
 
 /** Settings files (by extension) a script config names by a literal path, relative to its folder. */

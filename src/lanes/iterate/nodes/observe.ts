@@ -99,7 +99,7 @@ export const observe: NodeBody = async (state, deps) => {
     const tracked = (await listGitFiles(base)) ?? [];
     if (readsMocks(runner)) seamFiles = withDerived(mockFilesOf(tracked, runner));
     // What base's test configuration loads: the seam runs with base's copy of it (ADR 0074).
-    configImports = await testConfigImports(base, tracked, seamFiles);
+    configImports = await testConfigImports(base, tracked, seamFiles, seam.command);
     const helpers = await seamHelpers(seamFiles, base);
     seamFiles = withDerived(helpers.files);
     computedLoaders = helpers.computedLoaders;
