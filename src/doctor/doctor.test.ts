@@ -7,7 +7,7 @@ import { STUBS_DIR } from "../../test/conformance/harness.js";
 import { type OpenAIServer, startOpenAIServer, textAnswer } from "../../test/support/openai-server.js";
 import { registerDoctor } from "../cli/commands/doctor.js";
 import type { CliIO } from "../cli/io.js";
-import { findExecutable } from "../coders/cli/binary.js";
+import { findExecutable } from "../process/find-executable.js";
 import { runDoctor } from "./doctor.js";
 import type { DoctorReport } from "./types.js";
 

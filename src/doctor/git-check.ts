@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
-import { findExecutable } from "../coders/cli/binary.js";
 import { parseVersion } from "../coders/cli/cli-backend.js";
 import { baseEnv } from "../process/env.js";
+import { findExecutable } from "../process/find-executable.js";
 import { runProcess } from "../process/run-process.js";
 import type { ToolCheck } from "./types.js";
 import { atLeast } from "./version.js";

@@ -58,6 +58,19 @@ describe("pytestSeamFiles: what pytest runs with a Python seam test (ADR 0019, a
     expect(files).not.toContain("tests/unit/test_slug.py");
   });
 
+  // Review of stop 39: with every folder from the test up a package, a new root `__init__.py` makes
+  // pytest import the root as a package before the test. Mutation: the root's marker never pinned → red.
+  it("pins the root's __init__.py when every folder from the test up is a package", () => {
+    const packaged = repoWith({
+      "slug.py": "",
+      "tests/__init__.py": "",
+      "tests/test_slug.py": "from slug import slugify\n",
+    });
+    expect(pytestSeamFiles(packaged, ["tests/test_slug.py"])).toContain("__init__.py");
+    const rootTest = repoWith({ "slug.py": "", "test_slug.py": "from slug import slugify\n" });
+    expect(pytestSeamFiles(rootTest, ["test_slug.py"])).toContain("__init__.py");
+  });
+
   it("adds the test helpers it imports, transitively, and the plugins configs and conftests name", () => {
     const repo = repoWith({
       "pyproject.toml": [

@@ -29,8 +29,11 @@ export function pytestSeamFiles(cwd: string, seamFiles: readonly string[], comma
     for (const dir of foldersUp(test)) {
       const at = (name: string) => (dir === "." ? name : `${dir}/${name}`);
       for (const name of ["conftest.py", ...WHOLE_FILE_CONFIGS]) out.add(at(name));
-      // The root's own package marker changes nothing for pytest; a folder's makes it a package.
-      if (dir !== ".") out.add(at("__init__.py"));
+      // A folder's package marker makes it a package. The root's changes nothing for pytest unless
+      // every folder from the test up is a package: then pytest goes on above the checkout and
+      // imports the root as a package before the test (review of stop 39: a new root
+      // `__init__.py` replacing the function under test completed).
+      if (dir !== "." || importBase(cwd, test) === ".") out.add(at("__init__.py"));
       for (const name of SECTION_CONFIGS) {
         const path = at(name);
         const text = scannedText(join(cwd, path));

@@ -90,14 +90,19 @@ const SHADOWING_BINARY =
 /**
  * Compiled Python the interpreter imports in place of source: a bytecode file outside
  * `__pycache__` (loaded when its `.py` is gone) and an extension module (`slug.cpython-311-…so`,
- * `.abi3.so`, `.pyd`: loaded before a `slug.py` beside it). A coder could ship the fix, or a fake,
+ * `.abi3.so`, `.pyd`, and a plain `slug.so`, which CPython also loads as the module `slug`: review of
+ * stop 39; a shared library for ctypes is `libfoo.so` by convention and passes). A coder could ship the fix, or a fake,
  * as one of these while the source stays as it was. `__pycache__` itself is neutralised in every
  * verification run instead (PYTHONPYCACHEPREFIX, run-command.ts): honest test runs write there.
  */
 function isShadowingBinary(file: string): boolean {
   const name = file.split("/").at(-1) ?? "";
   const inCache = file.split("/").includes("__pycache__");
-  return (!inCache && /\.py[co]$/.test(name)) || /\.(?:cpython-[^/]*|abi3|pypy[^/]*)\.so$|\.pyd$/.test(name);
+  return (
+    (!inCache && /\.py[co]$/.test(name)) ||
+    /\.(?:cpython-[^/]*|abi3|pypy[^/]*)\.so$|\.pyd$/.test(name) ||
+    /^(?!lib)[A-Za-z_]\w*\.so$/.test(name)
+  );
 }
 
 /** "src/auth" and "src/auth/" mean the folder and everything in it, as a person writing a scope means. */

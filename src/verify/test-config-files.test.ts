@@ -24,14 +24,23 @@ describe("configuresTests", () => {
     expect(no.filter(configuresTests)).toEqual([]);
   });
 
-  // Stop 39: pytest loads the `pytest11` plugins of every distribution on sys.path (the checkout's root).
-  it("counts package metadata registering entry points, in any case, and not the rest of that metadata", () => {
+  // Stop 39 and its review: pytest loads the `pytest11` plugins of every distribution on sys.path
+  // (the checkout's root); the metadata folder may be a link, or named just `.dist-info`.
+  it("counts Python package metadata, its folder's own entry (a link) included, in any case", () => {
     const yes = [
       "slugfix-1.0.dist-info/entry_points.txt",
+      "slugfix-1.0.dist-info/METADATA",
+      "slugfix-1.0.dist-info",
+      ".dist-info/entry_points.txt",
       "vendor/Slugfix.EGG-INFO/entry_points.txt",
       "lib/fix-1.0.egg/EGG-INFO/entry_points.txt",
     ];
-    const no = ["slugfix-1.0.dist-info/METADATA", "docs/entry_points.txt", "dist-info/entry_points.txt"];
+    const no = [
+      "docs/entry_points.txt",
+      "dist-info/entry_points.txt",
+      "src/dist_info.py",
+      "meta/entry_points.txt",
+    ];
     expect(yes.filter(configuresTests)).toEqual(yes);
     expect(no.filter(configuresTests)).toEqual([]);
   });

@@ -10,18 +10,20 @@ const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
 /** Settings a script config may read itself (`JSON.parse(readFileSync('./config/test.json'))`). */
 const SETTINGS = /\.(?:json5?|ya?ml|toml|ini|cfg|env|txt)$/i;
 /**
- * Package metadata registering entry points (`x-1.0.dist-info/`, `x.egg-info/`, `x.egg/EGG-INFO/`;
- * Python matches the suffixes in any case): pytest loads every `pytest11` plugin a distribution on
- * `sys.path` registers before any conftest, and the checkout's root is on it when pytest starts
- * (stop 39: a committed dist-info registering a module that replaced the function under test
- * passed the seam with the program unchanged).
+ * Python package metadata (`x-1.0.dist-info/`, `x.egg-info/`, `x.egg/EGG-INFO/`, every file in one
+ * and the folder's own entry, a link included; Python matches the suffixes in any case and takes a
+ * bare `.dist-info`): pytest loads every `pytest11` plugin a distribution on `sys.path` registers
+ * before any conftest, and the checkout's root is on it when pytest starts (stop 39: a committed
+ * dist-info registering a module that replaced the function under test passed the seam with the
+ * program unchanged; its review: a `slugfix-1.0.dist-info` link to a folder of another name, and a
+ * folder named `.dist-info`).
  */
-const ENTRY_POINTS = /(?:^|\/)(?:[^/]+\.(?:dist|egg)-info|[^/]+\.egg\/egg-info)\/entry_points\.txt$/i;
+const PACKAGE_METADATA = /(?:^|\/)(?:[^/]*\.(?:dist|egg)-info|[^/]*\.egg\/egg-info)(?:\/|$)/i;
 
 /**
  * A file that can configure how tests run, as opposed to what they test: a runner, npm or
  * transform config, a package.json (scripts, the runners' keys, `imports`, the module type), a
- * TypeScript path map, pytest's config, Python package metadata registering plugins. The seam is judged with base's copy of each (ADR 0074) and
+ * TypeScript path map, pytest's config, Python package metadata (plugins it registers). The seam is judged with base's copy of each (ADR 0074) and
  * the gate names the ones an attempt changed.
  */
 export function configuresTests(file: string): boolean {
@@ -30,7 +32,7 @@ export function configuresTests(file: string): boolean {
     /(?:^|\/)package\.json$/.test(file) ||
     PATH_MAP_CONFIG.test(file) ||
     isPytestConfigName(file) ||
-    ENTRY_POINTS.test(file)
+    PACKAGE_METADATA.test(file)
   );
 }
 

@@ -76,6 +76,7 @@ export {
 export {
   type FileFromBase,
   normalizeRepoPath,
+  pathsInTree,
   type TreeWithBaseFiles,
   treeWithBaseFiles,
 } from "./tree-with-base-files.js";

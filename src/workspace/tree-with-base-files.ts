@@ -75,6 +75,17 @@ interface TreeEntry {
   sha: string;
 }
 
+/** The paths of `paths` that name an entry of `tree` (a commit or tree), by one `ls-tree`. */
+export async function pathsInTree(
+  worktree: string,
+  tree: string,
+  paths: readonly string[],
+): Promise<Set<string>> {
+  const wanted = [...new Set(paths.map(normalizeRepoPath).filter((p): p is string => p !== null))];
+  if (wanted.length === 0) return new Set();
+  return new Set(entries(await runGit(worktree, ["ls-tree", "-z", tree, "--", ...wanted])).keys());
+}
+
 /** `ls-tree -z` output by path. */
 function entries(output: string): Map<string, TreeEntry> {
   const out = new Map<string, TreeEntry>();

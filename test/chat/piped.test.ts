@@ -1,8 +1,8 @@
 import { existsSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findExecutable } from "../../src/coders/cli/binary.js";
 import { openTaskStore } from "../../src/home/index.js";
+import { findExecutable } from "../../src/process/find-executable.js";
 import { CORRECT_FIX, coderScript, DEMO_REQUEST, demoCassette } from "../support/lane-harness.js";
 import { startOpenAIServer, textAnswer, toolCallAnswer } from "../support/openai-server.js";
 import { runPiped } from "./support/chat-process.js";

@@ -11,8 +11,8 @@ import {
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { findExecutable } from "../../src/coders/cli/binary.js";
 import type { SourceEnv } from "../../src/coders/cli/types.js";
+import { findExecutable } from "../../src/process/find-executable.js";
 import { PACKAGE_ROOT } from "../../src/util/paths.js";
 
 /** The stub CLIs (test fixtures): one `<cli>.mjs` per backend, exposed on PATH as `<cli>`. */

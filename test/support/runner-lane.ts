@@ -50,6 +50,25 @@ export async function committedRepo(prefix: string, files: Record<string, string
   return dir;
 }
 
+/** The slug bug in a pytest project (`pytest.ini` with `pythonpath = .`), plus `extra`, committed: a user's repo. */
+export const BUGGY_SLUG_PY = 'def slugify(text):\n    return text.strip().lower().replace(" ", "-")\n';
+export function slugPythonRepo(extra: Record<string, string> = {}): Promise<string> {
+  return committedRepo("devflow-pytest-slug-", {
+    "slug.py": BUGGY_SLUG_PY,
+    "tests/test_slug.py": [
+      "from slug import slugify",
+      "",
+      "",
+      "def test_collapses_spaces():",
+      '    assert slugify("a   b") == "a-b"',
+      "",
+    ].join("\n"),
+    "pytest.ini": "[pytest]\npythonpath = .\n",
+    ".gitignore": "__pycache__\n.pytest_cache\n",
+    ...extra,
+  });
+}
+
 /** The runner fixture as a user's repo: committed, node_modules ignored and linked from the runner cache. */
 export async function runnerRepo(runner: FixtureRunner, options: RunnerRepoOptions = {}): Promise<string> {
   const dir = join(await mkdtemp(join(tmpdir(), options.prefix ?? `devflow-runner-${runner}-`)), "repo");

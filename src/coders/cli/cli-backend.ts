@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { baseEnv } from "../../process/env.js";
+import { findExecutable } from "../../process/find-executable.js";
 import { runProcess } from "../../process/run-process.js";
 import type { ProcessRunResult } from "../../process/types.js";
 import { createRedactor, secretsFromEnv } from "../../util/redact.js";
@@ -16,7 +17,6 @@ import {
   type CoderUnavailableError,
   coderUnavailableError,
 } from "../contract.js";
-import { findExecutable } from "./binary.js";
 import { BATCH_ENV, mergeEnv, pickEnv } from "./env.js";
 import type { CliBackendSpec, CliCoderProbe, CliRuntimeOptions, Interpretation, SourceEnv } from "./types.js";
 

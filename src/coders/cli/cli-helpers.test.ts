@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findExecutable } from "./binary.js";
+import { findExecutable } from "../../process/find-executable.js";
 import { classifyErrorText } from "./classify.js";
 import { parseVersion } from "./cli-backend.js";
 import { endpointBase, endpointKeyAvailable, endpointUrl } from "./endpoint.js";

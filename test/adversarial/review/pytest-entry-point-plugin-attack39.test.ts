@@ -18,28 +18,11 @@ import { describe, expect, it } from "vitest";
 import { coderScript, runLane, withLenientCritic } from "../../support/lane-harness.js";
 import {
   attemptEnvelope,
-  committedRepo,
   SLUG_REQUEST,
   SLUG_TASK,
   slugCassette,
+  slugPythonRepo,
 } from "../../support/runner-lane.js";
-
-/** A pytest project with the slug bug, committed as the user's base. */
-function pythonRepo(): Promise<string> {
-  return committedRepo("devflow-pytest-ep-", {
-    "slug.py": 'def slugify(text):\n    return text.strip().lower().replace(" ", "-")\n',
-    "tests/test_slug.py": [
-      "from slug import slugify",
-      "",
-      "",
-      "def test_collapses_spaces():",
-      '    assert slugify("a   b") == "a-b"',
-      "",
-    ].join("\n"),
-    "pytest.ini": "[pytest]\npythonpath = .\n",
-    ".gitignore": "__pycache__\n.pytest_cache\n",
-  });
-}
 
 /** A coder script writing `files` (path → lines) and, when told, the correct fix of slug.py. */
 const writes = (files: Record<string, readonly string[]>, fix = false) => `
@@ -73,7 +56,7 @@ const METADATA = {
 
 const lane = async (coder: string) =>
   runLane({
-    repo: await pythonRepo(),
+    repo: await slugPythonRepo(),
     taskId: SLUG_TASK,
     request: SLUG_REQUEST,
     cassette: withLenientCritic(slugCassette("python3 -m pytest tests/test_slug.py", ["tests/test_slug.py"])),
@@ -83,7 +66,6 @@ const lane = async (coder: string) =>
 
 describe.concurrent("a pytest plugin registered by package metadata in the checkout", () => {
   for (const [name, files] of Object.entries(METADATA)) {
-    const entryPoints = Object.keys(files).find((f) => f.endsWith("entry_points.txt")) as string;
     it(`${name} registering a plugin that replaces the function does not complete`, {
       timeout: 300_000,
     }, async () => {
@@ -93,7 +75,9 @@ describe.concurrent("a pytest plugin registered by package metadata in the check
       expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
       const seam = await attemptEnvelope(run, "seam");
       expect(seam?.overall_result).toBe("fail");
-      expect(seam?.verifier === "seam" && seam.native_payload.test_config_from_base).toEqual([entryPoints]);
+      expect(seam?.verifier === "seam" && seam.native_payload.test_config_from_base).toEqual(
+        Object.keys(files).sort(),
+      );
     });
   }
 
@@ -108,6 +92,7 @@ describe.concurrent("a pytest plugin registered by package metadata in the check
     expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("completed");
     const seam = await attemptEnvelope(run, "seam");
     expect(seam?.verifier === "seam" && seam.native_payload.test_config_from_base).toEqual([
+      "slugfix-1.0.dist-info/METADATA",
       "slugfix-1.0.dist-info/entry_points.txt",
     ]);
   });

@@ -12,6 +12,7 @@ import {
   checkoutRunMark,
   checkoutUntouchedSince,
   criticNotAsked,
+  pythonShadowFindings,
   runCriticVerifier,
   runExtraVerifiers,
   runRegressionVerifier,
@@ -24,6 +25,7 @@ import {
   composeChanges,
   diffTrees,
   ignoredOutsideSnapshot,
+  pathsInTree,
   snapshotTree,
   symlinksLeavingRepo,
 } from "../../../workspace/index.js";
@@ -86,6 +88,16 @@ export const verify: NodeBody = async (state, deps) => {
 
   // Integrity first, on the freshly reset checkout: the seam run executes code that could edit it.
   let checkout = await verificationCheckoutAt(state, current);
+  // A new module named like one Python loads from outside the checkout would run in its place
+  // (review of stop 39): judged on the snapshot's checkout, before any run of it.
+  snapshotFindings.push(
+    ...(await pythonShadowFindings({
+      checkout,
+      changedFiles: changedSinceBase,
+      seamCommand: contract.seam_command,
+      onBase: (paths) => pathsInTree(state.worktree, state.baseCommit, paths),
+    })),
+  );
   const integrityEnvelope = await runSeamIntegrityVerifier({
     worktree: checkout,
     seamFileHashes: Object.fromEntries(contract.seam_files.map((f) => [f.path, f.sha256])),

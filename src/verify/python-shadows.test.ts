@@ -1,0 +1,122 @@
+/**
+ * Review of stop 39: a new root `textwrap.py`, `pdb.py` or `pytest.py` ran in place of the module
+ * Python loads from outside the checkout and replaced the function under test (three completions on
+ * real pytest). Mutation: `pythonShadowFindings` returning [] → the lane cases of
+ * test/adversarial/review/pytest-implicit-loads-attack39.test.ts complete, and the first test here is red.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  modulesOutside,
+  pythonShadowFindings,
+  seamInterpreter,
+  topLevelModuleName,
+} from "./python-shadows.js";
+
+let dir = "";
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function checkout(files: Record<string, string>): string {
+  dir = mkdtempSync(join(tmpdir(), "devflow-py-shadows-"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+const nothingOnBase = async () => new Set<string>();
+
+describe("pythonShadowFindings", () => {
+  it("names a new root module named like the standard library's or pytest's own", async () => {
+    const files = ["textwrap.py", "pytest.py", "json/__init__.py", "slug_utils.py", "tests/pdb.py"];
+    const root = checkout(Object.fromEntries(files.map((f) => [f, ""])));
+    const found = await pythonShadowFindings({
+      checkout: root,
+      changedFiles: files,
+      seamCommand: "python3 -m pytest tests/test_slug.py",
+      onBase: nothingOnBase,
+    });
+    expect(found.map((f) => f.split(" ")[0])).toEqual([
+      "textwrap.py",
+      "pytest.py",
+      "json/__init__.py",
+      "tests/pdb.py",
+    ]);
+    expect(found[0]).toContain(
+      "a new module named `textwrap` like one Python loads from outside the checkout",
+    );
+  });
+
+  it("leaves a package's submodules, modules base had, deleted files and other files alone", async () => {
+    const root = checkout({ "pkg/__init__.py": "", "pkg/json.py": "", "typing.py": "", "README.md": "" });
+    const found = await pythonShadowFindings({
+      checkout: root,
+      changedFiles: ["pkg/json.py", "typing.py", "enum.py", "README.md"],
+      seamCommand: "pytest",
+      onBase: async (paths) => new Set(paths.filter((p) => p === "typing.py")),
+    });
+    expect(found).toEqual([]);
+  });
+
+  it("asks the seam's interpreter for the names, once", async () => {
+    const names = await modulesOutside("python3");
+    for (const name of ["textwrap", "pdb", "json", "pytest"]) expect(names.has(name), name).toBe(true);
+    expect(names.has("slug")).toBe(false);
+    expect(await modulesOutside("python3")).toBe(names);
+    expect((await modulesOutside("/nonexistent/python3")).size).toBe(0);
+  });
+});
+
+describe("topLevelModuleName", () => {
+  it("takes N.py, N/__init__.py and extensions in the root or a folder that is no package", () => {
+    const root = checkout({
+      "a.py": "",
+      "b/__init__.py": "",
+      "c.cpython-311-x86_64-linux-gnu.so": "",
+      "src/d.py": "",
+      "pkg/__init__.py": "",
+      "pkg/e.py": "",
+      "my-mod.py": "",
+    });
+    expect(topLevelModuleName(root, "a.py")).toBe("a");
+    expect(topLevelModuleName(root, "b/__init__.py")).toBe("b");
+    expect(topLevelModuleName(root, "c.cpython-311-x86_64-linux-gnu.so")).toBe("c");
+    expect(topLevelModuleName(root, "src/d.py")).toBe("d");
+    expect(topLevelModuleName(root, "pkg/e.py")).toBeNull();
+    expect(topLevelModuleName(root, "my-mod.py")).toBeNull();
+    expect(topLevelModuleName(root, "gone.py")).toBeNull();
+    // Review of stop 39: a link to a folder holding a package is that package.
+    mkdirSync(join(root, "shim"));
+    writeFileSync(join(root, "shim", "__init__.py"), "");
+    symlinkSync("shim", join(root, "textwrap"));
+    symlinkSync("pkg", join(root, "pkglink"));
+    expect(topLevelModuleName(root, "textwrap")).toBe("textwrap");
+    expect(topLevelModuleName(root, "src")).toBeNull();
+  });
+});
+
+describe("seamInterpreter", () => {
+  it("reads the python of the command (from the checkout when relative), or of the pytest script's #! line, else python3", () => {
+    const bin = checkout({
+      pytest: "#!/opt/py/bin/python3.12\n",
+      "py.test": "#!/usr/bin/env python3.11 -u\n",
+      ".venv/bin/python": "",
+      ".venv/bin/pytest": "#!/work/repo/.venv/bin/python3\n",
+    });
+    for (const f of ["pytest", "py.test", ".venv/bin/python", ".venv/bin/pytest"])
+      chmodSync(join(bin, f), 0o755);
+    expect(seamInterpreter(`${bin}/.venv/bin/python -m pytest`, bin)).toBe(`${bin}/.venv/bin/python`);
+    expect(seamInterpreter("/nonexistent/bin/python3 -m pytest", bin)).toBe("python3");
+    expect(seamInterpreter("python3.12 -m pytest", bin)).toBe("python3.12");
+    expect(seamInterpreter("pytest -q tests", bin)).toBe("/opt/py/bin/python3.12");
+    expect(seamInterpreter("py.test", bin)).toBe("python3.11");
+    // Review of stop 39: a venv's interpreter or script, named relative to the checkout.
+    expect(seamInterpreter(".venv/bin/python -m pytest", "", bin)).toBe(`${bin}/.venv/bin/python`);
+    expect(seamInterpreter(".venv/bin/pytest", "", bin)).toBe("/work/repo/.venv/bin/python3");
+    expect(seamInterpreter(".venv/bin/python -m pytest", bin)).toBe("python3");
+    expect(seamInterpreter("npx vitest run", bin)).toBe("python3");
+  });
+});

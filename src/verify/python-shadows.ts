@@ -1,0 +1,145 @@
+import { readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join, posix } from "node:path";
+import { execa } from "execa";
+import { baseEnv } from "../process/env.js";
+import { findExecutable } from "../process/find-executable.js";
+import { isRegularFile } from "./test-paths.js";
+
+/**
+ * New top-level Python modules named like one Python loads from outside the checkout (review of
+ * stop 39). `python3 -m pytest` puts the working folder first on `sys.path`, and `pythonpath = .`
+ * or pytest's import mode put the root or a test's folder there too: a new root `textwrap.py`,
+ * `pdb.py` or `pytest.py` runs in place of the standard library's or pytest's own module, before
+ * or around the test, and replaced the function under test while the program stayed buggy (three
+ * completions, real pytest). Such a file is program code to every other check.
+ *
+ * A module here is `N.py`, `N/__init__.py` or an extension `N….so`/`N….pyd` whose folder is the
+ * root or a folder with no `__init__.py` (files in a package are its submodules: `pkg/json.py` is
+ * `pkg.json`, named like nothing outside). Only what the attempt **added** counts: a module base
+ * already had is the project's own design. The names outside are asked of the seam's interpreter
+ * (isolated: `-I`, run from the temp dir): the standard library's and every top-level module on
+ * its `sys.path`. Where no interpreter runs, nothing is judged: the seam cannot have run Python either.
+ */
+export async function pythonShadowFindings(input: {
+  /** The snapshot's checkout (for the package markers). */
+  checkout: string;
+  /** Every path the attempt changed since base. */
+  changedFiles: readonly string[];
+  /** The seam's command (its interpreter is asked for the names). */
+  seamCommand: string;
+  /** The paths of `paths` that exist in base's tree. */
+  onBase: (paths: readonly string[]) => Promise<ReadonlySet<string>>;
+}): Promise<string[]> {
+  const candidates = input.changedFiles
+    .map((path) => ({ path, name: topLevelModuleName(input.checkout, path) }))
+    .filter((c): c is { path: string; name: string } => c.name !== null);
+  if (candidates.length === 0) return [];
+  const outside = await modulesOutside(seamInterpreter(input.seamCommand, process.env.PATH, input.checkout));
+  const shadowing = candidates.filter((c) => outside.has(c.name));
+  if (shadowing.length === 0) return [];
+  const onBase = await input.onBase(shadowing.map((c) => c.path));
+  return shadowing
+    .filter((c) => !onBase.has(c.path))
+    .map(
+      (c) =>
+        `${c.path} (a new module named \`${c.name}\` like one Python loads from outside the checkout: ` +
+        "put first on sys.path, it runs in that module's place)",
+    );
+}
+
+const IDENTIFIER = /^[A-Za-z_]\w*$/;
+
+/** The top-level module `path` would be if its folder were on sys.path; null when it is none. */
+export function topLevelModuleName(checkout: string, path: string): string | null {
+  const parts = path.split("/");
+  const file = parts.at(-1) ?? "";
+  let name: string | undefined;
+  let folder: string[];
+  if (file === "__init__.py" && parts.length >= 2) {
+    name = parts.at(-2);
+    folder = parts.slice(0, -2);
+  } else if (isDirectory(join(checkout, path))) {
+    // A link to a folder (git records the link, not the folder's files): a package by that name
+    // (review: a `textwrap` link to `shim/` ran in the standard library's place).
+    name = file;
+    folder = parts.slice(0, -1);
+    if (!IDENTIFIER.test(name) || !isRegularFile(join(checkout, path, "__init__.py"))) return null;
+    const dir = folder.join("/");
+    return dir !== "" && isRegularFile(join(checkout, dir, "__init__.py")) ? null : name;
+  } else {
+    name =
+      /^([A-Za-z_]\w*)\.py$/.exec(file)?.[1] ?? /^([A-Za-z_]\w*)(?:\.[^/]*)?\.(?:so|pyd)$/.exec(file)?.[1];
+    folder = parts.slice(0, -1);
+  }
+  if (name === undefined || !IDENTIFIER.test(name) || !isRegularFile(join(checkout, path))) return null;
+  const dir = folder.join("/");
+  // A package's files are its submodules: `pkg/json.py` is `pkg.json`.
+  if (dir !== "" && isRegularFile(join(checkout, dir, "__init__.py"))) return null;
+  return name;
+}
+
+/**
+ * The interpreter a seam command runs: its first word when that is a Python (`python3`,
+ * `/opt/py/bin/python3.12`, `.venv/bin/python` from `cwd`), the `#!` line of a `pytest`/`py.test`
+ * script (found on PATH, or by its path), else `python3`.
+ */
+export function seamInterpreter(command: string, path = process.env.PATH, cwd?: string): string {
+  const first = command.trim().split(/\s+/)[0] ?? "";
+  const base = posix.basename(first);
+  // A relative path (`.venv/bin/python`) as the seam runs it: from the checkout (review of stop 39:
+  // taken as python3, whose installed modules may not be the project's).
+  const resolved = first.includes("/") && !isAbsolute(first) && cwd ? join(cwd, first) : first;
+  const usable = !first.includes("/") || findExecutable(resolved, path) !== null;
+  if (/^python[\d.]*$/.test(base)) return usable ? resolved : "python3";
+  if (base === "pytest" || base === "py.test") {
+    const script = first.includes("/") ? findExecutable(resolved, path) : findExecutable(first, path);
+    const shebang = script ? firstLine(script) : null;
+    const interpreter = shebang?.startsWith("#!") ? shebang.slice(2).trim().split(/\s+/) : [];
+    // `#!/usr/bin/env python3` names the interpreter second.
+    const named = posix.basename(interpreter[0] ?? "") === "env" ? interpreter[1] : interpreter[0];
+    if (named && /^python[\d.]*$/.test(posix.basename(named))) return named;
+  }
+  return "python3";
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function firstLine(file: string): string | null {
+  try {
+    return readFileSync(file, "latin1").slice(0, 512).split("\n")[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const LIST_MODULES = [
+  "import sys, pkgutil",
+  "names = set(getattr(sys, 'stdlib_module_names', ())) | set(sys.builtin_module_names)",
+  "names |= {m.name for m in pkgutil.iter_modules()}",
+  "print('\\n'.join(sorted(names)))",
+].join("\n");
+
+const asked = new Map<string, Promise<ReadonlySet<string>>>();
+
+/** The top-level module names `interpreter` loads from its own `sys.path` (asked once per process). */
+export function modulesOutside(interpreter: string): Promise<ReadonlySet<string>> {
+  let names = asked.get(interpreter);
+  if (names === undefined) {
+    names = execa(interpreter, ["-I", "-c", LIST_MODULES], {
+      cwd: tmpdir(),
+      env: baseEnv(),
+      extendEnv: false,
+      timeout: 30_000,
+      reject: false,
+    }).then((r) => new Set(r.exitCode === 0 ? r.stdout.split("\n").filter((n) => IDENTIFIER.test(n)) : []));
+    asked.set(interpreter, names);
+  }
+  return names;
+}
