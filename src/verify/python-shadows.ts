@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, posix } from "node:path";
-import { execa } from "execa";
 import { baseEnv } from "../process/env.js";
 import { findExecutable } from "../process/find-executable.js";
+import { runProcess } from "../process/run-process.js";
 import { isRegularFile } from "./test-paths.js";
 
 /**
@@ -132,13 +132,27 @@ const asked = new Map<string, Promise<ReadonlySet<string>>>();
 export function modulesOutside(interpreter: string): Promise<ReadonlySet<string>> {
   let names = asked.get(interpreter);
   if (names === undefined) {
-    names = execa(interpreter, ["-I", "-c", LIST_MODULES], {
+    names = runProcess({
+      command: interpreter,
+      args: ["-I", "-c", LIST_MODULES],
       cwd: tmpdir(),
       env: baseEnv(),
-      extendEnv: false,
-      timeout: 30_000,
-      reject: false,
-    }).then((r) => new Set(r.exitCode === 0 ? r.stdout.split("\n").filter((n) => IDENTIFIER.test(n)) : []));
+      stdin: "closed",
+      timeoutMs: 30_000,
+      // The whole list (a large site-packages holds thousands of modules), not a head-and-tail excerpt.
+      maxOutputBytes: 4 * 1024 * 1024,
+      maxExcerptBytes: 4 * 1024 * 1024,
+    }).then(
+      (r) =>
+        new Set(
+          r.exitCode === 0
+            ? r.output
+                .split("\n")
+                .map((n) => n.trim())
+                .filter((n) => IDENTIFIER.test(n))
+            : [],
+        ),
+    );
     asked.set(interpreter, names);
   }
   return names;
