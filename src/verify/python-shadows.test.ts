@@ -4,10 +4,10 @@
  * real pytest). Mutation: `pythonShadowFindings` returning [] → the lane cases of
  * test/adversarial/review/pytest-implicit-loads-attack39.test.ts complete, and the first test here is red.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { folderWith } from "../../test/support/test-repo.js";
 import {
   modulesOutside,
   pythonShadowFindings,
@@ -15,17 +15,8 @@ import {
   topLevelModuleName,
 } from "./python-shadows.js";
 
-let dir = "";
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function checkout(files: Record<string, string>): string {
-  dir = mkdtempSync(join(tmpdir(), "devflow-py-shadows-"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+/** The snapshot's checkout holding `files`, removed when the test ends. */
+const checkout = (files: Record<string, string>): string => folderWith(files, "devflow-py-shadows-");
 
 const nothingOnBase = async () => new Set<string>();
 

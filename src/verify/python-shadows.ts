@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, posix } from "node:path";
 import { baseEnv } from "../process/env.js";
@@ -49,30 +49,23 @@ export async function pythonShadowFindings(input: {
 }
 
 const IDENTIFIER = /^[A-Za-z_]\w*$/;
+/** A module file: `N.py`, or an extension `N.so`, `N.cpython-311-….so`, `N.pyd`. */
+const MODULE_FILE = /^([A-Za-z_]\w*)(?:\.py|(?:\.[^/]*)?\.(?:so|pyd))$/;
 
 /** The top-level module `path` would be if its folder were on sys.path; null when it is none. */
 export function topLevelModuleName(checkout: string, path: string): string | null {
   const parts = path.split("/");
   const file = parts.at(-1) ?? "";
-  let name: string | undefined;
-  let folder: string[];
-  if (file === "__init__.py" && parts.length >= 2) {
-    name = parts.at(-2);
-    folder = parts.slice(0, -2);
-  } else if (isDirectory(join(checkout, path))) {
-    // A link to a folder (git records the link, not the folder's files): a package by that name
-    // (review: a `textwrap` link to `shim/` ran in the standard library's place).
-    name = file;
-    folder = parts.slice(0, -1);
-    if (!IDENTIFIER.test(name) || !isRegularFile(join(checkout, path, "__init__.py"))) return null;
-    const dir = folder.join("/");
-    return dir !== "" && isRegularFile(join(checkout, dir, "__init__.py")) ? null : name;
-  } else {
-    name =
-      /^([A-Za-z_]\w*)\.py$/.exec(file)?.[1] ?? /^([A-Za-z_]\w*)(?:\.[^/]*)?\.(?:so|pyd)$/.exec(file)?.[1];
-    folder = parts.slice(0, -1);
-  }
-  if (name === undefined || !IDENTIFIER.test(name) || !isRegularFile(join(checkout, path))) return null;
+  // [module name, its folder, the file that must be there for Python to import it by that name]
+  const [name, folder, marker] =
+    file === "__init__.py" && parts.length >= 2
+      ? [parts.at(-2), parts.slice(0, -2), path]
+      : IDENTIFIER.test(file)
+        ? // A link to a folder (git records the link, not the folder's files): a package by that
+          // name (review: a `textwrap` link to `shim/` ran in the standard library's place).
+          [file, parts.slice(0, -1), `${path}/__init__.py`]
+        : [MODULE_FILE.exec(file)?.[1], parts.slice(0, -1), path];
+  if (name === undefined || !IDENTIFIER.test(name) || !isRegularFile(join(checkout, marker))) return null;
   const dir = folder.join("/");
   // A package's files are its submodules: `pkg/json.py` is `pkg.json`.
   if (dir !== "" && isRegularFile(join(checkout, dir, "__init__.py"))) return null;
@@ -90,25 +83,17 @@ export function seamInterpreter(command: string, path = process.env.PATH, cwd?: 
   // A relative path (`.venv/bin/python`) as the seam runs it: from the checkout (review of stop 39:
   // taken as python3, whose installed modules may not be the project's).
   const resolved = first.includes("/") && !isAbsolute(first) && cwd ? join(cwd, first) : first;
-  const usable = !first.includes("/") || findExecutable(resolved, path) !== null;
-  if (/^python[\d.]*$/.test(base)) return usable ? resolved : "python3";
+  const found = findExecutable(resolved, path);
+  // A bare name is the run's PATH's to find; a path must be there.
+  if (/^python[\d.]*$/.test(base)) return first.includes("/") ? (found ?? "python3") : first;
   if (base === "pytest" || base === "py.test") {
-    const script = first.includes("/") ? findExecutable(resolved, path) : findExecutable(first, path);
-    const shebang = script ? firstLine(script) : null;
+    const shebang = found ? firstLine(found) : null;
     const interpreter = shebang?.startsWith("#!") ? shebang.slice(2).trim().split(/\s+/) : [];
     // `#!/usr/bin/env python3` names the interpreter second.
     const named = posix.basename(interpreter[0] ?? "") === "env" ? interpreter[1] : interpreter[0];
     if (named && /^python[\d.]*$/.test(posix.basename(named))) return named;
   }
   return "python3";
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function firstLine(file: string): string | null {

@@ -1,18 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { folderWith } from "../../test/support/test-repo.js";
 import { configuresTests, testConfigImports } from "./test-config-files.js";
 
 let dir = "";
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A folder holding `files` (removed when the test ends) as `dir`; its tracked paths. */
 function repo(files: Record<string, string>): string[] {
-  dir = mkdtempSync(join(tmpdir(), "devflow-config-imports-"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
+  dir = folderWith(files, "devflow-config-imports-");
   return Object.keys(files);
 }
 

@@ -12,6 +12,7 @@ import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
 import type { Cassette } from "../../src/models/cassette.js";
 import { ensureRunnerInstalled, type FixtureRunner } from "../reports/runner-fixture.js";
 import { coderScript, demoCassette, type LaneRun, runLane } from "./lane-harness.js";
+import { writeFiles } from "./test-repo.js";
 
 export const RUNNER_FIXTURES = fileURLToPath(new URL("../fixtures/runners/", import.meta.url));
 
@@ -39,10 +40,7 @@ export interface RunnerRepoOptions {
 /** `files` (path → text, folders made) committed on `main` in `<new temp dir named prefix…>/repo`: a user's repo. */
 export async function committedRepo(prefix: string, files: Record<string, string>): Promise<string> {
   const dir = join(await mkdtemp(join(tmpdir(), prefix)), "repo");
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(join(dir, name, ".."), { recursive: true });
-    await writeFile(join(dir, name), text);
-  }
+  writeFiles(dir, files);
   const git = (...args: string[]) => execa("git", args, { cwd: dir });
   await git("init", "-q", "-b", "main");
   await git("add", "-A");
@@ -51,7 +49,7 @@ export async function committedRepo(prefix: string, files: Record<string, string
 }
 
 /** The slug bug in a pytest project (`pytest.ini` with `pythonpath = .`), plus `extra`, committed: a user's repo. */
-export const BUGGY_SLUG_PY = 'def slugify(text):\n    return text.strip().lower().replace(" ", "-")\n';
+const BUGGY_SLUG_PY = 'def slugify(text):\n    return text.strip().lower().replace(" ", "-")\n';
 export function slugPythonRepo(extra: Record<string, string> = {}): Promise<string> {
   return committedRepo("devflow-pytest-slug-", {
     "slug.py": BUGGY_SLUG_PY,
@@ -173,10 +171,7 @@ console.log("Runs of whitespace become one dash.");
 export async function runnerRepoWith(runner: FixtureRunner, files: Record<string, string>): Promise<string> {
   if (runner !== "node-test") await ensureRunnerInstalled(runner);
   const repo = await runnerRepo(runner);
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(repo, path, ".."), { recursive: true });
-    await writeFile(join(repo, path), text);
-  }
+  writeFiles(repo, files);
   await execa("git", ["add", "-A"], { cwd: repo });
   await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "seam"], {
     cwd: repo,
