@@ -20,8 +20,10 @@ const emptyDataRoot = mkdtempSync(join(testTmpRoot, "devflow-test-home-"));
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "evals/**/*.test.ts", "playground/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A hang guard, not a speed check (speed is the benchmarks'): a two-attempt lane test took 60 s
+    // on a loaded machine in a CI run and failed on the timeout alone.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // Tests spawn real git and child processes; two cores are shared between workers.
     pool: "forks",
     // vitest's default (cores − 1) ran the whole suite in ONE worker on a 2-core machine, while

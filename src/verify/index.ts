@@ -25,6 +25,7 @@ export { criticNotAsked, ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
 export { type ExtraVerifiersInput, runExtraVerifiers } from "./extra-verifiers.js";
 export { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
 export { pytestSeamFiles, pythonComputedLoaders } from "./pytest-setup.js";
+export { PYTHON_MODULE_FILE } from "./python-outside-loads.js";
 export { pythonShadowFindings } from "./python-shadows.js";
 export {
   type BaselineInput,

@@ -104,17 +104,35 @@ function firstLine(file: string): string | null {
   }
 }
 
+// One line per name: "s NAME" for the standard library's and the built-ins, "i NAME" for the
+// top-level modules on the interpreter's own sys.path.
 const LIST_MODULES = [
   "import sys, pkgutil",
-  "names = set(getattr(sys, 'stdlib_module_names', ())) | set(sys.builtin_module_names)",
-  "names |= {m.name for m in pkgutil.iter_modules()}",
-  "print('\\n'.join(sorted(names)))",
+  "std = set(getattr(sys, 'stdlib_module_names', ())) | set(sys.builtin_module_names)",
+  "installed = {m.name for m in pkgutil.iter_modules()} - std",
+  "print('\\n'.join(sorted(['s ' + n for n in std] + ['i ' + n for n in installed])))",
 ].join("\n");
 
-const asked = new Map<string, Promise<ReadonlySet<string>>>();
+interface ModulesOutside {
+  /** Every top-level name the interpreter loads from outside the checkout. */
+  all: ReadonlySet<string>;
+  /** The standard library's and the built-in modules' names only (never a project's). */
+  stdlib: ReadonlySet<string>;
+}
+
+const asked = new Map<string, Promise<ModulesOutside>>();
 
 /** The top-level module names `interpreter` loads from its own `sys.path` (asked once per process). */
-export function modulesOutside(interpreter: string): Promise<ReadonlySet<string>> {
+export async function modulesOutside(interpreter: string): Promise<ReadonlySet<string>> {
+  return (await askModules(interpreter)).all;
+}
+
+/** The standard library's and built-in module names of `interpreter` (the same single question). */
+export async function stdlibModules(interpreter: string): Promise<ReadonlySet<string>> {
+  return (await askModules(interpreter)).stdlib;
+}
+
+function askModules(interpreter: string): Promise<ModulesOutside> {
   let names = asked.get(interpreter);
   if (names === undefined) {
     names = runProcess({
@@ -127,17 +145,18 @@ export function modulesOutside(interpreter: string): Promise<ReadonlySet<string>
       // The whole list (a large site-packages holds thousands of modules), not a head-and-tail excerpt.
       maxOutputBytes: 4 * 1024 * 1024,
       maxExcerptBytes: 4 * 1024 * 1024,
-    }).then(
-      (r) =>
-        new Set(
-          r.exitCode === 0
-            ? r.output
-                .split("\n")
-                .map((n) => n.trim())
-                .filter((n) => IDENTIFIER.test(n))
-            : [],
-        ),
-    );
+    }).then((r) => {
+      const all = new Set<string>();
+      const stdlib = new Set<string>();
+      if (r.exitCode !== 0) return { all, stdlib };
+      for (const line of r.output.split("\n")) {
+        const [kind, name] = line.trim().split(" ");
+        if (name === undefined || !IDENTIFIER.test(name)) continue;
+        all.add(name);
+        if (kind === "s") stdlib.add(name);
+      }
+      return { all, stdlib };
+    });
     asked.set(interpreter, names);
   }
   return names;

@@ -43,11 +43,7 @@ export function openedExposure(input: {
   if (trace === undefined || trace.kind === "unavailable") return null;
   if (trace.kind === "broken")
     return `the seam's run could not be traced to its end (${trace.reason}), so what it loaded is not known`;
-  // The trace has real paths (the kernel's): a checkout under a symlinked /tmp is matched by its own.
-  const opened = new Set([
-    ...relativeInside(input.checkoutDir, trace.files),
-    ...relativeInside(realOrSame(input.checkoutDir), trace.files),
-  ]);
+  const opened = openedInside(input.checkoutDir, trace.files);
   const own = new Set([...input.seamFiles, ...input.canaryFiles].map(posix.normalize));
   const changed = input.changedFiles
     .map(posix.normalize)
@@ -65,6 +61,12 @@ export function openedExposure(input: {
     "what it read there ran or was compared in the seam's tests and can make them pass without the fix; " +
     "leave those files as they were on base, or make the seam command run the seam's own files only"
   );
+}
+
+/** The traced files inside `checkoutDir`, relative with "/" separators. */
+export function openedInside(checkoutDir: string, files: readonly string[]): Set<string> {
+  // The trace has real paths (the kernel's): a checkout under a symlinked /tmp is matched by its own.
+  return new Set([...relativeInside(checkoutDir, files), ...relativeInside(realOrSame(checkoutDir), files)]);
 }
 
 /** What the payload says about the trace: traced, broken (with why), unavailable (with why), or not asked for. */

@@ -5,6 +5,7 @@ import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-en
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { EXIT_CODE_ONLY_CAVEAT } from "./completion-gate.js";
 import { startEnvelope } from "./envelope.js";
+import { outsideNamedLoads } from "./python-outside-loads.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { notNamedByScope, scopePath } from "./scope-paths.js";
@@ -58,6 +59,11 @@ export interface SeamVerifierInput {
    * (ADR 0074). Absent for a task pinned before the check existed.
    */
   outsideSinceMs?: number;
+  /**
+   * The Python module files the attempt added (not in base's tree): one a traced run loaded that no
+   * file of the repository it loaded imports by name was loaded by code outside (ADR 0076, part 2).
+   */
+  addedPythonModules?: readonly string[];
 }
 
 /** The seam verifier's input with what it derives once, before any run. */
@@ -152,7 +158,7 @@ async function judgeSeamRuns(input: JudgedSeam): Promise<SeamEnvelope> {
     const runStartMs = Date.now();
     const verdict = named
       ? await namedRun(input, invocation, tests, logPath, traced, runStartMs)
-      : exitCodeRun(
+      : await exitCodeRun(
           await runVerifierCommand({
             command: input.seam.command,
             cwd: input.worktree,
@@ -338,6 +344,8 @@ async function namedRun(
     if (opened !== null) problems.push(opened);
     const outside = outsideBy(input, run, runStartMs, logPath);
     if (outside !== null) problems.push(outside);
+    const unasked = await unaskedBy(input, run, canary.kind === "placed" ? canary.files : []);
+    if (unasked !== null) problems.push(unasked);
     if (canary.kind === "placed") {
       // The failing canary makes the runner exit non-zero, so exit 0 is no longer the sign of a
       // clean run: every test besides the canary's must not fail.
@@ -387,6 +395,17 @@ function openedBy(input: JudgedSeam, run: VerifierCommandRun, canaryFiles: reado
   });
 }
 
+/** New Python modules a seam run loaded that nothing of the repository it loaded imports (ADR 0076). */
+function unaskedBy(input: JudgedSeam, run: VerifierCommandRun, canaryFiles: readonly string[]) {
+  return outsideNamedLoads({
+    checkoutDir: input.worktree,
+    trace: run.openTrace,
+    addedModules: input.addedPythonModules ?? [],
+    ownFiles: [...input.seam.files, ...canaryFiles],
+    seamCommand: input.seam.command,
+  });
+}
+
 /** What a seam run loaded from outside its checkout that changed while the task ran (ADR 0074). */
 function outsideBy(input: JudgedSeam, run: VerifierCommandRun, runStartMs: number, logPath: string) {
   return outsideExposure({
@@ -399,17 +418,20 @@ function outsideBy(input: JudgedSeam, run: VerifierCommandRun, runStartMs: numbe
   });
 }
 
-function exitCodeRun(
+async function exitCodeRun(
   run: VerifierCommandRun,
   command: string,
   input: JudgedSeam,
   runStartMs: number,
   logPath: string,
-): SeamRunVerdict {
+): Promise<SeamRunVerdict> {
   const cannotRun = run.failure ?? (commandMissing(run) ? notFoundMessage(command, run.exitCode) : null);
   const canary = NO_RUNNER_CANARY;
   if (cannotRun) return { result: "error", reason: cannotRun, run, canary };
-  const opened = openedBy(input, run, []) ?? outsideBy(input, run, runStartMs, logPath);
+  const opened =
+    openedBy(input, run, []) ??
+    outsideBy(input, run, runStartMs, logPath) ??
+    (await unaskedBy(input, run, []));
   if (opened !== null) return { result: "red", reason: opened, run, canary };
   if (run.exitCode === 0) return { result: "green", reason: "exited 0", run, canary };
   return { result: "red", reason: `\`${command}\` ${howEnded(run)}`, run, canary };

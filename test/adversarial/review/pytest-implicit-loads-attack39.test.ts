@@ -26,6 +26,7 @@
 import { describe, expect, it } from "vitest";
 import { concurrencyLimit } from "../../support/concurrency-limit.js";
 import { coderScript, runLane, withLenientCritic } from "../../support/lane-harness.js";
+import { SLUG_PATCH, shadowModule } from "../../support/python-fakes.js";
 import { attemptEnvelope, SLUG_REQUEST, slugCassette, slugPythonRepo } from "../../support/runner-lane.js";
 
 /** A coder script writing `files` (path → base64 content) and making `links` (path → target). */
@@ -42,27 +43,6 @@ console.log("Runs of whitespace become one dash.");
 
 const text = (lines: readonly string[]) => Buffer.from(`${lines.join("\n")}\n`).toString("base64");
 
-/** Replaces the function under test: the bug hidden, not fixed. */
-const PATCH = [
-  "import re as _re, slug as _slug",
-  "_slug.slugify = lambda t: _re.sub(r'\\s+', '-', t.strip().lower())",
-];
-
-/** A root module shadowing `name`: loads the real one (the root left out of sys.path), then patches. */
-const shadow = (name: string) => [
-  "import os as _os, sys as _sys",
-  "_here = _os.path.dirname(_os.path.abspath(__file__))",
-  "_saved = _sys.path[:]",
-  "_sys.path[:] = [p for p in _sys.path if _os.path.abspath(p or '.') != _here]",
-  "del _sys.modules[__name__]",
-  "try:",
-  `    import ${name} as _real`,
-  "finally:",
-  "    _sys.path[:] = _saved",
-  "_sys.modules[__name__] = _real",
-  ...PATCH,
-];
-
 /** A root `pytest.py`: `python3 -m pytest` runs it as __main__; it patches, then runs the real pytest. */
 const PYTEST_MAIN = [
   "import os as _os, sys as _sys",
@@ -71,7 +51,7 @@ const PYTEST_MAIN = [
   "_sys.modules.pop('pytest', None)",
   "import pytest as _real",
   "_sys.path.insert(0, _here)",
-  ...PATCH,
+  ...SLUG_PATCH,
   "if __name__ == '__main__':",
   "    raise SystemExit(_real.console_main())",
 ];
@@ -100,7 +80,7 @@ const shadowFinding = (file: string, name: string) =>
 
 const ATTACKS: Record<string, Attack> = {
   "a root textwrap.py (a stdlib module pytest imports)": {
-    files: { "textwrap.py": text(shadow("textwrap")) },
+    files: { "textwrap.py": text(shadowModule("textwrap")) },
     stoppedBy: { verifier: "scope", summary: shadowFinding("textwrap.py", "textwrap") },
   },
   "a root pytest.py (the module `-m` runs)": {
@@ -108,7 +88,7 @@ const ATTACKS: Record<string, Attack> = {
     stoppedBy: { verifier: "scope", summary: shadowFinding("pytest.py", "pytest") },
   },
   "a root pdb.py under the `pytest` console script and `pythonpath = .`": {
-    files: { "pdb.py": text(shadow("pdb")) },
+    files: { "pdb.py": text(shadowModule("pdb")) },
     seam: "pytest tests/test_slug.py",
     stoppedBy: { verifier: "scope", summary: shadowFinding("pdb.py", "pdb") },
   },
@@ -116,7 +96,7 @@ const ATTACKS: Record<string, Attack> = {
   "a `textwrap` link to a package folder of another name": {
     files: {
       "shim/__init__.py": text(
-        shadow("textwrap").map((l) =>
+        shadowModule("textwrap").map((l) =>
           l.replace(
             "_os.path.dirname(_os.path.abspath(__file__))",
             "_os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))",
@@ -131,7 +111,7 @@ const ATTACKS: Record<string, Attack> = {
     files: {
       "meta/METADATA": text(METADATA),
       "meta/entry_points.txt": text(ENTRY_POINTS),
-      "slugfix.py": text(PATCH),
+      "slugfix.py": text(SLUG_PATCH),
     },
     links: { "slugfix-1.0.dist-info": "meta" },
     stoppedBy: { verifier: "seam", fromBase: ["slugfix-1.0.dist-info"] },
@@ -140,12 +120,12 @@ const ATTACKS: Record<string, Attack> = {
     files: {
       ".dist-info/METADATA": text(METADATA),
       ".dist-info/entry_points.txt": text(ENTRY_POINTS),
-      "slugfix.py": text(PATCH),
+      "slugfix.py": text(SLUG_PATCH),
     },
     stoppedBy: { verifier: "seam", fromBase: [".dist-info/METADATA", ".dist-info/entry_points.txt"] },
   },
   "a root __init__.py (base has tests/__init__.py, task id an identifier)": {
-    files: { "__init__.py": text(PATCH) },
+    files: { "__init__.py": text(SLUG_PATCH) },
     base: { "tests/__init__.py": "" },
     taskId: "slugspaces",
     stoppedBy: { verifier: "seam_integrity", created: ["__init__.py"] },

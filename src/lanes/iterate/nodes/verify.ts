@@ -12,6 +12,7 @@ import {
   checkoutRunMark,
   checkoutUntouchedSince,
   criticNotAsked,
+  PYTHON_MODULE_FILE,
   pythonShadowFindings,
   runCriticVerifier,
   runExtraVerifiers,
@@ -88,6 +89,12 @@ export const verify: NodeBody = async (state, deps) => {
 
   // Integrity first, on the freshly reset checkout: the seam run executes code that could edit it.
   let checkout = await verificationCheckoutAt(state, current);
+  // Python modules the attempt added: the seam's runs judge whether anything of the repository asked
+  // for them (ADR 0076, part 2). A git read only when the attempt has such files.
+  const pythonModules = changedSinceBase.filter((path) => PYTHON_MODULE_FILE.test(path));
+  const pythonModulesOnBase =
+    pythonModules.length > 0 ? await pathsInTree(state.worktree, state.baseCommit, pythonModules) : new Set();
+  const addedPythonModules = pythonModules.filter((path) => !pythonModulesOnBase.has(path));
   // A new module named like one Python loads from outside the checkout would run in its place
   // (review of stop 39): judged on the snapshot's checkout, before any run of it.
   snapshotFindings.push(
@@ -128,6 +135,7 @@ export const verify: NodeBody = async (state, deps) => {
     ...(state.contractPinnedAtMs !== null ? { outsideSinceMs: state.contractPinnedAtMs } : {}),
     scopeNamed: contract.scope.allowed_paths,
     computedLoaders: contract.seam_computed_loaders ?? [],
+    addedPythonModules,
     ...signal,
   });
   // Reset again: regression must not see what the seam runs left behind, nor base's test

@@ -1,0 +1,122 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { moduleNames, outsideNamedLoads } from "./python-outside-loads.js";
+
+/** A checkout holding `files` (path → lines), and a trace saying the run opened `opened` of them. */
+function judged(files: Record<string, string[]>, added: string[], opened = Object.keys(files)) {
+  const dir = mkdtempSync(join(tmpdir(), "devflow-outside-loads-"));
+  for (const [path, lines] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), `${lines.join("\n")}\n`);
+  }
+  return outsideNamedLoads({
+    checkoutDir: dir,
+    trace: {
+      kind: "traced",
+      files: [...opened.map((f) => join(dir, f)), "/usr/lib/python3/copy.py"],
+      written: [],
+    },
+    addedModules: added,
+    ownFiles: ["tests/test_slug.py"],
+    seamCommand: "python3 -m pytest tests/test_slug.py",
+  });
+}
+
+const TEST = ["from slug import slugify", "def test_it():", "    assert slugify('a b') == 'a-b'"];
+
+describe("moduleNames", () => {
+  it("is every dotted tail of the path; a package's __init__ is the package", () => {
+    expect(moduleNames("org/python/core.py")).toEqual(["org.python.core", "python.core", "core"]);
+    expect(moduleNames("slugkit/__init__.py")).toEqual(["slugkit"]);
+    expect(moduleNames("_speed.cpython-311-x86_64-linux-gnu.so")).toEqual(["_speed"]);
+  });
+});
+
+describe("outsideNamedLoads: a new module the run loaded must be imported by a file the run loaded", () => {
+  it("names a new module nothing of the repository imports (loaded by a name outside code tries)", async () => {
+    const finding = await judged(
+      { "slug.py": ["def slugify(t): return t"], "tests/test_slug.py": TEST, "org.py": [] },
+      ["org.py"],
+    );
+    expect(finding).toMatch(/no file of the repository it loaded imports by name \(org\.py\)/);
+  });
+
+  it("accepts modules imported absolutely, from a package, relatively and by a literal import_module", async () => {
+    const files = {
+      "slug.py": [
+        "import importlib",
+        "from slugkit import rules",
+        "import helpers.text",
+        "importlib.import_module('plugins.extra')",
+        "def slugify(t): return t",
+      ],
+      "slugkit/__init__.py": ["from .rules import collapse", "from . import other"],
+      "slugkit/rules.py": [],
+      "slugkit/other.py": [],
+      "helpers/text.py": [],
+      "plugins/extra.py": [],
+      "tests/test_slug.py": TEST,
+    };
+    const added = [
+      "slugkit/__init__.py",
+      "slugkit/rules.py",
+      "slugkit/other.py",
+      "helpers/text.py",
+      "plugins/extra.py",
+    ];
+    expect(await judged(files, added)).toBeNull();
+  });
+
+  it("does not count an import in a file the run did not open, nor a module importing itself, nor a computed name", async () => {
+    const files = {
+      "slug.py": [
+        "import importlib",
+        "name = 'org'",
+        "importlib.import_module(name)",
+        "def slugify(t): return t",
+      ],
+      "unused.py": ["import org"],
+      "org.py": ["import org"],
+      "tests/test_slug.py": TEST,
+    };
+    const opened = ["slug.py", "org.py", "tests/test_slug.py"];
+    expect(await judged(files, ["org.py", "unused.py"], opened)).toMatch(/\(org\.py\)/);
+  });
+
+  it("an import of a standard-library name asks for the standard library's module, not a new one of that name", async () => {
+    const files = {
+      "slug.py": ["import pdb", "from src import helper", "def slugify(t): return t"],
+      "src/__init__.py": [],
+      "src/pdb.py": [],
+      "src/helper.py": [],
+      "tests/test_slug.py": TEST,
+    };
+    expect(await judged(files, ["src/pdb.py", "src/helper.py"])).toMatch(/\(src\/pdb\.py\)/);
+  });
+
+  it("a file this interpreter cannot parse imports nothing; the others still count", async () => {
+    const files = {
+      "slug.py": ["import helper", "def slugify(t): return t"],
+      "broken.py": ["def (:"],
+      "helper.py": [],
+      "tests/test_slug.py": TEST,
+    };
+    expect(await judged(files, ["helper.py", "broken.py"])).toMatch(/\(broken\.py\)/);
+  });
+
+  it("judges nothing without a trace, or when no added module was opened", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "devflow-outside-loads-"));
+    const input = {
+      checkoutDir: dir,
+      addedModules: ["org.py"],
+      ownFiles: [],
+      seamCommand: "python3 -m pytest",
+    };
+    expect(await outsideNamedLoads({ ...input, trace: { kind: "unavailable", reason: "off" } })).toBeNull();
+    expect(
+      await outsideNamedLoads({ ...input, trace: { kind: "traced", files: [], written: [] } }),
+    ).toBeNull();
+  });
+});

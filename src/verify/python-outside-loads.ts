@@ -1,0 +1,130 @@
+import { statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { baseEnv } from "../process/env.js";
+import type { OpenTrace } from "../process/open-trace.js";
+import { runProcess } from "../process/run-process.js";
+import { seamInterpreter, stdlibModules } from "./python-shadows.js";
+import { openedInside } from "./seam-opened-files.js";
+import { list } from "./seam-shared-process.js";
+
+/** Reads the names a set of Python files import (ast only: nothing of them runs). */
+const IMPORTS_SCRIPT = fileURLToPath(new URL("./python-imports.py", import.meta.url));
+
+/** A Python module file: source or an extension (a `.pyc` the attempt adds is refused by scope). */
+export const PYTHON_MODULE_FILE = /\.(?:py|so|pyd)$/;
+
+/**
+ * New Python modules that a seam run loaded although no file of the repository it loaded imports
+ * them by name (ADR 0076, part 2). Code outside the checkout tries optional modules by name: the
+ * standard library's `copy` tries `org.python.core` (for Jython), pytest-benchmark tries
+ * `__pypy__`. With the checkout first on `sys.path`, a new root `org.py` ran in the seam's process
+ * when `copy` was imported, replaced the function under test, and the seam passed with the program
+ * unchanged (review of stop 39, real pytest). Names cannot close this (what outside code *tries* is
+ * not a list anyone keeps); the trace can: a module the attempt added that the run opened must be
+ * imported by name by a file of the repository the same run opened (the program or its tests),
+ * else something outside loaded it and it is a finding.
+ *
+ * What it does not see: an import by a computed name (`import_module(f"plugins.{name}")`) reads as
+ * none (a correct fix loading its new module that way is refused, with this finding); an import in
+ * code that never runs (`if False: import org`) reads as one. Matching is by a dotted tail of the
+ * module's path (`pkg/helpers.py` is imported by `helpers`, `pkg.helpers` or `from pkg import helpers`),
+ * as devflow does not know every folder the run put on `sys.path`; a tail starting with a standard
+ * library name does not count (`import pdb` asks for the standard library's, not `src/pdb.py`).
+ */
+export async function outsideNamedLoads(input: {
+  checkoutDir: string;
+  trace: OpenTrace | undefined;
+  /** Python module files the attempt added (not in base's tree). */
+  addedModules: readonly string[];
+  /** The seam's and the canary's files: not the attempt's. */
+  ownFiles: readonly string[];
+  /** The seam's command: its interpreter parses the files. */
+  seamCommand: string;
+}): Promise<string | null> {
+  const { trace } = input;
+  if (trace?.kind !== "traced" || input.addedModules.length === 0) return null;
+  const opened = openedInside(input.checkoutDir, trace.files);
+  const own = new Set(input.ownFiles);
+  const loaded = input.addedModules.filter((f) => opened.has(f) && !own.has(f));
+  if (loaded.length === 0) return null;
+  const importers = [...opened].filter((f) => f.endsWith(".py")).sort();
+  const interpreter = seamInterpreter(input.seamCommand, process.env.PATH, input.checkoutDir);
+  const [imports, stdlib] = await Promise.all([
+    importsOf(interpreter, input.checkoutDir, importers),
+    stdlibModules(interpreter),
+  ]);
+  if (imports.kind === "failed")
+    return `the seam's run loaded new Python module(s) (${list(loaded, 5)}) and what its files import could not be read (${imports.reason})`;
+  const unasked = loaded.filter((module) => {
+    // `import pdb` in the project asks for the standard library's pdb, not a new `src/pdb.py`.
+    const names = moduleNames(module).filter((name) => !stdlib.has(name.split(".")[0] ?? name));
+    return !importers.some((file) => file !== module && names.some((n) => imports.byFile.get(file)?.has(n)));
+  });
+  if (unasked.length === 0) return null;
+  return (
+    `the seam's run loaded new Python module(s) that no file of the repository it loaded imports by name (${list(unasked, 5)}): ` +
+    "code outside the repository (the standard library or an installed package trying an optional module) loaded them, " +
+    "so they ran in the seam's process without the program asking for them; import such a module from the code that uses it, " +
+    "or give it a name nothing outside tries"
+  );
+}
+
+/** The dotted names `path` can be imported by: every tail of its path (`a/b/c.py`: c, b.c, a.b.c). */
+export function moduleNames(path: string): string[] {
+  const parts = path.split("/");
+  const file = parts.pop() ?? "";
+  const stem = file === "__init__.py" ? parts.pop() : file.split(".")[0];
+  if (!stem) return [];
+  const all = [...parts, stem];
+  return all.map((_, i) => all.slice(i).join("."));
+}
+
+type Imports = { kind: "read"; byFile: Map<string, Set<string>> } | { kind: "failed"; reason: string };
+
+const cache = new Map<string, Promise<Imports>>();
+
+/**
+ * What each file imports by name, read by `interpreter`'s own parser (its syntax is the project's).
+ * The seam runs several times on one checkout: files unchanged since (path, size, mtime) are read once.
+ */
+function importsOf(interpreter: string, root: string, files: readonly string[]): Promise<Imports> {
+  const key = JSON.stringify([interpreter, root, files.map((f) => [f, stamp(`${root}/${f}`)])]);
+  let read = cache.get(key);
+  if (read === undefined) {
+    if (cache.size > 16) cache.clear();
+    read = runProcess({
+      command: interpreter,
+      args: ["-I", IMPORTS_SCRIPT],
+      cwd: tmpdir(),
+      env: baseEnv(),
+      stdin: JSON.stringify({ root, files: files.map((f) => `${root}/${f}`) }),
+      timeoutMs: 60_000,
+      maxOutputBytes: 16 * 1024 * 1024,
+      maxExcerptBytes: 16 * 1024 * 1024,
+    }).then((r): Imports => {
+      if (r.exitCode !== 0) return { kind: "failed", reason: `${interpreter} exited ${r.exitCode}` };
+      try {
+        const last = r.output.trimEnd().split("\n").at(-1) ?? "";
+        const parsed = JSON.parse(last) as Record<string, string[]>;
+        const byFile = new Map<string, Set<string>>();
+        for (const [abs, names] of Object.entries(parsed))
+          byFile.set(abs.slice(root.length + 1), new Set(names));
+        return { kind: "read", byFile };
+      } catch (error) {
+        return { kind: "failed", reason: `unreadable answer: ${(error as Error).message}` };
+      }
+    });
+    cache.set(key, read);
+  }
+  return read;
+}
+
+function stamp(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return "gone";
+  }
+}
