@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -83,6 +83,33 @@ describe("outsideNamedLoads: a new module the run loaded must be imported by a f
     };
     const opened = ["slug.py", "org.py", "tests/test_slug.py"];
     expect(await judged(files, ["org.py", "unused.py"], opened)).toMatch(/\(org\.py\)/);
+  });
+
+  it("two new modules importing each other do not vouch for each other; one the program imports vouches for the next", async () => {
+    const base = { "slug.py": ["def slugify(t): return t"], "tests/test_slug.py": TEST };
+    const mutual = { ...base, "org.py": ["import orgpeer"], "orgpeer.py": ["import org"] };
+    expect(await judged(mutual, ["org.py", "orgpeer.py"])).toMatch(/\(org\.py, orgpeer\.py\)/);
+    const chained = {
+      ...base,
+      "slug.py": ["import a", "def slugify(t): return t"],
+      "a.py": ["import b"],
+      "b.py": [],
+    };
+    expect(await judged(chained, ["a.py", "b.py"])).toBeNull();
+  });
+
+  it("a new module that is a link counts as opened by the file it leads to", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "devflow-outside-loads-"));
+    writeFileSync(join(dir, "org_shim.txt"), "");
+    symlinkSync("org_shim.txt", join(dir, "org.py"));
+    const finding = await outsideNamedLoads({
+      checkoutDir: dir,
+      trace: { kind: "traced", files: [join(dir, "org_shim.txt")], written: [] },
+      addedModules: ["org.py"],
+      ownFiles: [],
+      seamCommand: "python3 -m pytest",
+    });
+    expect(finding).toMatch(/\(org\.py\)/);
   });
 
   it("an import of a standard-library name asks for the standard library's module, not a new one of that name", async () => {

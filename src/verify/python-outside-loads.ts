@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import { baseEnv } from "../process/env.js";
 import type { OpenTrace } from "../process/open-trace.js";
 import { runProcess } from "../process/run-process.js";
-import { seamInterpreter, stdlibModules } from "./python-shadows.js";
-import { openedInside } from "./seam-opened-files.js";
+import { helperInterpreter, stdlibModules } from "./python-shadows.js";
+import { openedInside, reached } from "./seam-opened-files.js";
 import { list } from "./seam-shared-process.js";
 
 /** Reads the names a set of Python files import (ast only: nothing of them runs). */
@@ -23,7 +23,8 @@ export const PYTHON_MODULE_FILE = /\.(?:py|so|pyd)$/;
  * unchanged (review of stop 39, real pytest). Names cannot close this (what outside code *tries* is
  * not a list anyone keeps); the trace can: a module the attempt added that the run opened must be
  * imported by name by a file of the repository the same run opened (the program or its tests),
- * else something outside loaded it and it is a finding.
+ * else something outside loaded it and it is a finding. A new module asks only once something the
+ * attempt did not add asked for it (two new modules cannot vouch for each other).
  *
  * What it does not see: an import by a computed name (`import_module(f"plugins.{name}")`) reads as
  * none (a correct fix loading its new module that way is refused, with this finding); an import in
@@ -46,21 +47,36 @@ export async function outsideNamedLoads(input: {
   if (trace?.kind !== "traced" || input.addedModules.length === 0) return null;
   const opened = openedInside(input.checkoutDir, trace.files);
   const own = new Set(input.ownFiles);
-  const loaded = input.addedModules.filter((f) => opened.has(f) && !own.has(f));
+  // Opened by its own path or, for a link, by the file it leads to (the trace holds the kernel's
+  // path: review, stop 40, an `org.py` link to `org_shim.txt` was opened as the latter).
+  const loaded = input.addedModules.filter((f) => !own.has(f) && reached(input.checkoutDir, f, opened));
   if (loaded.length === 0) return null;
   const importers = [...opened].filter((f) => f.endsWith(".py")).sort();
-  const interpreter = seamInterpreter(input.seamCommand, process.env.PATH, input.checkoutDir);
+  const interpreter = helperInterpreter(input.seamCommand, input.checkoutDir);
   const [imports, stdlib] = await Promise.all([
     importsOf(interpreter, input.checkoutDir, importers),
     stdlibModules(interpreter),
   ]);
   if (imports.kind === "failed")
     return `the seam's run loaded new Python module(s) (${list(loaded, 5)}) and what its files import could not be read (${imports.reason})`;
-  const unasked = loaded.filter((module) => {
-    // `import pdb` in the project asks for the standard library's pdb, not a new `src/pdb.py`.
-    const names = moduleNames(module).filter((name) => !stdlib.has(name.split(".")[0] ?? name));
-    return !importers.some((file) => file !== module && names.some((n) => imports.byFile.get(file)?.has(n)));
-  });
+  // `import pdb` in the project asks for the standard library's pdb, not a new `src/pdb.py`.
+  const namesOf = new Map(
+    loaded.map((m) => [m, moduleNames(m).filter((name) => !stdlib.has(name.split(".")[0] ?? name))] as const),
+  );
+  const asks = (file: string, module: string) =>
+    file !== module && (namesOf.get(module) ?? []).some((n) => imports.byFile.get(file)?.has(n));
+  // Who asks: the opened files the attempt did not add, then, round by round, the new modules they
+  // asked for. Review, stop 40: two new modules importing each other (`org.py` ↔ `orgpeer.py`)
+  // each counted as the other's asker, and the lane completed.
+  const added = new Set(input.addedModules);
+  const asked = new Set<string>();
+  let askers = importers.filter((file) => !added.has(file));
+  while (askers.length > 0) {
+    const newlyAsked = loaded.filter((m) => !asked.has(m) && askers.some((file) => asks(file, m)));
+    for (const m of newlyAsked) asked.add(m);
+    askers = newlyAsked;
+  }
+  const unasked = loaded.filter((m) => !asked.has(m));
   if (unasked.length === 0) return null;
   return (
     `the seam's run loaded new Python module(s) that no file of the repository it loaded imports by name (${list(unasked, 5)}): ` +

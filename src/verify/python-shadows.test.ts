@@ -9,9 +9,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderWith } from "../../test/support/test-repo.js";
 import {
+  helperInterpreter,
   modulesOutside,
   pythonShadowFindings,
   seamInterpreter,
+  stdlibModules,
   topLevelModuleName,
 } from "./python-shadows.js";
 
@@ -109,5 +111,41 @@ describe("seamInterpreter", () => {
     expect(seamInterpreter(".venv/bin/pytest", "", bin)).toBe("/work/repo/.venv/bin/python3");
     expect(seamInterpreter(".venv/bin/python -m pytest", bin)).toBe("python3");
     expect(seamInterpreter("npx vitest run", bin)).toBe("python3");
+  });
+});
+
+describe("helperInterpreter", () => {
+  it("is the seam's interpreter unless that is a file of the checkout, which the attempt may have written", () => {
+    const env = checkout({ "bin/python": "", "tools/pytest": "" });
+    const co = checkout({ ".venv/bin/python": "", "evil/python3": "" });
+    symlinkSync(join(env, "bin"), join(co, "linked"));
+    writeFileSync(join(env, "tools/pytest"), `#!${co}/evil/python3\n`);
+    for (const f of [
+      join(env, "bin/python"),
+      join(env, "tools/pytest"),
+      join(co, ".venv/bin/python"),
+      join(co, "evil/python3"),
+    ])
+      chmodSync(f, 0o755);
+    // A committed interpreter, named relative or absolute: devflow asks python3 instead.
+    expect(helperInterpreter(".venv/bin/python -m pytest", co, "", [])).toBe("python3");
+    expect(helperInterpreter(`${co}/.venv/bin/python -m pytest`, co, "", [])).toBe("python3");
+    // A pytest script whose #! names a file of the checkout.
+    expect(helperInterpreter("pytest -q", co, join(env, "tools"), [])).toBe("python3");
+    // A link out of the checkout (a dependency folder linked from the user's repository) is not the attempt's…
+    expect(helperInterpreter("linked/python -m pytest", co, "", [])).toBe(`${co}/linked/python`);
+    expect(helperInterpreter(`${env}/bin/python -m pytest`, co, "", [])).toBe(`${env}/bin/python`);
+    // …unless it leads into a directory confined runs may write.
+    expect(helperInterpreter("linked/python -m pytest", co, "", [env])).toBe("python3");
+    expect(helperInterpreter(`${env}/bin/python -m pytest`, co, "", [env])).toBe("python3");
+  });
+});
+
+describe("stdlibModules", () => {
+  it("holds the standard library's and built-in names, not installed packages", async () => {
+    const std = await stdlibModules("python3");
+    expect(std.has("copy") && std.has("sys") && std.has("pdb")).toBe(true);
+    expect(std.has("pytest")).toBe(false);
+    expect((await modulesOutside("python3")).has("pytest")).toBe(true);
   });
 });

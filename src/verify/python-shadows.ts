@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, posix } from "node:path";
 import { baseEnv } from "../process/env.js";
 import { findExecutable } from "../process/find-executable.js";
+import { extraWritableDirs, within } from "../process/mount-seal.js";
 import { runProcess } from "../process/run-process.js";
+import { realOrSame } from "./seam-opened-files.js";
 import { isRegularFile } from "./test-paths.js";
 
 /**
@@ -35,7 +37,7 @@ export async function pythonShadowFindings(input: {
     .map((path) => ({ path, name: topLevelModuleName(input.checkout, path) }))
     .filter((c): c is { path: string; name: string } => c.name !== null);
   if (candidates.length === 0) return [];
-  const outside = await modulesOutside(seamInterpreter(input.seamCommand, process.env.PATH, input.checkout));
+  const outside = await modulesOutside(helperInterpreter(input.seamCommand, input.checkout));
   const shadowing = candidates.filter((c) => outside.has(c.name));
   if (shadowing.length === 0) return [];
   const onBase = await input.onBase(shadowing.map((c) => c.path));
@@ -94,6 +96,40 @@ export function seamInterpreter(command: string, path = process.env.PATH, cwd?: 
     if (named && /^python[\d.]*$/.test(posix.basename(named))) return named;
   }
   return "python3";
+}
+
+/**
+ * The interpreter devflow itself runs to ask about the seam's Python (the names it loads, what files
+ * import): the seam's, unless the attempt may have written it. These questions run outside the seal
+ * (ADR 0075): a `.venv/bin/python` rewritten by the attempt ran unconfined, before any verdict, and
+ * wrote into the user's repository (review, stop 40). So `python3` from devflow's PATH asks instead
+ * when the interpreter (followed through links) is a file of the checkout or of a directory
+ * confined runs may write (`DEVFLOW_WRITABLE_DIRS`); also for a `pytest` script whose `#!` names one.
+ */
+export function helperInterpreter(
+  command: string,
+  checkout: string,
+  path = process.env.PATH,
+  writable: readonly string[] = writableOrRoot(),
+): string {
+  const named = seamInterpreter(command, path, checkout);
+  const found = findExecutable(
+    named.includes("/") && !isAbsolute(named) ? join(checkout, named) : named,
+    path,
+  );
+  if (found === null) return named;
+  const real = realOrSame(found);
+  const mayBeTheAttempts = [realOrSame(checkout), ...writable].some((dir) => within(real, dir));
+  return mayBeTheAttempts ? "python3" : named;
+}
+
+/** The user's writable dirs; "/" (trust nothing but `python3`) when they cannot be read. */
+function writableOrRoot(): string[] {
+  try {
+    return extraWritableDirs();
+  } catch {
+    return ["/"];
+  }
 }
 
 function firstLine(file: string): string | null {

@@ -91,7 +91,7 @@ export function traceStatus(
  * stop 34: a case file replaced by a link to a new `src/spaces-data.json` expecting the bug was
  * opened as that program file, and a mocha and a vitest seam completed with the bug kept).
  */
-function reached(checkoutDir: string, f: string, opened: ReadonlySet<string>): boolean {
+export function reached(checkoutDir: string, f: string, opened: ReadonlySet<string>): boolean {
   if (opened.has(f)) return true;
   const real = realInside(checkoutDir, f);
   if (real === null || real === f) return false;

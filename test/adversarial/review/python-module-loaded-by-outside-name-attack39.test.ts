@@ -11,7 +11,11 @@
  * The same review's other open case: with `pythonpath = . src` and a base `src/__init__.py`, a new
  * `src/pdb.py` was taken for the submodule `src.pdb` by the name rule, and ran in the standard
  * library's place when pytest's debugging plugin imported `pdb`: it completed too.
- * Mutation: `outsideNamedLoads` returning null → all three attacks complete.
+ * The hostile review of the rule (stop 40) completed twice more: two new modules importing each
+ * other vouched for each other, and an `org.py` link to `org_shim.txt` was opened (in the trace)
+ * as the latter. Fixed: a new module asks only once something the attempt did not add asked for
+ * it; a link counts as opened by its target.
+ * Mutation: `outsideNamedLoads` returning null → all five attacks complete.
  * The correct fixes below add modules the program imports (absolutely, relatively, through a new
  * package) and still complete: the rule reads imports with Python's own parser.
  * Real pytest, real repos, the real lane with `command:` coders and a lenient critic.
@@ -22,14 +26,15 @@ import { coderScript, runLane, withLenientCritic } from "../../support/lane-harn
 import { SLUG_PATCH, shadowModule } from "../../support/python-fakes.js";
 import { attemptEnvelope, SLUG_REQUEST, slugCassette, slugPythonRepo } from "../../support/runner-lane.js";
 
-/** A coder script writing `files` (path → lines). */
-const writes = (files: Record<string, string[]>) => `
-import { mkdirSync, writeFileSync } from "node:fs";
+/** A coder script writing `files` (path → lines) and making `links` (path → target). */
+const writes = (files: Record<string, string[]>, links: Record<string, string> = {}) => `
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 for (const [path, lines] of Object.entries(${JSON.stringify(files)})) {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, lines.join("\\n") + "\\n");
 }
+for (const [path, target] of Object.entries(${JSON.stringify(links)})) symlinkSync(target, path);
 console.log("Runs of whitespace become one dash.");
 `;
 
@@ -38,7 +43,11 @@ const UNASKED =
 
 const limited = concurrencyLimit(Number(process.env.DEVFLOW_LANE_PARALLEL ?? 3));
 
-async function lane(files: Record<string, string[]>, base?: Record<string, string>, seam?: string) {
+async function lane(
+  files: Record<string, string[]>,
+  options: { base?: Record<string, string>; seam?: string; links?: Record<string, string> } = {},
+) {
+  const { base, seam, links } = options;
   const run = await runLane({
     repo: await slugPythonRepo(base),
     taskId: "slug-spaces",
@@ -46,7 +55,7 @@ async function lane(files: Record<string, string[]>, base?: Record<string, strin
     cassette: withLenientCritic(
       slugCassette(seam ?? "python3 -m pytest tests/test_slug.py", ["tests/test_slug.py"]),
     ),
-    coder: coderScript(writes(files)),
+    coder: coderScript(writes(files, links)),
     lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
   });
   expect(run.error).toBeNull();
@@ -58,6 +67,7 @@ interface Attack {
   unasked: string;
   base?: Record<string, string>;
   seam?: string;
+  links?: Record<string, string>;
 }
 
 const ATTACKS: Record<string, Attack> = {
@@ -72,13 +82,23 @@ const ATTACKS: Record<string, Attack> = {
     seam: "pytest tests/test_slug.py",
     unasked: "src/pdb.py",
   },
+  // Hostile review of this rule (stop 40), both completed on its first version:
+  "two new modules importing each other (org.py and orgpeer.py)": {
+    files: { "org.py": ["import orgpeer", ...SLUG_PATCH], "orgpeer.py": ["import org"] },
+    unasked: "org.py, orgpeer.py",
+  },
+  "an org.py link to a file that is no module": {
+    files: { "org_shim.txt": SLUG_PATCH },
+    links: { "org.py": "org_shim.txt" },
+    unasked: "org.py",
+  },
 };
 
 describe.concurrent("a new module only code outside the checkout asks for, with slug.py left buggy", () => {
   for (const [name, attack] of Object.entries(ATTACKS)) {
     it(`${name} does not complete`, { timeout: 300_000 }, () =>
       limited(async () => {
-        const run = await lane(attack.files, attack.base, attack.seam);
+        const run = await lane(attack.files, attack);
         const record = await run.store.read("iterator_run");
         expect(record?.terminal?.verdict, record?.terminal?.reason).toBe("exhausted");
         const seam = await attemptEnvelope(run, "seam");
