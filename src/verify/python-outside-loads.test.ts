@@ -112,6 +112,39 @@ describe("outsideNamedLoads: a new module the run loaded must be imported by a f
     expect(finding).toMatch(/\(org\.py\)/);
   });
 
+  it("a changed folder link through which Python was loaded is a module by the link's name", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "devflow-outside-loads-"));
+    mkdirSync(join(dir, "x/slug"), { recursive: true });
+    mkdirSync(join(dir, "tests"));
+    writeFileSync(join(dir, "x/slug/__init__.py"), "");
+    writeFileSync(join(dir, "tests/test_slug.py"), `${TEST.join("\n")}\n`);
+    symlinkSync("x/slug", join(dir, "org"));
+    symlinkSync("x", join(dir, "data"));
+    const input = {
+      checkoutDir: dir,
+      trace: {
+        kind: "traced" as const,
+        // The folder itself is opened too (Python lists it).
+        files: [join(dir, "x/slug"), join(dir, "x/slug/__init__.py"), join(dir, "tests/test_slug.py")],
+        written: [],
+      },
+      // The test's `from slug import slugify` asks for the tail `slug` of x/slug/__init__.py.
+      addedModules: ["x/slug/__init__.py"],
+      ownFiles: ["tests/test_slug.py"],
+      seamCommand: "python3 -m pytest",
+    };
+    expect(await outsideNamedLoads(input)).toBeNull();
+    expect(await outsideNamedLoads({ ...input, changedLinks: ["org"] })).toMatch(/\(org\)/);
+    // A link through which no Python module was opened is not judged here.
+    expect(
+      await outsideNamedLoads({
+        ...input,
+        changedLinks: ["data"],
+        trace: { ...input.trace, files: [join(dir, "tests/test_slug.py")] },
+      }),
+    ).toBeNull();
+  });
+
   it("an import of a standard-library name asks for the standard library's module, not a new one of that name", async () => {
     const files = {
       "slug.py": ["import pdb", "from src import helper", "def slugify(t): return t"],

@@ -5,7 +5,7 @@ import { baseEnv } from "../process/env.js";
 import type { OpenTrace } from "../process/open-trace.js";
 import { runProcess } from "../process/run-process.js";
 import { helperInterpreter, stdlibModules } from "./python-shadows.js";
-import { openedInside, reached } from "./seam-opened-files.js";
+import { openedInside, reached, realInside } from "./seam-opened-files.js";
 import { list } from "./seam-shared-process.js";
 
 /** Reads the names a set of Python files import (ast only: nothing of them runs). */
@@ -38,6 +38,8 @@ export async function outsideNamedLoads(input: {
   trace: OpenTrace | undefined;
   /** Python module files the attempt added (not in base's tree). */
   addedModules: readonly string[];
+  /** The paths the attempt changed that are symlinks now (added or pointed elsewhere). */
+  changedLinks?: readonly string[];
   /** The seam's and the canary's files: not the attempt's. */
   ownFiles: readonly string[];
   /** The seam's command: its interpreter parses the files. */
@@ -49,7 +51,17 @@ export async function outsideNamedLoads(input: {
   const own = new Set(input.ownFiles);
   // Opened by its own path or, for a link, by the file it leads to (the trace holds the kernel's
   // path: review, stop 40, an `org.py` link to `org_shim.txt` was opened as the latter).
-  const loaded = input.addedModules.filter((f) => !own.has(f) && reached(input.checkoutDir, f, opened));
+  // A changed link through which the run loaded Python is a module by the link's name, which is
+  // the name Python asked for (second review, stop 40: a folder link `org -> x/slug` was loaded as
+  // `x/slug/__init__.py`, whose tail `slug` the seam's test imports, and the lane completed).
+  const loaded = [
+    ...new Set([
+      ...input.addedModules.filter((f) => !own.has(f) && reached(input.checkoutDir, f, opened)),
+      ...(input.changedLinks ?? []).filter(
+        (link) => !own.has(link) && loadsPython(input.checkoutDir, link, opened),
+      ),
+    ]),
+  ].sort();
   if (loaded.length === 0) return null;
   const importers = [...opened].filter((f) => f.endsWith(".py")).sort();
   const interpreter = helperInterpreter(input.seamCommand, input.checkoutDir);
@@ -86,6 +98,17 @@ export async function outsideNamedLoads(input: {
   );
 }
 
+/** Whether the run opened a Python module through `link`: the module it names, or one in the folder it names. */
+function loadsPython(checkoutDir: string, link: string, opened: ReadonlySet<string>): boolean {
+  const real = realInside(checkoutDir, link);
+  if (real === null || real === link) return false;
+  // A folder is opened too (listed): what counts is a module file opened in it.
+  if (opened.has(real) && (PYTHON_MODULE_FILE.test(link) || PYTHON_MODULE_FILE.test(real))) return true;
+  const below = `${real}/`;
+  for (const path of opened) if (path.startsWith(below) && PYTHON_MODULE_FILE.test(path)) return true;
+  return false;
+}
+
 /** The dotted names `path` can be imported by: every tail of its path (`a/b/c.py`: c, b.c, a.b.c). */
 export function moduleNames(path: string): string[] {
   const parts = path.split("/");
@@ -111,7 +134,8 @@ function importsOf(interpreter: string, root: string, files: readonly string[]):
     if (cache.size > 16) cache.clear();
     read = runProcess({
       command: interpreter,
-      args: ["-I", IMPORTS_SCRIPT],
+      // -S: no site, so no `.pth` of any site-packages runs; the parser needs nothing installed.
+      args: ["-I", "-S", IMPORTS_SCRIPT],
       cwd: tmpdir(),
       env: baseEnv(),
       stdin: JSON.stringify({ root, files: files.map((f) => `${root}/${f}`) }),

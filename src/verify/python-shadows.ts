@@ -103,8 +103,10 @@ export function seamInterpreter(command: string, path = process.env.PATH, cwd?: 
  * import): the seam's, unless the attempt may have written it. These questions run outside the seal
  * (ADR 0075): a `.venv/bin/python` rewritten by the attempt ran unconfined, before any verdict, and
  * wrote into the user's repository (review, stop 40). So `python3` from devflow's PATH asks instead
- * when the interpreter (followed through links) is a file of the checkout or of a directory
+ * when the interpreter, as named or followed through links, is in the checkout or in a directory
  * confined runs may write (`DEVFLOW_WRITABLE_DIRS`); also for a `pytest` script whose `#!` names one.
+ * A venv linked in from the user's repository is in the checkout by name: `python3` answers there
+ * too, and the names of what only that venv installs are not asked (ADR 0076).
  */
 export function helperInterpreter(
   command: string,
@@ -118,8 +120,11 @@ export function helperInterpreter(
     path,
   );
   if (found === null) return named;
-  const real = realOrSame(found);
-  const mayBeTheAttempts = [realOrSame(checkout), ...writable].some((dir) => within(real, dir));
+  // Judged as named and as resolved (second review, stop 40): `python -m venv` makes `bin/python` a
+  // link out to the base interpreter, but started by the link's path Python reads the venv's
+  // `pyvenv.cfg` and runs its site-packages' `.pth` files, which the attempt may have written.
+  const dirs = [checkout, realOrSame(checkout), ...writable];
+  const mayBeTheAttempts = [found, realOrSame(found)].some((p) => dirs.some((dir) => within(p, dir)));
   return mayBeTheAttempts ? "python3" : named;
 }
 

@@ -102,7 +102,7 @@ export function reached(checkoutDir: string, f: string, opened: ReadonlySet<stri
 }
 
 /** `rel`'s real path inside `checkoutDir` (relative, "/"-separated); null when it is not there or leads out. */
-function realInside(checkoutDir: string, rel: string): string | null {
+export function realInside(checkoutDir: string, rel: string): string | null {
   try {
     const real = realpathSync(join(checkoutDir, rel));
     return relativeInside(realOrSame(checkoutDir), [real])[0] ?? null;

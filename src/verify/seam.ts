@@ -64,6 +64,8 @@ export interface SeamVerifierInput {
    * file of the repository it loaded imports by name was loaded by code outside (ADR 0076, part 2).
    */
   addedPythonModules?: readonly string[];
+  /** The paths the attempt changed that are symlinks now: one Python was loaded through is judged so too. */
+  changedLinks?: readonly string[];
 }
 
 /** The seam verifier's input with what it derives once, before any run. */
@@ -401,6 +403,7 @@ function unaskedBy(input: JudgedSeam, run: VerifierCommandRun, canaryFiles: read
     checkoutDir: input.worktree,
     trace: run.openTrace,
     addedModules: input.addedPythonModules ?? [],
+    changedLinks: input.changedLinks ?? [],
     ownFiles: [...input.seam.files, ...canaryFiles],
     seamCommand: input.seam.command,
   });

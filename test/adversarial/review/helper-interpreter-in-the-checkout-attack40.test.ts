@@ -9,35 +9,22 @@
  * Fix: `helperInterpreter` (src/verify/python-shadows.ts) asks `python3` instead whenever the
  * interpreter is a file of the checkout. Mutation: `helperInterpreter` returning the seam's
  * interpreter → the marker file appears in the user's repository.
+ * Its review (stop 40) ran the attempt's code unconfined once more: a committed venv whose
+ * `bin/python` is a link out to the real interpreter (as `python -m venv` makes it) was judged by its
+ * real path only, yet Python started by the link's path reads the venv's `pyvenv.cfg` and ran a
+ * `.pth` the attempt put in its site-packages. Fixed: the interpreter is judged as named too.
  * Real pytest, a real repo, the real lane with a `command:` coder and a lenient critic.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
 import { coderScript, runLane, withLenientCritic } from "../../support/lane-harness.js";
 import { SLUG_PATCH } from "../../support/python-fakes.js";
 import { SLUG_REQUEST, slugCassette, slugPythonRepo } from "../../support/runner-lane.js";
 
-const WRAPPER = '#!/bin/sh\nexec python3 "$@"\n';
-
-it("a rewritten committed .venv/bin/python is never run by devflow outside the seal", {
-  timeout: 300_000,
-}, async () => {
-  const repo = await slugPythonRepo({ ".venv/bin/python": WRAPPER });
-  execFileSync("chmod", ["+x", join(repo, ".venv/bin/python")]);
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "x"], {
-    cwd: repo,
-  });
-  const marker = join(repo, "RAN-UNCONFINED");
-  const hostile = `#!/bin/sh\necho ran > ${JSON.stringify(marker)} 2>/dev/null\nexec python3 "$@"\n`;
-  const coder = `
-import { chmodSync, writeFileSync } from "node:fs";
-writeFileSync(".venv/bin/python", ${JSON.stringify(hostile)});
-chmodSync(".venv/bin/python", 0o755);
-writeFileSync("slugtools.py", ${JSON.stringify(`${SLUG_PATCH.join("\n")}\n`)});
-console.log("Runs of whitespace become one dash.");
-`;
+/** Runs `coder` on the slug repo `repo` with the seam `.venv/bin/python -m pytest tests/test_slug.py`. */
+async function laneWithVenvSeam(repo: string, coder: string) {
   const run = await runLane({
     repo,
     taskId: "slug-spaces",
@@ -49,7 +36,69 @@ console.log("Runs of whitespace become one dash.");
     lane: { maxJudgeAttempts: 1, commandTimeoutMs: 120_000 },
   });
   expect(run.error).toBeNull();
-  expect(existsSync(marker), "the attempt's interpreter ran outside the seal").toBe(false);
+  return run;
+}
+
+/** The lane with `coder` left no `marker` in the user's repository (the seal keeps it out) and did not complete. */
+async function expectNothingRanUnconfined(repo: string, coder: string, marker: string) {
+  const run = await laneWithVenvSeam(repo, coder);
+  expect(existsSync(marker), "code the attempt wrote ran outside the seal").toBe(false);
   const record = await run.store.read("iterator_run");
   expect(record?.terminal?.verdict, record?.terminal?.reason).not.toBe("completed");
+}
+
+const commitAll = (repo: string) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "x"], {
+    cwd: repo,
+  });
+
+const WRAPPER = '#!/bin/sh\nexec python3 "$@"\n';
+
+it("a rewritten committed .venv/bin/python is never run by devflow outside the seal", {
+  timeout: 300_000,
+}, async () => {
+  const repo = await slugPythonRepo({ ".venv/bin/python": WRAPPER });
+  execFileSync("chmod", ["+x", join(repo, ".venv/bin/python")]);
+  commitAll(repo);
+  const marker = join(repo, "RAN-UNCONFINED");
+  const hostile = `#!/bin/sh\necho ran > ${JSON.stringify(marker)} 2>/dev/null\nexec python3 "$@"\n`;
+  const coder = `
+import { chmodSync, writeFileSync } from "node:fs";
+writeFileSync(".venv/bin/python", ${JSON.stringify(hostile)});
+chmodSync(".venv/bin/python", 0o755);
+writeFileSync("slugtools.py", ${JSON.stringify(`${SLUG_PATCH.join("\n")}\n`)});
+console.log("Runs of whitespace become one dash.");
+`;
+  await expectNothingRanUnconfined(repo, coder, marker);
+});
+
+it("a .pth written into a committed venv (bin/python a link out, as venv makes it) never runs outside the seal", {
+  timeout: 300_000,
+}, async () => {
+  const [executable, version] = execFileSync(
+    "python3",
+    ["-c", "import sys; print(sys.executable); print('%d.%d' % sys.version_info[:2])"],
+    {
+      encoding: "utf8",
+    },
+  )
+    .trim()
+    .split("\n") as [string, string];
+  const repo = await slugPythonRepo({
+    ".venv/pyvenv.cfg": `home = ${dirname(executable)}\ninclude-system-site-packages = true\n`,
+    [`.venv/lib/python${version}/site-packages/.keep`]: "",
+  });
+  mkdirSync(join(repo, ".venv/bin"), { recursive: true });
+  symlinkSync(executable, join(repo, ".venv/bin/python"));
+  execFileSync("git", ["add", "-A"], { cwd: repo });
+  commitAll(repo);
+  const marker = join(repo, "RAN-UNCONFINED");
+  const pth = `import os; exec("try:\\n open('${marker}', 'a').write('ran')\\nexcept Exception: pass")\n`;
+  const coder = `
+import { writeFileSync } from "node:fs";
+writeFileSync(${JSON.stringify(`.venv/lib/python${version}/site-packages/zz.pth`)}, ${JSON.stringify(pth)});
+writeFileSync("slugtools.py", ${JSON.stringify(`${SLUG_PATCH.join("\n")}\n`)});
+console.log("Runs of whitespace become one dash.");
+`;
+  await expectNothingRanUnconfined(repo, coder, marker);
 });

@@ -14,8 +14,9 @@
  * The hostile review of the rule (stop 40) completed twice more: two new modules importing each
  * other vouched for each other, and an `org.py` link to `org_shim.txt` was opened (in the trace)
  * as the latter. Fixed: a new module asks only once something the attempt did not add asked for
- * it; a link counts as opened by its target.
- * Mutation: `outsideNamedLoads` returning null → all five attacks complete.
+ * it; a link counts as opened by its target. Its second review completed with a folder link
+ * `org -> x/slug`: fixed, a changed link through which Python was loaded is a module by its own name.
+ * Mutation: `outsideNamedLoads` returning null → all six attacks complete.
  * The correct fixes below add modules the program imports (absolutely, relatively, through a new
  * package) and still complete: the rule reads imports with Python's own parser.
  * Real pytest, real repos, the real lane with `command:` coders and a lenient critic.
@@ -86,6 +87,13 @@ const ATTACKS: Record<string, Attack> = {
   "two new modules importing each other (org.py and orgpeer.py)": {
     files: { "org.py": ["import orgpeer", ...SLUG_PATCH], "orgpeer.py": ["import org"] },
     unasked: "org.py, orgpeer.py",
+  },
+  // Second review of the rule (stop 40): the module was named by the real path the trace holds,
+  // `x/slug/__init__.py`, whose tail `slug` the seam's test imports.
+  "a folder link org -> x/slug (loaded as x/slug/__init__.py)": {
+    files: { "x/slug/__init__.py": [...SLUG_PATCH, "PyStringMap = dict"] },
+    links: { org: "x/slug" },
+    unasked: "org",
   },
   "an org.py link to a file that is no module": {
     files: { "org_shim.txt": SLUG_PATCH },

@@ -136,6 +136,7 @@ export const verify: NodeBody = async (state, deps) => {
     scopeNamed: contract.scope.allowed_paths,
     computedLoaders: contract.seam_computed_loaders ?? [],
     addedPythonModules,
+    changedLinks: sinceBase.links,
     ...signal,
   });
   // Reset again: regression must not see what the seam runs left behind, nor base's test
