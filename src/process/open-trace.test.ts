@@ -18,7 +18,13 @@ import { runProcess } from "./run-process.js";
 
 const ROOT = '100 execve("/bin/sh", [...], 0x7ffd /* 3 vars */) = 0';
 const EXIT0 = "100 +++ exited with 0 +++";
-const traced = (lines: string[], exit: number | null = 0) => parseOpenTrace(`${lines.join("\n")}\n`, exit);
+/** The trace of `lines`, without the first-open order (asserted by its own test). */
+const traced = (lines: string[], exit: number | null = 0) => {
+  const trace = parseOpenTrace(`${lines.join("\n")}\n`, exit);
+  if (trace.kind !== "traced") return trace;
+  const { firstOpened: _order, ...rest } = trace;
+  return rest;
+};
 
 describe("parseOpenTrace", () => {
   it("keeps the paths of successful opens, from whole and resumed lines, and ignores failed and injected calls", () => {
@@ -200,13 +206,38 @@ describe("parseOpenTrace", () => {
     expect(parseOpenTrace(bytes.toString("utf8"), 0)).toMatchObject({ kind: "traced" });
   });
 
+  // ADR 0076 part 2 (stop 40): a file asks for a module only when it was opened before it.
+  it("keeps the order in which each path was first opened, across processes as strace wrote them", () => {
+    const trace = parseOpenTrace(
+      `${[
+        ROOT,
+        '100 openat(AT_FDCWD</w>, ""..., O_RDONLY) = 3</w/z-first.py>',
+        '101 openat(AT_FDCWD</w>, ""..., O_RDONLY <unfinished ...>',
+        '100 openat(AT_FDCWD</w>, ""..., O_RDONLY) = 4</w/a-second.py>',
+        "101 <... openat resumed>) = 3</w/m-third.py>",
+        '100 openat(AT_FDCWD</w>, ""..., O_RDONLY) = 5</w/z-first.py>',
+        EXIT0,
+      ].join("\n")}\n`,
+      0,
+    );
+    expect(trace).toMatchObject({
+      files: ["/w/a-second.py", "/w/m-third.py", "/w/z-first.py"],
+      firstOpened: ["/w/z-first.py", "/w/a-second.py", "/w/m-third.py"],
+    });
+  });
+
   it("keeps each path once, so its cap counts distinct paths and the line being read, not lines", () => {
     const open = '100 openat(AT_FDCWD</w>, ""..., O_RDONLY) = 3</w/the-same-file>';
     const reader = openTraceReader(undefined, 1024);
     reader.push(Buffer.from(`${ROOT}\n`));
     for (let i = 0; i < 10_000; i++) reader.push(Buffer.from(`${open}\n`));
     reader.push(Buffer.from(`${EXIT0}\n`));
-    expect(reader.end(0)).toEqual({ kind: "traced", files: ["/w/the-same-file"], written: [] });
+    expect(reader.end(0)).toEqual({
+      kind: "traced",
+      files: ["/w/the-same-file"],
+      written: [],
+      firstOpened: ["/w/the-same-file"],
+    });
     const endless = openTraceReader(undefined, 1024);
     endless.push(Buffer.from(`${ROOT}\n100 openat(`));
     for (let i = 0; i < 100; i++) endless.push(Buffer.from("x".repeat(100)));

@@ -24,7 +24,16 @@ export type OpenTrace =
    * Every file a process of the run opened (absolute paths as the run saw them, sorted, unique), and
    * those among them it opened to write or create (`O_WRONLY`, `O_RDWR`, `O_CREAT`, `O_TRUNC`, `creat`).
    */
-  | { kind: "traced"; files: string[]; written: string[] }
+  | {
+      kind: "traced";
+      files: string[];
+      written: string[];
+      /**
+       * `files` in the order each was first opened, as strace wrote the lines (in one process, the
+       * order its calls returned). Absent where a trace was made up (tests): no order is known.
+       */
+      firstOpened?: string[];
+    }
   /** The trace cannot be believed (cut short, over its cap, a line it cannot read): fail closed. */
   | { kind: "broken"; reason: string }
   /** No tracer on this machine (no strace, ptrace refused, turned off): the caller says what that leaves. */
@@ -336,7 +345,12 @@ export function openTraceReader(handOver?: string, capBytes = openTraceCapBytes(
           kind: "broken",
           reason: `the open trace says the run ended with ${rootExit}, devflow saw exit ${exitCode}`,
         };
-      return { kind: "traced", files: [...files].sort(), written: [...written].sort() };
+      return {
+        kind: "traced",
+        files: [...files].sort(),
+        written: [...written].sort(),
+        firstOpened: [...files],
+      };
     },
   };
 }

@@ -145,6 +145,37 @@ describe("outsideNamedLoads: a new module the run loaded must be imported by a f
     ).toBeNull();
   });
 
+  it("a file opened after the module does not vouch for it (the module read it)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "devflow-outside-loads-"));
+    const files: Record<string, string> = {
+      "slug.py": "def slugify(t): return t\n",
+      "tests/test_slug.py": `${TEST.join("\n")}\n`,
+      "org.py": "open('docs/jython_compat.py').read()\n",
+      "docs/jython_compat.py": "try:\n    import org\nexcept ImportError:\n    pass\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const judge = (order: string[]) =>
+      outsideNamedLoads({
+        checkoutDir: dir,
+        trace: {
+          kind: "traced",
+          files: order.map((f) => join(dir, f)).sort(),
+          written: [],
+          firstOpened: order.map((f) => join(dir, f)),
+        },
+        addedModules: ["org.py"],
+        ownFiles: ["tests/test_slug.py"],
+        seamCommand: "python3 -m pytest",
+      });
+    expect(await judge(["tests/test_slug.py", "slug.py", "org.py", "docs/jython_compat.py"])).toMatch(
+      /\(org\.py\)/,
+    );
+    expect(await judge(["tests/test_slug.py", "docs/jython_compat.py", "slug.py", "org.py"])).toBeNull();
+  });
+
   it("an import of a standard-library name asks for the standard library's module, not a new one of that name", async () => {
     const files = {
       "slug.py": ["import pdb", "from src import helper", "def slugify(t): return t"],

@@ -44,6 +44,8 @@ export async function outsideNamedLoads(input: {
   ownFiles: readonly string[];
   /** The seam's command: its interpreter parses the files. */
   seamCommand: string;
+  /** Folders besides the checkout the attempt could write (see `helperInterpreter`). */
+  attemptDirs?: readonly string[];
 }): Promise<string | null> {
   const { trace } = input;
   if (trace?.kind !== "traced" || input.addedModules.length === 0) return null;
@@ -64,19 +66,28 @@ export async function outsideNamedLoads(input: {
   ].sort();
   if (loaded.length === 0) return null;
   const importers = [...opened].filter((f) => f.endsWith(".py")).sort();
-  const interpreter = helperInterpreter(input.seamCommand, input.checkoutDir);
-  const [imports, stdlib] = await Promise.all([
-    importsOf(interpreter, input.checkoutDir, importers),
-    stdlibModules(interpreter),
-  ]);
+  const interpreter = helperInterpreter(input.seamCommand, {
+    checkout: input.checkoutDir,
+    attemptDirs: input.attemptDirs ?? [],
+  });
+  const [imports, stdlib] =
+    interpreter === null
+      ? [{ kind: "failed", reason: "no python3 out of the attempt's reach" } as const, new Set<string>()]
+      : await Promise.all([importsOf(interpreter, input.checkoutDir, importers), stdlibModules(interpreter)]);
   if (imports.kind === "failed")
     return `the seam's run loaded new Python module(s) (${list(loaded, 5)}) and what its files import could not be read (${imports.reason})`;
   // `import pdb` in the project asks for the standard library's pdb, not a new `src/pdb.py`.
   const namesOf = new Map(
     loaded.map((m) => [m, moduleNames(m).filter((name) => !stdlib.has(name.split(".")[0] ?? name))] as const),
   );
+  // A file asks for a module only when it was opened first (third review, stop 40: `org.py`, loaded
+  // by `copy`, read a base file holding `import org` as text, which then vouched for it).
+  const rank = openRanks(input.checkoutDir, trace.firstOpened);
   const asks = (file: string, module: string) =>
-    file !== module && (namesOf.get(module) ?? []).some((n) => imports.byFile.get(file)?.has(n));
+    file !== module &&
+    (rank === null ||
+      (rank(file) ?? Number.POSITIVE_INFINITY) < (rank(module) ?? Number.POSITIVE_INFINITY)) &&
+    (namesOf.get(module) ?? []).some((n) => imports.byFile.get(file)?.has(n));
   // Who asks: the opened files the attempt did not add, then, round by round, the new modules they
   // asked for. Review, stop 40: two new modules importing each other (`org.py` ↔ `orgpeer.py`)
   // each counted as the other's asker, and the lane completed.
@@ -96,6 +107,27 @@ export async function outsideNamedLoads(input: {
     "so they ran in the seam's process without the program asking for them; import such a module from the code that uses it, " +
     "or give it a name nothing outside tries"
   );
+}
+
+/**
+ * When a checkout path (a file, or a link to a file or folder) was first opened: the rank of the
+ * first open of it, its target or anything below that; null when the trace keeps no order.
+ */
+function openRanks(checkoutDir: string, firstOpened: readonly string[] | undefined) {
+  if (firstOpened === undefined) return null;
+  const ranks = new Map<string, number>();
+  for (const [i, abs] of firstOpened.entries())
+    for (const rel of openedInside(checkoutDir, [abs])) if (!ranks.has(rel)) ranks.set(rel, i);
+  return (path: string): number | undefined => {
+    const own = ranks.get(path);
+    if (own !== undefined) return own;
+    const real = realInside(checkoutDir, path);
+    if (real === null) return undefined;
+    let first = ranks.get(real);
+    const below = `${real}/`;
+    for (const [p, r] of ranks) if (p.startsWith(below) && (first === undefined || r < first)) first = r;
+    return first;
+  };
 }
 
 /** Whether the run opened a Python module through `link`: the module it names, or one in the folder it names. */

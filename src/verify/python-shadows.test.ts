@@ -115,30 +115,47 @@ describe("seamInterpreter", () => {
 });
 
 describe("helperInterpreter", () => {
-  it("is the seam's interpreter unless that is a file of the checkout, which the attempt may have written", () => {
-    const env = checkout({ "bin/python": "", "tools/pytest": "" });
-    const co = checkout({ ".venv/bin/python": "", "evil/python3": "" });
+  it("is the seam's interpreter unless the attempt could have written it or the script naming it; else python3 out of reach, else none", () => {
+    const env = checkout({ "bin/python": "", "tools/pytest": "", "alt/pytest": "" });
+    const sys = checkout({ python3: "" });
+    const coder = checkout({ "tools/python3": "" });
+    const co = checkout({ ".venv/bin/python": "", ".venv/bin/pytest": "", "evil/python3": "" });
     symlinkSync(join(env, "bin"), join(co, "linked"));
     writeFileSync(join(env, "tools/pytest"), `#!${co}/evil/python3\n`);
-    for (const f of [
+    writeFileSync(join(env, "alt/pytest"), `#!${coder}/tools/python3\n`);
+    writeFileSync(join(co, ".venv/bin/pytest"), `#!${env}/bin/python\n`);
+    const executables = [
       join(env, "bin/python"),
       join(env, "tools/pytest"),
+      join(env, "alt/pytest"),
+      join(sys, "python3"),
+      join(coder, "tools/python3"),
       join(co, ".venv/bin/python"),
+      join(co, ".venv/bin/pytest"),
       join(co, "evil/python3"),
-    ])
-      chmodSync(f, 0o755);
-    // A committed interpreter, named relative or absolute: devflow asks python3 instead.
-    expect(helperInterpreter(".venv/bin/python -m pytest", co, "", [])).toBe("python3");
-    expect(helperInterpreter(`${co}/.venv/bin/python -m pytest`, co, "", [])).toBe("python3");
-    // A pytest script whose #! names a file of the checkout.
-    expect(helperInterpreter("pytest -q", co, join(env, "tools"), [])).toBe("python3");
+    ];
+    for (const f of executables) chmodSync(f, 0o755);
+    const reach = { checkout: co, attemptDirs: [coder], path: sys, writable: [] };
+    const fallback = join(sys, "python3");
+    // A committed interpreter, named relative or absolute: python3 from PATH answers instead.
+    expect(helperInterpreter(".venv/bin/python -m pytest", reach)).toBe(fallback);
+    expect(helperInterpreter(`${co}/.venv/bin/python -m pytest`, reach)).toBe(fallback);
+    // A committed pytest script, whatever its #! names (third review, stop 40).
+    expect(helperInterpreter(".venv/bin/pytest -q", reach)).toBe(fallback);
+    // A pytest script out of reach whose #! names a file of the checkout, or of the coder's checkout.
+    expect(helperInterpreter("pytest -q", { ...reach, path: `${join(env, "tools")}:${sys}` })).toBe(fallback);
+    expect(helperInterpreter(`${env}/alt/pytest`, reach)).toBe(fallback);
+    expect(helperInterpreter(`${env}/alt/pytest`, { ...reach, attemptDirs: [] })).toBe(
+      `${coder}/tools/python3`,
+    );
     // A link in the checkout leading out is judged as named (a venv's bin/python is such a link,
     // and started by that path Python runs the venv's site-packages: second review, stop 40).
-    expect(helperInterpreter("linked/python -m pytest", co, "", [])).toBe("python3");
-    // An interpreter outside is the seam's…
-    expect(helperInterpreter(`${env}/bin/python -m pytest`, co, "", [])).toBe(`${env}/bin/python`);
-    // …unless it is in a directory confined runs may write.
-    expect(helperInterpreter(`${env}/bin/python -m pytest`, co, "", [env])).toBe("python3");
+    expect(helperInterpreter("linked/python -m pytest", reach)).toBe(fallback);
+    // An interpreter out of reach is the seam's, unless it is in a directory confined runs may write.
+    expect(helperInterpreter(`${env}/bin/python -m pytest`, reach)).toBe(`${env}/bin/python`);
+    expect(helperInterpreter(`${env}/bin/python -m pytest`, { ...reach, writable: [env] })).toBe(fallback);
+    // No python3 out of reach: none answers.
+    expect(helperInterpreter(".venv/bin/python -m pytest", { ...reach, path: join(co, "evil") })).toBeNull();
   });
 });
 

@@ -32,12 +32,22 @@ export async function pythonShadowFindings(input: {
   seamCommand: string;
   /** The paths of `paths` that exist in base's tree. */
   onBase: (paths: readonly string[]) => Promise<ReadonlySet<string>>;
+  /** Folders besides the checkout the attempt could write (see `helperInterpreter`). */
+  attemptDirs?: readonly string[];
 }): Promise<string[]> {
   const candidates = input.changedFiles
     .map((path) => ({ path, name: topLevelModuleName(input.checkout, path) }))
     .filter((c): c is { path: string; name: string } => c.name !== null);
   if (candidates.length === 0) return [];
-  const outside = await modulesOutside(helperInterpreter(input.seamCommand, input.checkout));
+  const interpreter = helperInterpreter(input.seamCommand, {
+    checkout: input.checkout,
+    attemptDirs: input.attemptDirs ?? [],
+  });
+  if (interpreter === null)
+    return [
+      "no python3 out of the attempt's reach to ask which modules Python loads from outside the checkout",
+    ];
+  const outside = await modulesOutside(interpreter);
   const shadowing = candidates.filter((c) => outside.has(c.name));
   if (shadowing.length === 0) return [];
   const onBase = await input.onBase(shadowing.map((c) => c.path));
@@ -98,34 +108,49 @@ export function seamInterpreter(command: string, path = process.env.PATH, cwd?: 
   return "python3";
 }
 
+/** Where the attempt could have written an interpreter or a script naming one. */
+export interface AttemptReach {
+  /** The verification checkout the seam runs in. */
+  checkout: string;
+  /** Other folders the attempt could write: the coder's checkout, devflow's home in the repository. */
+  attemptDirs?: readonly string[];
+  /** PATH to look programs up on (devflow's own by default). */
+  path?: string | undefined;
+  /** `DEVFLOW_WRITABLE_DIRS` (read from the environment by default). */
+  writable?: readonly string[];
+}
+
 /**
  * The interpreter devflow itself runs to ask about the seam's Python (the names it loads, what files
- * import): the seam's, unless the attempt may have written it. These questions run outside the seal
- * (ADR 0075): a `.venv/bin/python` rewritten by the attempt ran unconfined, before any verdict, and
- * wrote into the user's repository (review, stop 40). So `python3` from devflow's PATH asks instead
- * when the interpreter, as named or followed through links, is in the checkout or in a directory
- * confined runs may write (`DEVFLOW_WRITABLE_DIRS`); also for a `pytest` script whose `#!` names one.
- * A venv linked in from the user's repository is in the checkout by name: `python3` answers there
- * too, and the names of what only that venv installs are not asked (ADR 0076).
+ * import), or null when there is none out of the attempt's reach. These questions run outside the
+ * seal (ADR 0075), so they never run a program the attempt may have written (review, stop 40):
+ * - a `.venv/bin/python` the attempt rewrote ran unconfined, before any verdict, and wrote into the
+ *   user's repository;
+ * - judged as named and as resolved: `python -m venv` makes `bin/python` a link out to the base
+ *   interpreter, but started by the link's path Python reads the venv's `pyvenv.cfg` and runs its
+ *   site-packages' `.pth` files;
+ * - the seam's own program too: a tracked `.venv/bin/pytest` whose `#!` names a script in the
+ *   coder's checkout (not the verification checkout) ran it.
+ * Out of reach means outside the checkout, the other `attemptDirs` and `DEVFLOW_WRITABLE_DIRS`.
+ * Otherwise `python3` from PATH answers, if it is out of reach itself. A venv linked in from the
+ * user's repository is in the checkout by name: `python3` answers there too, and the names of what
+ * only that venv installs are not asked (ADR 0076).
  */
-export function helperInterpreter(
-  command: string,
-  checkout: string,
-  path = process.env.PATH,
-  writable: readonly string[] = writableOrRoot(),
-): string {
-  const named = seamInterpreter(command, path, checkout);
-  const found = findExecutable(
-    named.includes("/") && !isAbsolute(named) ? join(checkout, named) : named,
-    path,
-  );
-  if (found === null) return named;
-  // Judged as named and as resolved (second review, stop 40): `python -m venv` makes `bin/python` a
-  // link out to the base interpreter, but started by the link's path Python reads the venv's
-  // `pyvenv.cfg` and runs its site-packages' `.pth` files, which the attempt may have written.
-  const dirs = [checkout, realOrSame(checkout), ...writable];
-  const mayBeTheAttempts = [found, realOrSame(found)].some((p) => dirs.some((dir) => within(p, dir)));
-  return mayBeTheAttempts ? "python3" : named;
+export function helperInterpreter(command: string, reach: AttemptReach): string | null {
+  const path = "path" in reach ? reach.path : process.env.PATH;
+  const dirs = [
+    reach.checkout,
+    ...(reach.attemptDirs ?? []),
+    ...(reach.writable ?? writableOrRoot()),
+  ].flatMap((dir) => [dir, realOrSame(dir)]);
+  const inReach = (file: string | null) =>
+    file !== null && [file, realOrSame(file)].some((p) => dirs.some((dir) => within(p, dir)));
+  const lookUp = (name: string) =>
+    findExecutable(name.includes("/") && !isAbsolute(name) ? join(reach.checkout, name) : name, path);
+  const named = seamInterpreter(command, path, reach.checkout);
+  if (!inReach(lookUp(command.trim().split(/\s+/)[0] ?? "")) && !inReach(lookUp(named))) return named;
+  const python3 = findExecutable("python3", path);
+  return python3 === null || inReach(python3) ? null : python3;
 }
 
 /** The user's writable dirs; "/" (trust nothing but `python3`) when they cannot be read. */
@@ -147,9 +172,14 @@ function firstLine(file: string): string | null {
 
 // One line per name: "s NAME" for the standard library's and the built-ins, "i NAME" for the
 // top-level modules on the interpreter's own sys.path.
+// Before Python 3.10 there is no `sys.stdlib_module_names`: the modules of the standard library's
+// folders stand for it (review, stop 40: the standard-library exclusion of ADR 0076 part 2 was empty).
 const LIST_MODULES = [
-  "import sys, pkgutil",
+  "import os, sys, pkgutil, sysconfig",
   "std = set(getattr(sys, 'stdlib_module_names', ())) | set(sys.builtin_module_names)",
+  "paths = sysconfig.get_paths()",
+  "folders = [paths['stdlib'], os.path.join(paths['platstdlib'], 'lib-dynload')]",
+  "std |= set() if hasattr(sys, 'stdlib_module_names') else {m.name for m in pkgutil.iter_modules(folders)}",
   "installed = {m.name for m in pkgutil.iter_modules()} - std",
   "print('\\n'.join(sorted(['s ' + n for n in std] + ['i ' + n for n in installed])))",
 ].join("\n");

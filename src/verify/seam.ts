@@ -66,6 +66,8 @@ export interface SeamVerifierInput {
   addedPythonModules?: readonly string[];
   /** The paths the attempt changed that are symlinks now: one Python was loaded through is judged so too. */
   changedLinks?: readonly string[];
+  /** Folders besides `worktree` the attempt could write: devflow never runs an interpreter from them. */
+  attemptDirs?: readonly string[];
 }
 
 /** The seam verifier's input with what it derives once, before any run. */
@@ -404,6 +406,7 @@ function unaskedBy(input: JudgedSeam, run: VerifierCommandRun, canaryFiles: read
     trace: run.openTrace,
     addedModules: input.addedPythonModules ?? [],
     changedLinks: input.changedLinks ?? [],
+    attemptDirs: input.attemptDirs ?? [],
     ownFiles: [...input.seam.files, ...canaryFiles],
     seamCommand: input.seam.command,
   });

@@ -89,6 +89,9 @@ export const verify: NodeBody = async (state, deps) => {
 
   // Integrity first, on the freshly reset checkout: the seam run executes code that could edit it.
   let checkout = await verificationCheckoutAt(state, current);
+  // What the coder could write besides the verification checkout: its own checkout and devflow's
+  // home in the repository. devflow's own Python questions never run a program from there.
+  const attemptDirs = [state.worktree, join(state.repoRoot, DEVFLOW_DIR)];
   // Python modules the attempt added: the seam's runs judge whether anything of the repository asked
   // for them (ADR 0076, part 2). A git read only when the attempt has such files.
   const pythonModules = changedSinceBase.filter((path) => PYTHON_MODULE_FILE.test(path));
@@ -103,6 +106,7 @@ export const verify: NodeBody = async (state, deps) => {
       changedFiles: changedSinceBase,
       seamCommand: contract.seam_command,
       onBase: (paths) => pathsInTree(state.worktree, state.baseCommit, paths),
+      attemptDirs,
     })),
   );
   const integrityEnvelope = await runSeamIntegrityVerifier({
@@ -137,6 +141,7 @@ export const verify: NodeBody = async (state, deps) => {
     computedLoaders: contract.seam_computed_loaders ?? [],
     addedPythonModules,
     changedLinks: sinceBase.links,
+    attemptDirs,
     ...signal,
   });
   // Reset again: regression must not see what the seam runs left behind, nor base's test
