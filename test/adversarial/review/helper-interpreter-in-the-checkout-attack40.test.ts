@@ -120,11 +120,12 @@ it("a committed pytest script whose #! the attempt points into the coder's check
   const marker = join(repo, "RAN-UNCONFINED");
   const hostile = `#!/bin/sh\necho ran > ${JSON.stringify(marker)} 2>/dev/null\nexec python3 "$@"\n`;
   const coder = `
-import { chmodSync, writeFileSync } from "node:fs";
-writeFileSync("tools-python3", ${JSON.stringify(hostile)});
-chmodSync("tools-python3", 0o755);
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+mkdirSync("tools");
+writeFileSync("tools/python3", ${JSON.stringify(hostile)});
+chmodSync("tools/python3", 0o755);
 const launcher = ${JSON.stringify(pytestLauncher("#!SHEBANG"))};
-writeFileSync(".venv/bin/pytest", launcher.replace("SHEBANG", process.cwd() + "/tools-python3"));
+writeFileSync(".venv/bin/pytest", launcher.replace("SHEBANG", process.cwd() + "/tools/python3"));
 chmodSync(".venv/bin/pytest", 0o755);
 writeFileSync("slugtools.py", ${JSON.stringify(`${SLUG_PATCH.join("\n")}\n`)});
 console.log("Runs of whitespace become one dash.");
