@@ -93,7 +93,9 @@ const ATTACKS: Record<string, Attack> = {
   "a folder link org -> x/slug (loaded as x/slug/__init__.py)": {
     files: { "x/slug/__init__.py": [...SLUG_PATCH, "PyStringMap = dict"] },
     links: { org: "x/slug" },
-    unasked: "org",
+    // `copy` loads it before pytest opens the test, so the test's `from slug import` vouches for
+    // neither (a file asks only when opened first: third review, stop 40).
+    unasked: "org, x/slug/__init__.py",
   },
   "an org.py link to a file that is no module": {
     files: { "org_shim.txt": SLUG_PATCH },
