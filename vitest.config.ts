@@ -1,6 +1,7 @@
-import { chmodSync, mkdtempSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Every temp dir a test run makes (tempDir(), mkdtemp(tmpdir()), the CLI's and coders' scratch: all
@@ -16,6 +17,36 @@ process.env.DEVFLOW_TEST_TMP_ROOT = testTmpRoot;
 const emptyConfigHome = mkdtempSync(join(testTmpRoot, "devflow-test-xdg-"));
 // Nor the developer's daemon data root (~/.devflow, ADR 0051): an empty one unless a test sets its own.
 const emptyDataRoot = mkdtempSync(join(testTmpRoot, "devflow-test-home-"));
+
+// The suite's pytest runs start in a virtual environment holding pytest and what it requires, and
+// nothing else (ADR 0077): this machine's Python also has hypothesis and pytest-benchmark, whose
+// plugins pytest loads at every start (1.1 s of a 1.8 s run), and `python3` is a pyenv shim (about
+// 20 bash processes per call). Outside the temp root: DEVFLOW_WRITABLE_DIRS below is that root, and
+// devflow refuses to ask its own Python questions of an interpreter an attempt could write.
+const pytestBin = pytestOnlyEnvironment();
+
+/** The bin folder of a new pytest-only environment, or undefined when this machine has no pytest. */
+function pytestOnlyEnvironment(): string | undefined {
+  let python: string;
+  try {
+    python = execFileSync("python3", ["-c", "import sys, pytest; print(sys.executable)"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return undefined; // no python3 or no pytest: the Python tests fail and say so, as before
+  }
+  const dir = mkdtempSync(join(tmpdir(), "devflow-test-python-"));
+  process.env.DEVFLOW_TEST_PYTHON_ENV = dir; // removed when the run ends (remove-test-tmp-root.ts)
+  try {
+    return execFileSync(python, [join(import.meta.dirname, "test/support/pytest-venv.py"), dir], {
+      encoding: "utf8",
+    }).trim();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`could not make the tests' pytest environment: ${(error as Error).message}`);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -33,6 +64,7 @@ export default defineConfig({
     globalSetup: ["test/support/remove-test-tmp-root.ts"],
     env: {
       TMPDIR: testTmpRoot,
+      ...(pytestBin ? { PATH: [pytestBin, process.env.PATH].filter(Boolean).join(delimiter) } : {}),
       XDG_CONFIG_HOME: emptyConfigHome,
       DEVFLOW_CONFIG: "",
       DEVFLOW_HOME: emptyDataRoot,

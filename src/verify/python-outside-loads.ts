@@ -5,7 +5,7 @@ import { baseEnv } from "../process/env.js";
 import type { OpenTrace } from "../process/open-trace.js";
 import { runProcess } from "../process/run-process.js";
 import { helperInterpreter, stdlibModules } from "./python-shadows.js";
-import { openedInside, reached, realInside } from "./seam-opened-files.js";
+import { insideCheckout, openedInside, reached, realInside } from "./seam-opened-files.js";
 import { list } from "./seam-shared-process.js";
 
 /** Reads the names a set of Python files import (ast only: nothing of them runs). */
@@ -116,9 +116,12 @@ export async function outsideNamedLoads(input: {
 function openRanks(checkoutDir: string, firstOpened: readonly string[] | undefined) {
   if (firstOpened === undefined) return null;
   const ranks = new Map<string, number>();
+  const relative = insideCheckout(checkoutDir);
   for (const [i, abs] of firstOpened.entries())
-    for (const rel of openedInside(checkoutDir, [abs])) if (!ranks.has(rel)) ranks.set(rel, i);
-  return (path: string): number | undefined => {
+    for (const rel of relative(abs)) if (!ranks.has(rel)) ranks.set(rel, i);
+  // Asked once per (file, module) pair in the askers' rounds: each path is resolved once.
+  const known = new Map<string, number | undefined>();
+  const rankOf = (path: string): number | undefined => {
     const own = ranks.get(path);
     if (own !== undefined) return own;
     const real = realInside(checkoutDir, path);
@@ -127,6 +130,10 @@ function openRanks(checkoutDir: string, firstOpened: readonly string[] | undefin
     const below = `${real}/`;
     for (const [p, r] of ranks) if (p.startsWith(below) && (first === undefined || r < first)) first = r;
     return first;
+  };
+  return (path: string): number | undefined => {
+    if (!known.has(path)) known.set(path, rankOf(path));
+    return known.get(path);
   };
 }
 

@@ -65,8 +65,16 @@ export function openedExposure(input: {
 
 /** The traced files inside `checkoutDir`, relative with "/" separators. */
 export function openedInside(checkoutDir: string, files: readonly string[]): Set<string> {
-  // The trace has real paths (the kernel's): a checkout under a symlinked /tmp is matched by its own.
-  return new Set([...relativeInside(checkoutDir, files), ...relativeInside(realOrSame(checkoutDir), files)]);
+  return new Set(files.flatMap(insideCheckout(checkoutDir)));
+}
+
+/**
+ * A mapper from an absolute path to its checkout-relative path(s), resolving the checkout once.
+ * The trace has real paths (the kernel's): a checkout under a symlinked /tmp is matched by its own.
+ */
+export function insideCheckout(checkoutDir: string): (abs: string) => string[] {
+  const dirs = [...new Set([checkoutDir, realOrSame(checkoutDir)])];
+  return (abs) => dirs.flatMap((dir) => relativeInside(dir, [abs]));
 }
 
 /** What the payload says about the trace: traced, broken (with why), unavailable (with why), or not asked for. */
