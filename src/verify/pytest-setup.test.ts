@@ -219,6 +219,12 @@ describe("pytestSection reads the header forms pytest reads", () => {
     ["pyproject.toml", '[tool."pytest".ini_options]\naddopts = "-p x"\n'],
     ["pyproject.toml", '[tool]\npytest.ini_options.addopts = "-p x"\n'],
     ["pyproject.toml", 'tool.pytest.addopts = ["-p", "x"]\n[project]\nname = "a"\n'],
+    // Review, stop 41: valid TOML spellings a header search misses (pytest reads them with tomllib).
+    ["pyproject.toml", '["tool".pytest.ini_options]\naddopts = "-p x"\n'],
+    ["pyproject.toml", '[tool."\\u0070ytest".ini_options]\naddopts = "-p x"\n'],
+    ["pyproject.toml", '[project]\nname = "a"\n[tool]\npytest = { ini_options = { addopts = "-p x" } }\n'],
+    ["pyproject.toml", 'tool = { pytest = { ini_options = { addopts = "-p x" } } }\n'],
+    ["pyproject.toml", '[tool.pytest.ini_options]\nminversion = "9"\n[tool."pytest"]\naddopts = "-p x"\n'],
     ["tox.ini", "[pytest] ; c\naddopts = -p x\n"],
     ["setup.cfg", "[tool:pytest] # c\naddopts = -p x\n"],
   ])("%s: %j", (name, text) => {
@@ -229,6 +235,13 @@ describe("pytestSection reads the header forms pytest reads", () => {
       pytestSection("pyproject.toml", '[project]\nname = "pytest-thing"\n[tool.black]\nline-length = 100\n'),
     ).toBeNull();
     expect(pytestSection("tox.ini", "[tox]\nenvlist = py311\n[testenv]\ncommands = pytest\n")).toBeNull();
+  });
+  it("keeps the section alone when it is all of tool.pytest, and the header search's answer for a file TOML cannot read", () => {
+    const text = '[project]\nname = "a"\n[tool.pytest.ini_options]\naddopts = "-q"\n[tool.black]\nx = 1\n';
+    expect(pytestSection("pyproject.toml", text)).toBe('addopts = "-q"');
+    expect(pytestSection("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-q\n')).toBe(
+      'addopts = "-q',
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { join, posix } from "node:path";
+import { parse as parseToml } from "smol-toml";
 import { pythonSourceViews } from "./source-text.js";
 import { foldersUp, isRegularFile, isTestPath, recordOfFiles, scannedText } from "./test-paths.js";
 
@@ -361,15 +362,46 @@ export function pytestSection(name: string, text: string): string | null {
   // pytest's settings as dotted TOML keys (`tool.pytest.addopts = …` at the top, `pytest.… = …`
   // under `[tool]`): not one section, so the whole file counts.
   if (start < 0 && name === "pyproject.toml" && DOTTED_PYTEST_KEY.test(text)) return text.trim();
-  if (start < 0) return (WHOLE_FILE_CONFIGS as readonly string[]).includes(name) ? text.trim() : null;
+  if (start < 0 && name !== "pyproject.toml")
+    return (WHOLE_FILE_CONFIGS as readonly string[]).includes(name) ? text.trim() : null;
   const rest = lines.slice(start + 1);
   // The next header starts at column 0 (`[tool.black]`, `[[tool.x]]`); a value's continuation lines
   // are indented or start with a quote or `]`.
   const end = rest.findIndex((l) => /^\[/.test(l));
-  return rest
-    .slice(0, end < 0 ? rest.length : end)
-    .join("\n")
-    .trim();
+  const section =
+    start < 0
+      ? null
+      : rest
+          .slice(0, end < 0 ? rest.length : end)
+          .join("\n")
+          .trim();
+  return name === "pyproject.toml" ? asTomlReadsIt(text, section, lines[start] ?? "") : section;
+}
+
+/**
+ * The section a header search found in a pyproject.toml, checked against the file as TOML reads it
+ * (pytest reads it with `tomllib`): when `tool.pytest` holds anything that section alone does not
+ * say (a quoted or escaped key, `["tool".pytest.ini_options]` or `[tool."\u0070ytest"]`, an inline
+ * table, a second table), the whole file counts, as for dotted keys. Review, stop 41: a new root
+ * `["tool".pytest.ini_options]` loading a plugin was pytest's configuration, devflow read none, and
+ * regression passed with a test broken. A file TOML cannot read keeps the header search's answer.
+ */
+function asTomlReadsIt(text: string, section: string | null, header: string): string | null {
+  const whole = tomlPytestTable(text);
+  if (whole === undefined || whole === null) return section;
+  return section !== null && tomlPytestTable(`${header}\n${section}`) === whole ? section : text.trim();
+}
+
+/** `tool.pytest` of a TOML text as JSON; null when absent, undefined when the text is not TOML. */
+function tomlPytestTable(text: string): string | null | undefined {
+  try {
+    const tool = parseToml(text).tool;
+    const pytest =
+      tool !== null && typeof tool === "object" ? (tool as Record<string, unknown>).pytest : undefined;
+    return pytest === undefined ? null : JSON.stringify(pytest);
+  } catch {
+    return undefined;
+  }
 }
 
 const DOTTED_PYTEST_KEY = /^\s*(?:["']?tool["']?\s*\.\s*)?["']?pytest["']?\s*\./m;

@@ -324,10 +324,15 @@ describe("runRegressionVerifier", () => {
 describe("the test setup the attempt may not change", () => {
   const pkg = (test: string) =>
     writeFile(join(dir, "package.json"), JSON.stringify({ name: "f", private: true, scripts: { test } }));
-  const run = (b: RegressionBaseline, changedFiles: string[], allowedPaths: string[] = []) =>
+  const run = (
+    b: RegressionBaseline,
+    changedFiles: string[],
+    allowedPaths: string[] = [],
+    command = "npm test --silent",
+  ) =>
     runRegressionVerifier({
       worktree: dir,
-      command: "npm test --silent",
+      command,
       baseline: b,
       timeoutMs: 30_000,
       logPath: join(dir, ".logs", "regression.log"),
@@ -360,6 +365,60 @@ describe("the test setup the attempt may not change", () => {
     expect((await run(b, ["calc.mjs", ".npmrc"])).summary).toContain("the attempt changed .npmrc");
     expect((await run(b, ["calc.mjs", ".npmrc"], ["src/"])).overall_result).toBe("fail");
     expect((await run(b, ["calc.mjs", ".npmrc"], [".npmrc"])).overall_result).toBe("pass");
+  });
+
+  // Review (stop 41): regression ran the attempt's Makefile under `make test`; a recipe rewritten to
+  // print passing lines passed with `add` broken. A file saying what the command runs is test setup.
+  it("fails on a changed Makefile under `make test` unless the scope names it", async () => {
+    await writeFile(join(dir, "Makefile"), "test:\n\tnode --test\n");
+    const b = await baseline("make -s test");
+    expect(Object.keys(b.tests ?? {})).toContain("add works");
+    await writeFile(
+      join(dir, "calc.mjs"),
+      "export const add = () => 0;\nexport const trim = (s) => s.trim();\n",
+    );
+    const printed = ["add works", "add is commutative", "trim strips spaces"].map(
+      (name, i) => `\t@echo 'ok ${i + 1} - ${name}'`,
+    );
+    await writeFile(join(dir, "Makefile"), `test:\n${printed.join("\n")}\n`);
+    const make = (changedFiles: string[], allowedPaths: string[] = []) =>
+      run(b, changedFiles, allowedPaths, "make -s test");
+    const e = await make(["calc.mjs", "Makefile"]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain(
+      "the attempt changed Makefile, which says what the test command `make -s test` runs",
+    );
+    expect(e.native_payload).toMatchObject({ findings: [expect.stringContaining("Makefile")] });
+    // Named by the scope, the change is the task's: no finding (the printed lines then pass).
+    expect((await make(["calc.mjs", "Makefile"], ["Makefile"])).native_payload).not.toHaveProperty(
+      "findings",
+    );
+  });
+
+  // Review (stop 41): pytest reads pyproject.toml with tomllib; a section header spelled
+  // `["tool".pytest.ini_options]` loading the program as a plugin that passes every test was
+  // pytest's configuration, devflow's header search saw none on either side, and regression passed.
+  it("fails on a pytest section added to pyproject.toml in a spelling only TOML reads", async () => {
+    await writeFile(join(dir, "calc.py"), "def mul(a, b):\n    return a * b\n");
+    await mkdir(join(dir, "tests"));
+    await writeFile(
+      join(dir, "tests", "test_calc.py"),
+      "from calc import mul\n\ndef test_mul():\n    assert mul(3, 4) == 12\n",
+    );
+    await writeFile(join(dir, "setup.cfg"), "[tool:pytest]\npythonpath = .\n");
+    const b = await baseline("python3 -m pytest -p no:cacheprovider tests");
+    expect(b.report?.tests.map((t) => t.status)).toEqual(["pass"]);
+    await writeFile(
+      join(dir, "calc.py"),
+      "def mul(a, b):\n    return a + b\n\ndef pytest_pyfunc_call(pyfuncitem):\n    return True\n",
+    );
+    await writeFile(
+      join(dir, "pyproject.toml"),
+      '["tool".pytest.ini_options]\npythonpath = ["."]\naddopts = "-p calc"\n',
+    );
+    const e = await run(b, ["calc.py", "pyproject.toml"], [], "python3 -m pytest -p no:cacheprovider tests");
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("the attempt changed pytest's configuration in pyproject.toml");
   });
 
   it("a package.json change that leaves the test setup alone is no finding", async () => {

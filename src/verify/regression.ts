@@ -11,6 +11,7 @@ import { isPytestConfigName, PYTEST_CONFIG_FILES, pytestConfigOf, pytestSectionO
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
 import { notNamedByScope } from "./scope-paths.js";
+import { saysWhatTheTestCommandRuns } from "./test-command-recipes.js";
 import {
   isRunnerConfig,
   nestedPackageTestConfigs,
@@ -122,7 +123,7 @@ export interface RegressionVerifierInput {
   signal?: AbortSignal;
   /** Keys of the seam's tests pinned on base: left out of the comparison (the seam verifier judges them). */
   seamTests?: readonly string[];
-  /** Files the attempt changed (from git): a changed test setup is a finding. */
+  /** Files the attempt changed since base (from git): a changed test setup is a finding. */
   changedFiles?: readonly string[];
   /** The task's allowed_paths: only a file named there exactly may change the test setup. */
   allowedPaths?: readonly string[];
@@ -314,13 +315,21 @@ async function reportRegression(
 }
 
 /**
- * A changed test setup (.npmrc, a runner config file, package.json scripts or runner keys) is a
- * finding that fails regression, unless the task's scope names that file exactly.
+ * A changed test setup (.npmrc, a runner config file, package.json scripts or runner keys, pytest's
+ * section of a config, a file saying what the test command runs) is a finding that fails
+ * regression, unless the task's scope names that file exactly.
  */
 function setupFindings(input: RegressionVerifierInput, baseline: RegressionBaseline): string[] {
   const findings: string[] = runnerConfigFindings(input);
+  const isRecipe = saysWhatTheTestCommandRuns(input.command ?? "");
   for (const file of changedOutsideScope(input)) {
     if (isRunnerConfig(file)) continue;
+    if (isRecipe(file)) {
+      findings.push(
+        `the attempt changed ${file}, which says what the test command \`${input.command}\` runs, and the task's scope does not name it; the suite must run as on base`,
+      );
+      continue;
+    }
     if (file === "package.json" && baseline.testConfig !== undefined) {
       if (packageTestConfig(input.worktree) !== baseline.testConfig)
         findings.push(

@@ -163,7 +163,9 @@ export const verify: NodeBody = async (state, deps) => {
       logPath: join(dir, "verifiers", "regression.log"),
       attemptId,
       seamTests: contract.seam_tests,
-      changedFiles: cumulative.files,
+      // Against base, whose test setup the baseline recorded: after a re-plan the seam tree holds
+      // earlier attempts' changes, and a config change kept from one went unseen (review, stop 41).
+      changedFiles: changedSinceBase,
       allowedPaths: contract.scope.allowed_paths,
       mounts: verifierMounts(state),
       ...signal,
