@@ -236,12 +236,19 @@ describe("pytestSection reads the header forms pytest reads", () => {
     ).toBeNull();
     expect(pytestSection("tox.ini", "[tox]\nenvlist = py311\n[testenv]\ncommands = pytest\n")).toBeNull();
   });
-  it("keeps the section alone when it is all of tool.pytest, and the header search's answer for a file TOML cannot read", () => {
+  it("keeps the section alone when it is all of tool.pytest; a file it cannot read as TOML counts whole", () => {
     const text = '[project]\nname = "a"\n[tool.pytest.ini_options]\naddopts = "-q"\n[tool.black]\nx = 1\n';
     expect(pytestSection("pyproject.toml", text)).toBe('addopts = "-q"');
-    expect(pytestSection("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-q\n')).toBe(
-      'addopts = "-q',
-    );
+    const broken = '[tool.black]\nx = "unclosed\n';
+    expect(pytestSection("pyproject.toml", broken)).toBe(broken.trim());
+  });
+
+  // Second review, stop 41: an integer beyond 2^53 failed the parse (tomllib reads it), and the
+  // header search alone saw no section.
+  it("reads a file with an integer beyond 2^53", () => {
+    const text = 'build-stamp = 9007199254740993\n["tool".pytest.ini_options]\naddopts = "-p evil"\n';
+    expect(pytestSection("pyproject.toml", text)).toBe(text.trim());
+    expect(pytestSection("pyproject.toml", "[tool.x]\nn = 9007199254740993\n")).toBeNull();
   });
 });
 

@@ -384,21 +384,26 @@ export function pytestSection(name: string, text: string): string | null {
  * say (a quoted or escaped key, `["tool".pytest.ini_options]` or `[tool."\u0070ytest"]`, an inline
  * table, a second table), the whole file counts, as for dotted keys. Review, stop 41: a new root
  * `["tool".pytest.ini_options]` loading a plugin was pytest's configuration, devflow read none, and
- * regression passed with a test broken. A file TOML cannot read keeps the header search's answer.
+ * regression passed with a test broken.
  */
 function asTomlReadsIt(text: string, section: string | null, header: string): string | null {
   const whole = tomlPytestTable(text);
-  if (whole === undefined || whole === null) return section;
+  // Not TOML to smol-toml, which may still be TOML to pytest: the whole file counts (second review,
+  // stop 41: an integer beyond 2^53 made the parse fail while tomllib read the file).
+  if (whole === undefined) return text.trim();
+  if (whole === null) return section;
   return section !== null && tomlPytestTable(`${header}\n${section}`) === whole ? section : text.trim();
 }
 
 /** `tool.pytest` of a TOML text as JSON; null when absent, undefined when the text is not TOML. */
 function tomlPytestTable(text: string): string | null | undefined {
   try {
-    const tool = parseToml(text).tool;
+    const tool = parseToml(text, { integersAsBigInt: true }).tool;
     const pytest =
       tool !== null && typeof tool === "object" ? (tool as Record<string, unknown>).pytest : undefined;
-    return pytest === undefined ? null : JSON.stringify(pytest);
+    return pytest === undefined
+      ? null
+      : JSON.stringify(pytest, (_key, value) => (typeof value === "bigint" ? `${value}n` : value));
   } catch {
     return undefined;
   }

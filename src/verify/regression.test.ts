@@ -395,6 +395,22 @@ describe("the test setup the attempt may not change", () => {
     );
   });
 
+  // Second review (stop 41): `npm test --silent`, devflow's default for a Node project, whose script
+  // runs `make test`: the Makefile was not followed, and the same rewritten recipe passed.
+  it("follows `npm test` to the Makefile its script runs", async () => {
+    await pkg("make -s test");
+    await writeFile(join(dir, "Makefile"), "test:\n\tnode --test\n");
+    const b = await baseline("npm test --silent");
+    await writeFile(
+      join(dir, "calc.mjs"),
+      "export const add = () => 0;\nexport const trim = (s) => s.trim();\n",
+    );
+    await writeFile(join(dir, "Makefile"), "test:\n\t@echo 'ok 1 - add works'\n");
+    const e = await run(b, ["calc.mjs", "Makefile"]);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("the attempt changed Makefile, which says what the test command");
+  });
+
   // Review (stop 41): pytest reads pyproject.toml with tomllib; a section header spelled
   // `["tool".pytest.ini_options]` loading the program as a plugin that passes every test was
   // pytest's configuration, devflow's header search saw none on either side, and regression passed.

@@ -321,7 +321,7 @@ async function reportRegression(
  */
 function setupFindings(input: RegressionVerifierInput, baseline: RegressionBaseline): string[] {
   const findings: string[] = runnerConfigFindings(input);
-  const isRecipe = saysWhatTheTestCommandRuns(input.command ?? "");
+  const isRecipe = saysWhatTheTestCommandRuns(input.command ?? "", input.worktree);
   for (const file of changedOutsideScope(input)) {
     if (isRunnerConfig(file)) continue;
     if (isRecipe(file)) {

@@ -1,19 +1,38 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { saysWhatTheTestCommandRuns } from "./test-command-recipes.js";
 
-describe("saysWhatTheTestCommandRuns (review, stop 41)", () => {
+/** A checkout holding `files` (path → text). */
+function checkout(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "devflow-recipes-"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe("saysWhatTheTestCommandRuns (reviews, stop 41)", () => {
   it.each([
     ["make test", "Makefile"],
     ["make -s -C sub test", "sub/Makefile"],
-    ["make test", "mk/rules.mk"],
+    ["make -f build/test.make test", "build/test.make"],
     ["CI=1 make check", "GNUmakefile"],
+    ["env CI=1 make test", "Makefile"],
     ["tox -e py311", "tox.ini"],
+    ["tox -c ci/tox.ini", "ci/tox.ini"],
     ["python3 -m tox", "tox.ini"],
     ["nox -s tests", "noxfile.py"],
     ["just test", "justfile"],
+    ["inv test", "tasks.py"],
     ["./scripts/test.sh", "scripts/test.sh"],
     ["bash ci/test.sh --fast", "ci/test.sh"],
+    ["sh -c 'make test'", "Makefile"],
     ["npm ci && python3 run_tests.py", "run_tests.py"],
+    ["python3 -W ignore run.py", "run.py"],
+    ["node --import tsx scripts/run.ts", "scripts/run.ts"],
   ])("`%s`: %s says what it runs", (command, file) => {
     expect(saysWhatTheTestCommandRuns(command)(file)).toBe(true);
   });
@@ -21,10 +40,29 @@ describe("saysWhatTheTestCommandRuns (review, stop 41)", () => {
   it.each([
     ["python3 -m pytest tests/test_a.py", "tests/test_a.py"],
     ["node --test test/a.test.js", "test/a.test.js"],
+    // A test file the command runs is still the suite's (ADR 0019): a false rejection otherwise.
+    ["python3 tests/test_app.py", "tests/test_app.py"],
+    ["node test/index.js", "test/index.js"],
+    ["python3 -W ignore run.py", "ignore"],
     ["pytest", "Makefile"],
     ["npm test", "tox.ini"],
-    ["make test", "src/make.py"],
+    // Recipes are the runner's own folder's, not every Makefile or tasks.py of the repository.
+    ["make test", "docs/Makefile"],
+    ["inv test", "app/tasks.py"],
   ])("`%s`: %s does not", (command, file) => {
     expect(saysWhatTheTestCommandRuns(command)(file)).toBe(false);
+  });
+
+  it("follows npm test to package.json's scripts, and make to what its Makefile includes and runs", () => {
+    const dir = checkout({
+      "package.json": JSON.stringify({ scripts: { pretest: "bash ci/env.sh", test: "make test" } }),
+      Makefile:
+        "include common.mk\n-include .env\ntest:\n\t./scripts/test.sh tests/\n\tpython3 -m pytest tests/test_x.py\n",
+    });
+    const says = saysWhatTheTestCommandRuns("npm test --silent", dir);
+    for (const file of ["ci/env.sh", "Makefile", "common.mk", ".env", "scripts/test.sh"])
+      expect(says(file), file).toBe(true);
+    expect(says("tests/test_x.py")).toBe(false);
+    expect(saysWhatTheTestCommandRuns("npm test --silent")("Makefile")).toBe(false);
   });
 });

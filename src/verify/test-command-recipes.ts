@@ -1,54 +1,153 @@
-import { posix } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, posix } from "node:path";
+import { isTestPath } from "./test-paths.js";
 
 /**
- * The files a task-runner program reads its recipes from: what `make test`, `tox` or `nox` run is
- * written there, not in the test command.
+ * The files a task-runner program reads its recipes from, in the folder it runs in: what
+ * `make test`, `tox` or `nox` run is written there, not in the test command.
  */
-const RECIPE_FILES: Readonly<Record<string, RegExp>> = {
-  make: /(?:^|\/)(?:GNUmakefile|makefile|Makefile|[^/]*\.mk)$/,
-  tox: /(?:^|\/)tox\.(?:ini|toml)$/,
-  nox: /(?:^|\/)noxfile\.py$/,
-  just: /(?:^|\/)\.?[Jj]ustfile$/,
-  invoke: /(?:^|\/)tasks\.py$/,
-};
+const RECIPE_FILES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["make", ["GNUmakefile", "makefile", "Makefile"]],
+  ["tox", ["tox.ini", "tox.toml"]],
+  ["nox", ["noxfile.py"]],
+  ["just", ["justfile", "Justfile", ".justfile"]],
+  ["invoke", ["tasks.py", "invoke.yaml"]],
+  ["inv", ["tasks.py", "invoke.yaml"]],
+]);
+
+/** A runner's option naming the recipe file or the folder it runs in. */
+const FILE_OPTIONS = new Set(["-f", "--file", "--makefile", "-c", "--justfile", "--noxfile"]);
+const DIR_OPTIONS = new Set(["-C", "--directory", "--working-directory"]);
 
 /** Programs that run the script named after them (`bash ci/test.sh`, `python3 run_tests.py`). */
 const INTERPRETERS = new Set(["sh", "bash", "dash", "zsh", "node", "python", "python3", "ruby", "perl"]);
+/** Interpreter options whose value is the next word (`python3 -W ignore run.py`, `node --import tsx x.ts`). */
+const VALUE_OPTIONS = new Set([
+  "-W",
+  "-X",
+  "--import",
+  "-r",
+  "--require",
+  "--loader",
+  "--experimental-loader",
+]);
+/** Options that give the program inline: no script file follows (`sh -c '…'` is read as a command). */
+const INLINE_OPTIONS = new Set(["-c", "-e", "--eval", "-p", "--print"]);
 
 /**
- * Whether a repository file says what the test command runs (review, stop 41): the recipe file of a
- * task runner the command starts (a Makefile for `make test`, `tox.ini`, `noxfile.py`, a justfile),
- * or a script the command runs (`./scripts/test.sh`, `bash ci/test.sh`). Regression runs the
- * attempt's copy of such a file; changed, the suite no longer runs as on base (`make test` with a
- * rewritten recipe printed passing lines while a test was broken). Test files a command only names
- * as arguments are not recipes: the suite's tests may change (ADR 0019).
+ * Whether a repository file says what the test command runs (reviews, stop 41): the recipe file of
+ * a task runner the command starts (the Makefile `make test` reads, `tox.ini`, `noxfile.py`, a
+ * justfile), what that Makefile includes and the scripts its recipes run, a script the command runs
+ * (`./scripts/test.sh`, `bash ci/test.sh`), and for `npm test` the same of package.json's test
+ * script. Regression runs the attempt's copy of such a file; changed, the suite no longer runs as
+ * on base (`make test` with a rewritten recipe printed passing lines while a test was broken). Test
+ * files are never recipes, also when a command runs one (`python3 tests/test_app.py`): the suite's
+ * tests may change (ADR 0019). `dir` is the checkout, read for package.json and Makefiles.
  */
-export function saysWhatTheTestCommandRuns(command: string): (file: string) => boolean {
-  const patterns: RegExp[] = [];
-  const scripts = new Set<string>();
-  for (const segment of command.split(/&&|\|\||[;|]/)) {
-    const words = segment
-      .trim()
-      .split(/\s+/)
-      .map((w) => w.replace(/^["']|["']$/g, ""))
-      .filter((w) => w !== "" && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-    const [program = "", ...rest] = words;
-    const name = posix.basename(program);
-    // `python3 -m tox` runs tox as well as `tox` does.
-    const runner = name.startsWith("python") && rest[0] === "-m" ? (rest[1] ?? "") : name;
-    const recipe = RECIPE_FILES[runner];
-    if (recipe) patterns.push(recipe);
-    if (program.includes("/")) scripts.add(repoPath(program));
-    // `node --test a.test.js` names test files, not a script.
-    const script =
-      INTERPRETERS.has(name) && runner === name && !rest.includes("--test")
-        ? rest.find((w) => !w.startsWith("-"))
-        : undefined;
-    if (script !== undefined) scripts.add(repoPath(script));
-  }
-  return (file) => scripts.has(file) || patterns.some((re) => re.test(file));
+export function saysWhatTheTestCommandRuns(
+  command: string,
+  dir: string | null = null,
+): (file: string) => boolean {
+  const found = new Set<string>();
+  const queue = [command];
+  // `npm test` runs package.json's scripts (unchanged, or regression's package.json check fails).
+  if (dir !== null && /^\s*(?:npm|yarn|pnpm)\s+(?:run\s+|run-script\s+)?(?:test|t)(?:\s|$)/.test(command))
+    queue.push(...testScripts(dir));
+  // Bounded: each `sh -c '…'` adds one command, and a command can hold another (`sh -c "sh -c …"`).
+  for (let i = 0; i < queue.length && i < 20; i += 1)
+    for (const segment of (queue[i] ?? "").split(/&&|\|\||[;|]/)) {
+      const inline = recipesOf(segment, found, dir);
+      if (inline !== null) queue.push(inline);
+    }
+  return (file) => found.has(file);
 }
 
-function repoPath(word: string): string {
-  return posix.normalize(word);
+/** A script the command runs; a test file is the suite's, never a recipe (ADR 0019). */
+function addScript(found: Set<string>, path: string): void {
+  const file = posix.normalize(path);
+  if (!isTestPath(file)) found.add(file);
+}
+
+/** Adds to `found` what one simple command runs; returns a command it runs inline (`sh -c '…'`), if any. */
+function recipesOf(segment: string, found: Set<string>, dir: string | null): string | null {
+  const words = segment
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/^["']|["']$/g, ""))
+    .filter((w) => w !== "" && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  if (words[0] === "env") words.shift();
+  const [program = "", ...rest] = words;
+  const name = posix.basename(program);
+  if (program.includes("/")) addScript(found, program);
+  // `python3 -m tox` runs tox as well as `tox` does.
+  const runner = name.startsWith("python") && rest[0] === "-m" ? (rest[1] ?? "") : name;
+  const recipes = RECIPE_FILES.get(runner);
+  if (recipes) {
+    let folder = ".";
+    for (const [i, word] of rest.entries()) {
+      const value = rest[i + 1];
+      if (DIR_OPTIONS.has(word) && value) folder = posix.normalize(value);
+      if (FILE_OPTIONS.has(word) && value) found.add(posix.normalize(posix.join(folder, value)));
+    }
+    for (const recipe of recipes) found.add(posix.normalize(posix.join(folder, recipe)));
+    if (runner === "make" && dir !== null) for (const file of makefileReaches(dir, folder)) found.add(file);
+    return null;
+  }
+  if (!INTERPRETERS.has(name) || rest.includes("--test")) return null;
+  for (let i = 0; i < rest.length; i += 1) {
+    const word = rest[i] ?? "";
+    if (INLINE_OPTIONS.has(word))
+      return ["sh", "bash", "dash", "zsh"].includes(name) ? rest.slice(i + 1).join(" ") : null;
+    if (VALUE_OPTIONS.has(word)) i += 1;
+    else if (word === "-m") return null;
+    else if (!word.startsWith("-")) {
+      addScript(found, word);
+      return null;
+    }
+  }
+  return null;
+}
+
+/** package.json's pretest, test and posttest scripts in `dir`. */
+function testScripts(dir: string): string[] {
+  try {
+    const scripts = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: unknown })
+      .scripts;
+    if (typeof scripts !== "object" || scripts === null) return [];
+    return ["pretest", "test", "posttest"]
+      .map((key) => (scripts as Record<string, unknown>)[key])
+      .filter((s): s is string => typeof s === "string");
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What the Makefile in `folder` reads or runs besides itself: the files it includes and the
+ * repository paths its recipe lines name (`./scripts/test.sh`, `ci/env.sh`). Read as text, not run.
+ */
+function makefileReaches(dir: string, folder: string): string[] {
+  const reached: string[] = [];
+  for (const name of RECIPE_FILES.get("make") ?? []) {
+    let text: string;
+    try {
+      text = readFileSync(join(dir, folder, name), "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split(/\r?\n/)) {
+      const include = /^\s*-?s?include\s+(.+)$/.exec(line);
+      const words = include
+        ? (include[1] ?? "").split(/\s+/)
+        : line.startsWith("\t")
+          ? line.split(/[\s"'`;|&()]+/)
+          : [];
+      for (const word of words)
+        if (word !== "" && !word.includes("$") && (include || word.includes("/"))) {
+          const file = posix.normalize(posix.join(folder, word));
+          if (include || !isTestPath(file)) reached.push(file);
+        }
+    }
+  }
+  return reached;
 }

@@ -80,6 +80,7 @@ describe("parseTestResults on fixed samples", () => {
       "tests/test_calc.py::test_add": "pass",
       "tests/test_calc.py::test_param[1]": "pass",
       "tests/test_calc.py::TestThing::test_method": "pass",
+      "tests/test_calc.py::test_xfail": "fail",
       "tests/test_calc.py::test_error": "fail",
       "tests/test_calc.py::test_sub": "fail",
       "tests/test_calc.py::test_param[2]": "fail",
