@@ -65,4 +65,14 @@ describe("saysWhatTheTestCommandRuns (reviews, stop 41)", () => {
     expect(says("tests/test_x.py")).toBe(false);
     expect(saysWhatTheTestCommandRuns("npm test --silent")("Makefile")).toBe(false);
   });
+
+  it("follows a test script that delegates to another (`npm run test:unit`), as runner detection does", () => {
+    const dir = checkout({
+      "package.json": JSON.stringify({ scripts: { test: "npm run test:unit", "test:unit": "make unit" } }),
+      Makefile: "unit:\n\t./scripts/unit.sh\n",
+    });
+    const says = saysWhatTheTestCommandRuns("npm test --silent", dir);
+    expect(says("Makefile")).toBe(true);
+    expect(says("scripts/unit.sh")).toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { isTestPath } from "./test-paths.js";
+import { readPackageTestSetup } from "./test-reports/package-setup.js";
 
 /**
  * The files a task-runner program reads its recipes from, in the folder it runs in: what
@@ -19,8 +20,10 @@ const RECIPE_FILES: ReadonlyMap<string, readonly string[]> = new Map([
 const FILE_OPTIONS = new Set(["-f", "--file", "--makefile", "-c", "--justfile", "--noxfile"]);
 const DIR_OPTIONS = new Set(["-C", "--directory", "--working-directory"]);
 
+/** Shells: their `-c` gives a command to read, not a script. */
+const SHELLS = new Set(["sh", "bash", "dash", "zsh"]);
 /** Programs that run the script named after them (`bash ci/test.sh`, `python3 run_tests.py`). */
-const INTERPRETERS = new Set(["sh", "bash", "dash", "zsh", "node", "python", "python3", "ruby", "perl"]);
+const INTERPRETERS = new Set([...SHELLS, "node", "python", "python3", "ruby", "perl"]);
 /** Interpreter options whose value is the next word (`python3 -W ignore run.py`, `node --import tsx x.ts`). */
 const VALUE_OPTIONS = new Set([
   "-W",
@@ -96,8 +99,7 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
   if (!INTERPRETERS.has(name) || rest.includes("--test")) return null;
   for (let i = 0; i < rest.length; i += 1) {
     const word = rest[i] ?? "";
-    if (INLINE_OPTIONS.has(word))
-      return ["sh", "bash", "dash", "zsh"].includes(name) ? rest.slice(i + 1).join(" ") : null;
+    if (INLINE_OPTIONS.has(word)) return SHELLS.has(name) ? rest.slice(i + 1).join(" ") : null;
     if (VALUE_OPTIONS.has(word)) i += 1;
     else if (word === "-m") return null;
     else if (!word.startsWith("-")) {
@@ -108,15 +110,20 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
   return null;
 }
 
-/** package.json's pretest, test and posttest scripts in `dir`. */
+/**
+ * package.json's pretest, test and posttest scripts in `dir`, and the script `test` delegates to
+ * (`"test": "npm run test:unit"`) as regression's runner detection follows it (`readPackageTestSetup`).
+ */
 function testScripts(dir: string): string[] {
   try {
-    const scripts = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: unknown })
-      .scripts;
+    const text = readFileSync(join(dir, "package.json"), "utf8");
+    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
     if (typeof scripts !== "object" || scripts === null) return [];
-    return ["pretest", "test", "posttest"]
+    const own = ["pretest", "test", "posttest"]
       .map((key) => (scripts as Record<string, unknown>)[key])
       .filter((s): s is string => typeof s === "string");
+    const delegated = readPackageTestSetup(text)?.script;
+    return delegated ? [...own, delegated] : own;
   } catch {
     return [];
   }
