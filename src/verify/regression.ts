@@ -8,7 +8,18 @@ import { nameList } from "../util/markdown.js";
 import { listGitFiles } from "../workspace/index.js";
 import { startEnvelope } from "./envelope.js";
 import { isPytestConfigName, PYTEST_CONFIG_FILES, pytestConfigOf, pytestSectionOf } from "./pytest-setup.js";
-import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
+import {
+  canaryNextTo,
+  type RegressionCanaryPin,
+  type RegressionCanaryStatus,
+  runWithRegressionCanary,
+} from "./regression-canary.js";
+import {
+  type ReportRunInput,
+  type RunnerInvocation,
+  reportPathFor,
+  resolveInvocation,
+} from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
 import { notNamedByScope } from "./scope-paths.js";
 import { saysWhatTheTestCommandRuns } from "./test-command-recipes.js";
@@ -43,6 +54,8 @@ export interface RegressionBaseline {
   pytestConfig?: string | null;
   /** The test setup of the base's package.json files below the root (`nestedPackageTestConfigs`). */
   packageConfigs?: string | null;
+  /** Where regression's canary was collected on base, or why there is none (ADR 0079). */
+  canary?: RegressionCanaryPin | null;
 }
 
 export interface BaselineInput {
@@ -54,6 +67,8 @@ export interface BaselineInput {
   signal?: AbortSignal;
   /** The run's mount namespace (ADR 0031): see VerifierCommand.mounts. */
   mounts?: RepoMounts;
+  /** The seam's test files: regression's canary goes next to the first pytest one (ADR 0079). */
+  seamFiles?: readonly string[];
 }
 
 /** Runs the test command once on base; the caller stores the result and passes it to every attempt. */
@@ -64,15 +79,21 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
   const packageConfigs = nestedPackageTestConfigs(input.cwd, tracked ?? []);
   const resolved = resolveInvocation(input.command, input.cwd);
   if (resolved.kind === "runner") {
-    const { run, report } = await runWithReport({
-      invocation: resolved.invocation,
-      cwd: input.cwd,
-      timeoutMs: input.timeoutMs,
-      logPath: input.logPath,
-      reportPath: reportPathFor(input.logPath),
-      ...(input.signal ? { signal: input.signal } : {}),
-      ...(input.mounts ? { mounts: input.mounts } : {}),
-    });
+    const nextTo = canaryNextTo(input.seamFiles ?? [], tracked ?? []);
+    const reportRun = reportRunOf(resolved.invocation, input.cwd, input);
+    let canaried = await runWithRegressionCanary(reportRun, nextTo);
+    // The canary (or devflow's plugin, when the command sets its own PYTHONPATH) must never cost
+    // the base its named report: without one the suite is judged from the console. A run that did
+    // not finish (timeout, not found) is not run twice.
+    if (canaried.placed && canaried.run.failure === null && !canaried.report?.complete) {
+      canaried = await runWithRegressionCanary(reportRun, null);
+      canaried.canary = {
+        status: "not_run",
+        reason:
+          "the base's run with a canary gave no complete report (a command setting its own PYTHONPATH hides devflow's pytest plugin)",
+      };
+    }
+    const { run, report, canary } = canaried;
     const error =
       run.failure ??
       (commandMissing(run) ? `\`${resolved.invocation.script}\` was not found (exit ${run.exitCode})` : null);
@@ -89,6 +110,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
         testConfig,
         pytestConfig,
         packageConfigs,
+        canary: pinOnBase(canary, nextTo),
       };
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
@@ -232,15 +254,16 @@ async function reportRegression(
   findings: string[],
 ): Promise<RegressionEnvelope> {
   const env = startEnvelope("regression", input.attemptId);
-  const { run, report, command, unsupported } = await runWithReport({
-    invocation: baseline.invocation,
-    cwd: input.worktree,
-    timeoutMs: input.timeoutMs,
-    logPath: input.logPath,
-    reportPath: reportPathFor(input.logPath),
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.mounts ? { mounts: input.mounts } : {}),
-  });
+  const pin = baseline.canary ?? null;
+  const { run, report, command, unsupported, canary } = await runWithRegressionCanary(
+    reportRunOf(baseline.invocation, input.worktree, input),
+    pin?.status === "placed" ? pin.next_to : null,
+  );
+  // Without a pin the run had no canary for the pin's reason (or a baseline from before ADR 0079).
+  const canaryShown: RegressionCanaryStatus =
+    pin?.status === "placed"
+      ? canary
+      : { status: "not_run", reason: pin?.reason ?? "the baseline pinned no canary" };
   const refs = [input.logPath, baseline.logPath];
   const common = {
     command: input.command,
@@ -267,6 +290,13 @@ async function reportRegression(
   }
   const r = result.regression;
   const problems = [...findings, ...r.reasons];
+  // Collected and failing on base, the canary not failing now is the attempt's doing: whatever
+  // else this report says cannot be believed, so it comes first.
+  if (canaryShown.status === "tampered") problems.unshift(`tamper: ${canaryShown.reason}`);
+  else if (pin?.status === "placed" && canaryShown.status === "not_run")
+    problems.unshift(
+      `the regression canary collected next to ${pin.next_to} on base could not run on this attempt: ${canaryShown.reason}`,
+    );
   const baseErrors = new Set(baseline.report.run_errors);
   const newRunErrors = current.run_errors.filter((e) => !baseErrors.has(e));
   if (newRunErrors.length > 0) problems.push(`new run error(s) outside any test: ${newRunErrors.join("; ")}`);
@@ -309,6 +339,7 @@ async function reportRegression(
       still_failing: r.still_failing.map((t) => t.name),
       new_failures: r.new_failures.map((t) => t.name),
       seam_tests_excluded: seamKeys.length,
+      ...(baseline.invocation.runner === "pytest" ? { canary: canaryShown } : {}),
       ...(problems.length > 0 ? { findings: problems } : {}),
     },
   });
@@ -502,4 +533,33 @@ function couldNotRun(
     evidence_refs: refs,
     native_payload: common,
   });
+}
+
+/** On base, a canary that did not fail means pytest does not collect it there: the run has none. */
+function pinOnBase(canary: RegressionCanaryStatus, nextTo: string | null): RegressionCanaryPin {
+  if (canary.status === "failed_as_required" && nextTo !== null) return { status: "placed", next_to: nextTo };
+  // Missing on base: not collected there, or the suite stopped before it (`-x` on a red base).
+  if (canary.status === "tampered")
+    return {
+      status: "not_run",
+      reason: `on base, pytest did not run a canary placed next to ${nextTo} to its failure (not collected there, or the run stopped before it ran last)`,
+    };
+  return { status: "not_run", reason: canary.reason ?? "no canary" };
+}
+
+/** The pinned invocation's report run in `cwd`, with the report next to the input's log. */
+function reportRunOf(
+  invocation: RunnerInvocation,
+  cwd: string,
+  input: { timeoutMs: number; logPath: string; signal?: AbortSignal; mounts?: RepoMounts },
+): ReportRunInput {
+  return {
+    invocation,
+    cwd,
+    timeoutMs: input.timeoutMs,
+    logPath: input.logPath,
+    reportPath: reportPathFor(input.logPath),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.mounts ? { mounts: input.mounts } : {}),
+  };
 }

@@ -147,6 +147,8 @@ export interface ReportRunInput {
    * devflow's home besides the checkout the run may write.
    */
   reportPath: string;
+  /** Added to the run's environment (regression's canary plugin, ADR 0079). */
+  env?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   /** The mount namespace of the run (ADR 0031); see VerifierCommand.mounts. */
   mounts?: RepoMounts;
@@ -208,7 +210,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
     cwd: input.cwd,
     timeoutMs: input.timeoutMs,
     logPath: input.logPath,
-    ...(ledger ? { env: ledger.env } : {}),
+    ...(ledger || input.env ? { env: { ...input.env, ...ledger?.env } } : {}),
     pathPrefix: [binDir, join(input.cwd, "node_modules", ".bin")].join(delimiter),
     ...(input.traceOpens ? { traceOpens: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),

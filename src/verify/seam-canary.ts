@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, posix } from "node:path";
 import { pytestSelections, selectionsKeep } from "./pytest-selection.js";
-import { pytestAddopts, pytestFunctionPattern } from "./pytest-setup.js";
+import { pytestAddopts, pytestFilePatterns, pytestFunctionPattern } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { canarySource } from "./seam-canary-source.js";
 import { runnerConfigTexts } from "./seam-data-files.js";
@@ -37,6 +37,14 @@ const REPORT_CARRIES_MESSAGE = new Set(["node-test", "mocha", "jest", "vitest", 
 const CANARY_NONCE_DRAWS = 32;
 
 /**
+ * How the runner finds the canary. named: its files are appended to the invocation (the seam run,
+ * which names its test files). in_folder: the invocation is left as it is and pytest collects the
+ * canary from the folder it is written to (regression's run of the whole suite, ADR 0079: naming a
+ * file there would narrow pytest's collection to the files named).
+ */
+export type CanaryCollection = "named" | "in_folder";
+
+/**
  * Writes the canary files into `checkoutDir` (wherever the seam runs: the coder's worktree or a
  * verification checkout), runs `run` with the canaried invocation, and removes the files in any
  * case. `seamTestFiles` are the pinned seam tests' files (relative); the canary goes next to each.
@@ -46,8 +54,9 @@ export async function withSeamCanary<T>(
   invocation: RunnerInvocation,
   seamTestFiles: readonly string[],
   run: (canary: SeamCanary) => Promise<T>,
+  collect: CanaryCollection = "named",
 ): Promise<T> {
-  const plan = planCanary(checkoutDir, invocation, seamTestFiles);
+  const plan = planCanary(checkoutDir, invocation, seamTestFiles, collect);
   if (plan.kind === "not_placed") return run(plan);
   const written: string[] = [];
   try {
@@ -75,9 +84,14 @@ function planCanary(
   checkoutDir: string,
   invocation: RunnerInvocation,
   seamTestFiles: readonly string[],
+  collect: CanaryCollection,
 ): CanaryPlan {
   const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
   if (!adapter) return { kind: "not_placed", reason: `no canary for runner ${invocation.runner}` };
+  // Only pytest collects a test file from its folder whatever the invocation: the JavaScript
+  // runners' regression runs have node:test's outcome ledger or none (ADR 0079).
+  if (collect === "in_folder" && adapter.runner !== "pytest")
+    return { kind: "not_placed", reason: `no canary for a ${invocation.runner} run of the whole suite` };
   // A seam that selects its tests by name (`jest -t collapses`, `pytest -k spaces`) would deselect
   // the canary, and its absence would read as tampering: the seam then runs without one, and the
   // gate says so. (Found on jest, mocha and vitest: the correct fix was rejected as "tampered".)
@@ -142,6 +156,17 @@ function planCanary(
             : `the runner's configuration selects tests by name (${configured}), which would deselect a canary test`,
       };
   }
+  if (collect === "in_folder") {
+    // Not named on the command line, the canary is collected only if `python_files` matches it.
+    const configured = pytestFilePatterns(checkoutDir, files[0] ?? "", invocation.script);
+    const patterns = configured.length > 0 ? configured : ["test_*.py", "*_test.py"];
+    const missed = names.find((n) => !patterns.some((p) => globMatches(p, basename(n.path))));
+    if (missed)
+      return {
+        kind: "not_placed",
+        reason: `pytest's python_files (${patterns.join(" ")}) would not collect a canary named ${basename(missed.path)}`,
+      };
+  }
   const messageNonce = randomBytes(9).toString("hex");
   const writes = names.map(({ seamFile, path, title }) => {
     const source = readFileSync(join(checkoutDir, seamFile), "utf8");
@@ -160,7 +185,10 @@ function planCanary(
   const seamArgs =
     invocation.runner === "pytest" ? files.filter((f) => !namesPath(invocation.script, f)) : files;
   const args = [...seamArgs, ...writes.map((w) => w.path)].map(shellQuote);
-  const appended = appendArguments(invocation.script, adapter.invocation, args, invocation.runner);
+  const appended =
+    collect === "named"
+      ? appendArguments(invocation.script, adapter.invocation, args, invocation.runner)
+      : ({ ok: true, command: invocation.script } as const);
   if (!appended.ok)
     return { kind: "not_placed", reason: `the canary cannot be added to the invocation: ${appended.reason}` };
   return {
@@ -174,6 +202,24 @@ function planCanary(
     },
     writes,
   };
+}
+
+/** Python's fnmatch on a base name, as pytest matches `python_files` without a "/" in the pattern. */
+function globMatches(pattern: string, name: string): boolean {
+  if (pattern.includes("/")) return false;
+  let source = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] ?? "";
+    const close = c === "[" ? pattern.indexOf("]", i + 2) : -1;
+    if (c === "*") source += ".*";
+    else if (c === "?") source += ".";
+    else if (close > 0) {
+      const set = pattern.slice(i + 1, close).replace(/\\/g, "\\\\");
+      source += set.startsWith("!") ? `[^${set.slice(1)}]` : `[${set}]`;
+      i = close;
+    } else source += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "s").test(name);
 }
 
 /** The runner's name-filter flag in the arguments after its invocation in `script`, or null. */
@@ -329,8 +375,15 @@ export function judgeCanary(
   report: TestReport,
   reportText: string | null,
   exitCode: number | null,
+  options: {
+    /** How the run is named in reasons. */
+    runName?: string;
+    /** False when devflow's pytest plugin took the canary's failure out of the exit status (ADR 0079). */
+    exitCountsCanary?: boolean;
+  } = {},
 ): CanaryVerdict {
-  const cannotFail = "the seam run cannot fail: the canary test";
+  const runName = options.runName ?? "seam run";
+  const cannotFail = `the ${runName} cannot fail: the canary test`;
   const tampered = "assertion library or reporter tampered";
   for (const title of canary.titles) {
     const found = report.tests.filter((t) => t.id.title === title);
@@ -352,10 +405,10 @@ export function judgeCanary(
       ok: false,
       reason: `${cannotFail} failed without its own assertion message, so not through the assertion library (${tampered})`,
     };
-  if (exitCode === 0)
+  if (exitCode === 0 && options.exitCountsCanary !== false)
     return {
       ok: false,
-      reason: `the seam run cannot fail: the runner exited 0 although its canary test failed (exit status forged)`,
+      reason: `the ${runName} cannot fail: the runner exited 0 although its canary test failed (exit status forged)`,
     };
   return { ok: true };
 }

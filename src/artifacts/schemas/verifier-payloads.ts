@@ -139,6 +139,17 @@ export const RegressionPerTest = z.strictObject({
   ran_command: z.string().optional(),
   /** Seam tests left out of the comparison (judged by the seam verifier). */
   seam_tests_excluded: z.number().int().min(0).optional(),
+  /**
+   * pytest's regression canary (ADR 0079): failed_as_required: it failed as it did on base;
+   * tampered: it passed, was skipped or missing, or the runner exited 0; not_run: no canary (the
+   * reason says why, e.g. pytest did not collect it on base).
+   */
+  canary: z
+    .discriminatedUnion("status", [
+      z.object({ status: z.literal("failed_as_required"), reason: z.null() }),
+      z.object({ status: z.enum(["tampered", "not_run"]), reason: z.string() }),
+    ])
+    .optional(),
   /** Why this run fails besides regressions (incomplete report, tampered test setup). */
   findings: z.array(z.string()).optional(),
 });

@@ -82,6 +82,13 @@ export const IterateState = new StateSchema({
       testConfig: z.string().nullable().optional(),
       pytestConfig: z.string().nullable().optional(),
       packageConfigs: z.string().nullable().optional(),
+      canary: z
+        .discriminatedUnion("status", [
+          z.object({ status: z.literal("placed"), next_to: z.string() }),
+          z.object({ status: z.literal("not_run"), reason: z.string() }),
+        ])
+        .nullable()
+        .optional(),
     })
     .nullable()
     .default(null),

@@ -83,6 +83,7 @@ export const readiness: NodeBody = async (state, deps) => {
         logPath: join(deps.store.dir, "regression_baseline.log"),
         mounts: verifierMounts(state),
         signal: deps.signal,
+        seamFiles: observation.failing_seam.files,
       })
     : null;
 

@@ -1,0 +1,81 @@
+"""devflow's pytest plugin for regression's canary (ADR 0079), loaded with `-p` for one run.
+
+The canary test fails on purpose, to show that code loaded into this process did not neuter
+pytest's test call or its report. It runs last, after every test of the suite, so a neutering
+installed while the suite ran is caught too. Its failure must not count as the suite's: this
+plugin keeps it out of pytest's failure count (behind the exit status, `-x` and `--maxfail`) and
+undoes what the stepwise plugin does on a failure, so the exit status and how far the run goes are
+the suite's own. A failure of the canary's setup or teardown still counts: it is the suite's.
+"""
+
+import os
+
+import pytest
+
+_CANARY_FILES = frozenset(filter(None, os.environ.get("DEVFLOW_CANARY_FILES", "").split(os.pathsep)))
+_session = []
+
+
+def _is_canary_failure(report):
+    if report.when != "call" or not report.failed or hasattr(report, "wasxfail"):
+        return False
+    return report.nodeid.split("::", 1)[0].rsplit("/", 1)[-1] in _CANARY_FILES
+
+
+def pytest_sessionstart(session):
+    _session.append(session)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection_modifyitems(items):
+    # After every other plugin's reordering and deselection (a wrapper resumes after them all).
+    yield
+    canaries = [i for i in items if i.nodeid.split("::", 1)[0].rsplit("/", 1)[-1] in _CANARY_FILES]
+    if canaries:
+        items[:] = [i for i in items if i not in canaries] + canaries
+
+
+def _stepwise_state(session):
+    plugin = session.config.pluginmanager.get_plugin("stepwiseplugin")
+    info = getattr(plugin, "cached_info", None)
+    return (
+        plugin,
+        getattr(plugin, "skip", None),
+        getattr(plugin, "lastfailed", None),
+        getattr(info, "last_failed", None),
+    )
+
+
+def _restore_stepwise(state):
+    plugin, skip, lastfailed, last_failed = state
+    if plugin is None:
+        return
+    if hasattr(plugin, "skip"):
+        plugin.skip = skip
+    if hasattr(plugin, "lastfailed"):
+        plugin.lastfailed = lastfailed
+    info = getattr(plugin, "cached_info", None)
+    if info is not None and hasattr(info, "last_failed"):
+        info.last_failed = last_failed
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_logreport(report):
+    session = _session[0] if _session and _is_canary_failure(report) else None
+    if session is None:
+        yield
+        return
+    # pytest counts the failure (and checks --maxfail) inside this hook, and refuses to unset a stop
+    # once set: taking one off first leaves the count, and the decision, as if the canary passed.
+    session.testsfailed -= 1
+    stop = session.shouldstop
+    stepwise = _stepwise_state(session)
+    yield
+    # `--sw-skip` forgives one failure: the canary's must not use it up, nor be the one recorded.
+    _restore_stepwise(stepwise)
+    if session.shouldstop and not stop:
+        # The stepwise plugin asks to stop on any failure; pytest 8+ guards the public setter.
+        if hasattr(session, "_shouldstop"):
+            session._shouldstop = stop
+        else:
+            session.shouldstop = stop
