@@ -1,4 +1,5 @@
 import { join, posix } from "node:path";
+import picomatch from "picomatch";
 import { parse as parseToml } from "smol-toml";
 import { pythonSourceViews } from "./source-text.js";
 import { foldersUp, isRegularFile, isTestPath, recordOfFiles, scannedText } from "./test-paths.js";
@@ -297,9 +298,28 @@ export function pytestFunctionPattern(dir: string, test: string, command = ""): 
 }
 
 /** The `python_files` patterns of the config pytest runs `test` with (which modules it collects); [] when unset. */
-export function pytestFilePatterns(dir: string, test: string, command = ""): string[] {
+function pytestFilePatterns(dir: string, test: string, command = ""): string[] {
   const section = pytestSectionFor(dir, test, command);
   return section === null ? [] : iniList(section, "python_files");
+}
+
+/** pytest's own `python_files` when no config sets it. */
+const DEFAULT_PYTHON_FILES = ["test_*.py", "*_test.py"];
+
+/**
+ * Which module names pytest collects from a folder it searches, for the config it runs `test`
+ * with: `python_files`, else pytest's default, matched against the base name (a pattern with a
+ * "/" never matches one). Without a test file ("") the default.
+ */
+export function pytestFileNames(
+  dir: string,
+  test: string,
+  command = "",
+): { patterns: string[]; collects: (name: string) => boolean } {
+  const configured = test === "" ? [] : pytestFilePatterns(dir, test, command);
+  const patterns = configured.length > 0 ? configured : DEFAULT_PYTHON_FILES;
+  const matches = picomatch(patterns);
+  return { patterns, collects: (name) => matches(name) };
 }
 
 /**

@@ -37,8 +37,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const SEAM_KEY = (b: RegressionBaseline) =>
-  (b.report?.tests ?? []).filter((t) => t.id.file === "tests/test_add.py").map((t) => t.key);
+/** calc.py with both functions right: the seam's fix, or a base green throughout. */
+const GOOD = "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a + b\n";
 
 const baseline = (command = COMMAND, seamFiles = ["tests/test_add.py"]) =>
   takeRegressionBaseline({
@@ -49,7 +49,8 @@ const baseline = (command = COMMAND, seamFiles = ["tests/test_add.py"]) =>
     seamFiles,
   });
 
-const regression = (b: RegressionBaseline, command = COMMAND) =>
+/** The attempt's regression run, the seam's tests (those of `seamFile` on base) left out. */
+const regression = (b: RegressionBaseline, command = COMMAND, seamFile = "tests/test_add.py") =>
   runRegressionVerifier({
     worktree: dir,
     command,
@@ -57,7 +58,7 @@ const regression = (b: RegressionBaseline, command = COMMAND) =>
     timeoutMs: 60_000,
     logPath: join(dir, ".logs", "regression.log"),
     attemptId: "attempt-001",
-    seamTests: SEAM_KEY(b),
+    seamTests: (b.report?.tests ?? []).filter((t) => t.id.file === seamFile).map((t) => t.key),
     changedFiles: ["calc.py"],
   }).then((e) => RegressionEnvelope.parse(e));
 
@@ -89,10 +90,7 @@ describe("regression's pytest canary", () => {
     expect(b.report?.tests.map((t) => t.id.file).sort()).toEqual(["tests/test_add.py", "tests/test_mul.py"]);
     // Only the seam's test failed on base; the canary's failure is not the suite's.
     expect(b.exitCode).toBe(1);
-    await writeFile(
-      join(dir, "calc.py"),
-      "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a + b\n",
-    );
+    await writeFile(join(dir, "calc.py"), GOOD);
     const e = await regression(b);
     expect(e.overall_result).toBe("pass");
     expect(payload(e).canary).toEqual({ status: "failed_as_required", reason: null });
@@ -102,10 +100,7 @@ describe("regression's pytest canary", () => {
   });
 
   it("a suite green on base records exit 0 although its canary failed", async () => {
-    await writeFile(
-      join(dir, "calc.py"),
-      "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a + b\n",
-    );
+    await writeFile(join(dir, "calc.py"), GOOD);
     const b = await baseline();
     expect(b.canary?.status).toBe("placed");
     expect(b.exitCode).toBe(0);
@@ -170,10 +165,7 @@ describe("regression's pytest canary", () => {
     expect(b.canary?.status === "not_run" && b.canary.reason).toContain(
       "python_files (test_add.py test_mul.py)",
     );
-    await writeFile(
-      join(dir, "calc.py"),
-      "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a + b\n",
-    );
+    await writeFile(join(dir, "calc.py"), GOOD);
     const e = await regression(b);
     expect(e.overall_result).toBe("pass");
     expect(payload(e).canary).toMatchObject({ status: "not_run" });
@@ -205,19 +197,6 @@ describe("regression's pytest canary", () => {
  * far the run goes are the suite's; extra reports on the canary's file are kept as a run error.
  */
 describe("regression's pytest canary leaves the suite's exit status and extent alone", () => {
-  const GOOD = "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a + b\n";
-  const regressionWith = (b: RegressionBaseline, command: string, seamFile: string) =>
-    runRegressionVerifier({
-      worktree: dir,
-      command,
-      baseline: b,
-      timeoutMs: 60_000,
-      logPath: join(dir, ".logs", "regression.log"),
-      attemptId: "attempt-001",
-      seamTests: (b.report?.tests ?? []).filter((t) => t.id.file === seamFile).map((t) => t.key),
-      changedFiles: ["calc.py"],
-    }).then((e) => RegressionEnvelope.parse(e));
-
   it("a session fixture's teardown error reported on the canary fails a suite green on base", async () => {
     await writeFile(join(dir, "calc.py"), `${GOOD}\ndef close():\n    pass\n`);
     await writeFile(
@@ -232,7 +211,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
       join(dir, "calc.py"),
       `${GOOD}\ndef close():\n    raise RuntimeError("leaked connection")\n`,
     );
-    const e = await regressionWith(b, COMMAND, "tests/test_mul.py");
+    const e = await regression(b, COMMAND, "tests/test_mul.py");
     expect(e.overall_result).toBe("fail");
     expect(e.summary).toContain("pytest reported a failure on devflow's regression canary besides its own");
   });
@@ -247,7 +226,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
     expect(b.canary?.status).toBe("placed");
     expect(b.exitCode).toBe(0);
     await writeFile(join(dir, "calc.py"), `${GOOD}\ndef healthy():\n    return False\n`);
-    const e = await regressionWith(b, COMMAND, "tests/test_add.py");
+    const e = await regression(b, COMMAND, "tests/test_add.py");
     expect(e.overall_result).toBe("fail");
     expect(e.summary).toContain("the suite was green on base (exit 0) and is red now (exit 1)");
   });
@@ -276,7 +255,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
       );
       // --sw keeps its state in .pytest_cache; this folder is no git checkout, so every file is "tracked".
       await rm(join(dir, ".pytest_cache"), { recursive: true, force: true });
-      const e = await regressionWith(b, command, "tests/test_add.py");
+      const e = await regression(b, command, "tests/test_add.py");
       expect(e.overall_result).toBe("fail");
       expect(e.summary).toContain("test_mul");
     });
@@ -294,7 +273,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
       join(dir, "calc.py"),
       "import _pytest.python\n\ndef mul(a, b):\n    _pytest.python.Function.runtest = lambda self: None\n    return a + b\n\ndef add(a, b):\n    return a + b\n",
     );
-    const e = await regressionWith(b, COMMAND, "tests/test_add.py");
+    const e = await regression(b, COMMAND, "tests/test_add.py");
     expect(e.overall_result).toBe("fail");
     expect(e.summary).toMatch(/^tamper: the regression run cannot fail/);
   });
@@ -325,7 +304,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
       join(dir, "calc.py"),
       "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a + b\n",
     );
-    const e = await regressionWith(b, command, "tests/test_mul.py");
+    const e = await regression(b, command, "tests/test_mul.py");
     expect(e.overall_result).toBe("fail");
   });
 
@@ -359,7 +338,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
       "test_lines_fit_79_columns pass",
     ]);
     await writeFile(join(dir, "calc.py"), `def add(a, b):\n    return a + b  # ${"x".repeat(80)}\n`);
-    const e = await regressionWith(b, command, "tests/test_add.py");
+    const e = await regression(b, command, "tests/test_add.py");
     expect(e.overall_result).toBe("fail");
   });
 

@@ -1,8 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { basename, delimiter } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ReportRun, type ReportRunInput, runWithReport } from "./report-run.js";
-import { isCanaryTest, judgeCanary, type SeamCanary, withSeamCanary } from "./seam-canary.js";
+import { isCanaryTest, judgeCanary, readReportText, type SeamCanary, withSeamCanary } from "./seam-canary.js";
 import { RUNNER_ADAPTERS, type TestReport } from "./test-reports/index.js";
 import { appendArguments } from "./test-reports/script-rewrite.js";
 
@@ -87,7 +86,7 @@ export async function runWithRegressionCanary(
           DEVFLOW_CANARY_FILES: canary.files.map((f) => basename(f)).join(delimiter),
         },
       });
-      return judged(ran, canary, await readTextOrNull(input.reportPath));
+      return judged(ran, canary, await readReportText(input.reportPath));
     },
     "in_folder",
   );
@@ -130,12 +129,4 @@ function judged(
       ? { status: "failed_as_required", reason: null }
       : { status: "tampered", reason: verdict.reason },
   };
-}
-
-async function readTextOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, "utf8");
-  } catch {
-    return null;
-  }
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, posix } from "node:path";
 import { pytestSelections, selectionsKeep } from "./pytest-selection.js";
-import { pytestAddopts, pytestFilePatterns, pytestFunctionPattern } from "./pytest-setup.js";
+import { pytestAddopts, pytestFileNames, pytestFunctionPattern } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { canarySource } from "./seam-canary-source.js";
 import { runnerConfigTexts } from "./seam-data-files.js";
@@ -158,13 +158,12 @@ function planCanary(
   }
   if (collect === "in_folder") {
     // Not named on the command line, the canary is collected only if `python_files` matches it.
-    const configured = pytestFilePatterns(checkoutDir, files[0] ?? "", invocation.script);
-    const patterns = configured.length > 0 ? configured : ["test_*.py", "*_test.py"];
-    const missed = names.find((n) => !patterns.some((p) => globMatches(p, basename(n.path))));
+    const collected = pytestFileNames(checkoutDir, files[0] ?? "", invocation.script);
+    const missed = names.find((n) => !collected.collects(basename(n.path)));
     if (missed)
       return {
         kind: "not_placed",
-        reason: `pytest's python_files (${patterns.join(" ")}) would not collect a canary named ${basename(missed.path)}`,
+        reason: `pytest's python_files (${collected.patterns.join(" ")}) would not collect a canary named ${basename(missed.path)}`,
       };
   }
   const messageNonce = randomBytes(9).toString("hex");
@@ -202,24 +201,6 @@ function planCanary(
     },
     writes,
   };
-}
-
-/** Python's fnmatch on a base name, as pytest matches `python_files` without a "/" in the pattern. */
-function globMatches(pattern: string, name: string): boolean {
-  if (pattern.includes("/")) return false;
-  let source = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] ?? "";
-    const close = c === "[" ? pattern.indexOf("]", i + 2) : -1;
-    if (c === "*") source += ".*";
-    else if (c === "?") source += ".";
-    else if (close > 0) {
-      const set = pattern.slice(i + 1, close).replace(/\\/g, "\\\\");
-      source += set.startsWith("!") ? `[^${set.slice(1)}]` : `[${set}]`;
-      i = close;
-    } else source += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "s").test(name);
 }
 
 /** The runner's name-filter flag in the arguments after its invocation in `script`, or null. */
@@ -365,6 +346,15 @@ function packageType(checkoutDir: string, seamFile: string): string | null {
 }
 
 export type CanaryVerdict = { ok: true } | { ok: false; reason: string };
+
+/** The report file's text, in which `judgeCanary` looks for the canary's nonce; null when unreadable. */
+export async function readReportText(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The canary must be reported failing by name, with its nonce in the failure message where the

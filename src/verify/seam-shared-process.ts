@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, posix } from "node:path";
 import picomatch from "picomatch";
-import { pytestAddopts, pytestFilePatterns } from "./pytest-setup.js";
+import { pytestAddopts, pytestFileNames } from "./pytest-setup.js";
 import type { RunnerInvocation } from "./report-run.js";
 import { runnerConfigTexts } from "./seam-data-files.js";
 import { isTestPath } from "./test-paths.js";
@@ -208,8 +208,7 @@ function collectedBy(
   let byName: (name: string) => boolean = () => false;
   if (invocation.runner === "pytest") {
     const seam = seamFiles.find((f) => f.endsWith(".py")) ?? "";
-    const patterns = seam === "" ? [] : pytestFilePatterns(checkoutDir, seam, invocation.script);
-    byName = picomatch(patterns.length > 0 ? patterns : ["test_*.py", "*_test.py"]);
+    byName = pytestFileNames(checkoutDir, seam, invocation.script).collects;
   } else if (invocation.runner === "node-test")
     byName = picomatch(["*.test.*", "*-test.*", "*_test.*", "test-*", "test.*"]);
   return (file) =>

@@ -1,5 +1,4 @@
 import { existsSync, lstatSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SeamEnvelope, SeamPayload } from "../artifacts/schemas/verifier-envelope.js";
 import type { RepoMounts } from "../process/mount-namespace.js";
@@ -9,7 +8,7 @@ import { outsideNamedLoads } from "./python-outside-loads.js";
 import { type RunnerInvocation, reportPathFor, resolveInvocation, runWithReport } from "./report-run.js";
 import { commandMissing, runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { notNamedByScope, scopePath } from "./scope-paths.js";
-import { isCanaryTest, judgeCanary, withSeamCanary } from "./seam-canary.js";
+import { isCanaryTest, judgeCanary, readReportText, withSeamCanary } from "./seam-canary.js";
 import { openedExposure, traceStatus, tracesSeamRuns } from "./seam-opened-files.js";
 import { outsideExposure } from "./seam-outside-files.js";
 import { computedLoadExposure, mockExposure, sharedProcessExposure } from "./seam-shared-process.js";
@@ -321,7 +320,7 @@ async function namedRun(
     const problems: string[] = [];
     // The canary's verdict comes first: when it did not fail, nothing else in this report can be believed.
     if (canary.kind === "placed") {
-      const verdict = judgeCanary(canary, report, await readTextOrNull(reportPath), run.exitCode);
+      const verdict = judgeCanary(canary, report, await readReportText(reportPath), run.exitCode);
       if (!verdict.ok) {
         problems.push(verdict.reason);
         canaryFacts = { canary: { status: "tampered", reason: verdict.reason } };
@@ -378,14 +377,6 @@ function fileOfKey(key: string): string {
     if (Array.isArray(parts) && typeof parts[0] === "string") return parts[0];
   } catch {}
   return "";
-}
-
-async function readTextOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, "utf8");
-  } catch {
-    return null;
-  }
 }
 
 /** What a seam run opened that the attempt changed besides the seam's (and the canary's) files (ADR 0072). */

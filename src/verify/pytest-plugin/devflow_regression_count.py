@@ -16,10 +16,14 @@ _CANARY_FILES = frozenset(filter(None, os.environ.get("DEVFLOW_CANARY_FILES", ""
 _session = []
 
 
+def _in_canary_file(nodeid):
+    return nodeid.split("::", 1)[0].rsplit("/", 1)[-1] in _CANARY_FILES
+
+
 def _is_canary_failure(report):
     if report.when != "call" or not report.failed or hasattr(report, "wasxfail"):
         return False
-    return report.nodeid.split("::", 1)[0].rsplit("/", 1)[-1] in _CANARY_FILES
+    return _in_canary_file(report.nodeid)
 
 
 def pytest_sessionstart(session):
@@ -30,7 +34,7 @@ def pytest_sessionstart(session):
 def pytest_collection_modifyitems(items):
     # After every other plugin's reordering and deselection (a wrapper resumes after them all).
     yield
-    canaries = [i for i in items if i.nodeid.split("::", 1)[0].rsplit("/", 1)[-1] in _CANARY_FILES]
+    canaries = [i for i in items if _in_canary_file(i.nodeid)]
     if canaries:
         items[:] = [i for i in items if i not in canaries] + canaries
 
