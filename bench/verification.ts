@@ -120,6 +120,8 @@ interface Measured {
   taskProcesses: number;
   attemptProcesses: number;
   attemptByProgram: Record<string, number>;
+  /** Per attempt, the median time of each step the verify node takes around the commands. */
+  attemptSteps: Record<string, number>;
   /** Whether this task adopted the previous task's idle checkout, and whether its index was trusted. */
   adopted: { indexTrusted: boolean } | null;
   /** Whether this task's coder checkout was the previous task's, reset to the base (ADR 0050). */
@@ -184,17 +186,25 @@ async function runOnce(
   const attempts: number[] = [];
   const attemptProcesses: number[] = [];
   let attemptByProgram: Record<string, number> = {};
+  const stepTimes: Record<string, number[]> = {};
+  /** Runs one step of the attempt and keeps its time under `name`. */
+  const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const s = performance.now();
+    const value = await run();
+    stepTimes[name] = [...(stepTimes[name] ?? []), since(s)];
+    return value;
+  };
   let tree = "";
   for (let a = 1; a <= ATTEMPTS; a++) {
     writeFileSync(join(ws.worktree, changedFile), `export const attempt = ${a};\n`);
     resetProcessCounts();
     t = performance.now();
-    tree = await snapshotTree(ws.worktree);
-    await diffTrees(ws.worktree, base, tree);
-    const sinceBase = await changedSinceBase(ws.worktree, base, tree);
-    await ignoredOutsideSnapshot(ws.worktree);
-    await symlinksLeavingRepo(ws.worktree, tree, sinceBase);
-    const checkout = await verificationCheckoutAt(task, tree);
+    tree = await step("snapshot", () => snapshotTree(ws.worktree));
+    await step("diff", () => diffTrees(ws.worktree, base, tree));
+    const sinceBase = await step("changed since base", () => changedSinceBase(ws.worktree, base, tree));
+    await step("ignored files", () => ignoredOutsideSnapshot(ws.worktree));
+    await step("symlinks", () => symlinksLeavingRepo(ws.worktree, tree, sinceBase));
+    const checkout = await step("checkout at the snapshot", () => verificationCheckoutAt(task, tree));
     // Between the seam runs and regression (the verify node): behind the checkout overlay (ADR
     // 0040) a seam run's leftovers land in its upper layer, never in the checkout, and the second
     // reset is skipped (src/verify/checkout-run-ledger.ts); without it they land in the checkout
@@ -202,7 +212,7 @@ async function runOnce(
     if (!OVERLAY) {
       writeFileSync(join(checkout, "report.xml"), "<testsuite/>\n");
       writeFileSync(join(checkout, "package.json"), "{}\n");
-      await verificationCheckoutAt(task, tree);
+      await step("second reset", () => verificationCheckoutAt(task, tree));
     }
     attempts.push(since(t));
     attemptProcesses.push(totalProcesses());
@@ -239,6 +249,7 @@ async function runOnce(
     taskProcesses,
     attemptProcesses: median(attemptProcesses),
     attemptByProgram,
+    attemptSteps: Object.fromEntries(Object.entries(stepTimes).map(([name, ms]) => [name, median(ms)])),
     adopted: adopted ? { indexTrusted: adopted.indexTrusted } : null,
     reusedCoder,
   };
@@ -299,6 +310,10 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
   console.log(
     `  verification per attempt (snapshot, diffs, checks, ${RESETS}) ${ratio(attempt)}, ${median(runs.map((r) => r.attemptProcesses))} processes (${byProgram})`,
   );
+  const steps = Object.keys(runs[0]?.attemptSteps ?? {})
+    .map((name) => `${name} ${median(runs.map((r) => r.attemptSteps[name] ?? 0)).toFixed(0)}`)
+    .join(", ");
+  console.log(`    by step, ms: ${steps}`);
   console.log(
     `  isolated verification, task of ${ATTEMPTS} attempts ${ratio(perTask)}: ${belowClone(perTask)}`,
   );

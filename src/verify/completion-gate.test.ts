@@ -364,7 +364,7 @@ describe("completionGate", () => {
       {
         verifier: "scope",
         caveat:
-          "the attempt changed test configuration: the seam was judged with base's copy of it, but the suite ran with the attempt's: package.json, web/vitest.config.ts, pytest.ini, tsconfig.base.json",
+          "the attempt changed test configuration: the seam was judged with base's copy of it, and the suite (when there is a test command) had to pass with the attempt's copy and with base's; what the attempt's copy does is judged by the critic only: package.json, web/vitest.config.ts, pytest.ini, tsconfig.base.json",
       },
     ]);
     const plain = completionGate(

@@ -34,11 +34,12 @@ export const SCOPE_NAMED_EVIDENCE_CAVEAT =
 /**
  * The attempt changed files that can configure how tests run, named after the colon. Only where the
  * scope lets it (elsewhere regression fails the attempt). The seam was judged with base's copy of
- * each (ADR 0074); the suite ran with the attempt's, and what that configuration does there (an
- * alias, a transform, a module mapper) is seen by the critic only.
+ * each (ADR 0074); the suite had to pass with the attempt's copy and again with base's (ADR 0082),
+ * and what the attempt's configuration does (an alias, a transform, a module mapper) is seen by
+ * the critic only.
  */
 export const CHANGED_TEST_CONFIG_CAVEAT =
-  "the attempt changed test configuration: the seam was judged with base's copy of it, but the suite ran with the attempt's";
+  "the attempt changed test configuration: the seam was judged with base's copy of it, and the suite (when there is a test command) had to pass with the attempt's copy and with base's; what the attempt's copy does is judged by the critic only";
 
 export interface CompletionGateOptions {
   /** The attempt being judged: every envelope must come from it. */

@@ -22,6 +22,11 @@ export {
   runCriticVerifier,
 } from "./critic.js";
 export { criticNotAsked, ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
+export {
+  expectedFailureMarkers,
+  MARKED_SOURCE,
+  type MarkedSourceChange,
+} from "./expected-failure-markers.js";
 export { type ExtraVerifiersInput, runExtraVerifiers } from "./extra-verifiers.js";
 export { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
 export { pytestSeamFiles, pythonComputedLoaders } from "./pytest-setup.js";
@@ -34,6 +39,7 @@ export {
   type RegressionVerifierInput,
   runRegressionVerifier,
   takeRegressionBaseline,
+  withBaseTestConfig,
 } from "./regression.js";
 export {
   type InvocationResolution,

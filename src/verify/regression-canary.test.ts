@@ -1,9 +1,16 @@
-import { mkdir, mkdtemp, readdir, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RegressionEnvelope } from "../artifacts/schemas/verifier-envelope.js";
-import { type RegressionBaseline, runRegressionVerifier, takeRegressionBaseline } from "./regression.js";
+import {
+  baselineIn,
+  GOOD_CALC,
+  PYTEST_CALC,
+  regressionIn,
+  writeFiles,
+} from "../../test/support/regression-project.js";
+import type { RegressionEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import type { RegressionBaseline } from "./regression.js";
 import { canaryNextTo } from "./regression-canary.js";
 
 /**
@@ -18,49 +25,20 @@ let dir: string;
 const COMMAND = "python3 -m pytest -p no:cacheprovider tests";
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "devflow-regression-pin-"));
-  await mkdir(join(dir, "tests"));
-  await writeFile(join(dir, "setup.cfg"), "[tool:pytest]\npythonpath = .\n");
-  await writeFile(
-    join(dir, "calc.py"),
-    "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a - b\n",
-  );
-  await writeFile(
-    join(dir, "tests", "test_mul.py"),
-    "from calc import mul\n\ndef test_mul():\n    assert mul(3, 4) == 12\n",
-  );
-  await writeFile(
-    join(dir, "tests", "test_add.py"),
-    "from calc import add\n\ndef test_add():\n    assert add(2, 2) == 4\n",
-  );
+  await writeFiles(dir, PYTEST_CALC);
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** calc.py with both functions right: the seam's fix, or a base green throughout. */
-const GOOD = "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a + b\n";
+const GOOD = GOOD_CALC;
 
 const baseline = (command = COMMAND, seamFiles = ["tests/test_add.py"]) =>
-  takeRegressionBaseline({
-    cwd: dir,
-    command,
-    timeoutMs: 60_000,
-    logPath: join(dir, ".logs", "baseline.log"),
-    seamFiles,
-  });
+  baselineIn(dir, command, seamFiles);
 
 /** The attempt's regression run, the seam's tests (those of `seamFile` on base) left out. */
 const regression = (b: RegressionBaseline, command = COMMAND, seamFile = "tests/test_add.py") =>
-  runRegressionVerifier({
-    worktree: dir,
-    command,
-    baseline: b,
-    timeoutMs: 60_000,
-    logPath: join(dir, ".logs", "regression.log"),
-    attemptId: "attempt-001",
-    seamTests: (b.report?.tests ?? []).filter((t) => t.id.file === seamFile).map((t) => t.key),
-    changedFiles: ["calc.py"],
-  }).then((e) => RegressionEnvelope.parse(e));
+  regressionIn(dir, b, command, seamFile, ["calc.py"]);
 
 const payload = (e: RegressionEnvelope) => e.native_payload as Record<string, unknown>;
 

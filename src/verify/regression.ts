@@ -7,6 +7,7 @@ import type { RepoMounts } from "../process/mount-namespace.js";
 import { nameList } from "../util/markdown.js";
 import { listGitFiles } from "../workspace/index.js";
 import { startEnvelope } from "./envelope.js";
+import { expectedFailureFindings, type MarkedSourceChange } from "./expected-failure-markers.js";
 import { isPytestConfigName, PYTEST_CONFIG_FILES, pytestConfigOf, pytestSectionOf } from "./pytest-setup.js";
 import {
   canaryNextTo,
@@ -149,6 +150,11 @@ export interface RegressionVerifierInput {
   changedFiles?: readonly string[];
   /** The task's allowed_paths: only a file named there exactly may change the test setup. */
   allowedPaths?: readonly string[];
+  /**
+   * Changed JavaScript/TypeScript files that hold an expected-failure marker now, with their text
+   * on base (ADR 0081): one that gained a marker is a finding. The caller reads only those.
+   */
+  markedSources?: readonly MarkedSourceChange[];
   /** The run's mount namespace (ADR 0031): see VerifierCommand.mounts. */
   mounts?: RepoMounts;
 }
@@ -301,15 +307,8 @@ async function reportRegression(
   const newRunErrors = current.run_errors.filter((e) => !baseErrors.has(e));
   if (newRunErrors.length > 0) problems.push(`new run error(s) outside any test: ${newRunErrors.join("; ")}`);
   // Every test kept its result, yet the suite went red: something outside the tests broke.
-  if (problems.length === 0 && baseline.exitCode === 0 && run.exitCode !== 0) {
-    const extra =
-      r.new_failures.length > 0
-        ? `; new failing test(s): ${nameList(r.new_failures.map((t) => t.name))}`
-        : "";
-    problems.push(
-      `the suite was green on base (exit 0) and is red now (exit ${run.exitCode ?? "killed"})${extra}`,
-    );
-  }
+  if (problems.length === 0 && baseline.exitCode === 0 && run.exitCode !== 0)
+    problems.push(`the suite was green on base (exit 0) and is red now (exit ${run.exitCode ?? "killed"})`);
   const passedOnBase = baseline.report.tests.filter(
     (t) => t.status === "pass" && !seamKeys.includes(t.key),
   ).length;
@@ -320,8 +319,6 @@ async function reportRegression(
     parts.push(`newly passing: ${nameList(r.newly_passing.map((t) => t.name))}`);
   if (r.still_failing.length > 0)
     parts.push(`still failing as on base: ${nameList(r.still_failing.map((t) => t.name))}`);
-  if (r.new_failures.length > 0)
-    parts.push(`new failing test(s) not on base: ${nameList(r.new_failures.map((t) => t.name))}`);
   return env.finish({
     overall_result: problems.length === 0 ? "pass" : "fail",
     green_condition_alignment: "not_applicable",
@@ -351,7 +348,10 @@ async function reportRegression(
  * regression, unless the task's scope names that file exactly.
  */
 function setupFindings(input: RegressionVerifierInput, baseline: RegressionBaseline): string[] {
-  const findings: string[] = runnerConfigFindings(input);
+  const findings: string[] = [
+    ...runnerConfigFindings(input),
+    ...expectedFailureFindings(input.markedSources ?? []),
+  ];
   const isRecipe = saysWhatTheTestCommandRuns(input.command ?? "", input.worktree);
   for (const file of changedOutsideScope(input)) {
     if (isRunnerConfig(file)) continue;
@@ -481,6 +481,8 @@ function comparePerTest(
     if (was === "fail" && is === "pass") newlyPassing.push(name);
     if (was === "fail" && is === "fail") stillFailing.push(name);
   }
+  // Failing now and not on base (new, or never reached by a base run that stopped at its first
+  // failure) is a broken test all the same (ADR 0080).
   const newFailures = [...now].filter(([name, is]) => is === "fail" && !(name in base)).map(([name]) => name);
   const payload: ComparisonPayload = {
     compared: "per_test",
@@ -500,22 +502,25 @@ function comparePerTest(
       payload,
     };
   }
-  // Every test kept its result, yet the suite went red: something outside the parsed tests broke
-  // (a new failing test, a lint step, a crash after the tests).
-  if (baseExit === 0 && exitCode !== 0) {
-    const extra = newFailures.length > 0 ? `; new failing test(s): ${nameList(newFailures)}` : "";
+  if (newFailures.length > 0)
     return {
       pass: false,
-      summary: `the suite was green on base (exit 0) and is red now (exit ${exitCode ?? "killed"})${extra}`,
+      summary: `${newFailures.length} test(s) fail now that did not fail on base: ${nameList(newFailures)}`,
       payload,
     };
-  }
+  // Every test kept its result, yet the suite went red: something outside the parsed tests broke
+  // (a lint step, a crash after the tests).
+  if (baseExit === 0 && exitCode !== 0)
+    return {
+      pass: false,
+      summary: `the suite was green on base (exit 0) and is red now (exit ${exitCode ?? "killed"})`,
+      payload,
+    };
   const parts = [
     `no regressions: all ${Object.values(base).filter((v) => v === "pass").length} test(s) green on base are still green`,
   ];
   if (newlyPassing.length > 0) parts.push(`newly passing: ${nameList(newlyPassing)}`);
   if (stillFailing.length > 0) parts.push(`still failing as on base: ${nameList(stillFailing)}`);
-  if (newFailures.length > 0) parts.push(`new failing test(s) not on base: ${nameList(newFailures)}`);
   return { pass: true, summary: parts.join("; "), payload };
 }
 
@@ -561,5 +566,25 @@ function reportRunOf(
     reportPath: reportPathFor(input.logPath),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.mounts ? { mounts: input.mounts } : {}),
+  };
+}
+
+/**
+ * One regression verdict from the run on the attempt's tree (`own`, which passed) and the run once
+ * more with base's copy of the test configuration the attempt changed (`underBase`, ADR 0082):
+ * `own` when that run passes too, else that run's envelope, its summary saying which configuration
+ * it was run with, and both runs' evidence.
+ */
+export function withBaseTestConfig(
+  own: RegressionEnvelope,
+  underBase: RegressionEnvelope,
+  configFromBase: readonly string[],
+): RegressionEnvelope {
+  if (underBase.overall_result === "pass") return own;
+  return {
+    ...underBase,
+    duration_ms: own.duration_ms + underBase.duration_ms,
+    summary: `with base's copy of the test configuration the attempt changed (${configFromBase.join(", ")}), the suite does not pass as on base: ${underBase.summary}`,
+    evidence_refs: [...new Set([...own.evidence_refs, ...underBase.evidence_refs])],
   };
 }

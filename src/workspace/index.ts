@@ -78,6 +78,7 @@ export {
   normalizeRepoPath,
   pathsInTree,
   type TreeWithBaseFiles,
+  textInTree,
   treeWithBaseFiles,
 } from "./tree-with-base-files.js";
 export type { TaskWorkspace } from "./types.js";

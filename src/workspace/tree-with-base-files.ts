@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
-import { runGit } from "./git.js";
+import { gitOutputAndExit, runGit } from "./git.js";
 import { snapshotStoreOf, storeEnv } from "./snapshot-store.js";
 
 /** One path taken from base into a tree, and whether the snapshot had it otherwise. */
@@ -107,4 +107,18 @@ export function normalizeRepoPath(word: string): string | null {
   const path = posix.normalize(word);
   if (path === "." || path.startsWith("../") || path === ".." || path.endsWith("/")) return null;
   return path.startsWith("./") ? path.slice(2) : path;
+}
+
+/**
+ * The text of `path` in `tree`, or null where the tree has no file there (or a path that cannot
+ * name a tracked file). Read with devflow's repository when a snapshot store is pinned for
+ * `worktree` (ADR 0024): the coder's git dir plays no part. One git process.
+ */
+export async function textInTree(worktree: string, tree: string, path: string): Promise<string | null> {
+  if (normalizeRepoPath(path) !== path || tree.startsWith("-")) return null;
+  const store = snapshotStoreOf(worktree);
+  const { exitCode, stdout } = await gitOutputAndExit(worktree, ["cat-file", "blob", `${tree}:${path}`], {
+    ...(store ? { env: storeEnv(store, worktree) } : {}),
+  });
+  return exitCode === 0 ? stdout : null;
 }

@@ -98,12 +98,37 @@ describe("compareReports", () => {
     expect(missing.regression.pass).toBe(false);
   });
 
-  it("new failing tests are listed, not counted as regressions; no seam keys fails the seam", () => {
+  it("a test failing now that did not fail on base fails regression, by name (ADR 0080); no seam keys fails the seam", () => {
     const now = report([...BASE, ["d.test.js", [], "new", "fail"]]);
     const result = compareReports(baseline, now, { seamKeys: [] });
     if (result.kind !== "compared") throw new Error("not compared");
     expect(result.regression.new_failures.map((t) => t.name)).toEqual(["d.test.js > new"]);
+    expect(result.regression.regressions).toEqual([]);
+    expect(result.regression.pass).toBe(false);
+    expect(result.regression.reasons).toContain(
+      "1 test(s) fail now that did not fail on base: d.test.js > new",
+    );
     expect(result.seam.reasons).toEqual(["no seam tests were named"]);
+  });
+
+  it("a test skipped on base and failing now fails regression; one failing on base and now does not", () => {
+    const skippedOnBase = compareReports(
+      report([...BASE, ["d.test.js", [], "later", "skip"]]),
+      report([...BASE, ["d.test.js", [], "later", "fail"]]),
+      { seamKeys },
+    );
+    if (skippedOnBase.kind !== "compared") throw new Error("not compared");
+    expect(skippedOnBase.regression.new_failures.map((t) => t.name)).toEqual(["d.test.js > later"]);
+    expect(skippedOnBase.regression.pass).toBe(false);
+    const failingOnBase = compareReports(
+      report([...BASE, ["d.test.js", [], "later", "fail"]]),
+      report([...BASE, ["d.test.js", [], "later", "fail"]]),
+      { seamKeys },
+    );
+    if (failingOnBase.kind !== "compared") throw new Error("not compared");
+    expect(failingOnBase.regression.new_failures).toEqual([]);
+    expect(failingOnBase.regression.still_failing.map((t) => t.name)).toContain("d.test.js > later");
+    expect(failingOnBase.regression.pass).toBe(true);
   });
 
   it("an incomplete baseline cannot be compared", () => {

@@ -81,6 +81,57 @@ describe("mocha JSON report", () => {
     expect(short.parse_errors[0]).toMatch(/7 tests in its stats but listed 6/);
   });
 
+  it("a test listed in failures fails even when mocha wrote its error as {} (review attack44)", () => {
+    // A thrown `Object.create(Error.prototype)` has no own properties: mocha's JSON writes `err: {}`
+    // for it, exactly as for a passing test. Its place in `failures` is what says it failed.
+    const json = JSON.parse(recorded("mocha.json.txt")) as {
+      tests: Array<{ fullTitle: string; file: string; err: object }>;
+      failures: Array<{ fullTitle: string; file: string; err: object }>;
+    };
+    const slug = json.tests.find((t) => t.fullTitle === "slug collapses repeated spaces");
+    const failure = json.failures[0];
+    if (!slug || !failure) throw new Error("recorded report changed");
+    slug.err = {};
+    failure.err = {};
+    const report = mochaAdapter.parse(JSON.stringify(json), { root });
+    expect(summary(report)).toContain("test/slug.test.js > slug > collapses repeated spaces: fail");
+  });
+
+  it("an empty-error failure of one of two same-named tests fails both (they cannot be told apart)", () => {
+    const json = JSON.parse(recorded("mocha.json.txt")) as {
+      stats: { tests: number };
+      tests: Array<{ title: string; fullTitle: string; file: string; err: object }>;
+      failures: Array<{ title: string; fullTitle: string; file: string; err: object }>;
+    };
+    const twin = { title: "works", fullTitle: "math clamp works", file: "/repo/test/math.test.js", err: {} };
+    json.tests.unshift({ ...twin });
+    json.stats.tests += 1;
+    json.failures.push({ ...twin });
+    const report = mochaAdapter.parse(JSON.stringify(json), { root });
+    // Two tests of one name (the second keyed `#2`, shown under the same name): both fail.
+    expect(
+      summary(report).filter((line) => line.startsWith("test/math.test.js > math clamp > works")),
+    ).toEqual([
+      "test/math.test.js > math clamp > works: fail",
+      "test/math.test.js > math clamp > works: fail",
+    ]);
+    // A failure that carries its error is matched to that test alone.
+    const withError = JSON.parse(JSON.stringify(json)) as typeof json;
+    const [first] = withError.tests;
+    const last = withError.failures.at(-1);
+    if (!first || !last) throw new Error("no twin");
+    first.err = { message: "broken" };
+    last.err = { message: "broken" };
+    expect(
+      summary(mochaAdapter.parse(JSON.stringify(withError), { root })).filter((line) =>
+        line.startsWith("test/math.test.js > math clamp > works"),
+      ),
+    ).toEqual([
+      "test/math.test.js > math clamp > works: fail",
+      "test/math.test.js > math clamp > works: pass",
+    ]);
+  });
+
   it("a failing hook is a run error, not a test", () => {
     const json = JSON.parse(recorded("mocha.json.txt")) as { failures: unknown[] };
     json.failures.push({

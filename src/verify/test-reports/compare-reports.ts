@@ -21,7 +21,10 @@ export interface RegressionComparison {
   newly_passing: ComparedTest[];
   /** Non-seam tests failing on base and still failing. */
   still_failing: ComparedTest[];
-  /** Failing tests that were not on base at all (reported, not judged here). */
+  /**
+   * Non-seam tests failing now that did not fail on base: not run there at all (new, or never
+   * reached by a run that stopped early) or skipped/todo there. Each fails regression (ADR 0080).
+   */
   new_failures: ComparedTest[];
 }
 
@@ -45,7 +48,8 @@ export interface CompareOptions {
 /**
  * Baseline (the suite on base) against the current run. Seam tests are excluded from the
  * regression side and must each pass now; any other test green on base must still be green
- * (missing, skipped and todo count as not green). An incomplete current report fails both sides
+ * (missing, skipped and todo count as not green), and any other test failing now must have failed
+ * on base too. An incomplete current report fails both sides
  * whenever the baseline named tests, whatever tests it does list.
  */
 export function compareReports(
@@ -80,15 +84,26 @@ export function compareReports(
     if (was.status === "fail" && entry.now === "pass") regression.newly_passing.push(entry);
     if (was.status === "fail" && entry.now === "fail") regression.still_failing.push(entry);
   }
-  const onBase = new Set(baseline.tests.map((t) => t.key));
-  for (const test of current.tests)
-    if (test.status === "fail" && !onBase.has(test.key) && !seamKeys.has(test.key))
+  // Failing now and not failing on base is a broken test whatever base's run said of it: a red base
+  // whose run stopped at its first failure (`-x`, `--bail`) never reached the tests after it, so
+  // "not on base" cannot mean "new" (ADR 0080). Those green on base are regressions already.
+  const baseStatus = new Map(baseline.tests.map((t) => [t.key, t.status] as const));
+  for (const test of current.tests) {
+    const was = baseStatus.get(test.key);
+    if (test.status === "fail" && was !== "fail" && was !== "pass" && !seamKeys.has(test.key))
       regression.new_failures.push(compared(test, test));
+  }
   if (incomplete) regression.reasons.push(incomplete);
   if (regression.regressions.length > 0)
     regression.reasons.push(
       `${regression.regressions.length} test(s) green on base are not green now: ${regression.regressions
         .map((r) => `${r.name} (${r.now})`)
+        .join(", ")}`,
+    );
+  if (regression.new_failures.length > 0)
+    regression.reasons.push(
+      `${regression.new_failures.length} test(s) fail now that did not fail on base: ${regression.new_failures
+        .map((t) => t.name)
         .join(", ")}`,
     );
   regression.pass = regression.reasons.length === 0;

@@ -60,8 +60,9 @@ export function parseMochaJson(text: string, { root }: ParseOptions): TestReport
   const { stats, tests, pending, failures } = report.data;
   const pendingKeys = new Set(pending.map(identity));
   const testKeys = new Set(tests.map(identity));
+  const failedNames = failedIdentities(tests, failures);
   for (const test of tests) {
-    const failed = test.err !== undefined && Object.keys(test.err).length > 0;
+    const failed = hasError(test) || failedNames.has(identity(test));
     const status = failed ? "fail" : pendingKeys.has(identity(test)) ? "skip" : "pass";
     builder.add(test.file ?? "", parentTitle(test), test.title, status);
   }
@@ -73,6 +74,28 @@ export function parseMochaJson(text: string, { root }: ParseOptions): TestReport
   if (stats.tests !== tests.length)
     builder.parseError(`mocha reported ${stats.tests} tests in its stats but listed ${tests.length}`);
   return builder.finish();
+}
+
+/**
+ * The identities among `tests` that mocha lists in `failures` more often than tests of that
+ * identity carry an error. mocha's `failures` array is what decides a failure: the `err` it writes
+ * for a test can be empty (`{}`) for a thrown object with no own properties, as it is for every
+ * passing test (review attack44: a bug left in place read as a pass). Tests of the same identity
+ * (same file and full title) cannot be told apart there, so a failure not matched by an error
+ * counts against every one of them: fail closed, never a pass.
+ */
+function failedIdentities(tests: readonly MochaTest[], failures: readonly MochaTest[]): Set<string> {
+  const unmatched = new Map<string, number>();
+  for (const failure of failures)
+    unmatched.set(identity(failure), (unmatched.get(identity(failure)) ?? 0) + 1);
+  for (const test of tests)
+    if (hasError(test) && unmatched.has(identity(test)))
+      unmatched.set(identity(test), (unmatched.get(identity(test)) ?? 0) - 1);
+  return new Set([...unmatched].filter(([, n]) => n > 0).map(([id]) => id));
+}
+
+function hasError(test: MochaTest): boolean {
+  return test.err !== undefined && Object.keys(test.err).length > 0;
 }
 
 function identity(test: MochaTest): string {

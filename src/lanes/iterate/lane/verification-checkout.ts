@@ -1,10 +1,18 @@
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { devflowDir } from "../../../home/index.js";
 import type { RepoMounts } from "../../../process/mount-namespace.js";
-import { configuresTests } from "../../../verify/index.js";
+import {
+  configuresTests,
+  expectedFailureMarkers,
+  MARKED_SOURCE,
+  type MarkedSourceChange,
+} from "../../../verify/index.js";
 import {
   type FileFromBase,
   openVerifyCheckout,
   resetVerifyCheckout,
+  textInTree,
   treeWithBaseFiles,
 } from "../../../workspace/index.js";
 import { dependencyLinks, installedDependencyDirs, linkDependencies } from "../link-dependencies.js";
@@ -96,3 +104,40 @@ export const repoMounts = (task: Pick<TaskCheckouts, "repoRoot">, copyOnWrite: b
 
 /** Every verification command runs the coder's code, so it gets the coder's confinement (ADR 0031). */
 export const verifierMounts = (task: Pick<TaskCheckouts, "repoRoot">): RepoMounts => repoMounts(task, true);
+
+/**
+ * Larger changed source files are not read for markers (no test file is this big); each is
+ * reported as a finding instead, so padding a test file cannot hide one.
+ */
+const MARKER_READ_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The changed JavaScript/TypeScript files that hold an expected-failure marker in the attempt
+ * (ADR 0081), each with its text on base, for regression to judge. Read from the coder's checkout,
+ * which holds what the snapshot took (the coder is dead, nothing writes it after the snapshot):
+ * no git process unless a file holds a marker, then one for its base text from devflow's store.
+ */
+export async function markedSourceChanges(
+  task: TaskCheckouts,
+  changedSinceBase: readonly string[],
+): Promise<MarkedSourceChange[]> {
+  const marked: MarkedSourceChange[] = [];
+  for (const path of changedSinceBase.filter((file) => MARKED_SOURCE.test(file))) {
+    const now = sourceText(join(task.worktree, path));
+    if (now === "too_large") marked.push({ path, now: null, base: null, tooLarge: MARKER_READ_CAP_BYTES });
+    else if (now !== null && expectedFailureMarkers(now) > 0)
+      marked.push({ path, now, base: await textInTree(task.worktree, task.baseCommit, path) });
+  }
+  return marked;
+}
+
+/** The text of a regular file (links followed, as a runner would), null when there is none. */
+function sourceText(path: string): string | null | "too_large" {
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) return null;
+    return stat.size > MARKER_READ_CAP_BYTES ? "too_large" : readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}

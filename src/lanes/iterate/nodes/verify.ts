@@ -20,6 +20,7 @@ import {
   runScopeVerifier,
   runSeamIntegrityVerifier,
   runSeamVerifier,
+  withBaseTestConfig,
 } from "../../../verify/index.js";
 import {
   changedFilesAndLinks,
@@ -34,6 +35,7 @@ import type { NodeBody } from "../lane/define-node.js";
 import { transition } from "../lane/run-record.js";
 import {
   checkoutWithBasePrograms,
+  markedSourceChanges,
   seamTreeAt,
   verificationCheckoutAt,
   verifierMounts,
@@ -151,25 +153,43 @@ export const verify: NodeBody = async (state, deps) => {
   // seam verifier returns (it throws otherwise). Without the overlay (stat fallback) the reset always runs.
   if (contract.test_command && (seamTree.tree !== current || !checkoutUntouchedSince(resetMark)))
     checkout = await verificationCheckoutAt(state, current);
-  const envelopes: VerifierEnvelope[] = [
-    seamEnvelope,
-    integrityEnvelope,
-    // Without a test command this is a typed skip (no_test_command), which the gate turns into a caveat.
-    await runRegressionVerifier({
-      worktree: checkout,
+  const markedSources = await markedSourceChanges(state, changedSinceBase);
+  // Without a test command this is a typed skip (no_test_command), which the gate turns into a caveat.
+  const regressionRun = (worktree: string, changedFiles: readonly string[], log: string) =>
+    runRegressionVerifier({
+      worktree,
       command: contract.test_command,
       baseline: state.baseline,
       timeoutMs,
-      logPath: join(dir, "verifiers", "regression.log"),
+      logPath: join(dir, "verifiers", log),
       attemptId,
       seamTests: contract.seam_tests,
       // Against base, whose test setup the baseline recorded: after a re-plan the seam tree holds
       // earlier attempts' changes, and a config change kept from one went unseen (review, stop 41).
-      changedFiles: changedSinceBase,
+      changedFiles,
       allowedPaths: contract.scope.allowed_paths,
+      // A test marked expected-to-fail reports as passed when it fails (ADR 0081).
+      markedSources,
       mounts: verifierMounts(state),
       ...signal,
-    }),
+    });
+  let regression = await regressionRun(checkout, changedSinceBase, "regression.log");
+  // The attempt changed test configuration the scope names (the seam ran with base's copy, ADR
+  // 0074): the suite runs once more with base's copy, so a setup file that configuration adds
+  // cannot make a broken test pass (ADR 0082). Only when the first run passed: a failure stands.
+  if (contract.test_command && seamTree.fromBase.length > 0 && regression.overall_result === "pass") {
+    checkout = await verificationCheckoutAt(state, seamTree.tree);
+    const underBase = await regressionRun(
+      checkout,
+      changedSinceBase.filter((file) => !seamTree.fromBase.includes(file)),
+      "regression-base-config.log",
+    );
+    regression = withBaseTestConfig(regression, underBase, seamTree.fromBase);
+  }
+  const envelopes: VerifierEnvelope[] = [
+    seamEnvelope,
+    integrityEnvelope,
+    regression,
     await runScopeVerifier({
       changedFiles: cumulative.files,
       scope: contract.scope,
