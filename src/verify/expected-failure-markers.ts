@@ -3,20 +3,20 @@
  * `test.fails`/`it.fails` make a test that fails report as passed, under the very same identity,
  * and neither runner's report says so (jest 29.7, vitest 4.1). A change that breaks a test and
  * marks it so passes regression by name (review attack44), the way a skip would if a skip were not
- * reported. So a JavaScript or TypeScript file the attempt changed that holds more such markers
- * than on base is a regression finding. Read from the source, so a marker reached by a computed
- * name (`it["fail" + "ing"]`) is not seen; the critic reads such a change.
+ * reported. So a file the attempt changed (any name: jest loads an extensionless file a test
+ * requires) that holds more such markers than on base is a regression finding. Read from the
+ * source, so a marker reached by a computed name (`it["fail" + "ing"]`) or by destructuring
+ * (`const { failing } = it`) is not seen; the critic reads such a change.
  */
-
-/** Source files a JavaScript test runner loads: only these can mark a test. */
-export const MARKED_SOURCE = /\.(?:[cm]?[jt]sx?)$/;
 
 /**
- * `.failing` / `.fails` reached from a test function (`it`, `test`, `describe`, and chains such as
- * `test.concurrent.failing`, `it.only.fails.each`), or by a literal index (`it["failing"]`).
+ * A `.failing` / `.fails` property read (`it.failing`, `(it).failing`, `t.fails` on an alias or a
+ * `test.extend` fixture, a comment between `it` and `.failing`, `it?.fails`) or a literal index (`it["failing"]`),
+ * whatever it is read from: which object is a test function cannot be told from the text, so any
+ * such read counts (fail closed, ADR 0081). Linear: no nested repetition (a hostile review's
+ * `it.it.it…` chain made the first version backtrack for seconds per 100 KB).
  */
-const MARKER =
-  /\b(?:it|test|describe|xit|fit)\s*(?:\??\.\s*\w+\s*)*\??\.\s*(?:failing|fails)\b|\[\s*(["'`])(?:failing|fails)\1\s*\]/g;
+const MARKER = /\??\.\s*(?:failing|fails)\b|\[\s*(["'`])(?:failing|fails)\1\s*\]/g;
 
 /** How many expected-failure markers `text` holds. */
 export function expectedFailureMarkers(text: string): number {

@@ -22,11 +22,7 @@ export {
   runCriticVerifier,
 } from "./critic.js";
 export { criticNotAsked, ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
-export {
-  expectedFailureMarkers,
-  MARKED_SOURCE,
-  type MarkedSourceChange,
-} from "./expected-failure-markers.js";
+export { expectedFailureMarkers, type MarkedSourceChange } from "./expected-failure-markers.js";
 export { type ExtraVerifiersInput, runExtraVerifiers } from "./extra-verifiers.js";
 export { caveatLines, commitBody, passedVerifiers, verdictLine } from "./gate-verdict-text.js";
 export { pytestSeamFiles, pythonComputedLoaders } from "./pytest-setup.js";
@@ -38,6 +34,7 @@ export {
   type RegressionBaseline,
   type RegressionVerifierInput,
   runRegressionVerifier,
+  suiteConfigurationFiles,
   takeRegressionBaseline,
   withBaseTestConfig,
 } from "./regression.js";

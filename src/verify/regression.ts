@@ -23,6 +23,7 @@ import {
 } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
 import { notNamedByScope } from "./scope-paths.js";
+import { filesTheTestCommandNames } from "./test-command-names.js";
 import { saysWhatTheTestCommandRuns } from "./test-command-recipes.js";
 import {
   isRunnerConfig,
@@ -151,8 +152,8 @@ export interface RegressionVerifierInput {
   /** The task's allowed_paths: only a file named there exactly may change the test setup. */
   allowedPaths?: readonly string[];
   /**
-   * Changed JavaScript/TypeScript files that hold an expected-failure marker now, with their text
-   * on base (ADR 0081): one that gained a marker is a finding. The caller reads only those.
+   * Changed files that hold an expected-failure marker now, with their text on base (ADR 0081):
+   * one that gained a marker is a finding. The caller reads only those.
    */
   markedSources?: readonly MarkedSourceChange[];
   /** The run's mount namespace (ADR 0031): see VerifierCommand.mounts. */
@@ -587,4 +588,30 @@ export function withBaseTestConfig(
     summary: `with base's copy of the test configuration the attempt changed (${configFromBase.join(", ")}), the suite does not pass as on base: ${underBase.summary}`,
     evidence_refs: [...new Set([...own.evidence_refs, ...underBase.evidence_refs])],
   };
+}
+
+/**
+ * The files that configure how `command` runs the suite, beyond what `configuresTests` knows by name
+ * (ADR 0082): what the command or base's package.json test scripts name (`--config ci/x.mjs`), and
+ * the recipe files and scripts it runs (`saysWhatTheTestCommandRuns`, read in `dir`). Base's scripts
+ * come from the baseline's record, so an attempt cannot rename them away.
+ */
+export function suiteConfigurationFiles(
+  command: string,
+  baseline: RegressionBaseline | null,
+  dir: string,
+): (file: string) => boolean {
+  const named = filesTheTestCommandNames(command, baseScripts(baseline));
+  const runs = saysWhatTheTestCommandRuns(command, dir);
+  return (file) => named(file) || runs(file);
+}
+
+/** package.json's scripts on base, from the baseline's record of its test setup (`packageTestConfig`). */
+function baseScripts(baseline: RegressionBaseline | null): Record<string, unknown> | null {
+  try {
+    const [scripts] = JSON.parse(baseline?.testConfig ?? "null") as [unknown];
+    return typeof scripts === "object" && scripts !== null ? (scripts as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

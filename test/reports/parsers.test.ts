@@ -235,6 +235,22 @@ describe("tape TAP", () => {
     expect(tapeAdapter.parse("", { root }).complete).toBe(false);
   });
 
+  it("a failing assertion marked TODO keeps its test from green; passing TODOs beside ok do not (attack44b)", () => {
+    const tap = (...lines: string[]) => ["TAP version 13", ...lines].join("\n");
+    const statuses = (text: string) =>
+      tapeAdapter.parse(text, { root }).tests.map((t) => [t.id.title, t.status]);
+    // tape's `t.equal(..., { todo: true })`: `not ok … # TODO` is an expected failure, not a pass.
+    expect(
+      statuses(tap("# clamps", "not ok 1 clamps # TODO", "ok 2 (unnamed assert)", "", "1..2", "")),
+    ).toEqual([["clamps", "todo"]]);
+    expect(statuses(tap("# clamps", "ok 1 clamps # TODO", "ok 2 more", "", "1..2", ""))).toEqual([
+      ["clamps", "pass"],
+    ]);
+    expect(statuses(tap("# clamps", "not ok 1 a # TODO", "not ok 2 b", "", "1..2", ""))).toEqual([
+      ["clamps", "fail"],
+    ]);
+  });
+
   it("a bail out is incomplete", () => {
     const report = tapeAdapter.parse("TAP version 13\n# a\nok 1 x\nBail out! db down\n1..1\n", { root });
     expect(report.complete).toBe(false);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { expect } from "vitest";
 import { VerifierEnvelope } from "../../src/artifacts/schemas/index.js";
 import type { Cassette } from "../../src/models/cassette.js";
 import { ensureRunnerInstalled, type FixtureRunner } from "../reports/runner-fixture.js";
@@ -223,3 +224,43 @@ export const TABLE_SEAM = [
   "});",
   "",
 ].join("\n");
+
+/**
+ * An attack on a runner fixture was refused: the lane did not complete and `verifier`'s envelope
+ * did not pass (`result` narrows that to one outcome). When the lane did complete, the committed
+ * `file` is checked first to hold `broken`, so a failure here is a false completion of that change.
+ */
+export async function expectAttackRefused(
+  run: LaneRun,
+  check: { verifier: string; file: string; broken: string; result?: "fail" },
+): Promise<void> {
+  expect(run.error).toBeNull();
+  const record = await run.store.read("iterator_run");
+  const envelope = await attemptEnvelope(run, check.verifier);
+  if (record?.terminal?.verdict === "completed") {
+    const { stdout } = await execa("git", ["show", `devflow/${SLUG_TASK}:${check.file}`], { cwd: run.repo });
+    expect(stdout).toContain(check.broken);
+  }
+  expect(
+    record?.terminal?.verdict,
+    `${record?.terminal?.reason}\n${check.verifier}: ${envelope?.summary}`,
+  ).not.toBe("completed");
+  if (check.result) expect(envelope?.overall_result, envelope?.summary).toBe(check.result);
+  else expect(envelope?.overall_result, envelope?.summary).not.toBe("pass");
+}
+
+/**
+ * Coder code the runner fixtures' attacks start with: `edit(file, from, to)` (throws when `from`
+ * is missing), the seam's fix (slugify collapses runs of whitespace), then `clamp` as clamp's
+ * return line: by default its input, so `math > clamp > works` really fails.
+ */
+export const fixSlugBreakClamp = (clamp = "return value;"): string => `
+import { readFileSync, writeFileSync } from "node:fs";
+const edit = (f, from, to) => {
+  const before = readFileSync(f, "utf8");
+  if (!before.includes(from)) throw new Error(f + ": " + from + " not found");
+  writeFileSync(f, before.replace(from, to));
+};
+edit("src/slug.js", ".replace(/ /g,", ".replace(/\\\\s+/g,");
+edit("src/math.js", "return Math.min(Math.max(value, low), high);", ${JSON.stringify(clamp)});
+`;

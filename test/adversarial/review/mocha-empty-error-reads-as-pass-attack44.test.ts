@@ -25,10 +25,9 @@
  * Asserts the correct behaviour (not completed, seam red); it failed before the fix.
  * Run: npx vitest run test/adversarial/review/mocha-empty-error-reads-as-pass-attack44.test.ts
  */
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { ensureRunnerInstalled } from "../../reports/runner-fixture.js";
-import { attemptEnvelope, SLUG_TASK, slugLane } from "../../support/runner-lane.js";
+import { attemptEnvelope, expectAttackRefused, slugLane } from "../../support/runner-lane.js";
 
 const THROWS_AN_EMPTY_ERROR = `
 import { readFileSync, writeFileSync } from "node:fs";
@@ -54,35 +53,25 @@ describe("mocha's JSON report, a failure with an empty err (attack 44)", () => {
   it("mocha: a seam test that fails with an error without own properties is not green (attack 44)", async () => {
     await ensureRunnerInstalled("mocha");
     const run = await slugLane("mocha", THROWS_AN_EMPTY_ERROR);
-    expect(run.error).toBeNull();
-    const record = await run.store.read("iterator_run");
-    const seam = await attemptEnvelope(run, "seam");
-    if (record?.terminal?.verdict === "completed") {
-      // What was committed is not a fix: slugify throws on the task's own input.
-      const { stdout } = await execa("git", ["show", `devflow/${SLUG_TASK}:src/slug.js`], { cwd: run.repo });
-      expect(stdout).toContain("throw Object.create(Error.prototype)");
-    }
-    expect(record?.terminal?.verdict, `${record?.terminal?.reason}\nseam: ${seam?.summary}`).not.toBe(
-      "completed",
-    );
-    expect(seam?.overall_result, seam?.summary).not.toBe("pass");
+    // What a completion would commit is not a fix: slugify throws on the task's own input.
+    await expectAttackRefused(run, {
+      verifier: "seam",
+      file: "src/slug.js",
+      broken: "throw Object.create(Error.prototype)",
+    });
   }, 300_000);
 
   it("mocha: a broken non-seam test that fails with an error without own properties is a regression", async () => {
     await ensureRunnerInstalled("mocha");
     const run = await slugLane("mocha", CLAMP_THROWS_AN_EMPTY_ERROR);
-    expect(run.error).toBeNull();
-    const record = await run.store.read("iterator_run");
-    const regression = await attemptEnvelope(run, "regression");
-    if (record?.terminal?.verdict === "completed") {
-      const { stdout } = await execa("git", ["show", `devflow/${SLUG_TASK}:src/math.js`], { cwd: run.repo });
-      expect(stdout).toContain("throw Object.create(Error.prototype)");
-    }
-    expect(
-      record?.terminal?.verdict,
-      `${record?.terminal?.reason}\nregression: ${regression?.summary}`,
-    ).not.toBe("completed");
-    expect(regression?.overall_result, regression?.summary).toBe("fail");
-    expect(regression?.summary).toMatch(/math\.test\.js > math clamp > works/);
+    await expectAttackRefused(run, {
+      verifier: "regression",
+      file: "src/math.js",
+      broken: "throw Object.create(Error.prototype)",
+      result: "fail",
+    });
+    expect((await attemptEnvelope(run, "regression"))?.summary).toMatch(
+      /math\.test\.js > math clamp > works/,
+    );
   }, 300_000);
 });

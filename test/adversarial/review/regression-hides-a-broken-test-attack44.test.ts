@@ -34,11 +34,10 @@
  * `command:` coders (the runner fixtures of test/lane/real-runners.test.ts, seam inside the suite).
  * Run: npx vitest run test/adversarial/review/regression-hides-a-broken-test-attack44.test.ts
  */
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { ensureRunnerInstalled } from "../../reports/runner-fixture.js";
 import { concurrencyLimit } from "../../support/concurrency-limit.js";
-import { attemptEnvelope, SLUG_TASK, slugLane } from "../../support/runner-lane.js";
+import { attemptEnvelope, expectAttackRefused, slugLane } from "../../support/runner-lane.js";
 
 const PRELUDE = `
 import { readFileSync, writeFileSync } from "node:fs";
@@ -95,18 +94,13 @@ async function refused(runner: Runner, coder: string, names: RegExp) {
   const run = await slugLane(runner, coder);
   expect(run.error).toBeNull();
   // The break really is on the candidate branch when devflow completes (so a pass here is false).
-  const record = await run.store.read("iterator_run");
-  if (record?.terminal?.verdict === "completed") {
-    const { stdout } = await execa("git", ["show", `devflow/${SLUG_TASK}:src/math.js`], { cwd: run.repo });
-    expect(stdout).toContain("return value;");
-  }
-  const regression = await attemptEnvelope(run, "regression");
-  expect(
-    record?.terminal?.verdict,
-    `${record?.terminal?.reason}\nregression: ${regression?.summary}`,
-  ).not.toBe("completed");
-  expect(regression?.overall_result, regression?.summary).toBe("fail");
-  expect(regression?.summary).toMatch(names);
+  await expectAttackRefused(run, {
+    verifier: "regression",
+    file: "src/math.js",
+    broken: "return value;",
+    result: "fail",
+  });
+  expect((await attemptEnvelope(run, "regression"))?.summary).toMatch(names);
 }
 
 describe.concurrent("regression sees a broken non-seam test the coder dressed up (attack 44)", () => {

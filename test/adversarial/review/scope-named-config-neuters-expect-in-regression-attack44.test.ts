@@ -25,21 +25,17 @@
  * Asserts the correct behaviour (not completed, regression not passing); it failed before the fix.
  * Run: npx vitest run test/adversarial/review/scope-named-config-neuters-expect-in-regression-attack44.test.ts
  */
-import { execa } from "execa";
-import { expect, it } from "vitest";
+import { it } from "vitest";
 import { ensureRunnerInstalled } from "../../reports/runner-fixture.js";
-import { attemptEnvelope, runnerRepo, SLUG_SEAM, SLUG_TASK, seamLane } from "../../support/runner-lane.js";
+import {
+  expectAttackRefused,
+  fixSlugBreakClamp,
+  runnerRepo,
+  SLUG_SEAM,
+  seamLane,
+} from "../../support/runner-lane.js";
 
-const CODER = `
-import { readFileSync, writeFileSync } from "node:fs";
-const edit = (f, from, to) => {
-  const before = readFileSync(f, "utf8");
-  if (!before.includes(from)) throw new Error(f + ": " + from + " not found");
-  writeFileSync(f, before.replace(from, to));
-};
-edit("src/slug.js", ".replace(/ /g,", ".replace(/\\\\s+/g,");
-edit("src/math.js", "return Math.min(Math.max(value, low), high);", "return value;");
-writeFileSync("vitest.config.js", 'export default { test: { setupFiles: ["./test/setup.js"] } };\\n');
+const CODER = `${fixSlugBreakClamp()}writeFileSync("vitest.config.js", 'export default { test: { setupFiles: ["./test/setup.js"] } };\\n');
 writeFileSync("test/setup.js", [
   'import { expect } from "vitest";',
   'expect.extend({ toBe() { return { pass: true, message: () => "" }; } });',
@@ -54,16 +50,5 @@ it("vitest: a scope-named config's setup file that neuters toBe does not hide a 
     "test/",
     "vitest.config.js",
   ]);
-  expect(run.error).toBeNull();
-  const record = await run.store.read("iterator_run");
-  const regression = await attemptEnvelope(run, "regression");
-  if (record?.terminal?.verdict === "completed") {
-    const { stdout } = await execa("git", ["show", `devflow/${SLUG_TASK}:src/math.js`], { cwd: run.repo });
-    expect(stdout).toContain("return value;");
-  }
-  expect(
-    record?.terminal?.verdict,
-    `${record?.terminal?.reason}\nregression: ${regression?.summary}`,
-  ).not.toBe("completed");
-  expect(regression?.overall_result, regression?.summary).not.toBe("pass");
+  await expectAttackRefused(run, { verifier: "regression", file: "src/math.js", broken: "return value;" });
 }, 300_000);

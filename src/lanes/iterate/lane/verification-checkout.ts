@@ -2,12 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { devflowDir } from "../../../home/index.js";
 import type { RepoMounts } from "../../../process/mount-namespace.js";
-import {
-  configuresTests,
-  expectedFailureMarkers,
-  MARKED_SOURCE,
-  type MarkedSourceChange,
-} from "../../../verify/index.js";
+import { configuresTests, expectedFailureMarkers, type MarkedSourceChange } from "../../../verify/index.js";
 import {
   type FileFromBase,
   openVerifyCheckout,
@@ -90,6 +85,27 @@ export async function seamTreeAt(
 }
 
 /**
+ * The tree regression runs in once more when the attempt changed test configuration (ADR 0082):
+ * the seam's tree (base's copy of what `configuresTests` knows and base's configuration loads),
+ * with base's copy also of every changed file `suiteConfig` says configures the suite (a config
+ * the test command names by flag, a recipe it runs); one base does not have is left out. The same
+ * tree as the seam's, and no git process, when there is nothing more.
+ */
+export async function suiteTreeAt(
+  task: TaskCheckouts,
+  seamTree: SeamTree,
+  changedSinceBase: readonly string[],
+  suiteConfig: (file: string) => boolean,
+): Promise<SeamTree> {
+  const more = changedSinceBase.filter((file) => suiteConfig(file) && !seamTree.fromBase.includes(file));
+  if (more.length === 0) return seamTree;
+  const { tree, fromBase } = await treeWithBaseFiles(task.worktree, seamTree.tree, task.baseCommit, more, {
+    dropAdded: true,
+  });
+  return { tree, fromBase: [...seamTree.fromBase, ...fromBase.filter((f) => f.changed).map((f) => f.path)] };
+}
+
+/**
  * How a confined run of the task sees the repository where mount namespaces work (ADR 0025,
  * 0031): the user's checkout read-only, devflow's home hidden (the caller exposes the checkout the
  * run works in), the user's installed dependencies read-only wherever they really live. For the
@@ -112,8 +128,8 @@ export const verifierMounts = (task: Pick<TaskCheckouts, "repoRoot">): RepoMount
 const MARKER_READ_CAP_BYTES = 64 * 1024 * 1024;
 
 /**
- * The changed JavaScript/TypeScript files that hold an expected-failure marker in the attempt
- * (ADR 0081), each with its text on base, for regression to judge. Read from the coder's checkout,
+ * The changed files that hold an expected-failure marker in the attempt (ADR 0081), each with its
+ * text on base, for regression to judge. Read from the coder's checkout,
  * which holds what the snapshot took (the coder is dead, nothing writes it after the snapshot):
  * no git process unless a file holds a marker, then one for its base text from devflow's store.
  */
@@ -122,7 +138,7 @@ export async function markedSourceChanges(
   changedSinceBase: readonly string[],
 ): Promise<MarkedSourceChange[]> {
   const marked: MarkedSourceChange[] = [];
-  for (const path of changedSinceBase.filter((file) => MARKED_SOURCE.test(file))) {
+  for (const path of changedSinceBase) {
     const now = sourceText(join(task.worktree, path));
     if (now === "too_large") marked.push({ path, now: null, base: null, tooLarge: MARKER_READ_CAP_BYTES });
     else if (now !== null && expectedFailureMarkers(now) > 0)

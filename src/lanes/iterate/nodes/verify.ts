@@ -20,6 +20,7 @@ import {
   runScopeVerifier,
   runSeamIntegrityVerifier,
   runSeamVerifier,
+  suiteConfigurationFiles,
   withBaseTestConfig,
 } from "../../../verify/index.js";
 import {
@@ -37,6 +38,7 @@ import {
   checkoutWithBasePrograms,
   markedSourceChanges,
   seamTreeAt,
+  suiteTreeAt,
   verificationCheckoutAt,
   verifierMounts,
 } from "../lane/verification-checkout.js";
@@ -175,16 +177,25 @@ export const verify: NodeBody = async (state, deps) => {
     });
   let regression = await regressionRun(checkout, changedSinceBase, "regression.log");
   // The attempt changed test configuration the scope names (the seam ran with base's copy, ADR
-  // 0074): the suite runs once more with base's copy, so a setup file that configuration adds
-  // cannot make a broken test pass (ADR 0082). Only when the first run passed: a failure stands.
-  if (contract.test_command && seamTree.fromBase.length > 0 && regression.overall_result === "pass") {
-    checkout = await verificationCheckoutAt(state, seamTree.tree);
-    const underBase = await regressionRun(
-      checkout,
-      changedSinceBase.filter((file) => !seamTree.fromBase.includes(file)),
-      "regression-base-config.log",
+  // 0074, or the test command names it): the suite runs once more with base's copy, so a setup
+  // file that configuration adds cannot make a broken test pass (ADR 0082). Only when the first run
+  // passed: a failure stands.
+  if (contract.test_command && regression.overall_result === "pass") {
+    const suiteTree = await suiteTreeAt(
+      state,
+      seamTree,
+      changedSinceBase,
+      suiteConfigurationFiles(contract.test_command, state.baseline, checkout),
     );
-    regression = withBaseTestConfig(regression, underBase, seamTree.fromBase);
+    if (suiteTree.fromBase.length > 0) {
+      checkout = await verificationCheckoutAt(state, suiteTree.tree);
+      const underBase = await regressionRun(
+        checkout,
+        changedSinceBase.filter((file) => !suiteTree.fromBase.includes(file)),
+        "regression-base-config.log",
+      );
+      regression = withBaseTestConfig(regression, underBase, suiteTree.fromBase);
+    }
   }
   const envelopes: VerifierEnvelope[] = [
     seamEnvelope,

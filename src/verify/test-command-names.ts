@@ -1,0 +1,57 @@
+import { posix } from "node:path";
+import { isTestPath } from "./test-paths.js";
+
+/** `npm test` and its spellings: package.json's test scripts say what it runs. */
+const NPM_TEST = /^\s*(?:npm|yarn|pnpm)\s+(?:run\s+|run-script\s+)?(?:test|t)(?:\s|$)/;
+/** `npm run <name>` inside a script: that script runs too. */
+const NPM_RUN = /^\s*(?:npm|yarn|pnpm)\s+(?:run|run-script)\s+([\w:.-]+)/;
+
+/**
+ * The repository files the test command names as an option's value (ADR 0082): in the command,
+ * in package.json's `pretest`/`test`/`posttest` scripts for `npm test` and in the scripts those run
+ * with `npm run` (`--config ci/vitest.ci.mjs`, `--setup=ci/x.mjs`). Test files are left out: the
+ * suite's tests may change (ADR 0019). What is named this way configures how the
+ * suite runs even when no rule knows its name (`vitest run --config ci/vitest.ci.mjs`). `scripts`
+ * are base's (the baseline's record of package.json), so an attempt cannot rename them away.
+ */
+export function filesTheTestCommandNames(
+  command: string,
+  scripts: Readonly<Record<string, unknown>> | null,
+): (file: string) => boolean {
+  const named = new Set<string>();
+  const queue = [command];
+  const script = (name: string) => {
+    const text = scripts?.[name];
+    if (typeof text === "string") queue.push(text);
+  };
+  if (NPM_TEST.test(command)) for (const name of ["pretest", "test", "posttest"]) script(name);
+  // Bounded: a script can run another (`npm run test:unit`), and that one another.
+  for (let i = 0; i < queue.length && i < 20; i += 1)
+    for (const segment of (queue[i] ?? "").split(/&&|\|\||[;|]/)) {
+      const run = NPM_RUN.exec(segment);
+      if (run?.[1]) script(run[1]);
+      const words = segment.trim().split(/\s+/);
+      for (const [i, word] of words.entries()) {
+        // An option's value only (`--config x`, `-c x`, `--setup=x`): a positional word is a test
+        // path or the program's own code, which the attempt may change (ADR 0019).
+        const value = word.startsWith("-")
+          ? word.includes("=")
+            ? word.slice(word.indexOf("=") + 1)
+            : null
+          : (words[i - 1] ?? "").startsWith("-")
+            ? word
+            : null;
+        const path = value === null ? null : pathOf(value.replace(/^["']|["']$/g, ""));
+        if (path !== null) named.add(path);
+      }
+    }
+  return (file) => named.has(file) && !isTestPath(file);
+}
+
+/** A repository-relative path a word can name, or null (`./a/b` → `a/b`; nothing outside). */
+function pathOf(word: string): string | null {
+  if (word === "" || word.startsWith("/") || word.startsWith("$")) return null;
+  const path = posix.normalize(word);
+  if (path === "." || path === ".." || path.startsWith("../")) return null;
+  return path.startsWith("./") ? path.slice(2) : path;
+}
