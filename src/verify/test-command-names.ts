@@ -9,10 +9,10 @@ const NPM_RUN = /^\s*(?:npm|yarn|pnpm)\s+(?:run|run-script)\s+([\w:.-]+)/;
 /**
  * The repository files the test command names as an option's value (ADR 0082): in the command,
  * in package.json's `pretest`/`test`/`posttest` scripts for `npm test` and in the scripts those run
- * with `npm run` (`--config ci/vitest.ci.mjs`, `--setup=ci/x.mjs`). Test files are left out: the
- * suite's tests may change (ADR 0019). What is named this way configures how the
- * suite runs even when no rule knows its name (`vitest run --config ci/vitest.ci.mjs`). `scripts`
- * are base's (the baseline's record of package.json), so an attempt cannot rename them away.
+ * with `npm run` (`--config ci/vitest.ci.mjs`, `--setup=ci/x.mjs`). What is named this way
+ * configures how the suite runs even when no rule knows its name. Test files are left out: the
+ * suite's tests may change (ADR 0019). `scripts` are base's (the baseline's record of
+ * package.json), so an attempt cannot rename them away.
  */
 export function filesTheTestCommandNames(
   command: string,
@@ -31,14 +31,14 @@ export function filesTheTestCommandNames(
       const run = NPM_RUN.exec(segment);
       if (run?.[1]) script(run[1]);
       const words = segment.trim().split(/\s+/);
-      for (const [i, word] of words.entries()) {
+      for (const [at, word] of words.entries()) {
         // An option's value only (`--config x`, `-c x`, `--setup=x`): a positional word is a test
         // path or the program's own code, which the attempt may change (ADR 0019).
         const value = word.startsWith("-")
           ? word.includes("=")
             ? word.slice(word.indexOf("=") + 1)
             : null
-          : (words[i - 1] ?? "").startsWith("-")
+          : (words[at - 1] ?? "").startsWith("-")
             ? word
             : null;
         const path = value === null ? null : pathOf(value.replace(/^["']|["']$/g, ""));

@@ -132,7 +132,10 @@ export const RegressionPerTest = z.strictObject({
   regressions: z.array(z.object({ name: z.string(), now: z.enum(["fail", "missing", "skip", "todo"]) })),
   newly_passing: z.array(z.string()),
   still_failing: z.array(z.string()),
-  /** Tests failing now that did not fail on base (new, skipped there, or never reached): each fails regression (ADR 0080). */
+  /**
+   * Tests failing now that did not fail on base (new, skipped there, or never reached): each fails
+   * regression (ADR 0080).
+   */
   new_failures: z.array(z.string()),
   /** reporter: the runner's own report (full test identities); absent or stdout: console parsing. */
   source: z.enum(["reporter", "stdout"]).optional(),

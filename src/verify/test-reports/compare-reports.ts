@@ -49,8 +49,8 @@ export interface CompareOptions {
  * Baseline (the suite on base) against the current run. Seam tests are excluded from the
  * regression side and must each pass now; any other test green on base must still be green
  * (missing, skipped and todo count as not green), and any other test failing now must have failed
- * on base too. An incomplete current report fails both sides
- * whenever the baseline named tests, whatever tests it does list.
+ * on base too. An incomplete current report fails both sides whenever the baseline named tests,
+ * whatever tests it does list.
  */
 export function compareReports(
   baseline: TestReport,

@@ -129,9 +129,9 @@ const MARKER_READ_CAP_BYTES = 64 * 1024 * 1024;
 
 /**
  * The changed files that hold an expected-failure marker in the attempt (ADR 0081), each with its
- * text on base, for regression to judge. Read from the coder's checkout,
- * which holds what the snapshot took (the coder is dead, nothing writes it after the snapshot):
- * no git process unless a file holds a marker, then one for its base text from devflow's store.
+ * text on base, for regression to judge. Read from the coder's checkout, which holds what the
+ * snapshot took (the coder is dead, nothing writes it after the snapshot): no git process unless a
+ * file holds a marker, then one for its base text from devflow's store.
  */
 export async function markedSourceChanges(
   task: TaskCheckouts,

@@ -155,7 +155,8 @@ export const verify: NodeBody = async (state, deps) => {
   // seam verifier returns (it throws otherwise). Without the overlay (stat fallback) the reset always runs.
   if (contract.test_command && (seamTree.tree !== current || !checkoutUntouchedSince(resetMark)))
     checkout = await verificationCheckoutAt(state, current);
-  const markedSources = await markedSourceChanges(state, changedSinceBase);
+  // Read only where a suite runs: without a test command regression is a typed skip.
+  const markedSources = contract.test_command ? await markedSourceChanges(state, changedSinceBase) : [];
   // Without a test command this is a typed skip (no_test_command), which the gate turns into a caveat.
   const regressionRun = (worktree: string, changedFiles: readonly string[], log: string) =>
     runRegressionVerifier({
