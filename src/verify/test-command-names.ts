@@ -2,7 +2,10 @@ import { posix } from "node:path";
 import { isTestPath } from "./test-paths.js";
 
 /** `npm test` and its spellings: package.json's test scripts say what it runs. */
-const NPM_TEST = /^\s*(?:npm|yarn|pnpm)\s+(?:run\s+|run-script\s+)?(?:test|t)(?:\s|$)/;
+export const NPM_TEST = /^\s*(?:npm|yarn|pnpm)\s+(?:run\s+|run-script\s+)?(?:test|t)(?:\s|$)/;
+/** The simple commands of a command line (split at `&&`, `||`, `;` and pipes). */
+export const simpleCommands = (command: string): string[] => command.split(/&&|\|\||[;|]/);
+
 /** `npm run <name>` inside a script: that script runs too. */
 const NPM_RUN = /^\s*(?:npm|yarn|pnpm)\s+(?:run|run-script)\s+([\w:.-]+)/;
 
@@ -27,7 +30,7 @@ export function filesTheTestCommandNames(
   if (NPM_TEST.test(command)) for (const name of ["pretest", "test", "posttest"]) script(name);
   // Bounded: a script can run another (`npm run test:unit`), and that one another.
   for (let i = 0; i < queue.length && i < 20; i += 1)
-    for (const segment of (queue[i] ?? "").split(/&&|\|\||[;|]/)) {
+    for (const segment of simpleCommands(queue[i] ?? "")) {
       const run = NPM_RUN.exec(segment);
       if (run?.[1]) script(run[1]);
       const words = segment.trim().split(/\s+/);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
+import { NPM_TEST, simpleCommands } from "./test-command-names.js";
 import { isTestPath } from "./test-paths.js";
 import { readPackageTestSetup } from "./test-reports/package-setup.js";
 
@@ -54,11 +55,10 @@ export function saysWhatTheTestCommandRuns(
   const found = new Set<string>();
   const queue = [command];
   // `npm test` runs package.json's scripts (unchanged, or regression's package.json check fails).
-  if (dir !== null && /^\s*(?:npm|yarn|pnpm)\s+(?:run\s+|run-script\s+)?(?:test|t)(?:\s|$)/.test(command))
-    queue.push(...testScripts(dir));
+  if (dir !== null && NPM_TEST.test(command)) queue.push(...testScripts(dir));
   // Bounded: each `sh -c '…'` adds one command, and a command can hold another (`sh -c "sh -c …"`).
   for (let i = 0; i < queue.length && i < 20; i += 1)
-    for (const segment of (queue[i] ?? "").split(/&&|\|\||[;|]/)) {
+    for (const segment of simpleCommands(queue[i] ?? "")) {
       const inline = recipesOf(segment, found, dir);
       if (inline !== null) queue.push(inline);
     }
