@@ -96,4 +96,16 @@ describe("regression's pytest canary under pytest-xdist", () => {
     expect(e.summary).toContain("tests/test_mul.py > pytest > tests.test_mul > test_mul (fail)");
     expect(canaryOf(e)?.status).toBe("failed_as_required");
   });
+
+  it("`-x` under `-n 2` on a red base: the controller does not stop at the seam's failing test (ADR 0083)", async () => {
+    await writeFile(join(dir, "calc.py"), GOOD.replace("return a + b", "return a - b"));
+    // Enough tests that xdist's controller, told to stop after one failure, leaves most unrun.
+    const slow = Array.from({ length: 20 }, (_, i) => `def test_later_${i}():\n    time.sleep(0.05)\n`);
+    await writeFile(join(dir, "tests", "test_later.py"), `import time\n\n\n${slow.join("\n\n")}`);
+    const b = await baselineIn(dir, COMMAND.replace("-n 2", "-n 2 -x"), ["tests/test_add.py"]);
+    expect(b.canary?.status).toBe("placed");
+    const statuses = (b.report?.tests ?? []).map((t) => t.status);
+    expect(statuses.filter((s) => s === "pass")).toHaveLength(21);
+    expect(statuses.filter((s) => s === "fail")).toHaveLength(1);
+  });
 });

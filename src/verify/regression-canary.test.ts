@@ -209,24 +209,26 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
     expect(e.summary).toContain("the suite was green on base (exit 0) and is red now (exit 1)");
   });
 
-  // With the seam failing on base (red), --maxfail=2 is reached at the canary without the plugin;
-  // -x and --sw stop at any failure, so their base is green.
-  for (const [command, baseGreen] of [
-    ["python3 -m pytest -p no:cacheprovider -o addopts=--maxfail=2 tests", false],
-    ["PYTEST_ADDOPTS=--maxfail=2 python3 -m pytest -p no:cacheprovider tests", false],
-    ["python3 -m pytest -p no:cacheprovider -x tests", true],
-    ["python3 -m pytest --sw tests", true],
-  ] as const) {
-    it(`\`${command}\`: the canary does not stop the run, so every test is in the baseline`, async () => {
-      if (baseGreen) await writeFile(join(dir, "calc.py"), GOOD);
+  // The seam fails on base (red). Without the plugin, --maxfail=2 stops at the canary, and -x and
+  // --sw stop at the seam's test (test_mul after it never runs on base: ADR 0083).
+  for (const command of [
+    "python3 -m pytest -p no:cacheprovider -o addopts=--maxfail=2 tests",
+    "PYTEST_ADDOPTS=--maxfail=2 python3 -m pytest -p no:cacheprovider tests",
+    "python3 -m pytest -p no:cacheprovider -x tests",
+    "python3 -m pytest -p no:cacheprovider --exitfirst tests",
+    "python3 -m pytest -p no:cacheprovider -o addopts=-x tests",
+    "python3 -m pytest --sw tests",
+    "python3 -m pytest --sw-skip --maxfail=1 tests",
+  ]) {
+    it(`\`${command}\`: the run reaches every test on base, and the canary`, async () => {
       const b = await baseline(command);
       expect(b.canary?.status).toBe("placed");
-      // test_mul is collected after the canary (next to test_add.py) and still ran.
+      // test_mul is collected after test_add (the seam's, failing) and after the canary, and ran.
       expect(b.report?.tests.map((t) => `${t.id.file} ${t.status}`).sort()).toEqual([
-        `tests/test_add.py ${baseGreen ? "pass" : "fail"}`,
+        "tests/test_add.py fail",
         "tests/test_mul.py pass",
       ]);
-      expect(b.exitCode).toBe(baseGreen ? 0 : 1);
+      expect(b.exitCode).toBe(1);
       await writeFile(
         join(dir, "calc.py"),
         "def mul(a, b):\n    return a + b\n\ndef add(a, b):\n    return a + b\n",
@@ -236,6 +238,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
       const e = await regression(b, command, "tests/test_add.py");
       expect(e.overall_result).toBe("fail");
       expect(e.summary).toContain("test_mul");
+      expect(payload(e).canary).toMatchObject({ status: "failed_as_required" });
     });
   }
 

@@ -565,6 +565,7 @@ function reportRunOf(
     timeoutMs: input.timeoutMs,
     logPath: input.logPath,
     reportPath: reportPathFor(input.logPath),
+    runEveryTest: true,
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.mounts ? { mounts: input.mounts } : {}),
   };

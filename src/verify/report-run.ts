@@ -9,12 +9,14 @@ import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import {
   detectRunner,
   RUNNER_ADAPTERS,
+  type RunnerAdapter,
   RunnerName,
   readPackageTestSetup,
   readReportFile,
   removeStaleReport,
   type TestReport,
 } from "./test-reports/index.js";
+import { appendArguments } from "./test-reports/script-rewrite.js";
 
 /**
  * A runner invocation pinned on base: which runner, and the command line that invokes it (the
@@ -147,6 +149,11 @@ export interface ReportRunInput {
    * devflow's home besides the checkout the run may write.
    */
   reportPath: string;
+  /**
+   * Append the runner's arguments that undo a stop at the first failure (ADR 0083): regression's
+   * runs, never the seam's (whose failing tests are named on base and must each pass now).
+   */
+  runEveryTest?: boolean;
   /** Added to the run's environment (regression's canary plugin, ADR 0079). */
   env?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
@@ -191,7 +198,8 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const adapter = RUNNER_ADAPTERS.find((a) => a.runner === input.invocation.runner);
   if (!adapter) throw new Error(`no adapter for runner ${input.invocation.runner}`);
   const request = adapter.command(input.invocation.script, input.reportPath);
-  const command = request.kind === "report_file" ? request.command : input.invocation.script;
+  const reported = request.kind === "report_file" ? request.command : input.invocation.script;
+  const command = input.runEveryTest ? withEveryTestRun(adapter, reported) : reported;
   await removeStaleReport(input.reportPath);
   const reportDir = dirname(input.reportPath);
   mkdirSync(reportDir, { recursive: true });
@@ -245,6 +253,17 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const forged = ledger && !run.failure ? ledgerProblem(ledger, report) : null;
   if (forged) return { run: { ...run, failure: `tamper: ${forged}` }, report, command, unsupported: null };
   return { run, report, command, unsupported: null };
+}
+
+/**
+ * `command` with the runner's arguments that undo a stop at the first failure, or `command` itself
+ * when the runner has none, refuses them next to the command's own, or the script cannot take them.
+ */
+function withEveryTestRun(adapter: RunnerAdapter, command: string): string {
+  const every = adapter.runEveryTest;
+  if (!every || every.refusedWith?.test(command)) return command;
+  const appended = appendArguments(command, adapter.invocation, every.args, adapter.runner);
+  return appended.ok ? appended.command : command;
 }
 
 /**

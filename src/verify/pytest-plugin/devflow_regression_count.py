@@ -1,11 +1,16 @@
-"""devflow's pytest plugin for regression's canary (ADR 0079), loaded with `-p` for one run.
+"""devflow's pytest plugin for regression's runs of the whole suite, loaded with `-p` for one run.
 
-The canary test fails on purpose, to show that code loaded into this process did not neuter
-pytest's test call or its report. It runs last, after every test of the suite, so a neutering
-installed while the suite ran is caught too. Its failure must not count as the suite's: this
-plugin keeps it out of pytest's failure count (behind the exit status, `-x` and `--maxfail`) and
-undoes what the stepwise plugin does on a failure, so the exit status and how far the run goes are
-the suite's own. A failure of the canary's setup or teardown still counts: it is the suite's.
+Every test runs (ADR 0083): regression compares each test on base with the same test now, so a
+run that stops at its first failure (`-x`, `--maxfail`, `--sw`) would leave the tests after the
+stop without a result on base. The seam's failing test usually is that first failure. The plugin
+undoes those options for base's runs and the attempt's alike.
+
+The canary (ADR 0079) fails on purpose, to show that code loaded into this process did not
+neuter pytest's test call or its report. It runs last, after every test of the suite, so a
+neutering installed while the suite ran is caught too. Its failure must not count as the suite's:
+this plugin keeps it out of pytest's failure count (so out of the exit status, and of a stop a
+conftest may still ask for) and undoes what the stepwise plugin does on a failure. A failure of the
+canary's setup or teardown still counts: it is the suite's.
 """
 
 import os
@@ -24,6 +29,16 @@ def _is_canary_failure(report):
     if report.when != "call" or not report.failed or hasattr(report, "wasxfail"):
         return False
     return _in_canary_file(report.nodeid)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    # Before the stepwise plugin's own pytest_configure, which registers it when asked for; and
+    # before pytest-xdist's controller reads maxfail. pytest reads maxfail at each report.
+    config.option.maxfail = 0
+    for name in ("stepwise", "stepwise_skip", "stepwise_reset"):
+        if getattr(config.option, name, False):
+            setattr(config.option, name, False)
 
 
 def pytest_sessionstart(session):

@@ -10,6 +10,7 @@ export const jestAdapter: RunnerAdapter = {
   invocation: JEST,
   nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
   configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
+  runEveryTest: { args: ["--bail=0"] },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(JEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(baseCommand, JEST, `--json --outputFile=${shellQuote(reportPath)}`, "jest");

@@ -28,6 +28,7 @@ export const mochaAdapter: RunnerAdapter = {
   invocation: MOCHA,
   nameFilter: /(?:^|\s)(?:-g|--grep|-f|--fgrep)(?=[=\s]|$)/,
   configNameFilter: /(?:^|[\s{,"'])f?grep["']?\s*[:=]/m,
+  runEveryTest: { args: ["--no-bail"] },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;

@@ -21,6 +21,7 @@ export const pytestAdapter: RunnerAdapter = {
   invocation: PYTEST,
   // Short flags combine (`-qk spaces`): those before `k`/`m` take no value (review, stop 31).
   nameFilter: /(?:^|\s)-[qvsxl]*[km](?=[=\s\w"'])|(?:^|\s)--keyword(?=[=\s])/,
+  runEveryTest: { args: ["--maxfail=0"] },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(PYTEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(

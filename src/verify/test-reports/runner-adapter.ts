@@ -35,6 +35,14 @@ export interface RunnerAdapter {
    * through `addopts`, read with `nameFilter`.
    */
   configNameFilter?: RegExp;
+  /**
+   * Arguments that make the runner run every test however the project told it to stop at a first
+   * failure (`--bail`, `-x`), appended after the runner's own arguments so they win over the
+   * command's and the config's (ADR 0083). Regression's runs only: base's and the attempt's must
+   * both reach every test to be compared test by test. `refusedWith`: a flag this runner refuses to
+   * see twice (vitest's `--bail`); a command that has it keeps the project's stop.
+   */
+  runEveryTest?: { args: readonly string[]; refusedWith?: RegExp };
   /** True when the test script invokes this runner. */
   detect(setup: PackageTestSetup): boolean;
   /**

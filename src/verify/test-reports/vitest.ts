@@ -15,6 +15,8 @@ export const vitestAdapter: RunnerAdapter = {
   invocation: VITEST,
   nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
   configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
+  // vitest refuses `--bail` twice ("Expected a single value"), so a command's own `--bail` stays.
+  runEveryTest: { args: ["--bail=0"], refusedWith: /(?:^|\s)--bail(?=[=\s]|$)/ },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(VITEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--run --reporter=default --reporter=json --outputFile.json=${shellQuote(reportPath)}`;

@@ -16,9 +16,9 @@
  * test plus `addopts = -x` (or `.mocharc` `bail: true`) is ordinary. The coder here only fixes
  * slug.py, correctly; nothing else changes. The control (same repo without `-x`) completes.
  *
- * OPEN (stop 43, recorded in ADR 0080): the `-x` case asserts the correct behaviour and is pinned
- * with `it.fails` while it fails; when base's run is made to reach every test (or a test base never
- * reached is told apart from a new one), it passes and `it.fails` turns red: make it `it` then.
+ * Fixed (stop 44, ADR 0083): devflow's pytest plugin, loaded into regression's runs on base and on
+ * the attempt alike, undoes `-x`/`--maxfail`/`--sw`, so base's run reaches the known-broken test
+ * and it is "still failing as on base". The `-x` case was pinned with `it.fails` until then.
  * Run: DEVFLOW_LANE_PARALLEL=2 npx vitest run test/adversarial/review/bail-red-base-rejects-correct-fix-attack44b.test.ts
  */
 import { describe, expect, it } from "vitest";
@@ -73,10 +73,11 @@ describe.concurrent("a correct fix on a red base whose suite stops at its first 
       expect(verdict, why).toBe("completed");
     }),
   );
-  it.fails("with addopts = -x the correct fix completes too", { timeout: 300_000 }, () =>
+  it("with addopts = -x the correct fix completes too", { timeout: 300_000 }, () =>
     limited(async () => {
       const { verdict, why } = await lane("[pytest]\npythonpath = .\naddopts = -x\n");
       expect(verdict, why).toBe("completed");
+      expect(why).toContain("still failing as on base: tests/test_zz_mirror.py");
     }),
   );
 });
