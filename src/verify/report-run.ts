@@ -6,17 +6,16 @@ import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { changedPreloads, pinPreloads } from "./script-preloads.js";
+import { withEveryTestRun } from "./test-reports/every-test-run.js";
 import {
   detectRunner,
   RUNNER_ADAPTERS,
-  type RunnerAdapter,
   RunnerName,
   readPackageTestSetup,
   readReportFile,
   removeStaleReport,
   type TestReport,
 } from "./test-reports/index.js";
-import { appendArguments } from "./test-reports/script-rewrite.js";
 
 /**
  * A runner invocation pinned on base: which runner, and the command line that invokes it (the
@@ -199,7 +198,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   if (!adapter) throw new Error(`no adapter for runner ${input.invocation.runner}`);
   const request = adapter.command(input.invocation.script, input.reportPath);
   const reported = request.kind === "report_file" ? request.command : input.invocation.script;
-  const command = input.runEveryTest ? withEveryTestRun(adapter, reported) : reported;
+  const command = input.runEveryTest ? withEveryTestRun(adapter, reported, input.cwd) : reported;
   await removeStaleReport(input.reportPath);
   const reportDir = dirname(input.reportPath);
   mkdirSync(reportDir, { recursive: true });
@@ -253,17 +252,6 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const forged = ledger && !run.failure ? ledgerProblem(ledger, report) : null;
   if (forged) return { run: { ...run, failure: `tamper: ${forged}` }, report, command, unsupported: null };
   return { run, report, command, unsupported: null };
-}
-
-/**
- * `command` with the runner's arguments that undo a stop at the first failure, or `command` itself
- * when the runner has none, refuses them next to the command's own, or the script cannot take them.
- */
-function withEveryTestRun(adapter: RunnerAdapter, command: string): string {
-  const every = adapter.runEveryTest;
-  if (!every || every.refusedWith?.test(command)) return command;
-  const appended = appendArguments(command, adapter.invocation, every.args, adapter.runner);
-  return appended.ok ? appended.command : command;
 }
 
 /**

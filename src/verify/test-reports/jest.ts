@@ -10,7 +10,8 @@ export const jestAdapter: RunnerAdapter = {
   invocation: JEST,
   nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
   configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
-  runEveryTest: { args: ["--bail=0"] },
+  // A number since jest 24 (before, `--bail` was a boolean).
+  runEveryTest: { args: ["--bail=0"], since: { package: "jest", version: "24.0.0" } },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(JEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(baseCommand, JEST, `--json --outputFile=${shellQuote(reportPath)}`, "jest");

@@ -28,7 +28,8 @@ export const mochaAdapter: RunnerAdapter = {
   invocation: MOCHA,
   nameFilter: /(?:^|\s)(?:-g|--grep|-f|--fgrep)(?=[=\s]|$)/,
   configNameFilter: /(?:^|[\s{,"'])f?grep["']?\s*[:=]/m,
-  runEveryTest: { args: ["--no-bail"] },
+  // `--no-bail` since mocha 6 (its yargs command line; mocha 5's commander has no negation).
+  runEveryTest: { args: ["--no-bail"], since: { package: "mocha", version: "6.0.0" } },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;

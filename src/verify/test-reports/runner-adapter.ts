@@ -40,9 +40,15 @@ export interface RunnerAdapter {
    * failure (`--bail`, `-x`), appended after the runner's own arguments so they win over the
    * command's and the config's (ADR 0083). Regression's runs only: base's and the attempt's must
    * both reach every test to be compared test by test. `refusedWith`: a flag this runner refuses to
-   * see twice (vitest's `--bail`); a command that has it keeps the project's stop.
+   * see twice (vitest's `--bail`); a command that has it keeps the project's stop. `since`: the
+   * runner's package and the first version that knows the arguments (an older runner would refuse
+   * to start: vitest before 0.31 has no `--bail`).
    */
-  runEveryTest?: { args: readonly string[]; refusedWith?: RegExp };
+  runEveryTest?: {
+    args: readonly string[];
+    refusedWith?: RegExp;
+    since?: { package: string; version: string };
+  };
   /** True when the test script invokes this runner. */
   detect(setup: PackageTestSetup): boolean;
   /**

@@ -16,7 +16,12 @@ export const vitestAdapter: RunnerAdapter = {
   nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
   configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
   // vitest refuses `--bail` twice ("Expected a single value"), so a command's own `--bail` stays.
-  runEveryTest: { args: ["--bail=0"], refusedWith: /(?:^|\s)--bail(?=[=\s]|$)/ },
+  runEveryTest: {
+    args: ["--bail=0"],
+    refusedWith: /(?:^|\s)--bail(?=[=\s]|$)/,
+    // vitest 0.28 answers `--bail` with "Unknown option" and runs nothing; 0.31 added it.
+    since: { package: "vitest", version: "0.31.0" },
+  },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(VITEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--run --reporter=default --reporter=json --outputFile.json=${shellQuote(reportPath)}`;

@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import semver from "semver";
+import type { RunnerAdapter } from "./runner-adapter.js";
+import { appendArguments } from "./script-rewrite.js";
+
+/**
+ * `command` with the runner's arguments that undo a stop at the first failure (ADR 0083), or
+ * `command` itself when the runner has none, the installed runner is older than the arguments (or
+ * not found in `cwd/node_modules`), the command already has a flag the runner refuses twice, or the
+ * script cannot take them. Unchanged is the project's own behaviour: a stop stays a stop.
+ */
+export function withEveryTestRun(adapter: RunnerAdapter, command: string, cwd: string): string {
+  const every = adapter.runEveryTest;
+  if (!every || every.refusedWith?.test(command)) return command;
+  if (every.since && !installedAtLeast(cwd, every.since.package, every.since.version)) return command;
+  const appended = appendArguments(command, adapter.invocation, every.args, adapter.runner);
+  return appended.ok ? appended.command : command;
+}
+
+/**
+ * Whether `cwd/node_modules/<name>` holds version `min` or later. The user's installed dependencies,
+ * linked read-only into devflow's checkouts (ADR 0025): an attempt cannot change what is read here.
+ */
+function installedAtLeast(cwd: string, name: string, min: string): boolean {
+  let version: unknown;
+  try {
+    version = JSON.parse(readFileSync(join(cwd, "node_modules", name, "package.json"), "utf8")).version;
+  } catch {
+    return false;
+  }
+  return typeof version === "string" && semver.valid(version) !== null && semver.gte(version, min);
+}

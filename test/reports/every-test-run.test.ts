@@ -1,0 +1,85 @@
+/**
+ * Which command regression runs so that every test runs (ADR 0083): the runner's own "do not stop"
+ * argument after the command's arguments, only where the installed runner knows it.
+ *
+ * Cause of the gate it pins (stop 44, found while building ADR 0083): vitest before 0.31 has no
+ * `--bail` and answers it with "Unknown option", running nothing (seen with vitest 0.28.5), so
+ * appending `--bail=0` to every vitest run would have turned every regression run of such a project
+ * into an error: a correct fix rejected. Fix: each adapter names the first version that knows its
+ * arguments; the version is read from the checkout's node_modules (the user's, read-only).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { withEveryTestRun } from "../../src/verify/test-reports/every-test-run.js";
+import {
+  jestAdapter,
+  mochaAdapter,
+  pytestAdapter,
+  vitestAdapter,
+} from "../../src/verify/test-reports/index.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "devflow-every-test-run-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function installed(name: string, version: string): Promise<void> {
+  await mkdir(join(dir, "node_modules", name), { recursive: true });
+  await writeFile(join(dir, "node_modules", name, "package.json"), JSON.stringify({ name, version }));
+}
+
+describe("withEveryTestRun", () => {
+  it("appends each runner's argument after the command's own, before a chained command", async () => {
+    await installed("mocha", "10.8.2");
+    await installed("jest", "29.7.0");
+    await installed("vitest", "4.1.12");
+    expect(withEveryTestRun(mochaAdapter, "mocha --bail 'test/**/*.js' && eslint .", dir)).toBe(
+      "mocha --bail 'test/**/*.js' --no-bail && eslint .",
+    );
+    expect(withEveryTestRun(jestAdapter, "jest -b --ci", dir)).toBe("jest -b --ci --bail=0");
+    expect(withEveryTestRun(vitestAdapter, "vitest run", dir)).toBe("vitest run --bail=0");
+    // pytest needs no install check: `--maxfail` is as old as pytest's command line.
+    expect(withEveryTestRun(pytestAdapter, "python3 -m pytest -x tests | tee out.txt", dir)).toBe(
+      "python3 -m pytest -x tests --maxfail=0 | tee out.txt",
+    );
+  });
+
+  it("leaves the command alone where the installed runner is older than the argument", async () => {
+    await installed("mocha", "5.2.0");
+    await installed("jest", "23.6.0");
+    await installed("vitest", "0.28.5");
+    for (const [adapter, command] of [
+      [mochaAdapter, "mocha --bail"],
+      [jestAdapter, "jest --bail"],
+      [vitestAdapter, "vitest run"],
+    ] as const)
+      expect(withEveryTestRun(adapter, command, dir)).toBe(command);
+  });
+
+  it("the first version that knows the argument gets it", async () => {
+    await installed("mocha", "6.0.0");
+    await installed("jest", "24.0.0");
+    await installed("vitest", "0.31.0");
+    expect(withEveryTestRun(mochaAdapter, "mocha", dir)).toBe("mocha --no-bail");
+    expect(withEveryTestRun(jestAdapter, "jest", dir)).toBe("jest --bail=0");
+    expect(withEveryTestRun(vitestAdapter, "vitest run", dir)).toBe("vitest run --bail=0");
+  });
+
+  it("leaves the command alone where the runner is not installed in the checkout, or its version is unreadable", async () => {
+    expect(withEveryTestRun(jestAdapter, "jest --bail", dir)).toBe("jest --bail");
+    await mkdir(join(dir, "node_modules", "vitest"), { recursive: true });
+    await writeFile(join(dir, "node_modules", "vitest", "package.json"), '{ "version": "latest" }');
+    expect(withEveryTestRun(vitestAdapter, "vitest run", dir)).toBe("vitest run");
+  });
+
+  it("vitest: a command with its own --bail keeps it (vitest refuses a second one)", async () => {
+    await installed("vitest", "4.1.12");
+    expect(withEveryTestRun(vitestAdapter, "vitest run --bail=2", dir)).toBe("vitest run --bail=2");
+    expect(withEveryTestRun(vitestAdapter, "vitest run --bail 2", dir)).toBe("vitest run --bail 2");
+  });
+});
