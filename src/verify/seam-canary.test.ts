@@ -36,6 +36,27 @@ describe("appendArguments", () => {
     });
   });
 
+  // Review, stop 44: `endOfArguments` stopped at a command substitution's `)`, so `--no-bail` went
+  // into `find`, which then found nothing, and the nested test files ran on neither side.
+  it("takes a command substitution or a backquoted command as one argument", () => {
+    expect(append("mocha $(find test -name '*.test.js') && echo ok", "mocha")).toEqual({
+      ok: true,
+      command: "mocha $(find test -name '*.test.js') a.js 'b c.js' && echo ok",
+    });
+    expect(append("jest --maxWorkers=$(nproc) --ci", "jest")).toEqual({
+      ok: true,
+      command: "jest --maxWorkers=$(nproc) --ci a.js 'b c.js'",
+    });
+    expect(append('python3 -m pytest -n $(echo "$(nproc)") tests | tee log', "pytest")).toEqual({
+      ok: true,
+      command: "python3 -m pytest -n $(echo \"$(nproc)\") tests a.js 'b c.js' | tee log",
+    });
+    expect(append("mocha `find test -name '*.test.js'`; true", "mocha")).toEqual({
+      ok: true,
+      command: "mocha `find test -name '*.test.js'` a.js 'b c.js'; true",
+    });
+  });
+
   it("refuses a script that invokes the runner twice or not at all", () => {
     expect(append("mocha a && mocha b", "mocha").ok).toBe(false);
     expect(append("echo hi", "jest").ok).toBe(false);

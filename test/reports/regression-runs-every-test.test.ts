@@ -11,12 +11,14 @@
  * so it wins over the command's flags and the config's; pytest's are undone by devflow's plugin
  * (src/verify/regression-canary.test.ts, the lane test bail-red-base-rejects-correct-fix-attack44b).
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RegressionEnvelope } from "../../src/artifacts/schemas/verifier-envelope.js";
-import { runRegressionVerifier, takeRegressionBaseline } from "../../src/verify/regression.js";
-import { type FixtureRepo, makeFixtureRepo } from "./runner-fixture.js";
+import {
+  breakClamp,
+  fixSlug,
+  fixtureBaseline,
+  fixtureProject,
+  fixtureRegression,
+} from "../support/fixture-regression.js";
 
 type Runner = "mocha" | "jest" | "vitest";
 
@@ -67,52 +69,16 @@ const BAIL: Array<{ runner: Runner; how: string; files: Record<string, string>; 
     files: { "vitest.config.js": "export default { test: { bail: 1, fileParallelism: false } };\n" },
     command: "vitest run",
   },
+  // vitest refuses a second `--bail`: the command's own is replaced (review, stop 44).
+  {
+    runner: "vitest",
+    how: "--bail=1",
+    files: { "vitest.config.js": "export default { test: { fileParallelism: false } };\n" },
+    command: "vitest run --bail=1",
+  },
 ];
 
-/** Replaces `from` by `to` in a file of the repo; a `from` not found is the test's own mistake. */
-async function edit(repo: FixtureRepo, file: string, from: string, to: string): Promise<void> {
-  const path = join(repo.dir, file);
-  const before = await readFile(path, "utf8");
-  if (!before.includes(from)) throw new Error(`${file}: ${from} not found`);
-  await writeFile(path, before.replace(from, to));
-}
-
-/** The fixture with `files` and test/zz.test.js written, removed when the (concurrent) test ends. */
-async function project(
-  runner: Runner,
-  files: Record<string, string>,
-  onTestFinished: (fn: () => Promise<void>) => void,
-): Promise<FixtureRepo> {
-  const repo = await makeFixtureRepo(runner);
-  onTestFinished(() => repo.cleanup());
-  for (const [path, text] of Object.entries({ ...files, "test/zz.test.js": LATER_TESTS[runner] }))
-    await repo.write(path, text);
-  return repo;
-}
-
-const baseline = (repo: FixtureRepo, command: string) =>
-  takeRegressionBaseline({
-    cwd: repo.dir,
-    command,
-    timeoutMs: 90_000,
-    logPath: join(repo.outside, "baseline.log"),
-  });
-
-async function regression(repo: FixtureRepo, command: string, b: Awaited<ReturnType<typeof baseline>>) {
-  const envelope = await runRegressionVerifier({
-    worktree: repo.dir,
-    command,
-    baseline: b,
-    timeoutMs: 90_000,
-    logPath: join(repo.outside, "regression.log"),
-    attemptId: "attempt-001",
-    seamTests: (b.report?.tests ?? []).filter((t) => t.id.file === "test/slug.test.js").map((t) => t.key),
-    changedFiles: ["src/slug.js", "src/math.js"],
-  });
-  return RegressionEnvelope.parse(envelope);
-}
-
-const statusesIn = (b: Awaited<ReturnType<typeof baseline>>, file: string) =>
+const statusesIn = (b: Awaited<ReturnType<typeof fixtureBaseline>>, file: string) =>
   (b.report?.tests ?? [])
     .filter((t) => t.id.file === file)
     .map((t) => `${t.id.title} ${t.status}`)
@@ -123,34 +89,27 @@ describe.concurrent("regression's runs reach every test of a suite set to bail (
     it(`${runner}, bail by ${how}: base reaches the tests after the seam's, a correct fix passes, a break there fails`, async ({
       onTestFinished,
     }) => {
-      const repo = await project(runner, files, onTestFinished);
-      const b = await baseline(repo, command);
+      const repo = await fixtureProject(
+        runner,
+        { ...files, "test/zz.test.js": LATER_TESTS[runner] },
+        onTestFinished,
+      );
+      const b = await fixtureBaseline(repo, command);
       expect(b.report?.complete, b.error ?? "no complete report").toBe(true);
       // Red on base at the seam's test, and still every later test ran.
       expect(statusesIn(b, "test/slug.test.js")).toContain("collapses repeated spaces fail");
       expect(statusesIn(b, "test/zz.test.js")).toEqual(["clamps pass", "needs the network fail"]);
 
-      // The seam's fix: runs of spaces become one dash.
-      await edit(repo, "src/slug.js", ".replace(/ /g,", ".replace(/\\s+/g,");
-      const fixed = await regression(repo, command, b);
+      await fixSlug(repo);
+      const fixed = await fixtureRegression(repo, command, b);
       expect(fixed.overall_result, fixed.summary).toBe("pass");
       expect(fixed.summary).toContain("still failing as on base: test/zz.test.js > zz > needs the network");
 
       // A hostile attempt: the same fix, and clamp broken (zz > clamps ran green on base).
-      await edit(repo, "src/math.js", "return Math.min(Math.max(value, low), high);", "return value;");
-      const broken = await regression(repo, command, b);
+      await breakClamp(repo);
+      const broken = await fixtureRegression(repo, command, b);
       expect(broken.overall_result).toBe("fail");
       expect(broken.summary).toContain("test/zz.test.js > zz > clamps");
     });
   }
-
-  it("vitest with `--bail` on the command line keeps the project's stop (a second --bail is refused) and still reports", async ({
-    onTestFinished,
-  }) => {
-    const config = { "vitest.config.js": "export default { test: { fileParallelism: false } };\n" };
-    const repo = await project("vitest", config, onTestFinished);
-    const b = await baseline(repo, "vitest run --bail=1");
-    expect(b.report?.complete, b.error ?? "no complete report").toBe(true);
-    expect(statusesIn(b, "test/slug.test.js")).toContain("collapses repeated spaces fail");
-  });
 });

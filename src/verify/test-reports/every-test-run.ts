@@ -2,19 +2,23 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
 import type { RunnerAdapter } from "./runner-adapter.js";
-import { appendArguments } from "./script-rewrite.js";
+import { appendArguments, withoutArguments } from "./script-rewrite.js";
 
 /**
  * `command` with the runner's arguments that undo a stop at the first failure (ADR 0083), or
  * `command` itself when the runner has none, the installed runner is older than the arguments (or
- * not found in `cwd/node_modules`), the command already has a flag the runner refuses twice, or the
- * script cannot take them. Unchanged is the project's own behaviour: a stop stays a stop.
+ * not found in `cwd/node_modules`), or the script cannot take them. Unchanged is the project's own
+ * behaviour: a stop stays a stop.
  */
 export function withEveryTestRun(adapter: RunnerAdapter, command: string, cwd: string): string {
   const every = adapter.runEveryTest;
-  if (!every || every.refusedWith?.test(command)) return command;
+  if (!every) return command;
   if (every.since && !installedAtLeast(cwd, every.since.package, every.since.version)) return command;
-  const appended = appendArguments(command, adapter.invocation, every.args, adapter.runner);
+  const own = every.replaces
+    ? withoutArguments(command, adapter.invocation, every.replaces, adapter.runner)
+    : { ok: true as const, command };
+  if (!own.ok) return command;
+  const appended = appendArguments(own.command, adapter.invocation, every.args, adapter.runner);
   return appended.ok ? appended.command : command;
 }
 

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { parseJson } from "./json-text.js";
 import { ReportBuilder } from "./report-builder.js";
@@ -6,6 +7,9 @@ import { binaryPattern, insertAfter, shellQuote } from "./script-rewrite.js";
 import type { TestReport } from "./test-report.js";
 
 const MOCHA = binaryPattern("_?mocha");
+
+/** devflow's `--require` that keeps every suite from stopping at its first failure (ADR 0083). */
+const NO_SUITE_BAIL = fileURLToPath(new URL("./mocha-no-suite-bail.cjs", import.meta.url));
 
 const MochaTest = z.object({
   title: z.string(),
@@ -28,8 +32,12 @@ export const mochaAdapter: RunnerAdapter = {
   invocation: MOCHA,
   nameFilter: /(?:^|\s)(?:-g|--grep|-f|--fgrep)(?=[=\s]|$)/,
   configNameFilter: /(?:^|[\s{,"'])f?grep["']?\s*[:=]/m,
-  // `--no-bail` since mocha 6 (its yargs command line; mocha 5's commander has no negation).
-  runEveryTest: { args: ["--no-bail"], since: { package: "mocha", version: "6.0.0" } },
+  // `--no-bail` since mocha 6 (its yargs command line; mocha 5's commander has no negation); the
+  // `--require` undoes a suite's own `this.bail(true)`, which `--no-bail` leaves.
+  runEveryTest: {
+    args: ["--no-bail", "--require", shellQuote(NO_SUITE_BAIL)],
+    since: { package: "mocha", version: "6.0.0" },
+  },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;

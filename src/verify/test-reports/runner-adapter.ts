@@ -39,14 +39,14 @@ export interface RunnerAdapter {
    * Arguments that make the runner run every test however the project told it to stop at a first
    * failure (`--bail`, `-x`), appended after the runner's own arguments so they win over the
    * command's and the config's (ADR 0083). Regression's runs only: base's and the attempt's must
-   * both reach every test to be compared test by test. `refusedWith`: a flag this runner refuses to
-   * see twice (vitest's `--bail`); a command that has it keeps the project's stop. `since`: the
-   * runner's package and the first version that knows the arguments (an older runner would refuse
-   * to start: vitest before 0.31 has no `--bail`).
+   * both reach every test to be compared test by test. `replaces`: the command's own copy of a
+   * flag the runner refuses twice (vitest's `--bail`), taken out first. `since`: the runner's
+   * package and the first version that knows the arguments (an older runner would refuse to start:
+   * vitest before 0.31 has no `--bail`).
    */
   runEveryTest?: {
     args: readonly string[];
-    refusedWith?: RegExp;
+    replaces?: RegExp;
     since?: { package: string; version: string };
   };
   /** True when the test script invokes this runner. */

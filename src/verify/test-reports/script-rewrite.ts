@@ -76,6 +76,27 @@ export function appendArguments(
   return { ok: true, command: `${head} ${args.join(" ")}${script.slice(head.length)}` };
 }
 
+/**
+ * Takes each match of `flag` (with the whitespace before it) out of a runner's own argument list,
+ * where `appendArguments` would add to it: so an argument devflow appends does not meet a second
+ * copy the runner refuses (vitest's `--bail`). Refused unless the runner is invoked exactly once.
+ */
+export function withoutArguments(
+  script: string,
+  pattern: RegExp,
+  flag: RegExp,
+  runnerLabel: string,
+): ScriptInsertion {
+  const matches = [...script.matchAll(new RegExp(pattern.source, "g"))];
+  if (matches.length !== 1)
+    return { ok: false, reason: `the script invokes ${runnerLabel} ${matches.length} times` };
+  const match = matches[0] as RegExpMatchArray;
+  const start = (match.index ?? 0) + match[0].length;
+  const end = endOfArguments(script, start);
+  const args = script.slice(start, end).replace(new RegExp(flag.source, "g"), "");
+  return { ok: true, command: `${script.slice(0, start)}${args}${script.slice(end)}` };
+}
+
 /** Index of the first unquoted separator or redirection at or after `from` (script length if none). */
 function endOfArguments(script: string, from: number): number {
   let quote: "'" | '"' | null = null;
@@ -88,12 +109,36 @@ function endOfArguments(script: string, from: number): number {
     }
     if (c === "'" || c === '"') quote = c;
     else if (c === "\\") i++;
-    else if (";&|)\n<>".includes(c)) {
+    // A command substitution is one argument, whatever it holds: its `)` does not end the runner's
+    // arguments (review, stop 44: `mocha $(find test -name '*.test.js')` got `--no-bail` inside
+    // the `find`, which then found nothing, and the nested test files ran on neither side).
+    else if (c === "$" && script[i + 1] === "(") i = closingParen(script, i + 1);
+    else if (c === "`") {
+      const close = script.indexOf("`", i + 1);
+      i = close === -1 ? script.length : close;
+    } else if (";&|)\n<>".includes(c)) {
       // A file-descriptor number right before a redirection (`2>&1`) belongs to the redirection.
       let start = i;
       if (c === "<" || c === ">") while (start > from && /\d/.test(script[start - 1] as string)) start--;
       return start;
     }
+  }
+  return script.length;
+}
+
+/** The index of the `)` closing the `(` at `open` (quotes and nested parentheses skipped), or the end. */
+function closingParen(script: string, open: number): number {
+  let depth = 0;
+  let quote: "'" | '"' | null = null;
+  for (let i = open; i < script.length; i++) {
+    const c = script[i] as string;
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"') i++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "\\") i++;
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i;
   }
   return script.length;
 }

@@ -15,10 +15,12 @@ export const vitestAdapter: RunnerAdapter = {
   invocation: VITEST,
   nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
   configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
-  // vitest refuses `--bail` twice ("Expected a single value"), so a command's own `--bail` stays.
   runEveryTest: {
     args: ["--bail=0"],
-    refusedWith: /(?:^|\s)--bail(?=[=\s]|$)/,
+    // vitest refuses `--bail` twice ("Expected a single value"), so the command's own is taken out:
+    // kept, a failure base already has before the tests it stops at hid them on both sides (review,
+    // stop 44). `--bail=1`, `--bail 1`, a bare `--bail`.
+    replaces: /\s--bail(?:=\S*|\s+\d+(?=\s|$))?(?=\s|$)/,
     // vitest 0.28 answers `--bail` with "Unknown option" and runs nothing; 0.31 added it.
     since: { package: "vitest", version: "0.31.0" },
   },
