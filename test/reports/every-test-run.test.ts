@@ -41,18 +41,40 @@ async function installed(name: string, version: string): Promise<void> {
 }
 
 describe("withEveryTestRun", () => {
-  it("appends each runner's argument after the command's own, before a chained command", async () => {
+  it("puts mocha's, jest's and vitest's arguments right after the invocation, pytest's after its own", async () => {
     await installed("mocha", "10.8.2");
     await installed("jest", "29.7.0");
     await installed("vitest", "4.1.12");
     expect(withEveryTestRun(mochaAdapter, "mocha --bail 'test/**/*.js' && eslint .", dir)).toBe(
-      `mocha --bail 'test/**/*.js' --no-bail --require '${NO_SUITE_BAIL}' && eslint .`,
+      `mocha --no-bail --require '${NO_SUITE_BAIL}' --bail 'test/**/*.js' && eslint .`,
     );
-    expect(withEveryTestRun(jestAdapter, "jest -b --ci", dir)).toBe("jest -b --ci --bail=0");
+    // jest's own `--bail`/`-b` goes, so none follows devflow's (the last one wins).
+    expect(withEveryTestRun(jestAdapter, "jest -b --ci --bail=3", dir)).toBe("jest --bail=0 --ci");
     expect(withEveryTestRun(vitestAdapter, "vitest run", dir)).toBe("vitest run --bail=0");
     // pytest needs no install check: `--maxfail` is as old as pytest's command line.
     expect(withEveryTestRun(pytestAdapter, "python3 -m pytest -x tests | tee out.txt", dir)).toBe(
       "python3 -m pytest -x tests --maxfail=0 | tee out.txt",
+    );
+  });
+
+  // Review, stop 44 (attack46): appended after the runner's arguments, the argument landed outside
+  // the quoted script of `sh -c '… mocha --bail …'` (sh took it as $0) or in a `#` comment, so the
+  // stop stayed on both sides. Right after the invocation it is where the report flags already are.
+  it("reaches a runner inside a quoted sh -c script or before a comment", async () => {
+    await installed("mocha", "10.8.2");
+    await installed("vitest", "4.1.12");
+    // The path's own quotes close and reopen the script's: sh gets the path unquoted, inside it
+    // (as the report flags' path already is).
+    expect(
+      withEveryTestRun(mochaAdapter, `sh -c 'export TZ=UTC; mocha --bail "test/**/*.test.js"'`, dir),
+    ).toBe(`sh -c 'export TZ=UTC; mocha --no-bail --require '${NO_SUITE_BAIL}' --bail "test/**/*.test.js"'`);
+    expect(withEveryTestRun(mochaAdapter, 'mocha --bail "test/**/*.test.js" # every file', dir)).toBe(
+      `mocha --no-bail --require '${NO_SUITE_BAIL}' --bail "test/**/*.test.js" # every file`,
+    );
+    // `run` right before the closing quote is not taken as part of the invocation, so the argument
+    // goes before it, as the report flags do: vitest reads options before its command too.
+    expect(withEveryTestRun(vitestAdapter, "sh -c 'export TZ=UTC; vitest run --bail=1'", dir)).toBe(
+      "sh -c 'export TZ=UTC; vitest --bail=0 run'",
     );
   });
 
@@ -89,10 +111,13 @@ describe("withEveryTestRun", () => {
   it("vitest: the command's own --bail is taken out and replaced, a chained command's left alone", async () => {
     await installed("vitest", "4.1.12");
     expect(withEveryTestRun(vitestAdapter, "vitest run --bail=2 --reporter dot", dir)).toBe(
-      "vitest run --reporter dot --bail=0",
+      "vitest run --bail=0 --reporter dot",
     );
     expect(withEveryTestRun(vitestAdapter, "vitest run --bail 2 test/", dir)).toBe(
-      "vitest run test/ --bail=0",
+      "vitest run --bail=0 test/",
+    );
+    expect(withEveryTestRun(vitestAdapter, 'vitest run "--bail=1" test/', dir)).toBe(
+      "vitest run --bail=0 test/",
     );
     expect(withEveryTestRun(vitestAdapter, "npx vitest run --bail && other --bail 3", dir)).toBe(
       "npx vitest run --bail=0 && other --bail 3",

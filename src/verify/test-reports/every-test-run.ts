@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
 import type { RunnerAdapter } from "./runner-adapter.js";
-import { appendArguments, withoutArguments } from "./script-rewrite.js";
+import { appendArguments, insertAfter, withoutArguments } from "./script-rewrite.js";
 
 /**
  * `command` with the runner's arguments that undo a stop at the first failure (ADR 0083), or
@@ -18,8 +18,11 @@ export function withEveryTestRun(adapter: RunnerAdapter, command: string, cwd: s
     ? withoutArguments(command, adapter.invocation, every.replaces, adapter.runner)
     : { ok: true as const, command };
   if (!own.ok) return command;
-  const appended = appendArguments(own.command, adapter.invocation, every.args, adapter.runner);
-  return appended.ok ? appended.command : command;
+  const placed =
+    every.placement === "after_invocation"
+      ? insertAfter(own.command, adapter.invocation, every.args.join(" "), adapter.runner)
+      : appendArguments(own.command, adapter.invocation, every.args, adapter.runner);
+  return placed.ok ? placed.command : command;
 }
 
 /**

@@ -10,8 +10,15 @@ export const jestAdapter: RunnerAdapter = {
   invocation: JEST,
   nameFilter: /(?:^|\s)(?:-t|--testNamePattern|--test-name-pattern)(?=[=\s]|$)/,
   configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
-  // A number since jest 24 (before, `--bail` was a boolean).
-  runEveryTest: { args: ["--bail=0"], since: { package: "jest", version: "24.0.0" } },
+  // A number since jest 24 (before, `--bail` was a boolean). The command's own `--bail[=N]` / `-b`
+  // goes, so none follows (the last one wins). `--bail N` with a space is left: jest reads the N as
+  // a test path pattern.
+  runEveryTest: {
+    args: ["--bail=0"],
+    placement: "after_invocation",
+    replaces: /\s(?:--bail(?:=[^\s"';&|)]*)?|-b|"--bail(?:=[^"]*)?"|'--bail(?:=[^']*)?')(?=[\s"';&|)]|$)/,
+    since: { package: "jest", version: "24.0.0" },
+  },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(JEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(baseCommand, JEST, `--json --outputFile=${shellQuote(reportPath)}`, "jest");

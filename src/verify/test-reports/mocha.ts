@@ -32,10 +32,12 @@ export const mochaAdapter: RunnerAdapter = {
   invocation: MOCHA,
   nameFilter: /(?:^|\s)(?:-g|--grep|-f|--fgrep)(?=[=\s]|$)/,
   configNameFilter: /(?:^|[\s{,"'])f?grep["']?\s*[:=]/m,
-  // `--no-bail` since mocha 6 (its yargs command line; mocha 5's commander has no negation); the
-  // `--require` undoes a suite's own `this.bail(true)`, which `--no-bail` leaves.
+  // `--no-bail` since mocha 6 (its yargs command line; mocha 5's commander has no negation). The
+  // `--require` is what holds: it makes every suite's bail read false, the root's included (the
+  // command's own `--bail` sets it through the same setter), and a suite's own `this.bail(true)`.
   runEveryTest: {
     args: ["--no-bail", "--require", shellQuote(NO_SUITE_BAIL)],
+    placement: "after_invocation",
     since: { package: "mocha", version: "6.0.0" },
   },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),

@@ -21,7 +21,9 @@ export const pytestAdapter: RunnerAdapter = {
   invocation: PYTEST,
   // Short flags combine (`-qk spaces`): those before `k`/`m` take no value (review, stop 31).
   nameFilter: /(?:^|\s)-[qvsxl]*[km](?=[=\s\w"'])|(?:^|\s)--keyword(?=[=\s])/,
-  runEveryTest: { args: ["--maxfail=0"] },
+  // Undoes `-x`/`--maxfail` where devflow's plugin (which undoes them from anywhere, `--sw` too)
+  // cannot load; after the suite's own arguments, as the last one wins.
+  runEveryTest: { args: ["--maxfail=0"], placement: "after_arguments" },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(PYTEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(

@@ -37,15 +37,22 @@ export interface RunnerAdapter {
   configNameFilter?: RegExp;
   /**
    * Arguments that make the runner run every test however the project told it to stop at a first
-   * failure (`--bail`, `-x`), appended after the runner's own arguments so they win over the
-   * command's and the config's (ADR 0083). Regression's runs only: base's and the attempt's must
-   * both reach every test to be compared test by test. `replaces`: the command's own copy of a
-   * flag the runner refuses twice (vitest's `--bail`), taken out first. `since`: the runner's
-   * package and the first version that knows the arguments (an older runner would refuse to start:
-   * vitest before 0.31 has no `--bail`).
+   * failure (`--bail`, `-x`), so that they win over the command's and the config's (ADR 0083).
+   * Regression's runs only: base's and the attempt's must both reach every test to be compared
+   * test by test.
+   * - `placement`: right after the invocation, as the report flags go (the command's own copy of
+   *   the flag taken out first, `replaces`, so none comes after); or after the runner's last
+   *   argument, where a position is only a best effort (the argument is a second line of defence,
+   *   as pytest's, whose plugin does the work). A scan for the end of the runner's arguments that
+   *   starts at the runner does not know that the runner sits inside a quoted `sh -c '…'` or
+   *   before a `#` comment (review, stop 44).
+   * - `replaces`: the command's own copy of the flag, taken out of the runner's arguments.
+   * - `since`: the runner's package and the first version that knows the arguments (an older
+   *   runner would refuse to start: vitest before 0.31 has no `--bail`).
    */
   runEveryTest?: {
     args: readonly string[];
+    placement: "after_invocation" | "after_arguments";
     replaces?: RegExp;
     since?: { package: string; version: string };
   };

@@ -17,10 +17,12 @@ export const vitestAdapter: RunnerAdapter = {
   configNameFilter: /\btestNamePattern\b["']?\s*[:=]/,
   runEveryTest: {
     args: ["--bail=0"],
+    placement: "after_invocation",
     // vitest refuses `--bail` twice ("Expected a single value"), so the command's own is taken out:
     // kept, a failure base already has before the tests it stops at hid them on both sides (review,
-    // stop 44). `--bail=1`, `--bail 1`, a bare `--bail`.
-    replaces: /\s--bail(?:=\S*|\s+\d+(?=\s|$))?(?=\s|$)/,
+    // stop 44). `--bail=1`, `--bail 1`, a bare `--bail`, quoted or not, up to a closing quote
+    // of a `sh -c '…'` it sits in.
+    replaces: /\s(?:--bail(?:=[^\s"';&|)]*|\s+\d+)?|"--bail(?:=[^"]*)?"|'--bail(?:=[^']*)?')(?=[\s"';&|)]|$)/,
     // vitest 0.28 answers `--bail` with "Unknown option" and runs nothing; 0.31 added it.
     since: { package: "vitest", version: "0.31.0" },
   },
