@@ -26,8 +26,9 @@ export function withEveryTestRun(adapter: RunnerAdapter, command: string, cwd: s
 }
 
 /**
- * Whether `cwd/node_modules/<name>` holds version `min` or later. The user's installed dependencies,
- * linked read-only into devflow's checkouts (ADR 0025): an attempt cannot change what is read here.
+ * Whether `cwd/node_modules/<name>` holds version `min` or later: in devflow's checkouts the user's
+ * installed dependencies, linked in. A version an attempt changed there would only drop the
+ * arguments from its own run, whose stop then leaves base's green tests missing (fails closed).
  */
 function installedAtLeast(cwd: string, name: string, min: string): boolean {
   let version: unknown;

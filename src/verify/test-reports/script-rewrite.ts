@@ -77,9 +77,10 @@ export function appendArguments(
 }
 
 /**
- * Takes each match of `flag` (with the whitespace before it) out of a runner's own argument list,
- * where `appendArguments` would add to it: so an argument devflow appends does not meet a second
- * copy the runner refuses (vitest's `--bail`). Refused unless the runner is invoked exactly once.
+ * Takes each match of `flag` (with the whitespace before it) out of a runner's own argument list
+ * (from its invocation to where `appendArguments` would add), so the copy devflow adds is the only
+ * one: vitest refuses `--bail` twice, jest takes the last. Refused unless the runner is invoked
+ * exactly once.
  */
 export function withoutArguments(
   script: string,
