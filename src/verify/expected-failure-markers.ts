@@ -13,8 +13,8 @@
  * A `.failing` / `.fails` property read (`it.failing`, `(it).failing`, `t.fails` on an alias or a
  * `test.extend` fixture, a comment between `it` and `.failing`, `it?.fails`) or a literal index
  * (`it["failing"]`), whatever it is read from: which object is a test function cannot be told from
- * the text, so any such read counts (fail closed, ADR 0081). Linear: no nested repetition (a hostile review's
- * `it.it.it…` chain made the first version backtrack for seconds per 100 KB).
+ * the text, so any such read counts (fail closed, ADR 0081). Linear: no nested repetition (a hostile
+ * review's `it.it.it…` chain made the first version backtrack for seconds per 100 KB).
  */
 const MARKER = /\??\.\s*(?:failing|fails)\b|\[\s*(["'`])(?:failing|fails)\1\s*\]/g;
 

@@ -11,21 +11,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { withEveryTestRun } from "../../src/verify/test-reports/every-test-run.js";
-
-/** devflow's mocha `--require` that undoes a suite's own `this.bail(true)`. */
-const NO_SUITE_BAIL = fileURLToPath(
-  new URL("../../src/verify/test-reports/mocha-no-suite-bail.cjs", import.meta.url),
-);
-
 import {
   jestAdapter,
   mochaAdapter,
   pytestAdapter,
   vitestAdapter,
 } from "../../src/verify/test-reports/index.js";
+import { NO_SUITE_BAIL } from "../../src/verify/test-reports/mocha.js";
 
 let dir: string;
 beforeEach(async () => {

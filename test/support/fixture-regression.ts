@@ -1,18 +1,14 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { RegressionEnvelope } from "../../src/artifacts/schemas/verifier-envelope.js";
-import {
-  type RegressionBaseline,
-  runRegressionVerifier,
-  takeRegressionBaseline,
-} from "../../src/verify/regression.js";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { RegressionBaseline } from "../../src/verify/regression.js";
 import { type FixtureRepo, type FixtureRunner, makeFixtureRepo } from "../reports/runner-fixture.js";
+import { baselineIn, regressionIn, writeFiles } from "./regression-project.js";
 
 /**
  * Regression on a real runner's fixture (test/fixtures/runners/<runner>, the runner installed from
- * npm): the baseline as readiness takes it on base, then the attempt's run compared with it. The
- * seam's tests are those of test/slug.test.js unless said; an attempt changes src/slug.js and
- * src/math.js.
+ * npm): the baseline as readiness takes it on base, then the attempt's run compared with it
+ * (regression-project.ts's runs, logs outside the repo). The seam's tests are those of
+ * test/slug.test.js unless said; an attempt changes src/slug.js and src/math.js.
  */
 
 /** The fixture with `files` written over it, removed when the (possibly concurrent) test ends. */
@@ -23,10 +19,7 @@ export async function fixtureProject(
 ): Promise<FixtureRepo> {
   const repo = await makeFixtureRepo(runner);
   onTestFinished(() => repo.cleanup());
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(repo.dir, path)), { recursive: true });
-    await repo.write(path, text);
-  }
+  await writeFiles(repo.dir, files);
   return repo;
 }
 
@@ -46,29 +39,15 @@ export const fixSlug = (repo: FixtureRepo) =>
 export const breakClamp = (repo: FixtureRepo) =>
   editFile(repo, "src/math.js", "return Math.min(Math.max(value, low), high);", "return value;");
 
-export const fixtureBaseline = (repo: FixtureRepo, command: string) =>
-  takeRegressionBaseline({
-    cwd: repo.dir,
-    command,
-    timeoutMs: 90_000,
-    logPath: join(repo.outside, "baseline.log"),
-  });
+/** Runs outside the repo, with room for jest's start on a busy machine. */
+const runOptions = (repo: FixtureRepo) => ({ logDir: repo.outside, timeoutMs: 90_000 });
 
-export async function fixtureRegression(
+export const fixtureBaseline = (repo: FixtureRepo, command: string) =>
+  baselineIn(repo.dir, command, [], runOptions(repo));
+
+export const fixtureRegression = (
   repo: FixtureRepo,
   command: string,
   baseline: RegressionBaseline,
   seamFile = "test/slug.test.js",
-): Promise<RegressionEnvelope> {
-  const envelope = await runRegressionVerifier({
-    worktree: repo.dir,
-    command,
-    baseline,
-    timeoutMs: 90_000,
-    logPath: join(repo.outside, "regression.log"),
-    attemptId: "attempt-001",
-    seamTests: (baseline.report?.tests ?? []).filter((t) => t.id.file === seamFile).map((t) => t.key),
-    changedFiles: ["src/slug.js", "src/math.js"],
-  });
-  return RegressionEnvelope.parse(envelope);
-}
+) => regressionIn(repo.dir, baseline, command, seamFile, ["src/slug.js", "src/math.js"], runOptions(repo));

@@ -31,13 +31,24 @@ export async function writeFiles(dir: string, files: Readonly<Record<string, str
   }
 }
 
+/** Where the runs' logs go (default `<dir>/.logs`) and how long each may take (default 60 s). */
+export interface RunOptions {
+  logDir?: string;
+  timeoutMs?: number;
+}
+
 /** The baseline of `command` in `dir`, as readiness takes it on base. */
-export const baselineIn = (dir: string, command: string, seamFiles: readonly string[] = []) =>
+export const baselineIn = (
+  dir: string,
+  command: string,
+  seamFiles: readonly string[] = [],
+  { logDir = join(dir, ".logs"), timeoutMs = 60_000 }: RunOptions = {},
+) =>
   takeRegressionBaseline({
     cwd: dir,
     command,
-    timeoutMs: 60_000,
-    logPath: join(dir, ".logs", "baseline.log"),
+    timeoutMs,
+    logPath: join(logDir, "baseline.log"),
     seamFiles: [...seamFiles],
   });
 
@@ -48,13 +59,14 @@ export const regressionIn = (
   command: string,
   seamFile: string,
   changedFiles: readonly string[],
+  { logDir = join(dir, ".logs"), timeoutMs = 60_000 }: RunOptions = {},
 ) =>
   runRegressionVerifier({
     worktree: dir,
     command,
     baseline: b,
-    timeoutMs: 60_000,
-    logPath: join(dir, ".logs", "regression.log"),
+    timeoutMs,
+    logPath: join(logDir, "regression.log"),
     attemptId: "attempt-001",
     seamTests: (b.report?.tests ?? []).filter((t) => t.id.file === seamFile).map((t) => t.key),
     changedFiles,

@@ -9,7 +9,7 @@ import type { TestReport } from "./test-report.js";
 const MOCHA = binaryPattern("_?mocha");
 
 /** devflow's `--require` that keeps every suite from stopping at its first failure (ADR 0083). */
-const NO_SUITE_BAIL = fileURLToPath(new URL("./mocha-no-suite-bail.cjs", import.meta.url));
+export const NO_SUITE_BAIL = fileURLToPath(new URL("./mocha-no-suite-bail.cjs", import.meta.url));
 
 const MochaTest = z.object({
   title: z.string(),

@@ -61,18 +61,9 @@ export function appendArguments(
   args: readonly string[],
   runnerLabel: string,
 ): ScriptInsertion {
-  const matches = [...script.matchAll(new RegExp(pattern.source, "g"))];
-  if (matches.length !== 1)
-    return {
-      ok: false,
-      reason:
-        matches.length === 0
-          ? `the script does not invoke ${runnerLabel}`
-          : `the script invokes ${runnerLabel} ${matches.length} times`,
-    };
-  const match = matches[0] as RegExpMatchArray;
-  const end = endOfArguments(script, (match.index ?? 0) + match[0].length);
-  const head = script.slice(0, end).trimEnd();
+  const span = argumentSpan(script, pattern, runnerLabel);
+  if (!span.ok) return span;
+  const head = script.slice(0, span.end).trimEnd();
   return { ok: true, command: `${head} ${args.join(" ")}${script.slice(head.length)}` };
 }
 
@@ -88,14 +79,30 @@ export function withoutArguments(
   flag: RegExp,
   runnerLabel: string,
 ): ScriptInsertion {
+  const span = argumentSpan(script, pattern, runnerLabel);
+  if (!span.ok) return span;
+  const args = script.slice(span.start, span.end).replace(new RegExp(flag.source, "g"), "");
+  return { ok: true, command: `${script.slice(0, span.start)}${args}${script.slice(span.end)}` };
+}
+
+/** Where the one invocation's own arguments are: from the end of its match to `endOfArguments`. */
+function argumentSpan(
+  script: string,
+  pattern: RegExp,
+  runnerLabel: string,
+): { ok: true; start: number; end: number } | { ok: false; reason: string } {
   const matches = [...script.matchAll(new RegExp(pattern.source, "g"))];
   if (matches.length !== 1)
-    return { ok: false, reason: `the script invokes ${runnerLabel} ${matches.length} times` };
+    return {
+      ok: false,
+      reason:
+        matches.length === 0
+          ? `the script does not invoke ${runnerLabel}`
+          : `the script invokes ${runnerLabel} ${matches.length} times`,
+    };
   const match = matches[0] as RegExpMatchArray;
   const start = (match.index ?? 0) + match[0].length;
-  const end = endOfArguments(script, start);
-  const args = script.slice(start, end).replace(new RegExp(flag.source, "g"), "");
-  return { ok: true, command: `${script.slice(0, start)}${args}${script.slice(end)}` };
+  return { ok: true, start, end: endOfArguments(script, start) };
 }
 
 /** Index of the first unquoted separator or redirection at or after `from` (script length if none). */

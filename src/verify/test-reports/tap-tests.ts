@@ -7,8 +7,8 @@ import type { RunnerName, TestReport, TestStatus } from "./test-report.js";
  * Reads tape-style TAP: each `# name` comment starts a test and the assertions after it decide its
  * status (any failing one fails it; a failing TODO assertion, or all TODO, → todo); `# SKIP name` is
  * a skipped test. A comment with no assertions of its own is a parent of subtests, not a test. The
- * TAP carries neither file nor nesting, so tests are identified by title and told apart by order (a second "works" is
- * "works"#2), and the report says so in `notes`.
+ * TAP carries neither file nor nesting, so tests are identified by title and told apart by order (a
+ * second "works" is "works"#2), and the report says so in `notes`.
  */
 export function parseTapComments(runner: RunnerName, text: string, { root }: ParseOptions): TestReport {
   const builder = new ReportBuilder(runner, root);
