@@ -20,8 +20,9 @@ import {
   type RunnerInvocation,
   reportPathFor,
   resolveInvocation,
+  runOnConsole,
 } from "./report-run.js";
-import { commandMissing, FULL_OUTPUT_CAP_BYTES, runVerifierCommand } from "./run-command.js";
+import { commandMissing, FULL_OUTPUT_CAP_BYTES } from "./run-command.js";
 import { notNamedByScope } from "./scope-paths.js";
 import { filesTheTestCommandNames } from "./test-command-names.js";
 import { saysWhatTheTestCommandRuns } from "./test-command-recipes.js";
@@ -117,7 +118,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
   }
-  const run = await runVerifierCommand(input);
+  const run = await runOnConsole(input);
   const error =
     run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
   const parsed = error || run.outputTruncated ? null : parseTestResults(run.output);
@@ -221,7 +222,7 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
       findings,
     );
 
-  const run = await runVerifierCommand({ ...input, command: input.command, cwd: input.worktree });
+  const run = await runOnConsole({ ...input, command: input.command, cwd: input.worktree });
   const refs = [input.logPath, baseline.logPath];
   const cannotRun =
     run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);

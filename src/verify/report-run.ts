@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
 import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
-import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
+import { runVerifierCommand, type VerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
 import {
@@ -118,13 +118,46 @@ export function changedBinaries(invocation: RunnerInvocation, cwd: string): stri
  * PATH: \`node\` is the node running devflow (process.execPath), each pinned runner binary is its
  * base path. Nothing the coder writes into the checkout's node_modules/.bin can shadow them.
  */
-function pinnedBinDir(invocation: RunnerInvocation, logPath: string): string {
+function pinnedBinDir(binaries: readonly PinnedBinary[], logPath: string): string {
   const dir = `${logPath}.bin`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   symlinkSync(process.execPath, join(dir, "node"));
-  for (const b of invocation.binaries ?? []) if (b.path) symlinkSync(b.path, join(dir, b.name));
+  for (const b of binaries) if (b.path) symlinkSync(b.path, join(dir, b.name));
   return dir;
+}
+
+/**
+ * The checkout's `node_modules/.bin` when `node_modules` is devflow's link to the user's install
+ * (a symlink leading out of the checkout; linkDependencies makes it, and mounts keep its target
+ * read-only): the binaries a project's own command names directly. A `node_modules` of the tree
+ * itself is left off, so an attempt cannot put a program of its own on PATH by committing one.
+ */
+function installedBinDirs(cwd: string): string[] {
+  const modules = join(cwd, "node_modules");
+  try {
+    if (!lstatSync(modules).isSymbolicLink()) return [];
+    const target = realpathSync(modules);
+    const inside = relative(realpathSync(cwd), target);
+    return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside)) ? [] : [join(modules, ".bin")];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs a command that regression judges from its console (no runner report could be had): with
+ * the PATH npm gives a script, as a report run has it (devflow's `node` first, then the user's
+ * installed binaries). Without it a command naming a local binary (`ava`, `jest --bail`) ended
+ * "not found" on base and every attempt was rejected (review, stop 44).
+ */
+export function runOnConsole(cmd: VerifierCommand): Promise<VerifierCommandRun> {
+  const binDir = pinnedBinDir([], cmd.logPath);
+  return runVerifierCommand({
+    ...cmd,
+    pathPrefix: [binDir, ...installedBinDirs(cmd.cwd)].join(delimiter),
+    ...(cmd.mounts ? { alsoExpose: [...(cmd.alsoExpose ?? []), { path: binDir, writable: false }] } : {}),
+  });
 }
 
 export interface ReportRun {
@@ -206,7 +239,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   // A changed preload is not run at all: it would execute in the runner before devflow's preloads.
   const preloadsBefore = changedPreloads(input.invocation.preloads, input.invocation.script, input.cwd);
   if (preloadsBefore.length > 0) return preloadTamper(preloadsBefore, command);
-  const binDir = pinnedBinDir(input.invocation, input.logPath);
+  const binDir = pinnedBinDir(input.invocation.binaries ?? [], input.logPath);
   // node:test's report can be forged by the code under test; the ledger says what really ran (ADR 0048).
   const ledger: Ledger | null =
     request.kind === "report_file" && adapter.runner === "node-test"
