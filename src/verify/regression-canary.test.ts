@@ -242,6 +242,52 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
     });
   }
 
+  // The same stop asked for by the project's own code (review, stop 44): pytest honours it after the
+  // test's protocol, so the seam's failure on base used to end the run before test_mul.
+  const STOPPING_CONFTESTS: Record<string, string> = {
+    "session.shouldstop from a report hook": [
+      "import pytest",
+      "",
+      "@pytest.hookimpl(hookwrapper=True)",
+      "def pytest_runtest_makereport(item, call):",
+      "    outcome = yield",
+      "    if outcome.get_result().failed:",
+      '        item.session.shouldstop = "the project stops at its first failure"',
+      "",
+    ].join("\n"),
+    "session.shouldfail from logreport": [
+      "_session = []",
+      "",
+      "def pytest_sessionstart(session):",
+      "    _session.append(session)",
+      "",
+      "def pytest_runtest_logreport(report):",
+      "    if report.failed:",
+      '        _session[0].shouldfail = "the project fails fast"',
+      "",
+    ].join("\n"),
+  };
+  for (const [how, conftest] of Object.entries(STOPPING_CONFTESTS)) {
+    it(`a conftest asking to stop (${how}): the run reaches every test on base, and the canary`, async () => {
+      await writeFile(join(dir, "tests", "conftest.py"), conftest);
+      const b = await baseline();
+      expect(b.canary?.status).toBe("placed");
+      expect(b.report?.tests.map((t) => `${t.id.file} ${t.status}`).sort()).toEqual([
+        "tests/test_add.py fail",
+        "tests/test_mul.py pass",
+      ]);
+      // The attempt fixes add (the seam) and breaks mul, which only a run past the stop sees.
+      await writeFile(
+        join(dir, "calc.py"),
+        "def mul(a, b):\n    return a + b\n\ndef add(a, b):\n    return a + b\n",
+      );
+      const e = await regression(b);
+      expect(e.overall_result).toBe("fail");
+      expect(e.summary).toContain("test_mul");
+      expect(payload(e).canary).toMatchObject({ status: "failed_as_required" });
+    });
+  }
+
   it("a neutering installed while the suite runs is caught: the canary runs last", async () => {
     await writeFile(
       join(dir, "tests", "test_mul.py"),

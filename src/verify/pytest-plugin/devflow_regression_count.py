@@ -1,9 +1,10 @@
 """devflow's pytest plugin for regression's runs of the whole suite, loaded with `-p` for one run.
 
 Every test runs (ADR 0083): regression compares each test on base with the same test now, so a
-run that stops at its first failure (`-x`, `--maxfail`, `--sw`) would leave the tests after the
-stop without a result on base. The seam's failing test usually is that first failure. The plugin
-undoes those options for base's runs and the attempt's alike.
+run that stops at its first failure (`-x`, `--maxfail`, `--sw`, or a conftest that sets
+`session.shouldstop` itself) would leave the tests after the stop without a result on base. The
+seam's failing test usually is that first failure. The plugin undoes those options and those stops
+for base's runs and the attempt's alike.
 
 The canary (ADR 0079) fails on purpose, to show that code loaded into this process did not
 neuter pytest's test call or its report. It runs last, after every test of the suite, so a
@@ -43,6 +44,26 @@ def pytest_configure(config):
 
 def pytest_sessionstart(session):
     _session.append(session)
+
+
+def _unset_stop(session, name):
+    # pytest 8+ guards the public setter (it refuses to unset a stop once set); older ones have none.
+    if hasattr(session, "_" + name):
+        setattr(session, "_" + name, False)
+    else:
+        setattr(session, name, False)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    yield
+    # pytest's run loop checks these right after each test's protocol: a stop the project's own code
+    # asked for during the test (a conftest's `item.session.shouldstop = ...` on a failure) is taken
+    # back before it is seen (ADR 0083's open item, stop 45). maxfail is 0 and stepwise is off, so
+    # pytest itself asks for none here.
+    for name in ("shouldfail", "shouldstop"):
+        if getattr(item.session, name, False):
+            _unset_stop(item.session, name)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -93,8 +114,5 @@ def pytest_runtest_logreport(report):
     # `--sw-skip` forgives one failure: the canary's must not use it up, nor be the one recorded.
     _restore_stepwise(stepwise)
     if session.shouldstop and not stop:
-        # The stepwise plugin asks to stop on any failure; pytest 8+ guards the public setter.
-        if hasattr(session, "_shouldstop"):
-            session._shouldstop = stop
-        else:
-            session.shouldstop = stop
+        # The stepwise plugin asks to stop on any failure.
+        _unset_stop(session, "shouldstop")
