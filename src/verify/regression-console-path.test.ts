@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RegressionEnvelope } from "../artifacts/schemas/verifier-envelope.js";
 import { runRegressionVerifier, takeRegressionBaseline } from "./regression.js";
+import { installedBinDirs } from "./report-run.js";
 
 let dir: string;
 let checkout: string;
@@ -113,5 +114,20 @@ describe("a console-judged test command naming a binary of the user's install", 
     await symlink(join(checkout, "vendored"), join(checkout, "node_modules"), "dir");
     const base = await baseline("checkit");
     expect(base.error).toContain("`checkit` was not found");
+  });
+
+  it("with the run's mounts, only a link to one of its dependency folders counts, not any link out of the checkout", async () => {
+    const elsewhere = join(dir, "elsewhere", "node_modules");
+    await mkdir(join(elsewhere, ".bin"), { recursive: true });
+    await symlink(elsewhere, join(checkout, "node_modules"), "dir");
+    const mounts = (path: string) => ({
+      readOnly: dir,
+      hide: join(dir, "home"),
+      dependencies: [{ path, copyOnWrite: true }],
+    });
+    expect(installedBinDirs(checkout, mounts(install))).toEqual([]);
+    expect(installedBinDirs(checkout, mounts(elsewhere))).toEqual([join(checkout, "node_modules", ".bin")]);
+    // Without mounts (a caller outside the lane) a link out of the checkout is taken as the install.
+    expect(installedBinDirs(checkout, undefined)).toEqual([join(checkout, "node_modules", ".bin")]);
   });
 });

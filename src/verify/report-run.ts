@@ -128,20 +128,32 @@ function pinnedBinDir(binaries: readonly PinnedBinary[], logPath: string): strin
 }
 
 /**
- * The checkout's `node_modules/.bin` when `node_modules` is devflow's link to the user's install
- * (a symlink leading out of the checkout; linkDependencies makes it, and mounts keep its target
- * read-only): the binaries a project's own command names directly. A `node_modules` of the tree
- * itself is left off, so an attempt cannot put a program of its own on PATH by committing one.
+ * The checkout's `node_modules/.bin` when `node_modules` is devflow's link to the user's install:
+ * a symlink to one of the run's dependency folders (the mounts keep those read-only), or, for a
+ * caller without mounts, a symlink leading out of the checkout. A `node_modules` of the tree itself
+ * is left off, so an attempt cannot put a program of its own on PATH by committing one.
  */
-function installedBinDirs(cwd: string): string[] {
+export function installedBinDirs(cwd: string, mounts: RepoMounts | undefined): string[] {
   const modules = join(cwd, "node_modules");
   try {
     if (!lstatSync(modules).isSymbolicLink()) return [];
     const target = realpathSync(modules);
+    if (mounts) {
+      const installed = (mounts.dependencies ?? []).map((d) => realpathOr(d.path));
+      return installed.includes(target) ? [join(modules, ".bin")] : [];
+    }
     const inside = relative(realpathSync(cwd), target);
     return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside)) ? [] : [join(modules, ".bin")];
   } catch {
     return [];
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 
@@ -155,7 +167,7 @@ export function runOnConsole(cmd: VerifierCommand): Promise<VerifierCommandRun> 
   const binDir = pinnedBinDir([], cmd.logPath);
   return runVerifierCommand({
     ...cmd,
-    pathPrefix: [binDir, ...installedBinDirs(cmd.cwd)].join(delimiter),
+    pathPrefix: [binDir, ...installedBinDirs(cmd.cwd, cmd.mounts)].join(delimiter),
     ...(cmd.mounts ? { alsoExpose: [...(cmd.alsoExpose ?? []), { path: binDir, writable: false }] } : {}),
   });
 }
