@@ -40,6 +40,9 @@ const baseline = (command = COMMAND, seamFiles = ["tests/test_add.py"]) =>
 const regression = (b: RegressionBaseline, command = COMMAND, seamFile = "tests/test_add.py") =>
   regressionIn(dir, b, command, seamFile, ["calc.py"]);
 
+/** calc.py with the seam's fix (add) and a break of mul, green on base. */
+const FIX_ADD_BREAK_MUL = "def mul(a, b):\n    return a + b\n\ndef add(a, b):\n    return a + b\n";
+
 const payload = (e: RegressionEnvelope) => e.native_payload as Record<string, unknown>;
 
 /**
@@ -229,10 +232,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
         "tests/test_mul.py pass",
       ]);
       expect(b.exitCode).toBe(1);
-      await writeFile(
-        join(dir, "calc.py"),
-        "def mul(a, b):\n    return a + b\n\ndef add(a, b):\n    return a + b\n",
-      );
+      await writeFile(join(dir, "calc.py"), FIX_ADD_BREAK_MUL);
       // --sw keeps its state in .pytest_cache; this folder is no git checkout, so every file is "tracked".
       await rm(join(dir, ".pytest_cache"), { recursive: true, force: true });
       const e = await regression(b, command, "tests/test_add.py");
@@ -277,16 +277,58 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
         "tests/test_mul.py pass",
       ]);
       // The attempt fixes add (the seam) and breaks mul, which only a run past the stop sees.
-      await writeFile(
-        join(dir, "calc.py"),
-        "def mul(a, b):\n    return a + b\n\ndef add(a, b):\n    return a + b\n",
-      );
+      await writeFile(join(dir, "calc.py"), FIX_ADD_BREAK_MUL);
       const e = await regression(b);
       expect(e.overall_result).toBe("fail");
       expect(e.summary).toContain("test_mul");
       expect(payload(e).canary).toMatchObject({ status: "failed_as_required" });
     });
   }
+
+  // A stop pytest cannot be talked out of (`pytest.exit` from the project's own conftest), after a
+  // failure base already has: base's run and the attempt's end at the same place, and the tests
+  // after it are in neither report (ADR 0083's open item, stop 45).
+  const EXIT_AT_FIRST_FAILURE = [
+    "import pytest",
+    "",
+    "def pytest_runtest_logreport(report):",
+    '    if report.when == "call" and report.failed:',
+    '        pytest.exit("the project stops at its first failure", returncode=1)',
+    "",
+  ].join("\n");
+  const BROKEN_FIRST = {
+    "tests/conftest.py": EXIT_AT_FIRST_FAILURE,
+    // Sorts first; broken on base and left broken (it needs the network).
+    "tests/test_a_network.py": 'def test_fetch():\n    raise OSError("offline")\n',
+  };
+
+  it("a stop the plugin cannot undo, behind a failure base has: a break after it fails, not passes", async () => {
+    await writeFiles(dir, BROKEN_FIRST);
+    const b = await baseline();
+    expect(b.report?.tests.map((t) => `${t.id.file} ${t.status}`)).toEqual(["tests/test_a_network.py fail"]);
+    // pytest was to run the canary, last: placed, so an attempt's run must reach it.
+    expect(b.canary).toEqual({
+      status: "placed",
+      next_to: "tests/test_add.py",
+      base_stopped_before_it: true,
+    });
+    // The attempt fixes add (the seam) and breaks mul: no run reaches test_mul.
+    await writeFile(join(dir, "calc.py"), FIX_ADD_BREAK_MUL);
+    const e = await regression(b);
+    expect(e.overall_result).toBe("fail");
+    expect(e.summary).toContain("the run stopped before its end");
+    expect(e.summary).toContain("(base's run stopped before it too)");
+  });
+
+  it("the same stop when the attempt gets past it: a correct fix with base's broken test mended passes", async () => {
+    await writeFiles(dir, BROKEN_FIRST);
+    const b = await baseline();
+    await writeFile(join(dir, "calc.py"), GOOD);
+    await writeFile(join(dir, "tests", "test_a_network.py"), "def test_fetch():\n    pass\n");
+    const e = await regression(b, COMMAND, "tests/test_add.py");
+    expect(e.overall_result, e.summary).toBe("pass");
+    expect(payload(e).canary).toMatchObject({ status: "failed_as_required" });
+  });
 
   it("a neutering installed while the suite runs is caught: the canary runs last", async () => {
     await writeFile(

@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from "node:fs";
 import { basename, delimiter } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ReportRun, type ReportRunInput, runWithReport } from "./report-run.js";
@@ -17,7 +18,8 @@ import { appendArguments } from "./test-reports/script-rewrite.js";
  * cannot be placed there again, or is not reported failing, fails the run.
  */
 export type RegressionCanaryPin =
-  | { status: "placed"; next_to: string }
+  /** `base_stopped_before_it`: base's run was to run it and stopped first (STOPPED_BEFORE_THE_CANARY). */
+  | { status: "placed"; next_to: string; base_stopped_before_it?: boolean }
   | { status: "not_run"; reason: string };
 
 /** What the canary showed in one regression run (the envelope's `canary`). */
@@ -32,6 +34,8 @@ export interface CanariedReportRun extends ReportRun {
   canary: RegressionCanaryStatus;
   /** Whether a canary was written for the run (its verdict is in `canary`). */
   placed: boolean;
+  /** pytest was to run the canary (last) and the run ended before it: see STOPPED_BEFORE_THE_CANARY. */
+  stoppedBeforeCanary: boolean;
 }
 
 /**
@@ -78,23 +82,40 @@ export async function runWithRegressionCanary(
           await runWithReport(input),
           `devflow's pytest plugin cannot be added: ${withPlugin.reason}`,
         );
+      // Next to the report, in the folder the run may write: the plugin says here that the canary
+      // was among the tests to run (it always runs last).
+      const scheduledMark = `${input.reportPath}.canary-scheduled`;
+      rmSync(scheduledMark, { force: true });
       const ran = await runWithReport({
         ...input,
         invocation: { ...canary.invocation, script: withPlugin.command },
         env: {
           PYTHONPATH: PLUGIN_DIR,
           DEVFLOW_CANARY_FILES: canary.files.map((f) => basename(f)).join(delimiter),
+          DEVFLOW_CANARY_SCHEDULED: scheduledMark,
         },
       });
-      return judged(ran, canary, await readReportText(input.reportPath));
+      const scheduled = existsSync(scheduledMark);
+      rmSync(scheduledMark, { force: true });
+      return judged(ran, canary, await readReportText(input.reportPath), scheduled);
     },
     "in_folder",
   );
 }
 
 function notRun(ran: ReportRun, reason: string, placed = false): CanariedReportRun {
-  return { ...ran, canary: { status: "not_run", reason }, placed };
+  return { ...ran, canary: { status: "not_run", reason }, placed, stoppedBeforeCanary: false };
 }
+
+/**
+ * The run was to run the canary, last, and did not report it: it stopped before its end, in a way
+ * devflow's plugin cannot take back (`pytest.exit` or a `KeyboardInterrupt` raised by the project's
+ * code). The tests after the stop have no result in this run. Said of an attempt's run when base's
+ * stopped before the canary too; else the canary missing on an attempt is the attempt's doing
+ * (judgeCanary's "tampered").
+ */
+export const STOPPED_BEFORE_THE_CANARY =
+  "the run stopped before its end (devflow's canary, scheduled to run last, never ran: a stop the project's code asks for, such as pytest.exit), so the tests after the stop have no result";
 
 /** What pytest reported on the canary's file besides its one failing test: a fixture's setup or teardown. */
 const ERROR_ON_THE_CANARY =
@@ -104,6 +125,7 @@ function judged(
   ran: ReportRun,
   canary: Extract<SeamCanary, { kind: "placed" }>,
   reportText: string | null,
+  scheduled: boolean,
 ): CanariedReportRun {
   if (ran.report === null || ran.run.failure)
     return notRun(ran, "the run produced no report to find the canary in", true);
@@ -125,6 +147,7 @@ function judged(
     ...ran,
     report,
     placed: true,
+    stoppedBeforeCanary: scheduled && own.length === 0,
     canary: verdict.ok
       ? { status: "failed_as_required", reason: null }
       : { status: "tampered", reason: verdict.reason },

@@ -14,6 +14,7 @@ import {
   type RegressionCanaryPin,
   type RegressionCanaryStatus,
   runWithRegressionCanary,
+  STOPPED_BEFORE_THE_CANARY,
 } from "./regression-canary.js";
 import {
   type ReportRunInput,
@@ -113,7 +114,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
         testConfig,
         pytestConfig,
         packageConfigs,
-        canary: pinOnBase(canary, nextTo),
+        canary: pinOnBase(canary, nextTo, canaried.stoppedBeforeCanary),
       };
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
@@ -263,14 +264,17 @@ async function reportRegression(
 ): Promise<RegressionEnvelope> {
   const env = startEnvelope("regression", input.attemptId);
   const pin = baseline.canary ?? null;
-  const { run, report, command, unsupported, canary } = await runWithRegressionCanary(
+  const { run, report, command, unsupported, canary, stoppedBeforeCanary } = await runWithRegressionCanary(
     reportRunOf(baseline.invocation, input.worktree, input),
     pin?.status === "placed" ? pin.next_to : null,
   );
   // Without a pin the run had no canary for the pin's reason (or a baseline from before ADR 0079).
+  // A run that stopped where base's did says so; it fails all the same (below).
   const canaryShown: RegressionCanaryStatus =
     pin?.status === "placed"
-      ? canary
+      ? pin.base_stopped_before_it && stoppedBeforeCanary
+        ? { status: "not_run", reason: STOPPED_BEFORE_THE_CANARY }
+        : canary
       : { status: "not_run", reason: pin?.reason ?? "the baseline pinned no canary" };
   const refs = [input.logPath, baseline.logPath];
   const common = {
@@ -303,7 +307,7 @@ async function reportRegression(
   if (canaryShown.status === "tampered") problems.unshift(`tamper: ${canaryShown.reason}`);
   else if (pin?.status === "placed" && canaryShown.status === "not_run")
     problems.unshift(
-      `the regression canary collected next to ${pin.next_to} on base could not run on this attempt: ${canaryShown.reason}`,
+      `the regression canary collected next to ${pin.next_to} on base could not run on this attempt: ${canaryShown.reason}${pin.base_stopped_before_it ? " (base's run stopped before it too)" : ""}`,
     );
   const baseErrors = new Set(baseline.report.run_errors);
   const newRunErrors = current.run_errors.filter((e) => !baseErrors.has(e));
@@ -543,8 +547,17 @@ function couldNotRun(
 }
 
 /** On base, a canary that did not fail means pytest does not collect it there: the run has none. */
-function pinOnBase(canary: RegressionCanaryStatus, nextTo: string | null): RegressionCanaryPin {
+function pinOnBase(
+  canary: RegressionCanaryStatus,
+  nextTo: string | null,
+  stoppedBeforeCanary: boolean,
+): RegressionCanaryPin {
   if (canary.status === "failed_as_required" && nextTo !== null) return { status: "placed", next_to: nextTo };
+  // pytest was to run it, last, and base's run ended first: placed all the same, so an attempt's
+  // run must get to its end and show it failing. Else a stop base's own code asks for after a
+  // failure base has would cut both runs at the same place, and a break after it would pass.
+  if (stoppedBeforeCanary && nextTo !== null)
+    return { status: "placed", next_to: nextTo, base_stopped_before_it: true };
   // Missing on base: not collected there, or the suite stopped before it (`-x` on a red base).
   if (canary.status === "tampered")
     return {

@@ -84,7 +84,11 @@ export const IterateState = new StateSchema({
       packageConfigs: z.string().nullable().optional(),
       canary: z
         .discriminatedUnion("status", [
-          z.object({ status: z.literal("placed"), next_to: z.string() }),
+          z.object({
+            status: z.literal("placed"),
+            next_to: z.string(),
+            base_stopped_before_it: z.boolean().optional(),
+          }),
           z.object({ status: z.literal("not_run"), reason: z.string() }),
         ])
         .nullable()
