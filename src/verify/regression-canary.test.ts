@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   baselineIn,
+  FIX_ADD_BREAK_MUL,
   GOOD_CALC,
   PYTEST_CALC,
   regressionIn,
+  STOP_AT_FIRST_FAILURE_CONFTEST,
   writeFiles,
 } from "../../test/support/regression-project.js";
 import type { RegressionEnvelope } from "../artifacts/schemas/verifier-envelope.js";
@@ -39,9 +41,6 @@ const baseline = (command = COMMAND, seamFiles = ["tests/test_add.py"]) =>
 /** The attempt's regression run, the seam's tests (those of `seamFile` on base) left out. */
 const regression = (b: RegressionBaseline, command = COMMAND, seamFile = "tests/test_add.py") =>
   regressionIn(dir, b, command, seamFile, ["calc.py"]);
-
-/** calc.py with the seam's fix (add) and a break of mul, green on base. */
-const FIX_ADD_BREAK_MUL = "def mul(a, b):\n    return a + b\n\ndef add(a, b):\n    return a + b\n";
 
 const payload = (e: RegressionEnvelope) => e.native_payload as Record<string, unknown>;
 
@@ -245,16 +244,7 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
   // The same stop asked for by the project's own code (review, stop 44): pytest honours it after the
   // test's protocol, so the seam's failure on base used to end the run before test_mul.
   const STOPPING_CONFTESTS: Record<string, string> = {
-    "session.shouldstop from a report hook": [
-      "import pytest",
-      "",
-      "@pytest.hookimpl(hookwrapper=True)",
-      "def pytest_runtest_makereport(item, call):",
-      "    outcome = yield",
-      "    if outcome.get_result().failed:",
-      '        item.session.shouldstop = "the project stops at its first failure"',
-      "",
-    ].join("\n"),
+    "session.shouldstop from a report hook": STOP_AT_FIRST_FAILURE_CONFTEST,
     "session.shouldfail from logreport": [
       "_session = []",
       "",

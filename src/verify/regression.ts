@@ -17,6 +17,7 @@ import {
   STOPPED_BEFORE_THE_CANARY,
 } from "./regression-canary.js";
 import {
+  everyTestConsoleCommand,
   type ReportRunInput,
   type RunnerInvocation,
   reportPathFor,
@@ -60,6 +61,11 @@ export interface RegressionBaseline {
   packageConfigs?: string | null;
   /** Where regression's canary was collected on base, or why there is none (ADR 0079). */
   canary?: RegressionCanaryPin | null;
+  /**
+   * What the console runs (base's and each attempt's) run instead of `command`: a runner devflow
+   * knows, whose report could not be had, with its every-test arguments (`everyTestConsoleCommand`).
+   */
+  consoleCommand?: string | null;
 }
 
 export interface BaselineInput {
@@ -119,7 +125,9 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
   }
-  const run = await runOnConsole(input);
+  const consoleCommand =
+    resolved.kind === "runner" ? everyTestConsoleCommand(resolved.invocation, input.cwd) : null;
+  const run = await runOnConsole({ ...input, command: consoleCommand ?? input.command });
   const error =
     run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
   const parsed = error || run.outputTruncated ? null : parseTestResults(run.output);
@@ -135,6 +143,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     testConfig,
     pytestConfig,
     packageConfigs,
+    consoleCommand,
   };
 }
 
@@ -223,7 +232,11 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
       findings,
     );
 
-  const run = await runOnConsole({ ...input, command: input.command, cwd: input.worktree });
+  const run = await runOnConsole({
+    ...input,
+    command: baseline.consoleCommand ?? input.command,
+    cwd: input.worktree,
+  });
   const refs = [input.logPath, baseline.logPath];
   const cannotRun =
     run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);

@@ -172,6 +172,20 @@ export function runOnConsole(cmd: VerifierCommand): Promise<VerifierCommandRun> 
   });
 }
 
+/**
+ * What a console run of a runner devflow knows runs when its report could not be had (the command
+ * names its own reporter, or base's report run gave none): the base's pinned script with the
+ * runner's every-test arguments, as a report run gets them (ADR 0083). Without them a stop at the
+ * first failure held on base and on every attempt (review, stop 45). Null when they change nothing:
+ * the command then runs as the project wrote it.
+ */
+export function everyTestConsoleCommand(invocation: RunnerInvocation, cwd: string): string | null {
+  const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
+  if (!adapter) return null;
+  const every = withEveryTestRun(adapter, invocation.script, cwd);
+  return every === invocation.script ? null : every;
+}
+
 export interface ReportRun {
   run: VerifierCommandRun;
   /** The runner's report; null when the script could not be rewritten to write one. */

@@ -23,6 +23,21 @@ export const PYTEST_CALC = {
 /** calc.py with both functions right: the seam's fix, or a base green throughout. */
 export const GOOD_CALC = "def mul(a, b):\n    return a * b\n\ndef add(a, b):\n    return a + b\n";
 
+/** calc.py with the seam's fix (add) and a break of mul, green on base: only tests/test_mul.py sees it. */
+export const FIX_ADD_BREAK_MUL = "def mul(a, b):\n    return a + b\n\ndef add(a, b):\n    return a + b\n";
+
+/** A conftest that asks pytest to stop at the first failure from a report hook (inside the test's protocol). */
+export const STOP_AT_FIRST_FAILURE_CONFTEST = [
+  "import pytest",
+  "",
+  "@pytest.hookimpl(hookwrapper=True)",
+  "def pytest_runtest_makereport(item, call):",
+  "    outcome = yield",
+  "    if outcome.get_result().failed:",
+  '        item.session.shouldstop = "the project stops at its first failure"',
+  "",
+].join("\n");
+
 /** Writes each file (folders made as needed). */
 export async function writeFiles(dir: string, files: Readonly<Record<string, string>>): Promise<void> {
   for (const [path, text] of Object.entries(files)) {

@@ -82,6 +82,7 @@ export const IterateState = new StateSchema({
       testConfig: z.string().nullable().optional(),
       pytestConfig: z.string().nullable().optional(),
       packageConfigs: z.string().nullable().optional(),
+      consoleCommand: z.string().nullable().optional(),
       canary: z
         .discriminatedUnion("status", [
           z.object({

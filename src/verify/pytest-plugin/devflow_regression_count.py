@@ -43,8 +43,29 @@ def pytest_configure(config):
             setattr(config.option, name, False)
 
 
+def _never(_session):
+    return False
+
+
+def _ignored(_session, _value):
+    pass
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
     _session.append(session)
+    # pytest's run loop ends the run when `session.shouldstop` or `shouldfail` is set. maxfail is 0
+    # and stepwise is off, so pytest itself asks for neither here; any request comes from the
+    # project's (or the attempt's) own code, wherever it sets it: a report hook, or a
+    # `pytest_runtest_protocol` wrapper, which pluggy may call outside any wrapper of devflow's
+    # (review, stop 45). The session's class becomes a subclass on which both always read False and
+    # writes are dropped, for the whole run. Same layout (no new slots), same name, still a Session.
+    cls = type(session)
+    flags = {"__slots__": (), "shouldstop": property(_never, _ignored), "shouldfail": property(_never, _ignored)}
+    try:
+        session.__class__ = type(cls.__name__, (cls,), flags)
+    except TypeError:
+        pass  # a Session this cannot subclass: the protocol wrapper below still takes back most stops
 
 
 def _unset_stop(session, name):
@@ -58,10 +79,8 @@ def _unset_stop(session, name):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     yield
-    # pytest's run loop checks these right after each test's protocol: a stop the project's own code
-    # asked for during the test (a conftest's `item.session.shouldstop = ...` on a failure) is taken
-    # back before it is seen (ADR 0083's open item, stop 45). maxfail is 0 and stepwise is off, so
-    # pytest itself asks for none here.
+    # Only where the session's class could not be swapped: a stop asked for inside the test's
+    # protocol is taken back before the run loop sees it.
     for name in ("shouldfail", "shouldstop"):
         if getattr(item.session, name, False):
             _unset_stop(item.session, name)
