@@ -241,8 +241,9 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
     });
   }
 
-  // The same stop asked for by the project's own code (review, stop 44): pytest honours it after the
-  // test's protocol, so the seam's failure on base used to end the run before test_mul.
+  // The same stop asked for by the project's own code (ADR 0083's open item, stop 45): pytest
+  // honours it after the test's protocol, so the seam's failure on base used to end the run before
+  // test_mul.
   const STOPPING_CONFTESTS: Record<string, string> = {
     "session.shouldstop from a report hook": STOP_AT_FIRST_FAILURE_CONFTEST,
     "session.shouldfail from logreport": [
