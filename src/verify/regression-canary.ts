@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from "node:fs";
 import { basename, delimiter } from "node:path";
-import { fileURLToPath } from "node:url";
+import { REGRESSION_PLUGIN_DIR, REGRESSION_PLUGIN_MODULE } from "./regression-plugin.js";
 import { type ReportRun, type ReportRunInput, runWithReport } from "./report-run.js";
 import { isCanaryTest, judgeCanary, readReportText, type SeamCanary, withSeamCanary } from "./seam-canary.js";
 import { RUNNER_ADAPTERS, type TestReport } from "./test-reports/index.js";
@@ -38,13 +38,6 @@ export interface CanariedReportRun extends ReportRun {
   stoppedBeforeCanary: boolean;
 }
 
-/**
- * devflow's pytest plugin that takes the canary's own failure out of pytest's count (ADR 0079), so
- * the exit status, `-x`, `--maxfail` and `--sw` are the suite's. In its own folder (the folder goes
- * on PYTHONPATH, so nothing else of devflow becomes importable); read-only in a mount namespace.
- */
-const PLUGIN_DIR = fileURLToPath(new URL("./pytest-plugin/", import.meta.url));
-const PLUGIN_MODULE = "devflow_regression_count";
 const PYTEST_INVOCATION = RUNNER_ADAPTERS.find((a) => a.runner === "pytest")?.invocation;
 
 /** A pytest test file next to which the canary goes: the seam's first, else the first tracked one. */
@@ -76,7 +69,12 @@ export async function runWithRegressionCanary(
     [nextTo],
     async (canary) => {
       if (canary.kind === "not_placed") return notRun(await runWithReport(input), canary.reason);
-      const withPlugin = appendArguments(canary.invocation.script, pattern, ["-p", PLUGIN_MODULE], "pytest");
+      const withPlugin = appendArguments(
+        canary.invocation.script,
+        pattern,
+        ["-p", REGRESSION_PLUGIN_MODULE],
+        "pytest",
+      );
       if (!withPlugin.ok)
         return notRun(
           await runWithReport(input),
@@ -90,7 +88,7 @@ export async function runWithRegressionCanary(
         ...input,
         invocation: { ...canary.invocation, script: withPlugin.command },
         env: {
-          PYTHONPATH: PLUGIN_DIR,
+          PYTHONPATH: REGRESSION_PLUGIN_DIR,
           DEVFLOW_CANARY_FILES: canary.files.map((f) => basename(f)).join(delimiter),
           DEVFLOW_CANARY_SCHEDULED: scheduledMark,
         },

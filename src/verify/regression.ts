@@ -17,7 +17,9 @@ import {
   STOPPED_BEFORE_THE_CANARY,
 } from "./regression-canary.js";
 import {
+  type ConsoleCommand,
   everyTestConsoleCommand,
+  pluginNotImported,
   type ReportRunInput,
   type RunnerInvocation,
   reportPathFor,
@@ -66,6 +68,8 @@ export interface RegressionBaseline {
    * knows, whose report could not be had, with its every-test arguments (`everyTestConsoleCommand`).
    */
   consoleCommand?: string | null;
+  /** What `consoleCommand` adds to the environment (devflow's pytest plugin on PYTHONPATH). */
+  consoleEnv?: Record<string, string> | null;
 }
 
 export interface BaselineInput {
@@ -125,9 +129,20 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
   }
-  const consoleCommand =
-    resolved.kind === "runner" ? everyTestConsoleCommand(resolved.invocation, input.cwd) : null;
-  const run = await runOnConsole({ ...input, command: consoleCommand ?? input.command });
+  const consoleOf = (plugin: boolean) =>
+    resolved.kind === "runner"
+      ? everyTestConsoleCommand(resolved.invocation, input.command, input.cwd, { plugin })
+      : null;
+  let consoleCommand = consoleOf(true);
+  const consoleRun = (c: ConsoleCommand | null) =>
+    runOnConsole({ ...input, command: c?.command ?? input.command, ...(c?.env ? { env: c.env } : {}) });
+  let run = await consoleRun(consoleCommand);
+  // A command that sets its own PYTHONPATH hides devflow's plugin: base runs again without it (the
+  // project's own stops then stay, ADR 0083), and each attempt runs what base ran.
+  if (consoleCommand?.env && run.failure === null && pluginNotImported(run.output)) {
+    consoleCommand = consoleOf(false);
+    run = await consoleRun(consoleCommand);
+  }
   const error =
     run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
   const parsed = error || run.outputTruncated ? null : parseTestResults(run.output);
@@ -143,7 +158,8 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     testConfig,
     pytestConfig,
     packageConfigs,
-    consoleCommand,
+    consoleCommand: consoleCommand?.command ?? null,
+    consoleEnv: consoleCommand?.env ?? null,
   };
 }
 
@@ -236,6 +252,7 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
     ...input,
     command: baseline.consoleCommand ?? input.command,
     cwd: input.worktree,
+    ...(baseline.consoleEnv ? { env: baseline.consoleEnv } : {}),
   });
   const refs = [input.logPath, baseline.logPath];
   const cannotRun =

@@ -4,6 +4,7 @@ import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
 import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
+import { REGRESSION_PLUGIN_DIR, REGRESSION_PLUGIN_MODULE } from "./regression-plugin.js";
 import { runVerifierCommand, type VerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
@@ -16,6 +17,7 @@ import {
   removeStaleReport,
   type TestReport,
 } from "./test-reports/index.js";
+import { appendArguments } from "./test-reports/script-rewrite.js";
 
 /**
  * A runner invocation pinned on base: which runner, and the command line that invokes it (the
@@ -175,15 +177,48 @@ export function runOnConsole(cmd: VerifierCommand): Promise<VerifierCommandRun> 
 /**
  * What a console run of a runner devflow knows runs when its report could not be had (the command
  * names its own reporter, or base's report run gave none): the base's pinned script with the
- * runner's every-test arguments, as a report run gets them (ADR 0083). Without them a stop at the
- * first failure held on base and on every attempt (review, stop 45). Null when they change nothing:
- * the command then runs as the project wrote it.
+ * runner's every-test arguments, as a report run gets them (ADR 0083), and for pytest devflow's
+ * plugin, which undoes the stops no argument reaches (`--sw`, a conftest's own stop). Without them
+ * a stop at the first failure held on base and on every attempt (review, stop 45, attacks 47 and
+ * 48). Null when they change nothing: the command then runs as the project wrote it.
  */
-export function everyTestConsoleCommand(invocation: RunnerInvocation, cwd: string): string | null {
+export interface ConsoleCommand {
+  command: string;
+  /** Added to the run's environment (the plugin's folder on PYTHONPATH). */
+  env: Record<string, string> | null;
+}
+
+export function everyTestConsoleCommand(
+  invocation: RunnerInvocation,
+  command: string,
+  cwd: string,
+  options: { plugin?: boolean } = {},
+): ConsoleCommand | null {
   const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
   if (!adapter) return null;
+  // Running the script itself skips npm's `pretest`/`posttest`, which may build what the tests load
+  // or check the run afterwards (review, stop 45, attack 48): such a package keeps its command.
+  if (PACKAGE_TEST.test(command) && hasTestLifecycle(cwd)) return null;
   const every = withEveryTestRun(adapter, invocation.script, cwd);
-  return every === invocation.script ? null : every;
+  if (adapter.runner === "pytest" && options.plugin !== false) {
+    const withPlugin = appendArguments(every, adapter.invocation, ["-p", REGRESSION_PLUGIN_MODULE], "pytest");
+    if (withPlugin.ok) return { command: withPlugin.command, env: { PYTHONPATH: REGRESSION_PLUGIN_DIR } };
+  }
+  return every === invocation.script ? null : { command: every, env: null };
+}
+
+/** A console run that named devflow's pytest plugin and could not import it (the command sets its own PYTHONPATH). */
+export const pluginNotImported = (output: string): boolean =>
+  output.includes(REGRESSION_PLUGIN_MODULE) && /No module named|Error importing plugin/.test(output);
+
+/** Whether the package.json in `cwd` has a `pretest` or `posttest` script (unreadable: as if it had). */
+function hasTestLifecycle(cwd: string): boolean {
+  try {
+    const scripts = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8"))?.scripts ?? {};
+    return typeof scripts !== "object" || "pretest" in scripts || "posttest" in scripts;
+  } catch {
+    return true;
+  }
 }
 
 export interface ReportRun {

@@ -290,6 +290,21 @@ describe("JUnit XML", () => {
     expect(report.complete).toBe(false);
     expect(report.parse_errors[0]).toMatch(/not well-formed/);
   });
+
+  // pytest writes this when a hook calls pytest.exit inside a test's report (review, stop 45).
+  it("a <testcase> with no name is no test; one that failed is a run error", () => {
+    const xml = (inner: string) =>
+      `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="0">${inner}</testsuite></testsuites>`;
+    const quiet = parseJunitXml("pytest", xml('<testcase time="0.000" />'), { root });
+    expect(quiet.complete).toBe(true);
+    expect(quiet.tests).toEqual([]);
+    expect(quiet.run_errors).toEqual([]);
+    const failed = parseJunitXml("pytest", xml('<testcase time="0.000"><error message="x"/></testcase>'), {
+      root,
+    });
+    expect(failed.tests).toEqual([]);
+    expect(failed.run_errors).toEqual(["a <testcase> without a name reports a failure"]);
+  });
 });
 
 describe("stdout fallback", () => {

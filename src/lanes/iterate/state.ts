@@ -83,6 +83,7 @@ export const IterateState = new StateSchema({
       pytestConfig: z.string().nullable().optional(),
       packageConfigs: z.string().nullable().optional(),
       consoleCommand: z.string().nullable().optional(),
+      consoleEnv: z.record(z.string(), z.string()).nullable().optional(),
       canary: z
         .discriminatedUnion("status", [
           z.object({

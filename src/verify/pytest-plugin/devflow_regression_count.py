@@ -16,6 +16,7 @@ canary's setup or teardown still counts: it is the suite's.
 
 import os
 
+import _pytest.outcomes as _pytest_outcomes
 import pytest
 
 _CANARY_FILES = frozenset(filter(None, os.environ.get("DEVFLOW_CANARY_FILES", "").split(os.pathsep)))
@@ -76,9 +77,28 @@ def _unset_stop(session, name):
         setattr(session, name, False)
 
 
+def _exit_ignored(reason="", returncode=None):
+    pass
+
+
+_exit_ignored.Exception = _pytest_outcomes.Exit
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    yield
+    # The canary fails on purpose. A project hook that calls `pytest.exit` on any failure (an honest
+    # "stop at the first failure") would end the run inside the canary's own report, so the report
+    # would never name it and every correct fix would look cut short (review, stop 45, attack 48).
+    # While the canary runs, last, `pytest.exit` does nothing.
+    canary = _in_canary_file(item.nodeid)
+    if canary:
+        saved = (pytest.exit, _pytest_outcomes.exit)
+        pytest.exit = _pytest_outcomes.exit = _exit_ignored
+    try:
+        yield
+    finally:
+        if canary:
+            pytest.exit, _pytest_outcomes.exit = saved
     # Only where the session's class could not be swapped: a stop asked for inside the test's
     # protocol is taken back before the run loop sees it.
     for name in ("shouldfail", "shouldstop"):
