@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RegressionEnvelope } from "../artifacts/schemas/verifier-envelope.js";
+import { installedBinDirs } from "./console-run.js";
 import { runRegressionVerifier, takeRegressionBaseline } from "./regression.js";
-import { installedBinDirs } from "./report-run.js";
 
 let dir: string;
 let checkout: string;

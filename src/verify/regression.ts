@@ -6,6 +6,12 @@ import type {
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { nameList } from "../util/markdown.js";
 import { listGitFiles } from "../workspace/index.js";
+import {
+  type ConsoleCommand,
+  everyTestConsoleCommand,
+  pluginNotImported,
+  runOnConsole,
+} from "./console-run.js";
 import { startEnvelope } from "./envelope.js";
 import { expectedFailureFindings, type MarkedSourceChange } from "./expected-failure-markers.js";
 import { isPytestConfigName, PYTEST_CONFIG_FILES, pytestConfigOf, pytestSectionOf } from "./pytest-setup.js";
@@ -17,14 +23,10 @@ import {
   STOPPED_BEFORE_THE_CANARY,
 } from "./regression-canary.js";
 import {
-  type ConsoleCommand,
-  everyTestConsoleCommand,
-  pluginNotImported,
   type ReportRunInput,
   type RunnerInvocation,
   reportPathFor,
   resolveInvocation,
-  runOnConsole,
 } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES } from "./run-command.js";
 import { notNamedByScope } from "./scope-paths.js";

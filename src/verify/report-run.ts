@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
-import { REGRESSION_PLUGIN_DIR, REGRESSION_PLUGIN_MODULE } from "./regression-plugin.js";
-import { runVerifierCommand, type VerifierCommand, type VerifierCommandRun } from "./run-command.js";
+import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
 import {
@@ -17,7 +16,6 @@ import {
   removeStaleReport,
   type TestReport,
 } from "./test-reports/index.js";
-import { appendArguments } from "./test-reports/script-rewrite.js";
 
 /**
  * A runner invocation pinned on base: which runner, and the command line that invokes it (the
@@ -44,7 +42,7 @@ export const RunnerInvocation = z.object({
 export type RunnerInvocation = z.infer<typeof RunnerInvocation>;
 
 /** `npm test`, `npm t`, `npm run test`, `yarn test`, `pnpm test`, with an optional `--silent`/`-s`. */
-const PACKAGE_TEST =
+export const PACKAGE_TEST =
   /^\s*(?:npm\s+(?:test|t|run\s+test|run-script\s+test)|yarn(?:\s+run)?\s+test|pnpm(?:\s+run)?\s+test)(?:\s+(?:--silent|-s))?\s*$/;
 
 export type InvocationResolution =
@@ -120,105 +118,13 @@ export function changedBinaries(invocation: RunnerInvocation, cwd: string): stri
  * PATH: \`node\` is the node running devflow (process.execPath), each pinned runner binary is its
  * base path. Nothing the coder writes into the checkout's node_modules/.bin can shadow them.
  */
-function pinnedBinDir(binaries: readonly PinnedBinary[], logPath: string): string {
+export function pinnedBinDir(binaries: readonly PinnedBinary[], logPath: string): string {
   const dir = `${logPath}.bin`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   symlinkSync(process.execPath, join(dir, "node"));
   for (const b of binaries) if (b.path) symlinkSync(b.path, join(dir, b.name));
   return dir;
-}
-
-/**
- * The checkout's `node_modules/.bin` when `node_modules` is devflow's link to the user's install:
- * a symlink to one of the run's dependency folders (the mounts keep those read-only), or, for a
- * caller without mounts, a symlink leading out of the checkout. A `node_modules` of the tree itself
- * is left off, so an attempt cannot put a program of its own on PATH by committing one.
- */
-export function installedBinDirs(cwd: string, mounts: RepoMounts | undefined): string[] {
-  const modules = join(cwd, "node_modules");
-  try {
-    if (!lstatSync(modules).isSymbolicLink()) return [];
-    const target = realpathSync(modules);
-    if (mounts) {
-      const installed = (mounts.dependencies ?? []).map((d) => realpathOr(d.path));
-      return installed.includes(target) ? [join(modules, ".bin")] : [];
-    }
-    const inside = relative(realpathSync(cwd), target);
-    return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside)) ? [] : [join(modules, ".bin")];
-  } catch {
-    return [];
-  }
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/**
- * Runs a command that regression judges from its console (no runner report could be had): with
- * the PATH npm gives a script, as a report run has it (devflow's `node` first, then the user's
- * installed binaries). Without it a command naming a local binary (`ava`, `jest --bail`) ended
- * "not found" on base and every attempt was rejected (review, stop 44).
- */
-export function runOnConsole(cmd: VerifierCommand): Promise<VerifierCommandRun> {
-  const binDir = pinnedBinDir([], cmd.logPath);
-  return runVerifierCommand({
-    ...cmd,
-    pathPrefix: [binDir, ...installedBinDirs(cmd.cwd, cmd.mounts)].join(delimiter),
-    ...(cmd.mounts ? { alsoExpose: [...(cmd.alsoExpose ?? []), { path: binDir, writable: false }] } : {}),
-  });
-}
-
-/**
- * What a console run of a runner devflow knows runs when its report could not be had (the command
- * names its own reporter, or base's report run gave none): the base's pinned script with the
- * runner's every-test arguments, as a report run gets them (ADR 0083), and for pytest devflow's
- * plugin, which undoes the stops no argument reaches (`--sw`, a conftest's own stop). Without them
- * a stop at the first failure held on base and on every attempt (review, stop 45, attacks 47 and
- * 48). Null when they change nothing: the command then runs as the project wrote it.
- */
-export interface ConsoleCommand {
-  command: string;
-  /** Added to the run's environment (the plugin's folder on PYTHONPATH). */
-  env: Record<string, string> | null;
-}
-
-export function everyTestConsoleCommand(
-  invocation: RunnerInvocation,
-  command: string,
-  cwd: string,
-  options: { plugin?: boolean } = {},
-): ConsoleCommand | null {
-  const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
-  if (!adapter) return null;
-  // Running the script itself skips npm's `pretest`/`posttest`, which may build what the tests load
-  // or check the run afterwards (review, stop 45, attack 48): such a package keeps its command.
-  if (PACKAGE_TEST.test(command) && hasTestLifecycle(cwd)) return null;
-  const every = withEveryTestRun(adapter, invocation.script, cwd);
-  if (adapter.runner === "pytest" && options.plugin !== false) {
-    const withPlugin = appendArguments(every, adapter.invocation, ["-p", REGRESSION_PLUGIN_MODULE], "pytest");
-    if (withPlugin.ok) return { command: withPlugin.command, env: { PYTHONPATH: REGRESSION_PLUGIN_DIR } };
-  }
-  return every === invocation.script ? null : { command: every, env: null };
-}
-
-/** A console run that named devflow's pytest plugin and could not import it (the command sets its own PYTHONPATH). */
-export const pluginNotImported = (output: string): boolean =>
-  output.includes(REGRESSION_PLUGIN_MODULE) && /No module named|Error importing plugin/.test(output);
-
-/** Whether the package.json in `cwd` has a `pretest` or `posttest` script (unreadable: as if it had). */
-function hasTestLifecycle(cwd: string): boolean {
-  try {
-    const scripts = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8"))?.scripts ?? {};
-    return typeof scripts !== "object" || "pretest" in scripts || "posttest" in scripts;
-  } catch {
-    return true;
-  }
 }
 
 export interface ReportRun {

@@ -1,0 +1,105 @@
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { delimiter, isAbsolute, join, relative } from "node:path";
+import type { RepoMounts } from "../process/mount-namespace.js";
+import { REGRESSION_PLUGIN_DIR, REGRESSION_PLUGIN_MODULE } from "./regression-plugin.js";
+import { PACKAGE_TEST, pinnedBinDir, type RunnerInvocation } from "./report-run.js";
+import { runVerifierCommand, type VerifierCommand, type VerifierCommandRun } from "./run-command.js";
+import { withEveryTestRun } from "./test-reports/every-test-run.js";
+import { RUNNER_ADAPTERS } from "./test-reports/index.js";
+import { appendArguments } from "./test-reports/script-rewrite.js";
+
+// Regression's console runs: the test command judged from its output when no runner report could
+// be had (ADR 0084), with the PATH and the every-test arguments a report run gets.
+
+/**
+ * The checkout's `node_modules/.bin` when `node_modules` is devflow's link to the user's install:
+ * a symlink to one of the run's dependency folders (the mounts keep those read-only), or, for a
+ * caller without mounts, a symlink leading out of the checkout. A `node_modules` of the tree itself
+ * is left off, so an attempt cannot put a program of its own on PATH by committing one.
+ */
+export function installedBinDirs(cwd: string, mounts: RepoMounts | undefined): string[] {
+  const modules = join(cwd, "node_modules");
+  try {
+    if (!lstatSync(modules).isSymbolicLink()) return [];
+    const target = realpathSync(modules);
+    if (mounts) {
+      const installed = (mounts.dependencies ?? []).map((d) => realpathOr(d.path));
+      return installed.includes(target) ? [join(modules, ".bin")] : [];
+    }
+    const inside = relative(realpathSync(cwd), target);
+    return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside)) ? [] : [join(modules, ".bin")];
+  } catch {
+    return [];
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Runs a command that regression judges from its console (no runner report could be had): with
+ * the PATH npm gives a script, as a report run has it (devflow's `node` first, then the user's
+ * installed binaries). Without it a command naming a local binary (`ava`, `jest --bail`) ended
+ * "not found" on base and every attempt was rejected (review, stop 44).
+ */
+export function runOnConsole(cmd: VerifierCommand): Promise<VerifierCommandRun> {
+  const binDir = pinnedBinDir([], cmd.logPath);
+  return runVerifierCommand({
+    ...cmd,
+    pathPrefix: [binDir, ...installedBinDirs(cmd.cwd, cmd.mounts)].join(delimiter),
+    ...(cmd.mounts ? { alsoExpose: [...(cmd.alsoExpose ?? []), { path: binDir, writable: false }] } : {}),
+  });
+}
+
+/** A console run's command and what it adds to the environment. */
+export interface ConsoleCommand {
+  command: string;
+  /** Added to the run's environment (the plugin's folder on PYTHONPATH). */
+  env: Record<string, string> | null;
+}
+
+/**
+ * What a console run of a runner devflow knows runs when its report could not be had (the command
+ * names its own reporter, or base's report run gave none): the base's pinned script with the
+ * runner's every-test arguments, as a report run gets them (ADR 0083), and for pytest devflow's
+ * plugin, which undoes the stops no argument reaches (`--sw`, a conftest's own stop). Without them
+ * a stop at the first failure held on base and on every attempt (review, stop 45, attacks 47 and
+ * 48). Null when they change nothing: the command then runs as the project wrote it.
+ */
+export function everyTestConsoleCommand(
+  invocation: RunnerInvocation,
+  command: string,
+  cwd: string,
+  options: { plugin?: boolean } = {},
+): ConsoleCommand | null {
+  const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
+  if (!adapter) return null;
+  // Running the script itself skips npm's `pretest`/`posttest`, which may build what the tests load
+  // or check the run afterwards (review, stop 45, attack 48): such a package keeps its command.
+  if (PACKAGE_TEST.test(command) && hasTestLifecycle(cwd)) return null;
+  const every = withEveryTestRun(adapter, invocation.script, cwd);
+  if (adapter.runner === "pytest" && options.plugin !== false) {
+    const withPlugin = appendArguments(every, adapter.invocation, ["-p", REGRESSION_PLUGIN_MODULE], "pytest");
+    if (withPlugin.ok) return { command: withPlugin.command, env: { PYTHONPATH: REGRESSION_PLUGIN_DIR } };
+  }
+  return every === invocation.script ? null : { command: every, env: null };
+}
+
+/** A console run that named devflow's pytest plugin and could not import it (the command sets its own PYTHONPATH). */
+export const pluginNotImported = (output: string): boolean =>
+  output.includes(REGRESSION_PLUGIN_MODULE) && /No module named|Error importing plugin/.test(output);
+
+/** Whether the package.json in `cwd` has a `pretest` or `posttest` script (unreadable: as if it had). */
+function hasTestLifecycle(cwd: string): boolean {
+  try {
+    const scripts = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8"))?.scripts ?? {};
+    return typeof scripts !== "object" || "pretest" in scripts || "posttest" in scripts;
+  } catch {
+    return true;
+  }
+}
