@@ -1,17 +1,19 @@
 """devflow's pytest plugin for regression's runs of the whole suite, loaded with `-p` for one run.
 
 Every test runs (ADR 0083): regression compares each test on base with the same test now, so a
-run that stops at its first failure (`-x`, `--maxfail`, `--sw`, or a conftest that sets
-`session.shouldstop` itself) would leave the tests after the stop without a result on base. The
-seam's failing test usually is that first failure. The plugin undoes those options and those stops
-for base's runs and the attempt's alike.
+run that stops at its first failure (`-x`, `--maxfail`, `--sw`, or code that sets the session's
+`shouldstop`/`shouldfail` itself) would leave the tests after the stop without a result on base.
+The seam's failing test usually is that first failure. The plugin undoes those options and ignores
+those stops, for base's runs and the attempt's alike. A stop it cannot undo (`pytest.exit`) shows as
+a run that had the canary scheduled (the mark file devflow names) and never reported it.
 
 The canary (ADR 0079) fails on purpose, to show that code loaded into this process did not
 neuter pytest's test call or its report. It runs last, after every test of the suite, so a
 neutering installed while the suite ran is caught too. Its failure must not count as the suite's:
-this plugin keeps it out of pytest's failure count (so out of the exit status, and of a stop a
-conftest may still ask for) and undoes what the stepwise plugin does on a failure. A failure of the
-canary's setup or teardown still counts: it is the suite's.
+this plugin keeps it out of pytest's failure count (so out of the exit status) and undoes what the
+stepwise plugin does on a failure, and while it runs `pytest.exit` does nothing. A failure of the
+canary's setup or teardown still counts: it is the suite's. Also loaded, without a canary, into
+regression's console runs of pytest (devflow's console-run.ts).
 """
 
 import os
