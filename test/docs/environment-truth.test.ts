@@ -23,7 +23,7 @@ const PLUMBING: Record<string, string> = {
   DEVFLOW_LEDGER_KEY_FILE: "the file the preload reads the ledger key from (ADR 0048)",
   DEVFLOW_BLOCK_GUARD: "turns on the exit guard preload in a verification run",
   DEVFLOW_CANARY_FILES: "the regression canary's file names, handed to devflow's pytest plugin (ADR 0079)",
-  DEVFLOW_CANARY_SCHEDULED: "where devflow's pytest plugin marks that the canary was scheduled to run (ADR 0083)",
+  DEVFLOW_CANARY_SCHEDULED: "the pytest plugin's mark that the canary was scheduled (ADR 0083)",
   DEVFLOW_TEST_KILL_AT: "the crash suites' kill points (src/util/test-kill-point.ts)",
 };
 
