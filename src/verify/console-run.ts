@@ -1,12 +1,11 @@
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative } from "node:path";
 import type { RepoMounts } from "../process/mount-namespace.js";
-import { REGRESSION_PLUGIN_DIR, REGRESSION_PLUGIN_MODULE } from "./regression-plugin.js";
+import { REGRESSION_PLUGIN_MODULE, withRegressionPlugin } from "./regression-plugin.js";
 import { PACKAGE_TEST, pinnedBinDir, type RunnerInvocation } from "./report-run.js";
 import { runVerifierCommand, type VerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
 import { RUNNER_ADAPTERS } from "./test-reports/index.js";
-import { appendArguments } from "./test-reports/script-rewrite.js";
 
 // Regression's console runs: the test command judged from its output when no runner report could
 // be had (ADR 0084), with the PATH and the every-test arguments a report run gets.
@@ -84,8 +83,8 @@ export function everyTestConsoleCommand(
   if (PACKAGE_TEST.test(command) && hasTestLifecycle(cwd)) return null;
   const every = withEveryTestRun(adapter, invocation.script, cwd);
   if (adapter.runner === "pytest" && options.plugin !== false) {
-    const withPlugin = appendArguments(every, adapter.invocation, ["-p", REGRESSION_PLUGIN_MODULE], "pytest");
-    if (withPlugin.ok) return { command: withPlugin.command, env: { PYTHONPATH: REGRESSION_PLUGIN_DIR } };
+    const withPlugin = withRegressionPlugin(every);
+    if (withPlugin.ok) return { command: withPlugin.command, env: withPlugin.env };
   }
   return every === invocation.script ? null : { command: every, env: null };
 }

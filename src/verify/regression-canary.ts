@@ -1,10 +1,9 @@
 import { existsSync, rmSync } from "node:fs";
 import { basename, delimiter } from "node:path";
-import { REGRESSION_PLUGIN_DIR, REGRESSION_PLUGIN_MODULE } from "./regression-plugin.js";
+import { withRegressionPlugin } from "./regression-plugin.js";
 import { type ReportRun, type ReportRunInput, runWithReport } from "./report-run.js";
 import { isCanaryTest, judgeCanary, readReportText, type SeamCanary, withSeamCanary } from "./seam-canary.js";
-import { RUNNER_ADAPTERS, type TestReport } from "./test-reports/index.js";
-import { appendArguments } from "./test-reports/script-rewrite.js";
+import type { TestReport } from "./test-reports/index.js";
 
 /**
  * Regression's canary (ADR 0079): pytest's run of the whole suite gets a test devflow writes for the
@@ -38,8 +37,6 @@ export interface CanariedReportRun extends ReportRun {
   stoppedBeforeCanary: boolean;
 }
 
-const PYTEST_INVOCATION = RUNNER_ADAPTERS.find((a) => a.runner === "pytest")?.invocation;
-
 /** A pytest test file next to which the canary goes: the seam's first, else the first tracked one. */
 export function canaryNextTo(seamFiles: readonly string[], tracked: readonly string[]): string | null {
   const testFile = (f: string) => /(?:^|\/)(?:test_[^/]*|[^/]*_test)\.py$/.test(f);
@@ -55,26 +52,20 @@ export async function runWithRegressionCanary(
   input: ReportRunInput,
   nextTo: string | null,
 ): Promise<CanariedReportRun> {
-  if (nextTo === null || input.invocation.runner !== "pytest" || !PYTEST_INVOCATION) {
+  if (nextTo === null || input.invocation.runner !== "pytest") {
     const reason =
       input.invocation.runner !== "pytest"
         ? `no canary for a ${input.invocation.runner} run of the whole suite`
         : "no pytest test file to place a canary next to";
     return notRun(await runWithReport(input), reason);
   }
-  const pattern = PYTEST_INVOCATION;
   return withSeamCanary(
     input.cwd,
     input.invocation,
     [nextTo],
     async (canary) => {
       if (canary.kind === "not_placed") return notRun(await runWithReport(input), canary.reason);
-      const withPlugin = appendArguments(
-        canary.invocation.script,
-        pattern,
-        ["-p", REGRESSION_PLUGIN_MODULE],
-        "pytest",
-      );
+      const withPlugin = withRegressionPlugin(canary.invocation.script);
       if (!withPlugin.ok)
         return notRun(
           await runWithReport(input),
@@ -88,7 +79,7 @@ export async function runWithRegressionCanary(
         ...input,
         invocation: { ...canary.invocation, script: withPlugin.command },
         env: {
-          PYTHONPATH: REGRESSION_PLUGIN_DIR,
+          ...withPlugin.env,
           DEVFLOW_CANARY_FILES: canary.files.map((f) => basename(f)).join(delimiter),
           DEVFLOW_CANARY_SCHEDULED: scheduledMark,
         },

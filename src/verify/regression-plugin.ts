@@ -1,4 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { RUNNER_ADAPTERS } from "./test-reports/index.js";
+import { appendArguments } from "./test-reports/script-rewrite.js";
 
 /**
  * devflow's pytest plugin for regression's runs of the whole suite (pytest-plugin/): it undoes
@@ -8,3 +10,20 @@ import { fileURLToPath } from "node:url";
  */
 export const REGRESSION_PLUGIN_DIR = fileURLToPath(new URL("./pytest-plugin/", import.meta.url));
 export const REGRESSION_PLUGIN_MODULE = "devflow_regression_count";
+
+const PYTEST = RUNNER_ADAPTERS.find((a) => a.runner === "pytest")?.invocation;
+
+/**
+ * `script`, a pytest invocation, loading devflow's plugin (`-p`, after pytest's own arguments), and
+ * the environment that lets it import; or why it cannot be added. Used by the canary's runs and by
+ * the console runs alike.
+ */
+export function withRegressionPlugin(
+  script: string,
+): { ok: true; command: string; env: { PYTHONPATH: string } } | { ok: false; reason: string } {
+  if (!PYTEST) return { ok: false, reason: "no pytest adapter" };
+  const added = appendArguments(script, PYTEST, ["-p", REGRESSION_PLUGIN_MODULE], "pytest");
+  return added.ok
+    ? { ok: true, command: added.command, env: { PYTHONPATH: REGRESSION_PLUGIN_DIR } }
+    : { ok: false, reason: added.reason };
+}
