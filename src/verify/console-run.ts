@@ -2,7 +2,13 @@ import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative } from "node:path";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { REGRESSION_PLUGIN_MODULE, withRegressionPlugin } from "./regression-plugin.js";
-import { PACKAGE_TEST, pinnedBinDir, type RunnerInvocation } from "./report-run.js";
+import {
+  NPM_COMMAND,
+  PACKAGE_TEST,
+  pinnedBinDir,
+  type RunnerInvocation,
+  withPreScripts,
+} from "./report-run.js";
 import { runVerifierCommand, type VerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
 import { RUNNER_ADAPTERS } from "./test-reports/index.js";
@@ -68,7 +74,8 @@ export interface ConsoleCommand {
  * runner's every-test arguments, as a report run gets them (ADR 0083), and for pytest devflow's
  * plugin, which undoes the stops no argument reaches (`--sw`, a conftest's own stop). Without them
  * a stop at the first failure held on base and on every attempt (review, stop 45, attacks 47 and
- * 48). Null when they change nothing: the command then runs as the project wrote it.
+ * 48). `npm test`'s pre scripts run first, as in a report run. Null when nothing changes: the
+ * command then runs as the project wrote it.
  */
 export function everyTestConsoleCommand(
   invocation: RunnerInvocation,
@@ -78,15 +85,17 @@ export function everyTestConsoleCommand(
 ): ConsoleCommand | null {
   const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
   if (!adapter) return null;
-  // Running the script itself skips npm's `pretest`/`posttest`, which may build what the tests load
-  // or check the run afterwards (review, stop 45, attack 48): such a package keeps its command.
-  if (PACKAGE_TEST.test(command) && hasTestLifecycle(cwd)) return null;
+  // yarn 1 runs `pretest`/`posttest` too, yarn 2+ and pnpm 7+ do not: which one runs here is not
+  // known, and running the script alone could skip a build the tests load (review, stop 45, attack
+  // 48), so such a package keeps its command (and any stop it sets).
+  if (PACKAGE_TEST.test(command) && !NPM_COMMAND.test(command) && hasTestLifecycle(cwd)) return null;
   const every = withEveryTestRun(adapter, invocation.script, cwd);
   if (adapter.runner === "pytest" && options.plugin !== false) {
     const withPlugin = withRegressionPlugin(every);
-    if (withPlugin.ok) return { command: withPlugin.command, env: withPlugin.env };
+    if (withPlugin.ok)
+      return { command: withPreScripts(invocation, withPlugin.command), env: withPlugin.env };
   }
-  return every === invocation.script ? null : { command: every, env: null };
+  return every === invocation.script ? null : { command: withPreScripts(invocation, every), env: null };
 }
 
 /** A console run that named devflow's pytest plugin and could not import it (the command sets its own PYTHONPATH). */

@@ -26,6 +26,7 @@ import {
   type ReportRunInput,
   type RunnerInvocation,
   reportPathFor,
+  reportUnsupported,
   resolveInvocation,
 } from "./report-run.js";
 import { commandMissing, FULL_OUTPUT_CAP_BYTES } from "./run-command.js";
@@ -94,7 +95,9 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
   const pytestConfig = pytestConfigOf(input.cwd, tracked ?? PYTEST_CONFIG_FILES);
   const packageConfigs = nestedPackageTestConfigs(input.cwd, tracked ?? []);
   const resolved = resolveInvocation(input.command, input.cwd);
-  if (resolved.kind === "runner") {
+  // A script that names its own reporter cannot give devflow a report: straight to the console run,
+  // not the whole suite (and a build its pre scripts write) twice on base.
+  if (resolved.kind === "runner" && reportUnsupported(resolved.invocation) === null) {
     const nextTo = canaryNextTo(input.seamFiles ?? [], tracked ?? []);
     const reportRun = reportRunOf(resolved.invocation, input.cwd, input);
     let canaried = await runWithRegressionCanary(reportRun, nextTo);
@@ -112,7 +115,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     const { run, report, canary } = canaried;
     const error =
       run.failure ??
-      (commandMissing(run) ? `\`${resolved.invocation.script}\` was not found (exit ${run.exitCode})` : null);
+      (commandMissing(run) ? `\`${canaried.command}\` was not found (exit ${run.exitCode})` : null);
     if (error === null && report?.complete) {
       return {
         command: input.command,

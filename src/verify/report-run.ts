@@ -9,6 +9,7 @@ import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
 import {
   detectRunner,
+  type PackageTestSetup,
   RUNNER_ADAPTERS,
   RunnerName,
   readPackageTestSetup,
@@ -16,6 +17,7 @@ import {
   removeStaleReport,
   type TestReport,
 } from "./test-reports/index.js";
+import { shellQuote } from "./test-reports/script-rewrite.js";
 
 /**
  * A runner invocation pinned on base: which runner, and the command line that invokes it (the
@@ -38,12 +40,30 @@ export const RunnerInvocation = z.object({
    * hash on base; an attempt that changed one cannot be checked (script-preloads.ts).
    */
   preloads: z.array(z.object({ path: z.string(), sha256: z.string().nullable() })).optional(),
+  /**
+   * The scripts `npm test` runs before the test script, base's text (`pretest`, `pre<name>`): every
+   * run of the pinned script runs them first, as npm would, each in its own `sh -c`.
+   */
+  preScripts: z.array(z.string()).optional(),
 });
 export type RunnerInvocation = z.infer<typeof RunnerInvocation>;
 
 /** `npm test`, `npm t`, `npm run test`, `yarn test`, `pnpm test`, with an optional `--silent`/`-s`. */
 export const PACKAGE_TEST =
   /^\s*(?:npm\s+(?:test|t|run\s+test|run-script\s+test)|yarn(?:\s+run)?\s+test|pnpm(?:\s+run)?\s+test)(?:\s+(?:--silent|-s))?\s*$/;
+
+/** A command npm itself runs (`npm test`): npm runs a script's `pre` script first. */
+export const NPM_COMMAND = /^\s*npm\s/;
+
+/**
+ * `command` (the pinned script, with whatever devflow added) preceded by the invocation's pinned
+ * pre scripts, each in a shell of its own so its comments and separators stay its own; the runner
+ * runs only when they succeed, as under npm. The command itself when there are none.
+ */
+export function withPreScripts(invocation: RunnerInvocation, command: string): string {
+  const pre = invocation.preScripts ?? [];
+  return pre.length === 0 ? command : [...pre.map((s) => `sh -c ${shellQuote(s)}`), command].join(" && ");
+}
 
 export type InvocationResolution =
   | { kind: "runner"; invocation: RunnerInvocation }
@@ -55,7 +75,7 @@ export type InvocationResolution =
  * `npx vitest run x`). "none" means the command is judged by its exit code only.
  */
 export function resolveInvocation(command: string, cwd: string): InvocationResolution {
-  let setup: { script: string | null; dependencies: readonly string[] } | null;
+  let setup: PackageTestSetup | null;
   if (PACKAGE_TEST.test(command)) {
     let text: string;
     try {
@@ -75,6 +95,9 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   if (names.length > 0) invocation.binaries = names.map((n) => resolveBinary(cwd, n));
   const preloads = pinPreloads(detection.script, cwd);
   if (preloads.length > 0) invocation.preloads = preloads;
+  // Only npm itself is known to run them (yarn 2+ and pnpm 7+ do not).
+  const preScripts = NPM_COMMAND.test(command) ? (setup?.npmPreScripts ?? []) : [];
+  if (preScripts.length > 0) invocation.preScripts = [...preScripts];
   return { kind: "runner", invocation };
 }
 
@@ -192,13 +215,27 @@ function preloadTamper(paths: string[], command: string, run?: VerifierCommandRu
   };
 }
 
+/** Why `invocation`'s runner cannot be asked for a report (its script names its own reporter), or null. */
+export function reportUnsupported(invocation: RunnerInvocation): string | null {
+  const request = adapterOf(invocation).command(invocation.script, "report");
+  return request.kind === "report_file" ? null : request.reason;
+}
+
+function adapterOf(invocation: RunnerInvocation): (typeof RUNNER_ADAPTERS)[number] {
+  const adapter = RUNNER_ADAPTERS.find((a) => a.runner === invocation.runner);
+  if (!adapter) throw new Error(`no adapter for runner ${invocation.runner}`);
+  return adapter;
+}
+
 /** Runs a pinned runner invocation with its report flags, in `cwd`, and reads the report. */
 export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
-  const adapter = RUNNER_ADAPTERS.find((a) => a.runner === input.invocation.runner);
-  if (!adapter) throw new Error(`no adapter for runner ${input.invocation.runner}`);
+  const adapter = adapterOf(input.invocation);
   const request = adapter.command(input.invocation.script, input.reportPath);
   const reported = request.kind === "report_file" ? request.command : input.invocation.script;
-  const command = input.runEveryTest ? withEveryTestRun(adapter, reported, input.cwd) : reported;
+  const command = withPreScripts(
+    input.invocation,
+    input.runEveryTest ? withEveryTestRun(adapter, reported, input.cwd) : reported,
+  );
   await removeStaleReport(input.reportPath);
   const reportDir = dirname(input.reportPath);
   mkdirSync(reportDir, { recursive: true });

@@ -112,7 +112,8 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
 
 /**
  * package.json's pretest, test and posttest scripts in `dir`, and the script `test` delegates to
- * (`"test": "npm run test:unit"`) as regression's runner detection follows it (`readPackageTestSetup`).
+ * (`"test": "npm run test:unit"`) with the pre scripts of each hop, as regression's runner
+ * detection follows it (`readPackageTestSetup`).
  */
 function testScripts(dir: string): string[] {
   try {
@@ -122,8 +123,8 @@ function testScripts(dir: string): string[] {
     const own = ["pretest", "test", "posttest"]
       .map((key) => (scripts as Record<string, unknown>)[key])
       .filter((s): s is string => typeof s === "string");
-    const delegated = readPackageTestSetup(text)?.script;
-    return delegated ? [...own, delegated] : own;
+    const setup = readPackageTestSetup(text);
+    return [...new Set([...own, ...(setup?.npmPreScripts ?? []), ...(setup?.script ? [setup.script] : [])])];
   } catch {
     return [];
   }

@@ -39,6 +39,10 @@ export const fixSlug = (repo: FixtureRepo) =>
 export const breakClamp = (repo: FixtureRepo) =>
   editFile(repo, "src/math.js", "return Math.min(Math.max(value, low), high);", "return value;");
 
+/** Undoes `breakClamp`. */
+export const unbreakClamp = (repo: FixtureRepo) =>
+  editFile(repo, "src/math.js", "return value;", "return Math.min(Math.max(value, low), high);");
+
 /** Runs outside the repo, with room for jest's start on a busy machine. */
 const runOptions = (repo: FixtureRepo) => ({ logDir: repo.outside, timeoutMs: 90_000 });
 

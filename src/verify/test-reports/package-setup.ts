@@ -8,12 +8,15 @@ const PackageJson = z.object({
 });
 
 /** `npm run x`, `npm run-script x`, `yarn x`, `yarn run x`, `pnpm x`, `pnpm run x` as the whole script. */
-const DELEGATION = /^\s*(?:npm\s+(?:run|run-script)|yarn(?:\s+run)?|pnpm(?:\s+run)?)\s+([\w:.-]+)\s*$/;
+const DELEGATION = /^\s*(npm\s+(?:run|run-script)|yarn(?:\s+run)?|pnpm(?:\s+run)?)\s+([\w:.-]+)\s*$/;
 const MAX_HOPS = 3;
 
 /**
  * The test script as it will really run: `scripts.test`, following a script that only delegates to
  * another script (`"test": "npm run test:unit"`). Null when the package has no usable test script.
+ * Also the scripts `npm test` runs before it (`pretest`, and `pre<name>` of each `npm run <name>`
+ * hop): a `pretest` often builds what the tests load (`tsc`, a bundle), and the runner started on
+ * its own would find nothing or old code (review, stop 46).
  */
 export function readPackageTestSetup(packageJsonText: string): PackageTestSetup | null {
   let json: unknown;
@@ -30,11 +33,15 @@ export function readPackageTestSetup(packageJsonText: string): PackageTestSetup 
     ...Object.keys(pkg.data.devDependencies ?? {}),
   ];
   let script = scripts.test ?? null;
+  const npmPreScripts = scripts.pretest !== undefined ? [scripts.pretest] : [];
   for (let hop = 0; script !== null && hop < MAX_HOPS; hop++) {
-    const target = DELEGATION.exec(script)?.[1];
+    const [, manager, target] = DELEGATION.exec(script) ?? [];
     if (target === undefined || scripts[target] === undefined) break;
+    const pre = scripts[`pre${target}`];
+    // yarn 2+ and pnpm 7+ run no pre scripts; npm always does.
+    if (manager?.startsWith("npm") && pre !== undefined) npmPreScripts.push(pre);
     script = scripts[target] ?? null;
   }
   if (script !== null && (script.trim() === "" || /no test specified/i.test(script))) script = null;
-  return { script, dependencies };
+  return { script, dependencies, npmPreScripts };
 }

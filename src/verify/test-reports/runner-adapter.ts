@@ -6,6 +6,11 @@ export interface PackageTestSetup {
   script: string | null;
   /** Names from dependencies and devDependencies. */
   dependencies: readonly string[];
+  /**
+   * The scripts npm runs before `script` for `npm test`, in order: `pretest`, then `pre<name>` of
+   * each script `test` delegates to with `npm run <name>`. Only those the package defines.
+   */
+  npmPreScripts?: readonly string[];
 }
 
 /** How to run the project's tests so the runner also writes a report where devflow says. */

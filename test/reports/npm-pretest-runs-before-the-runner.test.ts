@@ -1,0 +1,169 @@
+/**
+ * Regression: a package whose `pretest` builds what its tests load (`npm test`, real mocha 10.8.2).
+ *
+ * Cause (found in stop 46): regression runs the runner named by base's test script itself, with
+ * its report flags, not `npm test`, so npm's `pretest` never ran. The tests load `dist/`, which the
+ * build writes and git ignores: on a clean checkout mocha found nothing to load and wrote no report.
+ * Base was then judged from the console, where mocha's spec lines carry the last title only: all
+ * seven tests merged into one key, `works`, and a fix that broke `clamp` passed ("all 1 test(s)
+ * green on base are still green"). On the console path the package kept `npm test` as written, so a
+ * `--bail` in its script stopped base and every attempt at the same known failure, and a break
+ * after it passed too (ADR 0083's open item).
+ * Fix: base's `pretest` (and `pre<name>` of each `npm run <name>` the test script delegates to) is
+ * pinned with the runner invocation and runs before the runner in every report run and console
+ * run (`withPreScripts` in src/verify/report-run.ts), each in a shell of its own.
+ */
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
+import {
+  breakClamp,
+  fixSlug,
+  fixtureBaseline,
+  fixtureProject,
+  fixtureRegression,
+  unbreakClamp,
+} from "../support/fixture-regression.js";
+import type { FixtureRepo } from "./runner-fixture.js";
+
+/** Copies src/ to dist/: the build the tests need, as `tsc` or a bundler would write it. */
+const BUILD = `const fs = require("node:fs");
+fs.mkdirSync("dist", { recursive: true });
+for (const f of fs.readdirSync("src")) fs.copyFileSync("src/" + f, "dist/" + f);
+`;
+
+const packageJson = (scripts: Record<string, string>) =>
+  JSON.stringify({ name: "fixture-mocha", private: true, scripts, devDependencies: { mocha: "10.8.2" } });
+
+/** The mocha fixture with its tests loading the build, and `scripts` as package.json's. */
+async function builtProject(
+  scripts: Record<string, string>,
+  onTestFinished: (fn: () => Promise<void>) => void,
+  more: Record<string, string> = {},
+): Promise<FixtureRepo> {
+  const repo = await fixtureProject(
+    "mocha",
+    {
+      "package.json": packageJson(scripts),
+      ".gitignore": "node_modules\ndist/\n",
+      "scripts/build.js": BUILD,
+      ...more,
+    },
+    onTestFinished,
+  );
+  for (const file of ["test/math.test.js", "test/slug.test.js"]) {
+    const path = join(repo.dir, file);
+    await writeFile(path, (await readFile(path, "utf8")).replaceAll("../src/", "../dist/"));
+  }
+  return repo;
+}
+
+/** The lane resets its verification checkout between runs: what base's run wrote is gone. */
+const resetBuild = async (repo: FixtureRepo) => {
+  for (const written of ["dist", "order.txt"])
+    await rm(join(repo.dir, written), { recursive: true, force: true });
+};
+
+describe("npm's pretest runs before the runner in regression's runs", () => {
+  it("base gets a named report, a break of clamp fails by name, the correct fix passes", async ({
+    onTestFinished,
+  }) => {
+    const repo = await builtProject(
+      { pretest: "node scripts/build.js", test: "mocha 'test/**/*.test.js'" },
+      onTestFinished,
+    );
+    const base = await fixtureBaseline(repo, "npm test");
+    expect(base.error).toBeNull();
+    expect(base.invocation?.preScripts).toEqual(["node scripts/build.js"]);
+    expect(base.report?.complete).toBe(true);
+    expect(base.report?.tests.map((t) => t.key)).toContain('["test/math.test.js","math clamp","works"]');
+
+    await resetBuild(repo);
+    await fixSlug(repo);
+    await breakClamp(repo);
+    const broken = await fixtureRegression(repo, "npm test", base);
+    expect(broken.overall_result).toBe("fail");
+    expect(broken.summary).toContain("test/math.test.js > math clamp > works");
+
+    await resetBuild(repo);
+    await unbreakClamp(repo);
+    const fixed = await fixtureRegression(repo, "npm test", base);
+    expect(fixed.overall_result, fixed.summary).toBe("pass");
+    expect(fixed.native_payload).toMatchObject({
+      ran_command: expect.stringMatching(/^sh -c 'node scripts\/build\.js' && /),
+    });
+  }, 240_000);
+
+  it("a test script that delegates (`npm run test:unit`) runs `pretest` and `pretest:unit`, in npm's order", async ({
+    onTestFinished,
+  }) => {
+    const repo = await builtProject(
+      {
+        pretest: "node -e \"require('fs').writeFileSync('order.txt', 'pretest ')\"",
+        test: "npm run test:unit",
+        "pretest:unit":
+          "node -e \"require('fs').appendFileSync('order.txt', 'pretest:unit')\" && node scripts/build.js # built",
+        "test:unit": "mocha 'test/**/*.test.js'",
+      },
+      onTestFinished,
+      { ".gitignore": "node_modules\ndist/\norder.txt\n" },
+    );
+    const base = await fixtureBaseline(repo, "npm test");
+    expect(base.report?.complete, base.error ?? "").toBe(true);
+    expect(base.invocation?.preScripts).toHaveLength(2);
+    expect(await readFile(join(repo.dir, "order.txt"), "utf8")).toBe("pretest pretest:unit");
+    await resetBuild(repo);
+    await fixSlug(repo);
+    await breakClamp(repo);
+    const broken = await fixtureRegression(repo, "npm test", base);
+    expect(broken.summary).toContain("test/math.test.js > math clamp > works");
+  }, 240_000);
+
+  it("on the console path (the script names its own reporter) the script's --bail is undone after the pretest", async ({
+    onTestFinished,
+  }) => {
+    const repo = await builtProject(
+      { pretest: "node scripts/build.js", test: "mocha --bail --reporter tap 'test/**/*.test.js'" },
+      onTestFinished,
+      // Sorts first and is broken on base: with the bail, nothing after it ran on either side.
+      {
+        "test/a-network.test.js": `const assert = require("node:assert");
+describe("network", () => { it("fetches", () => assert.fail("offline")); });
+`,
+      },
+    );
+    const base = await fixtureBaseline(repo, "npm test");
+    expect(base.invocation).toBeNull();
+    expect(base.consoleCommand).toMatch(/^sh -c 'node scripts\/build\.js' && mocha --no-bail /);
+    await resetBuild(repo);
+    await fixSlug(repo);
+    await breakClamp(repo);
+    const broken = await fixtureRegression(repo, "npm test", base);
+    expect(broken.overall_result, broken.summary).toBe("fail");
+    await resetBuild(repo);
+    await unbreakClamp(repo);
+    const fixed = await fixtureRegression(repo, "npm test", base);
+    expect(fixed.overall_result, fixed.summary).toBe("pass");
+  }, 240_000);
+});
+
+describe("readPackageTestSetup: the scripts npm runs before the test script", () => {
+  const setup = (scripts: Record<string, string>) => readPackageTestSetup(JSON.stringify({ scripts }));
+
+  it("pretest, then pre<name> of each npm hop; none for a yarn or pnpm hop", () => {
+    expect(setup({ test: "mocha" })?.npmPreScripts).toEqual([]);
+    expect(setup({ pretest: "tsc", test: "mocha" })?.npmPreScripts).toEqual(["tsc"]);
+    expect(
+      setup({
+        pretest: "a",
+        test: "npm run unit",
+        preunit: "b",
+        unit: "npm run-script deep",
+        predeep: "c",
+        deep: "mocha",
+      }),
+    ).toMatchObject({ script: "mocha", npmPreScripts: ["a", "b", "c"] });
+    expect(setup({ test: "yarn unit", preunit: "b", unit: "mocha" })?.npmPreScripts).toEqual([]);
+  });
+});
