@@ -16,6 +16,7 @@ import { startEnvelope } from "./envelope.js";
 import { expectedFailureFindings, type MarkedSourceChange } from "./expected-failure-markers.js";
 import { isPytestConfigName, PYTEST_CONFIG_FILES, pytestConfigOf, pytestSectionOf } from "./pytest-setup.js";
 import {
+  type CanariedReportRun,
   canaryNextTo,
   type RegressionCanaryPin,
   type RegressionCanaryStatus,
@@ -41,7 +42,13 @@ import {
   recordedValue,
 } from "./test-paths.js";
 import { compareReports, type TestReport, unreadableReport } from "./test-reports/index.js";
-import { parseTestResults, type TestOutcome } from "./test-results.js";
+import {
+  outcomesOf,
+  parseTestTally,
+  sharedNamePasses,
+  type TestOutcome,
+  type TestTally,
+} from "./test-results.js";
 
 /** The project's test suite on the untouched base: what "no regression" is measured against. */
 export interface RegressionBaseline {
@@ -51,6 +58,11 @@ export interface RegressionBaseline {
   exitCode: number | null;
   /** Per-test outcomes, or null when the output could not be parsed (or was too large to parse whole). */
   tests: Record<string, TestOutcome> | null;
+  /**
+   * For each name of `tests` that more than one test has (a console names tests by their last
+   * title): how many of them passed on base. Each attempt must pass at least as many.
+   */
+  sameNamePasses?: Record<string, number> | null;
   /** Why it did not run, or null. */
   error: string | null;
   logPath: string;
@@ -73,6 +85,8 @@ export interface RegressionBaseline {
   consoleCommand?: string | null;
   /** What `consoleCommand` adds to the environment (devflow's pytest plugin on PYTHONPATH). */
   consoleEnv?: Record<string, string> | null;
+  /** Why `invocation` runs without npm's pre scripts although base's package.json has some (ADR 0085). */
+  preScriptsLeftOut?: string | null;
 }
 
 export interface BaselineInput {
@@ -99,37 +113,39 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
   // not the whole suite (and a build its pre scripts write) twice on base.
   if (resolved.kind === "runner" && reportUnsupported(resolved.invocation) === null) {
     const nextTo = canaryNextTo(input.seamFiles ?? [], tracked ?? []);
-    const reportRun = reportRunOf(resolved.invocation, input.cwd, input);
-    let canaried = await runWithRegressionCanary(reportRun, nextTo);
-    // The canary (or devflow's plugin, when the command sets its own PYTHONPATH) must never cost
-    // the base its named report: without one the suite is judged from the console. A run that did
-    // not finish (timeout, not found) is not run twice.
-    if (canaried.placed && canaried.run.failure === null && !canaried.report?.complete) {
-      canaried = await runWithRegressionCanary(reportRun, null);
-      canaried.canary = {
-        status: "not_run",
-        reason:
-          "the base's run with a canary gave no complete report (a command setting its own PYTHONPATH hides devflow's pytest plugin)",
-      };
+    let invocation = resolved.invocation;
+    let based = await reportBaseline(invocation, input, nextTo);
+    // npm's pre scripts (ADR 0085) that keep base from a report (a red lint, a build that rewrites
+    // committed output, one that needs npm's own environment) cost the project the report it got
+    // without them (review, stop 46): base runs once more without them, and if that gives a report
+    // every attempt runs without them too, which the verdict says.
+    let preScriptsLeftOut: string | null = null;
+    const { run: first } = based.canaried;
+    if (invocation.preScripts && based.error !== null && !first.timedOut && !first.aborted) {
+      const { preScripts: _left, ...without } = invocation;
+      const bare = await reportBaseline(without, input, nextTo);
+      if (bare.error === null) {
+        preScriptsLeftOut = `npm's pre scripts were left out: base's run with them gave no complete report (${based.error})`;
+        invocation = without;
+        based = bare;
+      }
     }
-    const { run, report, canary } = canaried;
-    const error =
-      run.failure ??
-      (commandMissing(run) ? `\`${canaried.command}\` was not found (exit ${run.exitCode})` : null);
-    if (error === null && report?.complete) {
+    if (based.error === null) {
+      const { canaried } = based;
       return {
         command: input.command,
         ran: true,
-        exitCode: run.exitCode,
+        exitCode: canaried.run.exitCode,
         tests: null,
         error: null,
         logPath: input.logPath,
-        invocation: resolved.invocation,
-        report,
+        invocation,
+        report: canaried.report,
         testConfig,
         pytestConfig,
         packageConfigs,
-        canary: pinOnBase(canary, nextTo, canaried.stoppedBeforeCanary),
+        canary: pinOnBase(canaried.canary, nextTo, canaried.stoppedBeforeCanary),
+        ...(preScriptsLeftOut ? { preScriptsLeftOut } : {}),
       };
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
@@ -150,12 +166,13 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
   }
   const error =
     run.failure ?? (commandMissing(run) ? `\`${input.command}\` was not found (exit ${run.exitCode})` : null);
-  const parsed = error || run.outputTruncated ? null : parseTestResults(run.output);
+  const tally = error || run.outputTruncated ? null : parseTestTally(run.output);
   return {
     command: input.command,
     ran: error === null,
     exitCode: run.exitCode,
-    tests: parsed ? Object.fromEntries(parsed) : null,
+    tests: tally ? Object.fromEntries(outcomesOf(tally)) : null,
+    sameNamePasses: tally ? sharedNamePasses(tally) : null,
     error,
     logPath: input.logPath,
     invocation: null,
@@ -166,6 +183,36 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     consoleCommand: consoleCommand?.command ?? null,
     consoleEnv: consoleCommand?.env ?? null,
   };
+}
+
+/**
+ * Base's report run of `invocation` (with the canary, and once more without it when the canary
+ * cost the report). `error` is null when it gave a complete report, else why not.
+ */
+async function reportBaseline(
+  invocation: RunnerInvocation,
+  input: BaselineInput,
+  nextTo: string | null,
+): Promise<{ canaried: CanariedReportRun; error: string | null }> {
+  const reportRun = reportRunOf(invocation, input.cwd, input);
+  let canaried = await runWithRegressionCanary(reportRun, nextTo);
+  // The canary (or devflow's plugin, when the command sets its own PYTHONPATH) must never cost
+  // the base its named report: without one the suite is judged from the console. A run that did
+  // not finish (timeout, not found) is not run twice.
+  if (canaried.placed && canaried.run.failure === null && !canaried.report?.complete) {
+    canaried = await runWithRegressionCanary(reportRun, null);
+    canaried.canary = {
+      status: "not_run",
+      reason:
+        "the base's run with a canary gave no complete report (a command setting its own PYTHONPATH hides devflow's pytest plugin)",
+    };
+  }
+  const { run, report } = canaried;
+  const error =
+    run.failure ??
+    (commandMissing(run) ? `\`${canaried.command}\` was not found (exit ${run.exitCode})` : null) ??
+    (report?.complete ? null : (report?.parse_errors[0] ?? "the report was incomplete"));
+  return { canaried, error };
 }
 
 export interface RegressionVerifierInput {
@@ -274,7 +321,7 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
   const verdict = compare(
     baseline,
     run.exitCode,
-    run.outputTruncated ? null : parseTestResults(run.output),
+    run.outputTruncated ? null : parseTestTally(run.output),
     run.outputTruncated,
   );
   const pass = verdict.pass && findings.length === 0;
@@ -356,6 +403,7 @@ async function reportRegression(
   const parts = [
     `no regressions: all ${passedOnBase} test(s) green on base are still green (by full test identity, ${baseline.invocation.runner} report)`,
   ];
+  if (baseline.preScriptsLeftOut) parts.push(baseline.preScriptsLeftOut);
   if (r.newly_passing.length > 0)
     parts.push(`newly passing: ${nameList(r.newly_passing.map((t) => t.name))}`);
   if (r.still_failing.length > 0)
@@ -377,6 +425,7 @@ async function reportRegression(
       still_failing: r.still_failing.map((t) => t.name),
       new_failures: r.new_failures.map((t) => t.name),
       seam_tests_excluded: seamKeys.length,
+      ...(baseline.preScriptsLeftOut ? { pre_scripts_left_out: baseline.preScriptsLeftOut } : {}),
       ...(baseline.invocation.runner === "pytest" ? { canary: canaryShown } : {}),
       ...(problems.length > 0 ? { findings: problems } : {}),
     },
@@ -393,7 +442,7 @@ function setupFindings(input: RegressionVerifierInput, baseline: RegressionBasel
     ...runnerConfigFindings(input),
     ...expectedFailureFindings(input.markedSources ?? []),
   ];
-  const isRecipe = saysWhatTheTestCommandRuns(input.command ?? "", input.worktree);
+  const isRecipe = saysWhatTheTestCommandRuns(input.command ?? "", input.worktree, baseScripts(baseline));
   for (const file of changedOutsideScope(input)) {
     if (isRunnerConfig(file)) continue;
     if (isRecipe(file)) {
@@ -457,7 +506,7 @@ interface Comparison {
 function compare(
   baseline: RegressionBaseline,
   exitCode: number | null,
-  now: Map<string, TestOutcome> | null,
+  now: TestTally | null,
   outputTruncated: boolean,
 ): Comparison {
   const exit = exitCode === null ? "was killed" : `exit ${exitCode}`;
@@ -471,7 +520,8 @@ function compare(
       payload: { compared: "exit_code" },
     };
   }
-  if (baseline.tests && now) return comparePerTest(baseline.tests, baseline.exitCode, exitCode, now);
+  if (baseline.tests && now)
+    return comparePerTest(baseline.tests, baseline.sameNamePasses ?? {}, baseline.exitCode, exitCode, now);
 
   const payload: ComparisonPayload = {
     compared: "exit_code",
@@ -509,16 +559,28 @@ function compare(
 
 function comparePerTest(
   base: Record<string, TestOutcome>,
+  baseSameNamePasses: Record<string, number>,
   baseExit: number | null,
   exitCode: number | null,
-  now: Map<string, TestOutcome>,
+  nowTally: TestTally,
 ): Comparison {
+  const now = outcomesOf(nowTally);
   const regressions: Array<{ name: string; now: "fail" | "missing" }> = [];
   const newlyPassing: string[] = [];
   const stillFailing: string[] = [];
   for (const [name, was] of Object.entries(base)) {
     const is = now.get(name);
-    if (was === "pass" && is !== "pass") regressions.push({ name, now: is === "fail" ? "fail" : "missing" });
+    const shared = baseSameNamePasses[name];
+    const passesNow = nowTally.get(name)?.pass ?? 0;
+    // Tests sharing a name: fewer of them pass than on base, whatever the merged outcome says (a
+    // known failure among them no longer hides a new one).
+    if (shared !== undefined && passesNow < shared)
+      regressions.push({
+        name: `${name} (${shared - passesNow} of the ${shared} tests of that name green on base)`,
+        now: (nowTally.get(name)?.fail ?? 0) > 0 ? "fail" : "missing",
+      });
+    else if (was === "pass" && is !== "pass")
+      regressions.push({ name, now: is === "fail" ? "fail" : "missing" });
     if (was === "fail" && is === "pass") newlyPassing.push(name);
     if (was === "fail" && is === "fail") stillFailing.push(name);
   }
@@ -558,7 +620,10 @@ function comparePerTest(
       payload,
     };
   const parts = [
-    `no regressions: all ${Object.values(base).filter((v) => v === "pass").length} test(s) green on base are still green`,
+    `no regressions: all ${Object.entries(base).reduce(
+      (n, [name, was]) => n + (baseSameNamePasses[name] ?? (was === "pass" ? 1 : 0)),
+      0,
+    )} test(s) green on base are still green`,
   ];
   if (newlyPassing.length > 0) parts.push(`newly passing: ${nameList(newlyPassing)}`);
   if (stillFailing.length > 0) parts.push(`still failing as on base: ${nameList(stillFailing)}`);
@@ -652,7 +717,7 @@ export function suiteConfigurationFiles(
   dir: string,
 ): (file: string) => boolean {
   const named = filesTheTestCommandNames(command, baseScripts(baseline));
-  const runs = saysWhatTheTestCommandRuns(command, dir);
+  const runs = saysWhatTheTestCommandRuns(command, dir, baseScripts(baseline));
   return (file) => named(file) || runs(file);
 }
 

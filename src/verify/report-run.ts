@@ -44,7 +44,7 @@ export const RunnerInvocation = z.object({
    * The scripts `npm test` runs before the test script, base's text (`pretest`, `pre<name>`): every
    * run of the pinned script runs them first, as npm would, each in its own `sh -c`.
    */
-  preScripts: z.array(z.string()).optional(),
+  preScripts: z.array(z.object({ name: z.string(), script: z.string() })).optional(),
 });
 export type RunnerInvocation = z.infer<typeof RunnerInvocation>;
 
@@ -58,11 +58,50 @@ export const NPM_COMMAND = /^\s*npm\s/;
 /**
  * `command` (the pinned script, with whatever devflow added) preceded by the invocation's pinned
  * pre scripts, each in a shell of its own so its comments and separators stay its own; the runner
- * runs only when they succeed, as under npm. The command itself when there are none.
+ * runs only when they succeed, as under npm. Each gets the variables npm gives a script that
+ * scripts use to call npm again (`$npm_execpath run build`, review, stop 46). The command itself
+ * when there are none.
  */
 export function withPreScripts(invocation: RunnerInvocation, command: string): string {
   const pre = invocation.preScripts ?? [];
-  return pre.length === 0 ? command : [...pre.map((s) => `sh -c ${shellQuote(s)}`), command].join(" && ");
+  if (pre.length === 0) return command;
+  const npm = npmEnvironment();
+  const run = ({ name, script }: { name: string; script: string }) =>
+    [
+      ...Object.entries({ ...npm, npm_lifecycle_event: name }).map(([k, v]) => `${k}=${shellQuote(v)}`),
+      "sh",
+      "-c",
+      shellQuote(script),
+    ].join(" ");
+  return [...pre.map(run), command].join(" && ");
+}
+
+/**
+ * What npm sets for every script it runs and scripts call npm back with: its own cli
+ * (`npm_execpath`, found on PATH; left out when there is none) and node.
+ */
+function npmEnvironment(): Record<string, string> {
+  const env: Record<string, string> = { npm_node_execpath: process.execPath };
+  const cli = npmCli();
+  if (cli) env.npm_execpath = cli;
+  return env;
+}
+
+let npmCliFound: string | null | undefined;
+
+/** npm's cli script (what `npm` on PATH resolves to), looked up once. */
+function npmCli(): string | null {
+  if (npmCliFound !== undefined) return npmCliFound;
+  npmCliFound = null;
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    try {
+      npmCliFound = realpathSync(join(dir, "npm"));
+      break;
+    } catch {
+      // Not in this folder of PATH.
+    }
+  }
+  return npmCliFound;
 }
 
 export type InvocationResolution =
@@ -95,10 +134,20 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   if (names.length > 0) invocation.binaries = names.map((n) => resolveBinary(cwd, n));
   const preloads = pinPreloads(detection.script, cwd);
   if (preloads.length > 0) invocation.preloads = preloads;
-  // Only npm itself is known to run them (yarn 2+ and pnpm 7+ do not).
-  const preScripts = NPM_COMMAND.test(command) ? (setup?.npmPreScripts ?? []) : [];
+  // Only npm itself is known to run them (yarn 2+ and pnpm 7+ do not), and not when the project's
+  // .npmrc says `ignore-scripts` (review, stop 46: a red lint in `pretest` npm never ran).
+  const preScripts = NPM_COMMAND.test(command) && !npmIgnoresScripts(cwd) ? (setup?.npmPreScripts ?? []) : [];
   if (preScripts.length > 0) invocation.preScripts = [...preScripts];
   return { kind: "runner", invocation };
+}
+
+/** Whether the project's `.npmrc` in `cwd` sets `ignore-scripts`: npm then runs no pre scripts. */
+function npmIgnoresScripts(cwd: string): boolean {
+  try {
+    return /^\s*ignore-scripts\s*=\s*true\s*$/m.test(readFileSync(join(cwd, ".npmrc"), "utf8"));
+  } catch {
+    return false;
+  }
 }
 
 /** The node_modules/.bin names a runner's script may call (node itself is always devflow's node). */

@@ -8,6 +8,18 @@ export const simpleCommands = (command: string): string[] => command.split(/&&|\
 
 /** `npm run <name>` inside a script: that script runs too. */
 const NPM_RUN = /^\s*(?:npm|yarn|pnpm)\s+(?:run|run-script)\s+([\w:.-]+)/;
+/** `yarn <name>`, `pnpm <name>`: a script of that name, when the package has one, runs too. */
+const SHORT_RUN = /^\s*(?:yarn|pnpm)\s+([\w:.-]+)/;
+
+/** The script a command segment runs by name (`npm run x`, `yarn x`), or null. */
+export const scriptRunBy = (segment: string): string | null =>
+  NPM_RUN.exec(segment)?.[1] ?? SHORT_RUN.exec(segment)?.[1] ?? null;
+
+/**
+ * The scripts `npm run <name>` runs, in order: npm runs `pre<name>` and `post<name>` around it
+ * (review, stop 46: `pretest: npm run build` ran a build whose script no rule followed).
+ */
+export const scriptsOfRun = (name: string): string[] => [`pre${name}`, name, `post${name}`];
 
 /**
  * The repository files the test command names as an option's value (ADR 0082): in the command,
@@ -29,10 +41,10 @@ export function filesTheTestCommandNames(
   };
   if (NPM_TEST.test(command)) for (const name of ["pretest", "test", "posttest"]) script(name);
   // Bounded: a script can run another (`npm run test:unit`), and that one another.
-  for (let i = 0; i < queue.length && i < 20; i += 1)
+  for (let i = 0; i < queue.length && i < 50; i += 1)
     for (const segment of simpleCommands(queue[i] ?? "")) {
-      const run = NPM_RUN.exec(segment);
-      if (run?.[1]) script(run[1]);
+      const run = scriptRunBy(segment);
+      if (run !== null) for (const name of scriptsOfRun(run)) script(name);
       const words = segment.trim().split(/\s+/);
       for (const [at, word] of words.entries()) {
         // An option's value only (`--config x`, `-c x`, `--setup=x`): a positional word is a test

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import { NPM_TEST, simpleCommands } from "./test-command-names.js";
+import { NPM_TEST, scriptRunBy, scriptsOfRun, simpleCommands } from "./test-command-names.js";
 import { isTestPath } from "./test-paths.js";
-import { readPackageTestSetup } from "./test-reports/package-setup.js";
 
 /**
  * The files a task-runner program reads its recipes from, in the folder it runs in: what
@@ -51,14 +50,27 @@ const INLINE_OPTIONS = new Set(["-c", "-e", "--eval", "-p", "--print"]);
 export function saysWhatTheTestCommandRuns(
   command: string,
   dir: string | null = null,
+  /** Base's package.json scripts (the baseline's record): read as well as `dir`'s. */
+  baseScripts: Readonly<Record<string, unknown>> | null = null,
 ): (file: string) => boolean {
   const found = new Set<string>();
   const queue = [command];
-  // `npm test` runs package.json's scripts (unchanged, or regression's package.json check fails).
-  if (dir !== null && NPM_TEST.test(command)) queue.push(...testScripts(dir));
-  // Bounded: each `sh -c '…'` adds one command, and a command can hold another (`sh -c "sh -c …"`).
-  for (let i = 0; i < queue.length && i < 20; i += 1)
+  // `npm test` runs package.json's scripts (unchanged, or regression's package.json check fails),
+  // and a script runs another with `npm run <name>`, `pre<name>` and `post<name>` with it. Base's
+  // and the checkout's scripts both: an attempt that drops a `pretest` does not hide its build.
+  const records = [baseScripts, dir !== null ? packageScripts(dir) : null].filter((r) => r !== null);
+  const script = (name: string) => {
+    for (const record of records) {
+      const text = record[name];
+      if (typeof text === "string" && !queue.includes(text)) queue.push(text);
+    }
+  };
+  if (NPM_TEST.test(command)) for (const name of ["pretest", "test", "posttest"]) script(name);
+  // Bounded: each `sh -c '…'` or `npm run` adds commands, and a command can hold another.
+  for (let i = 0; i < queue.length && i < 50; i += 1)
     for (const segment of simpleCommands(queue[i] ?? "")) {
+      const run = scriptRunBy(segment);
+      if (run !== null) for (const name of scriptsOfRun(run)) script(name);
       const inline = recipesOf(segment, found, dir);
       if (inline !== null) queue.push(inline);
     }
@@ -110,23 +122,14 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
   return null;
 }
 
-/**
- * package.json's pretest, test and posttest scripts in `dir`, and the script `test` delegates to
- * (`"test": "npm run test:unit"`) with the pre scripts of each hop, as regression's runner
- * detection follows it (`readPackageTestSetup`).
- */
-function testScripts(dir: string): string[] {
+/** package.json's scripts in `dir`, or null. */
+function packageScripts(dir: string): Readonly<Record<string, unknown>> | null {
   try {
-    const text = readFileSync(join(dir, "package.json"), "utf8");
-    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
-    if (typeof scripts !== "object" || scripts === null) return [];
-    const own = ["pretest", "test", "posttest"]
-      .map((key) => (scripts as Record<string, unknown>)[key])
-      .filter((s): s is string => typeof s === "string");
-    const setup = readPackageTestSetup(text);
-    return [...new Set([...own, ...(setup?.npmPreScripts ?? []), ...(setup?.script ? [setup.script] : [])])];
+    const scripts = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: unknown })
+      .scripts;
+    return typeof scripts === "object" && scripts !== null ? (scripts as Record<string, unknown>) : null;
   } catch {
-    return [];
+    return null;
   }
 }
 

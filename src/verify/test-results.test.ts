@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVerifierCommand } from "./run-command.js";
-import { parseTestResults } from "./test-results.js";
+import { parseTestResults, parseTestTally, sharedNamePasses } from "./test-results.js";
 
 describe("parseTestResults on real node --test output", () => {
   let dir: string;
@@ -167,6 +167,57 @@ describe("parseTestResults on fixed samples", () => {
   it("merges tests with the same name, failure winning", () => {
     const r = parseTestResults("ok 1 - adds\nnot ok 2 - adds\nok 3 - adds\n");
     expect(Object.fromEntries(r ?? [])).toEqual({ adds: "fail" });
+  });
+
+  // Captured from mocha 10.8.2's spec reporter (test/fixtures/runners/mocha, clamp broken). Stop 46:
+  // its numbered failure lines were not read, and its five `works` tests merged into one passing
+  // name, so a break of one of them passed a console-judged regression.
+  const MOCHA_SPEC = [
+    "",
+    "  ✔ works",
+    "  math",
+    "    ✔ works",
+    "    clamp",
+    "      1) works",
+    "",
+    "  slug",
+    "    ✔ works",
+    "    2) collapses repeated spaces",
+    "    - keeps unicode letters",
+    "",
+    "  math",
+    "    ✔ works",
+    "",
+    "",
+    "  4 passing (7ms)",
+    "  1 pending",
+    "  2 failing",
+    "",
+    "  1) math",
+    "       clamp",
+    "         works:",
+    "",
+    "      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
+    "  2) slug",
+    "       collapses repeated spaces:",
+  ].join("\n");
+
+  it("reads mocha's spec listing: numbered failures, and how many tests of a name passed", () => {
+    expect(Object.fromEntries(parseTestTally(MOCHA_SPEC) ?? [])).toEqual({
+      works: { pass: 4, fail: 1 },
+      "collapses repeated spaces": { pass: 0, fail: 1 },
+    });
+    expect(sharedNamePasses(parseTestTally(MOCHA_SPEC) ?? new Map())).toEqual({ works: 4 });
+    expect(Object.fromEntries(parseTestResults(MOCHA_SPEC) ?? [])).toEqual({
+      works: "fail",
+      "collapses repeated spaces": "fail",
+    });
+  });
+
+  it("reads numbered lines as failures only in output that ends like mocha's", () => {
+    expect(Object.fromEntries(parseTestResults("✔ builds\n  1) step one\n  2) step two\n") ?? [])).toEqual({
+      builds: "pass",
+    });
   });
 
   it("does not mistake go's package line for TAP", () => {

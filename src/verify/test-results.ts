@@ -1,18 +1,31 @@
 export type TestOutcome = "pass" | "fail";
 export type TestResults = Map<string, TestOutcome>;
+/** How many tests of each name passed and failed: names read from a console are not unique. */
+export type TestTally = Map<string, { pass: number; fail: number }>;
 
 /**
  * Per-test outcomes from a test run's combined output, or null when no known format is found.
  * Understood: TAP (node --test, nested subtests named "parent > child"), pytest -rA summary
- * lines, go test -v, cargo test; vitest/jest/node-spec check-mark lines only when none of those
- * matched (they are the least precise). Skipped and TODO tests are left out, so a test that was
- * green on base and is skipped now shows up as missing; an expected failure (pytest's XFAIL) fails.
- * Two tests with the same name merge into one entry that fails when either fails: stable whatever
- * order parallel runners print in.
+ * lines, go test -v, cargo test; vitest/jest/node-spec/mocha-spec check-mark lines (and mocha's
+ * numbered failure lines) only when none of those matched (they are the least precise). Skipped
+ * and TODO tests are left out, so a test that was green on base and is skipped now shows up as
+ * missing; an expected failure (pytest's XFAIL) fails. Two tests with the same name merge into one
+ * entry that fails when either fails: stable whatever order parallel runners print in
+ * (`parseTestTally` keeps how many of them passed).
  */
 export function parseTestResults(output: string): TestResults | null {
+  const tally = parseTestTally(output);
+  return tally && outcomesOf(tally);
+}
+
+/** One outcome per name: failed when any test of that name failed. */
+export const outcomesOf = (tally: TestTally): TestResults =>
+  new Map([...tally].map(([name, t]) => [name, t.fail > 0 ? "fail" : "pass"]));
+
+/** Each name's passes and failures in a run's output (see `parseTestResults`), or null. */
+export function parseTestTally(output: string): TestTally | null {
   const lines = output.split(/\r?\n/);
-  const results: TestResults = new Map();
+  const results: TestTally = new Map();
   parseTap(lines, results);
   parsePytest(lines, results);
   parseGo(lines, results);
@@ -21,11 +34,23 @@ export function parseTestResults(output: string): TestResults | null {
   return results.size > 0 ? results : null;
 }
 
-function record(results: TestResults, name: string, outcome: TestOutcome): void {
+/**
+ * How many tests of each name that more than one test has passed: a console names tests by their
+ * last title, so five mocha tests called `works` are one name there, and a sixth failing one or
+ * one of the five breaking shows only in the count (stop 46).
+ */
+export function sharedNamePasses(tally: TestTally): Record<string, number> {
+  return Object.fromEntries(
+    [...tally].filter(([, t]) => t.pass + t.fail > 1).map(([name, t]) => [name, t.pass]),
+  );
+}
+
+function record(results: TestTally, name: string, outcome: TestOutcome): void {
   const key = name.trim();
   if (!key) return;
-  if (results.get(key) === "fail") return;
-  results.set(key, outcome);
+  const t = results.get(key) ?? { pass: 0, fail: 0 };
+  t[outcome] += 1;
+  results.set(key, t);
 }
 
 const TAP_SUBTEST = /^(\s*)# Subtest: (.*)$/;
@@ -33,7 +58,7 @@ const TAP_SUBTEST = /^(\s*)# Subtest: (.*)$/;
 const TAP_RESULT = /^(\s*)(not ok|ok) \d+(?: -)?\s*(.*)$/;
 const TAP_DIRECTIVE = /\s+#\s*(SKIP|TODO)\b.*$/i;
 
-function parseTap(lines: string[], results: TestResults): void {
+function parseTap(lines: string[], results: TestTally): void {
   // node --test announces each test with "# Subtest: name", indented 4 spaces per nesting level.
   const stack: string[] = [];
   let inYaml = false;
@@ -71,7 +96,7 @@ function depth(indent: string): number {
 // "-rA" prints one summary line per test: "PASSED tests/test_a.py::test_x" or "FAILED ... - reason".
 const PYTEST = /^(PASSED|FAILED|ERROR|XPASS|XFAIL)\s+(\S+::\S.*?)(?:\s+-\s+.*)?$/;
 
-function parsePytest(lines: string[], results: TestResults): void {
+function parsePytest(lines: string[], results: TestTally): void {
   for (const line of lines) {
     const m = PYTEST.exec(line.trim());
     if (!m) continue;
@@ -88,7 +113,7 @@ const GO_RESULT = /^\s*--- (PASS|FAIL): (\S+)/;
 // The package line comes after its tests: "ok  \tpkg\t0.01s", "FAIL\tpkg\t0.01s", "FAIL\tpkg [build failed]".
 const GO_PACKAGE = /^(ok|FAIL)\s+(\S+)\s+(\(cached\)|[\d.]+s|\[)/;
 
-function parseGo(lines: string[], results: TestResults): void {
+function parseGo(lines: string[], results: TestTally): void {
   let pending: Array<[string, TestOutcome]> = [];
   const flush = (pkg: string | null) => {
     for (const [name, outcome] of pending) record(results, pkg ? `${pkg}.${name}` : name, outcome);
@@ -108,7 +133,7 @@ function parseGo(lines: string[], results: TestResults): void {
 
 const CARGO = /^test (.+?) \.\.\. (ok|FAILED)\s*$/;
 
-function parseCargo(lines: string[], results: TestResults): void {
+function parseCargo(lines: string[], results: TestTally): void {
   for (const line of lines) {
     const m = CARGO.exec(line.trim());
     if (m) record(results, m[1] ?? "", m[2] === "ok" ? "pass" : "fail");
@@ -117,11 +142,20 @@ function parseCargo(lines: string[], results: TestResults): void {
 
 const CHECK_PASS = /^\s*[✓✔√]\s+(.+)$/u;
 const CHECK_FAIL = /^\s*[✕✗×✖]\s+(.+)$/u;
+/** mocha's spec reporter: a failing test is listed as `  3) its title`, numbered, without a mark. */
+const MOCHA_FAIL = /^\s+\d+\) (.+)$/;
+/** mocha's summary: `  4 passing (12ms)`; its failure details (numbered again) follow `  1 failing`. */
+const MOCHA_PASSING = /^\s*\d+ passing\b/;
+const MOCHA_FAILING = /^\s*\d+ failing\s*$/;
 
-function parseCheckMarks(lines: string[], results: TestResults): void {
+function parseCheckMarks(lines: string[], results: TestTally): void {
+  // Numbered lines are read only in output that ends like mocha's, and only in its listing.
+  const mocha = lines.some((line) => MOCHA_PASSING.test(line));
+  let details = false;
   for (const line of lines) {
+    if (mocha && MOCHA_FAILING.test(line)) details = true;
     const pass = CHECK_PASS.exec(line);
-    const fail = pass ? null : CHECK_FAIL.exec(line);
+    const fail = pass ? null : (CHECK_FAIL.exec(line) ?? (mocha && !details ? MOCHA_FAIL.exec(line) : null));
     const raw = pass?.[1] ?? fail?.[1];
     if (raw === undefined || TAP_DIRECTIVE.test(raw) || raw.trim().endsWith(":")) continue;
     // Durations and counts differ between runs; they are not part of a test's identity.

@@ -12,10 +12,10 @@
  * seven tests became one key, and a fix that broke `clamp` passed. Fix: base's pre scripts are
  * pinned with the runner invocation and run first (src/verify/report-run.ts `withPreScripts`).
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
+import { commitAll, copyBuildScript, testsLoadFrom } from "../support/build-step-project.js";
 import { coderScript, runLane } from "../support/lane-harness.js";
 import {
   attemptEnvelope,
@@ -32,20 +32,11 @@ async function builtRepo(): Promise<string> {
   const pkg = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
   pkg.scripts = { pretest: "node scripts/build.js", test: pkg.scripts.test };
   await writeFile(join(repo, "package.json"), JSON.stringify(pkg, null, 2));
-  await execa("mkdir", ["-p", join(repo, "scripts")]);
-  await writeFile(
-    join(repo, "scripts", "build.js"),
-    'const fs = require("node:fs");\nfs.mkdirSync("dist", { recursive: true });\nfor (const f of fs.readdirSync("src")) fs.copyFileSync("src/" + f, "dist/" + f);\n',
-  );
+  await mkdir(join(repo, "scripts"));
+  await writeFile(join(repo, "scripts", "build.js"), copyBuildScript());
   await writeFile(join(repo, ".gitignore"), "node_modules\ndist/\n");
-  for (const file of ["test/math.test.js", "test/slug.test.js"]) {
-    const path = join(repo, file);
-    await writeFile(path, (await readFile(path, "utf8")).replaceAll("../src/", "../dist/"));
-  }
-  await execa("git", ["add", "-A"], { cwd: repo });
-  await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "build step"], {
-    cwd: repo,
-  });
+  await testsLoadFrom(repo, "dist");
+  await commitAll(repo, "build step");
   return repo;
 }
 

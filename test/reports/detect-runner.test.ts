@@ -92,6 +92,18 @@ describe("report commands", () => {
       reason: "the test script already sets `--reporter` for mocha",
     });
     expect(mochaAdapter.command("mocha -R spec", report)).toMatchObject({ kind: "unsupported" });
+    // A wrapper's own reporter is not mocha's (stop 46): nyc and c8 take `--reporter` too.
+    expect(
+      mochaAdapter.command("nyc --reporter=lcov --reporter text mocha --recursive", report),
+    ).toMatchObject({
+      kind: "report_file",
+    });
+    expect(mochaAdapter.command("c8 --reporter=lcov mocha -R spec && echo --reporter", report)).toMatchObject(
+      {
+        kind: "unsupported",
+        reason: "the test script already sets `-R` for mocha",
+      },
+    );
     expect(nodeTestAdapter.command("node --test --test-reporter=dot test/", report)).toMatchObject({
       kind: "unsupported",
       reason: "the test script already sets `--test-reporter` for node --test",

@@ -13,10 +13,11 @@
  * pinned with the runner invocation and runs before the runner in every report run and console
  * run (`withPreScripts` in src/verify/report-run.ts), each in a shell of its own.
  */
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
+import { copyBuildScript, mochaPackageJson, testsLoadFrom } from "../support/build-step-project.js";
 import {
   breakClamp,
   fixSlug,
@@ -27,14 +28,7 @@ import {
 } from "../support/fixture-regression.js";
 import type { FixtureRepo } from "./runner-fixture.js";
 
-/** Copies src/ to dist/: the build the tests need, as `tsc` or a bundler would write it. */
-const BUILD = `const fs = require("node:fs");
-fs.mkdirSync("dist", { recursive: true });
-for (const f of fs.readdirSync("src")) fs.copyFileSync("src/" + f, "dist/" + f);
-`;
-
-const packageJson = (scripts: Record<string, string>) =>
-  JSON.stringify({ name: "fixture-mocha", private: true, scripts, devDependencies: { mocha: "10.8.2" } });
+const BUILD = copyBuildScript();
 
 /** The mocha fixture with its tests loading the build, and `scripts` as package.json's. */
 async function builtProject(
@@ -45,17 +39,14 @@ async function builtProject(
   const repo = await fixtureProject(
     "mocha",
     {
-      "package.json": packageJson(scripts),
+      "package.json": mochaPackageJson(scripts),
       ".gitignore": "node_modules\ndist/\n",
       "scripts/build.js": BUILD,
       ...more,
     },
     onTestFinished,
   );
-  for (const file of ["test/math.test.js", "test/slug.test.js"]) {
-    const path = join(repo.dir, file);
-    await writeFile(path, (await readFile(path, "utf8")).replaceAll("../src/", "../dist/"));
-  }
+  await testsLoadFrom(repo.dir, "dist");
   return repo;
 }
 
@@ -75,7 +66,7 @@ describe("npm's pretest runs before the runner in regression's runs", () => {
     );
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.error).toBeNull();
-    expect(base.invocation?.preScripts).toEqual(["node scripts/build.js"]);
+    expect(base.invocation?.preScripts).toEqual([{ name: "pretest", script: "node scripts/build.js" }]);
     expect(base.report?.complete).toBe(true);
     expect(base.report?.tests.map((t) => t.key)).toContain('["test/math.test.js","math clamp","works"]');
 
@@ -91,7 +82,7 @@ describe("npm's pretest runs before the runner in regression's runs", () => {
     const fixed = await fixtureRegression(repo, "npm test", base);
     expect(fixed.overall_result, fixed.summary).toBe("pass");
     expect(fixed.native_payload).toMatchObject({
-      ran_command: expect.stringMatching(/^sh -c 'node scripts\/build\.js' && /),
+      ran_command: expect.stringMatching(/ sh -c 'node scripts\/build\.js' && /),
     });
   }, 240_000);
 
@@ -135,7 +126,9 @@ describe("network", () => { it("fetches", () => assert.fail("offline")); });
     );
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.invocation).toBeNull();
-    expect(base.consoleCommand).toMatch(/^sh -c 'node scripts\/build\.js' && mocha --no-bail /);
+    expect(base.consoleCommand).toMatch(
+      /^npm_node_execpath=\S+ (?:npm_execpath=\S+ )?npm_lifecycle_event='pretest' sh -c 'node scripts\/build\.js' && mocha --no-bail /,
+    );
     await resetBuild(repo);
     await fixSlug(repo);
     await breakClamp(repo);
@@ -153,7 +146,9 @@ describe("readPackageTestSetup: the scripts npm runs before the test script", ()
 
   it("pretest, then pre<name> of each npm hop; none for a yarn or pnpm hop", () => {
     expect(setup({ test: "mocha" })?.npmPreScripts).toEqual([]);
-    expect(setup({ pretest: "tsc", test: "mocha" })?.npmPreScripts).toEqual(["tsc"]);
+    expect(setup({ pretest: "tsc", test: "mocha" })?.npmPreScripts).toEqual([
+      { name: "pretest", script: "tsc" },
+    ]);
     expect(
       setup({
         pretest: "a",
@@ -163,7 +158,14 @@ describe("readPackageTestSetup: the scripts npm runs before the test script", ()
         predeep: "c",
         deep: "mocha",
       }),
-    ).toMatchObject({ script: "mocha", npmPreScripts: ["a", "b", "c"] });
+    ).toMatchObject({
+      script: "mocha",
+      npmPreScripts: [
+        { name: "pretest", script: "a" },
+        { name: "preunit", script: "b" },
+        { name: "predeep", script: "c" },
+      ],
+    });
     expect(setup({ test: "yarn unit", preunit: "b", unit: "mocha" })?.npmPreScripts).toEqual([]);
   });
 });

@@ -143,6 +143,8 @@ export const RegressionPerTest = z.strictObject({
   ran_command: z.string().optional(),
   /** Seam tests left out of the comparison (judged by the seam verifier). */
   seam_tests_excluded: z.number().int().min(0).optional(),
+  /** Why the suite runs without npm's pre scripts although base's package.json has some (ADR 0085). */
+  pre_scripts_left_out: z.string().optional(),
   /**
    * pytest's regression canary (ADR 0079): failed_as_required: it failed as it did on base;
    * tampered: it passed, was skipped or missing, or the runner exited 0; not_run: no canary (the

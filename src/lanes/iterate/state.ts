@@ -75,6 +75,7 @@ export const IterateState = new StateSchema({
       ran: z.boolean(),
       exitCode: z.number().nullable(),
       tests: z.record(z.string(), z.enum(["pass", "fail"])).nullable(),
+      sameNamePasses: z.record(z.string(), z.number().int().nonnegative()).nullable().optional(),
       error: z.string().nullable(),
       logPath: z.string(),
       invocation: RunnerInvocation.nullable().optional(),
@@ -84,6 +85,7 @@ export const IterateState = new StateSchema({
       packageConfigs: z.string().nullable().optional(),
       consoleCommand: z.string().nullable().optional(),
       consoleEnv: z.record(z.string(), z.string()).nullable().optional(),
+      preScriptsLeftOut: z.string().nullable().optional(),
       canary: z
         .discriminatedUnion("status", [
           z.object({

@@ -43,7 +43,15 @@ export const mochaAdapter: RunnerAdapter = {
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;
-    const inserted = insertAfter(baseCommand, MOCHA, flags, "mocha", /(?:^|\s)(?:--reporter|-R)(?=[\s=])/);
+    // A `--reporter` before the invocation is a wrapper's (`nyc`, `c8`), not mocha's.
+    const inserted = insertAfter(
+      baseCommand,
+      MOCHA,
+      flags,
+      "mocha",
+      /(?:^|\s)(?:--reporter|-R)(?=[\s=])/,
+      "own_arguments",
+    );
     return inserted.ok
       ? { kind: "report_file", runner: "mocha", command: inserted.command, reportPath }
       : { kind: "unsupported", runner: "mocha", reason: inserted.reason };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PackageTestSetup } from "./runner-adapter.js";
+import type { NpmScript, PackageTestSetup } from "./runner-adapter.js";
 
 const PackageJson = z.object({
   scripts: z.record(z.string(), z.string()).optional(),
@@ -33,13 +33,15 @@ export function readPackageTestSetup(packageJsonText: string): PackageTestSetup 
     ...Object.keys(pkg.data.devDependencies ?? {}),
   ];
   let script = scripts.test ?? null;
-  const npmPreScripts = scripts.pretest !== undefined ? [scripts.pretest] : [];
+  const npmPreScripts: NpmScript[] =
+    scripts.pretest !== undefined ? [{ name: "pretest", script: scripts.pretest }] : [];
   for (let hop = 0; script !== null && hop < MAX_HOPS; hop++) {
     const [, manager, target] = DELEGATION.exec(script) ?? [];
     if (target === undefined || scripts[target] === undefined) break;
     const pre = scripts[`pre${target}`];
     // yarn 2+ and pnpm 7+ run no pre scripts; npm always does.
-    if (manager?.startsWith("npm") && pre !== undefined) npmPreScripts.push(pre);
+    if (manager?.startsWith("npm") && pre !== undefined)
+      npmPreScripts.push({ name: `pre${target}`, script: pre });
     script = scripts[target] ?? null;
   }
   if (script !== null && (script.trim() === "" || /no test specified/i.test(script))) script = null;

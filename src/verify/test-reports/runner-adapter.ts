@@ -10,7 +10,13 @@ export interface PackageTestSetup {
    * The scripts npm runs before `script` for `npm test`, in order: `pretest`, then `pre<name>` of
    * each script `test` delegates to with `npm run <name>`. Only those the package defines.
    */
-  npmPreScripts?: readonly string[];
+  npmPreScripts?: readonly NpmScript[];
+}
+
+/** A package.json script by name, as npm runs it. */
+export interface NpmScript {
+  name: string;
+  script: string;
 }
 
 /** How to run the project's tests so the runner also writes a report where devflow says. */

@@ -21,6 +21,9 @@ export function countInvocations(script: string, pattern: RegExp): number {
 /**
  * `conflicting`: flags of the project's own that would fight devflow's (a second `--reporter`), so
  * the report could silently not be written; such a script is refused rather than half-rewritten.
+ * Looked for in the whole script, or with `conflictsIn: "own_arguments"` only in the runner's own
+ * arguments: in `nyc --reporter=lcov mocha` the flag is nyc's, and refusing it sent a very common
+ * mocha script to the console, whose lines name tests by their last title (stop 46).
  */
 export function insertAfter(
   script: string,
@@ -28,8 +31,11 @@ export function insertAfter(
   flags: string,
   runnerLabel: string,
   conflicting?: RegExp,
+  conflictsIn: "script" | "own_arguments" = "script",
 ): ScriptInsertion {
-  const conflict = conflicting?.exec(script);
+  const span = conflictsIn === "own_arguments" ? argumentSpan(script, pattern, runnerLabel) : null;
+  const searched = span?.ok ? script.slice(span.start, span.end) : script;
+  const conflict = conflicting?.exec(searched);
   if (conflict)
     return { ok: false, reason: `the test script already sets \`${conflict[0].trim()}\` for ${runnerLabel}` };
   const matches = [...script.matchAll(new RegExp(pattern.source, "g"))];
