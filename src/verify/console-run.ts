@@ -1,14 +1,9 @@
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative } from "node:path";
 import type { RepoMounts } from "../process/mount-namespace.js";
+import { NPM_COMMAND, withPreScripts } from "./npm-pre-scripts.js";
 import { REGRESSION_PLUGIN_MODULE, withRegressionPlugin } from "./regression-plugin.js";
-import {
-  NPM_COMMAND,
-  PACKAGE_TEST,
-  pinnedBinDir,
-  type RunnerInvocation,
-  withPreScripts,
-} from "./report-run.js";
+import { PACKAGE_TEST, pinnedBinDir, type RunnerInvocation } from "./report-run.js";
 import { runVerifierCommand, type VerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
 import { RUNNER_ADAPTERS } from "./test-reports/index.js";
@@ -93,9 +88,11 @@ export function everyTestConsoleCommand(
   if (adapter.runner === "pytest" && options.plugin !== false) {
     const withPlugin = withRegressionPlugin(every);
     if (withPlugin.ok)
-      return { command: withPreScripts(invocation, withPlugin.command), env: withPlugin.env };
+      return { command: withPreScripts(invocation.preScripts, withPlugin.command), env: withPlugin.env };
   }
-  return every === invocation.script ? null : { command: withPreScripts(invocation, every), env: null };
+  return every === invocation.script
+    ? null
+    : { command: withPreScripts(invocation.preScripts, every), env: null };
 }
 
 /** A console run that named devflow's pytest plugin and could not import it (the command sets its own PYTHONPATH). */

@@ -4,6 +4,7 @@ import { delimiter, dirname, join } from "node:path";
 import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
+import { NPM_COMMAND, npmIgnoresScripts, withPreScripts } from "./npm-pre-scripts.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
@@ -17,7 +18,6 @@ import {
   removeStaleReport,
   type TestReport,
 } from "./test-reports/index.js";
-import { shellQuote } from "./test-reports/script-rewrite.js";
 
 /**
  * A runner invocation pinned on base: which runner, and the command line that invokes it (the
@@ -51,58 +51,6 @@ export type RunnerInvocation = z.infer<typeof RunnerInvocation>;
 /** `npm test`, `npm t`, `npm run test`, `yarn test`, `pnpm test`, with an optional `--silent`/`-s`. */
 export const PACKAGE_TEST =
   /^\s*(?:npm\s+(?:test|t|run\s+test|run-script\s+test)|yarn(?:\s+run)?\s+test|pnpm(?:\s+run)?\s+test)(?:\s+(?:--silent|-s))?\s*$/;
-
-/** A command npm itself runs (`npm test`): npm runs a script's `pre` script first. */
-export const NPM_COMMAND = /^\s*npm\s/;
-
-/**
- * `command` (the pinned script, with whatever devflow added) preceded by the invocation's pinned
- * pre scripts, each in a shell of its own so its comments and separators stay its own; the runner
- * runs only when they succeed, as under npm. Each gets the variables npm gives a script that
- * scripts use to call npm again (`$npm_execpath run build`, review, stop 46). The command itself
- * when there are none.
- */
-export function withPreScripts(invocation: RunnerInvocation, command: string): string {
-  const pre = invocation.preScripts ?? [];
-  if (pre.length === 0) return command;
-  const npm = npmEnvironment();
-  const run = ({ name, script }: { name: string; script: string }) =>
-    [
-      ...Object.entries({ ...npm, npm_lifecycle_event: name }).map(([k, v]) => `${k}=${shellQuote(v)}`),
-      "sh",
-      "-c",
-      shellQuote(script),
-    ].join(" ");
-  return [...pre.map(run), command].join(" && ");
-}
-
-/**
- * What npm sets for every script it runs and scripts call npm back with: its own cli
- * (`npm_execpath`, found on PATH; left out when there is none) and node.
- */
-function npmEnvironment(): Record<string, string> {
-  const env: Record<string, string> = { npm_node_execpath: process.execPath };
-  const cli = npmCli();
-  if (cli) env.npm_execpath = cli;
-  return env;
-}
-
-let npmCliFound: string | null | undefined;
-
-/** npm's cli script (what `npm` on PATH resolves to), looked up once. */
-function npmCli(): string | null {
-  if (npmCliFound !== undefined) return npmCliFound;
-  npmCliFound = null;
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    try {
-      npmCliFound = realpathSync(join(dir, "npm"));
-      break;
-    } catch {
-      // Not in this folder of PATH.
-    }
-  }
-  return npmCliFound;
-}
 
 export type InvocationResolution =
   | { kind: "runner"; invocation: RunnerInvocation }
@@ -139,15 +87,6 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   const preScripts = NPM_COMMAND.test(command) && !npmIgnoresScripts(cwd) ? (setup?.npmPreScripts ?? []) : [];
   if (preScripts.length > 0) invocation.preScripts = [...preScripts];
   return { kind: "runner", invocation };
-}
-
-/** Whether the project's `.npmrc` in `cwd` sets `ignore-scripts`: npm then runs no pre scripts. */
-function npmIgnoresScripts(cwd: string): boolean {
-  try {
-    return /^\s*ignore-scripts\s*=\s*true\s*$/m.test(readFileSync(join(cwd, ".npmrc"), "utf8"));
-  } catch {
-    return false;
-  }
 }
 
 /** The node_modules/.bin names a runner's script may call (node itself is always devflow's node). */
@@ -282,7 +221,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const request = adapter.command(input.invocation.script, input.reportPath);
   const reported = request.kind === "report_file" ? request.command : input.invocation.script;
   const command = withPreScripts(
-    input.invocation,
+    input.invocation.preScripts,
     input.runEveryTest ? withEveryTestRun(adapter, reported, input.cwd) : reported,
   );
   await removeStaleReport(input.reportPath);

@@ -10,7 +10,7 @@
  * red and results could not be compared per test"); where the console's lines were read (the unit
  * case, test/reports/npm-pretest-runs-before-the-runner.test.ts) they carry the last title only,
  * seven tests became one key, and a fix that broke `clamp` passed. Fix: base's pre scripts are
- * pinned with the runner invocation and run first (src/verify/report-run.ts `withPreScripts`).
+ * pinned with the runner invocation and run first (src/verify/npm-pre-scripts.ts `withPreScripts`).
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

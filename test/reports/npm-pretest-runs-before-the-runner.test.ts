@@ -11,7 +11,7 @@
  * after it passed too (ADR 0083's open item).
  * Fix: base's `pretest` (and `pre<name>` of each `npm run <name>` the test script delegates to) is
  * pinned with the runner invocation and runs before the runner in every report run and console
- * run (`withPreScripts` in src/verify/report-run.ts), each in a shell of its own.
+ * run (`withPreScripts` in src/verify/npm-pre-scripts.ts), each in a shell of its own.
  */
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
