@@ -25,6 +25,9 @@ describe("detectRunner", () => {
     [{ test: "tsc && vitest" }, "vitest"],
     [{ test: "node --test test/" }, "node-test"],
     [{ test: "node --experimental-strip-types --test" }, "node-test"],
+    // Options whose value is the next word (stop 46): how TypeScript projects often run node:test.
+    [{ test: "node --import tsx --test test/*.ts" }, "node-test"],
+    [{ test: "node -r ./test/setup.cjs --env-file .env.test --test" }, "node-test"],
     [{ test: "tape test/*.js" }, "tape"],
     [{ test: "npm run test:unit", "test:unit": "jest" }, "jest"],
     [{ test: "yarn unit", unit: "mocha" }, "mocha"],

@@ -5,8 +5,13 @@ import type { PackageTestSetup, ParseOptions, ReportRequest, RunnerAdapter } fro
 import { insertAfter, shellQuote } from "./script-rewrite.js";
 import type { TestReport } from "./test-report.js";
 
-/** `node --test`, allowing node options before `--test`. */
-const NODE_TEST = /(?:^|(?<=[\s;&|(]))node(?:\s+-[^\s;&|]+)*?\s+--test(?=\s|$)/g;
+/**
+ * `node --test`, allowing node options before `--test`, those that take their value as the next
+ * word too: `node --import tsx --test` is how many TypeScript projects run node:test (stop 46: it
+ * named no runner, and such a suite was judged from its console).
+ */
+const NODE_TEST =
+  /(?:^|(?<=[\s;&|(]))node(?:\s+(?:--import|--require|-r|--loader|--experimental-loader|--env-file|--conditions|-C)\s+[^\s;&|-][^\s;&|]*|\s+-[^\s;&|]+)*?\s+--test(?=\s|$)/g;
 
 /** The reporter module devflow ships (outside any checkout under test). */
 export const NODE_TEST_REPORTER = fileURLToPath(new URL("./node-test-reporter.mjs", import.meta.url));
