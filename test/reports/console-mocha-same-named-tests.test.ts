@@ -18,11 +18,11 @@
 import { describe, expect, it } from "vitest";
 import {
   breakClamp,
+  brokenThenFixed,
   fixSlug,
   fixtureBaseline,
   fixtureProject,
   fixtureRegression,
-  unbreakClamp,
 } from "../support/fixture-regression.js";
 
 const packageJson = (test: string) =>
@@ -79,13 +79,9 @@ describe("mocha's console, same-named tests", () => {
     expect(base.invocation).toBeNull();
     expect(base.tests).toEqual({ works: "pass", "collapses repeated spaces": "fail" });
     expect(base.sameNamePasses).toEqual({ works: 5 });
-    await fixSlug(repo);
-    await breakClamp(repo);
-    const broken = await fixtureRegression(repo, "npm test", base);
+    const { broken, fixed } = await brokenThenFixed(repo, "npm test", base);
     expect(broken.overall_result).toBe("fail");
     expect(broken.summary).toContain("works (1 of the 5 tests of that name green on base) (now failing)");
-    await unbreakClamp(repo);
-    const fixed = await fixtureRegression(repo, "npm test", base);
     expect(fixed.overall_result, fixed.summary).toBe("pass");
     expect(fixed.summary).toContain("all 5 test(s) green on base are still green");
   }, 240_000);
@@ -102,14 +98,10 @@ describe("mocha's console, same-named tests", () => {
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.tests?.works).toBe("fail");
     expect(base.sameNamePasses).toEqual({ works: 5 });
-    await fixSlug(repo);
-    await breakClamp(repo);
-    const broken = await fixtureRegression(repo, "npm test", base);
+    const { broken, fixed } = await brokenThenFixed(repo, "npm test", base);
     expect(broken.overall_result).toBe("fail");
     expect(broken.summary).toContain("works (1 of the 5 tests of that name green on base)");
-    await unbreakClamp(repo);
     // The known failure stays; every `works` that passed on base passes.
-    const fixed = await fixtureRegression(repo, "npm test", base);
     expect(fixed.overall_result, fixed.summary).toBe("pass");
   }, 240_000);
 });

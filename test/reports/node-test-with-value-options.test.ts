@@ -9,14 +9,7 @@
  * invocation (src/verify/test-reports/node-test.ts).
  */
 import { describe, expect, it } from "vitest";
-import {
-  breakClamp,
-  fixSlug,
-  fixtureBaseline,
-  fixtureProject,
-  fixtureRegression,
-  unbreakClamp,
-} from "../support/fixture-regression.js";
+import { brokenThenFixed, fixtureBaseline, fixtureProject } from "../support/fixture-regression.js";
 
 const PACKAGE = JSON.stringify({
   name: "fixture-node-test",
@@ -37,13 +30,9 @@ describe("node --import <module> --test", () => {
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.invocation?.runner).toBe("node-test");
     expect(base.report?.complete, base.error ?? "").toBe(true);
-    await fixSlug(repo);
-    await breakClamp(repo);
-    const broken = await fixtureRegression(repo, "npm test", base);
+    const { broken, fixed } = await brokenThenFixed(repo, "npm test", base);
     expect(broken.overall_result).toBe("fail");
     expect(broken.summary).toContain("math > clamp > works");
-    await unbreakClamp(repo);
-    const fixed = await fixtureRegression(repo, "npm test", base);
     expect(fixed.overall_result, fixed.summary).toBe("pass");
     expect(fixed.summary).toContain("node-test report");
   }, 240_000);

@@ -20,11 +20,11 @@ import { readPackageTestSetup } from "../../src/verify/test-reports/package-setu
 import { copyBuildScript, mochaPackageJson, testsLoadFrom } from "../support/build-step-project.js";
 import {
   breakClamp,
+  brokenThenFixed,
   fixSlug,
   fixtureBaseline,
   fixtureProject,
   fixtureRegression,
-  unbreakClamp,
 } from "../support/fixture-regression.js";
 import type { FixtureRepo } from "./runner-fixture.js";
 
@@ -70,16 +70,10 @@ describe("npm's pretest runs before the runner in regression's runs", () => {
     expect(base.report?.complete).toBe(true);
     expect(base.report?.tests.map((t) => t.key)).toContain('["test/math.test.js","math clamp","works"]');
 
-    await resetBuild(repo);
-    await fixSlug(repo);
-    await breakClamp(repo);
-    const broken = await fixtureRegression(repo, "npm test", base);
+    const { broken, fixed } = await brokenThenFixed(repo, "npm test", base, () => resetBuild(repo));
     expect(broken.overall_result).toBe("fail");
     expect(broken.summary).toContain("test/math.test.js > math clamp > works");
 
-    await resetBuild(repo);
-    await unbreakClamp(repo);
-    const fixed = await fixtureRegression(repo, "npm test", base);
     expect(fixed.overall_result, fixed.summary).toBe("pass");
     expect(fixed.native_payload).toMatchObject({
       ran_command: expect.stringMatching(/ sh -c 'node scripts\/build\.js' && /),
@@ -129,14 +123,8 @@ describe("network", () => { it("fetches", () => assert.fail("offline")); });
     expect(base.consoleCommand).toMatch(
       /^npm_node_execpath=\S+ (?:npm_execpath=\S+ )?npm_lifecycle_event='pretest' sh -c 'node scripts\/build\.js' && mocha --no-bail /,
     );
-    await resetBuild(repo);
-    await fixSlug(repo);
-    await breakClamp(repo);
-    const broken = await fixtureRegression(repo, "npm test", base);
+    const { broken, fixed } = await brokenThenFixed(repo, "npm test", base, () => resetBuild(repo));
     expect(broken.overall_result, broken.summary).toBe("fail");
-    await resetBuild(repo);
-    await unbreakClamp(repo);
-    const fixed = await fixtureRegression(repo, "npm test", base);
     expect(fixed.overall_result, fixed.summary).toBe("pass");
   }, 240_000);
 });

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { RegressionEnvelope } from "../../src/artifacts/schemas/verifier-envelope.js";
 import type { RegressionBaseline } from "../../src/verify/regression.js";
 import { type FixtureRepo, type FixtureRunner, makeFixtureRepo } from "../reports/runner-fixture.js";
 import { baselineIn, regressionIn, writeFiles } from "./regression-project.js";
@@ -55,3 +56,23 @@ export const fixtureRegression = (
   baseline: RegressionBaseline,
   seamFile = "test/slug.test.js",
 ) => regressionIn(repo.dir, baseline, command, seamFile, ["src/slug.js", "src/math.js"], runOptions(repo));
+
+/**
+ * Regression's verdicts on the seam fixed with `clamp` broken, then on the correct fix (`clamp`
+ * restored): the two attempts most of these tests judge. `reset` runs before each run, as the
+ * lane resets its verification checkout (remove what base's run wrote).
+ */
+export async function brokenThenFixed(
+  repo: FixtureRepo,
+  command: string,
+  baseline: RegressionBaseline,
+  reset: () => Promise<void> = async () => {},
+): Promise<{ broken: RegressionEnvelope; fixed: RegressionEnvelope }> {
+  await reset();
+  await fixSlug(repo);
+  await breakClamp(repo);
+  const broken = await fixtureRegression(repo, command, baseline);
+  await reset();
+  await unbreakClamp(repo);
+  return { broken, fixed: await fixtureRegression(repo, command, baseline) };
+}
