@@ -1,8 +1,13 @@
 import { parseJestFormat } from "./jest-format.js";
 import type { PackageTestSetup, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
-import { binaryPattern, insertAfter, shellQuote } from "./script-rewrite.js";
+import { binaryPattern, insertAfter, optionWithValue, shellQuote, withoutOwn } from "./script-rewrite.js";
 
 const JEST = binaryPattern("jest");
+/**
+ * The script's own `--outputFile` (`jest --json --outputFile=results.json` for a CI upload): after
+ * devflow's, it won, devflow's report was never written, and every attempt was rejected (stop 46).
+ */
+const OWN_OUTPUT_FILE = optionWithValue("--outputFile");
 
 /** jest: `--json --outputFile=<file>`; per-test `assertionResults` with `ancestorTitles`. */
 export const jestAdapter: RunnerAdapter = {
@@ -21,7 +26,12 @@ export const jestAdapter: RunnerAdapter = {
   },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(JEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
-    const inserted = insertAfter(baseCommand, JEST, `--json --outputFile=${shellQuote(reportPath)}`, "jest");
+    const inserted = insertAfter(
+      withoutOwn(baseCommand, JEST, OWN_OUTPUT_FILE, "jest"),
+      JEST,
+      `--json --outputFile=${shellQuote(reportPath)}`,
+      "jest",
+    );
     return inserted.ok
       ? { kind: "report_file", runner: "jest", command: inserted.command, reportPath }
       : { kind: "unsupported", runner: "jest", reason: inserted.reason };

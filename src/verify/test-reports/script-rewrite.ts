@@ -50,6 +50,15 @@ export function insertAfter(
   return { ok: true, command: `${script.slice(0, end)} ${flags}${script.slice(end)}` };
 }
 
+/**
+ * A runner option (`name`, a regex source) with its value, `--opt=value` or `--opt value`, the value
+ * bare or quoted, with the whitespace before it: for `withoutArguments`.
+ */
+export function optionWithValue(name: string): RegExp {
+  const value = String.raw`(?:'[^']*'|"[^"]*"|[^\s"';&|)]+)`;
+  return new RegExp(String.raw`\s(?:${name})(?:=${value}|\s+(?!-)${value})(?=[\s;&|)]|$)`);
+}
+
 /** POSIX single-quote quoting for a path devflow chose. */
 export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -89,6 +98,12 @@ export function withoutArguments(
   if (!span.ok) return span;
   const args = script.slice(span.start, span.end).replace(new RegExp(flag.source, "g"), "");
   return { ok: true, command: `${script.slice(0, span.start)}${args}${script.slice(span.end)}` };
+}
+
+/** `withoutArguments`'s command, or `script` itself when it cannot say (the runner is not invoked exactly once). */
+export function withoutOwn(script: string, pattern: RegExp, flag: RegExp, runnerLabel: string): string {
+  const without = withoutArguments(script, pattern, flag, runnerLabel);
+  return without.ok ? without.command : script;
 }
 
 /** Where the one invocation's own arguments are: from the end of its match to `endOfArguments`. */

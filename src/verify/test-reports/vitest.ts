@@ -1,9 +1,15 @@
 import { parseJestFormat } from "./jest-format.js";
 import type { PackageTestSetup, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
-import { binaryPattern, insertAfter, shellQuote } from "./script-rewrite.js";
+import { binaryPattern, insertAfter, optionWithValue, shellQuote, withoutOwn } from "./script-rewrite.js";
 
 /** `vitest`, `vitest run`: the flags go after `run` when it is there. */
 const VITEST = binaryPattern(String.raw`vitest(?:\s+run)?`);
+/**
+ * The script's own output file for every reporter or for `json` (`--outputFile=results.json`): it
+ * took the JSON report away from devflow's file, and every attempt was rejected (stop 46). One for
+ * another reporter (`--outputFile.junit=…`) stays.
+ */
+const OWN_OUTPUT_FILE = optionWithValue(String.raw`--outputFile(?:\.json)?`);
 
 /**
  * vitest: the `default` reporter stays on for the log (naming any reporter replaces it), `json`
@@ -29,7 +35,12 @@ export const vitestAdapter: RunnerAdapter = {
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(VITEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const flags = `--run --reporter=default --reporter=json --outputFile.json=${shellQuote(reportPath)}`;
-    const inserted = insertAfter(baseCommand, VITEST, flags, "vitest");
+    const inserted = insertAfter(
+      withoutOwn(baseCommand, VITEST, OWN_OUTPUT_FILE, "vitest"),
+      VITEST,
+      flags,
+      "vitest",
+    );
     return inserted.ok
       ? { kind: "report_file", runner: "vitest", command: inserted.command, reportPath }
       : { kind: "unsupported", runner: "vitest", reason: inserted.reason };
