@@ -41,6 +41,14 @@ export const SCOPE_NAMED_EVIDENCE_CAVEAT =
 export const CHANGED_TEST_CONFIG_CAVEAT =
   "the attempt changed test configuration: the seam was judged with base's copy of it, and the suite (when there is a test command) had to pass with the attempt's copy and with base's; what the attempt's copy does is judged by the critic only";
 
+/**
+ * Regression ran without npm's pre scripts, because base's run with them gave no report (ADR 0085):
+ * what they would build from the attempt's code (a committed `lib/` from `src/`) was not rebuilt,
+ * so the suite tested what the tree holds (review, stop 46, attack 50).
+ */
+export const PRE_SCRIPTS_LEFT_OUT_CAVEAT =
+  "the suite ran without npm's pre scripts (base's run with them gave no report): what they build from the attempt's code was not rebuilt";
+
 export interface CompletionGateOptions {
   /** The attempt being judged: every envelope must come from it. */
   attemptId: string;
@@ -116,6 +124,14 @@ export function completionGate(
   const configs = (changed ?? []).filter(configuresTests);
   if (configs.length > 0)
     caveats.push({ verifier: "scope", caveat: `${CHANGED_TEST_CONFIG_CAVEAT}: ${configs.join(", ")}` });
+  const regression = envelopes.find((e) => e.verifier === "regression");
+  if (
+    regression?.verifier === "regression" &&
+    regression.overall_result === "pass" &&
+    "pre_scripts_left_out" in regression.native_payload &&
+    regression.native_payload.pre_scripts_left_out
+  )
+    caveats.push({ verifier: "regression", caveat: PRE_SCRIPTS_LEFT_OUT_CAVEAT });
   const seam = envelopes.find((e) => e.verifier === "seam");
   if (seam?.verifier === "seam" && seam.overall_result === "pass") {
     const exitCodeOnly = seam.native_payload.evidence === "exit_code";

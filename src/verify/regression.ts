@@ -6,6 +6,7 @@ import type {
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { nameList } from "../util/markdown.js";
 import { listGitFiles } from "../workspace/index.js";
+import { checkoutRunMark, checkoutUntouchedSince } from "./checkout-run-ledger.js";
 import {
   type ConsoleCommand,
   everyTestConsoleCommand,
@@ -114,14 +115,19 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
   if (resolved.kind === "runner" && reportUnsupported(resolved.invocation) === null) {
     const nextTo = canaryNextTo(input.seamFiles ?? [], tracked ?? []);
     let invocation = resolved.invocation;
+    const mark = checkoutRunMark(input.cwd);
     let based = await reportBaseline(invocation, input, nextTo);
     // npm's pre scripts (ADR 0085) that keep base from a report (a red lint, a build that rewrites
     // committed output, one that needs npm's own environment) cost the project the report it got
     // without them (review, stop 46): base runs once more without them, and if that gives a report
-    // every attempt runs without them too, which the verdict says.
+    // every attempt runs without them too, which the verdict says. Only where the first run is
+    // proven to have left the checkout as it was (its overlay, ADR 0040): elsewhere a build it wrote
+    // before failing would still be there, and the second run would test it, not base (review, stop
+    // 46, attack 50).
     let preScriptsLeftOut: string | null = null;
     const { run: first } = based.canaried;
-    if (invocation.preScripts && based.error !== null && !first.timedOut && !first.aborted) {
+    const retry = !first.timedOut && !first.aborted && checkoutUntouchedSince(mark);
+    if (invocation.preScripts && based.error !== null && retry) {
       const { preScripts: _left, ...without } = invocation;
       const bare = await reportBaseline(without, input, nextTo);
       if (bare.error === null) {

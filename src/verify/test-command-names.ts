@@ -6,14 +6,27 @@ export const NPM_TEST = /^\s*(?:npm|yarn|pnpm)\s+(?:run\s+|run-script\s+)?(?:tes
 /** The simple commands of a command line (split at `&&`, `||`, `;` and pipes). */
 export const simpleCommands = (command: string): string[] => command.split(/&&|\|\||[;|]/);
 
+/** The package manager's own options before or after `run` (`npm -s run build`, `npm run -s build`). */
+const PM_OPTIONS = String.raw`(?:\s+-[\w-]+)*`;
 /** `npm run <name>` inside a script: that script runs too. */
-const NPM_RUN = /^\s*(?:npm|yarn|pnpm)\s+(?:run|run-script)\s+([\w:.-]+)/;
+const NPM_RUN = new RegExp(
+  String.raw`^\s*(?:npm|yarn|pnpm)${PM_OPTIONS}\s+(?:run|run-script)${PM_OPTIONS}\s+([\w:.-]+)`,
+);
 /** `yarn <name>`, `pnpm <name>`: a script of that name, when the package has one, runs too. */
-const SHORT_RUN = /^\s*(?:yarn|pnpm)\s+([\w:.-]+)/;
+const SHORT_RUN = new RegExp(String.raw`^\s*(?:yarn|pnpm)${PM_OPTIONS}\s+([\w:.-]+)`);
+/** npm-run-all's `run-s a b`, `run-p a b`, `npm-run-all a b`: each name is a script. */
+const RUN_ALL = /^\s*(?:run-s|run-p|npm-run-all)\s+(.*)$/;
 
-/** The script a command segment runs by name (`npm run x`, `yarn x`), or null. */
-export const scriptRunBy = (segment: string): string | null =>
-  NPM_RUN.exec(segment)?.[1] ?? SHORT_RUN.exec(segment)?.[1] ?? null;
+/**
+ * The scripts a command segment runs by name (`npm run x`, `npm run -s x`, `yarn x`, `run-s x y`).
+ * Review, stop 46 (attack 50): `npm run -s build` read `-s` as the name, and the build went unseen.
+ */
+export function scriptsRunBy(segment: string): string[] {
+  const run = NPM_RUN.exec(segment)?.[1] ?? SHORT_RUN.exec(segment)?.[1];
+  if (run !== undefined) return [run];
+  const all = RUN_ALL.exec(segment)?.[1];
+  return all === undefined ? [] : all.split(/\s+/).filter((word) => /^\w[\w:.-]*$/.test(word));
+}
 
 /**
  * The scripts `npm run <name>` runs, in order: npm runs `pre<name>` and `post<name>` around it
@@ -43,8 +56,7 @@ export function filesTheTestCommandNames(
   // Bounded: a script can run another (`npm run test:unit`), and that one another.
   for (let i = 0; i < queue.length && i < 50; i += 1)
     for (const segment of simpleCommands(queue[i] ?? "")) {
-      const run = scriptRunBy(segment);
-      if (run !== null) for (const name of scriptsOfRun(run)) script(name);
+      for (const run of scriptsRunBy(segment)) for (const name of scriptsOfRun(run)) script(name);
       const words = segment.trim().split(/\s+/);
       for (const [at, word] of words.entries()) {
         // An option's value only (`--config x`, `-c x`, `--setup=x`): a positional word is a test

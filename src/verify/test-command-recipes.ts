@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import { NPM_TEST, scriptRunBy, scriptsOfRun, simpleCommands } from "./test-command-names.js";
+import { NPM_TEST, scriptsOfRun, scriptsRunBy, simpleCommands } from "./test-command-names.js";
 import { isTestPath } from "./test-paths.js";
 
 /**
@@ -69,8 +69,7 @@ export function saysWhatTheTestCommandRuns(
   // Bounded: each `sh -c '…'` or `npm run` adds commands, and a command can hold another.
   for (let i = 0; i < queue.length && i < 50; i += 1)
     for (const segment of simpleCommands(queue[i] ?? "")) {
-      const run = scriptRunBy(segment);
-      if (run !== null) for (const name of scriptsOfRun(run)) script(name);
+      for (const run of scriptsRunBy(segment)) for (const name of scriptsOfRun(run)) script(name);
       const inline = recipesOf(segment, found, dir);
       if (inline !== null) queue.push(inline);
     }

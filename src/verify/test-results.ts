@@ -1,3 +1,5 @@
+import { parseMochaSpec } from "./mocha-spec-console.js";
+
 export type TestOutcome = "pass" | "fail";
 export type TestResults = Map<string, TestOutcome>;
 /** How many tests of each name passed and failed: names read from a console are not unique. */
@@ -6,8 +8,8 @@ export type TestTally = Map<string, { pass: number; fail: number }>;
 /**
  * Per-test outcomes from a test run's combined output, or null when no known format is found.
  * Understood: TAP (node --test, nested subtests named "parent > child"), pytest -rA summary
- * lines, go test -v, cargo test; vitest/jest/node-spec/mocha-spec check-mark lines (and mocha's
- * numbered failure lines) only when none of those matched (they are the least precise). Skipped
+ * lines, go test -v, cargo test; mocha's spec listing (tests named by their suites), else
+ * vitest/jest/node-spec check-mark lines, only when none of those matched (the least precise). Skipped
  * and TODO tests are left out, so a test that was green on base and is skipped now shows up as
  * missing; an expected failure (pytest's XFAIL) fails. Two tests with the same name merge into one
  * entry that fails when either fails: stable whatever order parallel runners print in
@@ -30,7 +32,8 @@ export function parseTestTally(output: string): TestTally | null {
   parsePytest(lines, results);
   parseGo(lines, results);
   parseCargo(lines, results);
-  if (results.size === 0) parseCheckMarks(lines, results);
+  if (results.size === 0 && !parseMochaSpec(lines, (name, outcome) => record(results, name, outcome)))
+    parseCheckMarks(lines, results);
   return results.size > 0 ? results : null;
 }
 
@@ -142,20 +145,11 @@ function parseCargo(lines: string[], results: TestTally): void {
 
 const CHECK_PASS = /^\s*[✓✔√]\s+(.+)$/u;
 const CHECK_FAIL = /^\s*[✕✗×✖]\s+(.+)$/u;
-/** mocha's spec reporter: a failing test is listed as `  3) its title`, numbered, without a mark. */
-const MOCHA_FAIL = /^\s+\d+\) (.+)$/;
-/** mocha's summary: `  4 passing (12ms)`; its failure details (numbered again) follow `  1 failing`. */
-const MOCHA_PASSING = /^\s*\d+ passing\b/;
-const MOCHA_FAILING = /^\s*\d+ failing\s*$/;
 
 function parseCheckMarks(lines: string[], results: TestTally): void {
-  // Numbered lines are read only in output that ends like mocha's, and only in its listing.
-  const mocha = lines.some((line) => MOCHA_PASSING.test(line));
-  let details = false;
   for (const line of lines) {
-    if (mocha && MOCHA_FAILING.test(line)) details = true;
     const pass = CHECK_PASS.exec(line);
-    const fail = pass ? null : (CHECK_FAIL.exec(line) ?? (mocha && !details ? MOCHA_FAIL.exec(line) : null));
+    const fail = pass ? null : CHECK_FAIL.exec(line);
     const raw = pass?.[1] ?? fail?.[1];
     if (raw === undefined || TAP_DIRECTIVE.test(raw) || raw.trim().endsWith(":")) continue;
     // Durations and counts differ between runs; they are not part of a test's identity.

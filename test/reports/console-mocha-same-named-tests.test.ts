@@ -11,9 +11,9 @@
  *   passed: "all 1 test(s) green on base are still green". With one `works` already failing on base,
  *   the merged name failed on both sides, and the break was "still failing as on base".
  * Fix: a reporter flag counts only among mocha's own arguments (`insertAfter`'s `own_arguments`);
- * the console parser reads mocha's numbered failures in its listing (not in the details after
- * "N failing"), and counts the tests of each name: the baseline pins how many of each shared name
- * passed (`sameNamePasses`), and an attempt with fewer fails.
+ * the console parser reads mocha's failures from its details after the last summary, by full title
+ * (src/verify/mocha-spec-console.ts), and counts the passing tests of each name: the baseline pins
+ * how many of each shared name passed (`sameNamePasses`), and an attempt with fewer fails.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -77,11 +77,11 @@ describe("mocha's console, same-named tests", () => {
     );
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.invocation).toBeNull();
-    expect(base.tests).toEqual({ works: "pass", "collapses repeated spaces": "fail" });
+    expect(base.tests).toEqual({ works: "pass", "slug > collapses repeated spaces": "fail" });
     expect(base.sameNamePasses).toEqual({ works: 5 });
     const { broken, fixed } = await brokenThenFixed(repo, "npm test", base);
     expect(broken.overall_result).toBe("fail");
-    expect(broken.summary).toContain("works (1 of the 5 tests of that name green on base) (now failing)");
+    expect(broken.summary).toContain("works (1 of the 5 tests of that name green on base)");
     expect(fixed.overall_result, fixed.summary).toBe("pass");
     expect(fixed.summary).toContain("all 5 test(s) green on base are still green");
   }, 240_000);
@@ -96,7 +96,7 @@ describe("mocha's console, same-named tests", () => {
       onTestFinished,
     );
     const base = await fixtureBaseline(repo, "npm test");
-    expect(base.tests?.works).toBe("fail");
+    expect(base.tests?.["network > works"]).toBe("fail");
     expect(base.sameNamePasses).toEqual({ works: 5 });
     const { broken, fixed } = await brokenThenFixed(repo, "npm test", base);
     expect(broken.overall_result).toBe("fail");

@@ -55,7 +55,16 @@ export const fixtureRegression = (
   command: string,
   baseline: RegressionBaseline,
   seamFile = "test/slug.test.js",
-) => regressionIn(repo.dir, baseline, command, seamFile, ["src/slug.js", "src/math.js"], runOptions(repo));
+  changedFiles: readonly string[] = ["src/slug.js", "src/math.js"],
+) => regressionIn(repo.dir, baseline, command, seamFile, changedFiles, runOptions(repo));
+
+/** The mocha fixture's package.json with a script that names its own reporter: judged from the console. */
+export const MOCHA_CONSOLE_PACKAGE_JSON = JSON.stringify({
+  name: "fixture-mocha",
+  private: true,
+  scripts: { test: "mocha --reporter spec 'test/**/*.test.js'" },
+  devDependencies: { mocha: "10.8.2" },
+});
 
 /**
  * Regression's verdicts on the seam fixed with `clamp` broken, then on the correct fix (`clamp`

@@ -49,7 +49,7 @@ export const mochaAdapter: RunnerAdapter = {
       MOCHA,
       flags,
       "mocha",
-      /(?:^|\s)(?:--reporter|-R)(?=[\s=])/,
+      /(?:^|\s)["']?(?:--reporter|-R)["']?(?=[\s=])/,
       "own_arguments",
     );
     return inserted.ok

@@ -34,7 +34,9 @@ export function insertAfter(
   conflictsIn: "script" | "own_arguments" = "script",
 ): ScriptInsertion {
   const span = conflictsIn === "own_arguments" ? argumentSpan(script, pattern, runnerLabel) : null;
-  const searched = span?.ok ? script.slice(span.start, span.end) : script;
+  // To the end of the command, past redirections: `mocha > out.txt --reporter dot` is mocha's flag
+  // (review, stop 46, attack 50).
+  const searched = span?.ok ? script.slice(span.start, endOfArguments(script, span.start, ";&|)\n")) : script;
   const conflict = conflicting?.exec(searched);
   if (conflict)
     return { ok: false, reason: `the test script already sets \`${conflict[0].trim()}\` for ${runnerLabel}` };
@@ -126,8 +128,11 @@ function argumentSpan(
   return { ok: true, start, end: endOfArguments(script, start) };
 }
 
-/** Index of the first unquoted separator or redirection at or after `from` (script length if none). */
-function endOfArguments(script: string, from: number): number {
+/**
+ * Index of the first unquoted separator or redirection at or after `from` (script length if none);
+ * `stops` are the characters that end the arguments.
+ */
+function endOfArguments(script: string, from: number, stops = ";&|)\n<>"): number {
   let quote: "'" | '"' | null = null;
   for (let i = from; i < script.length; i++) {
     const c = script[i] as string;
@@ -145,7 +150,7 @@ function endOfArguments(script: string, from: number): number {
     else if (c === "`") {
       const close = script.indexOf("`", i + 1);
       i = close === -1 ? script.length : close;
-    } else if (";&|)\n<>".includes(c)) {
+    } else if (stops.includes(c)) {
       // A file-descriptor number right before a redirection (`2>&1`) belongs to the redirection.
       let start = i;
       if (c === "<" || c === ">") while (start > from && /\d/.test(script[start - 1] as string)) start--;

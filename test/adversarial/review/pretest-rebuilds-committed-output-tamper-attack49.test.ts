@@ -28,11 +28,15 @@
  *
  * Fixed (stop 46), was `it.fails`: when base's run with the pre scripts gives no complete report,
  * base runs once more without them; if that gives one, every attempt runs without them, and the
- * verdict says so ("npm's pre scripts were left out: …"), in the summary and `pre_scripts_left_out`.
+ * verdict says so ("npm's pre scripts were left out: …"), in the summary, `pre_scripts_left_out`
+ * and a gate caveat. Only where the checkout overlay proves the first run left the checkout as it
+ * was (attack 50f): in this file's unit harness there is none, so that case fails closed; the lane
+ * case completes.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PRE_SCRIPTS_LEFT_OUT_CAVEAT } from "../../../src/verify/completion-gate.js";
 import type { FixtureRepo } from "../../reports/runner-fixture.js";
 import {
   commitAll,
@@ -94,7 +98,7 @@ describe("a pretest that rebuilds committed output", () => {
     expect(fixed.overall_result, fixed.summary).toBe("pass");
   }, 240_000);
 
-  it("with `pretest: node scripts/build.js` (rewriting tracked lib/ with the same bytes), the correct fix passes", async ({
+  it("without the checkout overlay, `pretest` rewriting tracked lib/ rejects the correct fix, saying why (fails closed)", async ({
     onTestFinished,
   }) => {
     const repo = await committedBuildProject(
@@ -109,7 +113,8 @@ describe("a pretest that rebuilds committed output", () => {
     const fixed = await fixtureRegression(repo, "npm test", base);
     // Seen: error "test suite could not run: tamper: the test run changed tracked files lib/math.js, lib/slug.js ...".
     console.log("attack49b fix:", fixed.overall_result, fixed.summary);
-    expect(fixed.overall_result, fixed.summary).toBe("pass");
+    expect(fixed.overall_result, fixed.summary).not.toBe("pass");
+    expect(fixed.summary).toContain("tamper: the test run changed tracked files lib/math.js, lib/slug.js");
   }, 240_000);
 });
 
@@ -163,5 +168,10 @@ describe("through the lane (checkout overlay where the mount namespace works)", 
       regression?.summary,
     );
     expect(record?.terminal?.verdict, regression?.summary).toBe("completed");
+    // What the pre scripts would build from the attempt's code was not rebuilt: the verdict says so.
+    expect(record?.terminal?.gate?.caveats).toContainEqual({
+      verifier: "regression",
+      caveat: PRE_SCRIPTS_LEFT_OUT_CAVEAT,
+    });
   }, 300_000);
 });
