@@ -19,6 +19,7 @@ import { describe, expect, it } from "vitest";
 import {
   breakClamp,
   brokenThenFixed,
+  editFile,
   fixSlug,
   fixtureBaseline,
   fixtureProject,
@@ -84,6 +85,27 @@ describe("mocha's console, same-named tests", () => {
     expect(broken.summary).toContain("works (1 of the 5 tests of that name green on base)");
     expect(fixed.overall_result, fixed.summary).toBe("pass");
     expect(fixed.summary).toContain("all 5 test(s) green on base are still green");
+  }, 240_000);
+
+  it("a test removed among the five named `works` is missing: only the count shows it", async ({
+    onTestFinished,
+  }) => {
+    const repo = await fixtureProject(
+      "mocha",
+      { "package.json": packageJson("mocha --reporter spec 'test/**/*.test.js'") },
+      onTestFinished,
+    );
+    const base = await fixtureBaseline(repo, "npm test");
+    await fixSlug(repo);
+    await editFile(
+      repo,
+      "test/math.test.js",
+      'it("works", () => assert.strictEqual(clamp(5, 0, 3), 3));',
+      "",
+    );
+    const removed = await fixtureRegression(repo, "npm test", base);
+    expect(removed.overall_result).toBe("fail");
+    expect(removed.summary).toContain("works (1 of the 5 tests of that name green on base) (now missing)");
   }, 240_000);
 
   it("a known failure sharing the name no longer hides a break", async ({ onTestFinished }) => {
