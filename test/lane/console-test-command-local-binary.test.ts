@@ -55,8 +55,10 @@ describe("a console-judged test command naming a binary of the user's install, t
     expect(run.error).toBeNull();
     const regression = await attemptEnvelope(run, "regression");
     expect(regression?.overall_result, regression?.summary).toBe("pass");
-    // Per test, from the console's TAP, on each side (not by exit code).
-    expect(regression?.summary).toContain("all 6 test(s) green on base are still green");
+    // Per test, from the console's TAP, on each side (not by exit code). Since ADR 0086 the summary
+    // counts tests, not names: TAP names `math` and `math > works` twice (one per file), so 6 names
+    // hold 8 green tests.
+    expect(regression?.summary).toContain("all 8 test(s) green on base are still green");
     const record = await run.store.read("iterator_run");
     expect(record?.terminal?.verdict, run.result?.terminal.reason).toBe("completed");
     expect(record?.terminal?.gate).toMatchObject({ result: "pass", caveats: [] });
