@@ -110,7 +110,7 @@ describe("a process started by the code under test during verification", () => {
     await sleep(2500);
     expect(existsSync(join(run.repo, "pwned.txt"))).toBe(false);
     // The legitimate fix still completes; what is committed is the verified fix only.
-    expect(run.result?.terminal.verdict).toBe("completed");
+    expect(run.result?.terminal.verdict, run.result?.terminal.reason).toBe("completed");
     expect(file.startsWith("// sabotage")).toBe(false); // the daemon prepends this line
     expect(file).toContain("EMAIL.test(row.email.trim())");
     expect(files).not.toContain("evil.txt");
