@@ -722,8 +722,9 @@ export function suiteConfigurationFiles(
   baseline: RegressionBaseline | null,
   dir: string,
 ): (file: string) => boolean {
-  const named = filesTheTestCommandNames(command, baseScripts(baseline));
-  const runs = saysWhatTheTestCommandRuns(command, dir, baseScripts(baseline));
+  const scripts = baseScripts(baseline);
+  const named = filesTheTestCommandNames(command, scripts);
+  const runs = saysWhatTheTestCommandRuns(command, dir, scripts);
   return (file) => named(file) || runs(file);
 }
 

@@ -17,38 +17,15 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
-import { copyBuildScript, mochaPackageJson, testsLoadFrom } from "../support/build-step-project.js";
+import { distBuildProject } from "../support/build-step-project.js";
 import {
   breakClamp,
   brokenThenFixed,
   fixSlug,
   fixtureBaseline,
-  fixtureProject,
   fixtureRegression,
 } from "../support/fixture-regression.js";
 import type { FixtureRepo } from "./runner-fixture.js";
-
-const BUILD = copyBuildScript();
-
-/** The mocha fixture with its tests loading the build, and `scripts` as package.json's. */
-async function builtProject(
-  scripts: Record<string, string>,
-  onTestFinished: (fn: () => Promise<void>) => void,
-  more: Record<string, string> = {},
-): Promise<FixtureRepo> {
-  const repo = await fixtureProject(
-    "mocha",
-    {
-      "package.json": mochaPackageJson(scripts),
-      ".gitignore": "node_modules\ndist/\n",
-      "scripts/build.js": BUILD,
-      ...more,
-    },
-    onTestFinished,
-  );
-  await testsLoadFrom(repo.dir, "dist");
-  return repo;
-}
 
 /** The lane resets its verification checkout between runs: what base's run wrote is gone. */
 const resetBuild = async (repo: FixtureRepo) => {
@@ -60,7 +37,7 @@ describe("npm's pretest runs before the runner in regression's runs", () => {
   it("base gets a named report, a break of clamp fails by name, the correct fix passes", async ({
     onTestFinished,
   }) => {
-    const repo = await builtProject(
+    const repo = await distBuildProject(
       { pretest: "node scripts/build.js", test: "mocha 'test/**/*.test.js'" },
       onTestFinished,
     );
@@ -83,7 +60,7 @@ describe("npm's pretest runs before the runner in regression's runs", () => {
   it("a test script that delegates (`npm run test:unit`) runs `pretest` and `pretest:unit`, in npm's order", async ({
     onTestFinished,
   }) => {
-    const repo = await builtProject(
+    const repo = await distBuildProject(
       {
         pretest: "node -e \"require('fs').writeFileSync('order.txt', 'pretest ')\"",
         test: "npm run test:unit",
@@ -108,7 +85,7 @@ describe("npm's pretest runs before the runner in regression's runs", () => {
   it("on the console path (the script names its own reporter) the script's --bail is undone after the pretest", async ({
     onTestFinished,
   }) => {
-    const repo = await builtProject(
+    const repo = await distBuildProject(
       { pretest: "node scripts/build.js", test: "mocha --bail --reporter tap 'test/**/*.test.js'" },
       onTestFinished,
       // Sorts first and is broken on base: with the bail, nothing after it ran on either side.

@@ -1,6 +1,8 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
+import type { FixtureRepo } from "../reports/runner-fixture.js";
+import { fixtureProject } from "./fixture-regression.js";
 
 /**
  * The mocha fixture (test/fixtures/runners/mocha) turned into a project with a build step, as
@@ -32,4 +34,61 @@ export async function commitAll(dir: string, message: string): Promise<void> {
   await execa("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", message], {
     cwd: dir,
   });
+}
+
+/** A lint step red on base: src/legacy.js still holds a `console.log` (files to add to a project). */
+export const RED_LINT_FILES: Readonly<Record<string, string>> = {
+  "scripts/lint.js": `const fs = require("node:fs");
+const bad = fs.readdirSync("src").filter((f) => fs.readFileSync("src/" + f, "utf8").includes("console.log"));
+if (bad.length > 0) { console.error("lint: console.log in " + bad.join(", ")); process.exit(1); }
+`,
+  "src/legacy.js": 'exports.legacy = () => console.log("legacy");\n',
+};
+
+/**
+ * The mocha fixture with `scripts` as package.json's, `scripts/build.js` writing `dist/` (git-ignored)
+ * from src/, the tests loading `dist/` (unless `loadDist` is false), and `more` files over it.
+ */
+export async function distBuildProject(
+  scripts: Record<string, string>,
+  onTestFinished: (fn: () => Promise<void>) => void,
+  more: Readonly<Record<string, string>> = {},
+  { loadDist = true }: { loadDist?: boolean } = {},
+): Promise<FixtureRepo> {
+  const repo = await fixtureProject(
+    "mocha",
+    {
+      "package.json": mochaPackageJson(scripts),
+      ".gitignore": "node_modules\ndist/\n",
+      "scripts/build.js": copyBuildScript(),
+      ...more,
+    },
+    onTestFinished,
+  );
+  if (loadDist) await testsLoadFrom(repo.dir, "dist");
+  return repo;
+}
+
+/**
+ * The mocha fixture with its build committed: `lib/` (a copy of src/) tracked and loaded by the tests,
+ * `scripts/build.js` rebuilding it from src/, `scripts` as package.json's; all committed.
+ */
+export async function committedLibProject(
+  scripts: Record<string, string>,
+  onTestFinished: (fn: () => Promise<void>) => void,
+): Promise<FixtureRepo> {
+  const repo = await fixtureProject(
+    "mocha",
+    {
+      "package.json": mochaPackageJson(scripts),
+      ".gitignore": "node_modules\n",
+      "scripts/build.js": copyBuildScript("lib"),
+    },
+    onTestFinished,
+  );
+  await mkdir(join(repo.dir, "lib"));
+  for (const f of ["math.js", "slug.js"]) await copyFile(join(repo.dir, "src", f), join(repo.dir, "lib", f));
+  await testsLoadFrom(repo.dir, "lib");
+  await commitAll(repo.dir, "build committed");
+  return repo;
 }

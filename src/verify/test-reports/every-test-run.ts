@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
 import type { RunnerAdapter } from "./runner-adapter.js";
-import { appendArguments, insertAfter, withoutArguments } from "./script-rewrite.js";
+import { appendArguments, insertAfter, withoutOwn } from "./script-rewrite.js";
 
 /**
  * `command` with the runner's arguments that undo a stop at the first failure (ADR 0083), or
@@ -14,14 +14,14 @@ export function withEveryTestRun(adapter: RunnerAdapter, command: string, cwd: s
   const every = adapter.runEveryTest;
   if (!every) return command;
   if (every.since && !installedAtLeast(cwd, every.since.package, every.since.version)) return command;
+  // Unless the runner is invoked exactly once, nothing is taken out, and nothing is placed below.
   const own = every.replaces
-    ? withoutArguments(command, adapter.invocation, every.replaces, adapter.runner)
-    : { ok: true as const, command };
-  if (!own.ok) return command;
+    ? withoutOwn(command, adapter.invocation, every.replaces, adapter.runner)
+    : command;
   const placed =
     every.placement === "after_invocation"
-      ? insertAfter(own.command, adapter.invocation, every.args.join(" "), adapter.runner)
-      : appendArguments(own.command, adapter.invocation, every.args, adapter.runner);
+      ? insertAfter(own, adapter.invocation, every.args.join(" "), adapter.runner)
+      : appendArguments(own, adapter.invocation, every.args, adapter.runner);
   return placed.ok ? placed.command : command;
 }
 

@@ -35,41 +35,16 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import type { FixtureRepo } from "../../reports/runner-fixture.js";
-import {
-  commitAll,
-  copyBuildScript,
-  mochaPackageJson,
-  testsLoadFrom,
-} from "../../support/build-step-project.js";
-import {
-  breakClamp,
-  fixSlug,
-  fixtureBaseline,
-  fixtureProject,
-  fixtureRegression,
-} from "../../support/fixture-regression.js";
+import { commitAll, distBuildProject, RED_LINT_FILES } from "../../support/build-step-project.js";
+import { breakClamp, fixSlug, fixtureBaseline, fixtureRegression } from "../../support/fixture-regression.js";
 
-const LINT = `const fs = require("node:fs");
-const bad = fs.readdirSync("src").filter((f) => fs.readFileSync("src/" + f, "utf8").includes("console.log"));
-if (bad.length > 0) { console.error("lint: console.log in " + bad.join(", ")); process.exit(1); }
-`;
-
+/** The build-step project whose `pretest` builds, then lints red: committed as base. */
 async function project(onTestFinished: (fn: () => Promise<void>) => void): Promise<FixtureRepo> {
-  const repo = await fixtureProject(
-    "mocha",
-    {
-      "package.json": mochaPackageJson({
-        pretest: "node scripts/build.js && node scripts/lint.js",
-        test: "mocha 'test/**/*.test.js'",
-      }),
-      ".gitignore": "node_modules\ndist/\n",
-      "scripts/build.js": copyBuildScript(),
-      "scripts/lint.js": LINT,
-      "src/legacy.js": 'exports.legacy = () => console.log("legacy");\n',
-    },
+  const repo = await distBuildProject(
+    { pretest: "node scripts/build.js && node scripts/lint.js", test: "mocha 'test/**/*.test.js'" },
     onTestFinished,
+    RED_LINT_FILES,
   );
-  await testsLoadFrom(repo.dir, "dist");
   await commitAll(repo.dir, "base");
   return repo;
 }

@@ -33,48 +33,13 @@
  * build from the attempt's code was not rebuilt"), pinned by the lane case of
  * pretest-rebuilds-committed-output-tamper-attack49.test.ts.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import type { FixtureRepo } from "../../reports/runner-fixture.js";
-import {
-  commitAll,
-  copyBuildScript,
-  mochaPackageJson,
-  testsLoadFrom,
-} from "../../support/build-step-project.js";
-import {
-  breakClamp,
-  fixSlug,
-  fixtureBaseline,
-  fixtureProject,
-  fixtureRegression,
-} from "../../support/fixture-regression.js";
-
-/** The mocha fixture with lib/ (a copy of src/) committed, the tests loading it, rebuilt by `pretest`. */
-async function committedBuildProject(
-  onTestFinished: (fn: () => Promise<void>) => void,
-): Promise<FixtureRepo> {
-  const repo = await fixtureProject(
-    "mocha",
-    {
-      "package.json": mochaPackageJson({
-        pretest: "node scripts/build.js",
-        test: "mocha 'test/**/*.test.js'",
-      }),
-      ".gitignore": "node_modules\n",
-      "scripts/build.js": copyBuildScript("lib"),
-    },
-    onTestFinished,
-  );
-  await mkdir(join(repo.dir, "lib"));
-  for (const f of ["math.js", "slug.js"])
-    await writeFile(join(repo.dir, "lib", f), await readFile(join(repo.dir, "src", f), "utf8"));
-  await testsLoadFrom(repo.dir, "lib");
-  await commitAll(repo.dir, "build committed");
-  return repo;
-}
+import { commitAll, committedLibProject } from "../../support/build-step-project.js";
+import { breakClamp, fixSlug, fixtureBaseline, fixtureRegression } from "../../support/fixture-regression.js";
 
 const regression = (
   repo: FixtureRepo,
@@ -84,7 +49,10 @@ const regression = (
 
 describe("pre scripts left out: the attempt's src/ is never built", () => {
   it("a break of clamp in src/ (lib/ left as committed) must not pass", async ({ onTestFinished }) => {
-    const repo = await committedBuildProject(onTestFinished);
+    const repo = await committedLibProject(
+      { pretest: "node scripts/build.js", test: "mocha 'test/**/*.test.js'" },
+      onTestFinished,
+    );
     const base = await fixtureBaseline(repo, "npm test");
     // Without the checkout overlay (this harness) base is not run again without the pre scripts.
     expect(base.preScriptsLeftOut ?? null).toBeNull();

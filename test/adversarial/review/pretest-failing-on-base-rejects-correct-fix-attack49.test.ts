@@ -49,46 +49,27 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import type { FixtureRepo } from "../../reports/runner-fixture.js";
-import { copyBuildScript, mochaPackageJson, testsLoadFrom } from "../../support/build-step-project.js";
-import {
-  fixSlug,
-  fixtureBaseline,
-  fixtureProject,
-  fixtureRegression,
-} from "../../support/fixture-regression.js";
+import { distBuildProject, RED_LINT_FILES } from "../../support/build-step-project.js";
+import { fixSlug, fixtureBaseline, fixtureRegression } from "../../support/fixture-regression.js";
 
-/** A lint step that is red on base: src/legacy.js still has a `console.log` (the task is about slug). */
-const LINT = `const fs = require("node:fs");
-const bad = fs.readdirSync("src").filter((f) => fs.readFileSync("src/" + f, "utf8").includes("console.log"));
-if (bad.length > 0) { console.error("lint: console.log in " + bad.join(", ")); process.exit(1); }
-`;
-
-async function builtProject(
+/** The build-step project with a red lint and `pretest` as given. */
+const builtProject = (
   pretest: string,
   onTestFinished: (fn: () => Promise<void>) => void,
   more: Record<string, string> = {},
   loadDist = true,
-): Promise<FixtureRepo> {
-  const repo = await fixtureProject(
-    "mocha",
+): Promise<FixtureRepo> =>
+  distBuildProject(
     {
-      "package.json": mochaPackageJson({
-        pretest,
-        lint: "node scripts/lint.js",
-        build: "node scripts/build.js",
-        test: "mocha 'test/**/*.test.js'",
-      }),
-      ".gitignore": "node_modules\ndist/\n",
-      "scripts/build.js": copyBuildScript(),
-      "scripts/lint.js": LINT,
-      "src/legacy.js": 'exports.legacy = () => console.log("legacy");\n',
-      ...more,
+      pretest,
+      lint: "node scripts/lint.js",
+      build: "node scripts/build.js",
+      test: "mocha 'test/**/*.test.js'",
     },
     onTestFinished,
+    { ...RED_LINT_FILES, ...more },
+    { loadDist },
   );
-  if (loadDist) await testsLoadFrom(repo.dir, "dist");
-  return repo;
-}
 
 async function correctFix(
   pretest: string,

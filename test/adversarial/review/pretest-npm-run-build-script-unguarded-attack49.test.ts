@@ -43,8 +43,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type RegressionBaseline, suiteConfigurationFiles } from "../../../src/verify/regression.js";
 import type { FixtureRepo } from "../../reports/runner-fixture.js";
-import { commitAll, mochaPackageJson, testsLoadFrom } from "../../support/build-step-project.js";
-import { breakClamp, fixSlug, fixtureBaseline, fixtureProject } from "../../support/fixture-regression.js";
+import { commitAll, distBuildProject, testsLoadFrom } from "../../support/build-step-project.js";
+import { breakClamp, fixSlug, fixtureBaseline } from "../../support/fixture-regression.js";
 import { coderScript, runLane } from "../../support/lane-harness.js";
 import { regressionIn } from "../../support/regression-project.js";
 import {
@@ -68,23 +68,9 @@ for (const f of fs.readdirSync("src")) fs.writeFileSync("dist/" + f, transform(f
 /** The attempt's edit: what lands in dist/math.js has clamp repaired, src/math.js stays broken. */
 const REPAIR = `.replace("return value;", "return Math.min(Math.max(value, low), high);")`;
 
-async function builtProject(
-  scripts: Record<string, string>,
-  onTestFinished: (fn: () => Promise<void>) => void,
-): Promise<FixtureRepo> {
-  const repo = await fixtureProject(
-    "mocha",
-    {
-      "package.json": mochaPackageJson(scripts),
-      ".gitignore": "node_modules\ndist/\n",
-      "scripts/build.js": BUILD,
-      "scripts/copy.js": COPY,
-    },
-    onTestFinished,
-  );
-  await testsLoadFrom(repo.dir, "dist");
-  return repo;
-}
+/** The build-step project whose build goes through scripts/copy.js. */
+const builtProject = (scripts: Record<string, string>, onTestFinished: (fn: () => Promise<void>) => void) =>
+  distBuildProject(scripts, onTestFinished, { "scripts/build.js": BUILD, "scripts/copy.js": COPY });
 
 const resetBuild = (repo: FixtureRepo) => rm(join(repo.dir, "dist"), { recursive: true, force: true });
 

@@ -40,16 +40,11 @@ import { PRE_SCRIPTS_LEFT_OUT_CAVEAT } from "../../../src/verify/completion-gate
 import type { FixtureRepo } from "../../reports/runner-fixture.js";
 import {
   commitAll,
+  committedLibProject,
   copyBuildScript,
-  mochaPackageJson,
   testsLoadFrom,
 } from "../../support/build-step-project.js";
-import {
-  fixSlug,
-  fixtureBaseline,
-  fixtureProject,
-  fixtureRegression,
-} from "../../support/fixture-regression.js";
+import { fixSlug, fixtureBaseline, fixtureRegression } from "../../support/fixture-regression.js";
 import { coderScript, runLane } from "../../support/lane-harness.js";
 import {
   attemptEnvelope,
@@ -58,26 +53,6 @@ import {
   SLUG_TASK,
   slugCassette,
 } from "../../support/runner-lane.js";
-
-const BUILD = copyBuildScript("lib");
-
-/** The mocha fixture with lib/ (a copy of src/) committed and the tests loading it. */
-async function committedBuildProject(
-  scripts: Record<string, string>,
-  onTestFinished: (fn: () => Promise<void>) => void,
-): Promise<FixtureRepo> {
-  const repo = await fixtureProject(
-    "mocha",
-    { "package.json": mochaPackageJson(scripts), ".gitignore": "node_modules\n", "scripts/build.js": BUILD },
-    onTestFinished,
-  );
-  await mkdir(join(repo.dir, "lib"));
-  for (const f of ["math.js", "slug.js"])
-    await writeFile(join(repo.dir, "lib", f), await readFile(join(repo.dir, "src", f), "utf8"));
-  await testsLoadFrom(repo.dir, "lib");
-  await commitAll(repo.dir, "build committed");
-  return repo;
-}
 
 /** The correct fix as this project makes it: src/slug.js fixed and lib/ rebuilt (then the checkout is reset to it). */
 async function correctFix(repo: FixtureRepo) {
@@ -90,7 +65,7 @@ describe("a pretest that rebuilds committed output", () => {
   it("control: without a pretest, base gets mocha's report and the correct fix passes", async ({
     onTestFinished,
   }) => {
-    const repo = await committedBuildProject({ test: "mocha 'test/**/*.test.js'" }, onTestFinished);
+    const repo = await committedLibProject({ test: "mocha 'test/**/*.test.js'" }, onTestFinished);
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.report?.complete, base.error ?? "").toBe(true);
     await correctFix(repo);
@@ -101,7 +76,7 @@ describe("a pretest that rebuilds committed output", () => {
   it("without the checkout overlay, `pretest` rewriting tracked lib/ rejects the correct fix, saying why (fails closed)", async ({
     onTestFinished,
   }) => {
-    const repo = await committedBuildProject(
+    const repo = await committedLibProject(
       { pretest: "node scripts/build.js", test: "mocha 'test/**/*.test.js'" },
       onTestFinished,
     );
@@ -125,7 +100,7 @@ async function committedBuildRepo(): Promise<string> {
   pkg.scripts = { pretest: "node scripts/build.js", test: pkg.scripts.test };
   await writeFile(join(repo, "package.json"), JSON.stringify(pkg, null, 2));
   await mkdir(join(repo, "scripts"), { recursive: true });
-  await writeFile(join(repo, "scripts", "build.js"), BUILD);
+  await writeFile(join(repo, "scripts", "build.js"), copyBuildScript("lib"));
   await mkdir(join(repo, "lib"), { recursive: true });
   for (const f of ["math.js", "slug.js"])
     await writeFile(join(repo, "lib", f), await readFile(join(repo, "src", f), "utf8"));
