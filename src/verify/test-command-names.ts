@@ -18,6 +18,26 @@ const SHORT_RUN = new RegExp(String.raw`^\s*(?:yarn|pnpm)${PM_OPTIONS}\s+([\w:.-
 const RUN_ALL = /^\s*(?:run-s|run-p|npm-run-all)\s+(.*)$/;
 
 /**
+ * A script that only runs another script, as its whole text (`npm run x`, `npm run -s x`,
+ * `npm --silent run-script x`, `yarn x`, `yarn run x`, `pnpm -s x`): the package manager and the
+ * name it runs, else null. The same options `scriptsRunBy` skips are skipped here (review, stop
+ * 47: `"test": "npm run -s test:unit"` named no runner, so the suite was judged from its console).
+ * Nothing may follow the name: `npm run x -- --flag` passes arguments the script would get too.
+ */
+export function delegatedScript(script: string): { manager: "npm" | "yarn" | "pnpm"; name: string } | null {
+  const match = WHOLE_DELEGATION.exec(script);
+  const manager = match?.[1] as "npm" | "yarn" | "pnpm" | undefined;
+  // `npm <name>` is one of npm's own commands (`npm test`, `npm ci`), never a script by that name.
+  const name = match?.[2] ?? (manager === "npm" ? undefined : match?.[3]);
+  if (manager === undefined || name === undefined) return null;
+  return { manager, name };
+}
+
+const WHOLE_DELEGATION = new RegExp(
+  String.raw`^\s*(npm|yarn|pnpm)${PM_OPTIONS}(?:\s+(?:run|run-script)${PM_OPTIONS}\s+([\w:.-]+)|\s+([\w:.-]+))\s*$`,
+);
+
+/**
  * The scripts a command segment runs by name (`npm run x`, `npm run -s x`, `yarn x`, `run-s x y`).
  * Review, stop 46 (attack 50): `npm run -s build` read `-s` as the name, and the build went unseen.
  */

@@ -31,6 +31,10 @@ describe("detectRunner", () => {
     [{ test: "tape test/*.js" }, "tape"],
     [{ test: "npm run test:unit", "test:unit": "jest" }, "jest"],
     [{ test: "yarn unit", unit: "mocha" }, "mocha"],
+    // The package manager's own options (stop 47: `-s` was read as the script's name).
+    [{ test: "npm run -s test:unit", "test:unit": "jest" }, "jest"],
+    [{ test: "npm --silent run-script test:unit", "test:unit": "mocha" }, "mocha"],
+    [{ test: "pnpm -s unit", unit: "vitest run" }, "vitest"],
   ])("%j → %s", (scripts, runner) => {
     expect(runnerOf(scripts)).toBe(runner);
   });
@@ -45,6 +49,15 @@ describe("detectRunner", () => {
     );
     expect(runnerOf({})).toBe("none: no test script in package.json");
     expect(detectRunner(readPackageTestSetup("{not json"))).toMatchObject({ kind: "none" });
+  });
+
+  it("a delegation is followed only when it is the whole script and names a script", () => {
+    // Arguments after the name reach the script too: not the script as written.
+    expect(runnerOf({ test: "npm run test:unit -- --ci", "test:unit": "jest" })).toMatch(/^none/);
+    // `npm <name>` is npm's own command, not a script of that name.
+    expect(runnerOf({ test: "npm unit", unit: "jest" })).toMatch(/^none/);
+    // An option's value is not the name: `--prefix sub` names no script here.
+    expect(runnerOf({ test: "npm run --prefix sub unit", sub: "jest" })).toMatch(/^none/);
   });
 
   it("a name that only contains a runner's name is not that runner", () => {

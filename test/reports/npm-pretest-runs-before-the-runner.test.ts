@@ -82,6 +82,28 @@ describe("npm's pretest runs before the runner in regression's runs", () => {
     expect(broken.summary).toContain("test/math.test.js > math clamp > works");
   }, 240_000);
 
+  // Stop 47: npm's own options in the delegation (`npm run -s`) hid the runner, and the suite was
+  // judged from its console with no pre script pinned.
+  it("a delegation with npm's options (`npm run -s test:unit`) is followed too: a named report", async ({
+    onTestFinished,
+  }) => {
+    const repo = await distBuildProject(
+      {
+        test: "npm run -s test:unit",
+        "pretest:unit": "node scripts/build.js",
+        "test:unit": "mocha 'test/**/*.test.js'",
+      },
+      onTestFinished,
+    );
+    const base = await fixtureBaseline(repo, "npm test");
+    expect(base.invocation?.runner, base.error ?? "").toBe("mocha");
+    expect(base.invocation?.preScripts).toEqual([{ name: "pretest:unit", script: "node scripts/build.js" }]);
+    expect(base.report?.complete).toBe(true);
+    const { broken, fixed } = await brokenThenFixed(repo, "npm test", base, () => resetBuild(repo));
+    expect(broken.summary).toContain("test/math.test.js > math clamp > works");
+    expect(fixed.overall_result, fixed.summary).toBe("pass");
+  }, 240_000);
+
   it("on the console path (the script names its own reporter) the script's --bail is undone after the pretest", async ({
     onTestFinished,
   }) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { delegatedScript } from "../test-command-names.js";
 import type { NpmScript, PackageTestSetup } from "./runner-adapter.js";
 
 const PackageJson = z.object({
@@ -7,8 +8,6 @@ const PackageJson = z.object({
   devDependencies: z.record(z.string(), z.string()).optional(),
 });
 
-/** `npm run x`, `npm run-script x`, `yarn x`, `yarn run x`, `pnpm x`, `pnpm run x` as the whole script. */
-const DELEGATION = /^\s*(npm\s+(?:run|run-script)|yarn(?:\s+run)?|pnpm(?:\s+run)?)\s+([\w:.-]+)\s*$/;
 const MAX_HOPS = 3;
 
 /**
@@ -36,11 +35,12 @@ export function readPackageTestSetup(packageJsonText: string): PackageTestSetup 
   const npmPreScripts: NpmScript[] =
     scripts.pretest !== undefined ? [{ name: "pretest", script: scripts.pretest }] : [];
   for (let hop = 0; script !== null && hop < MAX_HOPS; hop++) {
-    const [, manager, target] = DELEGATION.exec(script) ?? [];
+    const delegated = delegatedScript(script);
+    const target = delegated?.name;
     if (target === undefined || scripts[target] === undefined) break;
     const pre = scripts[`pre${target}`];
     // yarn 2+ and pnpm 7+ run no pre scripts; npm always does.
-    if (manager?.startsWith("npm") && pre !== undefined)
+    if (delegated?.manager === "npm" && pre !== undefined)
       npmPreScripts.push({ name: `pre${target}`, script: pre });
     script = scripts[target] ?? null;
   }
