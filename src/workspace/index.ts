@@ -50,6 +50,7 @@ export {
   ignoredOutsideSnapshot,
   type PathChange,
   pathChanges,
+  seedSnapshotIndex,
   snapshotTree,
   type TreeDiff,
 } from "./snapshot.js";
@@ -81,7 +82,7 @@ export {
   textInTree,
   treeWithBaseFiles,
 } from "./tree-with-base-files.js";
-export type { TaskWorkspace } from "./types.js";
+export type { OwnIndex, TaskWorkspace } from "./types.js";
 export { CHECK_HOOKS, type CheckHook, userHookPath } from "./user-hooks.js";
 export {
   type KeptLink,

@@ -56,6 +56,8 @@ describe("createTaskWorktree", () => {
         gitFile: null,
         commonDir: join(ws.worktree, ".git"),
       },
+      // The index its checkout of the base wrote, read before any coder ran (issue 11, stop 47).
+      baseIndex: { bytes: readFileSync(join(ws.worktree, ".git", "index")), mtimeMs: expect.any(Number) },
     });
     // Nothing of the user's repository is reachable through the checkout's git: no remote, no
     // user refs, no worktree bookkeeping in the user's .git; only the task branch was created there.
@@ -138,7 +140,10 @@ describe("openTaskWorktree", () => {
     const root = busyUserRepo();
     const created = await createTaskWorktree({ repoRoot: root, taskId: "t1" });
     const reopened = await openTaskWorktree({ repoRoot: root, taskId: "t1", baseCommit: created.baseCommit });
-    expect(reopened).toEqual(created);
+    // Without the base's index: a reopened checkout's index may be a coder's.
+    const { baseIndex, ...made } = created;
+    expect(baseIndex).toBeDefined();
+    expect(reopened).toEqual(made);
   });
 
   it("says the worktree is gone when its folder was deleted", async () => {

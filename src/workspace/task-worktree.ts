@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
@@ -205,7 +205,11 @@ async function cloneAtBase(
   }
   // The `.git` directory was made just now, by devflow: its link is known without asking git.
   const gitLink = recordNewCloneLink(worktree);
-  return { ...plan.workspace, gitLink };
+  // And the index its checkout of the base wrote, before any coder can have run there: the first
+  // snapshot starts from its stat data instead of hashing every file (seedSnapshotIndex).
+  const indexPath = join(worktree, ".git", "index");
+  const baseIndex = { bytes: readFileSync(indexPath), mtimeMs: statSync(indexPath).mtimeMs };
+  return { ...plan.workspace, gitLink, baseIndex };
 }
 
 /**

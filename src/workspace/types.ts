@@ -13,4 +13,16 @@ export interface TaskWorkspace {
   kind: "worktree" | "clone";
   /** The checkout's real git dir and `.git` link, recorded before any coder ran (ADR 0022). */
   gitLink?: GitLink;
+  /**
+   * The index devflow's checkout of the base left in this checkout, read right after it and before
+   * any coder ran (bytes and time): only when devflow made or reset the checkout in this process.
+   * The first snapshot starts from its stat data (`seedSnapshotIndex`, issue 11).
+   */
+  baseIndex?: OwnIndex;
+}
+
+/** An index file's bytes and its modification time (git's racy-entry rule needs the time). */
+export interface OwnIndex {
+  bytes: Buffer;
+  mtimeMs: number;
 }

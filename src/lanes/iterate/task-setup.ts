@@ -15,6 +15,7 @@ import {
   openVerifyCheckout,
   planTaskWorktree,
   remakeTaskWorktree,
+  seedSnapshotIndex,
   type TaskWorkspace,
 } from "../../workspace/index.js";
 import {
@@ -167,6 +168,9 @@ export async function setUpTask(args: {
     baseCommit: workspace.baseCommit,
     coderCheckout: workspace.worktree,
   });
+  // A checkout devflow made or reset just now, before any coder: the first snapshot starts from
+  // the index that checkout wrote (issue 11), not from hashing every file.
+  if (workspace.baseIndex) seedSnapshotIndex(workspace.worktree, workspace.baseIndex);
   if (cloned) await args.record(cloned);
   killPoint("setup.checkouts-made");
   return { workspace, swept, adoption, coderReuse, startsFresh };
