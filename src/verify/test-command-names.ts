@@ -20,8 +20,10 @@ const RUN_ALL = /^\s*(?:run-s|run-p|npm-run-all)\s+(.*)$/;
 /**
  * A script that only runs another script, as its whole text (`npm run x`, `npm run -s x`,
  * `npm --silent run-script x`, `yarn x`, `yarn run x`, `pnpm -s x`): the package manager and the
- * name it runs, else null. The same options `scriptsRunBy` skips are skipped here (review, stop
- * 47: `"test": "npm run -s test:unit"` named no runner, so the suite was judged from its console).
+ * name it runs, else null. Only options that change nothing about what runs are skipped (stop
+ * 47: `"test": "npm run -s test:unit"` named no runner, so the suite was judged from its console):
+ * `-ws`, `-w <pkg>`, `pnpm -r`, `--filter`, `--prefix` run another package's script, and following
+ * the name into this package's scripts would test something other than what `npm test` runs.
  * Nothing may follow the name: `npm run x -- --flag` passes arguments the script would get too.
  */
 export function delegatedScript(script: string): { manager: "npm" | "yarn" | "pnpm"; name: string } | null {
@@ -33,8 +35,10 @@ export function delegatedScript(script: string): { manager: "npm" | "yarn" | "pn
   return { manager, name };
 }
 
+/** Output and presence options: the same script of the same package runs. */
+const QUIET_OPTIONS = String.raw`(?:\s+(?:-s|--silent|-q|--quiet|--if-present))*`;
 const WHOLE_DELEGATION = new RegExp(
-  String.raw`^\s*(npm|yarn|pnpm)${PM_OPTIONS}(?:\s+(?:run|run-script)${PM_OPTIONS}\s+([\w:.-]+)|\s+([\w:.-]+))\s*$`,
+  String.raw`^\s*(npm|yarn|pnpm)${QUIET_OPTIONS}(?:\s+(?:run|run-script)${QUIET_OPTIONS}\s+([\w:.-]+)|\s+([\w:][\w:.-]*))\s*$`,
 );
 
 /**

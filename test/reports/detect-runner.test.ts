@@ -58,6 +58,15 @@ describe("detectRunner", () => {
     expect(runnerOf({ test: "npm unit", unit: "jest" })).toMatch(/^none/);
     // An option's value is not the name: `--prefix sub` names no script here.
     expect(runnerOf({ test: "npm run --prefix sub unit", sub: "jest" })).toMatch(/^none/);
+    // Options that run another package's script: this package's `unit` is not what runs.
+    for (const test of [
+      "npm run -ws unit",
+      "npm run --workspaces unit",
+      "pnpm -r unit",
+      "pnpm --recursive unit",
+    ])
+      expect(runnerOf({ test, unit: "jest" }), test).toMatch(/^none/);
+    expect(runnerOf({ test: "npm run --if-present -s unit", unit: "jest" })).toBe("jest");
   });
 
   it("a name that only contains a runner's name is not that runner", () => {
