@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
+import { localLoadClosure } from "./script-preloads.js";
 import { NPM_TEST, scriptsOfRun, scriptsRunBy, simpleCommands } from "./test-command-names.js";
 import { isTestPath } from "./test-paths.js";
 
@@ -73,7 +74,28 @@ export function saysWhatTheTestCommandRuns(
       const inline = recipesOf(segment, found, dir);
       if (inline !== null) queue.push(inline);
     }
+  if (dir !== null)
+    for (const script of [...found]) for (const file of helpersOf(script, dir)) found.add(file);
   return (file) => found.has(file);
+}
+
+const JS_SCRIPT = /\.(?:[cm]?js|[cm]?ts)$/;
+
+/**
+ * The modules a JavaScript script the command runs loads from beside it or below its folder
+ * (`scripts/build.js` requiring `./copy.js`), read from the checkout's text (`localLoadClosure`):
+ * part of what that script does (review, stop 46: `pretest: node scripts/build.js`, and an edit of
+ * the `scripts/copy.js` it requires repaired `dist/` while `src/` stayed broken). Only beside or
+ * below: what it loads from elsewhere (`../src/schema.js`, the program) is the fix's to change. A
+ * script at the root brings in root-level files only. Test files never (ADR 0019).
+ */
+function helpersOf(script: string, dir: string): string[] {
+  if (!JS_SCRIPT.test(script)) return [];
+  const folder = posix.dirname(script);
+  const beside = (file: string) => (folder === "." ? !file.includes("/") : file.startsWith(`${folder}/`));
+  return localLoadClosure([join(dir, script)], dir).filter(
+    (file) => file !== script && beside(file) && !isTestPath(file),
+  );
 }
 
 /** A script the command runs; a test file is the suite's, never a recipe (ADR 0019). */
