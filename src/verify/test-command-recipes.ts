@@ -80,21 +80,24 @@ export function saysWhatTheTestCommandRuns(
 }
 
 const JS_SCRIPT = /\.(?:[cm]?js|[cm]?ts)$/;
+/** Top-level folders that hold a project's tooling (build, CI, release scripts), not its program. */
+const TOOLING_FOLDERS = new Set(["scripts", "script", "tools", "tool", "ci", ".ci", ".github"]);
 
 /**
- * The modules a JavaScript script the command runs loads from beside it or below its folder
+ * The modules a JavaScript script the command runs loads from its own folder or below it
  * (`scripts/build.js` requiring `./copy.js`), read from the checkout's text (`localLoadClosure`):
  * part of what that script does (review, stop 46: `pretest: node scripts/build.js`, and an edit of
- * the `scripts/copy.js` it requires repaired `dist/` while `src/` stayed broken). Only beside or
- * below: what it loads from elsewhere (`../src/schema.js`, the program) is the fix's to change. A
- * script at the root brings in root-level files only. Test files never (ADR 0019).
+ * the `scripts/copy.js` it requires repaired `dist/` while `src/` stayed broken). Only for a script
+ * in a tooling folder (`scripts/`, `tools/`, `ci/`, `.github/`, …): a script at the root or in the
+ * program's own folders (`node test.js` requiring `./index.js`, `node lib/selftest.js`) loads the
+ * program from beside it, which the fix may change. What a tooling script loads from elsewhere
+ * (`../src/schema.js`) is the program too. Test files never (ADR 0019).
  */
 function helpersOf(script: string, dir: string): string[] {
-  if (!JS_SCRIPT.test(script)) return [];
   const folder = posix.dirname(script);
-  const beside = (file: string) => (folder === "." ? !file.includes("/") : file.startsWith(`${folder}/`));
+  if (!JS_SCRIPT.test(script) || !TOOLING_FOLDERS.has(folder.split("/")[0] ?? "")) return [];
   return localLoadClosure([join(dir, script)], dir).filter(
-    (file) => file !== script && beside(file) && !isTestPath(file),
+    (file) => file !== script && file.startsWith(`${folder}/`) && !isTestPath(file),
   );
 }
 
