@@ -76,17 +76,36 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   }
   const detection = detectRunner(setup);
   if (detection.kind === "none") return { kind: "none", reason: detection.reason };
+  // What devflow would run is not what the package manager runs: the command stays as written.
+  const unlike = PACKAGE_TEST.test(command) ? notAsWritten(command, cwd, setup) : null;
+  if (unlike !== null) return { kind: "none", reason: unlike };
   const runner = detection.adapter.runner;
   const names = RUNNER_BINARIES[runner] ?? [];
   const invocation: RunnerInvocation = { runner, script: detection.script };
   if (names.length > 0) invocation.binaries = names.map((n) => resolveBinary(cwd, n));
   const preloads = pinPreloads(detection.script, cwd);
   if (preloads.length > 0) invocation.preloads = preloads;
-  // Only npm itself is known to run them (yarn 2+ and pnpm 7+ do not), and not when the project's
-  // .npmrc says `ignore-scripts` (review, stop 46: a red lint in `pretest` npm never ran).
-  const preScripts = NPM_COMMAND.test(command) && !npmIgnoresScripts(cwd) ? (setup?.npmPreScripts ?? []) : [];
+  // `pretest` only under `npm test` (a yarn or pnpm command with one stays as written, above);
+  // `pre<name>` of an npm hop whoever started the script, since npm runs that hop (review, stop 47,
+  // attack 51: under `yarn test` a `npm run -s test:unit` hop's build was dropped). None when the
+  // project's .npmrc says `ignore-scripts` (review, stop 46: a red lint in `pretest` npm never ran).
+  const preScripts = npmIgnoresScripts(cwd)
+    ? []
+    : (setup?.npmPreScripts ?? []).filter((pre) => pre.name !== "pretest" || NPM_COMMAND.test(command));
   if (preScripts.length > 0) invocation.preScripts = [...preScripts];
   return { kind: "runner", invocation };
+}
+
+/**
+ * Why the pinned script (with its pre scripts) would not be what the package command runs, or null:
+ * a `pretest` under yarn or pnpm (yarn 1 runs it, yarn 2+ does not, pnpm only when configured), or
+ * what `readPackageTestSetup` found (a yarn or pnpm hop's `pre<name>`, npm's environment read).
+ */
+function notAsWritten(command: string, cwd: string, setup: PackageTestSetup | null): string | null {
+  const pretest = setup?.npmPreScripts?.some((pre) => pre.name === "pretest") ?? false;
+  if (pretest && !NPM_COMMAND.test(command))
+    return `\`${command.trim()}\` may or may not run \`pretest\` (yarn 1 and pnpm with enable-pre-post-scripts do, yarn 2+ and pnpm by default do not)`;
+  return setup?.notAsThePackageManagerRuns ?? null;
 }
 
 /** The node_modules/.bin names a runner's script may call (node itself is always devflow's node). */

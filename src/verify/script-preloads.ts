@@ -165,19 +165,8 @@ function loadableFiles(dir: string): string[] {
  * way brings in every loadable file beside it, and no more (ADR 0048 says what that leaves).
  */
 export function preloadClosure(script: string, cwd: string): string[] {
-  return localLoadClosure(
-    checkoutPreloads(script, cwd).map((p) => join(cwd, p)),
-    cwd,
-  );
-}
-
-/**
- * `entries` (absolute paths) and every file of the checkout they load in turn, transitively,
- * relative to `cwd` (`/`-separated), read from their text as `preloadClosure` says.
- */
-export function localLoadClosure(entries: readonly string[], cwd: string): string[] {
   const seen = new Set<string>();
-  const queue = [...entries];
+  const queue = checkoutPreloads(script, cwd).map((p) => join(cwd, p));
   while (queue.length > 0) {
     const file = queue.shift() as string;
     const rel = relative(cwd, file).split(sep).join("/");

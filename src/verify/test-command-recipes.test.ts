@@ -76,32 +76,3 @@ describe("saysWhatTheTestCommandRuns (reviews, stop 41)", () => {
     expect(says("scripts/unit.sh")).toBe(true);
   });
 });
-
-describe("what a tooling script of the test command requires (stop 47, attack 49)", () => {
-  const program = {
-    "index.js": "module.exports = 1;\n",
-    "lib/util.js": "module.exports = 2;\n",
-    "lib/selftest.js": 'require("./util.js");\n',
-    "test.js": 'require("./index.js");\n',
-    "scripts/build.js":
-      'const copy = require("./copy.js");\nrequire("../lib/util.js");\nrequire("./steps/minify.cjs");\n',
-    "scripts/copy.js": "module.exports = (t) => t;\n",
-    "scripts/steps/minify.cjs": 'module.exports = require("../../index.js");\n',
-    "package.json": JSON.stringify({ scripts: { pretest: "node scripts/build.js", test: "node test.js" } }),
-  };
-
-  it("brings in what it loads from its own folder and below, never the program it loads from elsewhere", () => {
-    const runs = saysWhatTheTestCommandRuns("npm test", checkout(program));
-    expect(runs("scripts/build.js")).toBe(true);
-    expect(runs("scripts/copy.js")).toBe(true);
-    expect(runs("scripts/steps/minify.cjs")).toBe(true);
-    expect(runs("lib/util.js")).toBe(false);
-    expect(runs("index.js")).toBe(false);
-  });
-
-  it("a script at the root or in the program's folders brings in nothing: what it loads is the program", () => {
-    const dir = checkout(program);
-    expect(saysWhatTheTestCommandRuns("node test.js", dir)("index.js")).toBe(false);
-    expect(saysWhatTheTestCommandRuns("node lib/selftest.js", dir)("lib/util.js")).toBe(false);
-  });
-});

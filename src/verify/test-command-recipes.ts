@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import { localLoadClosure } from "./script-preloads.js";
 import { NPM_TEST, scriptsOfRun, scriptsRunBy, simpleCommands } from "./test-command-names.js";
 import { isTestPath } from "./test-paths.js";
 
@@ -74,31 +73,7 @@ export function saysWhatTheTestCommandRuns(
       const inline = recipesOf(segment, found, dir);
       if (inline !== null) queue.push(inline);
     }
-  if (dir !== null)
-    for (const script of [...found]) for (const file of helpersOf(script, dir)) found.add(file);
   return (file) => found.has(file);
-}
-
-const JS_SCRIPT = /\.(?:[cm]?js|[cm]?ts)$/;
-/** Top-level folders that hold a project's tooling (build, CI, release scripts), not its program. */
-const TOOLING_FOLDERS = new Set(["scripts", "script", "tools", "tool", "ci", ".ci", ".github"]);
-
-/**
- * The modules a JavaScript script the command runs loads from its own folder or below it
- * (`scripts/build.js` requiring `./copy.js`), read from the checkout's text (`localLoadClosure`):
- * part of what that script does (review, stop 46: `pretest: node scripts/build.js`, and an edit of
- * the `scripts/copy.js` it requires repaired `dist/` while `src/` stayed broken). Only for a script
- * in a tooling folder (`scripts/`, `tools/`, `ci/`, `.github/`, …): a script at the root or in the
- * program's own folders (`node test.js` requiring `./index.js`, `node lib/selftest.js`) loads the
- * program from beside it, which the fix may change. What a tooling script loads from elsewhere
- * (`../src/schema.js`) is the program too. Test files never (ADR 0019).
- */
-function helpersOf(script: string, dir: string): string[] {
-  const folder = posix.dirname(script);
-  if (!JS_SCRIPT.test(script) || !TOOLING_FOLDERS.has(folder.split("/")[0] ?? "")) return [];
-  return localLoadClosure([join(dir, script)], dir).filter(
-    (file) => file !== script && file.startsWith(`${folder}/`) && !isTestPath(file),
-  );
 }
 
 /** A script the command runs; a test file is the suite's, never a recipe (ADR 0019). */

@@ -13,9 +13,12 @@
  * pinned with the runner invocation and runs before the runner in every report run and console
  * run (`withPreScripts` in src/verify/npm-pre-scripts.ts), each in a shell of its own.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { resolveInvocation } from "../../src/verify/report-run.js";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
 import { distBuildProject } from "../support/build-step-project.js";
 import {
@@ -154,5 +157,43 @@ describe("readPackageTestSetup: the scripts npm runs before the test script", ()
       ],
     });
     expect(setup({ test: "yarn unit", preunit: "b", unit: "mocha" })?.npmPreScripts).toEqual([]);
+  });
+
+  // Review, stop 47 (attack 51): whether yarn or pnpm runs a pre script depends on their version
+  // and config; a script reading npm's variables gets them only from npm.
+  it("says when running the script would not be what the package manager runs", () => {
+    expect(setup({ test: "mocha" })?.notAsThePackageManagerRuns).toBeNull();
+    expect(setup({ test: "yarn unit", preunit: "b", unit: "mocha" })?.notAsThePackageManagerRuns).toBe(
+      "`yarn unit` may or may not run `preunit` (yarn 1 and pnpm with enable-pre-post-scripts do, yarn 2+ and pnpm by default do not)",
+    );
+    expect(setup({ test: "pnpm unit", unit: "mocha" })?.notAsThePackageManagerRuns).toBeNull();
+    expect(setup({ test: "mocha ${npm_package_config_spec}" })?.notAsThePackageManagerRuns).toMatch(
+      /reads npm's environment \(\$\{npm_package_config_spec/,
+    );
+    expect(
+      setup({ pretest: "tsc -p $npm_package_config_tsconfig", test: "mocha" })?.notAsThePackageManagerRuns,
+    ).toMatch(/^`tsc -p \$npm_package_config_tsconfig` reads npm's environment/);
+  });
+});
+
+describe("resolveInvocation: the package command's own pre scripts", () => {
+  const packageDir = (scripts: Record<string, string>): string => {
+    const dir = mkdtempSync(join(tmpdir(), "devflow-package-command-"));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ scripts }));
+    return dir;
+  };
+
+  it("`pretest` under `yarn test` or `pnpm test`: the command runs as written (which yarn or pnpm runs it is not known)", () => {
+    const dir = packageDir({ pretest: "tsc", test: "mocha" });
+    for (const command of ["yarn test", "pnpm test"])
+      expect(resolveInvocation(command, dir)).toEqual({
+        kind: "none",
+        reason: `\`${command}\` may or may not run \`pretest\` (yarn 1 and pnpm with enable-pre-post-scripts do, yarn 2+ and pnpm by default do not)`,
+      });
+    expect(resolveInvocation("npm test", dir)).toMatchObject({
+      kind: "runner",
+      invocation: { runner: "mocha", preScripts: [{ name: "pretest", script: "tsc" }] },
+    });
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -11,6 +11,12 @@ export interface PackageTestSetup {
    * each script `test` delegates to with `npm run <name>`. Only those the package defines.
    */
   npmPreScripts?: readonly NpmScript[];
+  /**
+   * Why running `script` (after `npmPreScripts`) would not be what the package manager runs, or
+   * null: a `pre<name>` of a yarn or pnpm hop (whether it runs depends on their version and
+   * config), or npm's environment (`$npm_package_config_x`) read by a script devflow would run.
+   */
+  notAsThePackageManagerRuns?: string | null;
 }
 
 /** A package.json script by name, as npm runs it. */
