@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import { NPM_TEST, scriptsOfRun, scriptsRunBy, simpleCommands } from "./test-command-names.js";
 import { isTestPath } from "./test-paths.js";
@@ -22,8 +22,12 @@ const DIR_OPTIONS = new Set(["-C", "--directory", "--working-directory"]);
 
 /** Shells: their `-c` gives a command to read, not a script. */
 const SHELLS = new Set(["sh", "bash", "dash", "zsh"]);
-/** Programs that run the script named after them (`bash ci/test.sh`, `python3 run_tests.py`). */
-const INTERPRETERS = new Set([...SHELLS, "node", "python", "python3", "ruby", "perl"]);
+/** JavaScript and TypeScript runners: their script operand is resolved as node resolves a main module. */
+const JS_RUNNERS = new Set(["node", "tsx", "ts-node", "ts-node-esm", "babel-node", "bun"]);
+/** Programs that run the script named after them (`bash ci/test.sh`, `python3 run_tests.py`, `tsx scripts/build.ts`). */
+const INTERPRETERS = new Set([...SHELLS, ...JS_RUNNERS, "python", "python3", "ruby", "perl"]);
+/** What node (and tsx) try after the name as written: `node scripts/build` runs scripts/build.js. */
+const MAIN_MODULE_SUFFIXES = [".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", "/index.js", "/index.ts"];
 /** Interpreter options whose value is the next word (`python3 -W ignore run.py`, `node --import tsx x.ts`). */
 const VALUE_OPTIONS = new Set([
   "-W",
@@ -90,6 +94,11 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
     .map((w) => w.replace(/^["']|["']$/g, ""))
     .filter((w) => w !== "" && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
   if (words[0] === "env") words.shift();
+  // `npx tsx scripts/build.ts` runs what `tsx scripts/build.ts` runs (npx's own options skipped).
+  if (words[0] === "npx") {
+    words.shift();
+    while (words[0]?.startsWith("-")) words.shift();
+  }
   const [program = "", ...rest] = words;
   const name = posix.basename(program);
   if (program.includes("/")) addScript(found, program);
@@ -114,11 +123,32 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
     if (VALUE_OPTIONS.has(word)) i += 1;
     else if (word === "-m") return null;
     else if (!word.startsWith("-")) {
-      addScript(found, word);
+      addScript(found, JS_RUNNERS.has(name) ? mainModule(word, dir) : word);
       return null;
     }
   }
   return null;
+}
+
+/**
+ * The file a JavaScript runner's script operand names, resolved in `dir` as node resolves a main
+ * module (review, stop 47, attack 52: `pretest: node scripts/build` left scripts/build.js unguarded);
+ * the operand as written when nothing else is a file there, or without a checkout to look in.
+ */
+function mainModule(word: string, dir: string | null): string {
+  if (dir === null || isFile(join(dir, word))) return word;
+  const found = MAIN_MODULE_SUFFIXES.map((suffix) => `${word.replace(/\/$/, "")}${suffix}`).find((path) =>
+    isFile(join(dir, path)),
+  );
+  return found ?? word;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** package.json's scripts in `dir`, or null. */

@@ -37,6 +37,12 @@
  * 0085): a module the build script requires (scripts/copy.js) is not followed; only the files a
  * script names are test configuration, as for every recipe (ADR 0078). Such an edit ships in the
  * committed build script too; the critic sees it.
+ *
+ * Stop 47 tried following what a script in a tooling folder requires (`helpersOf`) and withdrew it:
+ * a review (attack 52) got past it ten ways (a data file read by path, a computed require in a
+ * subfolder, a TypeScript import without extension, a symlinked folder, a `#imports` alias, a
+ * script the build runs, …) and showed a correct fix rejected where the program lives in `tools/`
+ * (program-in-tools-folder-fix-rejected-attack52.test.ts). ADR 0085's stop 47 amendment says why.
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
