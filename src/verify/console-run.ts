@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative } from "node:path";
 import type { RepoMounts } from "../process/mount-namespace.js";
-import { NPM_COMMAND, withPreScripts } from "./npm-pre-scripts.js";
+import { NPM_COMMAND, npmScriptEnv, withPreScripts } from "./npm-pre-scripts.js";
 import { REGRESSION_PLUGIN_MODULE, withRegressionPlugin } from "./regression-plugin.js";
 import { PACKAGE_TEST, pinnedBinDir, type RunnerInvocation } from "./report-run.js";
 import { runVerifierCommand, type VerifierCommand, type VerifierCommandRun } from "./run-command.js";
@@ -90,9 +90,14 @@ export function everyTestConsoleCommand(
     if (withPlugin.ok)
       return { command: withPreScripts(invocation.preScripts, withPlugin.command), env: withPlugin.env };
   }
+  // The package manager's variables, as the report run has them (npmScriptEnv).
+  const npm = npmScriptEnv(invocation, cwd);
   return every === invocation.script
     ? null
-    : { command: withPreScripts(invocation.preScripts, every), env: null };
+    : {
+        command: withPreScripts(invocation.preScripts, every),
+        env: Object.keys(npm).length > 0 ? npm : null,
+      };
 }
 
 /** A console run that named devflow's pytest plugin and could not import it (the command sets its own PYTHONPATH). */

@@ -31,6 +31,26 @@ export function withPreScripts(preScripts: readonly NpmScript[] | undefined, com
 }
 
 /**
+ * The environment the package manager gives the pinned test script, for a run in `cwd`: the
+ * invocation's path-free part (`npmEnv`, from base's package.json) with what npm adds for the
+ * checkout the script runs in (`npm_package_json`, `INIT_CWD`) and npm's own paths. Empty for an
+ * invocation that is not a package command's.
+ */
+export function npmScriptEnv(
+  invocation: { npmEnv?: Readonly<Record<string, string>> | undefined },
+  cwd: string,
+): Record<string, string> {
+  if (!invocation.npmEnv) return {};
+  return {
+    ...invocation.npmEnv,
+    ...npmEnvironment(),
+    NODE: process.execPath,
+    INIT_CWD: cwd,
+    npm_package_json: join(cwd, "package.json"),
+  };
+}
+
+/**
  * What npm sets for every script it runs and scripts call npm back with: its own cli
  * (`npm_execpath`, found on PATH; left out when there is none) and node.
  */

@@ -4,7 +4,7 @@ import { delimiter, dirname, join } from "node:path";
 import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
-import { NPM_COMMAND, npmIgnoresScripts, withPreScripts } from "./npm-pre-scripts.js";
+import { NPM_COMMAND, npmIgnoresScripts, npmScriptEnv, withPreScripts } from "./npm-pre-scripts.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
@@ -45,6 +45,12 @@ export const RunnerInvocation = z.object({
    * run of the pinned script runs them first, as npm would, each in its own `sh -c`.
    */
   preScripts: z.array(z.object({ name: z.string(), script: z.string() })).optional(),
+  /**
+   * What the package manager gives the test script from base's package.json (`npm_package_*`,
+   * `npm_lifecycle_event`): every run of the pinned script gets it, with the paths of the checkout
+   * it runs in (`npmScriptEnv`).
+   */
+  npmEnv: z.record(z.string(), z.string()).optional(),
 });
 export type RunnerInvocation = z.infer<typeof RunnerInvocation>;
 
@@ -77,7 +83,7 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   const detection = detectRunner(setup);
   if (detection.kind === "none") return { kind: "none", reason: detection.reason };
   // What devflow would run is not what the package manager runs: the command stays as written.
-  const unlike = PACKAGE_TEST.test(command) ? notAsWritten(command, cwd, setup) : null;
+  const unlike = PACKAGE_TEST.test(command) ? notAsWritten(command, setup) : null;
   if (unlike !== null) return { kind: "none", reason: unlike };
   const runner = detection.adapter.runner;
   const names = RUNNER_BINARIES[runner] ?? [];
@@ -93,15 +99,16 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
     ? []
     : (setup?.npmPreScripts ?? []).filter((pre) => pre.name !== "pretest" || NPM_COMMAND.test(command));
   if (preScripts.length > 0) invocation.preScripts = [...preScripts];
+  if (PACKAGE_TEST.test(command) && setup?.npmEnv) invocation.npmEnv = { ...setup.npmEnv };
   return { kind: "runner", invocation };
 }
 
 /**
  * Why the pinned script (with its pre scripts) would not be what the package command runs, or null:
  * a `pretest` under yarn or pnpm (yarn 1 runs it, yarn 2+ does not, pnpm only when configured), or
- * what `readPackageTestSetup` found (a yarn or pnpm hop's `pre<name>`, npm's environment read).
+ * what `readPackageTestSetup` found (a yarn or pnpm hop's `pre<name>`, npm's configuration read).
  */
-function notAsWritten(command: string, cwd: string, setup: PackageTestSetup | null): string | null {
+function notAsWritten(command: string, setup: PackageTestSetup | null): string | null {
   const pretest = setup?.npmPreScripts?.some((pre) => pre.name === "pretest") ?? false;
   if (pretest && !NPM_COMMAND.test(command))
     return `\`${command.trim()}\` may or may not run \`pretest\` (yarn 1 and pnpm with enable-pre-post-scripts do, yarn 2+ and pnpm by default do not)`;
@@ -261,7 +268,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
     cwd: input.cwd,
     timeoutMs: input.timeoutMs,
     logPath: input.logPath,
-    ...(ledger || input.env ? { env: { ...input.env, ...ledger?.env } } : {}),
+    env: { ...npmScriptEnv(input.invocation, input.cwd), ...input.env, ...ledger?.env },
     pathPrefix: [binDir, join(input.cwd, "node_modules", ".bin")].join(delimiter),
     ...(input.traceOpens ? { traceOpens: true } : {}),
     ...(input.signal ? { signal: input.signal } : {}),

@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
-import { join, posix } from "node:path";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isAbsolute, join, posix, relative, sep } from "node:path";
 import { NPM_TEST, scriptsOfRun, scriptsRunBy, simpleCommands } from "./test-command-names.js";
 import { isTestPath } from "./test-paths.js";
 
@@ -26,8 +27,6 @@ const SHELLS = new Set(["sh", "bash", "dash", "zsh"]);
 const JS_RUNNERS = new Set(["node", "tsx", "ts-node", "ts-node-esm", "babel-node", "bun"]);
 /** Programs that run the script named after them (`bash ci/test.sh`, `python3 run_tests.py`, `tsx scripts/build.ts`). */
 const INTERPRETERS = new Set([...SHELLS, ...JS_RUNNERS, "python", "python3", "ruby", "perl"]);
-/** What node (and tsx) try after the name as written: `node scripts/build` runs scripts/build.js. */
-const MAIN_MODULE_SUFFIXES = [".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", "/index.js", "/index.ts"];
 /** Interpreter options whose value is the next word (`python3 -W ignore run.py`, `node --import tsx x.ts`). */
 const VALUE_OPTIONS = new Set([
   "-W",
@@ -93,12 +92,7 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
     .split(/\s+/)
     .map((w) => w.replace(/^["']|["']$/g, ""))
     .filter((w) => w !== "" && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  if (words[0] === "env") words.shift();
-  // `npx tsx scripts/build.ts` runs what `tsx scripts/build.ts` runs (npx's own options skipped).
-  if (words[0] === "npx") {
-    words.shift();
-    while (words[0]?.startsWith("-")) words.shift();
-  }
+  skipLaunchers(words);
   const [program = "", ...rest] = words;
   const name = posix.basename(program);
   if (program.includes("/")) addScript(found, program);
@@ -123,24 +117,90 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
     if (VALUE_OPTIONS.has(word)) i += 1;
     else if (word === "-m") return null;
     else if (!word.startsWith("-")) {
-      addScript(found, JS_RUNNERS.has(name) ? mainModule(word, dir) : word);
-      return null;
+      if (!JS_RUNNERS.has(name)) {
+        addScript(found, word);
+        return null;
+      }
+      // A JavaScript runner's options may take their value as the next word (`--env-file
+      // .env.test`, `-C development`, `ts-node -P tsconfig.json`): a word before the script that is
+      // a file of the checkout is kept too, and the script is the first operand node would run
+      // as JavaScript (review, stop 47, attack 53).
+      const files = mainModules(name === "bun" && word === "run" ? (rest[i + 1] ?? "") : word, dir);
+      for (const file of files) addScript(found, file);
+      if (files.length === 0 && dir === null) addScript(found, word);
+      if (dir === null || files.some((file) => JS_SCRIPT.test(file))) return null;
     }
   }
   return null;
 }
 
+const JS_SCRIPT = /\.(?:[cm]?js|[cm]?ts|jsx|tsx)$/;
+
 /**
- * The file a JavaScript runner's script operand names, resolved in `dir` as node resolves a main
- * module (review, stop 47, attack 52: `pretest: node scripts/build` left scripts/build.js unguarded);
- * the operand as written when nothing else is a file there, or without a checkout to look in.
+ * Drops what only launches the program that follows (review, stop 47, attack 53): `env [-i] [-S]`
+ * and `/usr/bin/env`, `cross-env`, `npx [-y] [-p <pkg>]`, `npm exec`/`pnpm exec` (and `--`),
+ * `yarn node` (yarn runs node).
  */
-function mainModule(word: string, dir: string | null): string {
-  if (dir === null || isFile(join(dir, word))) return word;
-  const found = MAIN_MODULE_SUFFIXES.map((suffix) => `${word.replace(/\/$/, "")}${suffix}`).find((path) =>
-    isFile(join(dir, path)),
-  );
-  return found ?? word;
+function skipLaunchers(words: string[]): void {
+  for (let guard = 0; guard < 8; guard += 1) {
+    const first = posix.basename(words[0] ?? "");
+    if (first === "env" || first === "cross-env") words.shift();
+    else if (first === "npx") {
+      words.shift();
+      while (words[0]?.startsWith("-")) {
+        const option = words.shift();
+        if (option === "-p" || option === "--package") words.shift();
+      }
+    } else if ((first === "npm" || first === "pnpm") && words[1] === "exec") words.splice(0, 2);
+    else if (first === "yarn" && words[1] === "node") words.shift();
+    else if (words[0]?.startsWith("-") && guard > 0)
+      words.shift(); // a launcher's own option (`env -i`, `--`)
+    else return;
+  }
+}
+
+/**
+ * The files of the checkout a JavaScript runner's operand names: the one node runs for it,
+ * resolved as node resolves a main module (`X`, `X.js`, `X.json`, `X.node`, a folder's package.json
+ * `main`, its `index.js`; tsx, ts-node and bun also `.ts`), and, when that is a link, the file it
+ * leads to (an edit made through the link shows there). Review, stop 47 (attacks 52, 53): `node
+ * scripts/build` left scripts/build.js unguarded; a hand-made suffix list picked `build.cjs` where
+ * node runs `build/index.js`. Empty when nothing there is a file, or outside the checkout.
+ */
+function mainModules(word: string, dir: string | null): string[] {
+  if (dir === null || word === "" || word.startsWith("-")) return [];
+  const inside = (path: string): string | null => {
+    const rel = relative(dir, path);
+    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? null : rel.split(sep).join("/");
+  };
+  let resolved: string | null = null;
+  const request = isAbsolute(word) ? word : `./${word}`;
+  try {
+    // node resolves links to their target; the path as written is added below.
+    resolved = createRequire(join(dir, "noop.js")).resolve(request);
+  } catch {
+    resolved =
+      TS_SUFFIXES.map((suffix) => join(dir, `${word.replace(/\/$/, "")}${suffix}`)).find(isFile) ?? null;
+  }
+  if (resolved === null) return [];
+  const named = join(dir, word);
+  const out = new Set<string>();
+  for (const path of [isFile(named) ? named : resolved, resolved, realTarget(resolved)]) {
+    const rel = path === null ? null : inside(path);
+    if (rel !== null) out.add(rel);
+  }
+  return [...out];
+}
+
+/** What tsx, ts-node and bun try beyond node's suffixes. */
+const TS_SUFFIXES = [".ts", ".mts", ".cts", "/index.ts"];
+
+function realTarget(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
 }
 
 function isFile(path: string): boolean {

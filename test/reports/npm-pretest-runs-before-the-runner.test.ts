@@ -167,12 +167,32 @@ describe("readPackageTestSetup: the scripts npm runs before the test script", ()
       "`yarn unit` may or may not run `preunit` (yarn 1 and pnpm with enable-pre-post-scripts do, yarn 2+ and pnpm by default do not)",
     );
     expect(setup({ test: "pnpm unit", unit: "mocha" })?.notAsThePackageManagerRuns).toBeNull();
-    expect(setup({ test: "mocha ${npm_package_config_spec}" })?.notAsThePackageManagerRuns).toMatch(
-      /reads npm's environment \(\$\{npm_package_config_spec/,
+    // npm's configuration is npm's to give; the package's own variables are given to devflow's runs.
+    expect(setup({ test: "mocha --reporter-option $npm_config_color" })?.notAsThePackageManagerRuns).toBe(
+      "`mocha --reporter-option $npm_config_color` reads npm's configuration ($npm_config_color), which only npm gives a script",
     );
     expect(
       setup({ pretest: "tsc -p $npm_package_config_tsconfig", test: "mocha" })?.notAsThePackageManagerRuns,
-    ).toMatch(/^`tsc -p \$npm_package_config_tsconfig` reads npm's environment/);
+    ).toBeNull();
+    expect(
+      readPackageTestSetup(
+        JSON.stringify({
+          name: "p",
+          version: "1.0.0",
+          config: { spec: "test/**", deep: { a: 1 } },
+          engines: { node: ">=20" },
+          scripts: { test: "npm run -s unit", unit: "mocha $npm_package_config_spec" },
+        }),
+      )?.npmEnv,
+    ).toEqual({
+      npm_package_name: "p",
+      npm_package_version: "1.0.0",
+      npm_package_config_spec: "test/**",
+      npm_package_config_deep_a: "1",
+      npm_package_engines_node: ">=20",
+      npm_lifecycle_event: "unit",
+      npm_command: "run",
+    });
   });
 });
 

@@ -1,8 +1,9 @@
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
+import type { RegressionBaseline } from "../../src/verify/regression.js";
 import type { FixtureRepo } from "../reports/runner-fixture.js";
-import { fixtureProject } from "./fixture-regression.js";
+import { breakClamp, fixSlug, fixtureProject, fixtureRegression } from "./fixture-regression.js";
 
 /**
  * The mocha fixture (test/fixtures/runners/mocha) turned into a project with a build step, as
@@ -91,4 +92,29 @@ export async function committedLibProject(
   await testsLoadFrom(repo.dir, "lib");
   await commitAll(repo.dir, "build committed");
   return repo;
+}
+
+/**
+ * The attack on a build step (reviews, stops 46-47): the attempt fixes slugify, breaks `clamp` in
+ * src/math.js (a test green on base) and edits `buildFile` (the copy build's script) so that what
+ * lands in dist/math.js has clamp repaired. Regression's verdict on it against `base`; base's build
+ * output is removed first, as the lane's reset of its checkout does.
+ */
+export async function repairInTheBuild(repo: FixtureRepo, base: RegressionBaseline, buildFile: string) {
+  await rm(join(repo.dir, "dist"), { recursive: true, force: true });
+  await fixSlug(repo);
+  await breakClamp(repo);
+  const path = join(repo.dir, buildFile);
+  const text = await readFile(path, "utf8");
+  const edited = text.replace(
+    'fs.copyFileSync("src/" + f, "dist/" + f);',
+    `fs.writeFileSync("dist/" + f, fs.readFileSync("src/" + f, "utf8").replace("return value;", "return Math.min(Math.max(value, low), high);"));`,
+  );
+  if (edited === text) throw new Error(`${buildFile} holds no copy build to edit`);
+  await writeFile(path, edited);
+  return fixtureRegression(repo, "npm test", base, "test/slug.test.js", [
+    "src/slug.js",
+    "src/math.js",
+    buildFile,
+  ]);
 }

@@ -1,5 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
 
 /**
  * A `pnpm` executable (this machine has none) honouring the part of pnpm's documented contract the
@@ -40,4 +42,16 @@ for (const script of [prePost ? scripts["pre" + name] : undefined, scripts[name]
   );
   chmodSync(path, 0o755);
   return path;
+}
+
+/** The stub, in a temp folder first on PATH for the rest of the test (`onTestFinished` undoes it). */
+export async function pnpmFirstOnPath(onTestFinished: (fn: () => Promise<void>) => void): Promise<void> {
+  const bin = await mkdtemp(join(tmpdir(), "devflow-pnpm-stub-"));
+  writePnpmStub(bin);
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}${delimiter}${path}`;
+  onTestFinished(async () => {
+    process.env.PATH = path;
+    await rm(bin, { recursive: true, force: true });
+  });
 }

@@ -3,6 +3,11 @@ import { delegatedScript } from "../test-command-names.js";
 import type { NpmScript, PackageTestSetup } from "./runner-adapter.js";
 
 const PackageJson = z.object({
+  name: z.string().optional(),
+  version: z.string().optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  engines: z.record(z.string(), z.unknown()).optional(),
+  bin: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   scripts: z.record(z.string(), z.string()).optional(),
   dependencies: z.record(z.string(), z.string()).optional(),
   devDependencies: z.record(z.string(), z.string()).optional(),
@@ -35,6 +40,7 @@ export function readPackageTestSetup(packageJsonText: string): PackageTestSetup 
   const npmPreScripts: NpmScript[] =
     scripts.pretest !== undefined ? [{ name: "pretest", script: scripts.pretest }] : [];
   let notAsThePackageManagerRuns: string | null = null;
+  let lifecycle = "test";
   for (let hop = 0; script !== null && hop < MAX_HOPS; hop++) {
     const delegated = delegatedScript(script);
     const target = delegated?.name;
@@ -47,16 +53,46 @@ export function readPackageTestSetup(packageJsonText: string): PackageTestSetup 
     else if (pre !== undefined && notAsThePackageManagerRuns === null)
       notAsThePackageManagerRuns = `\`${script.trim()}\` may or may not run \`pre${target}\` (yarn 1 and pnpm with enable-pre-post-scripts do, yarn 2+ and pnpm by default do not)`;
     script = scripts[target] ?? null;
+    lifecycle = target;
   }
   if (script !== null && (script.trim() === "" || /no test specified/i.test(script))) script = null;
-  // npm gives every script it runs its environment (`npm_package_config_*`, `npm_config_*`, …);
-  // devflow runs the pinned script itself, where those are unset (review, stop 47, attack 51: a
-  // `mocha $npm_package_config_spec` ran no spec, on base and after, and a break passed).
-  const readsNpm = [script ?? "", ...npmPreScripts.map((s) => s.script)].find((text) => NPM_ENV.test(text));
+  // npm's configuration (`npm_config_*`: the user's .npmrc, npm's defaults) is npm's to give; the
+  // package's own variables are given to devflow's runs (`npmEnv`).
+  const readsNpm = [script ?? "", ...npmPreScripts.map((s) => s.script)].find((text) =>
+    NPM_CONFIG.test(text),
+  );
   if (readsNpm !== undefined && notAsThePackageManagerRuns === null)
-    notAsThePackageManagerRuns = `\`${readsNpm.trim()}\` reads npm's environment (${NPM_ENV.exec(readsNpm)?.[0]}), which only npm gives a script`;
-  return { script, dependencies, npmPreScripts, notAsThePackageManagerRuns };
+    notAsThePackageManagerRuns = `\`${readsNpm.trim()}\` reads npm's configuration (${NPM_CONFIG.exec(readsNpm)?.[0]}), which only npm gives a script`;
+  const npmEnv = {
+    ...packageVariables(pkg.data),
+    npm_lifecycle_event: lifecycle,
+    npm_command: lifecycle === "test" ? "test" : "run",
+  };
+  return { script, dependencies, npmPreScripts, notAsThePackageManagerRuns, npmEnv };
 }
 
-/** A shell reference to a variable npm sets for the scripts it runs: `$npm_x`, `${npm_x}`. */
-const NPM_ENV = /\$\{?npm_\w*/;
+/** A shell reference to npm's configuration as npm gives it to scripts: `$npm_config_x`, `${npm_config_x}`. */
+const NPM_CONFIG = /\$\{?npm_config_\w*/;
+
+/**
+ * The variables npm (10, 11) gives every script from package.json: `npm_package_name`,
+ * `npm_package_version`, and each leaf of `config`, `engines` and `bin` flattened with `_`
+ * (`npm_package_config_spec`, `npm_package_engines_node`). Review, stop 47 (attacks 51, 53): devflow
+ * runs the pinned script itself, and `mocha $npm_package_config_spec`, or a `.mocharc.cjs` reading
+ * `process.env.npm_package_config_spec`, ran mocha's default spec on base and after.
+ */
+function packageVariables(pkg: z.infer<typeof PackageJson>): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (pkg.name !== undefined) env.npm_package_name = pkg.name;
+  if (pkg.version !== undefined) env.npm_package_version = pkg.version;
+  const flatten = (prefix: string, value: unknown): void => {
+    if (value !== null && typeof value === "object" && !Array.isArray(value))
+      for (const [key, inner] of Object.entries(value)) flatten(`${prefix}_${key}`, inner);
+    else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      env[prefix] = String(value);
+  };
+  flatten("npm_package_config", pkg.config ?? {});
+  flatten("npm_package_engines", pkg.engines ?? {});
+  if (typeof pkg.bin === "object") flatten("npm_package_bin", pkg.bin);
+  return env;
+}

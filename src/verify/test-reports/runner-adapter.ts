@@ -14,9 +14,14 @@ export interface PackageTestSetup {
   /**
    * Why running `script` (after `npmPreScripts`) would not be what the package manager runs, or
    * null: a `pre<name>` of a yarn or pnpm hop (whether it runs depends on their version and
-   * config), or npm's environment (`$npm_package_config_x`) read by a script devflow would run.
+   * config), or npm's configuration (`$npm_config_x`) read by a script devflow would run.
    */
   notAsThePackageManagerRuns?: string | null;
+  /**
+   * What npm gives the test script from package.json (name, version, config, engines, bin, the
+   * lifecycle event): path-free, so it holds for any checkout of the package.
+   */
+  npmEnv?: Readonly<Record<string, string>>;
 }
 
 /** A package.json script by name, as npm runs it. */

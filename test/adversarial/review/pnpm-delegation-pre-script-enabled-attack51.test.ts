@@ -29,16 +29,15 @@
  * known without asking them, so the command runs as written. Here through `pnpm` itself: a stub
  * honouring pnpm's rule for pre scripts (test/support/pnpm-stub.ts; this machine has no pnpm).
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { resolveInvocation } from "../../../src/verify/report-run.js";
 import type { FixtureRepo } from "../../reports/runner-fixture.js";
 import { commitAll, committedLibProject, distBuildProject } from "../../support/build-step-project.js";
 import { breakClamp, fixSlug, fixtureBaseline, fixtureRegression } from "../../support/fixture-regression.js";
-import { writePnpmStub } from "../../support/pnpm-stub.js";
+import { pnpmFirstOnPath } from "../../support/pnpm-stub.js";
 
 const SCRIPTS = {
   test: "pnpm -s test:unit",
@@ -51,18 +50,6 @@ async function project(onTestFinished: (fn: () => Promise<void>) => void): Promi
   await writeFile(join(repo.dir, ".npmrc"), "enable-pre-post-scripts=true\n");
   await commitAll(repo.dir, "pnpm runs pre scripts");
   return repo;
-}
-
-/** `pnpm` (the stub) first on PATH for the test's runs. */
-async function withPnpm(onTestFinished: (fn: () => Promise<void>) => void): Promise<void> {
-  const bin = await mkdtemp(join(tmpdir(), "devflow-pnpm-stub-"));
-  writePnpmStub(bin);
-  const path = process.env.PATH;
-  process.env.PATH = `${bin}${delimiter}${path}`;
-  onTestFinished(async () => {
-    process.env.PATH = path;
-    await rm(bin, { recursive: true, force: true });
-  });
 }
 
 describe("`pnpm -s test:unit` with enable-pre-post-scripts: pnpm runs pretest:unit", () => {
@@ -79,7 +66,7 @@ describe("`pnpm -s test:unit` with enable-pre-post-scripts: pnpm runs pretest:un
   }, 60_000);
 
   it("a break of clamp in src/ (lib/ left as committed) must not pass", async ({ onTestFinished }) => {
-    await withPnpm(onTestFinished);
+    await pnpmFirstOnPath(onTestFinished);
     const repo = await project(onTestFinished);
     const base = await fixtureBaseline(repo, "npm test");
     // As written, pnpm rebuilds the committed lib/: a test run that rewrites tracked files.
@@ -110,7 +97,7 @@ describe("`pnpm -s test:unit` with enable-pre-post-scripts: pnpm runs pretest:un
   // finds nothing to load. Before 3db280c `pnpm -s test:unit` was not followed and the package was
   // judged through its own command, where pnpm builds first; now every task's base is unusable.
   it("dist/ built by pretest:unit: the correct fix must pass", async ({ onTestFinished }) => {
-    await withPnpm(onTestFinished);
+    await pnpmFirstOnPath(onTestFinished);
     const repo = await distBuildProject(SCRIPTS, onTestFinished, {
       ".npmrc": "enable-pre-post-scripts=true\n",
     });
