@@ -155,7 +155,12 @@ describe("runRegressionVerifier", () => {
     const detected = detectTestCommand(dir);
     expect(detected?.command).toBe("npm test --silent");
     const b = await baseline(detected?.command);
-    expect(b.invocation).toEqual({ runner: "node-test", script: "node --test" });
+    // With what npm gives the script from package.json (stop 47).
+    expect(b.invocation).toEqual({
+      runner: "node-test",
+      script: "node --test",
+      npmEnv: { npm_package_name: "fixture", npm_lifecycle_event: "test", npm_command: "test" },
+    });
     expect(b.report?.tests.find((t) => t.id.title === "trim strips spaces")?.status).toBe("fail");
     await fixTrim();
     expect((await verify(detected?.command ?? null, b)).overall_result).toBe("pass");
