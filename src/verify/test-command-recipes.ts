@@ -1,8 +1,8 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isAbsolute, join, posix, relative, sep } from "node:path";
 import { NPM_TEST, scriptsOfRun, scriptsRunBy, simpleCommands } from "./test-command-names.js";
-import { isTestPath } from "./test-paths.js";
+import { isRegularFile, isTestPath } from "./test-paths.js";
 
 /**
  * The files a task-runner program reads its recipes from, in the folder it runs in: what
@@ -180,12 +180,13 @@ function mainModules(word: string, dir: string | null): string[] {
     resolved = createRequire(join(dir, "noop.js")).resolve(request);
   } catch {
     resolved =
-      TS_SUFFIXES.map((suffix) => join(dir, `${word.replace(/\/$/, "")}${suffix}`)).find(isFile) ?? null;
+      TS_SUFFIXES.map((suffix) => join(dir, `${word.replace(/\/$/, "")}${suffix}`)).find(isRegularFile) ??
+      null;
   }
   if (resolved === null) return [];
   const named = join(dir, word);
   const out = new Set<string>();
-  for (const path of [isFile(named) ? named : resolved, resolved, realTarget(resolved)]) {
+  for (const path of [isRegularFile(named) ? named : resolved, resolved, realTarget(resolved)]) {
     const rel = path === null ? null : inside(path);
     if (rel !== null) out.add(rel);
   }
@@ -200,14 +201,6 @@ function realTarget(path: string): string | null {
     return realpathSync(path);
   } catch {
     return null;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
   }
 }
 

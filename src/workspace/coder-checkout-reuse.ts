@@ -6,8 +6,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
-  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +19,13 @@ import { idleDir } from "./idle-dir.js";
 import { listIdleEntries } from "./idle-listing.js";
 import { initOwnCloneRepo } from "./own-clone-repo.js";
 import { STAT_CHECK_CONFIG } from "./verify-checkout.js";
-import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-record.js";
+import {
+  backdateIndex,
+  readIndexRecord,
+  readOwnIndex,
+  sha256Of,
+  writeIndexRecord,
+} from "./verify-index-record.js";
 
 /**
  * Reusing a finished task's coder checkout for the next task (ADR 0050, fourth slice), so a task's
@@ -40,7 +44,7 @@ import { readIndexRecord, sha256Of, writeIndexRecord } from "./verify-index-reco
 
 /** After a snapshot: the hash and time of the index it left (the record a later reuse checks). */
 export function recordOwnIndex(indexFile: string, recordPath: string): void {
-  writeIndexRecord(recordPath, { bytes: readFileSync(indexFile), mtimeMs: statSync(indexFile).mtimeMs });
+  writeIndexRecord(recordPath, readOwnIndex(indexFile));
 }
 
 export type Retirement = "kept_idle" | "removed" | "absent";
@@ -179,9 +183,7 @@ async function resetReused(
   }
   const indexPath = join(worktree, ".git", "index");
   writeFileSync(indexPath, index);
-  // Its recorded time, rounded down: entries written in the same instant stay racy (content compared).
-  const mtime = new Date(Math.floor(mtimeMs) - 1);
-  utimesSync(indexPath, mtime, mtime);
+  backdateIndex(indexPath, mtimeMs);
   await runGit(worktree, ["read-tree", "-u", "--reset", baseCommit], { config: STAT_CHECK_CONFIG });
   await runGit(worktree, ["clean", "-ffdxq"]);
   // Fail closed: the reset must have left exactly the base (nothing modified, untracked or ignored);

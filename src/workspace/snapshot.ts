@@ -1,4 +1,4 @@
-import { existsSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,6 +7,7 @@ import { recordOwnIndex } from "./coder-checkout-reuse.js";
 import { runGit } from "./git.js";
 import { type SnapshotStore, snapshotStoreOf, storeEnv } from "./snapshot-store.js";
 import type { OwnIndex } from "./types.js";
+import { backdateIndex } from "./verify-index-record.js";
 
 /**
  * The git tree of everything in `worktree` right now, untracked files included and ignored ones
@@ -53,8 +54,7 @@ export function seedSnapshotIndex(worktree: string, own: OwnIndex): boolean {
   // A link planted in its place is replaced, never written through.
   rmSync(store.indexFile, { force: true });
   writeFileSync(store.indexFile, own.bytes);
-  const mtime = new Date(Math.floor(own.mtimeMs) - 1);
-  utimesSync(store.indexFile, mtime, mtime);
+  backdateIndex(store.indexFile, own.mtimeMs);
   return true;
 }
 

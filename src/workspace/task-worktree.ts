@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
@@ -14,6 +14,7 @@ import { taskBranch } from "./task-branch.js";
 import { assertTaskCheckout } from "./task-checkout.js";
 import type { TaskWorkspace } from "./types.js";
 import { userObjectDir } from "./verify-checkout.js";
+import { readOwnIndex } from "./verify-index-record.js";
 
 export interface TaskWorktreeRef {
   repoRoot: string;
@@ -207,9 +208,7 @@ async function cloneAtBase(
   const gitLink = recordNewCloneLink(worktree);
   // And the index its checkout of the base wrote, before any coder can have run there: the first
   // snapshot starts from its stat data instead of hashing every file (seedSnapshotIndex).
-  const indexPath = join(worktree, ".git", "index");
-  const baseIndex = { bytes: readFileSync(indexPath), mtimeMs: statSync(indexPath).mtimeMs };
-  return { ...plan.workspace, gitLink, baseIndex };
+  return { ...plan.workspace, gitLink, baseIndex: readOwnIndex(join(worktree, ".git", "index")) };
 }
 
 /**

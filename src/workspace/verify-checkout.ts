@@ -1,14 +1,4 @@
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join, posix, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
@@ -24,7 +14,7 @@ import { pinGitDir, runGit } from "./git.js";
 import { isObjectId } from "./object-id.js";
 import { samePath } from "./paths.js";
 import { pinSnapshotStore, snapshotStoreOf } from "./snapshot-store.js";
-import { writeIndexRecord } from "./verify-index-record.js";
+import { backdateIndex, readOwnIndex, writeIndexRecord } from "./verify-index-record.js";
 
 /**
  * A task's verification checkout (ADR 0024): a repository of devflow's own (not a worktree of the
@@ -210,7 +200,7 @@ export async function resetVerifyCheckout(
     const kept = keep.filter((link) => isSymlinkTo(join(checkout.dir, link.path), link.target));
     await runGit(checkout.dir, ["clean", "-ffdxq", ...kept.flatMap((link) => ["-e", `/${link.path}`])]);
   }
-  const own = { bytes: readFileSync(index), mtimeMs: statSync(index).mtimeMs };
+  const own = readOwnIndex(index);
   OWN_INDEX.set(index, own);
   if (checkout.indexRecord) writeIndexRecord(checkout.indexRecord, own);
   return { rewroteAll };
@@ -259,9 +249,7 @@ function restoreOwnIndex(index: string): boolean {
     rmSync(index, { recursive: true, force: true });
     writeFileSync(index, own.bytes);
   }
-  // Its old time, rounded down: entries written in the same instant stay racy (git compares their content).
-  const mtime = new Date(Math.floor(own.mtimeMs) - 1);
-  utimesSync(index, mtime, mtime);
+  backdateIndex(index, own.mtimeMs);
   return true;
 }
 

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
+import type { OwnIndex } from "./types.js";
 
 /**
  * The index devflow's last reset of a verification checkout wrote, as a hash and a time (ADR 0039).
@@ -34,4 +35,18 @@ export function readIndexRecord(path: string): VerifyIndexRecord | null {
   } catch {
     return null;
   }
+}
+
+/** An index file as devflow keeps it: its bytes and its modification time, read right after git wrote it. */
+export function readOwnIndex(path: string): OwnIndex {
+  return { bytes: readFileSync(path), mtimeMs: statSync(path).mtimeMs };
+}
+
+/**
+ * Gives the index file at `path` its recorded time, rounded down: entries written in the same
+ * instant as the index stay racy, so git compares their content instead of trusting their stat data.
+ */
+export function backdateIndex(path: string, mtimeMs: number): void {
+  const mtime = new Date(Math.floor(mtimeMs) - 1);
+  utimesSync(path, mtime, mtime);
 }

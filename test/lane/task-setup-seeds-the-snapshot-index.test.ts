@@ -13,15 +13,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyGitDir } from "../../src/home/paths.js";
-import { openTaskStore } from "../../src/home/task-store.js";
-import type { LaneOptions } from "../../src/lanes/iterate/lane/deps.js";
-import { createRunRecord } from "../../src/lanes/iterate/lane/run-record.js";
-import { setUpTask } from "../../src/lanes/iterate/task-setup.js";
 import { retireCoderCheckout } from "../../src/workspace/coder-checkout-reuse.js";
 import { snapshotTree } from "../../src/workspace/snapshot.js";
+import { newTaskSetup } from "../support/task-setup.js";
 import { commitFiles, git, makeRepo, removeDir } from "../support/test-repo.js";
 
 const dirs: string[] = [];
@@ -30,30 +26,6 @@ afterEach(() => {
 });
 
 const FILES = { "a.js": "export const a = 1;\n", "src/b.js": "export const b = 2;\n" };
-
-/** A new task set up as `devflow iterate` sets it up (run record, checkouts, store). */
-async function newTask(repoRoot: string, taskId: string) {
-  const store = openTaskStore(repoRoot, taskId);
-  return setUpTask({
-    start: { resume: false },
-    request: "change a",
-    located: { repoRoot, url: null },
-    store,
-    saver: new MemorySaver(),
-    taskId,
-    cloned: null,
-    env: process.env,
-    record: (workspace) =>
-      createRunRecord(store, {
-        taskId,
-        workspace,
-        lane: { maxJudgeAttempts: 1, maxEscalations: 0, baseTimeoutMs: 1 } as LaneOptions,
-        coder: "test",
-        model: "none",
-        reason: "test",
-      }),
-  });
-}
 
 /** The store's snapshot index as git reads it: each path's recorded mtime (seconds), or absent. */
 function recordedMtimes(repoRoot: string, taskId: string, worktree: string): Record<string, number> {
@@ -91,7 +63,7 @@ describe("a task's setup seeds its snapshot index from devflow's checkout of the
   it("a fresh checkout: the index holds the files' stat data before the first snapshot, and an edit is still seen", async () => {
     const root = makeRepo(FILES);
     dirs.push(root);
-    const { workspace } = await newTask(root, "fresh");
+    const { workspace } = await newTaskSetup(root, "fresh");
     const mtimes = recordedMtimes(root, "fresh", workspace.worktree);
     expect(mtimes["a.js"]).toBe(Math.floor(statSync(join(workspace.worktree, "a.js")).mtimeMs / 1000));
     expect(Object.keys(mtimes).sort()).toEqual(["a.js", "src/b.js"]);
@@ -110,7 +82,7 @@ describe("a task's setup seeds its snapshot index from devflow's checkout of the
   it("a reused checkout (a finished task's, reset to the new base): seeded too, and an edit is still seen", async () => {
     const root = makeRepo(FILES);
     dirs.push(root);
-    const first = await newTask(root, "first");
+    const first = await newTaskSetup(root, "first");
     writeFileSync(join(first.workspace.worktree, "src/b.js"), "export const b = 'first';\n");
     // Entries older than the index are not racy: git trusts their stat data without reading them.
     await new Promise((done) => setTimeout(done, 1100));
@@ -118,7 +90,7 @@ describe("a task's setup seeds its snapshot index from devflow's checkout of the
     expect(retireCoderCheckout(root, "first", first.workspace.worktree, 1)).toBe("kept_idle");
     const head = commitFiles(root, { "a.js": "export const a = 2;\n" }, "a changed").trim();
 
-    const { workspace, coderReuse } = await newTask(root, "second");
+    const { workspace, coderReuse } = await newTaskSetup(root, "second");
     expect(coderReuse?.reusedFrom).toBe("first");
     expect(existsSync(join(verifyGitDir(root, "second"), "snapshot-index"))).toBe(true);
     expect(recordedMtimes(root, "second", workspace.worktree)["src/b.js"]).toBe(

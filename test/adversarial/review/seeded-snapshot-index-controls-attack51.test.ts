@@ -24,14 +24,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyGitDir } from "../../../src/home/paths.js";
-import { openTaskStore } from "../../../src/home/task-store.js";
-import type { LaneOptions } from "../../../src/lanes/iterate/lane/deps.js";
-import { createRunRecord } from "../../../src/lanes/iterate/lane/run-record.js";
-import { setUpTask } from "../../../src/lanes/iterate/task-setup.js";
 import { snapshotTree } from "../../../src/workspace/snapshot.js";
+import { newTaskSetup } from "../../support/task-setup.js";
 import { git, makeRepo, removeDir } from "../../support/test-repo.js";
 
 const dirs: string[] = [];
@@ -47,29 +43,6 @@ const FILES = {
   "e.js": "export const e = 5;\n",
 };
 
-async function newTask(repoRoot: string, taskId: string) {
-  const store = openTaskStore(repoRoot, taskId);
-  return setUpTask({
-    start: { resume: false },
-    request: "change a",
-    located: { repoRoot, url: null },
-    store,
-    saver: new MemorySaver(),
-    taskId,
-    cloned: null,
-    env: process.env,
-    record: (workspace) =>
-      createRunRecord(store, {
-        taskId,
-        workspace,
-        lane: { maxJudgeAttempts: 1, maxEscalations: 0, baseTimeoutMs: 1 } as LaneOptions,
-        coder: "test",
-        model: "none",
-        reason: "test",
-      }),
-  });
-}
-
 /** Writes `text` (same length) into `path` in place and puts its mtime back. */
 function sameSizeSameMtime(path: string, text: string): void {
   const before = statSync(path);
@@ -82,7 +55,7 @@ describe("the seeded first snapshot sees what the coder changed (controls)", () 
   it("non-racy in-place edits, a hard link's write, an exec bit, a symlink swap, a refreshed checkout index", async () => {
     const root = makeRepo(FILES);
     dirs.push(root);
-    const { workspace } = await newTask(root, "seeded");
+    const { workspace } = await newTaskSetup(root, "seeded");
     const wt = workspace.worktree;
     // Past the racy window: the seed's entries are trusted by their stat data from now on.
     await new Promise((done) => setTimeout(done, 2100));
