@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,13 +50,14 @@ async function installRunner(runner: keyof typeof RUNNER_PACKAGES): Promise<stri
   const spec = RUNNER_PACKAGES[runner];
   const dir = join(CACHE, spec);
   const modules = join(dir, "node_modules");
-  if (existsSync(join(dir, ".complete"))) return modules;
+  if (existsSync(join(dir, ".complete"))) return withoutSharedResultsCache(runner, modules);
   await mkdir(CACHE, { recursive: true });
   const staging = await mkdtemp(join(CACHE, `${spec}.staging-`));
   await writeFile(join(staging, "package.json"), JSON.stringify({ name: "runner-cache", private: true }));
   await execa("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", spec], {
     cwd: staging,
   });
+  await withoutSharedResultsCache(runner, join(staging, "node_modules"));
   await writeFile(join(staging, ".complete"), spec);
   for (let tries = 0; ; tries++) {
     try {
@@ -64,10 +66,43 @@ async function installRunner(runner: keyof typeof RUNNER_PACKAGES): Promise<stri
     } catch (error) {
       if (existsSync(join(dir, ".complete"))) {
         await rm(staging, { recursive: true, force: true });
-        return modules;
+        return withoutSharedResultsCache(runner, modules);
       }
       if (tries > 0) throw error;
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Vitest keeps a results cache at `<root>/node_modules/.vite/vitest/<sha1 of the project name>/results.json`.
+ * Every fixture repo links the one cached `node_modules`, so every vitest run on this machine read
+ * and rewrote one shared file. Stop 47's CI: a lane test's seam read that file, a fixture-level test
+ * in another file rewrote it while the task ran, and devflow rightly ended the task `exhausted` (a
+ * file its seam read outside the checkout changed). Fix: that path is a directory in the cache, so
+ * vitest's read and write of it fail; vitest catches both and runs with no results cache (its
+ * cache only orders test files). Returns `modules`.
+ */
+async function withoutSharedResultsCache(
+  runner: keyof typeof RUNNER_PACKAGES,
+  modules: string,
+): Promise<string> {
+  if (runner !== "vitest") return modules;
+  const unnamedProject = createHash("sha1").update("").digest("hex");
+  const results = join(modules, ".vite", "vitest", unnamedProject, "results.json");
+  for (let tries = 0; ; tries++) {
+    try {
+      if ((await stat(results)).isDirectory()) return modules;
+    } catch {
+      // not there yet
+    }
+    // An older cache holds a results file (or a run writes one right now): replace it by the directory.
+    await rm(results, { force: true });
+    try {
+      await mkdir(results, { recursive: true });
+      return modules;
+    } catch (error) {
+      if (tries > 2) throw error;
     }
   }
 }
