@@ -128,6 +128,8 @@ interface Measured {
   reusedCoder: boolean;
   /** The task's first snapshot of its coder checkout (the first attempt's snapshot step). */
   firstSnapshotMs: number;
+  /** The per-task setup by step, ms. */
+  setupSteps: Record<string, number>;
 }
 
 async function runOnce(
@@ -169,19 +171,33 @@ async function runOnce(
   t = performance.now();
   // A following task takes over the finished previous task's checkout (the lane's lookup around it,
   // listing and the run record read and lock, is a few small file operations and no process).
+  const setupSteps: Record<string, number> = { "coder checkout": coderCheckoutMs };
+  /** Runs one setup step and keeps its time under `name`. */
+  const setupStep = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const s = performance.now();
+    const value = await run();
+    setupSteps[name] = since(s);
+    return value;
+  };
   const adopted = previousTask
-    ? await adoptVerifyCheckout({ repoRoot, fromTaskId: previousTask, taskId, baseCommit: base })
+    ? await setupStep("adopt", () =>
+        adoptVerifyCheckout({ repoRoot, fromTaskId: previousTask, taskId, baseCommit: base }),
+      )
     : null;
-  await openVerifyCheckout({ repoRoot, taskId, baseCommit: base, coderCheckout: ws.worktree });
+  await setupStep("open", () =>
+    openVerifyCheckout({ repoRoot, taskId, baseCommit: base, coderCheckout: ws.worktree }),
+  );
   // As the task's setup does (issue 11, stop 47): the first snapshot starts from the index the
   // checkout of the base wrote, not from hashing every file (older trees: nothing to seed).
-  if ("seedSnapshotIndex" in workspace && ws.baseIndex)
-    workspace.seedSnapshotIndex(ws.worktree, ws.baseIndex);
+  await setupStep("seed", async () => {
+    if ("seedSnapshotIndex" in workspace && ws.baseIndex)
+      workspace.seedSnapshotIndex(ws.worktree, ws.baseIndex);
+  });
   const task = { repoRoot, taskId, baseCommit: base, worktree: ws.worktree };
   // observe: seam on base (the seam's files copied in, a report left behind), then readiness: baseline.
-  const onBase = await verificationCheckoutAt(task, base);
+  const onBase = await setupStep("seam-on-base reset", () => verificationCheckoutAt(task, base));
   writeFileSync(join(onBase, "seam-on-base.log"), "report\n");
-  await verificationCheckoutAt(task, base);
+  await setupStep("baseline reset", () => verificationCheckoutAt(task, base));
   let taskMs = since(t);
   // What the task pays before its coder's first run: the coder's checkout and the verification
   // checkout at base (adopted or opened, reset twice). The commit and the retirement at the end are
@@ -259,6 +275,7 @@ async function runOnce(
     adopted: adopted ? { indexTrusted: adopted.indexTrusted } : null,
     reusedCoder,
     firstSnapshotMs: stepTimes.snapshot?.[0] ?? 0,
+    setupSteps,
   };
 }
 
@@ -342,6 +359,10 @@ async function scenario(label: string, repoRoot: string, changedFile: string): P
     console.log(
       `  per-task setup, ${which} (coder checkout + verification at base) ${ratio(ms)} (against its run's own clone ${ownClone(rs)}×, the fastest ${(ms / fastestClone).toFixed(2)}×): ${ms / fastestClone <= SETUP_TARGET_RATIO ? "meets" : "MISSES"} the ≤ ${SETUP_TARGET_RATIO}× clone target`,
     );
+    const setupBy = Object.keys(rs[0]?.setupSteps ?? {})
+      .map((name) => `${name} ${median(rs.map((r) => r.setupSteps[name] ?? 0)).toFixed(0)}`)
+      .join(", ");
+    console.log(`    by step, ms: ${setupBy}`);
   }
   if (label.startsWith("demo"))
     console.log(

@@ -1,6 +1,6 @@
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
-import { delimiter, isAbsolute, join, relative } from "node:path";
-import type { RepoMounts } from "../process/mount-namespace.js";
+import { readFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { installedBinDirs } from "./installed-bin-dirs.js";
 import { NPM_COMMAND, npmScriptEnv, withPreScripts } from "./npm-pre-scripts.js";
 import { REGRESSION_PLUGIN_MODULE, withRegressionPlugin } from "./regression-plugin.js";
 import { PACKAGE_TEST, pinnedBinDir, type RunnerInvocation } from "./report-run.js";
@@ -10,36 +10,6 @@ import { RUNNER_ADAPTERS } from "./test-reports/index.js";
 
 // Regression's console runs: the test command judged from its output when no runner report could
 // be had (ADR 0084), with the PATH and the every-test arguments a report run gets.
-
-/**
- * The checkout's `node_modules/.bin` when `node_modules` is devflow's link to the user's install:
- * a symlink to one of the run's dependency folders (the mounts keep those read-only), or, for a
- * caller without mounts, a symlink leading out of the checkout. A `node_modules` of the tree itself
- * is left off, so an attempt cannot put a program of its own on PATH by committing one.
- */
-export function installedBinDirs(cwd: string, mounts: RepoMounts | undefined): string[] {
-  const modules = join(cwd, "node_modules");
-  try {
-    if (!lstatSync(modules).isSymbolicLink()) return [];
-    const target = realpathSync(modules);
-    if (mounts) {
-      const installed = (mounts.dependencies ?? []).map((d) => realpathOr(d.path));
-      return installed.includes(target) ? [join(modules, ".bin")] : [];
-    }
-    const inside = relative(realpathSync(cwd), target);
-    return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside)) ? [] : [join(modules, ".bin")];
-  } catch {
-    return [];
-  }
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 /**
  * Runs a command that regression judges from its console (no runner report could be had): with
@@ -84,6 +54,8 @@ export function everyTestConsoleCommand(
   // known, and running the script alone could skip a build the tests load (review, stop 45, attack
   // 48), so such a package keeps its command (and any stop it sets).
   if (PACKAGE_TEST.test(command) && !NPM_COMMAND.test(command) && hasTestLifecycle(cwd)) return null;
+  // Nor one the package manager runs (ADR 0088): devflow cannot run its script as it would.
+  if (invocation.packageManager) return null;
   const every = withEveryTestRun(adapter, invocation.script, cwd);
   if (adapter.runner === "pytest" && options.plugin !== false) {
     const withPlugin = withRegressionPlugin(every);

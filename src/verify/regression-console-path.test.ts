@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RegressionEnvelope } from "../artifacts/schemas/verifier-envelope.js";
-import { installedBinDirs } from "./console-run.js";
+import { installedBinDirs } from "./installed-bin-dirs.js";
 import { runRegressionVerifier, takeRegressionBaseline } from "./regression.js";
 
 let dir: string;

@@ -109,7 +109,7 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
   const tracked = await listGitFiles(input.cwd);
   const pytestConfig = pytestConfigOf(input.cwd, tracked ?? PYTEST_CONFIG_FILES);
   const packageConfigs = nestedPackageTestConfigs(input.cwd, tracked ?? []);
-  const resolved = resolveInvocation(input.command, input.cwd);
+  const resolved = resolveInvocation(input.command, input.cwd, { throughPackageManager: true });
   // A script that names its own reporter cannot give devflow a report: straight to the console run,
   // not the whole suite (and a build its pre scripts write) twice on base.
   if (resolved.kind === "runner" && reportUnsupported(resolved.invocation) === null) {
@@ -410,6 +410,8 @@ async function reportRegression(
     `no regressions: all ${passedOnBase} test(s) green on base are still green (by full test identity, ${baseline.invocation.runner} report)`,
   ];
   if (baseline.preScriptsLeftOut) parts.push(baseline.preScriptsLeftOut);
+  const managed = throughPackageManager(baseline.invocation);
+  if (managed) parts.push(managed);
   if (r.newly_passing.length > 0)
     parts.push(`newly passing: ${nameList(r.newly_passing.map((t) => t.name))}`);
   if (r.still_failing.length > 0)
@@ -432,6 +434,7 @@ async function reportRegression(
       new_failures: r.new_failures.map((t) => t.name),
       seam_tests_excluded: seamKeys.length,
       ...(baseline.preScriptsLeftOut ? { pre_scripts_left_out: baseline.preScriptsLeftOut } : {}),
+      ...(managed ? { through_package_manager: managed } : {}),
       ...(baseline.invocation.runner === "pytest" ? { canary: canaryShown } : {}),
       ...(problems.length > 0 ? { findings: problems } : {}),
     },
@@ -736,4 +739,12 @@ function baseScripts(baseline: RegressionBaseline | null): Record<string, unknow
   } catch {
     return null;
   }
+}
+
+/** What the verdict says of a suite the package manager ran (ADR 0088), or null. */
+function throughPackageManager(invocation: RunnerInvocation): string | null {
+  const managed = invocation.packageManager;
+  return managed
+    ? `run as \`${managed.command}\` with base's scripts, the package manager deciding what runs: ${managed.why}`
+    : null;
 }

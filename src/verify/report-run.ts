@@ -4,7 +4,9 @@ import { delimiter, dirname, join } from "node:path";
 import { z } from "zod";
 import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
+import { installedBinDirs } from "./installed-bin-dirs.js";
 import { NPM_COMMAND, npmIgnoresScripts, npmScriptEnv, withPreScripts } from "./npm-pre-scripts.js";
+import { withBaseScripts } from "./package-manager-run.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
@@ -51,6 +53,25 @@ export const RunnerInvocation = z.object({
    * it runs in (`npmScriptEnv`).
    */
   npmEnv: z.record(z.string(), z.string()).optional(),
+  /**
+   * Set when devflow cannot run the pinned script as the package manager would (it may or may not
+   * run a `pre` script, or the script reads npm's configuration): the package command runs as
+   * written, and the package manager decides what runs, with package.json's `scripts` replaced by
+   * base's for the run and the runner's script asking for the report (ADR 0088). No `preScripts`
+   * or `npmEnv` then: both are the package manager's.
+   */
+  packageManager: z
+    .object({
+      /** The package command as written (`pnpm test`). */
+      command: z.string(),
+      /** The script that invokes the runner (`test`, or a delegation's last hop). */
+      scriptName: z.string(),
+      /** Base's scripts: what the package manager finds in package.json for every run. */
+      scripts: z.record(z.string(), z.string()),
+      /** Why devflow does not run the script itself. */
+      why: z.string(),
+    })
+    .optional(),
 });
 export type RunnerInvocation = z.infer<typeof RunnerInvocation>;
 
@@ -66,8 +87,15 @@ export type InvocationResolution =
  * Which runner a seam or test command invokes, read in a checkout of base: `npm test` follows
  * the package.json test script; any other command must name the runner itself (`node --test x`,
  * `npx vitest run x`). "none" means the command is judged by its exit code only.
+ * `throughPackageManager`: a package command devflow cannot run itself as the package manager
+ * would (`notAsWritten`) resolves to an invocation the package manager runs (ADR 0088) instead of
+ * none; regression's runs ask for it.
  */
-export function resolveInvocation(command: string, cwd: string): InvocationResolution {
+export function resolveInvocation(
+  command: string,
+  cwd: string,
+  options: { throughPackageManager?: boolean } = {},
+): InvocationResolution {
   let setup: PackageTestSetup | null;
   if (PACKAGE_TEST.test(command)) {
     let text: string;
@@ -84,13 +112,24 @@ export function resolveInvocation(command: string, cwd: string): InvocationResol
   if (detection.kind === "none") return { kind: "none", reason: detection.reason };
   // What devflow would run is not what the package manager runs: the command stays as written.
   const unlike = PACKAGE_TEST.test(command) ? notAsWritten(command, setup) : null;
-  if (unlike !== null) return { kind: "none", reason: unlike };
+  const managed = unlike !== null && options.throughPackageManager === true;
+  if (unlike !== null && !(managed && setup?.scriptName && setup.scripts))
+    return { kind: "none", reason: unlike };
   const runner = detection.adapter.runner;
   const names = RUNNER_BINARIES[runner] ?? [];
   const invocation: RunnerInvocation = { runner, script: detection.script };
   if (names.length > 0) invocation.binaries = names.map((n) => resolveBinary(cwd, n));
   const preloads = pinPreloads(detection.script, cwd);
   if (preloads.length > 0) invocation.preloads = preloads;
+  if (unlike !== null && setup?.scriptName && setup.scripts) {
+    invocation.packageManager = {
+      command: command.trim(),
+      scriptName: setup.scriptName,
+      scripts: { ...setup.scripts },
+      why: unlike,
+    };
+    return { kind: "runner", invocation };
+  }
   // `pretest` only under `npm test` (a yarn or pnpm command with one stays as written, above);
   // `pre<name>` of an npm hop whoever started the script, since npm runs that hop (review, stop 47,
   // attack 51: under `yarn test` a `npm run -s test:unit` hop's build was dropped). None when the
@@ -246,10 +285,9 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   const adapter = adapterOf(input.invocation);
   const request = adapter.command(input.invocation.script, input.reportPath);
   const reported = request.kind === "report_file" ? request.command : input.invocation.script;
-  const command = withPreScripts(
-    input.invocation.preScripts,
-    input.runEveryTest ? withEveryTestRun(adapter, reported, input.cwd) : reported,
-  );
+  const runnerScript = input.runEveryTest ? withEveryTestRun(adapter, reported, input.cwd) : reported;
+  const managed = input.invocation.packageManager;
+  const command = managed ? managed.command : withPreScripts(input.invocation.preScripts, runnerScript);
   await removeStaleReport(input.reportPath);
   const reportDir = dirname(input.reportPath);
   mkdirSync(reportDir, { recursive: true });
@@ -263,27 +301,39 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
     request.kind === "report_file" && adapter.runner === "node-test"
       ? newLedger(join(reportDir, "ledger"))
       : null;
-  const run = await runVerifierCommand({
-    command,
-    cwd: input.cwd,
-    timeoutMs: input.timeoutMs,
-    logPath: input.logPath,
-    env: { ...npmScriptEnv(input.invocation, input.cwd), ...input.env, ...ledger?.env },
-    pathPrefix: [binDir, join(input.cwd, "node_modules", ".bin")].join(delimiter),
-    ...(input.traceOpens ? { traceOpens: true } : {}),
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.mounts
-      ? {
-          mounts: input.mounts,
-          // The runner writes its report; the pinned binaries are only read.
-          alsoExpose: [
-            { path: reportDir, writable: true },
-            { path: binDir, writable: false },
-          ],
-        }
-      : {}),
-  });
+  const verifierRun = () =>
+    runVerifierCommand({
+      command,
+      cwd: input.cwd,
+      timeoutMs: input.timeoutMs,
+      logPath: input.logPath,
+      env: { ...npmScriptEnv(input.invocation, input.cwd), ...input.env, ...ledger?.env },
+      // Through the package manager, the user's installed binaries only (as a console run has them):
+      // the package command itself must not come from a node_modules the tree holds.
+      pathPrefix: [
+        binDir,
+        ...(managed ? installedBinDirs(input.cwd, input.mounts) : [join(input.cwd, "node_modules", ".bin")]),
+      ].join(delimiter),
+      ...(input.traceOpens ? { traceOpens: true } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.mounts
+        ? {
+            mounts: input.mounts,
+            // The runner writes its report; the pinned binaries are only read.
+            alsoExpose: [
+              { path: reportDir, writable: true },
+              { path: binDir, writable: false },
+            ],
+          }
+        : {}),
+    });
+  // Through the package manager, package.json holds base's scripts for the run (ADR 0088).
+  const ran = managed
+    ? await withBaseScripts(input.cwd, managed, runnerScript, verifierRun)
+    : { kind: "ran" as const, value: await verifierRun() };
   if (ledger) closeLedger(ledger);
+  if (ran.kind === "refused") return { run: notRun(ran.failure), report: null, command, unsupported: null };
+  const run = ran.value;
   // Checked after the run too: a test process could rewrite a preload for the next run.
   const preloadsAfter = changedPreloads(input.invocation.preloads, input.invocation.script, input.cwd);
   if (preloadsAfter.length > 0) return preloadTamper(preloadsAfter, command, run);

@@ -146,6 +146,11 @@ export const RegressionPerTest = z.strictObject({
   /** Why the suite runs without npm's pre scripts although base's package.json has some (ADR 0085). */
   pre_scripts_left_out: z.string().optional(),
   /**
+   * The package command that ran the suite as written, with base's scripts asking for the report
+   * (ADR 0088), and why devflow could not run the script itself.
+   */
+  through_package_manager: z.string().optional(),
+  /**
    * pytest's regression canary (ADR 0079): failed_as_required: it failed as it did on base;
    * tampered: it passed, was skipped or missing, or the runner exited 0; not_run: no canary (the
    * reason says why, e.g. pytest did not collect it on base).

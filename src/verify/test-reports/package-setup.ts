@@ -68,7 +68,15 @@ export function readPackageTestSetup(packageJsonText: string): PackageTestSetup 
     npm_lifecycle_event: lifecycle,
     npm_command: lifecycle === "test" ? "test" : "run",
   };
-  return { script, dependencies, npmPreScripts, notAsThePackageManagerRuns, npmEnv };
+  return {
+    script,
+    dependencies,
+    npmPreScripts,
+    notAsThePackageManagerRuns,
+    npmEnv,
+    scriptName: lifecycle,
+    scripts,
+  };
 }
 
 /** A shell reference to npm's configuration as npm gives it to scripts: `$npm_config_x`, `${npm_config_x}`. */

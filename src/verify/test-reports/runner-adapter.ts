@@ -22,6 +22,10 @@ export interface PackageTestSetup {
    * lifecycle event): path-free, so it holds for any checkout of the package.
    */
   npmEnv?: Readonly<Record<string, string>>;
+  /** The script `script` is (`test`, or the last script a delegation reached). */
+  scriptName?: string;
+  /** Every script of the package, as package.json has them. */
+  scripts?: Readonly<Record<string, string>>;
 }
 
 /** A package.json script by name, as npm runs it. */

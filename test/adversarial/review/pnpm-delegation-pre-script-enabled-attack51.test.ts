@@ -28,6 +28,8 @@
  * (`notAsThePackageManagerRuns` in src/verify/test-reports/package-setup.ts): whether it runs is not
  * known without asking them, so the command runs as written. Here through `pnpm` itself: a stub
  * honouring pnpm's rule for pre scripts (test/support/pnpm-stub.ts; this machine has no pnpm).
+ * Stop 48 (ADR 0088): regression runs such a command as written with base's scripts, the runner's
+ * asking for its report, so the third case is compared test by test (mocha's report).
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -103,7 +105,8 @@ describe("`pnpm -s test:unit` with enable-pre-post-scripts: pnpm runs pretest:un
     });
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.error).toBeNull();
-    expect(base.invocation).toBeNull();
+    // Stop 48 (ADR 0088): npm test as written, pnpm deciding whether pretest:unit runs, mocha reporting.
+    expect(base.invocation?.packageManager).toMatchObject({ command: "npm test", scriptName: "test:unit" });
     // The lane resets its verification checkout between runs: base's build is gone.
     await rm(join(repo.dir, "dist"), { recursive: true, force: true });
     await fixSlug(repo);
