@@ -75,4 +75,19 @@ describe("saysWhatTheTestCommandRuns (reviews, stop 41)", () => {
     expect(says("Makefile")).toBe(true);
     expect(says("scripts/unit.sh")).toBe(true);
   });
+
+  it("a JavaScript file a script runs that the checkout does not hold is the script (an attempt would add it)", () => {
+    const dir = checkout({
+      "package.json": JSON.stringify({
+        scripts: { pretest: "node scripts/gen.js --env-file .env.test", test: "mocha" },
+      }),
+      ".env.test": "A=1\n",
+    });
+    const says = saysWhatTheTestCommandRuns("npm test", dir);
+    expect(says("scripts/gen.js")).toBe(true);
+    // The words after it are still read, as before: the option's value stays test configuration.
+    expect(says(".env.test")).toBe(true);
+    // Not a bare word that is no JavaScript file.
+    expect(saysWhatTheTestCommandRuns("node build", dir)("build")).toBe(false);
+  });
 });

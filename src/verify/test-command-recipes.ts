@@ -125,9 +125,12 @@ function recipesOf(segment: string, found: Set<string>, dir: string | null): str
       // .env.test`, `-C development`, `ts-node -P tsconfig.json`): a word before the script that is
       // a file of the checkout is kept too, and the script is the first operand node would run
       // as JavaScript (review, stop 47, attack 53).
-      const files = mainModules(name === "bun" && word === "run" ? (rest[i + 1] ?? "") : word, dir);
+      const operand = name === "bun" && word === "run" ? (rest[i + 1] ?? "") : word;
+      const files = mainModules(operand, dir);
       for (const file of files) addScript(found, file);
-      if (files.length === 0 && dir === null) addScript(found, word);
+      // A JavaScript file node would run that is not in this checkout (an attempt would add it, or
+      // a build writes it) is the script all the same: the words after it are still looked at.
+      if (files.length === 0 && (dir === null || JS_SCRIPT.test(operand))) addScript(found, operand);
       if (dir === null || files.some((file) => JS_SCRIPT.test(file))) return null;
     }
   }
