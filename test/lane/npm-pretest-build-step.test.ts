@@ -12,37 +12,20 @@
  * seven tests became one key, and a fix that broke `clamp` passed. Fix: base's pre scripts are
  * pinned with the runner invocation and run first (src/verify/npm-pre-scripts.ts `withPreScripts`).
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commitAll, copyBuildScript, testsLoadFrom } from "../support/build-step-project.js";
+import { builtRunnerRepo } from "../support/build-step-project.js";
 import { coderScript, runLane } from "../support/lane-harness.js";
 import {
   attemptEnvelope,
-  runnerRepo,
   SLUG_REQUEST,
   SLUG_TASK,
   slugCassette,
   writingCoder,
 } from "../support/runner-lane.js";
 
-/** The mocha fixture whose tests load `dist/`, which `pretest` copies from `src/` (git ignores it). */
-async function builtRepo(): Promise<string> {
-  const repo = await runnerRepo("mocha");
-  const pkg = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
-  pkg.scripts = { pretest: "node scripts/build.js", test: pkg.scripts.test };
-  await writeFile(join(repo, "package.json"), JSON.stringify(pkg, null, 2));
-  await mkdir(join(repo, "scripts"));
-  await writeFile(join(repo, "scripts", "build.js"), copyBuildScript());
-  await writeFile(join(repo, ".gitignore"), "node_modules\ndist/\n");
-  await testsLoadFrom(repo, "dist");
-  await commitAll(repo, "build step");
-  return repo;
-}
-
 const lane = async (script: string) =>
   runLane({
-    repo: await builtRepo(),
+    repo: await builtRunnerRepo("mocha"),
     taskId: SLUG_TASK,
     request: SLUG_REQUEST,
     // An Observer that knows the build step: the seam builds, then runs the seam file.

@@ -8,40 +8,24 @@
  * compared per test" (attack 53a). Real jest 29, the real lane (mount namespace and checkout
  * overlay where this machine has them), a `pnpm` stub honouring pnpm's rule for pre scripts.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commitAll, copyBuildScript, testsLoadFrom } from "../support/build-step-project.js";
+import { builtRunnerRepo } from "../support/build-step-project.js";
 import { coderScript, runLane } from "../support/lane-harness.js";
 import { pnpmFirstOnPath } from "../support/pnpm-stub.js";
 import {
   attemptEnvelope,
   fixSlugBreakClamp,
-  runnerRepo,
   SLUG_REQUEST,
   SLUG_TASK,
   slugCassette,
   writingCoder,
 } from "../support/runner-lane.js";
 
-/** The jest fixture whose tests load `dist/`, which `pretest` copies from `src/`; pnpm runs pre scripts. */
-async function builtRepo(): Promise<string> {
-  const repo = await runnerRepo("jest");
-  const pkg = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
-  pkg.scripts = { pretest: "node scripts/build.js", test: pkg.scripts.test };
-  await writeFile(join(repo, "package.json"), JSON.stringify(pkg, null, 2));
-  await mkdir(join(repo, "scripts"));
-  await writeFile(join(repo, "scripts", "build.js"), copyBuildScript());
-  await writeFile(join(repo, ".gitignore"), "node_modules\ndist/\n");
-  await writeFile(join(repo, ".npmrc"), "enable-pre-post-scripts=true\n");
-  await testsLoadFrom(repo, "dist");
-  await commitAll(repo, "build step");
-  return repo;
-}
-
 const lane = async (script: string) =>
   runLane({
-    repo: await builtRepo(),
+    repo: await builtRunnerRepo("jest", { ".npmrc": "enable-pre-post-scripts=true\n" }),
     taskId: SLUG_TASK,
     request: SLUG_REQUEST,
     cassette: slugCassette("node scripts/build.js && npx jest test/slug.test.js"),

@@ -4,6 +4,7 @@ import { execa } from "execa";
 import type { RegressionBaseline } from "../../src/verify/regression.js";
 import type { FixtureRepo } from "../reports/runner-fixture.js";
 import { breakClamp, fixSlug, fixtureProject, fixtureRegression } from "./fixture-regression.js";
+import { runnerRepo } from "./runner-lane.js";
 
 /**
  * The mocha fixture (test/fixtures/runners/mocha) turned into a project with a build step, as
@@ -117,4 +118,26 @@ export async function repairInTheBuild(repo: FixtureRepo, base: RegressionBaseli
     "src/math.js",
     buildFile,
   ]);
+}
+
+/**
+ * The `runner` fixture as a user's repo (runner-lane.ts's `runnerRepo`) whose tests load `dist/`,
+ * which `pretest` (`node scripts/build.js`) copies from `src/` (git ignores it); `more` files
+ * (an `.npmrc`, say) over it. Committed.
+ */
+export async function builtRunnerRepo(
+  runner: "mocha" | "jest",
+  more: Readonly<Record<string, string>> = {},
+): Promise<string> {
+  const repo = await runnerRepo(runner);
+  const pkg = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
+  pkg.scripts = { pretest: "node scripts/build.js", test: pkg.scripts.test };
+  await writeFile(join(repo, "package.json"), JSON.stringify(pkg, null, 2));
+  await mkdir(join(repo, "scripts"));
+  await writeFile(join(repo, "scripts", "build.js"), copyBuildScript());
+  await writeFile(join(repo, ".gitignore"), "node_modules\ndist/\n");
+  for (const [path, text] of Object.entries(more)) await writeFile(join(repo, path), text);
+  await testsLoadFrom(repo, "dist");
+  await commitAll(repo, "build step");
+  return repo;
 }
