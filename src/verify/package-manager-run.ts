@@ -57,13 +57,28 @@ export async function withBaseScripts<T>(
   }
   replaceFile(
     path,
-    `${JSON.stringify({ ...json, scripts: { ...run.scripts, [run.scriptName]: runnerScript } }, null, 2)}\n`,
+    `${JSON.stringify({ ...json, scripts: scriptsForTheRun(run, runnerScript) }, null, 2)}\n`,
   );
   try {
     return { kind: "ran", value: await fn() };
   } finally {
     replaceFile(path, before);
   }
+}
+
+/**
+ * Base's scripts with `runnerScript` as the runner's, and no `post<name>` of any script: devflow
+ * runs none on its own path either (ADR 0085), and a package manager runs one only after a green
+ * run, so base (red: the seam's test fails there) never shows what it does. A posttest that rewrote
+ * a tracked file on the first green run, the correct fix's, was a tamper finding (review, stop 48,
+ * attack 54e).
+ */
+function scriptsForTheRun(run: PackageManagerRun, runnerScript: string): Record<string, string> {
+  const scripts: Record<string, string> = {};
+  for (const [name, text] of Object.entries(run.scripts))
+    if (!(name.startsWith("post") && name.slice(4) in run.scripts)) scripts[name] = text;
+  scripts[run.scriptName] = runnerScript;
+  return scripts;
 }
 
 /** Removes what is at `path` and writes a new file there (a link planted meanwhile is never written through). */

@@ -26,6 +26,7 @@ import { watchCheckoutDirectories } from "./checkout-dir-watch.js";
 import { recordRunLeftCheckoutUntouched, recordRunSettled, recordRunStarted } from "./checkout-run-ledger.js";
 import { changedSinceStat, statCheckout } from "./checkout-stat.js";
 import { ENVELOPE_EXCERPT_BYTES } from "./envelope.js";
+import { packageManagerNodeOptions } from "./package-manager-node-options.js";
 
 /**
  * Output kept in memory (and in the log) per verification command. Test parsing needs the whole
@@ -161,6 +162,7 @@ async function runInOwnTemp(cmd: VerifierCommand, runTemp: string): Promise<Veri
   // The stat sees files only: a directory renamed away and back keeps its files' stat (ADR 0048).
   const dirWatch = overlayTrusted ? null : watchCheckoutDirectories(cmd.cwd, ownOutputInside(cmd));
   const runMarker = newRunMarker();
+  const nodeOptions = cmd.nodeOptions ? `${cmd.nodeOptions} ${VERIFIER_NODE_OPTIONS}` : VERIFIER_NODE_OPTIONS;
   const ran = async () => {
     const result = await runProcess({
       confine: true,
@@ -176,9 +178,9 @@ async function runInOwnTemp(cmd: VerifierCommand, runTemp: string): Promise<Veri
           TMP: runTemp,
           TEMP: runTemp,
           ...cmd.env,
-          NODE_OPTIONS: cmd.nodeOptions
-            ? `${cmd.nodeOptions} ${VERIFIER_NODE_OPTIONS}`
-            : VERIFIER_NODE_OPTIONS,
+          NODE_OPTIONS: nodeOptions,
+          // A package manager the command starts replaces NODE_OPTIONS with its own setting.
+          npm_config_node_options: packageManagerNodeOptions(cmd.cwd, nodeOptions),
         }),
         cmd.pathPrefix,
       ),

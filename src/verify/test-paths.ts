@@ -55,9 +55,13 @@ export function isTestPath(file: string): boolean {
  * Config files under other names count too (review, stop 32: `jest.config.base.js` spread into
  * `jest.config.js`, Nx's `jest.preset.js`, `vitest.unit.config.ts`): a `moduleNameMapper` added
  * there pointed the package slugify calls at a file of the coder's.
+ * And the package managers' own settings and programs (review, stop 48, attack 54): pnpm 10.6+
+ * reads `scriptShell`, `nodeOptions` and `enablePrePostScripts` from `pnpm-workspace.yaml`;
+ * `.pnpmfile.cjs` hooks pnpm; yarn runs the release its config names (`.yarn/releases/*`,
+ * `yarn-path`/`yarnPath`) with its plugins, and Plug'n'Play's `.pnp.cjs` resolves every module.
  */
 const RUNNER_CONFIG =
-  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace|babel)(?:\.[\w-]+)*\.config(?:\.[\w-]+)*\.[cm]?[jt]s(?:on)?|jest[.-]preset\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?|\.babelrc(?:\.[cm]?[jt]s|\.json)?|\.swcrc)$/;
+  /(?:^|\/)(?:\.npmrc|\.yarnrc(?:\.yml)?|pnpm-workspace\.yaml|\.pnpmfile\.cjs|\.pnp\.c?js|\.pnp\.loader\.mjs|\.yarn\/(?:releases|plugins)\/.+|\.mocharc(?:\.[\w]+)?|\.taprc|(?:jest|vitest|vite|ava|vitest\.workspace|babel)(?:\.[\w-]+)*\.config(?:\.[\w-]+)*\.[cm]?[jt]s(?:on)?|jest[.-]preset\.[cm]?[jt]s(?:on)?|vitest\.workspace\.[cm]?[jt]s(?:on)?|\.babelrc(?:\.[cm]?[jt]s|\.json)?|\.swcrc)$/;
 
 /** A runner or npm configuration file (`.npmrc`, `.mocharc.yml`, `jest.config.js`, `vitest.config.ts`, …). */
 export function isRunnerConfig(file: string): boolean {

@@ -1,7 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
+import { stubFirstOnPath } from "./stub-on-path.js";
 
 /**
  * A `pnpm` executable (this machine has none) honouring the part of pnpm's documented contract the
@@ -13,9 +12,16 @@ import { delimiter, join } from "node:path";
 export function writePnpmStub(dir: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "pnpm");
-  writeFileSync(
-    path,
-    `#!/usr/bin/env node
+  writeFileSync(path, PNPM_STUB);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** The stub, first on PATH for the rest of the test (`onTestFinished` undoes it). */
+export const pnpmFirstOnPath = (onTestFinished: (fn: () => Promise<void>) => void): Promise<void> =>
+  stubFirstOnPath("pnpm", PNPM_STUB, onTestFinished);
+
+const PNPM_STUB = `#!/usr/bin/env node
 const { execFileSync } = require("node:child_process");
 const { readFileSync } = require("node:fs");
 const { delimiter, join } = require("node:path");
@@ -38,20 +44,4 @@ for (const script of [prePost ? scripts["pre" + name] : undefined, scripts[name]
     process.exit(typeof error.status === "number" ? error.status : 1);
   }
 }
-`,
-  );
-  chmodSync(path, 0o755);
-  return path;
-}
-
-/** The stub, in a temp folder first on PATH for the rest of the test (`onTestFinished` undoes it). */
-export async function pnpmFirstOnPath(onTestFinished: (fn: () => Promise<void>) => void): Promise<void> {
-  const bin = await mkdtemp(join(tmpdir(), "devflow-pnpm-stub-"));
-  writePnpmStub(bin);
-  const path = process.env.PATH;
-  process.env.PATH = `${bin}${delimiter}${path}`;
-  onTestFinished(async () => {
-    process.env.PATH = path;
-    await rm(bin, { recursive: true, force: true });
-  });
-}
+`;
