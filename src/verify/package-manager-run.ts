@@ -71,7 +71,7 @@ export async function withBaseScripts<T>(
  * runs none on its own path either (ADR 0085), and a package manager runs one only after a green
  * run, so base (red: the seam's test fails there) never shows what it does. A posttest that rewrote
  * a tracked file on the first green run, the correct fix's, was a tamper finding (review, stop 48,
- * attack 54e).
+ * attack 54c).
  */
 function scriptsForTheRun(run: PackageManagerRun, runnerScript: string): Record<string, string> {
   const scripts: Record<string, string> = {};

@@ -112,22 +112,19 @@ export function resolveInvocation(
   if (detection.kind === "none") return { kind: "none", reason: detection.reason };
   // What devflow would run is not what the package manager runs: the command stays as written.
   const unlike = PACKAGE_TEST.test(command) ? notAsWritten(command, setup) : null;
-  const managed = unlike !== null && options.throughPackageManager === true;
-  if (unlike !== null && !(managed && setup?.scriptName && setup.scripts))
-    return { kind: "none", reason: unlike };
+  const managed =
+    unlike !== null && options.throughPackageManager === true && setup?.scriptName && setup.scripts
+      ? { command: command.trim(), scriptName: setup.scriptName, scripts: { ...setup.scripts }, why: unlike }
+      : null;
+  if (unlike !== null && managed === null) return { kind: "none", reason: unlike };
   const runner = detection.adapter.runner;
   const names = RUNNER_BINARIES[runner] ?? [];
   const invocation: RunnerInvocation = { runner, script: detection.script };
   if (names.length > 0) invocation.binaries = names.map((n) => resolveBinary(cwd, n));
   const preloads = pinPreloads(detection.script, cwd);
   if (preloads.length > 0) invocation.preloads = preloads;
-  if (unlike !== null && setup?.scriptName && setup.scripts) {
-    invocation.packageManager = {
-      command: command.trim(),
-      scriptName: setup.scriptName,
-      scripts: { ...setup.scripts },
-      why: unlike,
-    };
+  if (managed !== null) {
+    invocation.packageManager = managed;
     return { kind: "runner", invocation };
   }
   // `pretest` only under `npm test` (a yarn or pnpm command with one stays as written, above);
