@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { regularFileBytes } from "../util/regular-file.js";
 
 // A report run the package manager starts (ADR 0088): for a package command devflow cannot run as
 // the package manager would (`pnpm test` with a `pretest`: yarn 1 and pnpm with
@@ -85,12 +86,4 @@ function scriptsForTheRun(run: PackageManagerRun, runnerScript: string): Record<
 function replaceFile(path: string, content: string | Buffer): void {
   rmSync(path, { recursive: true, force: true });
   writeFileSync(path, content, { flag: "wx" });
-}
-
-function regularFileBytes(path: string): Buffer | null {
-  try {
-    return lstatSync(path).isFile() ? readFileSync(path) : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,16 +1,8 @@
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { coderIndexRecord, verifyGitDir } from "../home/paths.js";
 import { openTaskStore } from "../home/task-store.js";
+import { regularFileBytes } from "../util/regular-file.js";
 import { whyDirInUse } from "./dir-in-use.js";
 import { entriesStatCannotSee } from "./entries-stat-cannot-see.js";
 import { runGit } from "./git.js";
@@ -258,14 +250,5 @@ function isLink(path: string): boolean {
     return lstatSync(path).isSymbolicLink();
   } catch {
     return false;
-  }
-}
-
-/** The file's bytes if it is a regular file (a symlink planted in its place is not followed). */
-function regularFileBytes(path: string): Buffer | null {
-  try {
-    return lstatSync(path).isFile() ? readFileSync(path) : null;
-  } catch {
-    return null;
   }
 }

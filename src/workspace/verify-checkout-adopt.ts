@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DevflowError } from "../errors/index.js";
 import { verifyCheckoutDir, verifyGitDir, verifyIndexRecord } from "../home/paths.js";
+import { regularFileBytes } from "../util/regular-file.js";
 import { isObjectId } from "./object-id.js";
 import { initVerifyRepo, trustIndex, userObjectDir } from "./verify-checkout.js";
 import { readIndexRecord, sha256Of } from "./verify-index-record.js";
@@ -62,13 +63,4 @@ export async function adoptVerifyCheckout(request: AdoptRequest): Promise<Adopte
     return { from: fromTaskId, indexTrusted: false };
   trustIndex(gitDir, { bytes: index, mtimeMs: record.mtime_ms });
   return { from: fromTaskId, indexTrusted: true };
-}
-
-/** The file's bytes if it is a regular file (a symlink planted in its place is not followed). */
-function regularFileBytes(path: string): Buffer | null {
-  try {
-    return lstatSync(path).isFile() ? readFileSync(path) : null;
-  } catch {
-    return null;
-  }
 }
