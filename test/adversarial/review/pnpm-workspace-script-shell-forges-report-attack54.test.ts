@@ -47,39 +47,7 @@ import {
   fixtureRegression,
 } from "../../support/fixture-regression.js";
 import { MARK_JEST_FAILURES_PASSED } from "../../support/forged-jest-report.js";
-import { stubFirstOnPath } from "../../support/stub-on-path.js";
-
-/** pnpm >= 10.6 (see the header): settings from .npmrc and pnpm-workspace.yaml, scriptShell honoured. */
-const PNPM10_STUB = `#!/usr/bin/env node
-const { spawnSync } = require("node:child_process");
-const { readFileSync } = require("node:fs");
-const { delimiter, join } = require("node:path");
-const words = process.argv.slice(2).filter((w) => w !== "-s" && w !== "--silent");
-const name = words[0] === "run" ? words[1] : words[0];
-const scripts = JSON.parse(readFileSync("package.json", "utf8")).scripts ?? {};
-if (scripts[name] === undefined) {
-  console.error(\`ERR_PNPM_NO_SCRIPT  Missing script: \${name}\`);
-  process.exit(1);
-}
-const read = (f) => { try { return readFileSync(f, "utf8"); } catch { return ""; } };
-const settings = {};
-for (const line of read(".npmrc").split("\\n")) {
-  const m = /^\\s*([\\w-]+)\\s*=\\s*(.*?)\\s*$/.exec(line);
-  if (m) settings[m[1].replace(/-(\\w)/g, (_, c) => c.toUpperCase())] = m[2];
-}
-for (const line of read("pnpm-workspace.yaml").split("\\n")) {
-  const m = /^(\\w+)\\s*:\\s*["']?(.*?)["']?\\s*$/.exec(line);
-  if (m && m[2] !== "") settings[m[1]] = m[2];
-}
-const shell = settings.scriptShell || "sh";
-const env = { ...process.env, PATH: [join(process.cwd(), "node_modules", ".bin"), process.env.PATH].join(delimiter) };
-const prePost = settings.enablePrePostScripts === "true";
-for (const script of [prePost ? scripts["pre" + name] : undefined, scripts[name]]) {
-  if (script === undefined) continue;
-  const r = spawnSync(shell, ["-c", script], { stdio: "inherit", env });
-  if (r.status !== 0) process.exit(typeof r.status === "number" ? r.status : 1);
-}
-`;
+import { pnpmFirstOnPath } from "../../support/pnpm-stub.js";
 
 /** The attempt's "shell": runs the script with /bin/sh, then marks every failed test of the jest report passed. */
 const FORGING_SHELL = `#!/usr/bin/env node
@@ -119,7 +87,7 @@ describe("attack 54a: pnpm's settings in pnpm-workspace.yaml reach the run ADR 0
   it("a scriptShell set in pnpm-workspace.yaml that forges the jest report must not let a broken clamp pass", async ({
     onTestFinished,
   }) => {
-    await stubFirstOnPath("pnpm", PNPM10_STUB, onTestFinished);
+    await pnpmFirstOnPath(onTestFinished);
     const repo = await project(onTestFinished);
     const base = await fixtureBaseline(repo, "pnpm test");
     expect(base.error, base.error ?? "").toBeNull();
@@ -141,7 +109,7 @@ describe("attack 54a: pnpm's settings in pnpm-workspace.yaml reach the run ADR 0
   it("(control) the same shell through .npmrc is a finding; the break alone fails naming clamp", async ({
     onTestFinished,
   }) => {
-    await stubFirstOnPath("pnpm", PNPM10_STUB, onTestFinished);
+    await pnpmFirstOnPath(onTestFinished);
     const repo = await project(onTestFinished);
     const base = await fixtureBaseline(repo, "pnpm test");
     expect(base.error, base.error ?? "").toBeNull();
