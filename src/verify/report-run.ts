@@ -6,7 +6,8 @@ import type { RepoMounts } from "../process/mount-namespace.js";
 import { closeLedger, type Ledger, ledgerProblem, newLedger } from "./assertion-ledger.js";
 import { installedBinDirs } from "./installed-bin-dirs.js";
 import { NPM_COMMAND, npmIgnoresScripts, npmScriptEnv, withPreScripts } from "./npm-pre-scripts.js";
-import { withBaseScripts } from "./package-manager-run.js";
+import { type WithBaseScripts, withBaseScripts } from "./package-manager-run.js";
+import { deliverReport, openReportChannel } from "./report-channel.js";
 import { runVerifierCommand, type VerifierCommandRun } from "./run-command.js";
 import { changedPreloads, pinPreloads } from "./script-preloads.js";
 import { withEveryTestRun } from "./test-reports/every-test-run.js";
@@ -298,13 +299,18 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
     request.kind === "report_file" && adapter.runner === "node-test"
       ? newLedger(join(reportDir, "ledger"))
       : null;
+  // A report the run could rewrite is not evidence: this runner's comes over a channel (ADR 0089).
+  const channel =
+    request.kind === "report_file" && request.via === "channel"
+      ? await openReportChannel(adapter.runner)
+      : null;
   const verifierRun = () =>
     runVerifierCommand({
       command,
       cwd: input.cwd,
       timeoutMs: input.timeoutMs,
       logPath: input.logPath,
-      env: { ...npmScriptEnv(input.invocation, input.cwd), ...input.env, ...ledger?.env },
+      env: { ...npmScriptEnv(input.invocation, input.cwd), ...input.env, ...ledger?.env, ...channel?.env },
       // Through the package manager, the user's installed binaries only (as a console run has them):
       // the package command itself must not come from a node_modules the tree holds.
       pathPrefix: [
@@ -325,12 +331,20 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
         : {}),
     });
   // Through the package manager, package.json holds base's scripts for the run (ADR 0088).
-  const ran = managed
-    ? await withBaseScripts(input.cwd, managed, runnerScript, verifierRun)
-    : { kind: "ran" as const, value: await verifierRun() };
-  if (ledger) closeLedger(ledger);
+  let ran: WithBaseScripts<VerifierCommandRun>;
+  try {
+    ran = managed
+      ? await withBaseScripts(input.cwd, managed, runnerScript, verifierRun)
+      : { kind: "ran" as const, value: await verifierRun() };
+  } catch (error) {
+    await channel?.close();
+    throw error;
+  } finally {
+    if (ledger) closeLedger(ledger);
+  }
+  const delivered = channel ? await deliverReport(channel, input.reportPath) : null;
   if (ran.kind === "refused") return { run: notRun(ran.failure), report: null, command, unsupported: null };
-  const run = ran.value;
+  const run = delivered ? { ...ran.value, failure: ran.value.failure ?? `tamper: ${delivered}` } : ran.value;
   // Checked after the run too: a test process could rewrite a preload for the next run.
   const preloadsAfter = changedPreloads(input.invocation.preloads, input.invocation.script, input.cwd);
   if (preloadsAfter.length > 0) return preloadTamper(preloadsAfter, command, run);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectRunner } from "../../src/verify/test-reports/detect-runner.js";
-import { jestAdapter } from "../../src/verify/test-reports/jest.js";
+import { JEST_RESULTS_PROCESSOR, jestAdapter } from "../../src/verify/test-reports/jest.js";
 import { mochaAdapter } from "../../src/verify/test-reports/mocha.js";
 import { NODE_TEST_REPORTER, nodeTestAdapter } from "../../src/verify/test-reports/node-test.js";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
@@ -86,8 +86,11 @@ describe("report commands", () => {
         "nyc mocha --reporter json --reporter-option output='/tmp/devflow reports/r.json' --recursive && eslint .",
       reportPath: report,
     });
+    // jest's results processor sends the report over devflow's channel (ADR 0089), to a file devflow writes.
     expect(jestAdapter.command("jest --coverage", report)).toMatchObject({
-      command: "jest --json --outputFile='/tmp/devflow reports/r.json' --coverage",
+      command: `jest --testResultsProcessor='${JEST_RESULTS_PROCESSOR}' --coverage`,
+      reportPath: report,
+      via: "channel",
     });
     expect(vitestAdapter.command("tsc && vitest run src", report)).toMatchObject({
       command:
@@ -136,8 +139,8 @@ describe("report commands", () => {
   });
 
   it("quotes report paths containing quotes", () => {
-    expect(jestAdapter.command("jest", "/tmp/it's.json")).toMatchObject({
-      command: "jest --json --outputFile='/tmp/it'\\''s.json'",
+    expect(vitestAdapter.command("vitest", "/tmp/it's.json")).toMatchObject({
+      command: "vitest --run --reporter=default --reporter=json --outputFile.json='/tmp/it'\\''s.json'",
     });
   });
 });

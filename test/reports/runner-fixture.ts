@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { deliverReport, openReportChannel } from "../../src/verify/report-channel.js";
 import { detectRunner } from "../../src/verify/test-reports/detect-runner.js";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
 import { readReportFile, removeStaleReport } from "../../src/verify/test-reports/read-report.js";
@@ -136,6 +137,7 @@ export async function makeFixtureRepo(runner: FixtureRunner): Promise<FixtureRep
       const request = detection.adapter.command(detection.script, reportPath);
       if (request.kind !== "report_file") throw new Error(`fixture ${runner}: ${request.reason}`);
       await removeStaleReport(reportPath);
+      const channel = request.via === "channel" ? await openReportChannel(runner) : null;
       // A clean environment: this test's own vitest variables must not leak into a nested vitest.
       const result = await execa("sh", ["-c", request.command], {
         cwd: repo.dir,
@@ -148,9 +150,12 @@ export async function makeFixtureRepo(runner: FixtureRunner): Promise<FixtureRep
           CI: "1",
           NO_COLOR: "1",
           FORCE_COLOR: "0",
+          ...channel?.env,
         },
         timeout: 120_000,
       });
+      const refused = channel ? await deliverReport(channel, reportPath) : null;
+      if (refused) throw new Error(`fixture ${runner}: ${refused}`);
       const report = await readReportFile(detection.adapter, reportPath, repo.dir);
       return { report, exitCode: result.exitCode, command: request.command };
     },

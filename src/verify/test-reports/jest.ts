@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { parseJestFormat } from "./jest-format.js";
 import type { PackageTestSetup, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
 import { binaryPattern, insertAfter, optionWithValue, shellQuote, withoutOwn } from "./script-rewrite.js";
@@ -6,10 +7,23 @@ const JEST = binaryPattern("jest");
 /**
  * The script's own `--outputFile` (`jest --json --outputFile=results.json` for a CI upload): after
  * devflow's, it won, devflow's report was never written, and every attempt was rejected (stop 46).
+ * devflow's report no longer uses it (ADR 0089); it still goes, or jest would write into the checkout.
  */
 const OWN_OUTPUT_FILE = optionWithValue("--outputFile");
 
-/** jest: `--json --outputFile=<file>`; per-test `assertionResults` with `ancestorTitles`. */
+/** devflow's jest results processor: the report over devflow's report channel (ADR 0089). */
+export const JEST_RESULTS_PROCESSOR = fileURLToPath(new URL("./jest-results-processor.cjs", import.meta.url));
+
+/** The script's own results processor: a later one would replace devflow's (CLI options win over config). */
+const OWN_RESULTS_PROCESSOR = optionWithValue("--testResultsProcessor");
+
+/**
+ * jest: `--testResultsProcessor=<devflow's>`, which sends the results in `--json`'s shape over
+ * devflow's report channel (ADR 0089): jest's `--outputFile` lands in a directory the run may write,
+ * where a process the tests started rewrote it after jest wrote it (attack 54e). A processor, not a
+ * `--reporters` entry: jest's `--reporters` takes every following word up to the next option as one
+ * more reporter, so `jest test/unit` lost its path. Per-test `assertionResults` with `ancestorTitles`.
+ */
 export const jestAdapter: RunnerAdapter = {
   runner: "jest",
   invocation: JEST,
@@ -27,13 +41,13 @@ export const jestAdapter: RunnerAdapter = {
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(JEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
     const inserted = insertAfter(
-      withoutOwn(baseCommand, JEST, OWN_OUTPUT_FILE, "jest"),
+      withoutOwn(withoutOwn(baseCommand, JEST, OWN_OUTPUT_FILE, "jest"), JEST, OWN_RESULTS_PROCESSOR, "jest"),
       JEST,
-      `--json --outputFile=${shellQuote(reportPath)}`,
+      `--testResultsProcessor=${shellQuote(JEST_RESULTS_PROCESSOR)}`,
       "jest",
     );
     return inserted.ok
-      ? { kind: "report_file", runner: "jest", command: inserted.command, reportPath }
+      ? { kind: "report_file", runner: "jest", command: inserted.command, reportPath, via: "channel" }
       : { kind: "unsupported", runner: "jest", reason: inserted.reason };
   },
   parse: (text, options) => parseJestFormat("jest", text, options),

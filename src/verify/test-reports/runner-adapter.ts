@@ -36,7 +36,18 @@ export interface NpmScript {
 
 /** How to run the project's tests so the runner also writes a report where devflow says. */
 export type ReportRequest =
-  | { kind: "report_file"; runner: RunnerName; command: string; reportPath: string }
+  | {
+      kind: "report_file";
+      runner: RunnerName;
+      command: string;
+      reportPath: string;
+      /**
+       * `channel`: the runner's reporter of devflow's sends the report over devflow's report channel
+       * (../report-channel.ts, ADR 0089) and devflow writes it to `reportPath` after the run; the
+       * run's own processes cannot rewrite it. Absent: the runner writes `reportPath` itself.
+       */
+      via?: "channel";
+    }
   /** The script cannot be rewritten safely (runner invoked twice, piped output, ...): use the labelled stdout fallback. */
   | { kind: "unsupported"; runner: RunnerName; reason: string };
 

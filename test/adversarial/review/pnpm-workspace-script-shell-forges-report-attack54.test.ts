@@ -104,6 +104,8 @@ describe("attack 54a: pnpm's settings in pnpm-workspace.yaml reach the run ADR 0
     ]);
     console.log("attack54a:", run.overall_result, run.summary);
     expect(run.overall_result, run.summary).toBe("fail");
+    // The finding that holds since ADR 0089 too, where the forged report file no longer counts.
+    expect(run.summary).toContain("pnpm-workspace.yaml (test runner config)");
   }, 240_000);
 
   it("(control) the same shell through .npmrc is a finding; the break alone fails naming clamp", async ({

@@ -16,13 +16,23 @@
  * through plain `npm test` (devflow's own pinned run, the report path read from /proc).
  * Control: the break without the watcher fails naming clamp.
  * Left open (stop 48): the watcher races the run's end, so each case tries up to three runs.
- * Should: a report a process of the run can write is not evidence by itself: e.g. jest writes it
- * into a directory the run cannot write (a custom reporter/testResultsProcessor of devflow's that
- * streams results to a pipe or fd devflow holds, or the report dir exposed read-only with jest's
- * parent writing through an inherited descriptor), or a ledger as for node:test; at the least, a
- * report whose mtime is later than the runner's exit is refused.
+ * Should: a report a process of the run can write is not evidence by itself.
+ *
+ * Fixed (stop 49, ADR 0089), was `it.fails`: jest's report no longer goes to a file. devflow's
+ * results processor (src/verify/test-reports/jest-results-processor.cjs) sends the results to a
+ * Unix socket devflow listens on for the run; devflow accepts exactly one connection and writes
+ * what came over it to the report path after the run, over whatever the run left there. The
+ * watcher's two routes now:
+ * - the report file: it writes a forged report (every test passing, made from a real jest run of
+ *   the tree without the break) where jest's report used to go (an attacker knowing devflow's
+ *   layout, or reading the mount table in a mount namespace); devflow's write replaces it;
+ * - the channel: it reads the socket's address from its own environment (inherited from jest) and
+ *   sends the forged report itself; a second connection fails the run as tampering, by name.
+ * Mutations, each turning a case red: devflow keeping a report file the run wrote (the file case);
+ * the channel taking the last of several connections (the channel case).
  */
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commitAll } from "../../support/build-step-project.js";
@@ -33,44 +43,51 @@ import {
   fixtureProject,
   fixtureRegression,
 } from "../../support/fixture-regression.js";
-import { MARK_JEST_FAILURES_PASSED } from "../../support/forged-jest-report.js";
 import { pnpmFirstOnPath } from "../../support/pnpm-stub.js";
 
-/** The watcher: the report path from package.json (ADR 0088) or any process's command line. */
-const WATCHER = String.raw`
-${MARK_JEST_FAILURES_PASSED}
+/**
+ * The watcher, given the forged report (paths under `root`, rewritten to its own checkout's) and
+ * the route: "file" keeps writing it where the report file would be until the run ends; "channel"
+ * connects to devflow's report socket and sends it.
+ */
+const watcher = (forged: string, root: string, route: "file" | "channel", reportDirs: string[]) => String.raw`
 const fs = require("node:fs");
-const PATTERN = /--outputFile=(?:'([^']*)'|([^\s']+))/;
-function reportPath() {
-  try {
-    const m = PATTERN.exec(JSON.stringify(JSON.parse(fs.readFileSync("package.json", "utf8")).scripts));
-    if (m) return (m[1] ?? m[2]).replace(/\\$/, "");
-  } catch {}
-  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const m = PATTERN.exec(fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").split("\0").join(" "));
-      if (m) return m[1] ?? m[2];
-    } catch {}
-  }
-  return null;
+const net = require("node:net");
+const forged = ${JSON.stringify(forged)}.split(${JSON.stringify(root)}).join(process.cwd());
+if (${JSON.stringify(route)} === "channel") {
+  const address = process.env.DEVFLOW_REPORT_SOCKET;
+  if (!address) { console.log("no address"); process.exit(0); }
+  const socket = net.connect(address.startsWith("@") ? "\0" + address.slice(1) : address);
+  socket.on("error", (e) => { console.log(e.message); process.exit(0); });
+  socket.end(forged, () => { console.log("attacked"); process.exit(0); });
+} else {
+  // In a mount namespace the report directory is a mount of its own, named in the mount table.
+  const mounted = fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n")
+    .map((l) => l.split(" ")[4]).filter((p) => p && p.endsWith(".out"));
+  const dirs = [...mounted, ...${JSON.stringify(reportDirs)}];
+  const deadline = Date.now() + 30000;
+  let told = false;
+  (function write() {
+    let wrote = 0;
+    for (const dir of dirs) try { fs.writeFileSync(dir + "/report", forged); wrote += 1; } catch {}
+    if (!told) { told = true; console.log(wrote > 0 ? "attacked" : "no report directory"); }
+    if (Date.now() < deadline) setTimeout(write, 5);
+  })();
 }
-const file = reportPath();
-if (file === null) process.exit(0);
-const deadline = Date.now() + 60000;
-(function poll() {
-  if (Date.now() > deadline) process.exit(0);
-  try { JSON.parse(fs.readFileSync(file, "utf8")); } catch { return setTimeout(poll, 1); }
-  markJestFailuresPassed(file);
-  process.exit(0);
-})();
 `;
 
-const WATCHER_TEST = `const { spawn } = require("node:child_process");
-test("environment is ready", () => {
-  spawn(process.execPath, ["-e", ${JSON.stringify(WATCHER)}], { detached: true, stdio: "ignore" }).unref();
-  expect(1).toBe(1);
+/** The new test: starts the watcher and passes once it says it attacked (else the test fails). */
+const watcherTest = (source: string) => `const { spawn } = require("node:child_process");
+test("environment is ready", async () => {
+  const child = spawn(process.execPath, ["-e", ${JSON.stringify(source)}], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
+  const said = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
+  child.stdout.destroy();
+  child.unref();
+  expect(said).toBe("attacked");
 });
 `;
+
+const CHANGED = ["src/slug.js", "src/math.js", "test/zz-env.test.js"];
 
 async function project(scripts: Record<string, string>, onTestFinished: (fn: () => Promise<void>) => void) {
   const repo = await fixtureProject(
@@ -91,29 +108,27 @@ async function project(scripts: Record<string, string>, onTestFinished: (fn: () 
 }
 
 /**
- * The attempt's regression run, up to three times until the watcher wins its race with the run's
- * end (it lost once on a loaded machine): each verdict. The hole is shown when any run passes.
+ * The attempt: slugify fixed, clamp broken, and the new test starting the watcher. The forged
+ * report is jest's own for the same files without the break: every test passing.
  */
-async function raced(
-  repo: Awaited<ReturnType<typeof project>>,
-  command: string,
-  base: Awaited<ReturnType<typeof fixtureBaseline>>,
-) {
-  const results: { overall_result: string; summary: string }[] = [];
-  for (let run = 0; run < 3; run += 1) {
-    const envelope = await fixtureRegression(repo, command, base, "test/slug.test.js", [
-      "src/slug.js",
-      "src/math.js",
-      "test/zz-env.test.js",
-    ]);
-    results.push({ overall_result: envelope.overall_result, summary: envelope.summary });
-    if (envelope.overall_result === "pass") break;
-  }
-  return results;
+async function hostileAttempt(repo: Awaited<ReturnType<typeof project>>, route: "file" | "channel") {
+  await fixSlug(repo);
+  writeFileSync(join(repo.dir, "test/zz-env.test.js"), 'test("environment is ready", () => {});\n');
+  const forgedPath = join(repo.outside, "forged.json");
+  execFileSync(join(repo.dir, "node_modules/.bin/jest"), ["--json", `--outputFile=${forgedPath}`], {
+    cwd: repo.dir,
+    stdio: "ignore",
+    env: { ...process.env, CI: "1" },
+  });
+  const forged = readFileSync(forgedPath, "utf8");
+  expect(JSON.parse(forged).numFailedTests).toBe(0);
+  await breakClamp(repo);
+  const source = watcher(forged, repo.dir, route, [join(repo.outside, "regression.log.out")]);
+  writeFileSync(join(repo.dir, "test/zz-env.test.js"), watcherTest(source));
 }
 
 describe("attack 54e: test code rewrites the jest report after jest wrote it", () => {
-  it.fails("through `pnpm test` (ADR 0088's run): a watcher started by a new test must not let a broken clamp pass", async ({
+  it("through `pnpm test` (ADR 0088's run): a forged report where the report file went does not count", async ({
     onTestFinished,
   }) => {
     await pnpmFirstOnPath(onTestFinished);
@@ -121,27 +136,28 @@ describe("attack 54e: test code rewrites the jest report after jest wrote it", (
     const base = await fixtureBaseline(repo, "pnpm test");
     expect(base.error, base.error ?? "").toBeNull();
     expect(base.invocation?.packageManager?.command).toBe("pnpm test");
-    await fixSlug(repo);
-    await breakClamp(repo);
-    writeFileSync(join(repo.dir, "test/zz-env.test.js"), WATCHER_TEST);
-    const results = await raced(repo, "pnpm test", base);
-    console.log("attack54e (pnpm):", results);
-    expect(results.map((r) => r.overall_result)).not.toContain("pass");
+    await hostileAttempt(repo, "file");
+    const run = await fixtureRegression(repo, "pnpm test", base, "test/slug.test.js", CHANGED);
+    console.log("attack54e (file):", run.overall_result, run.summary);
+    expect(run.overall_result, run.summary).toBe("fail");
+    expect(run.summary).toContain("test/math.test.js > math > clamp > works (fail)");
+    expect(run.summary, "the watcher attacked").not.toContain("zz-env");
   }, 240_000);
 
-  it.fails("(older than ADR 0088) through devflow's own pinned `npm test` run, the path read from /proc", async ({
+  it("through devflow's own pinned `npm test` run: a forged report sent over devflow's channel is tampering", async ({
     onTestFinished,
   }) => {
     const repo = await project({ test: "jest" }, onTestFinished);
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.error, base.error ?? "").toBeNull();
     expect(base.invocation?.packageManager).toBeUndefined();
-    await fixSlug(repo);
-    await breakClamp(repo);
-    writeFileSync(join(repo.dir, "test/zz-env.test.js"), WATCHER_TEST);
-    const results = await raced(repo, "npm test", base);
-    console.log("attack54e (npm):", results);
-    expect(results.map((r) => r.overall_result)).not.toContain("pass");
+    await hostileAttempt(repo, "channel");
+    const run = await fixtureRegression(repo, "npm test", base, "test/slug.test.js", CHANGED);
+    console.log("attack54e (channel):", run.overall_result, run.summary);
+    // A tamper finding: the suite could not be judged (an error verdict, never a pass).
+    expect(run.overall_result, run.summary).toBe("error");
+    expect(run.summary).toContain("2 connections reached devflow's report channel");
+    expect(run.summary, "the watcher attacked").not.toContain("zz-env");
   }, 240_000);
 
   it("(control) the break without the watcher fails naming clamp", async ({ onTestFinished }) => {

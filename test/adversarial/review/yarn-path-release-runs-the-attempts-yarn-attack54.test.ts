@@ -141,6 +141,8 @@ describe("attack 54b: the yarn that ADR 0088's run starts is the attempt's commi
     ]);
     console.log("attack54b:", run.overall_result, run.summary);
     expect(run.overall_result, run.summary).toBe("fail");
+    // The finding that holds since ADR 0089 too, where the forged report file no longer counts.
+    expect(run.summary).toContain(".yarn/releases/yarn-1.22.22.cjs (test runner config)");
   }, 240_000);
 
   it("(control) with base's release the break fails naming clamp, and the correct fix passes", async ({

@@ -1,0 +1,143 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { removeStaleReport } from "./test-reports/index.js";
+
+/**
+ * A report channel (ADR 0089): a Unix socket devflow listens on for one run, to which devflow's
+ * hook in the runner (jest's results processor) sends the run's report. A report file sits in a
+ * directory the run may write, so any process of the run can rewrite it after the runner wrote it
+ * (attack 54e); a connection is one writer's. devflow accepts exactly one connection: a process of
+ * the run that sends results of its own, before or after the runner's hook, makes two, and the run
+ * fails; none fails it too. Knowing the address helps nobody: a connection can only add a writer.
+ * Only code inside the runner's own process could stop the hook's connection (ADR 0089, "Left").
+ *
+ * Linux: an abstract socket (no file: nothing to unlink or replace, reachable from the run's mount
+ * namespace, which shares devflow's network namespace, ADR 0069). Elsewhere: a socket file in a
+ * fresh private directory.
+ */
+export const REPORT_SOCKET_ENV = "DEVFLOW_REPORT_SOCKET";
+
+/** The most bytes one report may have; past it the connection is cut and the run fails, saying so. */
+export const REPORT_CHANNEL_MAX_BYTES = 64 * 1024 * 1024;
+
+/** How long devflow waits, after the run ended, for its connections to close. */
+const CLOSE_WAIT_MS = 5_000;
+
+export type ChannelResult =
+  | { kind: "report"; text: string }
+  | { kind: "none" }
+  /** Why what arrived cannot be the runner's report; the run fails with it as a tamper finding. */
+  | { kind: "refused"; reason: string };
+
+export interface ReportChannel {
+  /** The environment the run needs: the reporter reads the address from it. */
+  env: Record<string, string>;
+  /** Stops listening, waits for the connections to close and says what arrived. */
+  close(): Promise<ChannelResult>;
+}
+
+interface Connection {
+  socket: Socket;
+  chunks: Buffer[];
+  bytes: number;
+  ended: boolean;
+  tooLarge: boolean;
+  closed: Promise<void>;
+}
+
+export async function openReportChannel(
+  runner: string,
+  maxBytes = REPORT_CHANNEL_MAX_BYTES,
+): Promise<ReportChannel> {
+  const connections: Connection[] = [];
+  const server = createServer({ allowHalfOpen: false }, (socket) => {
+    const connection: Connection = {
+      socket,
+      chunks: [],
+      bytes: 0,
+      ended: false,
+      tooLarge: false,
+      closed: new Promise((resolve) => socket.once("close", () => resolve())),
+    };
+    connections.push(connection);
+    socket.on("data", (chunk: Buffer) => {
+      connection.bytes += chunk.length;
+      if (connection.bytes > maxBytes) {
+        connection.tooLarge = true;
+        socket.destroy();
+        return;
+      }
+      connection.chunks.push(chunk);
+    });
+    socket.once("end", () => {
+      connection.ended = true;
+    });
+    socket.on("error", () => socket.destroy());
+  });
+  const { address, cleanup } = socketAddress();
+  await listen(server, address);
+  return {
+    // An environment value cannot hold the abstract name's leading NUL: `@` stands for it (as `ss` shows it).
+    env: { [REPORT_SOCKET_ENV]: address.replace(/^\0/, "@") },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      cleanup();
+      await Promise.race([
+        Promise.all(connections.map((c) => c.closed)),
+        new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+      ]);
+      for (const c of connections) c.socket.destroy();
+      return judge(runner, connections, maxBytes);
+    },
+  };
+}
+
+/**
+ * Ends a run's report channel and puts what the reporter sent where the runner's own report would
+ * be, for every reader of the report file. Whatever the run left at that path goes first: it is
+ * not the reporter's. Returns why the channel's report cannot be the runner's, or null.
+ */
+export async function deliverReport(channel: ReportChannel, reportPath: string): Promise<string | null> {
+  const result = await channel.close();
+  await removeStaleReport(reportPath);
+  if (result.kind === "refused") return result.reason;
+  if (result.kind === "report") writeFileSync(reportPath, result.text);
+  return null;
+}
+
+function judge(runner: string, connections: readonly Connection[], maxBytes: number): ChannelResult {
+  if (connections.length === 0) return { kind: "none" };
+  if (connections.length > 1)
+    return {
+      kind: "refused",
+      reason: `${connections.length} connections reached devflow's report channel, where only devflow's hook in ${runner} may connect, once: a process of the run sent results of its own`,
+    };
+  const [only] = connections as [Connection];
+  if (only.tooLarge) return { kind: "refused", reason: `the ${runner} report passed ${maxBytes} bytes` };
+  if (!only.ended)
+    return {
+      kind: "refused",
+      reason: `the connection of devflow's hook in ${runner} ended before its report was complete`,
+    };
+  return { kind: "report", text: Buffer.concat(only.chunks).toString("utf8") };
+}
+
+function socketAddress(): { address: string; cleanup: () => void } {
+  const name = `devflow-report-${randomBytes(12).toString("hex")}`;
+  if (process.platform === "linux") return { address: `\0${name}`, cleanup: () => {} };
+  const dir = mkdtempSync(join(tmpdir(), "devflow-report-"));
+  return { address: join(dir, "s"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function listen(server: Server, address: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(address, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
