@@ -7,12 +7,13 @@ import { removeStaleReport } from "./test-reports/index.js";
 
 /**
  * A report channel (ADR 0089): a Unix socket devflow listens on for one run, to which devflow's
- * hook in the runner (jest's results processor) sends the run's report. A report file sits in a
+ * reporter in the runner (jest's, vitest's) sends the run's report. A report file sits in a
  * directory the run may write, so any process of the run can rewrite it after the runner wrote it
- * (attack 54e); a connection is one writer's. devflow accepts exactly one connection: a process of
- * the run that sends results of its own, before or after the runner's hook, makes two, and the run
- * fails; none fails it too. Knowing the address helps nobody: a connection can only add a writer.
- * Only code inside the runner's own process could stop the hook's connection (ADR 0089, "Left").
+ * (attack 54e); a connection is one writer's. The reporter connects when the runner makes it,
+ * before any test file runs, and devflow accepts exactly one connection: a process of the run that
+ * sends results of its own makes a second one, and the run fails; one that kills the runner leaves
+ * the reporter's connection without a report (attack 55). What the channel cannot tell apart is
+ * said in ADR 0089, "Left".
  *
  * Linux: an abstract socket (no file: nothing to unlink or replace, reachable from the run's mount
  * namespace, which shares devflow's network namespace, ADR 0069). Elsewhere: a socket file in a

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { detectRunner } from "../../src/verify/test-reports/detect-runner.js";
-import { JEST_RESULTS_PROCESSOR, jestAdapter } from "../../src/verify/test-reports/jest.js";
+import {
+  JEST_CHANNEL_REPORTER,
+  JEST_REPORTERS_END,
+  jestAdapter,
+} from "../../src/verify/test-reports/jest.js";
 import { mochaAdapter } from "../../src/verify/test-reports/mocha.js";
 import { NODE_TEST_REPORTER, nodeTestAdapter } from "../../src/verify/test-reports/node-test.js";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
 import { tapeAdapter } from "../../src/verify/test-reports/tape.js";
-import { vitestAdapter } from "../../src/verify/test-reports/vitest.js";
+import { VITEST_CHANNEL_REPORTER, vitestAdapter } from "../../src/verify/test-reports/vitest.js";
 
 const pkg = (scripts: Record<string, string>, devDependencies: Record<string, string> = {}) =>
   JSON.stringify({ scripts, devDependencies });
@@ -86,15 +90,16 @@ describe("report commands", () => {
         "nyc mocha --reporter json --reporter-option output='/tmp/devflow reports/r.json' --recursive && eslint .",
       reportPath: report,
     });
-    // jest's results processor sends the report over devflow's channel (ADR 0089), to a file devflow writes.
+    // jest's and vitest's reports come over devflow's channel (ADR 0089), to a file devflow writes.
     expect(jestAdapter.command("jest --coverage", report)).toMatchObject({
-      command: `jest --testResultsProcessor='${JEST_RESULTS_PROCESSOR}' --coverage`,
+      command: `jest --reporters=default --reporters='${JEST_CHANNEL_REPORTER}' --testResultsProcessor='${JEST_REPORTERS_END}' --coverage`,
       reportPath: report,
       via: "channel",
     });
     expect(vitestAdapter.command("tsc && vitest run src", report)).toMatchObject({
-      command:
-        "tsc && vitest run --run --reporter=default --reporter=json --outputFile.json='/tmp/devflow reports/r.json' src",
+      command: `tsc && vitest run --run --reporter=default --reporter='${VITEST_CHANNEL_REPORTER}' src`,
+      reportPath: report,
+      via: "channel",
     });
     expect(nodeTestAdapter.command("node --test test/", report)).toMatchObject({
       command: `node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter='${NODE_TEST_REPORTER}' --test-reporter-destination='/tmp/devflow reports/r.json' test/`,
@@ -139,8 +144,8 @@ describe("report commands", () => {
   });
 
   it("quotes report paths containing quotes", () => {
-    expect(vitestAdapter.command("vitest", "/tmp/it's.json")).toMatchObject({
-      command: "vitest --run --reporter=default --reporter=json --outputFile.json='/tmp/it'\\''s.json'",
+    expect(mochaAdapter.command("mocha", "/tmp/it's.json")).toMatchObject({
+      command: "mocha --reporter json --reporter-option output='/tmp/it'\\''s.json'",
     });
   });
 });

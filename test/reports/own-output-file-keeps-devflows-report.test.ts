@@ -13,8 +13,12 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { JEST_RESULTS_PROCESSOR, jestAdapter } from "../../src/verify/test-reports/jest.js";
-import { vitestAdapter } from "../../src/verify/test-reports/vitest.js";
+import {
+  JEST_CHANNEL_REPORTER,
+  JEST_REPORTERS_END,
+  jestAdapter,
+} from "../../src/verify/test-reports/jest.js";
+import { VITEST_CHANNEL_REPORTER, vitestAdapter } from "../../src/verify/test-reports/vitest.js";
 import { brokenThenFixed, fixtureBaseline, fixtureProject } from "../support/fixture-regression.js";
 
 const CASES = [
@@ -50,9 +54,9 @@ describe("a script that writes the runner's JSON to its own file", () => {
       const request = adapter.command(script, "/r.json");
       return request.kind === "report_file" ? request.command : request.reason;
     };
-    // jest's report comes over devflow's channel (ADR 0089): the script's own file still goes, or
-    // jest would write it into the checkout.
-    const reporters = `--testResultsProcessor='${JEST_RESULTS_PROCESSOR}'`;
+    // jest's and vitest's reports come over devflow's channel (ADR 0089): the script's own file
+    // still goes, or the runner would write it into the checkout.
+    const reporters = `--reporters=default --reporters='${JEST_CHANNEL_REPORTER}' --testResultsProcessor='${JEST_REPORTERS_END}'`;
     expect(command(jestAdapter, `jest --outputFile 'out dir/r.json' --json test/ && echo done`)).toBe(
       `jest ${reporters} --json test/ && echo done`,
     );
@@ -60,7 +64,7 @@ describe("a script that writes the runner's JSON to its own file", () => {
     expect(
       command(vitestAdapter, "vitest run --reporter=junit --outputFile.junit=j.xml --outputFile.json r.json"),
     ).toBe(
-      "vitest run --run --reporter=default --reporter=json --outputFile.json='/r.json' --reporter=junit --outputFile.junit=j.xml",
+      `vitest run --run --reporter=default --reporter='${VITEST_CHANNEL_REPORTER}' --reporter=junit --outputFile.junit=j.xml`,
     );
   });
 });

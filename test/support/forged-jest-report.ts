@@ -19,3 +19,19 @@ function markJestFailuresPassed(file) {
   fs.writeFileSync(file, JSON.stringify(report));
 }
 `;
+
+/**
+ * JavaScript source (for a detached attack process; `fs` must be in scope): `cmdline(pid)`, and
+ * `killable(pid)`, the pid to `kill()` a process of the attacker's own PID namespace by (0 for any
+ * other). A confined run is PID 1.. of its own namespace but may see the host's /proc: a process
+ * there is the run's when its pid namespace is the attacker's, and its pid there is NSpid's last field.
+ */
+export const RUN_PROCESSES = String.raw`
+const cmdline = (pid) => { try { return fs.readFileSync("/proc/" + pid + "/cmdline", "utf8"); } catch { return ""; } };
+const nsOf = (pid) => { try { return fs.readlinkSync("/proc/" + pid + "/ns/pid"); } catch { return ""; } };
+const ownNs = nsOf("self");
+const killable = (pid) => {
+  if (nsOf(pid) !== ownNs) return 0;
+  try { return Number(/^NSpid:\s*(.*)$/m.exec(fs.readFileSync("/proc/" + pid + "/status", "utf8"))[1].trim().split(/\s+/).pop()); } catch { return 0; }
+};
+`;

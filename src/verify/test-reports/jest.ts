@@ -11,18 +11,22 @@ const JEST = binaryPattern("jest");
  */
 const OWN_OUTPUT_FILE = optionWithValue("--outputFile");
 
-/** devflow's jest results processor: the report over devflow's report channel (ADR 0089). */
-export const JEST_RESULTS_PROCESSOR = fileURLToPath(new URL("./jest-results-processor.cjs", import.meta.url));
+/** devflow's jest reporter: the report over devflow's report channel (ADR 0089). */
+export const JEST_CHANNEL_REPORTER = fileURLToPath(new URL("./jest-channel-reporter.cjs", import.meta.url));
+/** Ends the `--reporters` list (an array option) so the script's own words stay its own. */
+export const JEST_REPORTERS_END = fileURLToPath(new URL("./jest-reporters-end.cjs", import.meta.url));
 
 /** The script's own results processor: a later one would replace devflow's (CLI options win over config). */
 const OWN_RESULTS_PROCESSOR = optionWithValue("--testResultsProcessor");
 
 /**
- * jest: `--testResultsProcessor=<devflow's>`, which sends the results in `--json`'s shape over
- * devflow's report channel (ADR 0089): jest's `--outputFile` lands in a directory the run may write,
- * where a process the tests started rewrote it after jest wrote it (attack 54e). A processor, not a
- * `--reporters` entry: jest's `--reporters` takes every following word up to the next option as one
- * more reporter, so `jest test/unit` lost its path. Per-test `assertionResults` with `ancestorTitles`.
+ * jest: `--reporters=default --reporters=<devflow's> --testResultsProcessor=<devflow's no-op>`:
+ * jest's default reporter for the log, and devflow's, which connects to devflow's report channel
+ * when jest makes it (before any test file runs) and sends the results in `--json`'s shape over that
+ * connection (ADR 0089). jest's `--outputFile` lands in a directory the run may write, where a
+ * process the tests started rewrote it after jest wrote it (attack 54e). The processor only ends
+ * the `--reporters` list: it takes every following word up to the next option, so `jest test/unit`
+ * lost its path. Per-test `assertionResults` with `ancestorTitles`.
  */
 export const jestAdapter: RunnerAdapter = {
   runner: "jest",
@@ -43,7 +47,7 @@ export const jestAdapter: RunnerAdapter = {
     const inserted = insertAfter(
       withoutOwn(withoutOwn(baseCommand, JEST, OWN_OUTPUT_FILE, "jest"), JEST, OWN_RESULTS_PROCESSOR, "jest"),
       JEST,
-      `--testResultsProcessor=${shellQuote(JEST_RESULTS_PROCESSOR)}`,
+      `--reporters=default --reporters=${shellQuote(JEST_CHANNEL_REPORTER)} --testResultsProcessor=${shellQuote(JEST_REPORTERS_END)}`,
       "jest",
     );
     return inserted.ok

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { parseJestFormat } from "./jest-format.js";
 import type { PackageTestSetup, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
 import { binaryPattern, insertAfter, optionWithValue, shellQuote, withoutOwn } from "./script-rewrite.js";
@@ -11,10 +12,15 @@ const VITEST = binaryPattern(String.raw`vitest(?:\s+run)?`);
  */
 const OWN_OUTPUT_FILE = optionWithValue(String.raw`--outputFile(?:\.json)?`);
 
+/** devflow's vitest reporter: vitest's JSON report over devflow's report channel (ADR 0089). */
+export const VITEST_CHANNEL_REPORTER = fileURLToPath(
+  new URL("./vitest-channel-reporter.mjs", import.meta.url),
+);
+
 /**
- * vitest: the `default` reporter stays on for the log (naming any reporter replaces it), `json`
- * goes to the file (`--outputFile.json`, so the default reporter keeps stdout), and `--run`
- * rules out watch mode whatever the script says.
+ * vitest: the `default` reporter stays on for the log (naming any reporter replaces it), devflow's
+ * (vitest's JSON reporter, its report sent over devflow's report channel, ADR 0089) gives the
+ * report, and `--run` rules out watch mode whatever the script says.
  */
 export const vitestAdapter: RunnerAdapter = {
   runner: "vitest",
@@ -34,7 +40,7 @@ export const vitestAdapter: RunnerAdapter = {
   },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(VITEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
-    const flags = `--run --reporter=default --reporter=json --outputFile.json=${shellQuote(reportPath)}`;
+    const flags = `--run --reporter=default --reporter=${shellQuote(VITEST_CHANNEL_REPORTER)}`;
     const inserted = insertAfter(
       withoutOwn(baseCommand, VITEST, OWN_OUTPUT_FILE, "vitest"),
       VITEST,
@@ -42,7 +48,7 @@ export const vitestAdapter: RunnerAdapter = {
       "vitest",
     );
     return inserted.ok
-      ? { kind: "report_file", runner: "vitest", command: inserted.command, reportPath }
+      ? { kind: "report_file", runner: "vitest", command: inserted.command, reportPath, via: "channel" }
       : { kind: "unsupported", runner: "vitest", reason: inserted.reason };
   },
   parse: (text, options) => parseJestFormat("vitest", text, options),

@@ -18,11 +18,11 @@
  * Left open (stop 48): the watcher races the run's end, so each case tries up to three runs.
  * Should: a report a process of the run can write is not evidence by itself.
  *
- * Fixed (stop 49, ADR 0089), was `it.fails`: jest's report no longer goes to a file. devflow's
- * results processor (src/verify/test-reports/jest-results-processor.cjs) sends the results to a
- * Unix socket devflow listens on for the run; devflow accepts exactly one connection and writes
- * what came over it to the report path after the run, over whatever the run left there. The
- * watcher's two routes now:
+ * Fixed (stop 49, ADR 0089), was `it.fails`: jest's (and vitest's) report no longer goes to a
+ * file. devflow's reporter in the runner (src/verify/test-reports/jest-channel-reporter.cjs)
+ * connects to a Unix socket devflow listens on for the run when jest starts and sends the results
+ * there; devflow accepts exactly one connection and writes what came over it to the report path
+ * after the run, over whatever the run left there. The watcher's two routes now:
  * - the report file: it writes a forged report (every test passing, made from a real jest run of
  *   the tree without the break) where jest's report used to go (an attacker knowing devflow's
  *   layout, or reading the mount table in a mount namespace); devflow's write replaces it;
@@ -35,6 +35,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { FixtureRepo } from "../../reports/runner-fixture.js";
 import { commitAll } from "../../support/build-step-project.js";
 import {
   breakClamp,
@@ -77,7 +78,11 @@ if (${JSON.stringify(route)} === "channel") {
 `;
 
 /** The new test: starts the watcher and passes once it says it attacked (else the test fails). */
-const watcherTest = (source: string) => `const { spawn } = require("node:child_process");
+const watcherTest = (source: string, runner: Runner) => `${
+  runner === "jest"
+    ? 'const { spawn } = require("node:child_process");'
+    : 'import { spawn } from "node:child_process";\nimport { expect, test } from "vitest";'
+}
 test("environment is ready", async () => {
   const child = spawn(process.execPath, ["-e", ${JSON.stringify(source)}], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
   const said = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
@@ -107,24 +112,36 @@ async function project(scripts: Record<string, string>, onTestFinished: (fn: () 
   return repo;
 }
 
+type Runner = "jest" | "vitest";
+
+/** The runner's own JSON report of the repo as it is, written outside it. */
+const FORGE: Record<Runner, (out: string) => string[]> = {
+  jest: (out) => ["--json", `--outputFile=${out}`],
+  vitest: (out) => ["run", "--reporter=json", `--outputFile=${out}`],
+};
+
 /**
  * The attempt: slugify fixed, clamp broken, and the new test starting the watcher. The forged
- * report is jest's own for the same files without the break: every test passing.
+ * report is the runner's own for the same files without the break: every test passing.
  */
-async function hostileAttempt(repo: Awaited<ReturnType<typeof project>>, route: "file" | "channel") {
+async function hostileAttempt(repo: FixtureRepo, route: "file" | "channel", runner: Runner = "jest") {
   await fixSlug(repo);
-  writeFileSync(join(repo.dir, "test/zz-env.test.js"), 'test("environment is ready", () => {});\n');
+  const plain = 'test("environment is ready", () => {});\n';
+  writeFileSync(
+    join(repo.dir, "test/zz-env.test.js"),
+    runner === "jest" ? plain : `import { test } from "vitest";\n${plain}`,
+  );
   const forgedPath = join(repo.outside, "forged.json");
-  execFileSync(join(repo.dir, "node_modules/.bin/jest"), ["--json", `--outputFile=${forgedPath}`], {
+  execFileSync(join(repo.dir, `node_modules/.bin/${runner}`), FORGE[runner](forgedPath), {
     cwd: repo.dir,
     stdio: "ignore",
-    env: { ...process.env, CI: "1" },
+    env: { ...process.env, CI: "1", VITEST: "", VITEST_WORKER_ID: "", VITEST_POOL_ID: "" },
   });
   const forged = readFileSync(forgedPath, "utf8");
   expect(JSON.parse(forged).numFailedTests).toBe(0);
   await breakClamp(repo);
   const source = watcher(forged, repo.dir, route, [join(repo.outside, "regression.log.out")]);
-  writeFileSync(join(repo.dir, "test/zz-env.test.js"), watcherTest(source));
+  writeFileSync(join(repo.dir, "test/zz-env.test.js"), watcherTest(source, runner));
 }
 
 describe("attack 54e: test code rewrites the jest report after jest wrote it", () => {
@@ -170,4 +187,26 @@ describe("attack 54e: test code rewrites the jest report after jest wrote it", (
     expect(run.overall_result).toBe("fail");
     expect(run.summary).toContain("clamp");
   }, 240_000);
+});
+
+describe("attack 54e's watcher against vitest's report (ADR 0089: vitest's comes over the channel too)", () => {
+  it.for(["file", "channel"] as const)(
+    "%s route: a broken clamp does not pass",
+    { timeout: 240_000 },
+    async (route, { onTestFinished }) => {
+      const repo = await fixtureProject("vitest", {}, onTestFinished);
+      const base = await fixtureBaseline(repo, "npm test");
+      expect(base.error, base.error ?? "").toBeNull();
+      await hostileAttempt(repo, route, "vitest");
+      const run = await fixtureRegression(repo, "npm test", base, "test/slug.test.js", CHANGED);
+      console.log(`attack54e (vitest, ${route}):`, run.overall_result, run.summary);
+      expect(run.overall_result, run.summary).toBe(route === "file" ? "fail" : "error");
+      expect(run.summary).toContain(
+        route === "file"
+          ? "test/math.test.js > math > clamp > works (fail)"
+          : "2 connections reached devflow's report channel",
+      );
+      expect(run.summary, "the watcher attacked").not.toContain("zz-env");
+    },
+  );
 });
