@@ -37,7 +37,7 @@ describe("the report channel (ADR 0089)", () => {
     await send(channel, "forged");
     await send(channel, "real");
     const result = await channel.close();
-    expect(result).toMatchObject({ kind: "refused" });
+    expect(result).toMatchObject({ kind: "refused", tamper: true });
     expect(result.kind === "refused" && result.reason).toContain(
       "2 connections reached devflow's report channel",
     );
@@ -53,7 +53,11 @@ describe("the report channel (ADR 0089)", () => {
   it("refuses a report past the size limit", async () => {
     const big = await openReportChannel("jest", 10);
     await send(big, "x".repeat(100)).catch(() => {});
-    expect(await big.close()).toMatchObject({ kind: "refused", reason: "the jest report passed 10 bytes" });
+    expect(await big.close()).toMatchObject({
+      kind: "refused",
+      tamper: false,
+      reason: "the jest report passed 10 bytes",
+    });
   });
 
   it("puts the report where the runner's would be, over whatever the run left there; nothing when none came", async () => {

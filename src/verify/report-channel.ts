@@ -30,8 +30,11 @@ const CLOSE_WAIT_MS = 5_000;
 export type ChannelResult =
   | { kind: "report"; text: string }
   | { kind: "none" }
-  /** Why what arrived cannot be the runner's report; the run fails with it as a tamper finding. */
-  | { kind: "refused"; reason: string };
+  /**
+   * Why what arrived cannot be the runner's report; the run fails with it. `tamper`: something
+   * other than devflow's hook wrote to the channel (said as a tamper finding); else a limit hit.
+   */
+  | { kind: "refused"; reason: string; tamper: boolean };
 
 export interface ReportChannel {
   /** The environment the run needs: the reporter reads the address from it. */
@@ -99,12 +102,13 @@ export async function openReportChannel(
 /**
  * Ends a run's report channel and puts what the reporter sent where the runner's own report would
  * be, for every reader of the report file. Whatever the run left at that path goes first: it is
- * not the reporter's. Returns why the channel's report cannot be the runner's, or null.
+ * not the reporter's. Returns why the channel's report cannot be the runner's (the run's failure,
+ * `tamper: …` when something else wrote to the channel), or null.
  */
 export async function deliverReport(channel: ReportChannel, reportPath: string): Promise<string | null> {
   const result = await channel.close();
   await removeStaleReport(reportPath);
-  if (result.kind === "refused") return result.reason;
+  if (result.kind === "refused") return result.tamper ? `tamper: ${result.reason}` : result.reason;
   if (result.kind === "report") writeFileSync(reportPath, result.text);
   return null;
 }
@@ -114,13 +118,16 @@ function judge(runner: string, connections: readonly Connection[], maxBytes: num
   if (connections.length > 1)
     return {
       kind: "refused",
+      tamper: true,
       reason: `${connections.length} connections reached devflow's report channel, where only devflow's hook in ${runner} may connect, once: a process of the run sent results of its own`,
     };
   const [only] = connections as [Connection];
-  if (only.tooLarge) return { kind: "refused", reason: `the ${runner} report passed ${maxBytes} bytes` };
+  if (only.tooLarge)
+    return { kind: "refused", tamper: false, reason: `the ${runner} report passed ${maxBytes} bytes` };
   if (!only.ended)
     return {
       kind: "refused",
+      tamper: false,
       reason: `the connection of devflow's hook in ${runner} ended before its report was complete`,
     };
   return { kind: "report", text: Buffer.concat(only.chunks).toString("utf8") };

@@ -344,7 +344,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
   }
   const delivered = channel ? await deliverReport(channel, input.reportPath) : null;
   if (ran.kind === "refused") return { run: notRun(ran.failure), report: null, command, unsupported: null };
-  const run = delivered ? { ...ran.value, failure: ran.value.failure ?? `tamper: ${delivered}` } : ran.value;
+  const run = delivered ? { ...ran.value, failure: ran.value.failure ?? delivered } : ran.value;
   // Checked after the run too: a test process could rewrite a preload for the next run.
   const preloadsAfter = changedPreloads(input.invocation.preloads, input.invocation.script, input.cwd);
   if (preloadsAfter.length > 0) return preloadTamper(preloadsAfter, command, run);
