@@ -73,6 +73,22 @@ describe("the report channel (ADR 0089)", () => {
     expect(() => readFileSync(path)).toThrow(/ENOENT/);
   });
 
+  // Pinned (review 56): `close` awaited the server's close, which waits for every connection, so
+  // a process holding one open held devflow for as long as it lived; the wait is bounded now.
+  it("a connection held open does not hold devflow: it is cut after the wait and refused", async () => {
+    const channel = await openReportChannel("jest", 1024, 200);
+    const address = channel.env[REPORT_SOCKET_ENV] ?? "";
+    const held = connect(address.startsWith("@") ? `\0${address.slice(1)}` : address);
+    await new Promise((resolve) => held.once("connect", resolve));
+    held.write("{");
+    held.on("error", () => {});
+    const started = Date.now();
+    const result = await channel.close();
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(result).toMatchObject({ kind: "refused", tamper: false });
+    held.destroy();
+  });
+
   it("no longer listens once closed", async () => {
     const channel = await openReportChannel("jest");
     await channel.close();

@@ -16,8 +16,8 @@ import { removeStaleReport } from "./test-reports/index.js";
  * said in ADR 0089, "Left".
  *
  * Linux: an abstract socket (no file: nothing to unlink or replace, reachable from the run's mount
- * namespace, which shares devflow's network namespace, ADR 0069). Elsewhere: a socket file in a
- * fresh private directory.
+ * namespace, which shares devflow's network namespace, ADR 0069). Windows: a named pipe.
+ * Elsewhere: a socket file in a fresh private directory.
  */
 export const REPORT_SOCKET_ENV = "DEVFLOW_REPORT_SOCKET";
 
@@ -55,6 +55,7 @@ interface Connection {
 export async function openReportChannel(
   runner: string,
   maxBytes = REPORT_CHANNEL_MAX_BYTES,
+  closeWaitMs = CLOSE_WAIT_MS,
 ): Promise<ReportChannel> {
   const connections: Connection[] = [];
   const server = createServer({ allowHalfOpen: false }, (socket) => {
@@ -87,12 +88,18 @@ export async function openReportChannel(
     // An environment value cannot hold the abstract name's leading NUL: `@` stands for it (as `ss` shows it).
     env: { [REPORT_SOCKET_ENV]: address.replace(/^\0/, "@") },
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Not awaited: `server.close`'s callback waits for every connection to close, and a process
+      // holding one open (another run's, a survivor) would hold devflow here for as long as it lives.
+      server.close();
       cleanup();
+      let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.all(connections.map((c) => c.closed)),
-        new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, closeWaitMs);
+        }),
       ]);
+      clearTimeout(timer);
       for (const c of connections) c.socket.destroy();
       return judge(runner, connections, maxBytes);
     },
@@ -109,7 +116,14 @@ export async function deliverReport(channel: ReportChannel, reportPath: string):
   const result = await channel.close();
   await removeStaleReport(reportPath);
   if (result.kind === "refused") return result.tamper ? `tamper: ${result.reason}` : result.reason;
-  if (result.kind === "report") writeFileSync(reportPath, result.text);
+  if (result.kind !== "report") return null;
+  try {
+    // `wx`: a file (or a link to one) the run made at this path after the removal is not followed.
+    writeFileSync(reportPath, result.text, { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return `tamper: a process of the run made ${reportPath} again while devflow wrote the report there`;
+  }
   return null;
 }
 
@@ -136,6 +150,8 @@ function judge(runner: string, connections: readonly Connection[], maxBytes: num
 function socketAddress(): { address: string; cleanup: () => void } {
   const name = `devflow-report-${randomBytes(12).toString("hex")}`;
   if (process.platform === "linux") return { address: `\0${name}`, cleanup: () => {} };
+  // Windows listens on named pipes only (no socket files).
+  if (process.platform === "win32") return { address: `\\\\.\\pipe\\${name}`, cleanup: () => {} };
   const dir = mkdtempSync(join(tmpdir(), "devflow-report-"));
   return { address: join(dir, "s"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -61,6 +61,10 @@ describe("a script that writes the runner's JSON to its own file", () => {
       `jest ${reporters} --json test/ && echo done`,
     );
     expect(command(jestAdapter, `npx jest -o --outputFile="a b.json"`)).toBe(`npx jest ${reporters} -o`);
+    // jest's yargs takes the kebab-case spelling too.
+    expect(
+      command(jestAdapter, "jest --output-file=r.json --test-results-processor=jest-sonar-reporter test/"),
+    ).toBe(`jest ${reporters} test/`);
     expect(
       command(vitestAdapter, "vitest run --reporter=junit --outputFile.junit=j.xml --outputFile.json r.json"),
     ).toBe(

@@ -9,7 +9,7 @@ const JEST = binaryPattern("jest");
  * devflow's, it won, devflow's report was never written, and every attempt was rejected (stop 46).
  * devflow's report no longer uses it (ADR 0089); it still goes, or jest would write into the checkout.
  */
-const OWN_OUTPUT_FILE = optionWithValue("--outputFile");
+const OWN_OUTPUT_FILE = optionWithValue("--outputFile|--output-file");
 
 /** devflow's jest reporter: the report over devflow's report channel (ADR 0089). */
 export const JEST_CHANNEL_REPORTER = fileURLToPath(new URL("./jest-channel-reporter.cjs", import.meta.url));
@@ -17,7 +17,7 @@ export const JEST_CHANNEL_REPORTER = fileURLToPath(new URL("./jest-channel-repor
 export const JEST_REPORTERS_END = fileURLToPath(new URL("./jest-reporters-end.cjs", import.meta.url));
 
 /** The script's own results processor: a later one would replace devflow's (CLI options win over config). */
-const OWN_RESULTS_PROCESSOR = optionWithValue("--testResultsProcessor");
+const OWN_RESULTS_PROCESSOR = optionWithValue("--testResultsProcessor|--test-results-processor");
 
 /**
  * jest: `--reporters=default --reporters=<devflow's> --testResultsProcessor=<devflow's no-op>`:

@@ -32,6 +32,8 @@ exports.openReportConnection = function openReportConnection() {
         socket.once("error", (error) => reject(channelError(error)));
         socket.end(text, resolve);
       });
+      // Sent (in devflow's receive queue): the runner's exit must not wait for devflow's side to close.
+      socket.unref();
     },
   };
 };
