@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
 /**
  * JavaScript source (for the attack scripts tests write: a shell, a package manager release, a
  * watcher) of `markJestFailuresPassed(file)`: rewrites a jest `--json` report so every failed test
@@ -35,3 +39,44 @@ const killable = (pid) => {
   try { return Number(/^NSpid:\s*(.*)$/m.exec(fs.readFileSync("/proc/" + pid + "/status", "utf8"))[1].trim().split(/\s+/).pop()); } catch { return 0; }
 };
 `;
+
+/**
+ * A new test file (jest's CommonJS or vitest's ESM) that starts `source` as a detached process, waits
+ * for its first line and fails unless it is "attacked" (so a case cannot pass without its attack),
+ * then waits `thenMs` (for the attacker to act on the runner while the test still runs).
+ */
+export const detachedAttackerTest = (source: string, runner: "jest" | "vitest", thenMs = 0) => `${
+  runner === "jest"
+    ? 'const { spawn } = require("node:child_process");'
+    : 'import { spawn } from "node:child_process";\nimport { expect, test } from "vitest";'
+}
+test("environment is ready", async () => {
+  const child = spawn(process.execPath, ["-e", ${JSON.stringify(source)}], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
+  const said = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
+  child.stdout.destroy();
+  child.unref();
+  expect(said).toBe("attacked");${thenMs > 0 ? `\n  await new Promise((resolve) => setTimeout(resolve, ${thenMs}));` : ""}
+});
+`;
+
+/**
+ * The forged report of the attack tests: the runner's own JSON report of the repo as it is (a
+ * passing `test/zz-env.test.js` written first), made outside it. Every test passes unless the
+ * caller's tree breaks one; callers check that.
+ */
+export function runnersOwnReport(dir: string, outside: string, runner: "jest" | "vitest"): string {
+  const plain = 'test("environment is ready", () => {});\n';
+  writeFileSync(
+    join(dir, "test/zz-env.test.js"),
+    runner === "jest" ? plain : `import { test } from "vitest";\n${plain}`,
+  );
+  const out = join(outside, "forged.json");
+  const args =
+    runner === "jest" ? ["--json", `--outputFile=${out}`] : ["run", "--reporter=json", `--outputFile=${out}`];
+  execFileSync(join(dir, `node_modules/.bin/${runner}`), args, {
+    cwd: dir,
+    stdio: "ignore",
+    env: { ...process.env, CI: "1", VITEST: "", VITEST_WORKER_ID: "", VITEST_POOL_ID: "" },
+  });
+  return readFileSync(out, "utf8");
+}

@@ -31,8 +31,7 @@
  * Mutations, each turning a case red: devflow keeping a report file the run wrote (the file case);
  * the channel taking the last of several connections (the channel case).
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FixtureRepo } from "../../reports/runner-fixture.js";
@@ -44,6 +43,7 @@ import {
   fixtureProject,
   fixtureRegression,
 } from "../../support/fixture-regression.js";
+import { detachedAttackerTest, runnersOwnReport } from "../../support/forged-jest-report.js";
 import { pnpmFirstOnPath } from "../../support/pnpm-stub.js";
 
 /**
@@ -77,21 +77,6 @@ if (${JSON.stringify(route)} === "channel") {
 }
 `;
 
-/** The new test: starts the watcher and passes once it says it attacked (else the test fails). */
-const watcherTest = (source: string, runner: Runner) => `${
-  runner === "jest"
-    ? 'const { spawn } = require("node:child_process");'
-    : 'import { spawn } from "node:child_process";\nimport { expect, test } from "vitest";'
-}
-test("environment is ready", async () => {
-  const child = spawn(process.execPath, ["-e", ${JSON.stringify(source)}], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
-  const said = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
-  child.stdout.destroy();
-  child.unref();
-  expect(said).toBe("attacked");
-});
-`;
-
 const CHANGED = ["src/slug.js", "src/math.js", "test/zz-env.test.js"];
 
 async function project(scripts: Record<string, string>, onTestFinished: (fn: () => Promise<void>) => void) {
@@ -114,34 +99,17 @@ async function project(scripts: Record<string, string>, onTestFinished: (fn: () 
 
 type Runner = "jest" | "vitest";
 
-/** The runner's own JSON report of the repo as it is, written outside it. */
-const FORGE: Record<Runner, (out: string) => string[]> = {
-  jest: (out) => ["--json", `--outputFile=${out}`],
-  vitest: (out) => ["run", "--reporter=json", `--outputFile=${out}`],
-};
-
 /**
  * The attempt: slugify fixed, clamp broken, and the new test starting the watcher. The forged
  * report is the runner's own for the same files without the break: every test passing.
  */
 async function hostileAttempt(repo: FixtureRepo, route: "file" | "channel", runner: Runner = "jest") {
   await fixSlug(repo);
-  const plain = 'test("environment is ready", () => {});\n';
-  writeFileSync(
-    join(repo.dir, "test/zz-env.test.js"),
-    runner === "jest" ? plain : `import { test } from "vitest";\n${plain}`,
-  );
-  const forgedPath = join(repo.outside, "forged.json");
-  execFileSync(join(repo.dir, `node_modules/.bin/${runner}`), FORGE[runner](forgedPath), {
-    cwd: repo.dir,
-    stdio: "ignore",
-    env: { ...process.env, CI: "1", VITEST: "", VITEST_WORKER_ID: "", VITEST_POOL_ID: "" },
-  });
-  const forged = readFileSync(forgedPath, "utf8");
+  const forged = runnersOwnReport(repo.dir, repo.outside, runner);
   expect(JSON.parse(forged).numFailedTests).toBe(0);
   await breakClamp(repo);
   const source = watcher(forged, repo.dir, route, [join(repo.outside, "regression.log.out")]);
-  writeFileSync(join(repo.dir, "test/zz-env.test.js"), watcherTest(source, runner));
+  writeFileSync(join(repo.dir, "test/zz-env.test.js"), detachedAttackerTest(source, runner));
 }
 
 describe("attack 54e: test code rewrites the jest report after jest wrote it", () => {

@@ -33,8 +33,7 @@
  * the reporter's connection without a report. (a)'s target no longer exists; the case stays as the
  * plain "send, then wait" variant.
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commitAll } from "../../support/build-step-project.js";
@@ -45,7 +44,7 @@ import {
   fixtureProject,
   fixtureRegression,
 } from "../../support/fixture-regression.js";
-import { RUN_PROCESSES } from "../../support/forged-jest-report.js";
+import { detachedAttackerTest, RUN_PROCESSES, runnersOwnReport } from "../../support/forged-jest-report.js";
 
 type Route = "kill-sender" | "kill-jest";
 
@@ -87,18 +86,6 @@ socket.end(forged, () => {
 });
 `;
 
-/** The new test: starts the silencer and passes once it says it sent (else the test fails). */
-const silencerTest = (source: string) => `const { spawn } = require("node:child_process");
-test("environment is ready", async () => {
-  const child = spawn(process.execPath, ["-e", ${JSON.stringify(source)}], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
-  const said = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
-  child.stdout.destroy();
-  child.unref();
-  expect(said).toBe("attacked");
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-});
-`;
-
 const CHANGED = ["src/slug.js", "src/math.js", "test/zz-env.test.js"];
 
 async function project(onTestFinished: (fn: () => Promise<void>) => void) {
@@ -120,18 +107,14 @@ async function project(onTestFinished: (fn: () => Promise<void>) => void) {
 
 async function hostileAttempt(repo: Awaited<ReturnType<typeof project>>, route: Route | "none") {
   await fixSlug(repo);
-  writeFileSync(join(repo.dir, "test/zz-env.test.js"), 'test("environment is ready", () => {});\n');
-  const forgedPath = join(repo.outside, "forged.json");
-  execFileSync(join(repo.dir, "node_modules/.bin/jest"), ["--json", `--outputFile=${forgedPath}`], {
-    cwd: repo.dir,
-    stdio: "ignore",
-    env: { ...process.env, CI: "1" },
-  });
-  const forged = readFileSync(forgedPath, "utf8");
+  const forged = runnersOwnReport(repo.dir, repo.outside, "jest");
   expect(JSON.parse(forged).numFailedTests).toBe(0);
   await breakClamp(repo);
   if (route !== "none")
-    writeFileSync(join(repo.dir, "test/zz-env.test.js"), silencerTest(silencer(forged, repo.dir, route)));
+    writeFileSync(
+      join(repo.dir, "test/zz-env.test.js"),
+      detachedAttackerTest(silencer(forged, repo.dir, route), "jest", 1000),
+    );
 }
 
 describe("attack 55: a process of the run silences devflow's jest hook and sends the only report", () => {
