@@ -1,5 +1,5 @@
 import { existsSync, rmSync, writeFileSync } from "node:fs";
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
@@ -27,9 +27,21 @@ export async function snapshotTree(worktree: string): Promise<string> {
       worktree,
       (await runGit(worktree, ["rev-parse", "--git-path", "index"])).trim(),
     );
-    await copyFile(realIndex, index).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-    });
+    // The copy keeps the real index's time (backdated): git compares the content of an entry
+    // written in the same second as its index ("racy"), judged by the index file's time. A copy
+    // stamped now made a same-size rewrite in that second look clean (CI of stop 49). The time is
+    // read before the copy: an index rewritten in between only makes the copy older, so more racy.
+    const written = await stat(realIndex).then(
+      (info) => info.mtimeMs,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+        return undefined;
+      },
+    );
+    if (written !== undefined) {
+      await copyFile(realIndex, index);
+      backdateIndex(index, written);
+    }
     const env = { GIT_INDEX_FILE: index };
     await runGit(worktree, ["add", "--all"], { env });
     return (await runGit(worktree, ["write-tree"], { env })).trim();
