@@ -5,9 +5,14 @@ import {
   JEST_REPORTERS_END,
   jestAdapter,
 } from "../../src/verify/test-reports/jest.js";
-import { mochaAdapter } from "../../src/verify/test-reports/mocha.js";
+import {
+  MOCHA_CHANNEL_CONNECT,
+  MOCHA_CHANNEL_REPORTER,
+  mochaAdapter,
+} from "../../src/verify/test-reports/mocha.js";
 import { NODE_TEST_REPORTER, nodeTestAdapter } from "../../src/verify/test-reports/node-test.js";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
+import { pytestAdapter } from "../../src/verify/test-reports/pytest.js";
 import { tapeAdapter } from "../../src/verify/test-reports/tape.js";
 import { VITEST_CHANNEL_REPORTER, vitestAdapter } from "../../src/verify/test-reports/vitest.js";
 
@@ -83,14 +88,14 @@ describe("report commands", () => {
   const report = "/tmp/devflow reports/r.json";
 
   it("puts the flags right after the runner, keeping the rest of the script", () => {
+    // mocha's, jest's and vitest's reports come over devflow's channel (ADR 0089), to a file devflow writes.
     expect(mochaAdapter.command("nyc mocha --recursive && eslint .", report)).toEqual({
       kind: "report_file",
       runner: "mocha",
-      command:
-        "nyc mocha --reporter json --reporter-option output='/tmp/devflow reports/r.json' --recursive && eslint .",
+      command: `nyc mocha --require '${MOCHA_CHANNEL_CONNECT}' --reporter '${MOCHA_CHANNEL_REPORTER}' --recursive && eslint .`,
       reportPath: report,
+      via: "channel",
     });
-    // jest's and vitest's reports come over devflow's channel (ADR 0089), to a file devflow writes.
     expect(jestAdapter.command("jest --coverage", report)).toMatchObject({
       command: `jest --reporters=default --reporters='${JEST_CHANNEL_REPORTER}' --testResultsProcessor='${JEST_REPORTERS_END}' --coverage`,
       reportPath: report,
@@ -144,8 +149,8 @@ describe("report commands", () => {
   });
 
   it("quotes report paths containing quotes", () => {
-    expect(mochaAdapter.command("mocha", "/tmp/it's.json")).toMatchObject({
-      command: "mocha --reporter json --reporter-option output='/tmp/it'\\''s.json'",
+    expect(pytestAdapter.command("pytest", "/tmp/it's.xml")).toMatchObject({
+      command: "pytest --junitxml='/tmp/it'\\''s.xml' -o junit_family=xunit1",
     });
   });
 });

@@ -11,6 +11,11 @@ const MOCHA = binaryPattern("_?mocha");
 /** devflow's `--require` that keeps every suite from stopping at its first failure (ADR 0083). */
 export const NO_SUITE_BAIL = fileURLToPath(new URL("./mocha-no-suite-bail.cjs", import.meta.url));
 
+/** devflow's `--require` that connects to devflow's report channel before any spec file loads (ADR 0089). */
+export const MOCHA_CHANNEL_CONNECT = fileURLToPath(new URL("./mocha-channel-connect.cjs", import.meta.url));
+/** devflow's mocha reporter: `json`'s report over that connection (ADR 0089). */
+export const MOCHA_CHANNEL_REPORTER = fileURLToPath(new URL("./mocha-channel-reporter.cjs", import.meta.url));
+
 const MochaTest = z.object({
   title: z.string(),
   fullTitle: z.string(),
@@ -19,7 +24,7 @@ const MochaTest = z.object({
 });
 type MochaTest = z.infer<typeof MochaTest>;
 
-/** mocha's built-in `json` reporter (`--reporter json --reporter-option output=<file>`, mocha ≥ 9). */
+/** The report of devflow's reporter: the fields of mocha's built-in `json` reporter devflow reads. */
 const MochaJson = z.object({
   stats: z.object({ tests: z.number() }),
   tests: z.array(MochaTest),
@@ -41,8 +46,14 @@ export const mochaAdapter: RunnerAdapter = {
     since: { package: "mocha", version: "6.0.0" },
   },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(MOCHA.source).test(setup.script),
+  /**
+   * `--require <connect> --reporter <devflow's>`: the connection to devflow's report channel is made
+   * before mocha loads a spec file, and the report goes over it (ADR 0089). mocha's own
+   * `--reporter json --reporter-option output=<file>` wrote into a directory the run may write,
+   * where a process a test started rewrote it after mocha wrote it (attack 54e against mocha).
+   */
   command(baseCommand: string, reportPath: string): ReportRequest {
-    const flags = `--reporter json --reporter-option output=${shellQuote(reportPath)}`;
+    const flags = `--require ${shellQuote(MOCHA_CHANNEL_CONNECT)} --reporter ${shellQuote(MOCHA_CHANNEL_REPORTER)}`;
     // A `--reporter` before the invocation is a wrapper's (`nyc`, `c8`), not mocha's.
     const inserted = insertAfter(
       baseCommand,
@@ -53,7 +64,7 @@ export const mochaAdapter: RunnerAdapter = {
       "own_arguments",
     );
     return inserted.ok
-      ? { kind: "report_file", runner: "mocha", command: inserted.command, reportPath }
+      ? { kind: "report_file", runner: "mocha", command: inserted.command, reportPath, via: "channel" }
       : { kind: "unsupported", runner: "mocha", reason: inserted.reason };
   },
   parse: parseMochaJson,

@@ -51,3 +51,15 @@ function channelError(error) {
   process.exitCode = 1;
   return new Error(`devflow's report channel: ${error.message}`);
 }
+
+// One connection per process, made by the first caller (a hook's `--require`, run before the test
+// files load) and shared with the hook's reporter, which the runner makes later. The address then
+// leaves the environment: a process the run starts afterwards (a test's child, a runner's worker)
+// does not inherit it, so the runner's own workers never open a second connection.
+let early = null;
+exports.earlyReportConnection = function earlyReportConnection() {
+  if (early) return early;
+  early = exports.openReportConnection();
+  delete process.env.DEVFLOW_REPORT_SOCKET;
+  return early;
+};
