@@ -1,5 +1,4 @@
-import { fileURLToPath } from "node:url";
-import { RUNNER_ADAPTERS } from "./test-reports/index.js";
+import { PYTEST_PLUGIN_DIR, RUNNER_ADAPTERS } from "./test-reports/index.js";
 import { appendArguments } from "./test-reports/script-rewrite.js";
 
 /**
@@ -8,7 +7,7 @@ import { appendArguments } from "./test-reports/script-rewrite.js";
  * count (ADR 0079, 0083). In its own folder: the folder goes on PYTHONPATH, so nothing else of
  * devflow becomes importable; read-only in a mount namespace.
  */
-export const REGRESSION_PLUGIN_DIR = fileURLToPath(new URL("./pytest-plugin/", import.meta.url));
+export const REGRESSION_PLUGIN_DIR = PYTEST_PLUGIN_DIR;
 export const REGRESSION_PLUGIN_MODULE = "devflow_regression_count";
 
 const PYTEST = RUNNER_ADAPTERS.find((a) => a.runner === "pytest")?.invocation;

@@ -43,6 +43,20 @@ describe("the report channel (ADR 0089)", () => {
     );
   });
 
+  // A process of the run that connects as the run ends (attack 55 against tape, stop 50): its
+  // connection waits in the listen queue, and closing the server at once dropped it uncounted.
+  // Mutation: close() without its pass through the event loop: the forger is not counted.
+  it("counts a connection still waiting to be accepted when the run ended", async () => {
+    const channel = await openReportChannel("tape");
+    await send(channel, "real");
+    const address = channel.env[REPORT_SOCKET_ENV] ?? "";
+    const late = connect(address.startsWith("@") ? `\0${address.slice(1)}` : address);
+    late.on("error", () => {});
+    const result = await channel.close();
+    late.destroy();
+    expect(result).toMatchObject({ kind: "refused", tamper: true });
+  });
+
   it("says nothing came when nobody connected", async () => {
     const channel = await openReportChannel("jest");
     expect(await channel.close()).toEqual({ kind: "none" });

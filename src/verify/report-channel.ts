@@ -88,6 +88,10 @@ export async function openReportChannel(
     // An environment value cannot hold the abstract name's leading NUL: `@` stands for it (as `ss` shows it).
     env: { [REPORT_SOCKET_ENV]: address.replace(/^\0/, "@") },
     async close() {
+      // A connection a process of the run made just before the run ended may still wait in the
+      // listen queue; closing the server would drop it uncounted. One pass of the event loop
+      // through its poll phase (two turns of setImmediate) accepts what is queued.
+      for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => setImmediate(resolve));
       // Not awaited: `server.close`'s callback waits for every connection to close, and a process
       // holding one open (another run's, a survivor) would hold devflow here for as long as it lives.
       server.close();

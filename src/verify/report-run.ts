@@ -310,7 +310,13 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
       cwd: input.cwd,
       timeoutMs: input.timeoutMs,
       logPath: input.logPath,
-      env: { ...npmScriptEnv(input.invocation, input.cwd), ...input.env, ...ledger?.env, ...channel?.env },
+      env: {
+        ...npmScriptEnv(input.invocation, input.cwd),
+        ...input.env,
+        ...(request.kind === "report_file" ? request.env : {}),
+        ...ledger?.env,
+        ...channel?.env,
+      },
       // Through the package manager, the user's installed binaries only (as a console run has them):
       // the package command itself must not come from a node_modules the tree holds.
       pathPrefix: [

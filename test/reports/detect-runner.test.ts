@@ -13,7 +13,7 @@ import {
 import { NODE_TEST_REPORTER, nodeTestAdapter } from "../../src/verify/test-reports/node-test.js";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
 import { pytestAdapter } from "../../src/verify/test-reports/pytest.js";
-import { tapeAdapter } from "../../src/verify/test-reports/tape.js";
+import { TAPE_CHANNEL_SENDER, tapeAdapter } from "../../src/verify/test-reports/tape.js";
 import { VITEST_CHANNEL_REPORTER, vitestAdapter } from "../../src/verify/test-reports/vitest.js";
 
 const pkg = (scripts: Record<string, string>, devDependencies: Record<string, string> = {}) =>
@@ -110,7 +110,8 @@ describe("report commands", () => {
       command: `node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter='${NODE_TEST_REPORTER}' --test-reporter-destination='/tmp/devflow reports/r.json' test/`,
     });
     expect(tapeAdapter.command("tape test/*.js", report)).toMatchObject({
-      command: "{ tape test/*.js\n} > '/tmp/devflow reports/r.json'",
+      command: `'${process.execPath}' '${TAPE_CHANNEL_SENDER}' 'tape test/*.js'`,
+      via: "channel",
     });
   });
 
@@ -150,7 +151,7 @@ describe("report commands", () => {
 
   it("quotes report paths containing quotes", () => {
     expect(pytestAdapter.command("pytest", "/tmp/it's.xml")).toMatchObject({
-      command: "pytest --junitxml='/tmp/it'\\''s.xml' -o junit_family=xunit1",
+      command: "pytest --junitxml='/tmp/it'\\''s.xml' -o junit_family=xunit1 -p devflow_report_channel",
     });
   });
 });

@@ -2,11 +2,13 @@
  * pytest's adapter (issue 9, stop 29): the project's own pytest asked for its JUnit report, read
  * as full-path identities. Real pytest on a real project in a temp dir.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { pytestAdapter } from "../../src/verify/test-reports/index.js";
+import { deliverReport, openReportChannel } from "../../src/verify/report-channel.js";
+import { PYTEST_PLUGIN_DIR, pytestAdapter } from "../../src/verify/test-reports/index.js";
 import { folderWith } from "../support/test-repo.js";
 
 const PROJECT = {
@@ -30,13 +32,20 @@ const PROJECT = {
   "tests/other/test_slug_more.py": "def test_one():\n    assert True\n",
 };
 
-/** Runs the adapter's command in `dir` and parses the report it asked for. */
-function run(dir: string, script: string) {
+/** Runs the adapter's command in `dir` (its report over devflow's channel) and parses the report. */
+async function run(dir: string, script: string) {
   const request = pytestAdapter.command(script, join(dir, "..", "report.xml"));
   if (request.kind !== "report_file") throw new Error(request.reason);
-  const result = spawnSync("sh", ["-c", request.command], { cwd: dir, encoding: "utf8" });
+  const channel = request.via === "channel" ? await openReportChannel("pytest") : null;
+  const result = await execa("sh", ["-c", request.command], {
+    cwd: dir,
+    reject: false,
+    env: { ...request.env, ...channel?.env },
+  });
+  const refused = channel ? await deliverReport(channel, request.reportPath) : null;
+  if (refused) throw new Error(refused);
   return {
-    exit: result.status,
+    exit: result.exitCode,
     report: pytestAdapter.parse(readFileSync(request.reportPath, "utf8"), { root: dir }),
   };
 }
@@ -46,8 +55,18 @@ describe("pytest's JUnit report", () => {
     expect(pytestAdapter.command("python3 -m pytest -q tests/x.py && echo done", "/r/out.xml")).toEqual({
       kind: "report_file",
       runner: "pytest",
-      command: "python3 -m pytest --junitxml='/r/out.xml' -o junit_family=xunit1 -q tests/x.py && echo done",
+      command:
+        "python3 -m pytest --junitxml='/r/out.xml' -o junit_family=xunit1 -p devflow_report_channel -q tests/x.py && echo done",
       reportPath: "/r/out.xml",
+      via: "channel",
+      env: { PYTHONPATH: PYTEST_PLUGIN_DIR },
+    });
+    // A script setting its own PYTHONPATH could not import devflow's plugin: pytest writes the file.
+    expect(pytestAdapter.command("PYTHONPATH=src pytest", "/r/o.xml")).toEqual({
+      kind: "report_file",
+      runner: "pytest",
+      command: "PYTHONPATH=src pytest --junitxml='/r/o.xml' -o junit_family=xunit1",
+      reportPath: "/r/o.xml",
     });
     expect(pytestAdapter.command("pytest", "/r/o.xml")).toMatchObject({ kind: "report_file" });
     expect(pytestAdapter.command(".venv/bin/python3.11 -m pytest", "/r/o.xml")).toMatchObject({
@@ -62,9 +81,9 @@ describe("pytest's JUnit report", () => {
     expect(pytestAdapter.detect({ script: "cat pytest.ini", dependencies: [] })).toBe(false);
   });
 
-  it("names each test by file, class path and function, same-named tests apart", () => {
+  it("names each test by file, class path and function, same-named tests apart", async () => {
     const dir = folderWith(PROJECT);
-    const { exit, report } = run(dir, "python3 -m pytest -q");
+    const { exit, report } = await run(dir, "python3 -m pytest -q");
     expect(exit).toBe(1);
     expect(report).toMatchObject({ runner: "pytest", complete: true, run_errors: [] });
     const status = Object.fromEntries(report.tests.map((t) => [t.key, t.status]));
@@ -80,9 +99,9 @@ describe("pytest's JUnit report", () => {
   });
 
   // A module that does not import is no test: the run had no verdict for its tests (strict base).
-  it("reports a module pytest could not collect as a run error, not a failing test", () => {
+  it("reports a module pytest could not collect as a run error, not a failing test", async () => {
     const dir = folderWith({ ...PROJECT, "tests/test_broken.py": "import not_a_module\n" });
-    const { exit, report } = run(dir, "python3 -m pytest -q tests/test_broken.py");
+    const { exit, report } = await run(dir, "python3 -m pytest -q tests/test_broken.py");
     expect(exit).not.toBe(0);
     expect(report.tests).toEqual([]);
     expect(report.run_errors).toEqual(["pytest could not collect tests.test_broken"]);

@@ -150,6 +150,7 @@ export async function makeFixtureRepo(runner: FixtureRunner): Promise<FixtureRep
           CI: "1",
           NO_COLOR: "1",
           FORCE_COLOR: "0",
+          ...request.env,
           ...channel?.env,
         },
         timeout: 120_000,

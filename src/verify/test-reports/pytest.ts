@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { parseJunitXml } from "./junit.js";
 import type { PackageTestSetup, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
 import { insertAfter, shellQuote } from "./script-rewrite.js";
@@ -10,7 +11,27 @@ const PYTEST =
   /(?:^|(?<=[\s;&|(]))(?:(?:\S*\/)?python[\d.]*\s+-m\s+pytest|(?:\S*\/)?py\.?test)(?=\s|$|[;&|)])/g;
 
 /**
- * pytest: `--junitxml=<file> -o junit_family=xunit1`. The xunit1 family is asked for because it
+ * devflow's pytest plugins (../pytest-plugin/): the folder goes on PYTHONPATH for a run that loads
+ * one, so nothing else of devflow becomes importable; read-only in a mount namespace.
+ */
+export const PYTEST_PLUGIN_DIR = fileURLToPath(new URL("../pytest-plugin/", import.meta.url));
+/** The plugin that sends pytest's JUnit XML over devflow's report channel (ADR 0089). */
+export const REPORT_CHANNEL_PLUGIN = "devflow_report_channel";
+
+/**
+ * A script that sets PYTHONPATH itself (`PYTHONPATH=src pytest`, `export PYTHONPATH=…`): devflow's
+ * plugin folder would not be on it, and pytest would refuse to start without the plugin.
+ */
+const OWN_PYTHONPATH = /(?:^|[\s;&|(])(?:export\s+)?PYTHONPATH=/;
+
+/**
+ * pytest: `--junitxml=<file> -o junit_family=xunit1 -p devflow_report_channel`: devflow's plugin
+ * connects to devflow's report channel when pytest imports it (before any conftest.py or test
+ * module) and sends the XML pytest's junitxml plugin writes over it, never to the file (ADR 0089);
+ * the file, in a directory the run may write, was rewritten by a process a test started after
+ * pytest wrote it (attack 54e against pytest). A script that sets its own PYTHONPATH still has
+ * pytest write the file (the plugin could not be imported): the channel's protection does not
+ * hold for it. The xunit1 family is asked for because it
  * names each test's `file`, so a test's identity is file + class path + function (with its
  * parameters), the same in every checkout. A module pytest could not import is reported as a
  * testcase named after the module with the error "collection failure": that is a run error, not
@@ -26,16 +47,25 @@ export const pytestAdapter: RunnerAdapter = {
   runEveryTest: { args: ["--maxfail=0"], placement: "after_arguments" },
   detect: (setup: PackageTestSetup) => setup.script !== null && new RegExp(PYTEST.source).test(setup.script),
   command(baseCommand: string, reportPath: string): ReportRequest {
+    const channel = !OWN_PYTHONPATH.test(baseCommand);
     const inserted = insertAfter(
       baseCommand,
       PYTEST,
-      `--junitxml=${shellQuote(reportPath)} -o junit_family=xunit1`,
+      `--junitxml=${shellQuote(reportPath)} -o junit_family=xunit1${channel ? ` -p ${REPORT_CHANNEL_PLUGIN}` : ""}`,
       "pytest",
       /(?:^|\s)--junit-?xml\b\S*/,
     );
-    return inserted.ok
-      ? { kind: "report_file", runner: "pytest", command: inserted.command, reportPath }
-      : { kind: "unsupported", runner: "pytest", reason: inserted.reason };
+    if (!inserted.ok) return { kind: "unsupported", runner: "pytest", reason: inserted.reason };
+    return channel
+      ? {
+          kind: "report_file",
+          runner: "pytest",
+          command: inserted.command,
+          reportPath,
+          via: "channel",
+          env: { PYTHONPATH: PYTEST_PLUGIN_DIR },
+        }
+      : { kind: "report_file", runner: "pytest", command: inserted.command, reportPath };
   },
   parse(text, options) {
     const report = parseJunitXml("pytest", text, options);

@@ -47,6 +47,8 @@ export type ReportRequest =
        * run's own processes cannot rewrite it. Absent: the runner writes `reportPath` itself.
        */
       via?: "channel";
+      /** Added to the run's environment for devflow's hook (its pytest plugin's folder on PYTHONPATH). */
+      env?: Readonly<Record<string, string>>;
     }
   /** The script cannot be rewritten safely (runner invoked twice, piped output, ...): use the labelled stdout fallback. */
   | { kind: "unsupported"; runner: RunnerName; reason: string };

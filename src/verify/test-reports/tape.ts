@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import type { PackageTestSetup, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
 import { binaryPattern, countInvocations, shellQuote } from "./script-rewrite.js";
 import { parseTapComments } from "./tap-tests.js";
@@ -6,9 +7,16 @@ const TAPE = binaryPattern("tape");
 /** A single `|` (not `||`): the TAP would go to another program (tap-spec, faucet) instead of devflow. */
 const PIPE = /(?<!\|)\|(?!\|)/;
 
+/** devflow's wrapper that sends the script's stdout over devflow's report channel (ADR 0089). */
+export const TAPE_CHANNEL_SENDER = fileURLToPath(new URL("./tape-channel-sender.cjs", import.meta.url));
+
 /**
- * tape has no reporter option: its TAP goes to stdout. devflow sends the whole script's stdout
- * to the report file (stderr stays in the log); a script that pipes the TAP elsewhere is unsupported.
+ * tape has no reporter option: its TAP goes to stdout. devflow runs the whole script under its
+ * wrapper (by devflow's own node), which connects to devflow's report channel before the script
+ * starts and sends the script's stdout over it when the script exits (ADR 0089); stderr stays in
+ * the log. The stdout used to be redirected to a report file in a directory the run may write,
+ * where a process a test started rewrote it after tape ended (attack 54e against tape). A script
+ * that pipes the TAP elsewhere is unsupported.
  */
 export const tapeAdapter: RunnerAdapter = {
   runner: "tape",
@@ -34,8 +42,9 @@ export const tapeAdapter: RunnerAdapter = {
     return {
       kind: "report_file",
       runner: "tape",
-      command: `{ ${baseCommand}\n} > ${shellQuote(reportPath)}`,
+      command: [process.execPath, TAPE_CHANNEL_SENDER, baseCommand].map(shellQuote).join(" "),
       reportPath,
+      via: "channel",
     };
   },
   parse: (text, options) => parseTapComments("tape", text, options),

@@ -45,37 +45,7 @@ import {
 } from "../../support/fixture-regression.js";
 import { detachedAttackerTest, runnersOwnReport } from "../../support/forged-jest-report.js";
 import { pnpmFirstOnPath } from "../../support/pnpm-stub.js";
-
-/**
- * The watcher, given the forged report (paths under `root`, rewritten to its own checkout's) and
- * the route: "file" keeps writing it where the report file would be until the run ends; "channel"
- * connects to devflow's report socket and sends it.
- */
-const watcher = (forged: string, root: string, route: "file" | "channel", reportDirs: string[]) => String.raw`
-const fs = require("node:fs");
-const net = require("node:net");
-const forged = ${JSON.stringify(forged)}.split(${JSON.stringify(root)}).join(process.cwd());
-if (${JSON.stringify(route)} === "channel") {
-  const address = process.env.DEVFLOW_REPORT_SOCKET;
-  if (!address) { console.log("no address"); process.exit(0); }
-  const socket = net.connect(address.startsWith("@") ? "\0" + address.slice(1) : address);
-  socket.on("error", (e) => { console.log(e.message); process.exit(0); });
-  socket.end(forged, () => { console.log("attacked"); process.exit(0); });
-} else {
-  // In a mount namespace the report directory is a mount of its own, named in the mount table.
-  const mounted = fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n")
-    .map((l) => l.split(" ")[4]).filter((p) => p && p.endsWith(".out"));
-  const dirs = [...mounted, ...${JSON.stringify(reportDirs)}];
-  const deadline = Date.now() + 30000;
-  let told = false;
-  (function write() {
-    let wrote = 0;
-    for (const dir of dirs) try { fs.writeFileSync(dir + "/report", forged); wrote += 1; } catch {}
-    if (!told) { told = true; console.log(wrote > 0 ? "attacked" : "no report directory"); }
-    if (Date.now() < deadline) setTimeout(write, 5);
-  })();
-}
-`;
+import { reportWatcher } from "../../support/report-attackers.js";
 
 const CHANGED = ["src/slug.js", "src/math.js", "test/zz-env.test.js"];
 
@@ -108,7 +78,7 @@ async function hostileAttempt(repo: FixtureRepo, route: "file" | "channel", runn
   const forged = runnersOwnReport(repo.dir, repo.outside, runner);
   expect(JSON.parse(forged).numFailedTests).toBe(0);
   await breakClamp(repo);
-  const source = watcher(forged, repo.dir, route, [join(repo.outside, "regression.log.out")]);
+  const source = reportWatcher(forged, repo.dir, route, [join(repo.outside, "regression.log.out")]);
   writeFileSync(join(repo.dir, "test/zz-env.test.js"), detachedAttackerTest(source, runner));
 }
 

@@ -1,0 +1,65 @@
+// devflow's wrapper around a tape script (`node tape-channel-sender.cjs <script>`): tape has no
+// reporter, its TAP goes to stdout, and devflow used to redirect that stdout into a file of the
+// directory the run may write, where a process a test started could rewrite it after tape ended
+// (attack 54e against tape). This wrapper connects to devflow's report channel (ADR 0089) before the
+// script starts, takes the address out of the environment the script inherits, runs the script
+// with its stdout through a pipe to here, copies it to its own stdout (the run's log), and sends
+// all of it over that connection once the script has exited. Its exit code is the script's.
+// devflow accepts one connection: one more is tampering; the wrapper killed early leaves its
+// connection without a report. Loaded from devflow's install (by devflow's node), never from the
+// checkout under test.
+"use strict";
+const { spawn } = require("node:child_process");
+const { earlyReportConnection } = require("./report-channel-client.cjs");
+
+// The channel's own limit (report-channel.ts): anything past it fails the run there, so one byte
+// more than it is all that needs keeping.
+const KEEP_BYTES = 64 * 1024 * 1024 + 1;
+// How long the TAP may keep coming after the script exited (a process it left holding stdout must
+// not hold the run).
+const DRAIN_MS = 500;
+
+const connection = earlyReportConnection();
+const script = process.argv[2] ?? "";
+const child = spawn("/bin/sh", ["-c", script], { stdio: ["inherit", "pipe", "inherit"] });
+const kept = [];
+let keptBytes = 0;
+child.stdout.on("data", (chunk) => {
+  process.stdout.write(chunk);
+  if (keptBytes >= KEEP_BYTES) return;
+  const part = chunk.subarray(0, KEEP_BYTES - keptBytes);
+  kept.push(part);
+  keptBytes += part.length;
+});
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+
+child.on("exit", (code, signal) => {
+  let sent = false;
+  const done = () => {
+    if (sent) return;
+    sent = true;
+    child.stdout.destroy();
+    connection.send(Buffer.concat(kept)).then(
+      () => finish(code, signal),
+      (error) => {
+        process.stderr.write(`${error.message}\n`);
+        finish(code === 0 || code === null ? 1 : code, null);
+      },
+    );
+  };
+  if (child.stdout.readableEnded) return done();
+  const timer = setTimeout(done, DRAIN_MS);
+  child.stdout.once("end", () => {
+    clearTimeout(timer);
+    done();
+  });
+});
+child.on("error", (error) => {
+  process.stderr.write(`devflow's tape wrapper could not start the script: ${error.message}\n`);
+  process.exit(127);
+});
+
+function finish(code, signal) {
+  // As a shell reports a child killed by a signal.
+  process.exit(code ?? 128 + (require("node:os").constants.signals[signal] ?? 0));
+}
