@@ -4,7 +4,8 @@
 // (attack 54e against tape). This wrapper connects to devflow's report channel (ADR 0089) before the
 // script starts, takes the address out of the environment the script inherits, runs the script
 // with its stdout through a pipe to here, copies it to its own stdout (the run's log), and sends
-// all of it over that connection once the script has exited. Its exit code is the script's.
+// all of it over that connection once the script has exited (a bail-out instead when the script
+// was ended by a signal). Its exit code is the script's.
 // devflow accepts one connection: one more is tampering; the wrapper killed early leaves its
 // connection without a report. Loaded from devflow's install (by devflow's node), never from the
 // checkout under test.
@@ -39,7 +40,15 @@ child.on("exit", (code, signal) => {
     if (sent) return;
     sent = true;
     child.stdout.destroy();
-    connection.send(Buffer.concat(kept)).then(
+    // Every process the run starts shares the script's stdout: one of them can write TAP of its
+    // own there and kill tape before tape writes its real results (review 57). A script that did
+    // not end by itself (a shell reports a child killed by a signal as 128 + the signal) has no
+    // evidence to give: TAP's bail-out, which devflow's parser refuses, instead of what came.
+    const killed = signal !== null || (code !== null && code >= 128);
+    const report = killed
+      ? `Bail out! devflow: the tape script was ended by a signal (${signal ?? `exit ${code}`}); what it printed is not evidence\n`
+      : Buffer.concat(kept);
+    connection.send(report).then(
       () => finish(code, signal),
       (error) => {
         process.stderr.write(`${error.message}\n`);

@@ -23,15 +23,9 @@
  * second one, and the seam's run fails as tampering. Killing jest leaves the reporter's connection
  * without a report.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SeamEnvelope } from "../../../src/artifacts/schemas/verifier-envelope.js";
-import { checkSeamRedOnBase, runSeamVerifier } from "../../../src/verify/seam.js";
-import { makeFixtureRepo } from "../../reports/runner-fixture.js";
 import { RUN_PROCESSES } from "../../support/forged-jest-report.js";
-
-const TIMEOUT = 120_000;
+import { unfixedSeamWith } from "../../support/unfixed-seam.js";
 
 /** The detached process: forges jest's report from the canary files, sends it, kills jest. */
 const SILENCER = String.raw`
@@ -79,31 +73,8 @@ const SIDE_EFFECT = `if (process.env.DEVFLOW_REPORT_SOCKET) {
 `;
 
 describe("attack 55b: the seam's jest report forged over the channel, jest killed before its hook", () => {
-  async function seamWith(slug: string | null, onTestFinished: (fn: () => Promise<void>) => void) {
-    const repo = await makeFixtureRepo("jest");
-    onTestFinished(() => repo.cleanup());
-    const base = await checkSeamRedOnBase({
-      cwd: repo.dir,
-      command: "npm test",
-      timeoutMs: TIMEOUT,
-      logPath: join(repo.outside, "base.log"),
-    });
-    if (!base.red) return { base, seam: null };
-    const path = join(repo.dir, "src/slug.js");
-    const original = await readFile(path, "utf8");
-    await writeFile(path, (slug ?? "") + original); // the bug stays
-    const seam: SeamEnvelope = await runSeamVerifier({
-      worktree: repo.dir,
-      seam: { command: "npm test", files: ["test/slug.test.js"] },
-      expectedGreenCondition: null,
-      timeoutMs: TIMEOUT,
-      logPath: join(repo.outside, "seam.log"),
-      attemptId: "attempt-001",
-      tests: base.tests,
-      invocation: base.invocation,
-    });
-    return { base, seam };
-  }
+  const seamWith = (sideEffect: string | null, onTestFinished: (fn: () => Promise<void>) => void) =>
+    unfixedSeamWith("jest", sideEffect, onTestFinished);
 
   it("an unfixed slugify must not pass the seam", async ({ onTestFinished }) => {
     const { seam } = await seamWith(SIDE_EFFECT, onTestFinished);
