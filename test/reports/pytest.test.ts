@@ -7,9 +7,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { deliverReport, openReportChannel } from "../../src/verify/report-channel.js";
 import { PYTEST_PLUGIN_DIR, pytestAdapter } from "../../src/verify/test-reports/index.js";
 import { folderWith } from "../support/test-repo.js";
+import { withReportChannel } from "./runner-fixture.js";
 
 const PROJECT = {
   "pytest.ini": "[pytest]\npythonpath = .\n",
@@ -36,14 +36,9 @@ const PROJECT = {
 async function run(dir: string, script: string) {
   const request = pytestAdapter.command(script, join(dir, "..", "report.xml"));
   if (request.kind !== "report_file") throw new Error(request.reason);
-  const channel = request.via === "channel" ? await openReportChannel("pytest") : null;
-  const result = await execa("sh", ["-c", request.command], {
-    cwd: dir,
-    reject: false,
-    env: { ...request.env, ...channel?.env },
-  });
-  const refused = channel ? await deliverReport(channel, request.reportPath) : null;
-  if (refused) throw new Error(refused);
+  const result = await withReportChannel(request, (env) =>
+    execa("sh", ["-c", request.command], { cwd: dir, reject: false, env }),
+  );
   return {
     exit: result.exitCode,
     report: pytestAdapter.parse(readFileSync(request.reportPath, "utf8"), { root: dir }),

@@ -9,7 +9,7 @@ import { deliverReport, openReportChannel } from "../../src/verify/report-channe
 import { detectRunner } from "../../src/verify/test-reports/detect-runner.js";
 import { readPackageTestSetup } from "../../src/verify/test-reports/package-setup.js";
 import { readReportFile, removeStaleReport } from "../../src/verify/test-reports/read-report.js";
-import type { RunnerAdapter } from "../../src/verify/test-reports/runner-adapter.js";
+import type { ReportRequest, RunnerAdapter } from "../../src/verify/test-reports/runner-adapter.js";
 import type { TestReport } from "../../src/verify/test-reports/test-report.js";
 import { makeTempRepo, type TempRepo } from "../support/temp-git-repo.js";
 
@@ -108,6 +108,23 @@ async function withoutSharedResultsCache(
   }
 }
 
+/**
+ * Runs `run` as devflow's runWithReport runs a report request: with devflow's report channel open
+ * when the request asks for it, its environment (the request's and the channel's) handed to `run`,
+ * and the channel's report delivered to the request's path afterwards. Throws when the channel
+ * refused the report.
+ */
+export async function withReportChannel<T>(
+  request: Extract<ReportRequest, { kind: "report_file" }>,
+  run: (env: Readonly<Record<string, string>>) => Promise<T>,
+): Promise<T> {
+  const channel = request.via === "channel" ? await openReportChannel(request.runner) : null;
+  const result = await run({ ...request.env, ...channel?.env });
+  const refused = channel ? await deliverReport(channel, request.reportPath) : null;
+  if (refused) throw new Error(`${request.runner}'s report: ${refused}`);
+  return result;
+}
+
 export interface FixtureRepo extends TempRepo {
   write(path: string, content: string): Promise<void>;
   /** Runs the package's test script through the adapter, with the report written outside the repo. */
@@ -137,26 +154,24 @@ export async function makeFixtureRepo(runner: FixtureRunner): Promise<FixtureRep
       const request = detection.adapter.command(detection.script, reportPath);
       if (request.kind !== "report_file") throw new Error(`fixture ${runner}: ${request.reason}`);
       await removeStaleReport(reportPath);
-      const channel = request.via === "channel" ? await openReportChannel(runner) : null;
       // A clean environment: this test's own vitest variables must not leak into a nested vitest.
-      const result = await execa("sh", ["-c", request.command], {
-        cwd: repo.dir,
-        reject: false,
-        extendEnv: false,
-        env: {
-          PATH: `${join(repo.dir, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
-          HOME: process.env.HOME ?? repo.outside,
-          TMPDIR: tmpdir(),
-          CI: "1",
-          NO_COLOR: "1",
-          FORCE_COLOR: "0",
-          ...request.env,
-          ...channel?.env,
-        },
-        timeout: 120_000,
-      });
-      const refused = channel ? await deliverReport(channel, reportPath) : null;
-      if (refused) throw new Error(`fixture ${runner}: ${refused}`);
+      const result = await withReportChannel(request, (env) =>
+        execa("sh", ["-c", request.command], {
+          cwd: repo.dir,
+          reject: false,
+          extendEnv: false,
+          env: {
+            PATH: `${join(repo.dir, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+            HOME: process.env.HOME ?? repo.outside,
+            TMPDIR: tmpdir(),
+            CI: "1",
+            NO_COLOR: "1",
+            FORCE_COLOR: "0",
+            ...env,
+          },
+          timeout: 120_000,
+        }),
+      );
       const report = await readReportFile(detection.adapter, reportPath, repo.dir);
       return { report, exitCode: result.exitCode, command: request.command };
     },

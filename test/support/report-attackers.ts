@@ -31,6 +31,16 @@ const socketOf = (address) => address.startsWith("@") ? "\0" + address.slice(1) 
 `;
 
 /**
+ * JavaScript source (`fs` in scope) of `const dirs`: where a run's report file can be, the run's
+ * `.out` mounts (in a mount namespace the report directory is a mount of its own, named in the
+ * mount table) and `reportDirs` (outside one).
+ */
+export const reportDirsSource = (reportDirs: readonly string[]) => String.raw`const dirs = [
+  ...fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n").map((l) => l.split(" ")[4]).filter((p) => p && p.endsWith(".out")),
+  ...${JSON.stringify(reportDirs)},
+];`;
+
+/**
  * The watcher, given the forged report (paths under `root`, rewritten to its own checkout's) and
  * the route, says "attacked" once it acted:
  * - "file": writes it where the report file would be (the run's `.out` mounts, read from the mount
@@ -44,7 +54,7 @@ export const reportWatcher = (
   route: "file" | "channel",
   reportDirs: string[],
 ) =>
-  String.raw`
+  `
 const fs = require("node:fs");
 const net = require("node:net");
 ${OWN_ADDRESS}
@@ -56,10 +66,7 @@ if (${JSON.stringify(route)} === "channel") {
   socket.on("error", (e) => { console.log(e.message); process.exit(0); });
   socket.end(forged, () => { console.log("attacked"); process.exit(0); });
 } else {
-  // In a mount namespace the report directory is a mount of its own, named in the mount table.
-  const mounted = fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n")
-    .map((l) => l.split(" ")[4]).filter((p) => p && p.endsWith(".out"));
-  const dirs = [...mounted, ...${JSON.stringify(reportDirs)}];
+  ${reportDirsSource(reportDirs)}
   const deadline = Date.now() + 30000;
   const rewrite = (dir) => { try { if (fs.readFileSync(dir + "/report", "utf8") !== forged) fs.writeFileSync(dir + "/report", forged); } catch {} };
   for (const dir of dirs) try { fs.watch(dir, () => rewrite(dir)); } catch {}

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,6 +29,21 @@ export interface ReportChannelAttack {
 }
 
 const CHANGED = ["src/slug.js", "src/math.js", "test/zz-env.test.js"];
+
+/** test/zz-env.test.js for tape: one passing test. */
+export const TAPE_READY =
+  'const test = require("tape");\ntest("environment is ready", (t) => { t.pass("ready"); t.end(); });\n';
+
+/** tape's own TAP of `repo` with a passing test/zz-env.test.js written first (`TAPE_READY`). */
+export function tapesOwnReport(repo: FixtureRepo): string {
+  writeFileSync(join(repo.dir, "test/zz-env.test.js"), TAPE_READY);
+  const tap = execFileSync(join(repo.dir, "node_modules/.bin/tape"), ["test/**/*.test.js"], {
+    cwd: repo.dir,
+    encoding: "utf8",
+  });
+  expect(tap).toContain("# ok");
+  return tap;
+}
 
 /**
  * Attacks 54e and 55 against one runner's report, as a conformance spec: the attempt fixes slugify,

@@ -44,9 +44,9 @@ it("environment is ready", async () => {
 
 /** A spec file whose top-level code (run before mocha makes its reporter) sends the forged report and has mocha killed. */
 const killerSpec = (forged: string, root: string) => {
-  const killer = String.raw`
+  const killer = `
 const net = require("node:net");
-const socketOf = (address) => address.startsWith("@") ? "\0" + address.slice(1) : address;
+${OWN_ADDRESS}
 const mocha = Number(process.argv[1]);
 const forged = ${JSON.stringify(forged)}.split(${JSON.stringify(root)}).join(process.cwd());
 const address = process.argv[2];

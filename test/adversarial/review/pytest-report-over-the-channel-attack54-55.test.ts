@@ -32,7 +32,7 @@ import {
   regressionIn,
   writeFiles,
 } from "../../support/regression-project.js";
-import { OWN_ADDRESS } from "../../support/report-attackers.js";
+import { OWN_ADDRESS, reportDirsSource } from "../../support/report-attackers.js";
 
 const COMMAND = "python3 -m pytest -p no:cacheprovider tests";
 
@@ -43,9 +43,7 @@ const COMMAND = "python3 -m pytest -p no:cacheprovider tests";
  */
 const fileWatcher = (reportDir: string) => String.raw`
 const fs = require("node:fs");
-const mounted = fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n")
-  .map((l) => l.split(" ")[4]).filter((p) => p && p.endsWith(".out"));
-const dirs = [...mounted, ${JSON.stringify(reportDir)}];
+${reportDirsSource([reportDir])}
 const rewrite = (dir) => {
   try {
     const text = fs.readFileSync(dir + "/report", "utf8");

@@ -18,17 +18,13 @@
  *   forged TAP and kills the wrapper: the wrapper connected first, so tampering, not a pass.
  * Mutation: the wrapper connects only when the script has exited: the kill route reads `pass`.
  */
-import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { expect } from "vitest";
-import type { FixtureRepo } from "../../reports/runner-fixture.js";
 import { RUN_PROCESSES } from "../../support/forged-jest-report.js";
 import { OWN_ADDRESS } from "../../support/report-attackers.js";
-import { describeReportChannelAttacks } from "../../support/report-channel-attacks.js";
-
-const READY =
-  'const test = require("tape");\ntest("environment is ready", (t) => { t.pass("ready"); t.end(); });\n';
+import {
+  describeReportChannelAttacks,
+  TAPE_READY,
+  tapesOwnReport,
+} from "../../support/report-channel-attacks.js";
 
 /** A tape test that starts `source` detached and fails unless it attacked. */
 const watcherTest = (source: string) => `const { spawn } = require("node:child_process");
@@ -64,19 +60,8 @@ socket.end(${JSON.stringify(forged)}, () => setTimeout(() => {
 `;
   return `require("node:child_process").spawn(process.execPath, ["-e", ${JSON.stringify(killer)}], { detached: true, stdio: "ignore" }).unref();
 Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20000);
-${READY}`;
+${TAPE_READY}`;
 };
-
-/** tape's own TAP of the repo with slugify fixed and a passing test/zz-env.test.js: every test passes. */
-function tapesOwnReport(repo: FixtureRepo): string {
-  writeFileSync(join(repo.dir, "test/zz-env.test.js"), READY);
-  const tap = execFileSync(join(repo.dir, "node_modules/.bin/tape"), ["test/**/*.test.js"], {
-    cwd: repo.dir,
-    encoding: "utf8",
-  });
-  expect(tap).toContain("# ok");
-  return tap;
-}
 
 describeReportChannelAttacks({
   runner: "tape",

@@ -19,7 +19,6 @@
  * Left (ADR 0089 amendment): the stdout stays shared while tape runs; taking tape's TAP off it
  * (a devflow preload calling tape's createStream() before any test file loads) is the next step.
  */
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,10 +29,8 @@ import {
   fixtureProject,
   fixtureRegression,
 } from "../../support/fixture-regression.js";
+import { TAPE_READY, tapesOwnReport } from "../../support/report-channel-attacks.js";
 import { unfixedSeamWith } from "../../support/unfixed-seam.js";
-
-const READY =
-  'const test = require("tape");\ntest("environment is ready", (t) => { t.pass("ready"); t.end(); });\n';
 
 const forgerTest = (forged: string) => {
   const forger = `
@@ -44,7 +41,7 @@ process.exit(0);
 `;
   return `require("node:child_process").spawn(process.execPath, ["-e", ${JSON.stringify(forger)}], { detached: true, stdio: ["ignore", "inherit", "ignore"] }).unref();
 Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20000);
-${READY}`;
+${TAPE_READY}`;
 };
 
 describe("attack 57: a process holding tape's stdout forges the TAP and kills tape", () => {
@@ -53,12 +50,7 @@ describe("attack 57: a process holding tape's stdout forges the TAP and kills ta
     const base = await fixtureBaseline(repo, "npm test");
     expect(base.error, base.error ?? "").toBeNull();
     await fixSlug(repo);
-    writeFileSync(join(repo.dir, "test/zz-env.test.js"), READY);
-    const forged = execFileSync(join(repo.dir, "node_modules/.bin/tape"), ["test/**/*.test.js"], {
-      cwd: repo.dir,
-      encoding: "utf8",
-    });
-    expect(forged).toContain("# ok");
+    const forged = tapesOwnReport(repo);
     await breakClamp(repo);
     writeFileSync(join(repo.dir, "test/zz-env.test.js"), forgerTest(forged));
     const envelope = await fixtureRegression(repo, "npm test", base, "test/slug.test.js", [
