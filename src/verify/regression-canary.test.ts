@@ -402,8 +402,16 @@ describe("regression's pytest canary leaves the suite's exit status and extent a
     expect(e.overall_result).toBe("fail");
   });
 
-  it("a command that sets its own PYTHONPATH (devflow's plugin cannot load) keeps the base's report, without a canary", async () => {
-    const command = "PYTHONPATH=. python3 -m pytest -p no:cacheprovider tests";
+  // Stop 51: a command setting its own PYTHONPATH gets devflow's folder appended, so it has its canary.
+  it("a command that sets its own PYTHONPATH has its canary too", async () => {
+    const b = await baseline("PYTHONPATH=. python3 -m pytest -p no:cacheprovider tests");
+    expect(b.report?.complete).toBe(true);
+    expect(b.report?.tests).toHaveLength(2);
+    expect(b.canary).toMatchObject({ status: "placed" });
+  });
+
+  it("a command where devflow's folder cannot join its own PYTHONPATH keeps the base's report, without a canary", async () => {
+    const command = "env PYTHONPATH=. python3 -W default -m pytest -p no:cacheprovider tests";
     const b = await baseline(command);
     expect(b.report?.complete).toBe(true);
     expect(b.report?.tests).toHaveLength(2);

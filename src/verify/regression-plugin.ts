@@ -1,4 +1,4 @@
-import { PYTEST_PLUGIN_DIR, RUNNER_ADAPTERS } from "./test-reports/index.js";
+import { PYTEST_PLUGIN_DIR, RUNNER_ADAPTERS, withPluginFolderOnPythonpath } from "./test-reports/index.js";
 import { appendArguments } from "./test-reports/script-rewrite.js";
 
 /**
@@ -14,8 +14,9 @@ const PYTEST = RUNNER_ADAPTERS.find((a) => a.runner === "pytest")?.invocation;
 
 /**
  * `script`, a pytest invocation, loading devflow's plugin (`-p`, after pytest's own arguments), and
- * the environment that lets it import; or why it cannot be added. Used by the canary's runs and by
- * the console runs alike.
+ * the environment that lets it import (with the folder appended to a PYTHONPATH the script sets
+ * itself, where that can be done); or why it cannot be added. Used by the canary's runs and by the
+ * console runs alike.
  */
 export function withRegressionPlugin(
   script: string,
@@ -23,6 +24,10 @@ export function withRegressionPlugin(
   if (!PYTEST) return { ok: false, reason: "no pytest adapter" };
   const added = appendArguments(script, PYTEST, ["-p", REGRESSION_PLUGIN_MODULE], "pytest");
   return added.ok
-    ? { ok: true, command: added.command, env: { PYTHONPATH: REGRESSION_PLUGIN_DIR } }
+    ? {
+        ok: true,
+        command: withPluginFolderOnPythonpath(added.command) ?? added.command,
+        env: { PYTHONPATH: REGRESSION_PLUGIN_DIR },
+      }
     : { ok: false, reason: added.reason };
 }

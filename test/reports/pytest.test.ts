@@ -56,12 +56,26 @@ describe("pytest's JUnit report", () => {
       via: "channel",
       env: { PYTHONPATH: PYTEST_PLUGIN_DIR },
     });
-    // A script setting its own PYTHONPATH could not import devflow's plugin: pytest writes the file.
+    // A script setting its own PYTHONPATH: pytest starts under a shell that appends devflow's folder.
     expect(pytestAdapter.command("PYTHONPATH=src pytest", "/r/o.xml")).toEqual({
       kind: "report_file",
       runner: "pytest",
-      command: "PYTHONPATH=src pytest --junitxml='/r/o.xml' -o junit_family=xunit1",
+      command: `PYTHONPATH=src /bin/sh -c 'PYTHONPATH="\${PYTHONPATH:+$PYTHONPATH:}"'\\''${PYTEST_PLUGIN_DIR}'\\''; export PYTHONPATH; exec "$@"' devflow-pytest-path pytest --junitxml='/r/o.xml' -o junit_family=xunit1 -p devflow_report_channel`,
       reportPath: "/r/o.xml",
+      via: "channel",
+      env: { PYTHONPATH: PYTEST_PLUGIN_DIR },
+    });
+    // …unless pytest is another program's argument, whose python that program starts: the file.
+    const onFile = pytestAdapter.command("env PYTHONPATH=src coverage run -m pytest", "/r/o.xml");
+    expect(onFile).toMatchObject({
+      command: "env PYTHONPATH=src coverage run -m pytest --junitxml='/r/o.xml' -o junit_family=xunit1",
+    });
+    expect(onFile).not.toHaveProperty("via");
+    // Without a PYTHONPATH of its own the environment's folder is enough: nothing is wrapped.
+    expect(pytestAdapter.command("coverage run -m pytest", "/r/o.xml")).toMatchObject({
+      command:
+        "coverage run -m pytest --junitxml='/r/o.xml' -o junit_family=xunit1 -p devflow_report_channel",
+      via: "channel",
     });
     expect(pytestAdapter.command("pytest", "/r/o.xml")).toMatchObject({ kind: "report_file" });
     expect(pytestAdapter.command(".venv/bin/python3.11 -m pytest", "/r/o.xml")).toMatchObject({
@@ -92,6 +106,29 @@ describe("pytest's JUnit report", () => {
         "pass",
     });
   });
+
+  // Stop 51: such a script kept pytest's report file (a watcher could rewrite it, attack 54e) and
+  // had no canary. The folder is appended, so the project's own path still works.
+  it.for([
+    "PYTHONPATH=src python3 -m pytest -q tests",
+    "export PYTHONPATH=src && python3 -m pytest -q tests",
+    "env PYTHONPATH=src:lib python3 -m pytest -q tests",
+  ])(
+    "a script setting its own PYTHONPATH (%s) keeps it and sends its report over the channel",
+    async (script) => {
+      const dir = folderWith({
+        "src/slug.py": 'def slugify(t):\n    return t.replace(" ", "-")\n',
+        "lib/words.py": "SEP = '-'\n",
+        "tests/test_slug.py":
+          "from slug import slugify\ndef test_one():\n    assert slugify('a b') == 'a-b'\n",
+      });
+      expect(pytestAdapter.command(script, "/r/o.xml")).toMatchObject({ via: "channel" });
+      const { exit, report } = await run(dir, script);
+      expect(report).toMatchObject({ runner: "pytest", complete: true, run_errors: [] });
+      expect(report.tests.map((t) => [t.id.title, t.status])).toEqual([["test_one", "pass"]]);
+      expect(exit).toBe(0);
+    },
+  );
 
   // A module that does not import is no test: the run had no verdict for its tests (strict base).
   it("reports a module pytest could not collect as a run error, not a failing test", async () => {

@@ -8,8 +8,12 @@
  * `ownAddress()`: devflow's report socket address as this process's first environment holds it
  * (devflow's hooks take it out of `process.env` of the runner, not out of /proc/self/environ), read
  * in the runner's own process (a confined run's pids need not match the /proc it sees);
- * `anyAddress()`: the same, from the first environment of any process that has it (devflow's tape
- * wrapper keeps it from the script it runs); `socketOf(address)`, what `net.connect` takes.
+ * `ancestors()`: the pids of this process's parent, its parent, and so on (in the numbering of the
+ * /proc it sees); `ancestorAddress()`: the address from the first environment of an ancestor that
+ * has it (devflow's tape wrapper keeps it from the script it runs). Only ancestors: any process of
+ * the machine with the address could be another test's run, and a forger that connected there made
+ * that test fail as tampering and its own fail for want of an attack (stop 51);
+ * `socketOf(address)`, what `net.connect` takes.
  */
 export const OWN_ADDRESS = String.raw`
 const addressIn = (pid) => {
@@ -20,8 +24,19 @@ const addressIn = (pid) => {
   } catch { return ""; }
 };
 const ownAddress = () => addressIn("self");
-const anyAddress = () => {
-  for (const pid of require("node:fs").readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+const parentOf = (pid) => {
+  try {
+    const stat = require("node:fs").readFileSync("/proc/" + pid + "/stat", "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) || 0;
+  } catch { return 0; }
+};
+const ancestors = () => {
+  const pids = [];
+  for (let pid = parentOf("self"); pid > 0 && pids.length < 64; pid = parentOf(pid)) pids.push(pid);
+  return pids;
+};
+const ancestorAddress = () => {
+  for (const pid of ancestors()) {
     const address = addressIn(pid);
     if (address) return address;
   }
@@ -60,7 +75,7 @@ const net = require("node:net");
 ${OWN_ADDRESS}
 const forged = ${JSON.stringify(forged)}.split(${JSON.stringify(root)}).join(process.cwd());
 if (${JSON.stringify(route)} === "channel") {
-  const address = process.argv[2] || process.env.DEVFLOW_REPORT_SOCKET || anyAddress();
+  const address = process.argv[2] || process.env.DEVFLOW_REPORT_SOCKET || ancestorAddress();
   if (!address) { console.log("no address"); process.exit(0); }
   const socket = net.connect(socketOf(address));
   socket.on("error", (e) => { console.log(e.message); process.exit(0); });

@@ -14,7 +14,7 @@ export { parseJunitXml } from "./junit.js";
 export { mochaAdapter } from "./mocha.js";
 export { NODE_TEST_REPORTER, nodeTestAdapter } from "./node-test.js";
 export { readPackageTestSetup } from "./package-setup.js";
-export { PYTEST_PLUGIN_DIR, pytestAdapter } from "./pytest.js";
+export { PYTEST_PLUGIN_DIR, pytestAdapter, withPluginFolderOnPythonpath } from "./pytest.js";
 export { readReportFile, removeStaleReport } from "./read-report.js";
 export { displayName, testKey, unreadableReport } from "./report-builder.js";
 export type { PackageTestSetup, ParseOptions, ReportRequest, RunnerAdapter } from "./runner-adapter.js";

@@ -25,7 +25,8 @@
  *
  * Fixed (stop 45), was `it.fails`: pytest's console runs load devflow's plugin too (its folder on
  * PYTHONPATH, pinned in the baseline as `consoleEnv`). A command that sets its own PYTHONPATH
- * hides it: base then runs again without it, keeping `--maxfail=0` (the last case).
+ * gets the folder appended (stop 51, the last case); where that cannot be done the plugin is
+ * hidden, and base then runs again without it, keeping `--maxfail=0` (the case before).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -85,29 +86,39 @@ describe("attack 48: a conftest's shouldstop stands on regression's pytest conso
     expect(envelope.overall_result, envelope.summary).toBe("pass");
   }, 120_000);
 
-  it("a command setting its own PYTHONPATH (the plugin cannot load): base runs again without it, `-x` still undone", async ({
-    onTestFinished,
-  }) => {
-    const dir = await project(
-      {
-        "tests/conftest.py": "",
-        "tests/test_a_legacy.py": "def test_legacy_needs_the_network():\n    assert False, 'offline'\n",
-      },
-      onTestFinished,
-    );
-    const own = `PYTHONPATH=. python3 -m pytest -x -p no:cacheprovider --junitxml=${dir}-logs/own-report.xml tests`;
-    const base = await baselineIn(dir, own, ["tests/test_add.py"], { logDir: `${dir}-logs` });
-    expect(base.ran, base.error ?? "").toBe(true);
-    expect(base.consoleEnv ?? null).toBeNull();
-    expect(base.consoleCommand).toContain("--maxfail=0");
-    expect(base.consoleCommand).not.toContain("devflow_regression_count");
-    // Past the first failure on base (the seam's test_add comes after the legacy one).
-    expect(base.tests).toMatchObject({ "tests/test_add.py::test_add": "fail" });
-    await writeFile(join(dir, "calc.py"), FIX_ADD_BREAK_MUL);
-    const envelope = await regressionIn(dir, base, own, "tests/test_add.py", ["calc.py"], {
-      logDir: `${dir}-logs`,
-    });
-    expect(envelope.overall_result, envelope.summary).toBe("fail");
-    expect(envelope.summary).toContain("test_mul");
-  }, 120_000);
+  // A legacy test failing first, a seam after it: `-x` must not stop the run there.
+  // Stop 51: a script's own PYTHONPATH gets devflow's folder appended, so the plugin loads there too;
+  // where no shell can go before pytest (the `-m` argument of a python with an option of its own),
+  // the PYTHONPATH `env` sets is all pytest gets, and base runs again without the plugin.
+  it.for([
+    { own: "PYTHONPATH=. python3 -m pytest", plugin: true },
+    { own: "env PYTHONPATH=. python3 -W default -m pytest", plugin: false },
+  ])(
+    "a command setting its own PYTHONPATH (`$own`): plugin loaded $plugin, `-x` undone either way",
+    { timeout: 120_000 },
+    async ({ own: invocation, plugin }, { onTestFinished }) => {
+      const dir = await project(
+        {
+          "tests/conftest.py": "",
+          "tests/test_a_legacy.py": "def test_legacy_needs_the_network():\n    assert False, 'offline'\n",
+        },
+        onTestFinished,
+      );
+      const own = `${invocation} -x -p no:cacheprovider --junitxml=${dir}-logs/own-report.xml tests`;
+      const base = await baselineIn(dir, own, ["tests/test_add.py"], { logDir: `${dir}-logs` });
+      expect(base.ran, base.error ?? "").toBe(true);
+      expect(base.consoleEnv != null).toBe(plugin);
+      expect(base.consoleCommand?.includes("-p devflow_regression_count")).toBe(plugin);
+      expect(base.consoleCommand?.includes("devflow-pytest-path")).toBe(plugin);
+      if (!plugin) expect(base.consoleCommand).toContain("--maxfail=0");
+      // Past the first failure on base (the seam's test_add comes after the legacy one).
+      expect(base.tests).toMatchObject({ "tests/test_add.py::test_add": "fail" });
+      await writeFile(join(dir, "calc.py"), FIX_ADD_BREAK_MUL);
+      const envelope = await regressionIn(dir, base, own, "tests/test_add.py", ["calc.py"], {
+        logDir: `${dir}-logs`,
+      });
+      expect(envelope.overall_result, envelope.summary).toBe("fail");
+      expect(envelope.summary).toContain("test_mul");
+    },
+  );
 });

@@ -17,7 +17,9 @@
  *   its own: a second connection is tampering;
  * - kill route (attack 55's class): the new module's top-level code, run at collection, starts a
  *   process that sends a report and kills pytest: the plugin connected first, so tampering.
+ * The file route once more with `PYTHONPATH=. pytest` (stop 51): such a script used to keep the file.
  * Mutations, each turning a case red: pytest back on its file (the file route reads `pass`); the
+ * folder not appended to a script's own PYTHONPATH (its file route reads `pass`); the
  * plugin connecting only when the session ends (the kill route is no longer tampering: the canary,
  * which the forger did not forge, still keeps it from passing).
  */
@@ -61,7 +63,7 @@ console.log("attacked");
 const CHANNEL_SENDER = `
 const net = require("node:net");
 ${OWN_ADDRESS}
-const address = anyAddress();
+const address = ancestorAddress();
 if (!address) { console.log("no address"); process.exit(0); }
 const socket = net.connect(socketOf(address));
 socket.on("error", (e) => { console.log(e.message); process.exit(0); });
@@ -83,7 +85,7 @@ const killerModule = () => {
 const net = require("node:net");
 ${OWN_ADDRESS}
 const pytest = Number(process.argv[1]);
-const address = anyAddress();
+const address = ancestorAddress();
 if (!address) process.exit(0);
 const socket = net.connect(socketOf(address));
 socket.on("error", () => process.exit(0));
@@ -104,12 +106,12 @@ def test_environment_is_ready():
 
 type Route = "file" | "channel" | "kill";
 
-async function attack(route: Route | null) {
+async function attack(route: Route | null, command = COMMAND) {
   const dir = await mkdtemp(join(tmpdir(), "devflow-attack54-pytest-"));
   try {
     await writeFiles(dir, PYTEST_CALC);
     const logDir = `${dir}-logs`;
-    const base = await baselineIn(dir, COMMAND, ["tests/test_add.py"], { logDir });
+    const base = await baselineIn(dir, command, ["tests/test_add.py"], { logDir });
     expect(base.error, base.error ?? "").toBeNull();
     await writeFile(join(dir, "calc.py"), FIX_ADD_BREAK_MUL);
     if (route !== null)
@@ -122,7 +124,7 @@ async function attack(route: Route | null) {
             ),
       );
     const changed = route === null ? ["calc.py"] : ["calc.py", "tests/test_zz_env.py"];
-    return await regressionIn(dir, base, COMMAND, "tests/test_add.py", changed, { logDir });
+    return await regressionIn(dir, base, command, "tests/test_add.py", changed, { logDir });
   } finally {
     await rm(dir, { recursive: true, force: true });
     await rm(`${dir}-logs`, { recursive: true, force: true });
@@ -133,6 +135,17 @@ describe("attacks 54e and 55 against pytest's report", () => {
   it("file route: pytest's report rewritten where the report file went does not count", async () => {
     const run = await attack("file");
     console.log("pytest attack54e (file):", run.overall_result, run.summary);
+    expect(run.overall_result, run.summary).toBe("fail");
+    expect(run.summary).toContain("test_mul (fail)");
+    expect(run.summary, "the watcher attacked").not.toContain("test_environment_is_ready");
+  }, 240_000);
+
+  // Stop 51: a script setting its own PYTHONPATH could not import devflow's plugin, so pytest
+  // still wrote its file there and the watcher's rewrite passed the broken `mul`. pytest now starts
+  // under a shell that appends devflow's folder to the script's own PYTHONPATH.
+  it("file route, a script setting its own PYTHONPATH: the rewrite does not count either", async () => {
+    const run = await attack("file", `PYTHONPATH=. ${COMMAND}`);
+    console.log("pytest attack54e (file, own PYTHONPATH):", run.overall_result, run.summary);
     expect(run.overall_result, run.summary).toBe("fail");
     expect(run.summary).toContain("test_mul (fail)");
     expect(run.summary, "the watcher attacked").not.toContain("test_environment_is_ready");

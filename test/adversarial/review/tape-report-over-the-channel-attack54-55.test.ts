@@ -47,13 +47,14 @@ const fs = require("node:fs");
 const net = require("node:net");
 ${OWN_ADDRESS}
 ${RUN_PROCESSES}
-const address = anyAddress();
+const address = ancestorAddress();
 if (!address) process.exit(0);
 const socket = net.connect(socketOf(address));
 socket.on("error", () => process.exit(0));
 socket.end(${JSON.stringify(forged)}, () => setTimeout(() => {
-  // devflow's wrapper only (its script's argument names the file too).
-  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)))
+  // devflow's wrapper only (its script's argument names the file too), and this run's: another
+  // test's tape may run beside it.
+  for (const pid of ancestors())
     if ((cmdline(pid).split("\0")[1] ?? "").endsWith("tape-channel-sender.cjs")) { const own = killable(pid); if (own) process.kill(own, "SIGKILL"); }
   process.exit(0);
 }, 300));
