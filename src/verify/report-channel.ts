@@ -20,6 +20,8 @@ import { removeStaleReport } from "./test-reports/index.js";
  * Elsewhere: a socket file in a fresh private directory.
  */
 export const REPORT_SOCKET_ENV = "DEVFLOW_REPORT_SOCKET";
+/** The channel's limit, for a hook that buffers the report first (tape's wrapper keeps no more). */
+export const REPORT_MAX_BYTES_ENV = "DEVFLOW_REPORT_MAX_BYTES";
 
 /** The most bytes one report may have; past it the connection is cut and the run fails, saying so. */
 export const REPORT_CHANNEL_MAX_BYTES = 64 * 1024 * 1024;
@@ -86,7 +88,7 @@ export async function openReportChannel(
   await listen(server, address);
   return {
     // An environment value cannot hold the abstract name's leading NUL: `@` stands for it (as `ss` shows it).
-    env: { [REPORT_SOCKET_ENV]: address.replace(/^\0/, "@") },
+    env: { [REPORT_SOCKET_ENV]: address.replace(/^\0/, "@"), [REPORT_MAX_BYTES_ENV]: String(maxBytes) },
     async close() {
       // A connection a process of the run made just before the run ended may still wait in the
       // listen queue; closing the server would drop it uncounted. One pass of the event loop

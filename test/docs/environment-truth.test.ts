@@ -22,6 +22,7 @@ const PLUMBING: Record<string, string> = {
   DEVFLOW_LEDGER_KEY: "the run ledger's key handed to the preload (ADR 0048)",
   DEVFLOW_LEDGER_KEY_FILE: "the file the preload reads the ledger key from (ADR 0048)",
   DEVFLOW_REPORT_SOCKET: "devflow's report channel for a runner's hook (ADR 0089)",
+  DEVFLOW_REPORT_MAX_BYTES: "the report channel's byte limit, for a hook that buffers first (ADR 0089)",
   DEVFLOW_BLOCK_GUARD: "turns on the exit guard preload in a verification run",
   DEVFLOW_CANARY_FILES: "the regression canary's file names, handed to devflow's pytest plugin (ADR 0079)",
   DEVFLOW_CANARY_SCHEDULED: "the pytest plugin's mark that the canary was scheduled (ADR 0083)",

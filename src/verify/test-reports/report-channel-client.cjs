@@ -61,5 +61,6 @@ exports.earlyReportConnection = function earlyReportConnection() {
   if (early) return early;
   early = exports.openReportConnection();
   delete process.env.DEVFLOW_REPORT_SOCKET;
+  delete process.env.DEVFLOW_REPORT_MAX_BYTES;
   return early;
 };

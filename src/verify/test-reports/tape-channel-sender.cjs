@@ -13,9 +13,9 @@
 const { spawn } = require("node:child_process");
 const { earlyReportConnection } = require("./report-channel-client.cjs");
 
-// The channel's own limit (report-channel.ts): anything past it fails the run there, so one byte
-// more than it is all that needs keeping.
-const KEEP_BYTES = 64 * 1024 * 1024 + 1;
+// The channel's own limit, in the environment devflow gives the wrapper (report-channel.ts):
+// anything past it fails the run there, so one byte more than it is all that needs keeping.
+const KEEP_BYTES = Number(process.env.DEVFLOW_REPORT_MAX_BYTES) + 1 || Number.POSITIVE_INFINITY;
 // How long the TAP may keep coming after the script exited (a process it left holding stdout must
 // not hold the run).
 const DRAIN_MS = 500;
