@@ -89,9 +89,11 @@ describe("runScopeVerifier", () => {
 // Regression (stop 29): a sourceless `slug.pyc` (or an extension module beside `slug.py`) is what
 // Python imports, whatever the source says; a coder shipped the fix that way with the source unchanged.
 describe("compiled Python that would run instead of its source", () => {
-  it("fails scope by name, also when the scope is not restricted; __pycache__ and other binaries pass", () => {
+  it("fails scope by name, also when the scope is not restricted; other binaries pass", () => {
     const bad = [
       "slug.pyc",
+      // Review 58 (attack 58e): an unchecked-hash .pyc in __pycache__ runs without its source.
+      "__pycache__/slug.cpython-311.pyc",
       "pkg/mod.pyo",
       "pkg/_speed.cpython-311-x86_64-linux-gnu.so",
       "ext.abi3.so",
@@ -102,10 +104,7 @@ describe("compiled Python that would run instead of its source", () => {
     const e = run([...bad, "src/slug.py"], []);
     expect(e.overall_result).toBe("fail");
     for (const f of bad) expect(e.summary).toContain(`${f} (compiled Python code`);
-    const fine = run(
-      ["__pycache__/slug.cpython-311.pyc", "lib/libfoo.so", "img/logo.png", "src/slug.py"],
-      [],
-    );
+    const fine = run(["__pycache__/README", "lib/libfoo.so", "img/logo.png", "src/slug.py"], []);
     expect(fine.overall_result).toBe("pass");
   });
 });

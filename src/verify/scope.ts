@@ -88,18 +88,20 @@ const SHADOWING_BINARY =
   "compiled Python code Python would load instead of, or without, its source, so what runs is not what the diff shows";
 
 /**
- * Compiled Python the interpreter imports in place of source: a bytecode file outside
- * `__pycache__` (loaded when its `.py` is gone) and an extension module (`slug.cpython-311-…so`,
- * `.abi3.so`, `.pyd`, and a plain `slug.so`, which CPython also loads as the module `slug`: review of
- * stop 39; a shared library for ctypes is `libfoo.so` by convention and passes). A coder could ship the fix, or a fake,
- * as one of these while the source stays as it was. `__pycache__` itself is neutralised in every
- * verification run instead (PYTHONPYCACHEPREFIX, run-command.ts): honest test runs write there.
+ * Compiled Python the interpreter imports in place of source: any bytecode file and an extension
+ * module (`slug.cpython-311-…so`, `.abi3.so`, `.pyd`, and a plain `slug.so`, which CPython also
+ * loads as the module `slug`: review of stop 39; a shared library for ctypes is `libfoo.so` by
+ * convention and passes). A coder could ship the fix, or a fake, as one of these while the source
+ * stays as it was. Bytecode in `__pycache__` too (review 58, attack 58e): devflow's own runs never
+ * read a `__pycache__` of the checkout (PYTHONPYCACHEPREFIX, run-command.ts), but the user's Python
+ * does, and a `.pyc` compiled with `--invalidation-mode unchecked-hash` from other source is loaded
+ * without a look at the `.py` the verifiers judged. Honest coders' test runs write no bytecode
+ * (PYTHONDONTWRITEBYTECODE in the coder's environment, nodes/code.ts).
  */
 function isShadowingBinary(file: string): boolean {
   const name = file.split("/").at(-1) ?? "";
-  const inCache = file.split("/").includes("__pycache__");
   return (
-    (!inCache && /\.py[co]$/.test(name)) ||
+    /\.py[co]$/.test(name) ||
     /\.(?:cpython-[^/]*|abi3|pypy[^/]*)\.so$|\.pyd$/.test(name) ||
     /^(?!lib)[A-Za-z_]\w*\.so$/.test(name)
   );

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { DevflowError } from "../errors/index.js";
 import { recordOwnIndex } from "./coder-checkout-reuse.js";
 import { runGit } from "./git.js";
+import { withTextShownAsText } from "./readable-patch.js";
 import { type SnapshotStore, snapshotStoreOf, storeEnv } from "./snapshot-store.js";
 import type { OwnIndex } from "./types.js";
 import { backdateIndex } from "./verify-index-record.js";
@@ -118,7 +119,10 @@ export async function ignoredOutsideSnapshot(worktree: string): Promise<string[]
 }
 
 export interface TreeDiff {
-  /** A unified diff (binary-safe, renames detected) from `fromTree` to `toTree`. */
+  /**
+   * A unified diff (binary-safe, renames detected) from `fromTree` to `toTree`, for reading: a file
+   * git calls binary whose content reads as text is shown as text, after the rest (readable-patch.ts).
+   */
   patch: string;
   /** Repo-relative paths added, modified or deleted; a rename lists both its old and new path. */
   files: string[];
@@ -141,13 +145,12 @@ export interface PathChange {
 
 const NEUTRAL_DIFF = ["--no-ext-diff", "--no-textconv", "--no-color"];
 
-/** `diffTrees`'s output: `--raw -z` records, then the binary-safe patch with renames, a/ and b/ prefixes. */
+/** `diffTrees`'s patch: binary-safe, with renames, a/ and b/ prefixes. */
+const PATCH = [...NEUTRAL_DIFF, "--binary", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/"];
+
+/** `diffTrees`'s output: `--raw -z` records, then the patch. */
 const PATCH_AND_NAMES = [
-  ...NEUTRAL_DIFF,
-  "--binary",
-  "--find-renames",
-  "--src-prefix=a/",
-  "--dst-prefix=b/",
+  ...PATCH,
   "--raw",
   // Whole object ids in the records (`git diff` abbreviates them; diff-tree does not): composeChanges
   // compares them across the two commands.
@@ -192,14 +195,26 @@ export async function diffTrees(
     );
     if (both) {
       const [diff, also] = both as [TreeDiff, TreeDiff];
-      lastDiff = { key: alsoKey, diff: also };
-      return diff;
+      lastDiff = { key: alsoKey, diff: await readable(worktree, also, next.alsoFrom, toTree, options) };
+      return readable(worktree, diff, fromTree, toTree, options);
     }
   }
   const out = await runGit(worktree, ["diff", ...PATCH_AND_NAMES, fromTree, toTree, "--"], options);
-  const diff = splitRawAndPatch(out);
+  const diff = await readable(worktree, splitRawAndPatch(out), fromTree, toTree, options);
   lastDiff = key === null ? null : { key, diff };
   return diff;
+}
+
+/** `diff` with its patch showing as text what reads as text (readable-patch.ts, attack 58b). */
+async function readable(
+  worktree: string,
+  diff: TreeDiff,
+  fromTree: string,
+  toTree: string,
+  options: { env?: Record<string, string> },
+): Promise<TreeDiff> {
+  const patch = await withTextShownAsText(worktree, diff.patch, fromTree, toTree, PATCH, options);
+  return patch === diff.patch ? diff : { ...diff, patch };
 }
 
 /**

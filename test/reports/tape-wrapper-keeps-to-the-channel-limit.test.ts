@@ -11,7 +11,7 @@ import { openReportChannel } from "../../src/verify/report-channel.js";
 import { TAPE_CHANNEL_SENDER } from "../../src/verify/test-reports/tape.js";
 
 /** Runs the wrapper over `script` with `env`; says the peak memory (KiB) of the processes it waited for. */
-const PEAK_OF_CHILDREN = String.raw`
+const PEAK_OF_CHILDREN = `
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)

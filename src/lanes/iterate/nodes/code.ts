@@ -75,7 +75,9 @@ export const code: NodeBody = async (state, deps) => {
       worktree: state.worktree,
       attemptDir: dir,
       scratchDir,
-      env: coderGitEnv(scratchDir),
+      // No bytecode from the coder's own test runs: a `.pyc` in the change fails scope (attack 58e),
+      // and an ignored `__pycache__/` left behind fails the attempt by name (ADR 0024).
+      env: { ...coderGitEnv(scratchDir), PYTHONDONTWRITEBYTECODE: "1" },
       timeoutMs,
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.options.coderModel ? { model: deps.options.coderModel } : {}),
