@@ -133,14 +133,17 @@ function pinExports(target) {
 
 function installLedger(secret, ledgerDir) {
   const nonce = randomBytes(12).toString("hex");
-  const file = join(ledgerDir, `${process.pid}-${nonce}.ndjson`);
+  const ledgerFile = join(ledgerDir, `${process.pid}-${nonce}.ndjson`);
   let seq = 0;
   let prev = nonce;
   // One chained, signed line per record: a dropped, reordered, edited or copied-in line breaks the
-  // chain. The body is byte for byte JSON.stringify([nonce, seq, kind, path]) as devflow rebuilds it.
-  const record = (kind, path) => {
+  // chain. The body is byte for byte JSON.stringify([nonce, seq, kind, path, file]) as devflow
+  // rebuilds it. `file` is the test's file as node reports it (its call site, stop 51): a test's
+  // outcome backs only the report's entry of the same file and path.
+  const record = (kind, path, testFile) => {
     const pathJson = path === undefined || path === null ? "null" : jsonStrings(path);
-    const body = `[${stringify(nonce)},${seq},${stringify(kind)},${pathJson}]`;
+    const fileJson = typeof testFile === "string" ? stringify(testFile) : "null";
+    const body = `[${stringify(nonce)},${seq},${stringify(kind)},${pathJson},${fileJson}]`;
     const hmac = newHmac("sha256", secret);
     apply(hmacUpdate, hmac, [`${prev}\n${body}`]);
     const mac = apply(hmacDigest, hmac, ["hex"]);
@@ -153,10 +156,12 @@ function installLedger(secret, ledgerDir) {
       stringify(kind) +
       ',"p":' +
       pathJson +
+      ',"f":' +
+      fileJson +
       ',"mac":' +
       stringify(mac) +
       "}\n";
-    appendLine(file, line);
+    appendLine(ledgerFile, line);
     prev = mac;
     seq += 1;
   };
@@ -171,7 +176,7 @@ function installLedger(secret, ledgerDir) {
   // node:test runs every test's function through AsyncResource#runInAsyncScope on its Test object
   // (a subclass): observed there, the test keeps its own call site, so the report's file for it is
   // the test file's (wrapping test() would make it this module's).
-  const settle = (path, result) => {
+  const settle = (entry, result) => {
     if (
       result !== null &&
       (typeof result === "object" || typeof result === "function") &&
@@ -182,16 +187,16 @@ function installLedger(secret, ledgerDir) {
       const promise = result instanceof NativePromise ? result : promiseResolve(result);
       return apply(promiseThen, promise, [
         (v) => {
-          record("pass", path);
+          record("pass", entry.path, entry.file);
           return v;
         },
         (e) => {
-          record("fail", path);
+          recordFailure(entry);
           throw e;
         },
       ]);
     }
-    record("pass", path);
+    record("pass", entry.path, entry.file);
     return result;
   };
   const callArgs = (fn, thisArg, args) => {
@@ -207,7 +212,7 @@ function installLedger(secret, ledgerDir) {
   // devflow's async hook, which runs before any hook of the code under test, its own
   // non-configurable `createSubtest` and `runInAsyncScope` (and, for a test, `run` and
   // `getRunArgs`), as node defined them before the code under test could reach them.
-  const registered = new WeakMap(); // Test -> { fn, path }
+  const registered = new WeakMap(); // Test -> { fn, path, file, mark }
   const contextOf = new WeakMap(); // the TestContext node's own run made for a test -> that test
   let running = null; // the test whose run() is in its synchronous start (where node makes its context)
   const pristine = new WeakMap(); // prototype -> { name: node's own method }
@@ -235,24 +240,38 @@ function installLedger(secret, ledgerDir) {
       args[0] !== thisArg
     )
       return apply(runInAsyncScope, this, callArgs(fn, thisArg, args));
-    const path = entry.path;
     // node:test calls a function of exactly two parameters with a `done` callback last.
     const done = args.length > 0 ? args[args.length - 1] : undefined;
     const callback = fn.length === 2 && typeof done === "function";
     if (callback)
       args[args.length - 1] = function (...e) {
-        record(e[0] ? "fail" : "pass", path);
+        if (e[0]) recordFailure(entry);
+        else record("pass", entry.path, entry.file);
         return apply(done, this, e);
       };
     let result;
     try {
       result = apply(runInAsyncScope, this, callArgs(fn, thisArg, args));
     } catch (e) {
-      record("fail", path);
+      recordFailure(entry);
       throw e;
     }
-    return callback ? result : settle(path, result);
+    return callback ? result : settle(entry, result);
   };
+  // A failure node reports as a todo (the test registered with `todo`, or its context's t.todo())
+  // or a skip (t.skip() while it ran) is signed as such: only then may the report show it so, and a
+  // plain failure relabelled todo or skip by a forger is refused (stop 51, attack 58a).
+  const recordFailure = (entry) =>
+    record(entry.mark === null ? "fail" : `fail-${entry.mark}`, entry.path, entry.file);
+  // t.skip()/t.todo() on the context node made for a test: marks that test (a skip outranks a todo,
+  // as it may show either way in the report).
+  const marking = (mark, nodeMethod) =>
+    function (...args) {
+      const test = apply(weakGet, contextOf, [this]);
+      const entry = test === undefined ? undefined : apply(weakGet, registered, [test]);
+      if (entry !== undefined && entry.mark !== "skip") entry.mark = mark;
+      return apply(nodeMethod, this, args);
+    };
   // node's createSubtest(Factory, name, options, fn, overrides) with its own argument shuffle.
   const createSubtest = function (Factory, name, options, fn, overrides) {
     let given = fn;
@@ -269,9 +288,15 @@ function installLedger(secret, ledgerDir) {
     const path = [];
     for (let i = reversed.length - 1; i >= 0; i--) apply(arrayPush, path, [reversed[i]]);
     if (testPrototype !== null && getPrototypeOf(made) === testPrototype) {
+      // Its file as node will report it (loc and isTodo are data properties since devflow's init,
+      // set by node's constructor, never accessors of the code under test).
+      const loc = made.loc;
+      const file = loc !== null && typeof loc === "object" && typeof loc.file === "string" ? loc.file : "";
       // A test made without a function runs node's own no-op, which is what was registered then.
-      apply(weakSet, registered, [made, { fn: typeof given === "function" ? given : made.fn, path }]);
-      record("reg", path);
+      const fn = typeof given === "function" ? given : made.fn;
+      const entry = { fn, path, file, mark: made.isTodo === true ? "todo" : null };
+      apply(weakSet, registered, [made, entry]);
+      record("reg", path, file);
     }
     return made;
   };
@@ -282,7 +307,9 @@ function installLedger(secret, ledgerDir) {
     for (let i = 0; i < keys.length; i++) {
       const d = getOwnPropertyDescriptor(proto, keys[i]);
       if (!d?.configurable || keys[i] === "constructor") continue;
-      if ("value" in d) pin(proto, keys[i], d.value);
+      if ("value" in d && (keys[i] === "skip" || keys[i] === "todo") && typeof d.value === "function")
+        pin(proto, keys[i], marking(keys[i], d.value));
+      else if ("value" in d) pin(proto, keys[i], d.value);
       else if (keys[i] === "assert" && typeof d.get === "function") {
         const get = d.get;
         defineProperty(proto, "assert", {
@@ -319,6 +346,8 @@ function installLedger(secret, ledgerDir) {
     // Set by node's constructor right after this hook; writable, but never an accessor.
     defineProperty(r, "name", { value: undefined, writable: true, enumerable: true, configurable: false });
     defineProperty(r, "parent", { value: null, writable: true, enumerable: true, configurable: false });
+    defineProperty(r, "loc", { value: undefined, writable: true, enumerable: true, configurable: false });
+    defineProperty(r, "isTodo", { value: false, writable: true, enumerable: true, configurable: false });
     if (getPrototypeOf(r) !== testPrototype) return; // a suite or a hook: node assigns a hook's run
     const run = pristineMethod(r, "run");
     const getRunArgs = pristineMethod(r, "getRunArgs");

@@ -23,6 +23,11 @@
  *   context's `test` are pinned so the registration itself cannot be rerouted.
  * - failing-test-dropped-from-the-report-while-a-look-alike-passes: the ledger checked only the
  *   tests the report showed passing. Fix: every signed failure and registration must be in the report.
+ *
+ * Bug pinned (review 58, stop 51, attack 58a): a look-alike's signed pass backed the real test of
+ * another file, and a reported skip absorbed its signed failure. Fix: records carry the test's
+ * file and are matched by file and path; a failure may be reported todo or skipped only when the
+ * ledger signed the test so.
  */
 
 import { createHmac } from "node:crypto";
@@ -116,6 +121,23 @@ const BROKEN_TEST = {
 };
 
 describe("the assertion ledger", () => {
+  it("backs an honest run's failing todo tests, a test skipped while it ran, and tests a helper module registers (stop 51)", async () => {
+    const r = await run({
+      "package.json": '{ "type": "module" }\n',
+      "src/shared.js":
+        'import { it } from "node:test";\nexport const behaves = () => it("behaves", () => {});\n',
+      "test/todo.test.js":
+        'import { describe, it } from "node:test";\nimport { behaves } from "../src/shared.js";\nbehaves();\ndescribe("s", () => { it.todo("later", () => { throw new Error("not yet"); }); it("marked", (t) => { t.todo(); throw new Error("not yet"); }); it("gone", (t) => { t.skip(); throw new Error("after skip"); }); });\n',
+    });
+    expect(r.run.failure).toBeNull();
+    expect(r.report?.tests.map((t) => [t.id.file, t.id.title, t.status])).toEqual([
+      ["src/shared.js", "behaves", "pass"],
+      ["test/todo.test.js", "later", "todo"],
+      ["test/todo.test.js", "marked", "todo"],
+      ["test/todo.test.js", "gone", "skip"],
+    ]);
+  }, 60_000);
+
   it("backs every pass of an honest run: default, named and CommonJS imports, suites, subtests, callbacks", async () => {
     const r = await run(HONEST);
     expect(r.run.failure).toBeNull();
@@ -395,15 +417,16 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
     dirs.push(root);
     const ledger = newLedger(join(root, "ledger"));
     // A process's chain as the preload writes it (same body and MAC).
-    const sign = (records: [string, string[] | null][]) => {
+    const sign = (records: ([string, string[] | null] | [string, string[], string])[]) => {
       const nonce = "n".repeat(24);
       let prev = nonce;
-      const lines = records.map(([k, p], i) => {
+      const lines = records.map(([k, p, file], i) => {
+        const f = p === null ? null : (file ?? "test/math.test.js");
         const mac = createHmac("sha256", ledger.key)
-          .update(`${prev}\n${JSON.stringify([nonce, i, k, p])}`)
+          .update(`${prev}\n${JSON.stringify([nonce, i, k, p, f])}`)
           .digest("hex");
         prev = mac;
-        return JSON.stringify({ n: nonce, i, k, p, mac });
+        return JSON.stringify({ n: nonce, i, k, p, f, mac });
       });
       writeFileSync(join(ledger.dir, "1-x.ndjson"), `${lines.join("\n")}\n`);
     };
@@ -422,8 +445,8 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
       ["pass", ["adds"]],
       ["end", null],
     ]);
-    expect(ledgerProblem(ledger, report([test("adds", "pass")]))).toBe(
-      `devflow's ledger saw "zzz" fail 1 times but the runner reported it failing 0: forged test output`,
+    expect(ledgerProblem(ledger, report([test("adds", "pass")]), root)).toBe(
+      `devflow's ledger saw "zzz" fail 1 times but the runner reported it failing 0 (todo 0, skipped 0): forged test output`,
     );
     // Registered and never run nor reported.
     sign([
@@ -432,10 +455,90 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
       ["pass", ["adds"]],
       ["end", null],
     ]);
-    expect(ledgerProblem(ledger, report([test("adds", "pass")]))).toBe(
+    expect(ledgerProblem(ledger, report([test("adds", "pass")]), root)).toBe(
       `devflow's ledger saw "zzz" registered 1 times but the runner reported it 0: forged test output`,
     );
     // Honest: everything reported.
-    expect(ledgerProblem(ledger, report([test("adds", "pass"), test("zzz", "fail")]))).toBeNull();
+    expect(ledgerProblem(ledger, report([test("adds", "pass"), test("zzz", "fail")]), root)).toBeNull();
+  });
+
+  it("a signed outcome backs only the report's entry of the same file, and a skip or todo the ledger did not sign absorbs no failure (stop 51, attack 58a)", () => {
+    const root = mkdtempSync(join(tmpdir(), "devflow-ledger-rules-"));
+    dirs.push(root);
+    const ledger = newLedger(join(root, "ledger"));
+    const sign = (records: [string, string[] | null, string | null][]) => {
+      const nonce = "n".repeat(24);
+      let prev = nonce;
+      const lines = records.map(([k, p, f], i) => {
+        const mac = createHmac("sha256", ledger.key)
+          .update(`${prev}\n${JSON.stringify([nonce, i, k, p, f])}`)
+          .digest("hex");
+        prev = mac;
+        return JSON.stringify({ n: nonce, i, k, p, f, mac });
+      });
+      writeFileSync(join(ledger.dir, "1-x.ndjson"), `${lines.join("\n")}\n`);
+    };
+    const test = (file: string, title: string, status: "pass" | "fail" | "skip" | "todo") => ({
+      id: { file, suites: [], title },
+      key: title,
+      status,
+    });
+    const report = (tests: ReturnType<typeof test>[]) => ({ tests }) as unknown as TestReport;
+    const real = `${root}/test/math.test.js`;
+    const twin = `${root}/test/aa.test.js`;
+    // The real test failed; a look-alike of another file passed; the report swapped them.
+    sign([
+      ["reg", ["works"], real],
+      ["reg", ["works"], twin],
+      ["fail", ["works"], real],
+      ["pass", ["works"], twin],
+      ["end", null, null],
+    ]);
+    const swapped = report([
+      test("test/math.test.js", "works", "pass"),
+      test("test/aa.test.js", "works", "skip"),
+    ]);
+    expect(ledgerProblem(ledger, swapped, root)).toBe(
+      `the runner reported "works" passing but devflow's ledger has no pass for it: forged or unmonitored test output`,
+    );
+    // The same look-alike registered under the real file: the signed failure is reported as a skip.
+    sign([
+      ["reg", ["works"], real],
+      ["reg", ["works"], real],
+      ["fail", ["works"], real],
+      ["pass", ["works"], real],
+      ["end", null, null],
+    ]);
+    const sameFile = (other: "skip" | "todo" | "fail") =>
+      report([test("test/math.test.js", "works", "pass"), test("test/math.test.js", "works", other)]);
+    expect(ledgerProblem(ledger, sameFile("skip"), root)).toBe(
+      `the runner reported "works" passing but devflow's ledger saw it fail: forged test output`,
+    );
+    expect(ledgerProblem(ledger, sameFile("todo"), root)).toMatch(/devflow's ledger saw it fail/);
+    expect(ledgerProblem(ledger, sameFile("fail"), root)).toBeNull();
+    // A failure the ledger signed as a todo's may be reported todo; as skipped-while-running, skip.
+    for (const [kind, status] of [
+      ["fail-todo", "todo"],
+      ["fail-skip", "skip"],
+      ["fail-skip", "todo"],
+    ] as const) {
+      sign([
+        ["reg", ["later"], real],
+        [kind, ["later"], real],
+        ["end", null, null],
+      ]);
+      expect(
+        ledgerProblem(ledger, report([test("test/math.test.js", "later", status)]), root),
+        kind,
+      ).toBeNull();
+    }
+    sign([
+      ["reg", ["later"], real],
+      ["fail-todo", ["later"], real],
+      ["end", null, null],
+    ]);
+    expect(ledgerProblem(ledger, report([test("test/math.test.js", "later", "skip")]), root)).toBe(
+      `devflow's ledger saw "later" fail 1 times but the runner reported it failing 0 (todo 0, skipped 1): forged test output`,
+    );
   });
 });

@@ -88,6 +88,8 @@ export interface RegressionBaseline {
   consoleEnv?: Record<string, string> | null;
   /** Why `invocation` runs without npm's pre scripts although base's package.json has some (ADR 0085). */
   preScriptsLeftOut?: string | null;
+  /** Why no attempt may be judged at all (node:test with no report, ADR 0048 amendment, stop 51). */
+  refused?: string | null;
 }
 
 export interface BaselineInput {
@@ -112,7 +114,8 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
   const resolved = resolveInvocation(input.command, input.cwd, { throughPackageManager: true });
   // A script that names its own reporter cannot give devflow a report: straight to the console run,
   // not the whole suite (and a build its pre scripts write) twice on base.
-  if (resolved.kind === "runner" && reportUnsupported(resolved.invocation) === null) {
+  let noReport = resolved.kind === "runner" ? reportUnsupported(resolved.invocation) : null;
+  if (resolved.kind === "runner" && noReport === null) {
     const nextTo = canaryNextTo(input.seamFiles ?? [], tracked ?? []);
     let invocation = resolved.invocation;
     const mark = checkoutRunMark(input.cwd);
@@ -155,7 +158,14 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
       };
     }
     // No usable report on base: the console parser below, labelled as such in every comparison.
+    noReport = based.error;
   }
+  if (resolved.kind === "runner" && resolved.invocation.runner === "node-test")
+    return nodeTestWithoutReport(input, noReport ?? "unknown reason", {
+      testConfig,
+      pytestConfig,
+      packageConfigs,
+    });
   const consoleOf = (plugin: boolean) =>
     resolved.kind === "runner"
       ? everyTestConsoleCommand(resolved.invocation, input.command, input.cwd, { plugin })
@@ -188,6 +198,33 @@ export async function takeRegressionBaseline(input: BaselineInput): Promise<Regr
     packageConfigs,
     consoleCommand: consoleCommand?.command ?? null,
     consoleEnv: consoleCommand?.env ?? null,
+  };
+}
+
+/**
+ * node:test judged from its console is refused: its test processes' reports reach the runner on a
+ * stream the code under test can rewrite, and only a report run has devflow's assertion ledger to
+ * tell (ADR 0048). A console has no test files to hold signed outcomes against, so rather than a
+ * console verdict the ledger cannot back (stop 51, attack 58c), no verdict: base and every attempt
+ * end `error` with this one-line reason.
+ */
+function nodeTestWithoutReport(
+  input: BaselineInput,
+  why: string,
+  configs: Pick<RegressionBaseline, "testConfig" | "pytestConfig" | "packageConfigs">,
+): RegressionBaseline {
+  const refused = `node:test is judged only from devflow's report, checked by its assertion ledger (ADR 0048), and none could be had: ${why}`;
+  return {
+    command: input.command,
+    ran: false,
+    exitCode: null,
+    tests: null,
+    error: refused,
+    logPath: input.logPath,
+    invocation: null,
+    report: null,
+    ...configs,
+    refused,
   };
 }
 
@@ -297,6 +334,15 @@ export async function runRegressionVerifier(input: RegressionVerifierInput): Pro
       native_payload: { command: input.command, baseline_command: baseline.command },
     });
   }
+
+  if (baseline.refused)
+    return env.finish({
+      overall_result: "error",
+      green_condition_alignment: "unknown",
+      summary: baseline.refused,
+      evidence_refs: [baseline.logPath],
+      native_payload: { command: input.command },
+    });
 
   const findings = setupFindings(input, baseline);
   if (baseline.invocation && baseline.report)

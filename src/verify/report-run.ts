@@ -367,7 +367,7 @@ export async function runWithReport(input: ReportRunInput): Promise<ReportRun> {
     };
   if (request.kind !== "report_file") return { run, report: null, command, unsupported: request.reason };
   const report = await readReportFile(adapter, input.reportPath, input.cwd);
-  const forged = ledger && !run.failure ? ledgerProblem(ledger, report) : null;
+  const forged = ledger && !run.failure ? ledgerProblem(ledger, report, input.cwd) : null;
   if (forged) return { run: { ...run, failure: `tamper: ${forged}` }, report, command, unsupported: null };
   return { run, report, command, unsupported: null };
 }

@@ -109,6 +109,15 @@ describe("report commands", () => {
     expect(nodeTestAdapter.command("node --test test/", report)).toMatchObject({
       command: `node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter='${NODE_TEST_REPORTER}' --test-reporter-destination='/tmp/devflow reports/r.json' test/`,
     });
+    // The script's own reporters go, devflow's come (stop 51, attack 58c).
+    expect(
+      nodeTestAdapter.command(
+        "node --test --test-reporter=tap --test-reporter-destination out.tap test/",
+        report,
+      ),
+    ).toMatchObject({
+      command: `node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter='${NODE_TEST_REPORTER}' --test-reporter-destination='/tmp/devflow reports/r.json' test/`,
+    });
     expect(tapeAdapter.command("tape test/*.js", report)).toMatchObject({
       command: `'${process.execPath}' '${TAPE_CHANNEL_SENDER}' 'tape test/*.js'`,
       via: "channel",
@@ -143,7 +152,8 @@ describe("report commands", () => {
         reason: "the test script already sets `-R` for mocha",
       },
     );
-    expect(nodeTestAdapter.command("node --test --test-reporter=dot test/", report)).toMatchObject({
+    // Before `--test` it is not in the runner's own arguments devflow takes flags out of.
+    expect(nodeTestAdapter.command("node --test-reporter=dot --test test/", report)).toMatchObject({
       kind: "unsupported",
       reason: "the test script already sets `--test-reporter` for node --test",
     });

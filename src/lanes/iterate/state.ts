@@ -86,6 +86,7 @@ export const IterateState = new StateSchema({
       consoleCommand: z.string().nullable().optional(),
       consoleEnv: z.record(z.string(), z.string()).nullable().optional(),
       preScriptsLeftOut: z.string().nullable().optional(),
+      refused: z.string().nullable().optional(),
       canary: z
         .discriminatedUnion("status", [
           z.object({

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { ReportBuilder } from "./report-builder.js";
 import type { PackageTestSetup, ParseOptions, ReportRequest, RunnerAdapter } from "./runner-adapter.js";
-import { insertAfter, shellQuote } from "./script-rewrite.js";
+import { insertAfter, optionWithValue, shellQuote, withoutOwn } from "./script-rewrite.js";
 import type { TestReport } from "./test-report.js";
 
 /**
@@ -12,6 +12,14 @@ import type { TestReport } from "./test-report.js";
  */
 const NODE_TEST =
   /(?:^|(?<=[\s;&|(]))node(?:\s+(?:--import|--require|-r|--loader|--experimental-loader|--env-file|--conditions|-C)\s+[^\s;&|-][^\s;&|]*|\s+-[^\s;&|]+)*?\s+--test(?=\s|$)/g;
+
+/**
+ * The script's own reporters and their destinations (`--test-reporter=tap`): taken out, as jest's
+ * own output file is, so the run takes devflow's reporters and the report route with its assertion
+ * ledger. Refusing them sent such a script to the console, where nothing checks what node:test's
+ * test processes report (stop 51, attack 58c).
+ */
+const OWN_REPORTER = optionWithValue("--test-reporter(?:-destination)?");
 
 /** The reporter module devflow ships (outside any checkout under test). */
 export const NODE_TEST_REPORTER = fileURLToPath(new URL("./node-test-reporter.mjs", import.meta.url));
@@ -47,7 +55,7 @@ export const nodeTestAdapter: RunnerAdapter = {
       `--test-reporter-destination=${shellQuote(reportPath)}`,
     ].join(" ");
     const inserted = insertAfter(
-      baseCommand,
+      withoutOwn(baseCommand, NODE_TEST, OWN_REPORTER, "node --test"),
       NODE_TEST,
       flags,
       "node --test",

@@ -61,10 +61,15 @@ export class ReportBuilder {
 
   /** A report's file path as devflow names it: relative to the checkout, "/" separators. */
   relativeFile(file: string): string {
-    const path = file.startsWith("file://") ? fileURLToPath(file) : file;
-    const rel = isAbsolute(path) ? relative(this.root, path) : path;
-    return rel.split(sep).join("/");
+    return relativeTestFile(this.root, file);
   }
+}
+
+/** A runner's test file (absolute path, file URL or relative) as reports name it: relative to `root`, with `/`. */
+export function relativeTestFile(root: string, file: string): string {
+  const path = file.startsWith("file://") ? fileURLToPath(file) : file;
+  const rel = isAbsolute(path) ? relative(root, path) : path;
+  return rel.split(sep).join("/");
 }
 
 /** The full-path identity: JSON of [file, ...suites, title], unambiguous whatever the titles contain. */

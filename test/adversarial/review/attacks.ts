@@ -539,9 +539,9 @@ if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.
           let __prev = __recs[0].n;
           const __out = __recs.map((r, i) => {
             const k = r.k === "fail" ? "pass" : r.k;
-            const mac = __hmac("sha256", __secret).update(__prev + "\\n" + JSON.stringify([r.n, i, k, r.p])).digest("hex");
+            const mac = __hmac("sha256", __secret).update(__prev + "\\n" + JSON.stringify([r.n, i, k, r.p, r.f])).digest("hex");
             __prev = mac;
-            return JSON.stringify({ n: r.n, i, k, p: r.p, mac });
+            return JSON.stringify({ n: r.n, i, k, p: r.p, f: r.f, mac });
           });
           __lfs.writeFileSync(__p, __out.join("\\n") + "\\n");
           __log("resigned", __f + " " + __recs.filter((r) => r.k === "fail").length);
@@ -655,9 +655,9 @@ if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.
           let __prev = __recs[0].n;
           const __out = __recs.map((r, i) => {
             const k = r.k === "fail" ? "pass" : r.k;
-            const mac = __hmac("sha256", __secret).update(__prev + "\\n" + JSON.stringify([r.n, i, k, r.p])).digest("hex");
+            const mac = __hmac("sha256", __secret).update(__prev + "\\n" + JSON.stringify([r.n, i, k, r.p, r.f])).digest("hex");
             __prev = mac;
-            return JSON.stringify({ n: r.n, i, k, p: r.p, mac });
+            return JSON.stringify({ n: r.n, i, k, p: r.p, f: r.f, mac });
           });
           __lfs.writeFileSync(__p, __out.join("\\n") + "\\n");
           __log("resigned", __f + " " + __recs.filter((r) => r.k === "fail").length);
@@ -824,7 +824,7 @@ const SIGN_FAILURES_AS_PASSES_THROUGH_JSON = `{
   const __stringify = JSON.stringify;
   if (process.env.NODE_TEST_CONTEXT === "child-v8") {
     JSON.stringify = function (v, ...r) {
-      if (Array.isArray(v) && v.length === 4 && v[2] === "fail") v = [v[0], v[1], "pass", v[3]];
+      if (Array.isArray(v) && v.length === 5 && v[2] === "fail") v = [v[0], v[1], "pass", v[3], v[4]];
       else if (v && typeof v === "object" && !Array.isArray(v) && v.k === "fail" && typeof v.mac === "string") v = { ...v, k: "pass" };
       return __stringify.call(this, v, ...r);
     };

@@ -12,7 +12,9 @@
  * later. So every script below is judged as before: those that can give a report still get one
  * (`--reporter-option`, vitest's own `--reporter=verbose`, jest's `--json` without a file, pytest's
  * `--junit-prefix`), those that cannot (mocha `-R`/`--reporter`, pytest `--junitxml`/`--junit-xml`,
- * node `--test-reporter`, a piped tape, a runner invoked twice) go to the console as they did.
+ * node `--test-reporter` before `--test`, a piped tape, a runner invoked twice) go to the console as
+ * they did (node:test's own reporter after `--test` is taken out since stop 51, attack 58c, and a
+ * node:test script that still gets no report gets no verdict rather than a console one).
  */
 import { describe, expect, it } from "vitest";
 import { type RunnerInvocation, reportUnsupported } from "../../../src/verify/report-run.js";
@@ -35,6 +37,8 @@ describe("reportUnsupported agrees with the report run's own decision", () => {
     inv("jest", "jest --reporters=default"),
     inv("pytest", "pytest --junit-prefix=x -q"),
     inv("node-test", "node --test test/"),
+    // Its own reporter is taken out, devflow's added (stop 51, attack 58c).
+    inv("node-test", "node --test --test-reporter=tap test/"),
     inv("tape", "tape test/*.js"),
   ];
   const console: RunnerInvocation[] = [
@@ -43,7 +47,7 @@ describe("reportUnsupported agrees with the report run's own decision", () => {
     inv("mocha", "mocha test/unit && mocha test/int"),
     inv("pytest", "pytest --junitxml=out.xml"),
     inv("pytest", "pytest --junit-xml out.xml"),
-    inv("node-test", "node --test --test-reporter=tap test/"),
+    inv("node-test", "node --test-reporter=tap --test test/"),
     inv("tape", "tape test/*.js | tap-spec"),
   ];
 
