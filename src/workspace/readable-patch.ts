@@ -7,6 +7,13 @@ import { runGit } from "./git.js";
 export const READABLE_MAX_BYTES = 256 * 1024;
 
 /**
+ * The most files git shows as binary that are read to judge whether they read as text (two `git
+ * cat-file` each): past them the rest stay binary, so a change of thousands of binary files costs a
+ * bounded time.
+ */
+export const READABLE_MAX_FILES = 200;
+
+/**
  * Above this share of characters that are not text (NUL and other control characters but tab, line
  * and page breaks; bytes that are not UTF-8), a file is a real binary (an image, an archive) and
  * stays git's binary patch: shown as text it would be noise that eats a reviewer's budget.
@@ -34,8 +41,8 @@ export function readsAsText(content: string): boolean {
  * and a special case for the seam's input passed the critic unseen. The patch is for reading (the
  * critic, repair guidance, the user), never applied: a NUL in it is shown as "␀".
  *
- * A file past READABLE_MAX_BYTES, or mostly not text, stays binary; so the critic's view stays
- * bounded, as it is for any large change (ADR 0090).
+ * A file past READABLE_MAX_BYTES, or mostly not text, or past the first READABLE_MAX_FILES binary
+ * files, stays binary; so the critic's view stays bounded, as it is for any large change (ADR 0090).
  */
 export async function withTextShownAsText(
   worktree: string,
@@ -101,7 +108,7 @@ async function binaryPathsThatReadAsText(
     } else if (field.startsWith("-\t-\t")) binary.push(field.slice(4));
   }
   const readable: string[] = [];
-  for (const path of binary) {
+  for (const path of binary.slice(0, READABLE_MAX_FILES)) {
     const id = blobOf.get(path);
     if (!id) continue;
     const size = Number((await runGit(worktree, ["cat-file", "-s", id], options)).trim());
