@@ -1,5 +1,6 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { npmConfigValue } from "./npmrc.js";
 import type { NpmScript } from "./test-reports/runner-adapter.js";
 import { shellQuote } from "./test-reports/script-rewrite.js";
 
@@ -78,11 +79,10 @@ function npmCli(): string | null {
   return npmCliFound;
 }
 
-/** Whether the project's `.npmrc` in `cwd` sets `ignore-scripts`: npm then runs no pre scripts. */
+/**
+ * Whether npm's config for `cwd` sets `ignore-scripts` (the project's `.npmrc`, else the user's, as
+ * npm reads them): npm then runs no pre scripts.
+ */
 export function npmIgnoresScripts(cwd: string): boolean {
-  try {
-    return /^\s*ignore-scripts\s*=\s*true\s*$/m.test(readFileSync(join(cwd, ".npmrc"), "utf8"));
-  } catch {
-    return false;
-  }
+  return npmConfigValue(cwd, "ignore-scripts") === "true";
 }

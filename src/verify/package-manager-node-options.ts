@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { npmConfigValue } from "./npmrc.js";
 
 /**
  * What a verification run gives the package manager as `npm_config_node_options`, so devflow's
@@ -14,35 +12,6 @@ import { join } from "node:path";
  * the user's) followed by devflow's preloads.
  */
 export function packageManagerNodeOptions(cwd: string, nodeOptions: string): string {
-  const configured =
-    npmrcNodeOptions(join(cwd, ".npmrc")) ??
-    npmrcNodeOptions(process.env.npm_config_userconfig ?? join(homedir(), ".npmrc"));
+  const configured = npmConfigValue(cwd, "node-options");
   return configured ? `${configured} ${nodeOptions}` : nodeOptions;
-}
-
-/** The last `node-options` an ini file sets (quotes taken off), or null. */
-function npmrcNodeOptions(path: string): string | null {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-  let value: string | null = null;
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*node[-_]options\s*=\s*(.*?)\s*$/.exec(line);
-    if (match) value = unquoted(match[1] ?? "");
-  }
-  return value === "" ? null : value;
-}
-
-function unquoted(value: string): string {
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
-    try {
-      return String(JSON.parse(value));
-    } catch {
-      return value.slice(1, -1);
-    }
-  }
-  return value.length >= 2 && value.startsWith("'") && value.endsWith("'") ? value.slice(1, -1) : value;
 }
