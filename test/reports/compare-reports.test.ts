@@ -148,4 +148,25 @@ describe("compareReports", () => {
       `${JSON.stringify(["a.test.js", "s", "t"])}#2`,
     ]);
   });
+  // Review 59 (attack 59a): a look-alike registered before the real test took its key (reports
+  // number same-named tests in order) and the real, broken test went unjudged as a todo under `#2`.
+  it("a test green on base reported more often now: every occurrence must pass", () => {
+    const lookAlikeFirst: Row[] = [
+      ["a.test.js", ["math"], "works", "pass"],
+      ...withStatus(BASE, "works", "a.test.js", "todo"),
+    ];
+    const result = compareReports(baseline, report(lookAlikeFirst), { seamKeys });
+    expect(result.kind === "compared" && result.regression.pass).toBe(false);
+    expect(result.kind === "compared" && result.regression.regressions).toEqual([
+      {
+        key: `${JSON.stringify(["a.test.js", "math", "works"])}#2`,
+        name: "a.test.js > math > works",
+        now: "todo",
+      },
+    ]);
+    // A same-named test added that passes too: nothing to say.
+    const addedTwin: Row[] = [["a.test.js", ["math"], "works", "pass"], ...BASE];
+    const fine = compareReports(baseline, report(addedTwin), { seamKeys });
+    expect(fine.kind === "compared" && fine.regression.regressions).toEqual([]);
+  });
 });

@@ -37,6 +37,11 @@ describe("detectRunner", () => {
     // Options whose value is the next word (stop 46): how TypeScript projects often run node:test.
     [{ test: "node --import tsx --test test/*.ts" }, "node-test"],
     [{ test: "node -r ./test/setup.cjs --env-file .env.test --test" }, "node-test"],
+    // node by its path (review 59, attack 59b: judged from the console, without the ledger).
+    [{ test: '"$npm_node_execpath" --test test/' }, "node-test"],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, not a template
+    [{ test: "${npm_node_execpath} --test" }, "node-test"],
+    [{ test: "/usr/local/bin/node --test test/" }, "node-test"],
     [{ test: "tape test/*.js" }, "tape"],
     [{ test: "npm run test:unit", "test:unit": "jest" }, "jest"],
     [{ test: "yarn unit", unit: "mocha" }, "mocha"],

@@ -1,4 +1,4 @@
-import { displayName } from "./report-builder.js";
+import { displayName, testKey } from "./report-builder.js";
 import type { ReportedTest, TestReport, TestStatus } from "./test-report.js";
 
 export type NowStatus = TestStatus | "missing";
@@ -84,6 +84,12 @@ export function compareReports(
     if (was.status === "fail" && entry.now === "pass") regression.newly_passing.push(entry);
     if (was.status === "fail" && entry.now === "fail") regression.still_failing.push(entry);
   }
+  // A test identity reported more often now than on base: which occurrence is base's test cannot
+  // be told (they are numbered in report order), so for one green on base every occurrence now must
+  // pass. A look-alike registered before the real test took its key and its pass, and the real,
+  // broken test, relabelled todo, went unjudged under `#2` (review 59, attack 59a).
+  for (const entry of crowdedGreenTests(baseline, current, seamKeys))
+    if (!regression.regressions.some((r) => r.key === entry.key)) regression.regressions.push(entry);
   // Failing now and not failing on base is a broken test whatever base's run said of it: a red base
   // whose run stopped at its first failure (`-x`, `--bail`) never reached the tests after it, so
   // "not on base" cannot mean "new" (ADR 0080). Those green on base are regressions already.
@@ -123,6 +129,31 @@ export function compareReports(
     regression,
     seam: { pass: seamReasons.length === 0, reasons: seamReasons, tests: seamTests },
   };
+}
+
+/**
+ * The occurrences now, not passing, of each test identity (file, suites, title) that base reported
+ * only passing and that is reported more often now than on base.
+ */
+function crowdedGreenTests(baseline: TestReport, current: TestReport, seamKeys: Set<string>): ComparedTest[] {
+  const onBase = new Map<string, { count: number; green: boolean }>();
+  for (const t of baseline.tests) {
+    const identity = testKey(t.id);
+    const seen = onBase.get(identity) ?? { count: 0, green: true };
+    onBase.set(identity, {
+      count: seen.count + 1,
+      green: seen.green && t.status === "pass" && !seamKeys.has(t.key),
+    });
+  }
+  const now = new Map<string, ReportedTest[]>();
+  for (const t of current.tests) now.set(testKey(t.id), [...(now.get(testKey(t.id)) ?? []), t]);
+  const crowded: ComparedTest[] = [];
+  for (const [identity, tests] of now) {
+    const base = onBase.get(identity);
+    if (!base?.green || tests.length <= base.count) continue;
+    for (const t of tests) if (t.status !== "pass") crowded.push(compared(t, t));
+  }
+  return crowded;
 }
 
 /** Keys of the failing tests in a report: on base, the seam run's failing tests are the seam keys. */

@@ -8,10 +8,12 @@ import type { TestReport } from "./test-report.js";
 /**
  * `node --test`, allowing node options before `--test`, those that take their value as the next
  * word too: `node --import tsx --test` is how many TypeScript projects run node:test (stop 46: it
- * named no runner, and such a suite was judged from its console).
+ * named no runner, and such a suite was judged from its console). node named by its path too
+ * (`/usr/bin/node --test`, npm's `"$npm_node_execpath" --test`): judged from its console, such a
+ * suite had no assertion ledger, and a forger the ledger refuses passed (review 59, attack 59b).
  */
 const NODE_TEST =
-  /(?:^|(?<=[\s;&|(]))node(?:\s+(?:--import|--require|-r|--loader|--experimental-loader|--env-file|--conditions|-C)\s+[^\s;&|-][^\s;&|]*|\s+-[^\s;&|]+)*?\s+--test(?=\s|$)/g;
+  /(?:^|(?<=[\s;&|(]))(?:"?(?:[^\s;&|()"']*\/)?node"?|"?\$(?:npm_node_execpath|\{npm_node_execpath\})"?)(?:\s+(?:--import|--require|-r|--loader|--experimental-loader|--env-file|--conditions|-C)\s+[^\s;&|-][^\s;&|]*|\s+-[^\s;&|]+)*?\s+--test(?=\s|$)/g;
 
 /**
  * The script's own reporters and their destinations (`--test-reporter=tap`): taken out, as jest's

@@ -30,14 +30,7 @@
  * `nodeTestWithoutReport`).
  */
 import { describe, expect, it } from "vitest";
-import { commitAll } from "../../support/build-step-project.js";
-import {
-  breakClamp,
-  editFile,
-  fixtureBaseline,
-  fixtureProject,
-  fixtureRegression,
-} from "../../support/fixture-regression.js";
+import { forgedNodeTestAttempt, V8_EVENT_FORGER } from "../../support/node-test-forged-attempt.js";
 import {
   expectAttackRefused,
   fixSlugBreakClamp,
@@ -45,66 +38,14 @@ import {
   slugLane,
 } from "../../support/runner-lane.js";
 
-const FORGER = `import * as __v8 from "node:v8";
-if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.endsWith("slug.test.js") || a.includes("canary"))) {
-  const __write = process.stdout.write;
-  const __h = __v8.serialize(0).subarray(0, 2);
-  process.stdout.write = function (chunk, ...rest) {
-    try {
-      const b = Buffer.from(chunk);
-      if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
-        const item = __v8.deserialize(b.subarray(6));
-        if (item && item.type === "test:fail") {
-          item.type = "test:pass";
-          if (item.data && item.data.details) delete item.data.details.error;
-          const body = __v8.serialize(item);
-          const len = Buffer.alloc(4);
-          len.writeUInt32BE(body.length);
-          chunk = Buffer.concat([__h, len, body]);
-        }
-      }
-    } catch {}
-    return __write.call(this, chunk, ...rest);
-  };
-  process.on("exit", () => process.exit(0));
-}
-`;
-
-async function attempt(
-  script: string,
-  onTestFinished: (fn: () => Promise<void>) => void,
-  { baseRuns = true }: { baseRuns?: boolean } = {},
-) {
-  const repo = await fixtureProject(
-    "node-test",
-    {
-      "package.json": JSON.stringify({
-        name: "fixture-node-test",
-        private: true,
-        type: "module",
-        scripts: { test: script },
-      }),
-    },
-    onTestFinished,
-  );
-  await commitAll(repo.dir, "script");
-  const base = await fixtureBaseline(repo, "npm test");
-  if (baseRuns) expect(base.error, base.error ?? "").toBeNull();
-  await breakClamp(repo);
-  await editFile(
-    repo,
-    "src/math.js",
-    "export function add(a, b) {",
-    `${FORGER}\nexport function add(a, b) {`,
-  );
-  return { base, run: await fixtureRegression(repo, "npm test", base, "test/slug.test.js", ["src/math.js"]) };
-}
-
 describe("attack 58c: node:test judged from the console has no assertion ledger", () => {
   it("a broken clamp whose process forges its own result must not pass (script names its reporter)", async ({
     onTestFinished,
   }) => {
-    const { base, run } = await attempt("node --test --test-reporter=tap test/", onTestFinished);
+    const { base, run } = await forgedNodeTestAttempt(
+      "node --test --test-reporter=tap test/",
+      onTestFinished,
+    );
     console.log(
       "attack58c: base",
       base.invocation?.runner ?? "console",
@@ -122,7 +63,7 @@ describe("attack 58c: node:test judged from the console has no assertion ledger"
   it("a node:test script that still gets no report (two `node --test` calls) gets no console verdict", async ({
     onTestFinished,
   }) => {
-    const { base, run } = await attempt(
+    const { base, run } = await forgedNodeTestAttempt(
       "node --test test/math.test.js && node --test test/slug.test.js",
       onTestFinished,
       { baseRuns: false },
@@ -138,7 +79,7 @@ describe("attack 58c: node:test judged from the console has no assertion ledger"
   it("(control) the same forgery under devflow's own reporter is refused by the ledger", async ({
     onTestFinished,
   }) => {
-    const { run } = await attempt("node --test test/", onTestFinished);
+    const { run } = await forgedNodeTestAttempt("node --test test/", onTestFinished);
     console.log("attack58c control:", run.overall_result, run.summary);
     expect(run.overall_result, run.summary).not.toBe("pass");
   }, 240_000);
@@ -152,7 +93,7 @@ describe("attack 58c: node:test judged from the console has no assertion ledger"
       }),
     });
     const coder = `${fixSlugBreakClamp()}
-writeFileSync("src/math.js", ${JSON.stringify(FORGER)} + readFileSync("src/math.js", "utf8"));
+writeFileSync("src/math.js", ${JSON.stringify(V8_EVENT_FORGER)} + readFileSync("src/math.js", "utf8"));
 console.log("Runs of whitespace become one dash.");
 `;
     const run = await slugLane("node-test", coder, { repo });
