@@ -213,7 +213,12 @@ function nodeTestWithoutReport(
   why: string,
   configs: Pick<RegressionBaseline, "testConfig" | "pytestConfig" | "packageConfigs">,
 ): RegressionBaseline {
-  const refused = `node:test is judged only from devflow's report, checked by its assertion ledger (ADR 0048), and none could be had: ${why}`;
+  // On base the run is the project's own: a ledger finding there is no forgery but tests node never
+  // reported, most often a test file ending its own process (review 59, attack 59c).
+  const hint = why.includes("devflow's ledger")
+    ? "; on base this means node did not report tests that ran: a test file that ends its own process (`process.exit` in an `after` hook) hides its tests from node's runner, and `node --test --test-force-exit` ends it without that"
+    : "";
+  const refused = `node:test is judged only from devflow's report, checked by its assertion ledger (ADR 0048), and none could be had: ${why}${hint}`;
   return {
     command: input.command,
     ran: false,

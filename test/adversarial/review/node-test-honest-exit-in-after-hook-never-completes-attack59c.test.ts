@@ -61,3 +61,13 @@ it.fails("an honest node:test project whose test file exits in its after hook co
     "completed",
   );
 }, 600_000);
+
+// Until it is fixed, the refusal says what to do instead of calling the project's own run forged.
+it("the lane blocks on base saying what a test file exiting in its after hook does, and the way out", async () => {
+  const repo = await runnerRepoWith("node-test", { "test/db.test.js": DB_TEST });
+  const run = await slugLane("node-test", writingCoder({}, true), { repo });
+  const record = await run.store.read("iterator_run");
+  expect(record?.terminal?.verdict).toBe("blocked");
+  expect(record?.terminal?.reason).toContain("`process.exit` in an `after` hook");
+  expect(record?.terminal?.reason).toContain("--test-force-exit");
+}, 600_000);
