@@ -35,6 +35,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { failBecomesPass, rewriteRunnerEvents } from "../../test/support/runner-channel-rewrite.js";
 import { ledgerProblem, newLedger } from "./assertion-ledger.js";
 import { reportPathFor, runWithReport } from "./report-run.js";
 import type { TestReport } from "./test-reports/index.js";
@@ -84,25 +85,7 @@ const HONEST = {
 
 /** Rewrites every test:fail event on the runner channel to test:pass and exits 0 (the review's forgery). */
 const FORGE = `import * as __v8 from "node:v8";
-const __write = process.stdout.write;
-const __h = __v8.serialize(0).subarray(0, 2);
-process.stdout.write = function (chunk, ...rest) {
-  try {
-    const b = Buffer.from(chunk);
-    if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
-      const item = __v8.deserialize(b.subarray(6));
-      if (item && item.type === "test:fail") {
-        item.type = "test:pass";
-        if (item.data && item.data.details) delete item.data.details.error;
-        const body = __v8.serialize(item);
-        const len = Buffer.alloc(4);
-        len.writeUInt32BE(body.length);
-        chunk = Buffer.concat([__h, len, body]);
-      }
-    }
-  } catch {}
-  return __write.call(this, chunk, ...rest);
-};
+${rewriteRunnerEvents(failBecomesPass())}
 process.on("exit", () => process.exit(0));
 `;
 
@@ -113,6 +96,29 @@ if (String(process.env.NODE_OPTIONS).includes("assertion-ledger")) {
   process.exit(r.status ?? 1);
 } else for (const k of Object.keys(a)) if (typeof a[k] === "function") a[k] = () => {};
 `;
+
+/** One ledger record: kind, test path (null for the end record), and the test's file (default test/math.test.js). */
+type SignedRecord = [kind: string, path: string[] | null, file?: string | null];
+
+/** Writes one process's chain as the preload writes it (same body and MAC). */
+function signChain(ledger: ReturnType<typeof newLedger>, records: SignedRecord[]): void {
+  const nonce = "n".repeat(24);
+  let prev = nonce;
+  const lines = records.map(([k, p, file], i) => {
+    const f = p === null ? null : (file ?? "test/math.test.js");
+    const mac = createHmac("sha256", ledger.key)
+      .update(`${prev}\n${JSON.stringify([nonce, i, k, p, f])}`)
+      .digest("hex");
+    prev = mac;
+    return JSON.stringify({ n: nonce, i, k, p, f, mac });
+  });
+  writeFileSync(join(ledger.dir, "1-x.ndjson"), `${lines.join("\n")}\n`);
+}
+
+/** A report holding just `tests` (what ledgerProblem reads of it). */
+const reportOf = (
+  tests: { id: { file: string; suites: string[]; title: string }; key: string; status: string }[],
+) => ({ tests }) as unknown as TestReport;
 
 const BROKEN_TEST = {
   "package.json": '{ "type": "module" }\n',
@@ -416,26 +422,12 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
     const root = mkdtempSync(join(tmpdir(), "devflow-ledger-rules-"));
     dirs.push(root);
     const ledger = newLedger(join(root, "ledger"));
-    // A process's chain as the preload writes it (same body and MAC).
-    const sign = (records: ([string, string[] | null] | [string, string[], string])[]) => {
-      const nonce = "n".repeat(24);
-      let prev = nonce;
-      const lines = records.map(([k, p, file], i) => {
-        const f = p === null ? null : (file ?? "test/math.test.js");
-        const mac = createHmac("sha256", ledger.key)
-          .update(`${prev}\n${JSON.stringify([nonce, i, k, p, f])}`)
-          .digest("hex");
-        prev = mac;
-        return JSON.stringify({ n: nonce, i, k, p, f, mac });
-      });
-      writeFileSync(join(ledger.dir, "1-x.ndjson"), `${lines.join("\n")}\n`);
-    };
+    const sign = (records: SignedRecord[]) => signChain(ledger, records);
     const test = (title: string, status: "pass" | "fail") => ({
       id: { file: "test/math.test.js", suites: [], title },
       key: title,
       status,
     });
-    const report = (tests: ReturnType<typeof test>[]) => ({ tests }) as unknown as TestReport;
     // The real "adds" renamed "zzz" before it ran and failed; a look-alike "adds" passed; the report
     // shows only the look-alike.
     sign([
@@ -445,7 +437,7 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
       ["pass", ["adds"]],
       ["end", null],
     ]);
-    expect(ledgerProblem(ledger, report([test("adds", "pass")]), root)).toBe(
+    expect(ledgerProblem(ledger, reportOf([test("adds", "pass")]), root)).toBe(
       `devflow's ledger saw "zzz" fail 1 times but the runner reported it failing 0 (todo 0, skipped 0): forged test output`,
     );
     // Registered and never run nor reported.
@@ -455,35 +447,23 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
       ["pass", ["adds"]],
       ["end", null],
     ]);
-    expect(ledgerProblem(ledger, report([test("adds", "pass")]), root)).toBe(
+    expect(ledgerProblem(ledger, reportOf([test("adds", "pass")]), root)).toBe(
       `devflow's ledger saw "zzz" registered 1 times but the runner reported it 0: forged test output`,
     );
     // Honest: everything reported.
-    expect(ledgerProblem(ledger, report([test("adds", "pass"), test("zzz", "fail")]), root)).toBeNull();
+    expect(ledgerProblem(ledger, reportOf([test("adds", "pass"), test("zzz", "fail")]), root)).toBeNull();
   });
 
   it("a signed outcome backs only the report's entry of the same file, and a skip or todo the ledger did not sign absorbs no failure (stop 51, attack 58a)", () => {
     const root = mkdtempSync(join(tmpdir(), "devflow-ledger-rules-"));
     dirs.push(root);
     const ledger = newLedger(join(root, "ledger"));
-    const sign = (records: [string, string[] | null, string | null][]) => {
-      const nonce = "n".repeat(24);
-      let prev = nonce;
-      const lines = records.map(([k, p, f], i) => {
-        const mac = createHmac("sha256", ledger.key)
-          .update(`${prev}\n${JSON.stringify([nonce, i, k, p, f])}`)
-          .digest("hex");
-        prev = mac;
-        return JSON.stringify({ n: nonce, i, k, p, f, mac });
-      });
-      writeFileSync(join(ledger.dir, "1-x.ndjson"), `${lines.join("\n")}\n`);
-    };
+    const sign = (records: SignedRecord[]) => signChain(ledger, records);
     const test = (file: string, title: string, status: "pass" | "fail" | "skip" | "todo") => ({
       id: { file, suites: [], title },
       key: title,
       status,
     });
-    const report = (tests: ReturnType<typeof test>[]) => ({ tests }) as unknown as TestReport;
     const real = `${root}/test/math.test.js`;
     const twin = `${root}/test/aa.test.js`;
     // The real test failed; a look-alike of another file passed; the report swapped them.
@@ -494,7 +474,7 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
       ["pass", ["works"], twin],
       ["end", null, null],
     ]);
-    const swapped = report([
+    const swapped = reportOf([
       test("test/math.test.js", "works", "pass"),
       test("test/aa.test.js", "works", "skip"),
     ]);
@@ -510,7 +490,7 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
       ["end", null, null],
     ]);
     const sameFile = (other: "skip" | "todo" | "fail") =>
-      report([test("test/math.test.js", "works", "pass"), test("test/math.test.js", "works", other)]);
+      reportOf([test("test/math.test.js", "works", "pass"), test("test/math.test.js", "works", other)]);
     expect(ledgerProblem(ledger, sameFile("skip"), root)).toBe(
       `the runner reported "works" passing but devflow's ledger saw it fail: forged test output`,
     );
@@ -528,7 +508,7 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
         ["end", null, null],
       ]);
       expect(
-        ledgerProblem(ledger, report([test("test/math.test.js", "later", status)]), root),
+        ledgerProblem(ledger, reportOf([test("test/math.test.js", "later", status)]), root),
         kind,
       ).toBeNull();
     }
@@ -537,7 +517,7 @@ if (process.env.NODE_TEST_CONTEXT) { __tried(); let __renamed = false; __hook({ 
       ["fail-todo", ["later"], real],
       ["end", null, null],
     ]);
-    expect(ledgerProblem(ledger, report([test("test/math.test.js", "later", "skip")]), root)).toBe(
+    expect(ledgerProblem(ledger, reportOf([test("test/math.test.js", "later", "skip")]), root)).toBe(
       `devflow's ledger saw "later" fail 1 times but the runner reported it failing 0 (todo 0, skipped 1): forged test output`,
     );
   });

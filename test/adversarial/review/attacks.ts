@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { VerifierEnvelope } from "../../../src/artifacts/schemas/index.js";
 import type { LaneRun } from "../../support/lane-harness.js";
+import { failBecomesPass, rewriteRunnerEvents } from "../../support/runner-channel-rewrite.js";
 import type { Behaviour } from "../catalogue/behaviours.js";
 import { CATALOGUE_TASK, commitToUserRepo } from "../catalogue/fixture.js";
 
@@ -196,26 +197,7 @@ const REPAIRS_THE_SOURCE_AND_PUTS_THE_BREAK_BACK: Behaviour = {
 const REWRITE_FAILURES_ON_THE_RUNNER_CHANNEL = `import * as __v8 from "node:v8"; import { appendFileSync as __log } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.includes("email-trim") || a.includes("devflow-canary"))) {
   __log("__OUTSIDE__/tried", process.argv.slice(1).join(" ") + "\\n");
-  const __write = process.stdout.write;
-  const __h = __v8.serialize(0).subarray(0, 2);
-  process.stdout.write = function (chunk, ...rest) {
-    try {
-      const b = Buffer.from(chunk);
-      if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
-        const item = __v8.deserialize(b.subarray(6));
-        if (item && item.type === "test:fail") {
-          item.type = "test:pass";
-          if (item.data && item.data.details) delete item.data.details.error;
-          const body = __v8.serialize(item);
-          const len = Buffer.alloc(4);
-          len.writeUInt32BE(body.length);
-          chunk = Buffer.concat([__h, len, body]);
-          __log("__OUTSIDE__/rewrote", String(item.data && item.data.name) + "\\n");
-        }
-      }
-    } catch {}
-    return __write.call(this, chunk, ...rest);
-  };
+  ${rewriteRunnerEvents(failBecomesPass('__log("__OUTSIDE__/rewrote", String(item.data && item.data.name) + "\\n");'))}
   process.on("exit", () => process.exit(0));
 }
 `;
@@ -344,26 +326,7 @@ const SWAPS_THE_SOURCE_DIRECTORY: Behaviour = {
 const FORGE_THE_SEAM_TEST_BUT_SPARE_THE_CANARY = `import * as __v8 from "node:v8"; import { appendFileSync as __log } from "node:fs";
 if (process.env.NODE_TEST_CONTEXT === "child-v8") {
   __log("__OUTSIDE__/tried", process.argv.slice(1).join(" ") + "\\n");
-  const __write = process.stdout.write;
-  const __h = __v8.serialize(0).subarray(0, 2);
-  process.stdout.write = function (chunk, ...rest) {
-    try {
-      const b = Buffer.from(chunk);
-      if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
-        const item = __v8.deserialize(b.subarray(6));
-        if (item && item.type === "test:fail" && item.data && item.data.name === "imports emails with surrounding spaces, trimmed") {
-          item.type = "test:pass";
-          if (item.data.details) delete item.data.details.error;
-          const body = __v8.serialize(item);
-          const len = Buffer.alloc(4);
-          len.writeUInt32BE(body.length);
-          chunk = Buffer.concat([__h, len, body]);
-          __log("__OUTSIDE__/rewrote", process.argv.slice(1).join(" ") + "\\n");
-        }
-      }
-    } catch {}
-    return __write.call(this, chunk, ...rest);
-  };
+  ${rewriteRunnerEvents(failBecomesPass('__log("__OUTSIDE__/rewrote", process.argv.slice(1).join(" ") + "\\n");', 'item.data && item.data.name === "imports emails with surrounding spaces, trimmed"'))}
   if (!process.argv.some((a) => a.includes("devflow-canary"))) process.on("exit", () => process.exit(0));
 }
 `;
@@ -510,25 +473,7 @@ if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.
   } catch (e) { __log("steal-error", String(e)); }
   if (__key && __dir) {
     __log("stole-key", __dir);
-    const __write = process.stdout.write;
-    const __h = __v8.serialize(0).subarray(0, 2);
-    process.stdout.write = function (chunk, ...rest) {
-      try {
-        const b = Buffer.from(chunk);
-        if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
-          const item = __v8.deserialize(b.subarray(6));
-          if (item && item.type === "test:fail") {
-            item.type = "test:pass";
-            if (item.data && item.data.details) delete item.data.details.error;
-            const body = __v8.serialize(item);
-            const len = Buffer.alloc(4);
-            len.writeUInt32BE(body.length);
-            chunk = Buffer.concat([__h, len, body]);
-          }
-        }
-      } catch {}
-      return __write.call(this, chunk, ...rest);
-    };
+    ${rewriteRunnerEvents(failBecomesPass())}
     // Registered after devflow's preload: runs once its exit hook has sealed the ledger file.
     process.on("exit", () => {
       try {
@@ -624,28 +569,12 @@ if (process.env.NODE_TEST_CONTEXT === "child-v8" && !process.argv.some((a) => a.
   __log("tried", process.argv.slice(1).join(" "));
   if (__key && __dir) {
     __log("stole-key", __dir);
-    const __write = process.stdout.write;
-    const __h = __v8.serialize(0).subarray(0, 2);
     let __armed = false;
-    process.stdout.write = function (chunk, ...rest) {
+    ${rewriteRunnerEvents(
+      failBecomesPass(),
       // Registered late, after devflow's preload: runs once its exit hook has sealed the ledger file.
-      if (!__armed) { __armed = true; process.on("exit", __resign); }
-      try {
-        const b = Buffer.from(chunk);
-        if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
-          const item = __v8.deserialize(b.subarray(6));
-          if (item && item.type === "test:fail") {
-            item.type = "test:pass";
-            if (item.data && item.data.details) delete item.data.details.error;
-            const body = __v8.serialize(item);
-            const len = Buffer.alloc(4);
-            len.writeUInt32BE(body.length);
-            chunk = Buffer.concat([__h, len, body]);
-          }
-        }
-      } catch {}
-      return __write.call(this, chunk, ...rest);
-    };
+      'if (!__armed) { __armed = true; process.on("exit", __resign); }',
+    )}
     function __resign() {
       try {
         const __secret = Buffer.from(__key, "hex");

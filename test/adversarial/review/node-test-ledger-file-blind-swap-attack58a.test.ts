@@ -48,6 +48,7 @@ import {
   fixtureProject,
   fixtureRegression,
 } from "../../support/fixture-regression.js";
+import { rewriteRunnerEvents } from "../../support/runner-channel-rewrite.js";
 import { expectAttackRefused, fixSlugBreakClamp, slugLane } from "../../support/runner-lane.js";
 
 const WATCHER = `
@@ -99,68 +100,49 @@ describe("math", () => {
 `;
 
 /**
+ * Module-level code for `moduleFile` that, in node's `child-v8` test processes where `only` holds,
+ * registers a look-alike of the test `suites > title` (node files it under `moduleFile`) and
+ * rewrites its own process's events to the runner: the real test's `test:fail` becomes `test:pass`,
+ * the look-alike's pass becomes a skip.
+ */
+const lookAlikeSwap = (only: string, suites: string[], title: string, moduleFile: string) => {
+  const register = suites.reduceRight(
+    (inner, suite) => `__d(${JSON.stringify(suite)}, () => ${inner})`,
+    `__it(${JSON.stringify(title)}, () => {})`,
+  );
+  const swap = `(item) => {
+    const d = item.data;
+    if (!d || d.name !== ${JSON.stringify(title)} || d.nesting !== ${suites.length}) return false;
+    if (item.type === "test:fail") { item.type = "test:pass"; if (d.details) delete d.details.error; }
+    else if (item.type === "test:pass" && String(d.file).endsWith(${JSON.stringify(`/${moduleFile}`)})) d.skip = true;
+    return true;
+  }`;
+  return `import * as __v8 from "node:v8";
+import { describe as __d, it as __it } from "node:test";
+if (process.env.NODE_TEST_CONTEXT === "child-v8" && ${only}) {
+  ${register};
+  ${rewriteRunnerEvents(swap)}
+  process.on("exit", () => process.exit(0));
+}
+`;
+};
+
+/**
  * The same accounting gap without a watcher or a race, from the module under test inside node's
  * `child-v8` test process (the DEFENDED attack test-process-rewrites-its-failures-on-the-runner-channel,
  * made to fit the ledger): src/math.js registers the look-alike itself (node gives it the file
  * src/math.js) and rewrites its own process's events to the runner: the real test's `test:fail`
  * becomes `test:pass`, the look-alike's pass becomes a skip.
  */
-const IN_PROCESS_FORGER = `import * as __v8 from "node:v8";
-import { describe as __d, it as __it } from "node:test";
-if (process.env.NODE_TEST_CONTEXT === "child-v8" && process.argv.some((a) => a.endsWith("math.test.js"))) {
-  __d("math", () => __d("clamp", () => __it("works", () => {})));
-  const __write = process.stdout.write;
-  const __h = __v8.serialize(0).subarray(0, 2);
-  process.stdout.write = function (chunk, ...rest) {
-    try {
-      const b = Buffer.from(chunk);
-      if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
-        const item = __v8.deserialize(b.subarray(6));
-        const d = item && item.data;
-        if (d && d.name === "works" && d.nesting === 2) {
-          if (item.type === "test:fail") { item.type = "test:pass"; if (d.details) delete d.details.error; }
-          else if (item.type === "test:pass" && String(d.file).endsWith("/src/math.js")) d.skip = true;
-          const body = __v8.serialize(item);
-          const len = Buffer.alloc(4);
-          len.writeUInt32BE(body.length);
-          chunk = Buffer.concat([__h, len, body]);
-        }
-      }
-    } catch {}
-    return __write.call(this, chunk, ...rest);
-  };
-  process.on("exit", () => process.exit(0));
-}
-`;
+const IN_PROCESS_FORGER = lookAlikeSwap(
+  'process.argv.some((a) => a.endsWith("math.test.js"))',
+  ["math", "clamp"],
+  "works",
+  "src/math.js",
+);
 
 /** The same, aimed at the seam: src/slug.js left buggy, its own seam test's failure swapped onto a look-alike. */
-const SEAM_FORGER = `import * as __v8 from "node:v8";
-import { describe as __d, it as __it } from "node:test";
-if (process.env.NODE_TEST_CONTEXT === "child-v8" && true) {
-  __d("slug", () => __it("collapses repeated spaces", () => {}));
-  const __write = process.stdout.write;
-  const __h = __v8.serialize(0).subarray(0, 2);
-  process.stdout.write = function (chunk, ...rest) {
-    try {
-      const b = Buffer.from(chunk);
-      if (b.length > 6 && b[0] === __h[0] && b[1] === __h[1]) {
-        const item = __v8.deserialize(b.subarray(6));
-        const d = item && item.data;
-        if (d && d.name === "collapses repeated spaces" && d.nesting === 1) {
-          if (item.type === "test:fail") { item.type = "test:pass"; if (d.details) delete d.details.error; }
-          else if (item.type === "test:pass" && String(d.file).endsWith("/src/slug.js")) d.skip = true;
-          const body = __v8.serialize(item);
-          const len = Buffer.alloc(4);
-          len.writeUInt32BE(body.length);
-          chunk = Buffer.concat([__h, len, body]);
-        }
-      }
-    } catch {}
-    return __write.call(this, chunk, ...rest);
-  };
-  process.on("exit", () => process.exit(0));
-}
-`;
+const SEAM_FORGER = lookAlikeSwap("true", ["slug"], "collapses repeated spaces", "src/slug.js");
 
 const ZZ = `import { test } from "node:test";
 
