@@ -146,7 +146,12 @@ function crowdedGreenTests(baseline: TestReport, current: TestReport, seamKeys: 
     });
   }
   const now = new Map<string, ReportedTest[]>();
-  for (const t of current.tests) now.set(testKey(t.id), [...(now.get(testKey(t.id)) ?? []), t]);
+  for (const t of current.tests) {
+    const identity = testKey(t.id);
+    const same = now.get(identity);
+    if (same) same.push(t);
+    else now.set(identity, [t]);
+  }
   const crowded: ComparedTest[] = [];
   for (const [identity, tests] of now) {
     const base = onBase.get(identity);
